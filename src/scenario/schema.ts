@@ -1,0 +1,171 @@
+import { z } from 'zod';
+
+/**
+ * Scenario file, schema 1 (CONTRACTS.md §1). Structural rules live here; rules that need the
+ * whole file (node ids that must exist, ordering) live in validate.ts.
+ */
+
+const nodeId = z.string().regex(/^[wsb]\d+$/, 'expected a node id such as "w0", "s0" or "b0"');
+const text = z.object({ en: z.string(), zh: z.string() });
+const nonNeg = z.number().finite().nonnegative();
+const prob = z.number().min(0).max(1);
+
+export const datasetKinds = ['spiral', 'circles', 'xor', 'gaussians'] as const;
+
+export const modelSchema = z
+  .object({
+    dataset: z.enum(datasetKinds).default('spiral'),
+    hidden: z.array(z.number().int().min(1).max(256)).max(6).default([8, 8]),
+    batchSize: z.number().int().min(1).max(1024).default(16),
+    learningRate: z.number().positive().max(10).default(0.03),
+    samples: z.number().int().min(20).max(20000).default(600),
+    noise: z.number().min(0).max(1).default(0.1),
+  })
+  .strict();
+
+export const computeSchema = z
+  .object({
+    stepMs: z.number().positive().default(200),
+    jitter: z.number().min(0).max(0.99).default(0.1),
+    stragglers: z.array(z.object({ node: nodeId, slowdown: z.number().positive() }).strict()).default([]),
+  })
+  .strict();
+
+export const networkSchema = z
+  .object({
+    latencyMs: nonNeg.default(10),
+    jitterMs: nonNeg.default(2),
+    bandwidthMbps: z.number().positive().default(100),
+    loss: prob.default(0),
+    duplicate: prob.default(0),
+  })
+  .strict();
+
+const linkFields = {
+  from: nodeId,
+  to: nodeId,
+  oneWay: z.boolean().optional(),
+};
+
+export const actionSchemas = {
+  partition: z.object({ do: z.literal('partition'), groups: z.array(z.array(nodeId).min(1)).min(2) }).strict(),
+  heal: z.object({ do: z.literal('heal') }).strict(),
+  cut: z.object({ do: z.literal('cut'), ...linkFields }).strict(),
+  restore: z.object({ do: z.literal('restore'), ...linkFields }).strict(),
+  crash: z.object({ do: z.literal('crash'), node: nodeId }).strict(),
+  restart: z.object({ do: z.literal('restart'), node: nodeId }).strict(),
+  slow: z.object({ do: z.literal('slow'), node: nodeId, factor: z.number().positive().max(1000) }).strict(),
+  link: z
+    .object({
+      do: z.literal('link'),
+      ...linkFields,
+      latencyMs: nonNeg.optional(),
+      jitterMs: nonNeg.optional(),
+      bandwidthMbps: z.number().positive().optional(),
+      loss: prob.optional(),
+      duplicate: prob.optional(),
+    })
+    .strict(),
+} as const;
+
+export const actionSchema = z.discriminatedUnion('do', [
+  actionSchemas.partition,
+  actionSchemas.heal,
+  actionSchemas.cut,
+  actionSchemas.restore,
+  actionSchemas.crash,
+  actionSchemas.restart,
+  actionSchemas.slow,
+  actionSchemas.link,
+]);
+
+export const timelineEntrySchema = z.intersection(z.object({ at: nonNeg }), actionSchema);
+
+export const metricNames = [
+  'divergence',
+  'relDivergence',
+  'versionConflicts',
+  'staleness',
+  'version',
+  'steps',
+  'loss',
+  'accuracy',
+  'availability',
+  'lostUpdates',
+  'duplicateUpdates',
+  'bytes',
+  'messages',
+  'dropped',
+  'leaders',
+  'meanGradStaleness',
+] as const;
+export type MetricName = (typeof metricNames)[number];
+
+export const comparisonOps = ['==', '!=', '<', '<=', '>', '>='] as const;
+export type ComparisonOp = (typeof comparisonOps)[number];
+
+export const expectationSchema = z
+  .object({
+    at: z.union([nonNeg, z.literal('end')]),
+    metric: z.enum(metricNames),
+    node: nodeId.optional(),
+    op: z.enum(comparisonOps),
+    value: z.number(),
+    tolerance: nonNeg.optional(),
+  })
+  .strict();
+
+export const strategyKinds = ['allreduce', 'ps-async'] as const;
+
+export const allreduceKnobs = z
+  .object({
+    kind: z.literal('allreduce'),
+    /** Retransmission timeout of the ring's reliable transport (NCCL runs over TCP/IB). */
+    rtoMs: z.number().positive().default(200),
+    lrLinearScaling: z.boolean().default(false),
+  })
+  .strict();
+
+export const psAsyncKnobs = z
+  .object({
+    kind: z.literal('ps-async'),
+    /** A push not acknowledged within this time is sent again, with everything not yet acknowledged. */
+    pushTimeoutMs: z.number().positive().default(300),
+    /** How often the server writes a checkpoint that survives a crash (0: only the initial parameters). */
+    checkpointEveryMs: nonNeg.default(2000),
+    lrStaleness: z.enum(['none', 'inverse']).default('none'),
+  })
+  .strict();
+
+export const strategySchema = z.discriminatedUnion('kind', [allreduceKnobs, psAsyncKnobs]);
+
+export const scenarioSchema = z
+  .object({
+    schema: z.literal(1),
+    id: z.string().regex(/^[a-z0-9-]+$/, 'use lowercase letters, digits and "-"'),
+    title: text.default({ en: 'Untitled scenario', zh: '未命名场景' }),
+    description: text.optional(),
+    seed: z.number().int(),
+    durationMs: z.number().positive().max(3_600_000),
+    cluster: z
+      .object({
+        workers: z.number().int().min(1).max(64),
+        servers: z.number().int().min(0).max(7).default(0),
+        brokers: z.number().int().min(0).max(7).default(0),
+      })
+      .strict(),
+    model: modelSchema.default(modelSchema.parse({})),
+    compute: computeSchema.default(computeSchema.parse({})),
+    network: networkSchema.default(networkSchema.parse({})),
+    strategy: strategySchema,
+    timeline: z.array(timelineEntrySchema).default([]),
+    expect: z.array(expectationSchema).default([]),
+  })
+  .strict();
+
+export type Scenario = z.infer<typeof scenarioSchema>;
+export type ScenarioInput = z.input<typeof scenarioSchema>;
+export type StrategyConfig = z.infer<typeof strategySchema>;
+export type Expectation = z.infer<typeof expectationSchema>;
+export type TimelineEntry = z.infer<typeof timelineEntrySchema>;
+export type ModelSpec = z.infer<typeof modelSchema>;

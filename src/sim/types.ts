@@ -1,0 +1,81 @@
+/**
+ * Core vocabulary of the simulator. Everything here is plain data: no DOM, no tfjs, no clock.
+ * Layers above (protocols, train, scenario, app, cli) speak these types.
+ */
+
+export type NodeId = string; // workers w0…, servers s0…, brokers b0…
+export type NodeRole = 'worker' | 'server' | 'broker';
+export type SimTime = number; // simulated milliseconds
+
+/** Link properties of one directed link. */
+export interface LinkProps {
+  latencyMs: number;
+  jitterMs: number;
+  bandwidthMbps: number;
+  loss: number; // probability a message is lost, 0..1
+  duplicate: number; // probability a message is delivered twice, 0..1
+}
+
+/** Actions a user, a scenario timeline or a test can apply (DESIGN rule 5). */
+export type Action =
+  | { do: 'partition'; groups: NodeId[][] }
+  | { do: 'heal' }
+  | { do: 'cut'; from: NodeId; to: NodeId; oneWay?: boolean }
+  | { do: 'restore'; from: NodeId; to: NodeId; oneWay?: boolean }
+  | { do: 'crash'; node: NodeId }
+  | { do: 'restart'; node: NodeId }
+  | { do: 'slow'; node: NodeId; factor: number }
+  | {
+      do: 'link';
+      from: NodeId;
+      to: NodeId;
+      oneWay?: boolean;
+      latencyMs?: number;
+      jitterMs?: number;
+      bandwidthMbps?: number;
+      loss?: number;
+      duplicate?: number;
+    };
+export type ActionKind = Action['do'];
+
+/** Message kinds, coloured by kind in the views. */
+export type MessageKind = 'chunk' | 'gradient' | 'params' | 'pull' | 'ack' | 'state' | 'vote' | 'append' | string;
+
+export interface Message<P = unknown> {
+  id: number;
+  from: NodeId;
+  to: NodeId;
+  kind: MessageKind;
+  bytes: number; // payload bytes (4 per float32), headers excluded
+  payload: P;
+  sentAt: SimTime;
+}
+
+/**
+ * One entry of the append-only history. `v` holds training *values* (losses, parameter hashes):
+ * they are excluded from the schedule hash, so the schedule is equal across backends.
+ */
+export type HistoryEvent =
+  | { t: SimTime; type: 'action'; action: Action; source: 'timeline' | 'user' }
+  | { t: SimTime; type: 'send'; id: number; from: NodeId; to: NodeId; kind: MessageKind; bytes: number; due: SimTime }
+  | { t: SimTime; type: 'deliver'; id: number; from: NodeId; to: NodeId; kind: MessageKind; sentAt: SimTime }
+  | {
+      t: SimTime;
+      type: 'drop';
+      id: number;
+      from: NodeId;
+      to: NodeId;
+      kind: MessageKind;
+      reason: 'loss' | 'cut' | 'partition' | 'down';
+      sentAt: SimTime;
+    }
+  | { t: SimTime; type: 'stepStart'; node: NodeId; step: number; version: number; due: SimTime }
+  | { t: SimTime; type: 'stepDone'; node: NodeId; step: number; version: number; v: { loss: number } }
+  | { t: SimTime; type: 'version'; node: NodeId; version: number; synced: number; v: { hash: string } }
+  | { t: SimTime; type: 'counted'; node: NodeId }
+  | { t: SimTime; type: 'crash'; node: NodeId; reason?: string }
+  | { t: SimTime; type: 'restart'; node: NodeId }
+  | { t: SimTime; type: 'note'; node?: NodeId; what: string; data?: Record<string, number | string | boolean> }
+  | { t: SimTime; type: 'sample'; node: NodeId; version: number; v: { loss: number; accuracy: number } }
+  | { t: SimTime; type: 'end' };
+export type HistoryEventType = HistoryEvent['type'];

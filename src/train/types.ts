@@ -1,0 +1,46 @@
+import type { ModelSpec } from '../scenario/schema';
+
+/** The one seam between the simulator and real tfjs training (DESIGN rule 2: values are real). */
+export type BackendName = 'webgpu' | 'webgl' | 'wasm' | 'cpu';
+export type BackendChoice = 'auto' | BackendName;
+
+export interface TrainerSpec {
+  model: ModelSpec;
+  /** Scenario seed: the dataset, the evaluation set and the initial parameters derive from it. */
+  seed: number;
+  backend: BackendChoice;
+}
+
+export interface GradientRequest {
+  node: string;
+  /** Flat parameters the step starts from (length = paramCount). Transferred, not copied. */
+  params: Float32Array;
+  /** Indices into the training set, drawn by the simulator's seeded RNG. */
+  batch: Uint32Array;
+}
+
+export interface GradientResult {
+  grad: Float32Array; // flat, same layout as params
+  loss: number; // mini-batch loss before the update
+}
+
+export interface Evaluation {
+  loss: number;
+  accuracy: number;
+}
+
+export interface Trainer {
+  /** Number of float32 parameters of one replica. */
+  readonly paramCount: number;
+  /** Number of training samples (the batch indices range over 0…samples-1). */
+  readonly samples: number;
+  /** Seeded initial parameters, broadcast to every replica. */
+  initialParams(): Float32Array;
+  gradient(req: GradientRequest): Promise<GradientResult>;
+  evaluate(params: Float32Array): Promise<Evaluation>;
+  /** Class-1 probability on a res×res grid over the data's bounding box, row-major, y from top. */
+  predictGrid(params: Float32Array, res: number): Promise<Float32Array>;
+  /** Backend actually in use for a node (after fallback), for display. */
+  backendFor(node: string): string;
+  dispose(): Promise<void>;
+}
