@@ -1,0 +1,82 @@
+/**
+ * The engine's public surface, shared by the app (browser), the CLI (Node) and tests.
+ * The engine wires a scenario to the discrete-event simulator, a strategy plugin and a Trainer.
+ */
+import type { Action, HistoryEvent, LinkProps, MessageKind, NodeId, NodeRole, SimTime } from '../sim/types';
+import type { ComparisonOp, Expectation, MetricName } from '../scenario/schema';
+
+export interface NodeView {
+  id: NodeId;
+  role: NodeRole;
+  up: boolean;
+  /** Set when the node's training worker failed (a thrown error); the node is then down for good. */
+  failed?: string;
+  version: number;
+  /** Authoritative version the replica last synced to (workers). */
+  synced: number;
+  steps: number;
+  /** Step-time multiplier from `slow` actions and stragglers (1 = normal). */
+  slowFactor: number;
+  /** True while a training step is in progress. */
+  computing: boolean;
+  /** Protocol-specific status line, e.g. "waiting for chunk 2/3 from w1". */
+  status: string;
+  backend: string;
+}
+
+export interface LinkView {
+  from: NodeId;
+  to: NodeId;
+  /** Cut by a `cut` action (this direction). */
+  cut: boolean;
+  /** Separated by the current partition. */
+  partitioned: boolean;
+  props: LinkProps;
+}
+
+/** A message on the wire at the current time, for animation: position = (now - sentAt) / (due - sentAt). */
+export interface InFlight {
+  id: number;
+  from: NodeId;
+  to: NodeId;
+  kind: MessageKind;
+  bytes: number;
+  sentAt: SimTime;
+  due: SimTime;
+}
+
+export interface ExpectationResult extends Expectation {
+  /** Resolved time ("end" → durationMs). */
+  time: SimTime;
+  actual: number | null;
+  /** null until the time has been reached. */
+  pass: boolean | null;
+}
+
+export interface NodeSummary {
+  id: NodeId;
+  role: NodeRole;
+  up: boolean;
+  version: number;
+  steps: number;
+  loss?: number;
+  accuracy?: number;
+}
+
+/** Exactly the CLI `--json` object of CONTRACTS.md §2. */
+export interface RunSummary {
+  scenario: string;
+  seed: number;
+  strategy: string;
+  simTimeMs: number;
+  events: number;
+  params: number;
+  scheduleHash: string;
+  eventLogHash: string;
+  metrics: Partial<Record<MetricName, number>>;
+  nodes: NodeSummary[];
+  expectations: Array<{ at: number | 'end'; metric: MetricName; node?: NodeId; op: ComparisonOp; value: number; tolerance?: number; actual: number | null; pass: boolean }>;
+  pass: boolean;
+}
+
+export type { Action, HistoryEvent };
