@@ -76,6 +76,6 @@ export type HistoryEvent =
   | { t: SimTime; type: 'crash'; node: NodeId; reason?: string }
   | { t: SimTime; type: 'restart'; node: NodeId }
   | { t: SimTime; type: 'note'; node?: NodeId; what: string; data?: Record<string, number | string | boolean> }
-  | { t: SimTime; type: 'sample'; node: NodeId; version: number; v: { loss: number; accuracy: number } }
+  | { t: SimTime; type: 'sample'; node: NodeId; version: number; steps: number; v: { loss: number; accuracy: number } }
   | { t: SimTime; type: 'end' };
 export type HistoryEventType = HistoryEvent['type'];
