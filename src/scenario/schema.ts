@@ -79,7 +79,25 @@ export const actionSchema = z.discriminatedUnion('do', [
   actionSchemas.link,
 ]);
 
-export const timelineEntrySchema = z.intersection(z.object({ at: nonNeg }), actionSchema);
+/** Action kinds in table order (the action table in actions.ts lists the same kinds). */
+export const actionKinds = Object.keys(actionSchemas) as Array<keyof typeof actionSchemas>;
+
+/**
+ * A timeline entry is an action plus `at`. Built as one strict object per action (not an
+ * intersection with `{ at }`): an intersection lets unknown keys through, because the non-strict
+ * `{ at }` side accepts whatever the strict action side rejects.
+ */
+const atField = { at: nonNeg };
+export const timelineEntrySchema = z.discriminatedUnion('do', [
+  actionSchemas.partition.extend(atField),
+  actionSchemas.heal.extend(atField),
+  actionSchemas.cut.extend(atField),
+  actionSchemas.restore.extend(atField),
+  actionSchemas.crash.extend(atField),
+  actionSchemas.restart.extend(atField),
+  actionSchemas.slow.extend(atField),
+  actionSchemas.link.extend(atField),
+]);
 
 export const metricNames = [
   'divergence',

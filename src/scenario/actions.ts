@@ -1,0 +1,236 @@
+import type { Action, ActionKind } from '../sim/types';
+import { actionSchema, actionSchemas } from './schema';
+import { fieldNamesOf, formatIssues, makeSuggester } from './issues';
+import { actionNodeProblems } from './nodes';
+import type { I18nText, Lang } from './i18n';
+
+/**
+ * THE ACTION TABLE (DESIGN rule 5). Every user action is defined once here, next to its zod
+ * schema in schema.ts: the UI builds menus, forms and keyboard shortcuts from it, scenario
+ * timelines are validated with the same schema and node checks, and tests drive it through
+ * parseAction. Adding an action = a schema in `actionSchemas` + a row here (+ the engine's effect).
+ */
+
+export type { Lang, I18nText };
+
+export type FieldKind = 'node' | 'number' | 'boolean' | 'groups';
+
+export interface FieldSpec {
+  name: string;
+  kind: FieldKind;
+  /** Optional fields may be left out; the engine keeps the current value. */
+  optional?: boolean;
+  min?: number;
+  max?: number;
+  step?: number;
+  default?: number | boolean;
+  /** Display unit for numbers (ms, Mbps, ×, %). */
+  unit?: string;
+  label: I18nText;
+}
+
+export interface ActionSpec {
+  do: ActionKind;
+  label: I18nText;
+  hint: I18nText;
+  /** Keyboard shortcut on the selected node/link. Two actions share a key when they toggle (cut/restore). */
+  key?: string;
+  /** The action that undoes this one; with a shared key the UI picks by the current state. */
+  inverse?: ActionKind;
+  target: 'cluster' | 'node' | 'link' | 'groups';
+  fields: FieldSpec[];
+}
+
+const from: FieldSpec = { name: 'from', kind: 'node', label: { en: 'from', zh: '起点' } };
+const to: FieldSpec = { name: 'to', kind: 'node', label: { en: 'to', zh: '终点' } };
+const oneWay: FieldSpec = {
+  name: 'oneWay',
+  kind: 'boolean',
+  optional: true,
+  default: false,
+  label: { en: 'one direction only', zh: '仅单向' },
+};
+const node: FieldSpec = { name: 'node', kind: 'node', label: { en: 'node', zh: '节点' } };
+
+export const actionTable: readonly ActionSpec[] = [
+  {
+    do: 'partition',
+    label: { en: 'Partition', zh: '网络分区' },
+    hint: {
+      en: 'Split the network: nodes in different groups cannot exchange messages. Unlisted nodes join the first group.',
+      zh: '把网络分成几组：不同组的节点之间无法收发消息。未列出的节点归入第一组。',
+    },
+    key: 'p',
+    inverse: 'heal',
+    target: 'groups',
+    fields: [{ name: 'groups', kind: 'groups', label: { en: 'groups', zh: '分组' } }],
+  },
+  {
+    do: 'heal',
+    label: { en: 'Heal', zh: '修复网络' },
+    hint: {
+      en: 'Remove every partition and restore every cut link (link settings stay).',
+      zh: '消除所有网络分区，恢复所有被切断的链路（链路参数设置保持不变）。',
+    },
+    key: 'h',
+    target: 'cluster',
+    fields: [],
+  },
+  {
+    do: 'cut',
+    label: { en: 'Cut link', zh: '切断链路' },
+    hint: {
+      en: 'Cut the link between two nodes, in both directions unless "one direction only".',
+      zh: '切断两个节点之间的链路；除非选择“仅单向”，两个方向都会断开。',
+    },
+    key: 'c',
+    inverse: 'restore',
+    target: 'link',
+    fields: [from, to, oneWay],
+  },
+  {
+    do: 'restore',
+    label: { en: 'Restore link', zh: '恢复链路' },
+    hint: { en: 'Reconnect a cut link.', zh: '重新接通被切断的链路。' },
+    key: 'c',
+    inverse: 'cut',
+    target: 'link',
+    fields: [from, to, oneWay],
+  },
+  {
+    do: 'crash',
+    label: { en: 'Crash', zh: '崩溃' },
+    hint: {
+      en: 'Stop the node: its volatile state is lost, persistent state (e.g. a Raft log) is kept.',
+      zh: '让节点停止运行：易失状态丢失，持久化状态（如 Raft 日志）保留。',
+    },
+    key: 'x',
+    inverse: 'restart',
+    target: 'node',
+    fields: [node],
+  },
+  {
+    do: 'restart',
+    label: { en: 'Restart', zh: '重启' },
+    hint: { en: 'Start a crashed node again.', zh: '重新启动已崩溃的节点。' },
+    key: 'x',
+    inverse: 'crash',
+    target: 'node',
+    fields: [node],
+  },
+  {
+    do: 'slow',
+    label: { en: 'Slow down', zh: '减速' },
+    hint: {
+      en: 'Multiply the node’s step time from now on (1 restores normal speed).',
+      zh: '从现在起把该节点的单步耗时乘以该倍数（设为 1 恢复正常速度）。',
+    },
+    key: 's',
+    target: 'node',
+    fields: [
+      node,
+      { name: 'factor', kind: 'number', min: 0.1, max: 1000, step: 0.5, default: 4, unit: '×', label: { en: 'slowdown', zh: '减速倍数' } },
+    ],
+  },
+  {
+    do: 'link',
+    label: { en: 'Link settings', zh: '链路设置' },
+    hint: {
+      en: 'Change the latency, bandwidth, loss or duplication of a link; fields left out keep their value.',
+      zh: '修改链路的延迟、带宽、丢包率或重复率；未填写的项保持原值。',
+    },
+    target: 'link',
+    fields: [
+      from,
+      to,
+      oneWay,
+      { name: 'latencyMs', kind: 'number', optional: true, min: 0, max: 10000, step: 1, unit: 'ms', label: { en: 'latency', zh: '延迟' } },
+      { name: 'jitterMs', kind: 'number', optional: true, min: 0, max: 10000, step: 1, unit: 'ms', label: { en: 'jitter', zh: '抖动' } },
+      { name: 'bandwidthMbps', kind: 'number', optional: true, min: 0.01, max: 100000, step: 1, unit: 'Mbps', label: { en: 'bandwidth', zh: '带宽' } },
+      { name: 'loss', kind: 'number', optional: true, min: 0, max: 1, step: 0.01, label: { en: 'loss rate', zh: '丢包率' } },
+      { name: 'duplicate', kind: 'number', optional: true, min: 0, max: 1, step: 0.01, label: { en: 'duplication rate', zh: '重复率' } },
+    ],
+  },
+];
+
+export function actionSpec(kind: ActionKind): ActionSpec {
+  const spec = actionTable.find((a) => a.do === kind);
+  if (!spec) throw new Error(`no action-table entry for "${kind}"`); // a programming error, caught by tests
+  return spec;
+}
+
+/** Entries bound to a keyboard key (cut and restore share `c`: pick by the link's state). */
+export function actionsForKey(key: string): ActionSpec[] {
+  const k = key.toLowerCase();
+  return actionTable.filter((a) => a.key === k);
+}
+
+const suggest = makeSuggester(fieldNamesOf(actionSchema));
+
+/**
+ * Validates an action from the UI, a test or a pasted snippet, with the same schema, node checks
+ * and messages as a scenario's timeline entries (paths start at the action: `groups: node "w9" …`).
+ */
+export function parseAction(input: unknown, nodeIds: readonly string[]): { ok: true; action: Action } | { ok: false; error: string } {
+  const parsed = actionSchema.safeParse(input, { reportInput: true });
+  if (!parsed.success) return { ok: false, error: formatIssues(parsed.error.issues, { root: 'action', suggest }).join('; ') };
+  const action = parsed.data as Action;
+  const problems = actionNodeProblems(action, nodeIds);
+  if (problems.length > 0) return { ok: false, error: problems.map(([field, msg]) => `${field}: ${msg}`).join('; ') };
+  return { ok: true, action };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Short descriptions, for the timeline, the history list and narration.
+
+const arrow = (a: { from: string; to: string; oneWay?: boolean }) => `${a.from}${a.oneWay ? '→' : '↔'}${a.to}`;
+
+function fmtNum(n: number): string {
+  return Number.isInteger(n) ? String(n) : String(Number(n.toPrecision(4)));
+}
+
+function linkChanges(a: Extract<Action, { do: 'link' }>, lang: Lang): string {
+  const zh = lang === 'zh';
+  const parts: string[] = [];
+  if (a.latencyMs !== undefined) parts.push(`${zh ? '延迟' : 'latency'} ${fmtNum(a.latencyMs)} ms`);
+  if (a.jitterMs !== undefined) parts.push(`${zh ? '抖动' : 'jitter'} ${fmtNum(a.jitterMs)} ms`);
+  if (a.bandwidthMbps !== undefined) parts.push(`${zh ? '带宽' : 'bandwidth'} ${fmtNum(a.bandwidthMbps)} Mbps`);
+  if (a.loss !== undefined) parts.push(`${zh ? '丢包率' : 'loss'} ${fmtNum(a.loss * 100)}%`);
+  if (a.duplicate !== undefined) parts.push(`${zh ? '重复率' : 'duplicate'} ${fmtNum(a.duplicate * 100)}%`);
+  if (parts.length === 0) return zh ? '无变化' : 'no change';
+  return parts.join(zh ? '，' : ', ');
+}
+
+/**
+ * `partition {w0,w1} | {w2,w3}`, `cut w1↔w2` (both directions) or `cut w1→w2` (oneWay),
+ * `crash w3`, `slow w2 ×4`, `link w0↔w1: latency 50 ms, loss 10%`; Chinese with the glossary's terms.
+ */
+export function describeAction(a: Action, lang: Lang): string {
+  const zh = lang === 'zh';
+  switch (a.do) {
+    case 'partition': {
+      const groups = a.groups.map((g) => `{${g.join(',')}}`).join(' | ');
+      return zh ? `网络分区 ${groups}` : `partition ${groups}`;
+    }
+    case 'heal':
+      return zh ? '修复网络' : 'heal';
+    case 'cut':
+      return zh ? `切断 ${arrow(a)}` : `cut ${arrow(a)}`;
+    case 'restore':
+      return zh ? `恢复 ${arrow(a)}` : `restore ${arrow(a)}`;
+    case 'crash':
+      return zh ? `崩溃 ${a.node}` : `crash ${a.node}`;
+    case 'restart':
+      return zh ? `重启 ${a.node}` : `restart ${a.node}`;
+    case 'slow':
+      if (a.factor === 1) return zh ? `${a.node} 恢复正常速度` : `${a.node} back to normal speed`;
+      return zh ? `减速 ${a.node} ×${fmtNum(a.factor)}` : `slow ${a.node} ×${fmtNum(a.factor)}`;
+    case 'link':
+      return zh ? `链路 ${arrow(a)}：${linkChanges(a, lang)}` : `link ${arrow(a)}: ${linkChanges(a, lang)}`;
+  }
+}
+
+/** Keys of each action's zod schema except `do`: used by the table's consistency test. */
+export function schemaFieldNames(kind: ActionKind): string[] {
+  return Object.keys(actionSchemas[kind].shape).filter((k) => k !== 'do');
+}

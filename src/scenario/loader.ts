@@ -1,0 +1,65 @@
+import { parseJson } from './json';
+import { validateScenario, type ValidationResult } from './validate';
+
+/**
+ * Loading scenarios from text and from the built-in set. Browser-safe: no node:* imports (the
+ * CLI reads built-ins from disk in src/cli/builtins.ts). Built-ins live in
+ * `public/scenarios/<id>.json`, listed by `public/scenarios/index.json` (an array of ids).
+ */
+
+/** JSON text → validated scenario; a syntax error is one line `line L, column C: …`. */
+export function parseScenarioText(text: string): ValidationResult {
+  const json = parseJson(text);
+  if (!json.ok) return { ok: false, errors: [json.error] };
+  return validateScenario(json.value);
+}
+
+export const builtinIdPattern = /^[a-z0-9-]+$/;
+
+/** Checks the index file's shape: a list of scenario ids. */
+export function parseIndex(value: unknown): { ok: true; ids: string[] } | { ok: false; error: string } {
+  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string' && builtinIdPattern.test(v))) {
+    return { ok: false, error: 'scenarios/index.json: expected an array of scenario ids' };
+  }
+  return { ok: true, ids: value as string[] };
+}
+
+/** A built-in's file must also carry its own id, so `?scenario=x` never opens a file named otherwise. */
+export function checkBuiltinId(id: string, result: ValidationResult): ValidationResult {
+  if (result.ok && result.scenario.id !== id) {
+    return { ok: false, errors: [`id: built-in file "${id}.json" has id "${result.scenario.id}"`] };
+  }
+  return result;
+}
+
+function joinUrl(baseUrl: string, file: string): string {
+  return baseUrl.endsWith('/') ? `${baseUrl}${file}` : `${baseUrl}/${file}`;
+}
+
+/** Browser: fetch and validate `<baseUrl>/<id>.json` (baseUrl e.g. `./scenarios/`). */
+export async function fetchBuiltin(id: string, baseUrl = './scenarios/'): Promise<ValidationResult> {
+  if (!builtinIdPattern.test(id)) return { ok: false, errors: [`scenario: "${id}" is not a scenario id`] };
+  let text: string;
+  try {
+    const res = await fetch(joinUrl(baseUrl, `${id}.json`));
+    if (res.status === 404) return { ok: false, errors: [`scenario: no built-in scenario "${id}"`] };
+    if (!res.ok) return { ok: false, errors: [`scenario: could not load "${id}" (HTTP ${res.status})`] };
+    text = await res.text();
+  } catch (e) {
+    return { ok: false, errors: [`scenario: could not load "${id}": ${e instanceof Error ? e.message : String(e)}`] };
+  }
+  const result = parseScenarioText(text);
+  return checkBuiltinId(id, result.ok ? result : { ok: false, errors: result.errors.map((m) => `${id}.json: ${m}`) });
+}
+
+/** Browser: the list of built-in ids from `<baseUrl>/index.json`. */
+export async function fetchBuiltinIds(baseUrl = './scenarios/'): Promise<{ ok: true; ids: string[] } | { ok: false; error: string }> {
+  try {
+    const res = await fetch(joinUrl(baseUrl, 'index.json'));
+    if (!res.ok) return { ok: false, error: `scenarios/index.json: HTTP ${res.status}` };
+    const json = parseJson(await res.text());
+    return json.ok ? parseIndex(json.value) : { ok: false, error: `scenarios/index.json: ${json.error}` };
+  } catch (e) {
+    return { ok: false, error: `scenarios/index.json: ${e instanceof Error ? e.message : String(e)}` };
+  }
+}

@@ -1,0 +1,105 @@
+import type { Action } from '../sim/types';
+
+/**
+ * Node ids of a cluster and the checks that an action only names nodes that exist. Shared by the
+ * scenario validator (timeline entries) and parseAction (actions from the UI or a test), so both
+ * reject a bad node with the same words.
+ */
+
+export interface ClusterSize {
+  workers: number;
+  servers?: number;
+  brokers?: number;
+}
+
+/** Prefixes in display order; future roles (e.g. coordination nodes `c0…`) add a row here. */
+const roles: ReadonlyArray<{ prefix: string; key: keyof ClusterSize }> = [
+  { prefix: 'w', key: 'workers' },
+  { prefix: 's', key: 'servers' },
+  { prefix: 'b', key: 'brokers' },
+];
+
+export function clusterNodeIds(cluster: ClusterSize): string[] {
+  const ids: string[] = [];
+  for (const { prefix, key } of roles) {
+    const n = cluster[key] ?? 0;
+    for (let i = 0; i < n; i++) ids.push(`${prefix}${i}`);
+  }
+  return ids;
+}
+
+/** `['w0','w1','w2','w3','s0']` → `w0-w3, s0`: consecutive ids of one role become a range. */
+export function describeNodeIds(ids: readonly string[]): string {
+  const byPrefix = new Map<string, number[]>();
+  const other: string[] = [];
+  for (const id of ids) {
+    const m = /^([a-z]+)(\d+)$/.exec(id);
+    if (!m) {
+      other.push(id);
+      continue;
+    }
+    const list = byPrefix.get(m[1]) ?? [];
+    list.push(Number(m[2]));
+    byPrefix.set(m[1], list);
+  }
+  const parts: string[] = [];
+  for (const [prefix, nums] of byPrefix) {
+    const sorted = [...new Set(nums)].sort((a, b) => a - b);
+    let start = sorted[0];
+    let prev = start;
+    const flush = () => parts.push(start === prev ? `${prefix}${start}` : `${prefix}${start}-${prefix}${prev}`);
+    for (const n of sorted.slice(1)) {
+      if (n === prev + 1) prev = n;
+      else {
+        flush();
+        start = prev = n;
+      }
+    }
+    flush();
+  }
+  return [...parts, ...other].join(', ') || 'no nodes';
+}
+
+export function unknownNodeMessage(id: string, nodeIds: readonly string[]): string {
+  return `node "${id}" does not exist (cluster has ${describeNodeIds(nodeIds)})`;
+}
+
+/** Problems with the nodes an action names, as `[path-suffix, message]` pairs. */
+export function actionNodeProblems(action: Action, nodeIds: readonly string[]): Array<[string, string]> {
+  const known = new Set(nodeIds);
+  const problems: Array<[string, string]> = [];
+  const need = (field: string, id: string) => {
+    if (!known.has(id)) problems.push([field, unknownNodeMessage(id, nodeIds)]);
+  };
+  switch (action.do) {
+    case 'partition': {
+      const seen = new Set<string>();
+      for (const group of action.groups) {
+        for (const id of group) {
+          if (seen.has(id)) {
+            problems.push(['groups', `node "${id}" is listed more than once`]);
+            continue;
+          }
+          seen.add(id);
+          need('groups', id);
+        }
+      }
+      break;
+    }
+    case 'cut':
+    case 'restore':
+    case 'link':
+      need('from', action.from);
+      need('to', action.to);
+      if (action.from === action.to) problems.push(['to', `"from" and "to" are the same node ("${action.to}"); a link joins two nodes`]);
+      break;
+    case 'crash':
+    case 'restart':
+    case 'slow':
+      need('node', action.node);
+      break;
+    case 'heal':
+      break;
+  }
+  return problems;
+}

@@ -1,0 +1,201 @@
+/**
+ * URL parameters (CONTRACTS §3) and the shareable scenario hash.
+ *
+ * `#scenario=<base64url of the UTF-8 JSON>` is the contract form; `#scenario=z:<base64url of
+ * deflate-raw>` is a shorter form for long files. Both decode with decodeScenarioHashAny.
+ * Uses only web-platform APIs (TextEncoder, CompressionStream), which Node 20 also has.
+ */
+
+import type { Lang } from './i18n';
+
+export type DecodeResult = { ok: true; json: string } | { ok: false; error: string };
+
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+const B64_INDEX = new Map<string, number>([...B64].map((c, i) => [c, i]));
+
+/** base64url without padding. Hand-rolled: btoa needs a binary string and chokes on large inputs. */
+export function bytesToBase64Url(bytes: Uint8Array): string {
+  let out = '';
+  let i = 0;
+  for (; i + 2 < bytes.length; i += 3) {
+    const n = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
+    out += B64[(n >> 18) & 63] + B64[(n >> 12) & 63] + B64[(n >> 6) & 63] + B64[n & 63];
+  }
+  const rest = bytes.length - i;
+  if (rest === 1) {
+    const n = bytes[i] << 16;
+    out += B64[(n >> 18) & 63] + B64[(n >> 12) & 63];
+  } else if (rest === 2) {
+    const n = (bytes[i] << 16) | (bytes[i + 1] << 8);
+    out += B64[(n >> 18) & 63] + B64[(n >> 12) & 63] + B64[(n >> 6) & 63];
+  }
+  return out;
+}
+
+/**
+ * Decodes base64url; also accepts standard base64 (`+`, `/`, `=` padding) because links get
+ * hand-edited and re-encoded. A `+` that a query parser turned into a space is restored.
+ */
+export function base64UrlToBytes(s: string): Uint8Array | { error: string } {
+  const clean = s.replace(/ /g, '+').replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+  if (clean.length % 4 === 1) return { error: 'the encoded scenario is truncated' };
+  const out = new Uint8Array(Math.floor((clean.length * 3) / 4));
+  let bits = 0;
+  let acc = 0;
+  let o = 0;
+  for (let i = 0; i < clean.length; i++) {
+    const v = B64_INDEX.get(clean[i]);
+    if (v === undefined) return { error: `invalid character ${JSON.stringify(clean[i])} at position ${i + 1}` };
+    acc = (acc << 6) | v;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out[o++] = (acc >> bits) & 0xff;
+    }
+  }
+  return out.subarray(0, o);
+}
+
+export function encodeScenarioHash(json: string): string {
+  return bytesToBase64Url(new TextEncoder().encode(json));
+}
+
+export function decodeScenarioHash(s: string): DecodeResult {
+  const bytes = base64UrlToBytes(stripHashPrefix(s));
+  if (!(bytes instanceof Uint8Array)) return { ok: false, error: `#scenario: ${bytes.error}` };
+  try {
+    return { ok: true, json: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
+  } catch {
+    return { ok: false, error: '#scenario: the decoded data is not UTF-8 text' };
+  }
+}
+
+/** Prefix that marks the compressed form. */
+export const COMPRESSED_PREFIX = 'z:';
+
+export async function encodeScenarioHashCompressed(json: string): Promise<string> {
+  const packed = await pipeThrough(new TextEncoder().encode(json), new CompressionStream('deflate-raw'));
+  return COMPRESSED_PREFIX + bytesToBase64Url(packed);
+}
+
+/** Decodes either form. */
+export async function decodeScenarioHashAny(s: string): Promise<DecodeResult> {
+  const body = stripHashPrefix(s);
+  if (!body.startsWith(COMPRESSED_PREFIX)) return decodeScenarioHash(body);
+  const bytes = base64UrlToBytes(body.slice(COMPRESSED_PREFIX.length));
+  if (!(bytes instanceof Uint8Array)) return { ok: false, error: `#scenario: ${bytes.error}` };
+  try {
+    const raw = await pipeThrough(bytes, new DecompressionStream('deflate-raw'));
+    return { ok: true, json: new TextDecoder('utf-8', { fatal: true }).decode(raw) };
+  } catch {
+    return { ok: false, error: '#scenario: the compressed scenario is damaged (was the link cut short?)' };
+  }
+}
+
+/** Shorter of the two forms: the plain one stays readable in tools when it is not longer. */
+export async function encodeScenarioHashShortest(json: string): Promise<string> {
+  const plain = encodeScenarioHash(json);
+  const packed = await encodeScenarioHashCompressed(json);
+  return packed.length < plain.length ? packed : plain;
+}
+
+function stripHashPrefix(s: string): string {
+  return s.replace(/^#/, '').replace(/^scenario=/, '');
+}
+
+async function pipeThrough(data: Uint8Array, transform: CompressionStream | DecompressionStream): Promise<Uint8Array> {
+  // Blob → stream → transform → Response collects it; all standard in browsers and Node ≥ 18.
+  const stream = new Blob([data as Uint8Array<ArrayBuffer>]).stream().pipeThrough(transform);
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Query parameters
+
+export const backends = ['auto', 'webgpu', 'webgl', 'wasm', 'cpu'] as const;
+export type BackendChoice = (typeof backends)[number];
+export type { Lang };
+export type Speed = number | 'max';
+
+export const SPEED_MIN = 0.1;
+export const SPEED_MAX = 100;
+
+export interface UrlParams {
+  scenarioId?: string;
+  /** The raw value after `#scenario=` (either form); decode with decodeScenarioHashAny. */
+  scenarioHash?: string;
+  autoplay: boolean;
+  speed: Speed;
+  lang: Lang;
+  backend: BackendChoice;
+  /** One line per bad parameter; the default is kept for it. */
+  errors: string[];
+}
+
+export interface UrlDefaults {
+  speed: Speed;
+  lang: Lang;
+  backend: BackendChoice;
+}
+
+/**
+ * Reads `location.search` and `location.hash`. `defaults` lets the app pass, e.g., a language
+ * derived from navigator.language; an explicit `lang=` always wins.
+ */
+export function parseUrlParams(search: string, hash: string, defaults: Partial<UrlDefaults> = {}): UrlParams {
+  const q = new URLSearchParams(search.replace(/^\?/, ''));
+  const h = new URLSearchParams(hash.replace(/^#/, ''));
+  const out: UrlParams = {
+    autoplay: false,
+    speed: defaults.speed ?? 1,
+    lang: defaults.lang ?? 'en',
+    backend: defaults.backend ?? 'auto',
+    errors: [],
+  };
+
+  const id = q.get('scenario');
+  if (id !== null) {
+    if (/^[a-z0-9-]+$/.test(id)) out.scenarioId = id;
+    else out.errors.push(`scenario: "${id}" is not a scenario id (lowercase letters, digits and "-")`);
+  }
+  const packed = h.get('scenario');
+  if (packed !== null && packed !== '') out.scenarioHash = packed;
+
+  const autoplay = q.get('autoplay');
+  if (autoplay !== null) {
+    if (autoplay === '1' || autoplay === 'true' || autoplay === '') out.autoplay = true;
+    else if (autoplay === '0' || autoplay === 'false') out.autoplay = false;
+    else out.errors.push(`autoplay: "${autoplay}" is not 1 or 0`);
+  }
+
+  const speed = q.get('speed');
+  if (speed !== null) {
+    const parsed = parseSpeed(speed);
+    if (typeof parsed === 'object') out.errors.push(parsed.error);
+    else out.speed = parsed;
+  }
+
+  const lang = q.get('lang');
+  if (lang !== null) {
+    // Accept region tags (zh-CN, en-US): only the language matters here.
+    const base = lang.toLowerCase().split(/[-_]/)[0];
+    if (base === 'en' || base === 'zh') out.lang = base;
+    else out.errors.push(`lang: "${lang}" is not en or zh`);
+  }
+
+  const backend = q.get('backend');
+  if (backend !== null) {
+    const b = backend.toLowerCase();
+    if ((backends as readonly string[]).includes(b)) out.backend = b as BackendChoice;
+    else out.errors.push(`backend: "${backend}" is not one of ${backends.join(', ')}`);
+  }
+  return out;
+}
+
+export function parseSpeed(s: string): Speed | { error: string } {
+  if (s === 'max') return 'max';
+  const n = s.trim() === '' ? NaN : Number(s);
+  if (!Number.isFinite(n)) return { error: `speed: "${s}" is not a number or "max"` };
+  if (n < SPEED_MIN || n > SPEED_MAX) return { error: `speed: ${s} is outside ${SPEED_MIN}…${SPEED_MAX} (or use "max")` };
+  return n;
+}
