@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import {
+  base64UrlToBytes,
+  bytesToBase64Url,
+  decodeScenarioHash,
+  decodeScenarioHashAny,
+  encodeScenarioHash,
+  encodeScenarioHashCompressed,
+  encodeScenarioHashShortest,
+  parseUrlParams,
+} from './url';
+import { readFileSync } from 'node:fs';
+
+const scenarioJson = readFileSync(new URL('../../public/scenarios/async-partition.json', import.meta.url), 'utf8');
+
+describe('scenario hash', () => {
+  it('is base64url without padding and round-trips Chinese text', () => {
+    const json = '{"title":{"en":"CAP","zh":"训练中的 CAP：分区迫使你取舍"},"x":"~?/+"}';
+    const h = encodeScenarioHash(json);
+    expect(h).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(decodeScenarioHash(h)).toEqual({ ok: true, json });
+    expect(decodeScenarioHash(`#scenario=${h}`)).toEqual({ ok: true, json });
+  });
+
+  it('matches the standard base64url of the UTF-8 bytes', () => {
+    const json = '{"a":"é中"}';
+    expect(encodeScenarioHash(json)).toBe(Buffer.from(json, 'utf8').toString('base64url'));
+  });
+
+  it('round-trips any bytes (property)', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 200 }), (bytes) => {
+        const s = bytesToBase64Url(bytes);
+        expect(s).toBe(Buffer.from(bytes).toString('base64url'));
+        expect(base64UrlToBytes(s)).toEqual(bytes);
+      }),
+    );
+  });
+
+  it('round-trips any string (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme' }), (s) => {
+        expect(decodeScenarioHash(encodeScenarioHash(s))).toEqual({ ok: true, json: s });
+      }),
+    );
+  });
+
+  it('accepts standard base64 and a "+" turned into a space', () => {
+    const json = '{"k":">>>???"}';
+    const std = Buffer.from(json).toString('base64');
+    expect(decodeScenarioHash(std)).toEqual({ ok: true, json });
+    expect(decodeScenarioHash(std.replace(/\+/g, ' '))).toEqual({ ok: true, json });
+  });
+
+  it('reports bad input instead of throwing', () => {
+    expect(decodeScenarioHash('abc$def')).toEqual({ ok: false, error: '#scenario: invalid character "$" at position 4' });
+    expect(decodeScenarioHash('abcde')).toEqual({ ok: false, error: '#scenario: the encoded scenario is truncated' });
+    expect(decodeScenarioHash(bytesToBase64Url(new Uint8Array([0xff, 0xfe])))).toMatchObject({ ok: false });
+  });
+
+  it('compressed form round-trips and is shorter for a real scenario', async () => {
+    const z = await encodeScenarioHashCompressed(scenarioJson);
+    expect(z.startsWith('z:')).toBe(true);
+    expect(z.slice(2)).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(z.length).toBeLessThan(encodeScenarioHash(scenarioJson).length);
+    expect(await decodeScenarioHashAny(z)).toEqual({ ok: true, json: scenarioJson });
+    expect(await decodeScenarioHashAny(`#scenario=${z}`)).toEqual({ ok: true, json: scenarioJson });
+    // The uncompressed form goes through the same entry point.
+    expect(await decodeScenarioHashAny(encodeScenarioHash(scenarioJson))).toEqual({ ok: true, json: scenarioJson });
+    expect(await encodeScenarioHashShortest(scenarioJson)).toBe(z);
+    expect(await encodeScenarioHashShortest('{}')).toBe(encodeScenarioHash('{}'));
+  });
+
+  it('compressed form keeps Chinese text', async () => {
+    const json = JSON.stringify({ zh: '副本分歧：保住了 A，放弃了 C'.repeat(5) });
+    expect(await decodeScenarioHashAny(await encodeScenarioHashCompressed(json))).toEqual({ ok: true, json });
+  });
+
+  it('a damaged compressed link is an error, not an exception', async () => {
+    const z = await encodeScenarioHashCompressed(scenarioJson);
+    const r = await decodeScenarioHashAny(z.slice(0, z.length / 2));
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error).toMatch(/^#scenario: /);
+  });
+});
+
+describe('parseUrlParams', () => {
+  it('defaults', () => {
+    expect(parseUrlParams('', '')).toEqual({ autoplay: false, speed: 1, lang: 'en', backend: 'auto', errors: [] });
+  });
+
+  it('reads every parameter', () => {
+    expect(parseUrlParams('?scenario=async-partition&autoplay=1&speed=max&lang=zh&backend=wasm', '')).toEqual({
+      scenarioId: 'async-partition',
+      autoplay: true,
+      speed: 'max',
+      lang: 'zh',
+      backend: 'wasm',
+      errors: [],
+    });
+    expect(parseUrlParams('speed=0.1', '').speed).toBe(0.1);
+    expect(parseUrlParams('speed=100', '').speed).toBe(100);
+    expect(parseUrlParams('lang=zh-CN', '').lang).toBe('zh');
+  });
+
+  it('takes the scenario from the hash, either form', () => {
+    const h = encodeScenarioHash('{"a":1}');
+    expect(parseUrlParams('', `#scenario=${h}`).scenarioHash).toBe(h);
+    expect(parseUrlParams('', '#scenario=z:abc').scenarioHash).toBe('z:abc');
+  });
+
+  it('a bad value names the parameter and keeps the default', () => {
+    const p = parseUrlParams('?speed=fast&lang=fr&backend=gpu&autoplay=yes&scenario=Bad%20Id', '');
+    expect(p.speed).toBe(1);
+    expect(p.lang).toBe('en');
+    expect(p.backend).toBe('auto');
+    expect(p.autoplay).toBe(false);
+    expect(p.scenarioId).toBeUndefined();
+    expect(p.errors).toEqual([
+      'scenario: "Bad Id" is not a scenario id (lowercase letters, digits and "-")',
+      'autoplay: "yes" is not 1 or 0',
+      'speed: "fast" is not a number or "max"',
+      'lang: "fr" is not en or zh',
+      'backend: "gpu" is not one of auto, webgpu, webgl, wasm, cpu',
+    ]);
+  });
+
+  it('speed outside 0.1…100 is an error', () => {
+    expect(parseUrlParams('speed=500', '').errors).toEqual(['speed: 500 is outside 0.1…100 (or use "max")']);
+    expect(parseUrlParams('speed=0', '').errors).toHaveLength(1);
+    expect(parseUrlParams('speed=', '').errors).toEqual(['speed: "" is not a number or "max"']);
+  });
+
+  it('caller defaults apply unless the URL says otherwise', () => {
+    expect(parseUrlParams('', '', { lang: 'zh' }).lang).toBe('zh');
+    expect(parseUrlParams('lang=en', '', { lang: 'zh' }).lang).toBe('en');
+    expect(parseUrlParams('lang=xx', '', { lang: 'zh' }).lang).toBe('zh');
+  });
+});
