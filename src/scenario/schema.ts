@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { strategySchema } from '../protocols';
 
 /**
  * Scenario file, schema 1 (CONTRACTS.md §1). Structural rules live here; rules that need the
@@ -133,29 +134,10 @@ export const expectationSchema = z
   })
   .strict();
 
+// Strategy knobs are declared by each strategy module (DESIGN rule 6); the registry unites them.
+export { strategySchema, allreduceKnobs, psAsyncKnobs } from '../protocols';
 export const strategyKinds = ['allreduce', 'ps-async'] as const;
 
-export const allreduceKnobs = z
-  .object({
-    kind: z.literal('allreduce'),
-    /** Retransmission timeout of the ring's reliable transport (NCCL runs over TCP/IB). */
-    rtoMs: z.number().positive().default(200),
-    lrLinearScaling: z.boolean().default(false),
-  })
-  .strict();
-
-export const psAsyncKnobs = z
-  .object({
-    kind: z.literal('ps-async'),
-    /** A push not acknowledged within this time is sent again, with everything not yet acknowledged. */
-    pushTimeoutMs: z.number().positive().default(300),
-    /** How often the server writes a checkpoint that survives a crash (0: only the initial parameters). */
-    checkpointEveryMs: nonNeg.default(2000),
-    lrStaleness: z.enum(['none', 'inverse']).default('none'),
-  })
-  .strict();
-
-export const strategySchema = z.discriminatedUnion('kind', [allreduceKnobs, psAsyncKnobs]);
 
 export const scenarioSchema = z
   .object({
@@ -183,7 +165,7 @@ export const scenarioSchema = z
 
 export type Scenario = z.infer<typeof scenarioSchema>;
 export type ScenarioInput = z.input<typeof scenarioSchema>;
-export type StrategyConfig = z.infer<typeof strategySchema>;
+export type { StrategyConfig } from '../protocols';
 export type Expectation = z.infer<typeof expectationSchema>;
 export type TimelineEntry = z.infer<typeof timelineEntrySchema>;
 export type ModelSpec = z.infer<typeof modelSchema>;

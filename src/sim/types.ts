@@ -57,7 +57,18 @@ export interface Message<P = unknown> {
  */
 export type HistoryEvent =
   | { t: SimTime; type: 'action'; action: Action; source: 'timeline' | 'user' }
-  | { t: SimTime; type: 'send'; id: number; from: NodeId; to: NodeId; kind: MessageKind; bytes: number; due: SimTime }
+  | {
+      t: SimTime;
+      type: 'send';
+      id: number;
+      from: NodeId;
+      to: NodeId;
+      kind: MessageKind;
+      bytes: number;
+      due: SimTime;
+      /** Set on a copy the network made of message `dupOf` (duplication fault). */
+      dupOf?: number;
+    }
   | { t: SimTime; type: 'deliver'; id: number; from: NodeId; to: NodeId; kind: MessageKind; sentAt: SimTime }
   | {
       t: SimTime;

@@ -1,0 +1,659 @@
+import { createStrategy, type Strategy, type StrategyContext } from '../protocols';
+import type { Replica, StepResult } from '../protocols/strategy';
+import type { MetricName, Scenario } from '../scenario/schema';
+import { History } from '../sim/history';
+import { Network } from '../sim/network';
+import { rngFor, type Rng } from '../sim/rng';
+import { EventQueue } from '../sim/scheduler';
+import type { Action, Message, MessageKind, NodeId, NodeRole, SimTime } from '../sim/types';
+import { fingerprint } from '../sim/vectors';
+import type { Evaluation, GradientResult, Trainer } from '../train/types';
+import type { ExpectationResult, InFlight, LinkView, NodeView, RunSummary } from './api';
+import { parseAction } from '../scenario/actions';
+import { compare } from '../scenario/expectations';
+import { clusterMetric, nodeMetric, type MetricState } from './metrics';
+import { replayAt } from './replay';
+
+/**
+ * The co-simulation engine: a discrete-event loop over the simulated network, one strategy
+ * plugin and a Trainer that computes real gradients (DESIGN "The co-simulation loop").
+ * Compute *durations* are modelled from the scenario and seeded draws; compute *values* come
+ * from tfjs. A step's completion event is held until its value has arrived, so a slow machine
+ * changes the pace of the animation, never the outcome.
+ */
+
+type Ev =
+  | { k: 'action'; action: Action }
+  | { k: 'deliver'; msg: Message }
+  | { k: 'lost'; msg: Message }
+  | { k: 'stepDone'; node: NodeId; step: number; basedOn: number; inc: number; pending: Promise<GradientResult> }
+  | { k: 'timer'; node: NodeId; tag: string; data: unknown; inc: number }
+  | { k: 'sample' }
+  | { k: 'expect'; index: number }
+  | { k: 'end' };
+
+/** Probes run after every ordinary event at their time, so they see the settled state. */
+const PRIO_SAMPLE = 1;
+const PRIO_EXPECT = 2;
+const PRIO_END = 3;
+
+interface NodeRt {
+  id: NodeId;
+  role: NodeRole;
+  up: boolean;
+  failed?: string;
+  /** Bumped on crash and restart: timers and steps of an earlier incarnation are void. */
+  inc: number;
+  slowFactor: number;
+  straggler: number;
+  steps: number;
+  computing: boolean;
+  replica: { params: Float32Array; version: number; synced: number };
+  /** Times of steps that count for availability (ascending). */
+  counted: number[];
+  eval?: Evaluation;
+  bytesSent: number;
+  computeRng: Rng;
+  batchRng: Rng;
+}
+
+export interface SimulationOptions {
+  trainer: Trainer;
+  /** Simulated ms between loss/accuracy samples of every worker (0: none). Default 250. */
+  sampleEveryMs?: number;
+}
+
+export class Simulation {
+  readonly history = new History();
+  readonly durationMs: number;
+  private readonly queue = new EventQueue<Ev>();
+  private readonly network: Network;
+  private readonly strategy: Strategy;
+  private readonly rt = new Map<NodeId, NodeRt>();
+  private readonly workerIds: NodeId[];
+  private readonly serverIds: NodeId[];
+  private readonly init: Float32Array;
+  private readonly inflight = new Map<number, InFlight>();
+  private readonly results: ExpectationResult[];
+  private readonly snapshots = new Map<NodeId, Array<{ t: number; params: Float32Array }>>();
+  private readonly appliedTaus: Array<{ t: number; node: NodeId; tau: number }> = [];
+  private t = 0;
+  private nextMsgId = 0;
+  private messages = 0;
+  private bytes = 0;
+  private dropped = 0;
+  private busy = false;
+  private ended = false;
+  failure: string | null = null;
+
+  static async create(scenario: Scenario, opts: SimulationOptions): Promise<Simulation> {
+    return new Simulation(scenario, opts);
+  }
+
+  private constructor(
+    readonly scenario: Scenario,
+    opts: SimulationOptions,
+  ) {
+    this.trainer = opts.trainer;
+    this.durationMs = scenario.durationMs;
+    const c = scenario.cluster;
+    this.workerIds = range(c.workers).map((i) => `w${i}`);
+    this.serverIds = range(c.servers).map((i) => `s${i}`);
+    const brokers = range(c.brokers).map((i) => `b${i}`);
+    const all = [...this.workerIds, ...this.serverIds, ...brokers];
+    this.init = opts.trainer.initialParams();
+    if (this.init.length !== opts.trainer.paramCount) throw new Error('trainer returned a wrong parameter count');
+    const seed = scenario.seed;
+    this.network = new Network(all, { ...scenario.network }, rngFor(seed, 'network'));
+    for (const id of all) {
+      const role: NodeRole = id[0] === 'w' ? 'worker' : id[0] === 's' ? 'server' : 'broker';
+      const straggler = scenario.compute.stragglers.filter((s) => s.node === id).reduce((a, s) => a * s.slowdown, 1);
+      this.rt.set(id, {
+        id,
+        role,
+        up: true,
+        inc: 0,
+        slowFactor: 1,
+        straggler,
+        steps: 0,
+        computing: false,
+        replica: { params: this.init.slice(), version: 0, synced: 0 },
+        counted: [],
+        bytesSent: 0,
+        computeRng: rngFor(seed, `compute:${id}`),
+        batchRng: rngFor(seed, `batch:${id}`),
+      });
+    }
+    this.strategy = createStrategy(scenario.strategy, this.context());
+    this.history.onAppend((e) => {
+      if (e.type === 'note' && e.what === 'apply' && e.data) {
+        this.appliedTaus.push({ t: e.t, node: String(e.data.worker), tau: Number(e.data.staleness) });
+      }
+    });
+    for (const entry of scenario.timeline) {
+      const { at, ...action } = entry;
+      this.queue.push(at, { k: 'action', action: action as Action });
+    }
+    this.results = scenario.expect.map((e) => ({
+      ...e,
+      time: e.at === 'end' ? this.durationMs : Math.min(e.at, this.durationMs),
+      actual: null,
+      pass: null,
+    }));
+    this.results.forEach((r, index) => this.queue.push(r.time, { k: 'expect', index }, PRIO_EXPECT));
+    const every = opts.sampleEveryMs ?? 250;
+    if (every > 0) for (let s = 0; s <= this.durationMs; s += every) this.queue.push(s, { k: 'sample' }, PRIO_SAMPLE);
+    this.queue.push(this.durationMs, { k: 'end' }, PRIO_END);
+    this.strategy.start();
+  }
+
+  readonly trainer: Trainer;
+
+  now(): SimTime {
+    return this.t;
+  }
+
+  get done(): boolean {
+    return this.ended;
+  }
+
+  get strategyKind(): string {
+    return this.strategy.kind;
+  }
+
+  get cap() {
+    return this.strategy.cap;
+  }
+
+  // ---------------------------------------------------------------- the strategy's view of the world
+
+  private context(): StrategyContext {
+    const sc = this.scenario;
+    return {
+      workers: this.workerIds,
+      servers: this.serverIds,
+      paramCount: this.init.length,
+      learningRate: sc.model.learningRate,
+      stepMs: sc.compute.stepMs,
+      now: () => this.t,
+      isUp: (n) => this.node(n).up,
+      send: (from, to, kind, payload, bytes) => this.send(from, to, kind, payload, bytes),
+      setTimer: (node, delay, tag, data) => {
+        this.queue.push(this.t + delay, { k: 'timer', node, tag, data, inc: this.node(node).inc });
+      },
+      startStep: (w) => this.startStep(w),
+      isComputing: (w) => this.node(w).computing,
+      replica: (w): Replica => this.node(w).replica,
+      setReplica: (w, params, version, synced) => {
+        const n = this.node(w);
+        n.replica = { params: params.slice(), version, synced };
+        this.history.append({ t: this.t, type: 'version', node: w, version, synced, v: { hash: fingerprint(n.replica.params) } });
+      },
+      counted: (w) => {
+        this.node(w).counted.push(this.t);
+        this.history.append({ t: this.t, type: 'counted', node: w });
+      },
+      note: (what, node, data) => this.history.append({ t: this.t, type: 'note', node, what, data }),
+      initialParams: () => this.init.slice(),
+    };
+  }
+
+  private node(id: NodeId): NodeRt {
+    const n = this.rt.get(id);
+    if (!n) throw new Error(`unknown node ${id}`);
+    return n;
+  }
+
+  private startStep(w: NodeId): boolean {
+    const n = this.node(w);
+    if (!n.up || n.computing) return false;
+    const sc = this.scenario;
+    n.computing = true;
+    const step = n.steps + 1;
+    const u = n.computeRng.next();
+    const duration = sc.compute.stepMs * n.slowFactor * n.straggler * (1 + sc.compute.jitter * (2 * u - 1));
+    const batch = new Uint32Array(sc.model.batchSize);
+    for (let i = 0; i < batch.length; i++) batch[i] = n.batchRng.int(0, this.trainer.samples - 1);
+    const due = this.t + duration;
+    const basedOn = n.replica.version;
+    const pending = this.trainer.gradient({ node: w, params: n.replica.params.slice(), batch });
+    pending.catch(() => undefined); // handled when the completion event is processed
+    this.history.append({ t: this.t, type: 'stepStart', node: w, step, version: basedOn, due });
+    this.queue.push(due, { k: 'stepDone', node: w, step, basedOn, inc: n.inc, pending });
+    return true;
+  }
+
+  private send(from: NodeId, to: NodeId, kind: MessageKind, payload: unknown, bytes: number): void {
+    if (!this.node(from).up) return;
+    this.node(to); // unknown destination is a protocol bug: fail loudly
+    const tx = this.network.transmit(from, to, bytes, this.t);
+    const msg: Message = { id: ++this.nextMsgId, from, to, kind, bytes, payload, sentAt: this.t };
+    this.recordSend(msg, tx.due);
+    if (tx.dropped === 'cut' || tx.dropped === 'partition') {
+      this.drop(msg, tx.dropped);
+    } else if (tx.dropped === 'loss') {
+      this.queue.push(tx.due, { k: 'lost', msg });
+    } else {
+      this.queue.push(tx.due, { k: 'deliver', msg });
+      if (tx.duplicateDue !== undefined) {
+        const copy: Message = { ...msg, id: ++this.nextMsgId };
+        this.recordSend(copy, tx.duplicateDue, msg.id);
+        this.queue.push(tx.duplicateDue, { k: 'deliver', msg: copy });
+      }
+    }
+  }
+
+  private recordSend(msg: Message, due: number, dupOf?: number): void {
+    this.messages++;
+    this.bytes += msg.bytes;
+    this.node(msg.from).bytesSent += msg.bytes;
+    const e = { t: this.t, type: 'send' as const, id: msg.id, from: msg.from, to: msg.to, kind: msg.kind, bytes: msg.bytes, due };
+    this.history.append(dupOf === undefined ? e : { ...e, dupOf });
+    this.inflight.set(msg.id, { id: msg.id, from: msg.from, to: msg.to, kind: msg.kind, bytes: msg.bytes, sentAt: this.t, due });
+  }
+
+  private drop(msg: Message, reason: 'loss' | 'cut' | 'partition' | 'down'): void {
+    this.dropped++;
+    this.inflight.delete(msg.id);
+    this.history.append({ t: this.t, type: 'drop', id: msg.id, from: msg.from, to: msg.to, kind: msg.kind, reason, sentAt: msg.sentAt });
+  }
+
+  // ---------------------------------------------------------------- the event loop
+
+  /** Process events up to simulated time `until` (capped at the end), within a wall-clock budget. */
+  async advanceTo(until: SimTime, opts: { wallBudgetMs?: number } = {}): Promise<void> {
+    if (this.busy || this.ended || this.failure) return;
+    this.busy = true;
+    const target = Math.min(until, this.durationMs);
+    const budget = opts.wallBudgetMs ?? Infinity;
+    const start = wallNow();
+    try {
+      let n = 0;
+      for (;;) {
+        const next = this.queue.peek();
+        if (!next || next.time > target) {
+          if (target > this.t) this.t = target;
+          break;
+        }
+        await this.processNext();
+        if (this.ended || this.failure) break;
+        if (++n % 16 === 0 && wallNow() - start > budget) break;
+      }
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** Process exactly one event (the single-step control). */
+  async stepEvent(): Promise<void> {
+    if (this.busy || this.ended || this.failure) return;
+    this.busy = true;
+    try {
+      await this.processNext();
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  nextEventTime(): SimTime | null {
+    return this.queue.peek()?.time ?? null;
+  }
+
+  async runToEnd(opts: { untilMs?: number; onProgress?: (t: number) => void } = {}): Promise<RunSummary> {
+    const until = Math.min(opts.untilMs ?? this.durationMs, this.durationMs);
+    while (!this.ended && !this.failure && this.t < until) {
+      await this.advanceTo(until, { wallBudgetMs: 200 });
+      opts.onProgress?.(this.t);
+    }
+    if (this.failure) throw new Error(this.failure);
+    if (!this.ended) await this.evaluateWorkers(); // stopped early with --until
+    return this.summary();
+  }
+
+  private async processNext(): Promise<void> {
+    const item = this.queue.pop();
+    if (!item) return;
+    this.t = item.time;
+    try {
+      await this.handle(item.event);
+    } catch (err) {
+      this.failure = `simulation error at t=${Math.round(this.t)} ms: ${err instanceof Error ? err.message : String(err)}`;
+    }
+  }
+
+  private async handle(ev: Ev): Promise<void> {
+    switch (ev.k) {
+      case 'action':
+        this.applyNow(ev.action, 'timeline');
+        return;
+      case 'deliver': {
+        const { msg } = ev;
+        const blocked = this.network.blocked(msg.from, msg.to);
+        if (blocked) return this.drop(msg, blocked); // the partition began while it was in flight
+        if (!this.node(msg.to).up) return this.drop(msg, 'down');
+        this.inflight.delete(msg.id);
+        this.history.append({ t: this.t, type: 'deliver', id: msg.id, from: msg.from, to: msg.to, kind: msg.kind, sentAt: msg.sentAt });
+        this.strategy.onMessage(msg);
+        return;
+      }
+      case 'lost':
+        return this.drop(ev.msg, 'loss');
+      case 'timer': {
+        const n = this.node(ev.node);
+        if (n.up && n.inc === ev.inc) this.strategy.onTimer(ev.node, ev.tag, ev.data);
+        return;
+      }
+      case 'stepDone':
+        return this.completeStep(ev);
+      case 'sample':
+        return this.sample();
+      case 'expect':
+        return this.checkExpectation(ev.index);
+      case 'end':
+        await this.evaluateWorkers();
+        this.history.append({ t: this.t, type: 'end' });
+        this.ended = true;
+        return;
+    }
+  }
+
+  private async completeStep(ev: Extract<Ev, { k: 'stepDone' }>): Promise<void> {
+    const n = this.node(ev.node);
+    if (!n.up || n.inc !== ev.inc) return; // the node crashed meanwhile: the result is lost with it
+    let r: GradientResult;
+    try {
+      r = await ev.pending;
+    } catch (err) {
+      this.failNode(ev.node, err instanceof Error ? err.message : String(err));
+      return;
+    }
+    n.computing = false;
+    n.steps = ev.step;
+    this.history.append({ t: this.t, type: 'stepDone', node: ev.node, step: ev.step, version: ev.basedOn, v: { loss: r.loss } });
+    const result: StepResult = { step: ev.step, grad: r.grad, loss: r.loss, basedOn: ev.basedOn };
+    this.strategy.onStepDone(ev.node, result);
+  }
+
+  /** A worker whose training code threw: mark it failed (and down) and carry on without it. */
+  private failNode(id: NodeId, message: string): void {
+    const n = this.node(id);
+    n.failed = message;
+    this.crash(id, `worker error: ${message}`);
+  }
+
+  private async sample(): Promise<void> {
+    const live = this.workerIds.map((id) => this.node(id)).filter((n) => n.up);
+    const evals = await Promise.all(live.map((n) => this.trainer.evaluate(n.replica.params.slice()).catch(() => null)));
+    live.forEach((n, i) => {
+      const e = evals[i];
+      if (!e) return;
+      n.eval = e;
+      let snaps = this.snapshots.get(n.id);
+      if (!snaps) this.snapshots.set(n.id, (snaps = []));
+      snaps.push({ t: this.t, params: n.replica.params.slice() });
+      this.history.append({ t: this.t, type: 'sample', node: n.id, version: n.replica.version, steps: this.totalSteps(), v: { loss: e.loss, accuracy: e.accuracy } });
+    });
+  }
+
+  private async evaluateWorkers(): Promise<void> {
+    const live = this.workerIds.map((id) => this.node(id)).filter((n) => n.up);
+    const evals = await Promise.all(live.map((n) => this.trainer.evaluate(n.replica.params.slice()).catch(() => null)));
+    live.forEach((n, i) => {
+      if (evals[i]) n.eval = evals[i]!;
+    });
+  }
+
+  private async checkExpectation(index: number): Promise<void> {
+    const r = this.results[index];
+    if (r.metric === 'loss' || r.metric === 'accuracy') await this.evaluateWorkers();
+    const actual = this.metric(r.metric, r.node);
+    r.actual = actual;
+    r.pass = compare(actual, r.op, r.value, r.tolerance ?? 0);
+  }
+
+  private totalSteps(): number {
+    let s = 0;
+    for (const id of this.workerIds) s += this.node(id).steps;
+    return s;
+  }
+
+  // ---------------------------------------------------------------- actions (DESIGN rule 5)
+
+  /** Apply an action now. Invalid actions are refused with a message and change nothing. */
+  apply(action: Action, source: 'user' | 'timeline' = 'user'): { ok: true } | { ok: false; error: string } {
+    const parsed = parseAction(action, [...this.rt.keys()]);
+    if (!parsed.ok) return parsed;
+    if (this.ended) return { ok: false, error: 'the run has ended; restart it to try actions' };
+    this.applyNow(parsed.action, source);
+    return { ok: true };
+  }
+
+  private applyNow(action: Action, source: 'user' | 'timeline'): void {
+    this.history.append({ t: this.t, type: 'action', action, source });
+    const net = this.network;
+    switch (action.do) {
+      case 'partition':
+        return net.partition(action.groups);
+      case 'heal':
+        return net.heal();
+      case 'cut':
+        net.cut(action.from, action.to);
+        if (!action.oneWay) net.cut(action.to, action.from);
+        return;
+      case 'restore':
+        net.restore(action.from, action.to);
+        if (!action.oneWay) net.restore(action.to, action.from);
+        return;
+      case 'crash':
+        return this.crash(action.node);
+      case 'restart':
+        return this.restart(action.node);
+      case 'slow':
+        this.node(action.node).slowFactor = action.factor;
+        return;
+      case 'link': {
+        const { do: _do, from, to, oneWay, ...patch } = action;
+        net.setProps(from, to, patch);
+        if (!oneWay) net.setProps(to, from, patch);
+        return;
+      }
+    }
+  }
+
+  private crash(id: NodeId, reason?: string): void {
+    const n = this.node(id);
+    if (!n.up) return;
+    n.up = false;
+    n.inc++;
+    n.computing = false;
+    this.history.append(reason ? { t: this.t, type: 'crash', node: id, reason } : { t: this.t, type: 'crash', node: id });
+    this.strategy.onCrash(id);
+  }
+
+  private restart(id: NodeId): void {
+    const n = this.node(id);
+    if (n.up) return;
+    n.up = true;
+    n.failed = undefined;
+    n.inc++;
+    // The process starts empty: the strategy fetches state for it.
+    n.replica = { params: this.init.slice(), version: 0, synced: 0 };
+    this.history.append({ t: this.t, type: 'restart', node: id });
+    this.strategy.onRestart(id);
+  }
+
+  // ---------------------------------------------------------------- views and metrics
+
+  private metricState(): MetricState {
+    return {
+      now: this.t,
+      windowMs: 10 * this.scenario.compute.stepMs,
+      workers: this.workerIds.map((id) => this.node(id)),
+      authoritative: this.strategy.authoritativeVersion(),
+      nodeVersion: (id) => (this.node(id).role === 'worker' ? this.node(id).replica.version : this.strategy.nodeVersion(id)),
+      allNodes: [...this.rt.values()],
+      counters: {
+        bytes: this.bytes,
+        messages: this.messages,
+        dropped: this.dropped,
+        lostUpdates: this.strategy.lostUpdates(),
+        duplicateUpdates: this.strategy.duplicateUpdates(),
+      },
+      appliedTaus: this.appliedTaus,
+    };
+  }
+
+  metric(name: MetricName, node?: NodeId): number | null {
+    const st = this.metricState();
+    return node ? nodeMetric(st, name, this.node(node)) : clusterMetric(st, name);
+  }
+
+  metrics(): Partial<Record<MetricName, number | null>> {
+    const st = this.metricState();
+    const out: Partial<Record<MetricName, number | null>> = {};
+    for (const m of SUMMARY_METRICS) out[m] = clusterMetric(st, m);
+    return out;
+  }
+
+  expectations(): ExpectationResult[] {
+    return this.results.map((r) => ({ ...r }));
+  }
+
+  nodes(): NodeView[] {
+    return [...this.rt.values()].map((n) => ({
+      id: n.id,
+      role: n.role,
+      up: n.up,
+      ...(n.failed ? { failed: n.failed } : {}),
+      version: n.role === 'worker' ? n.replica.version : this.strategy.nodeVersion(n.id),
+      synced: n.replica.synced,
+      steps: n.steps,
+      slowFactor: n.slowFactor * n.straggler,
+      computing: n.computing,
+      status: n.up ? this.strategy.status(n.id) : n.failed ? `failed: ${n.failed}` : 'crashed',
+      backend: n.role === 'worker' ? this.trainer.backendFor(n.id) : '',
+    }));
+  }
+
+  links(): LinkView[] {
+    const out: LinkView[] = [];
+    for (const [a, b] of this.strategy.topology()) {
+      for (const [from, to] of [
+        [a, b],
+        [b, a],
+      ]) {
+        out.push({ from, to, cut: this.network.isCut(from, to), partitioned: this.network.isPartitioned(from, to), props: { ...this.network.props(from, to) } });
+      }
+    }
+    return out;
+  }
+
+  partitionGroups(): NodeId[][] | null {
+    return this.network.partitionGroups();
+  }
+
+  inFlight(): InFlight[] {
+    return [...this.inflight.values()];
+  }
+
+  params(node: NodeId): Float32Array {
+    return this.node(node).replica.params.slice();
+  }
+
+  /** Latest sampled evaluation of a worker (what the UI shows between samples). */
+  evaluation(node: NodeId): Evaluation | undefined {
+    return this.node(node).eval;
+  }
+
+  // Scrubbing: views are functions of (state, t), derived from the history.
+  nodesAt(t: SimTime): NodeView[] {
+    return replayAt(this, t).nodes;
+  }
+  inFlightAt(t: SimTime): InFlight[] {
+    return replayAt(this, t).inFlight;
+  }
+  linksAt(t: SimTime): LinkView[] {
+    return replayAt(this, t).links;
+  }
+  paramsAt(node: NodeId, t: SimTime): Float32Array | null {
+    const snaps = this.snapshots.get(node);
+    if (!snaps) return null;
+    let best: Float32Array | null = null;
+    for (const s of snaps) {
+      if (s.t > t) break;
+      best = s.params;
+    }
+    return best ? best.slice() : null;
+  }
+
+  scheduleHash(): string {
+    return this.history.scheduleHash();
+  }
+
+  summary(): RunSummary {
+    const metrics: RunSummary['metrics'] = {};
+    const m = this.metrics();
+    for (const k of Object.keys(m) as MetricName[]) {
+      const v = m[k];
+      if (v !== null && v !== undefined) metrics[k] = v;
+    }
+    const expectations = this.results.map((r) => ({
+      at: r.at,
+      metric: r.metric,
+      ...(r.node ? { node: r.node } : {}),
+      op: r.op,
+      value: r.value,
+      ...(r.tolerance !== undefined ? { tolerance: r.tolerance } : {}),
+      actual: r.actual,
+      pass: r.pass === true,
+    }));
+    return {
+      scenario: this.scenario.id,
+      seed: this.scenario.seed,
+      strategy: this.scenario.strategy.kind,
+      simTimeMs: this.t,
+      events: this.history.events.length,
+      params: this.init.length,
+      scheduleHash: this.history.scheduleHash(),
+      eventLogHash: this.history.eventLogHash(),
+      metrics,
+      nodes: [...this.rt.values()].map((n) => ({
+        id: n.id,
+        role: n.role,
+        up: n.up,
+        version: n.role === 'worker' ? n.replica.version : this.strategy.nodeVersion(n.id),
+        steps: n.steps,
+        ...(n.role === 'worker' && n.eval ? { loss: n.eval.loss, accuracy: n.eval.accuracy } : {}),
+      })),
+      expectations,
+      pass: expectations.every((e) => e.pass),
+    };
+  }
+}
+
+const SUMMARY_METRICS: MetricName[] = [
+  'divergence',
+  'relDivergence',
+  'versionConflicts',
+  'staleness',
+  'version',
+  'steps',
+  'loss',
+  'accuracy',
+  'availability',
+  'lostUpdates',
+  'duplicateUpdates',
+  'bytes',
+  'messages',
+  'dropped',
+  'meanGradStaleness',
+];
+
+function range(n: number): number[] {
+  return Array.from({ length: n }, (_, i) => i);
+}
+
+/** Wall clock for time-slicing only: it decides how much work fits in a frame, never what happens. */
+function wallNow(): number {
+  return globalThis.performance ? globalThis.performance.now() : Date.now();
+}

@@ -1,0 +1,257 @@
+import { z } from 'zod';
+import type { Message, NodeId } from '../sim/types';
+import { axpy } from '../sim/vectors';
+import { chunkBounds, recvChunk, sendChunk, type RingPhase } from './ringPlan';
+import type { Strategy, StrategyContext, StepResult } from './strategy';
+
+/**
+ * Synchronous ring all-reduce (reduce-scatter then all-gather, one message per chunk).
+ * Every worker applies the same reduced gradient, so replicas at one version are bit-identical:
+ * C is kept. A step needs every worker's chunk, so one cut link or dead peer stops the whole
+ * ring: A is given up (PC/EC). Lost chunks are recovered receiver-driven: a worker that waits
+ * longer than `rtoMs` for a chunk asks its predecessor to send it again (a NACK), as a reliable
+ * transport would; so the ring resumes by itself once the link is back.
+ */
+export const allreduceKnobs = z
+  .object({
+    kind: z.literal('allreduce'),
+    /** Retransmission timeout for a missing chunk. */
+    rtoMs: z.number().positive().default(200),
+    /** Linear scaling rule (Goyal et al.): apply the sum, i.e. lr × N on the mean gradient. */
+    lrLinearScaling: z.boolean().default(true),
+  })
+  .strict();
+export type AllreduceConfig = z.infer<typeof allreduceKnobs>;
+
+interface ChunkMsg {
+  round: number;
+  phase: RingPhase;
+  k: number;
+  chunk: number;
+  data: Float32Array;
+}
+interface NackMsg {
+  round: number;
+  phase: RingPhase;
+  k: number;
+}
+interface StateMsg {
+  params: Float32Array;
+  version: number;
+}
+
+interface RingWorker {
+  index: number;
+  round: number;
+  /** Where the worker is: computing its gradient, inside a phase awaiting step k, or fetching state after a restart. */
+  phase: 'compute' | RingPhase | 'rejoin';
+  k: number;
+  buf: Float32Array | null;
+  inbox: Map<string, ChunkMsg>;
+  /** Sent chunks of this round and the previous one, kept to answer NACKs. */
+  outbox: Map<string, ChunkMsg>;
+}
+
+const msgKey = (round: number, phase: RingPhase, k: number) => `${round}:${phase}:${k}`;
+
+export class AllreduceStrategy implements Strategy {
+  readonly kind = 'allreduce';
+  readonly cap = { underPartition: 'C', pacelc: 'PC/EC' } as const;
+  private readonly n: number;
+  private readonly bounds: Array<[number, number]>;
+  private readonly w = new Map<NodeId, RingWorker>();
+
+  constructor(
+    private readonly ctx: StrategyContext,
+    private readonly cfg: AllreduceConfig,
+  ) {
+    this.n = ctx.workers.length;
+    this.bounds = chunkBounds(ctx.paramCount, this.n);
+    ctx.workers.forEach((id, index) => this.w.set(id, fresh(index, 0)));
+  }
+
+  topology(): Array<[NodeId, NodeId]> {
+    const ws = this.ctx.workers;
+    if (ws.length === 2) return [[ws[0], ws[1]]];
+    return ws.map((id, i) => [id, ws[(i + 1) % ws.length]] as [NodeId, NodeId]);
+  }
+
+  start(): void {
+    for (const id of this.ctx.workers) this.ctx.startStep(id);
+  }
+
+  private next(i: number): NodeId {
+    return this.ctx.workers[(i + 1) % this.n];
+  }
+  private prev(i: number): NodeId {
+    return this.ctx.workers[(i - 1 + this.n) % this.n];
+  }
+
+  onStepDone(worker: NodeId, r: StepResult): void {
+    const s = this.w.get(worker)!;
+    if (s.phase !== 'compute' || r.basedOn !== s.round) return; // a result from before a rejoin
+    s.buf = r.grad.slice();
+    if (this.n === 1) return this.finish(worker, s);
+    this.enter(worker, s, 'rs');
+  }
+
+  /** Enter a phase: send step 0 and wait for step 0 from the predecessor. */
+  private enter(worker: NodeId, s: RingWorker, phase: RingPhase): void {
+    s.phase = phase;
+    s.k = 0;
+    this.sendStep(worker, s, phase, 0);
+    this.pump(worker, s);
+  }
+
+  private sendStep(worker: NodeId, s: RingWorker, phase: RingPhase, k: number): void {
+    const chunk = sendChunk(phase, s.index, k, this.n);
+    const [a, b] = this.bounds[chunk];
+    const msg: ChunkMsg = { round: s.round, phase, k, chunk, data: s.buf!.slice(a, b) };
+    s.outbox.set(msgKey(s.round, phase, k), msg);
+    this.ctx.send(worker, this.next(s.index), 'chunk', msg, (b - a) * 4);
+  }
+
+  /** Consume buffered chunks in order; arm a NACK timer for the one still missing. */
+  private pump(worker: NodeId, s: RingWorker): void {
+    while (s.phase === 'rs' || s.phase === 'ag') {
+      const key = msgKey(s.round, s.phase, s.k);
+      const m = s.inbox.get(key);
+      if (!m) {
+        this.ctx.setTimer(worker, this.cfg.rtoMs, 'nack', { round: s.round, phase: s.phase, k: s.k });
+        return;
+      }
+      s.inbox.delete(key);
+      const [a] = this.bounds[m.chunk];
+      if (m.chunk !== recvChunk(s.phase, s.index, s.k, this.n)) throw new Error(`ring order broken at ${worker}`);
+      if (s.phase === 'rs') {
+        const buf = s.buf!;
+        for (let j = 0; j < m.data.length; j++) buf[a + j] += m.data[j];
+      } else {
+        s.buf!.set(m.data, a);
+      }
+      if (s.k < this.n - 2) {
+        s.k++;
+        this.sendStep(worker, s, s.phase, s.k);
+      } else if (s.phase === 'rs') {
+        // Reduced chunk (i+1) mod N is complete here; all-gather starts by sending it on.
+        this.enter(worker, s, 'ag');
+        return;
+      } else {
+        this.finish(worker, s);
+        return;
+      }
+    }
+  }
+
+  private finish(worker: NodeId, s: RingWorker): void {
+    const rep = this.ctx.replica(worker);
+    const params = rep.params.slice();
+    const scale = this.cfg.lrLinearScaling ? 1 : 1 / this.n;
+    axpy(params, -this.ctx.learningRate * scale, s.buf!);
+    const done = s.round;
+    s.round = done + 1;
+    s.phase = 'compute';
+    s.buf = null;
+    // Keep only this round's and the previous round's sent chunks for NACKs.
+    for (const key of [...s.outbox.keys()]) if (Number(key.split(':')[0]) < done) s.outbox.delete(key);
+    this.ctx.setReplica(worker, params, s.round, s.round);
+    this.ctx.counted(worker);
+    this.ctx.startStep(worker);
+  }
+
+  onMessage(msg: Message): void {
+    const s = this.w.get(msg.to);
+    if (!s) return;
+    if (msg.kind === 'chunk') {
+      const m = msg.payload as ChunkMsg;
+      if (s.phase === 'rejoin' || m.round < s.round) return; // late duplicate of a finished round
+      if (m.round === s.round && (s.phase === 'rs' || s.phase === 'ag') && isBefore(m.phase, m.k, s.phase, s.k)) return;
+      s.inbox.set(msgKey(m.round, m.phase, m.k), m);
+      if (m.round === s.round) this.pump(msg.to, s);
+    } else if (msg.kind === 'nack') {
+      const m = msg.payload as NackMsg;
+      const out = s.outbox.get(msgKey(m.round, m.phase, m.k));
+      if (out) {
+        this.ctx.note('retransmit', msg.to, { round: m.round, k: m.k });
+        this.ctx.send(msg.to, msg.from, 'chunk', out, out.data.length * 4);
+      }
+    } else if (msg.kind === 'state-req') {
+      if (s.phase === 'rejoin') return;
+      const rep = this.ctx.replica(msg.to);
+      const state: StateMsg = { params: rep.params.slice(), version: rep.version };
+      this.ctx.send(msg.to, msg.from, 'state', state, state.params.length * 4);
+    } else if (msg.kind === 'state') {
+      if (s.phase !== 'rejoin') return;
+      const m = msg.payload as StateMsg;
+      s.round = m.version;
+      s.phase = 'compute';
+      this.ctx.setReplica(msg.to, m.params, m.version, m.version);
+      this.ctx.startStep(msg.to);
+    }
+  }
+
+  onTimer(node: NodeId, tag: string, data: unknown): void {
+    const s = this.w.get(node)!;
+    if (tag === 'nack') {
+      const d = data as NackMsg;
+      if (s.round !== d.round || s.phase !== d.phase || s.k !== d.k) return; // it arrived meanwhile
+      this.ctx.send(node, this.prev(s.index), 'nack', d, 0);
+      this.ctx.setTimer(node, this.cfg.rtoMs, 'nack', d);
+    } else if (tag === 'rejoin' && s.phase === 'rejoin') {
+      this.askState(node, s);
+    }
+  }
+
+  onCrash(node: NodeId): void {
+    const s = this.w.get(node);
+    if (s) this.w.set(node, fresh(s.index, 0));
+  }
+
+  onRestart(node: NodeId): void {
+    const s = this.w.get(node);
+    if (!s) return;
+    // Volatile state is gone: fetch the current parameters from the ring predecessor, then rejoin.
+    s.phase = 'rejoin';
+    this.askState(node, s);
+  }
+
+  private askState(node: NodeId, s: RingWorker): void {
+    this.ctx.send(node, this.prev(s.index), 'state-req', null, 0);
+    this.ctx.setTimer(node, this.cfg.rtoMs, 'rejoin');
+  }
+
+  authoritativeVersion(): number {
+    let v = 0;
+    for (const id of this.ctx.workers) if (this.ctx.isUp(id)) v = Math.max(v, this.ctx.replica(id).version);
+    return v;
+  }
+
+  nodeVersion(node: NodeId): number {
+    return this.ctx.replica(node).version;
+  }
+
+  status(node: NodeId): string {
+    const s = this.w.get(node);
+    if (!s) return '';
+    if (s.phase === 'compute') return `computing step ${s.round + 1}`;
+    if (s.phase === 'rejoin') return `rejoining: waiting for state from ${this.prev(s.index)}`;
+    const name = s.phase === 'rs' ? 'reduce-scatter' : 'all-gather';
+    return `${name} ${s.k + 1}/${this.n - 1}: waiting for ${this.prev(s.index)}`;
+  }
+
+  lostUpdates(): number {
+    return 0; // nothing is acknowledged before every worker holds it
+  }
+  duplicateUpdates(): number {
+    return 0; // a round is applied once per worker by construction; duplicates of chunks are ignored above
+  }
+}
+
+function fresh(index: number, round: number): RingWorker {
+  return { index, round, phase: 'compute', k: 0, buf: null, inbox: new Map(), outbox: new Map() };
+}
+
+function isBefore(pa: RingPhase, ka: number, pb: RingPhase, kb: number): boolean {
+  if (pa !== pb) return pa === 'rs' && pb === 'ag';
+  return ka < kb;
+}

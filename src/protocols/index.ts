@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { AllreduceStrategy, allreduceKnobs } from './allreduce';
+import { PsAsyncStrategy, psAsyncKnobs } from './psAsync';
+import type { CapClass, Strategy, StrategyContext } from './strategy';
+
+/**
+ * Strategy registry (DESIGN rule 6): adding a strategy is adding a module and one entry here.
+ * Each declares its knobs as a zod schema, so the scenario schema, the validator and the UI's
+ * generated controls all come from one declaration.
+ */
+export const strategySchema = z.discriminatedUnion('kind', [allreduceKnobs, psAsyncKnobs]);
+export type StrategyConfig = z.infer<typeof strategySchema>;
+export type StrategyKind = StrategyConfig['kind'];
+
+export interface StrategyInfo {
+  kind: StrategyKind;
+  name: { en: string; zh: string };
+  cap: CapClass;
+  /** Node roles it needs beyond workers. */
+  needsServers: number;
+}
+
+export const strategies: readonly StrategyInfo[] = [
+  { kind: 'allreduce', name: { en: 'Ring all-reduce', zh: '环形全归约' }, cap: { underPartition: 'C', pacelc: 'PC/EC' }, needsServers: 0 },
+  { kind: 'ps-async', name: { en: 'Async parameter server', zh: '异步参数服务器' }, cap: { underPartition: 'A', pacelc: 'PA/EL' }, needsServers: 1 },
+];
+
+export function createStrategy(cfg: StrategyConfig, ctx: StrategyContext): Strategy {
+  switch (cfg.kind) {
+    case 'allreduce':
+      return new AllreduceStrategy(ctx, cfg);
+    case 'ps-async':
+      return new PsAsyncStrategy(ctx, cfg);
+  }
+}
+
+export { allreduceKnobs, psAsyncKnobs };
+export type { Strategy, StrategyContext } from './strategy';
