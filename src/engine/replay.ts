@@ -97,7 +97,10 @@ export function replayAt(src: ReplaySource, t: number): ReplayState {
           cuts.clear();
         } else if (a.do === 'cut' || a.do === 'restore') {
           const pairs = a.oneWay ? [[a.from, a.to]] : [[a.from, a.to], [a.to, a.from]];
-          for (const [f, to] of pairs) (a.do === 'cut' ? cuts.add(`${f}>${to}`) : cuts.delete(`${f}>${to}`));
+          for (const [f, to] of pairs) {
+            if (a.do === 'cut') cuts.add(`${f}>${to}`);
+            else cuts.delete(`${f}>${to}`);
+          }
         } else if (a.do === 'slow') {
           const n = nodes.get(a.node);
           if (n) n.slowFactor = a.factor * (slowBase.get(a.node) ?? 1);
