@@ -1,0 +1,98 @@
+import type { Lang } from './i18n/lang';
+import { s } from './i18n/strings';
+
+/**
+ * Number formatting for what a teacher points at: short, stable width, the same in every view.
+ * Pure functions, unit-tested.
+ */
+
+/** Metrics shown in the strip, in order (each gets `data-testid="metric-<name>"`). */
+export const stripMetrics = [
+  'divergence',
+  'versionConflicts',
+  'staleness',
+  'availability',
+  'steps',
+  'loss',
+  'accuracy',
+  'bytes',
+  'messages',
+  'dropped',
+  'lostUpdates',
+] as const;
+export type StripMetric = (typeof stripMetrics)[number];
+
+/** `12400` → `12.4 s` (simulated time as the top bar shows it). */
+export function formatSeconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+function bytesText(b: number): string {
+  if (b < 1024) return `${Math.round(b)} B`;
+  if (b < 1024 * 1024) return `${(b / 1024).toFixed(1)} KiB`;
+  if (b < 1024 * 1024 * 1024) return `${(b / 1024 / 1024).toFixed(1)} MiB`;
+  return `${(b / 1024 / 1024 / 1024).toFixed(2)} GiB`;
+}
+
+/** Significant-digit rendering for continuous quantities, without exponent noise for small values. */
+function continuous(v: number): string {
+  if (v === 0) return '0';
+  const a = Math.abs(v);
+  if (a >= 100) return v.toFixed(0);
+  if (a >= 10) return v.toFixed(1);
+  if (a >= 0.001) return v.toFixed(3);
+  return v.toExponential(1);
+}
+
+/**
+ * Rendering of a metric value for the strip. Always a plain number (tests and scripts read
+ * `metric-<name>` as a number; units live in the label), `—` when the engine has no value yet.
+ */
+export function formatMetric(name: string, v: number | null | undefined): string {
+  if (v === null || v === undefined || Number.isNaN(v)) return '—';
+  switch (name) {
+    case 'bytes':
+    case 'messages':
+    case 'dropped':
+    case 'steps':
+      return String(Math.round(v));
+    case 'accuracy':
+    case 'loss':
+      return v.toFixed(3);
+    case 'availability':
+      return v === 0 || v === 1 ? String(v) : v.toFixed(2);
+    default:
+      return Number.isInteger(v) ? String(v) : continuous(v);
+  }
+}
+
+/** Short human size for tooltips (`12.1 KiB`). */
+export function formatBytes(b: number): string {
+  return bytesText(b);
+}
+
+/** Plain value for expectations: exact enough to judge the comparison by eye. */
+function rawValue(v: number): string {
+  if (Number.isInteger(v)) return String(v);
+  return String(Number(v.toPrecision(4)));
+}
+
+export interface ExpectationLike {
+  time: number;
+  metric: string;
+  node?: string;
+  op: string;
+  value: number;
+  tolerance?: number;
+  actual: number | null;
+  pass: boolean | null;
+}
+
+/** `t=12.9 s availability == 0 — actual 0 ✓`; before its time: `… — pending`. */
+export function expectationText(e: ExpectationLike, lang: Lang): string {
+  const target = `${e.metric}${e.node ? `[${e.node}]` : ''} ${e.op} ${rawValue(e.value)}${e.tolerance ? ` ±${rawValue(e.tolerance)}` : ''}`;
+  const head = `t=${formatSeconds(e.time)} ${target}`;
+  if (e.pass === null) return `${head} — ${s(lang, 'pending')}`;
+  const actual = e.actual === null ? '—' : rawValue(e.actual);
+  return `${head} — ${s(lang, 'actual')} ${actual} ${e.pass ? '✓' : '✗'}`;
+}

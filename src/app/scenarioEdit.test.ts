@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { scenarioSchema } from '../scenario/schema';
+import { validateScenario } from '../scenario/validate';
+import { withDataset, withStrategy, withWorkers } from './scenarioEdit';
+import { partitionFromDraft } from './partition';
+
+const base = scenarioSchema.parse({
+  schema: 1,
+  id: 't',
+  seed: 7,
+  durationMs: 20000,
+  cluster: { workers: 4 },
+  strategy: { kind: 'allreduce' },
+  timeline: [
+    { at: 5000, do: 'partition', groups: [['w0', 'w1'], ['w2', 'w3']] },
+    { at: 6000, do: 'crash', node: 'w3' },
+    { at: 12000, do: 'heal' },
+  ],
+  expect: [{ at: 'end', metric: 'steps', node: 'w3', op: '>', value: 1 }],
+});
+
+describe('scenario edits', () => {
+  it('switching to ps-async adds s0 and gives default knobs; the result validates', () => {
+    const e = withStrategy(base, 'ps-async');
+    expect(e).not.toBeNull();
+    expect(e!.scenario.cluster.servers).toBe(1);
+    expect(e!.scenario.strategy).toMatchObject({ kind: 'ps-async', pushTimeoutMs: 300 });
+    expect(validateScenario(e!.scenario).ok).toBe(true);
+  });
+
+  it('switching back to all-reduce drops an unreferenced server', () => {
+    const ps = withStrategy(base, 'ps-async')!.scenario;
+    expect(withStrategy(ps, 'allreduce')!.scenario.cluster.servers).toBe(0);
+  });
+
+  it('fewer workers prunes what named the removed ones', () => {
+    const e = withWorkers(base, 2);
+    expect(e.scenario.cluster.workers).toBe(2);
+    // partition lost every node of its second group → dropped; crash w3 dropped; expectation on w3 dropped
+    expect(e.scenario.timeline.map((t) => t.do)).toEqual(['heal']);
+    expect(e.scenario.expect).toEqual([]);
+    expect(e.pruned).toBe(3);
+    expect(validateScenario(e.scenario).ok).toBe(true);
+  });
+
+  it('clamps the worker count to 2–16', () => {
+    expect(withWorkers(base, 40).scenario.cluster.workers).toBe(16);
+    expect(withWorkers(base, 1).scenario.cluster.workers).toBe(2);
+  });
+
+  it('changes the dataset only', () => {
+    expect(withDataset(base, 'xor').model).toEqual({ ...base.model, dataset: 'xor' });
+  });
+});
+
+describe('partition tool', () => {
+  it('turns the draft into a two-group partition; unassigned nodes join A', () => {
+    expect(partitionFromDraft({ w2: 'B', w3: 'B' }, ['w0', 'w1', 'w2', 'w3', 's0'])).toEqual({
+      do: 'partition',
+      groups: [['w0', 'w1', 's0'], ['w2', 'w3']],
+    });
+    expect(partitionFromDraft({}, ['w0', 'w1'])).toBeNull();
+  });
+});

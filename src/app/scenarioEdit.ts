@@ -1,0 +1,97 @@
+import type { Scenario, StrategyConfig, TimelineEntry } from '../scenario/schema';
+import { defaultStrategy } from './knobs';
+
+/**
+ * Edits the form controls make to the loaded scenario. Pure: each returns a new scenario (the
+ * caller validates it and keeps the old one if it is rejected) plus how many timeline or
+ * expectation entries had to go because they named nodes the new cluster no longer has.
+ */
+
+export interface Edit {
+  scenario: Scenario;
+  pruned: number;
+}
+
+/** Strategies whose topology has parameter-server nodes (s0 …). */
+const needsServer = new Set(['ps-async', 'ps-sync', 'ssp', 'raft-ps', 'kafka-ps', 'degrade', '2pc-ps']);
+
+function nodeIds(sc: Scenario): Set<string> {
+  const ids = new Set<string>();
+  for (let i = 0; i < sc.cluster.workers; i++) ids.add(`w${i}`);
+  for (let i = 0; i < (sc.cluster.servers ?? 0); i++) ids.add(`s${i}`);
+  for (let i = 0; i < (sc.cluster.brokers ?? 0); i++) ids.add(`b${i}`);
+  return ids;
+}
+
+function mentions(value: unknown, out: Set<string>): void {
+  if (typeof value === 'string') {
+    if (/^[wsb]\d+$/.test(value)) out.add(value);
+  } else if (Array.isArray(value)) value.forEach((v) => mentions(v, out));
+  else if (value && typeof value === 'object') Object.values(value).forEach((v) => mentions(v, out));
+}
+
+function referencedNodes(sc: Scenario): Set<string> {
+  const out = new Set<string>();
+  mentions(sc.timeline, out);
+  mentions(sc.expect, out);
+  mentions(sc.compute.stragglers, out);
+  return out;
+}
+
+/** Drops what names a node outside the cluster; partition groups lose just the missing nodes. */
+function prune(sc: Scenario): Edit {
+  const ids = nodeIds(sc);
+  let pruned = 0;
+  const timeline: TimelineEntry[] = [];
+  for (const entry of sc.timeline) {
+    if (entry.do === 'partition') {
+      const groups = entry.groups.map((g) => g.filter((n) => ids.has(n))).filter((g) => g.length > 0);
+      if (groups.length >= 2) {
+        if (groups.flat().length !== entry.groups.flat().length) pruned++;
+        timeline.push({ ...entry, groups });
+      } else pruned++;
+      continue;
+    }
+    const used = new Set<string>();
+    mentions(entry, used);
+    if ([...used].every((n) => ids.has(n))) timeline.push(entry);
+    else pruned++;
+  }
+  const expect = sc.expect.filter((e) => !e.node || ids.has(e.node));
+  pruned += sc.expect.length - expect.length;
+  const stragglers = sc.compute.stragglers.filter((st) => ids.has(st.node));
+  pruned += sc.compute.stragglers.length - stragglers.length;
+  return { scenario: { ...sc, timeline, expect, compute: { ...sc.compute, stragglers } }, pruned };
+}
+
+/**
+ * Switches strategy, every knob at its default. Server-based strategies get s0 if the cluster
+ * has no server; all-reduce drops servers nobody refers to (an idle s0 would only confuse).
+ */
+export function withStrategy(sc: Scenario, kind: string): Edit | null {
+  const strategy = defaultStrategy(kind);
+  if (!strategy) return null;
+  let servers = sc.cluster.servers ?? 0;
+  if (needsServer.has(kind) && servers < 1) servers = 1;
+  if (!needsServer.has(kind) && servers > 0) {
+    const refs = referencedNodes(sc);
+    if (![...refs].some((n) => n.startsWith('s'))) servers = 0;
+  }
+  return prune({ ...sc, strategy, cluster: { ...sc.cluster, servers } });
+}
+
+export function withStrategyConfig(sc: Scenario, strategy: StrategyConfig): Scenario {
+  return { ...sc, strategy };
+}
+
+export const minWorkers = 2;
+export const maxWorkers = 16;
+
+export function withWorkers(sc: Scenario, workers: number): Edit {
+  const n = Math.max(minWorkers, Math.min(maxWorkers, Math.round(workers)));
+  return prune({ ...sc, cluster: { ...sc.cluster, workers: n } });
+}
+
+export function withDataset(sc: Scenario, dataset: Scenario['model']['dataset']): Scenario {
+  return { ...sc, model: { ...sc.model, dataset } };
+}
