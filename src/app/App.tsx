@@ -1,0 +1,140 @@
+import { useEffect } from 'react';
+import type { Action } from '../sim/types';
+import { act, parseSelection } from './act';
+import { ActionTools } from './components/ActionTools';
+import { ErrorPanel } from './components/ErrorPanel';
+import { Expectations } from './components/Expectations';
+import { ExplainLine } from './components/ExplainLine';
+import { MetricsStrip } from './components/MetricsStrip';
+import { RunControls } from './components/RunControls';
+import { StrategyControls } from './components/StrategyControls';
+import { TopBar } from './components/TopBar';
+import { ViewBoundary } from './components/ViewBoundary';
+import { s } from './i18n/strings';
+import { useShortcuts } from './keys';
+import { boot } from './load';
+import { formatSeconds } from './format';
+import { set, useApp } from './store';
+import { LossCharts } from './views/LossCharts';
+import { ReplicaBoundaries } from './views/ReplicaBoundaries';
+import { TopologyView } from './views/TopologyView';
+import { VersionTimeline } from './views/VersionTimeline';
+
+/** Page-level settings that live outside React's tree: <html lang>, theme, presenter size, motion. */
+function useDocumentSettings(): void {
+  const lang = useApp((st) => st.lang);
+  const theme = useApp((st) => st.theme);
+  const presenter = useApp((st) => st.presenter);
+  useEffect(() => {
+    document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
+    document.title = s(lang, 'appTitle');
+  }, [lang]);
+  useEffect(() => {
+    document.documentElement.dataset.theme = theme;
+  }, [theme]);
+  useEffect(() => {
+    document.documentElement.classList.toggle('presenter', presenter);
+  }, [presenter]);
+  useEffect(() => {
+    const motion = matchMedia('(prefers-reduced-motion: reduce)');
+    const update = (): void => set({ reducedMotion: motion.matches });
+    update();
+    motion.addEventListener('change', update);
+    return () => motion.removeEventListener('change', update);
+  }, []);
+}
+
+let booted = false;
+
+function onSelect(id: string | null): void {
+  const sel = parseSelection(id);
+  set(sel === null ? { selected: null } : { selected: id, toolTab: 'node' in sel ? 'node' : 'links' });
+}
+
+function onAction(a: Action): void {
+  act(a);
+}
+
+function onScrub(t: number | null): void {
+  set({ cursor: t });
+}
+
+export function App() {
+  useDocumentSettings();
+  useShortcuts();
+  useEffect(() => {
+    // StrictMode mounts twice in development; the page boots once.
+    if (booted) return;
+    booted = true;
+    void boot();
+  }, []);
+  const lang = useApp((st) => st.lang);
+  const sim = useApp((st) => st.sim);
+  const frame = useApp((st) => st.frame);
+  const cursor = useApp((st) => st.cursor);
+  const selected = useApp((st) => st.selected);
+  const loading = useApp((st) => st.loading);
+  const t = cursor ?? (sim ? sim.now() : 0);
+
+  return (
+    <div className="app">
+      <header className="topbar">
+        <TopBar />
+        <div className="bar-row">
+          <StrategyControls />
+          <span className="spacer" />
+          <RunControls />
+        </div>
+      </header>
+      <ErrorPanel />
+      <main className="main">
+        <div className="col-left">
+          <section className="view view-topology" aria-label={s(lang, 'topology')}>
+            {sim ? (
+              <ViewBoundary name={s(lang, 'topology')}>
+                <TopologyView sim={sim} t={t} frame={frame} lang={lang} selected={selected} onSelect={onSelect} onAction={onAction} />
+              </ViewBoundary>
+            ) : (
+              <div className="placeholder">{s(lang, loading ? 'starting' : 'loading')}</div>
+            )}
+          </section>
+          <ActionTools />
+          <Expectations />
+        </div>
+        <div className="col-right">
+          {cursor !== null && (
+            <div className="scrub-banner" role="status">
+              <span>{s(lang, 'scrubbed', { t: formatSeconds(cursor).replace(' s', '') })}</span>
+              <button type="button" onClick={() => set({ cursor: null })}>
+                {s(lang, 'now')}
+              </button>
+            </div>
+          )}
+          <section className="view view-timeline" aria-label={s(lang, 'timeline')}>
+            {sim && (
+              <ViewBoundary name={s(lang, 'timeline')}>
+                <VersionTimeline sim={sim} t={t} frame={frame} lang={lang} cursor={cursor} onScrub={onScrub} />
+              </ViewBoundary>
+            )}
+          </section>
+          <section className="view view-charts" aria-label={s(lang, 'charts')}>
+            {sim && (
+              <ViewBoundary name={s(lang, 'charts')}>
+                <LossCharts sim={sim} t={t} frame={frame} lang={lang} />
+              </ViewBoundary>
+            )}
+          </section>
+          <section className="view view-replicas" aria-label={s(lang, 'replicas')}>
+            {sim && (
+              <ViewBoundary name={s(lang, 'replicas')}>
+                <ReplicaBoundaries sim={sim} t={t} frame={frame} lang={lang} />
+              </ViewBoundary>
+            )}
+          </section>
+        </div>
+      </main>
+      <MetricsStrip />
+      <ExplainLine />
+    </div>
+  );
+}

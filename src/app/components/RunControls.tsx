@@ -1,0 +1,80 @@
+import { useMemo } from 'react';
+import { s, type StringKey } from '../i18n/strings';
+import { driver } from '../driver';
+import { formatSeconds } from '../format';
+import { restart } from '../load';
+import { set, speeds, useApp, type Speed } from '../store';
+
+function speedLabel(v: Speed, max: string): string {
+  return v === 'max' ? max : `×${v}`;
+}
+
+/** ◀◀ restart · ▶/❚❚ · ▶| step · speed · progress (max) · t=12.4 s · run status. */
+export function RunControls() {
+  const lang = useApp((st) => st.lang);
+  const status = useApp((st) => st.status);
+  const speed = useApp((st) => st.speed);
+  const progress = useApp((st) => st.progress);
+  const sim = useApp((st) => st.sim);
+  const loading = useApp((st) => st.loading);
+  useApp((st) => st.frame); // re-render on every engine change: the time display moves
+  const now = sim ? sim.now() : 0;
+  const finished = status === 'done' || status === 'error';
+  const running = status === 'running';
+  // The summary hashes the whole history: compute it once per finished run, not per frame.
+  const hash = useMemo(() => (status === 'done' && sim ? sim.summary().scheduleHash : ''), [sim, status]);
+
+  return (
+    <div className="run-controls" role="group" aria-label="run">
+      <button type="button" className="icon" onClick={() => void restart()} title={s(lang, 'restart')} aria-label={s(lang, 'restart')} disabled={!sim || loading}>
+        ◀◀
+      </button>
+      <button
+        type="button"
+        className="icon primary"
+        onClick={() => driver.toggle()}
+        title={s(lang, running ? 'pause' : 'play')}
+        aria-label={s(lang, running ? 'pause' : 'play')}
+        disabled={!sim || finished}
+        data-testid="play"
+      >
+        {running ? '❚❚' : '▶'}
+      </button>
+      <button type="button" className="icon" onClick={() => void driver.step()} title={s(lang, 'step')} aria-label={s(lang, 'step')} disabled={!sim || finished}>
+        ▶|
+      </button>
+      <label className="field">
+        <span className="visually-hidden">{s(lang, 'speed')}</span>
+        <select
+          value={String(speed)}
+          title={s(lang, 'speed')}
+          data-testid="speed"
+          onChange={(e) => set({ speed: e.target.value === 'max' ? 'max' : Number(e.target.value) })}
+        >
+          {speeds.map((v) => (
+            <option key={String(v)} value={String(v)}>
+              {speedLabel(v, s(lang, 'speedMax'))}
+            </option>
+          ))}
+        </select>
+      </label>
+      {speed === 'max' && (
+        <progress className="progress" max={1} value={progress} aria-label={s(lang, 'progress')} title={`${Math.round(progress * 100)}%`} />
+      )}
+      <span className="sim-time num" aria-live="off">
+        t={formatSeconds(now)}
+      </span>
+      <span className={`status-chip status-${status}`}>{s(lang, `status_${status}` as StringKey)}</span>
+      {/* Stable test hooks (CONTRACTS §4): English keywords and raw numbers, whatever the language. */}
+      <span className="hook" aria-hidden="true" data-testid="run-status">
+        {status}
+      </span>
+      <span className="hook" aria-hidden="true" data-testid="sim-time">
+        {Math.round(now)}
+      </span>
+      <span className="hook" aria-hidden="true" data-testid="schedule-hash">
+        {hash}
+      </span>
+    </div>
+  );
+}

@@ -1,0 +1,175 @@
+import { useEffect, useState } from 'react';
+import { datasetKinds, type Scenario } from '../../scenario/schema';
+import { backends } from '../../scenario/url';
+import type { BackendChoice } from '../../train/types';
+import { s } from '../i18n/strings';
+import { applyKnob, knobControls, strategyKindsFromSchema, type KnobControl } from '../knobs';
+import { applyEdit, setBackend } from '../load';
+import { maxWorkers, minWorkers, withDataset, withStrategy, withStrategyConfig, withWorkers } from '../scenarioEdit';
+import { get, reportError, useApp } from '../store';
+
+/**
+ * Strategy picker and its knobs (built from the zod schema), cluster size, dataset and backend.
+ * Each change builds a new scenario, validates it and rebuilds the Simulation; a bad value shows
+ * an error naming the knob and the old value stays.
+ */
+export function StrategyControls() {
+  const lang = useApp((st) => st.lang);
+  const scenario = useApp((st) => st.scenario);
+  const backend = useApp((st) => st.backend);
+  const loading = useApp((st) => st.loading);
+  if (!scenario) return <div className="strategy-controls" />;
+  const kinds = strategyKindsFromSchema();
+
+  return (
+    <div className="strategy-controls" role="group" aria-label={s(lang, 'strategy')}>
+      <label className="field">
+        <span className="field-label">{s(lang, 'strategy')}</span>
+        <select
+          value={scenario.strategy.kind}
+          disabled={loading}
+          data-testid="strategy"
+          onChange={(e) => {
+            const edit = withStrategy(scenario, e.target.value);
+            if (edit) void applyEdit(edit.scenario, edit.pruned);
+          }}
+        >
+          {kinds.map((k) => (
+            <option key={k} value={k}>
+              {k}
+            </option>
+          ))}
+        </select>
+      </label>
+      {knobControls(scenario.strategy.kind).map((c) => (
+        <Knob key={`${scenario.strategy.kind}.${c.key}`} control={c} scenario={scenario} disabled={loading} />
+      ))}
+      <NumberField
+        label={s(lang, 'workers')}
+        value={scenario.cluster.workers}
+        min={minWorkers}
+        max={maxWorkers}
+        disabled={loading}
+        testId="workers"
+        onCommit={(raw) => {
+          const n = Number(raw);
+          if (!Number.isInteger(n) || n < minWorkers || n > maxWorkers) {
+            reportError(s(get().lang, 'invalidField', { field: 'workers', message: `${minWorkers}–${maxWorkers}` }));
+            return false;
+          }
+          const edit = withWorkers(scenario, n);
+          void applyEdit(edit.scenario, edit.pruned);
+          return true;
+        }}
+      />
+      <label className="field">
+        <span className="field-label">{s(lang, 'dataset')}</span>
+        <select value={scenario.model.dataset} disabled={loading} onChange={(e) => void applyEdit(withDataset(scenario, e.target.value as Scenario['model']['dataset']))}>
+          {datasetKinds.map((d) => (
+            <option key={d} value={d}>
+              {d}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="field">
+        <span className="field-label">{s(lang, 'backend')}</span>
+        <select value={backend} disabled={loading} onChange={(e) => void setBackend(e.target.value as BackendChoice)}>
+          {backends.map((b) => (
+            <option key={b} value={b}>
+              {b}
+            </option>
+          ))}
+        </select>
+      </label>
+    </div>
+  );
+}
+
+function Knob({ control, scenario, disabled }: { control: KnobControl; scenario: Scenario; disabled: boolean }) {
+  const current = (scenario.strategy as Record<string, unknown>)[control.key];
+  const commit = (raw: string | boolean): boolean => {
+    const r = applyKnob(scenario.strategy, control.key, raw);
+    if (!r.ok) {
+      reportError(s(get().lang, 'invalidKnob', { knob: r.knob, message: r.message }));
+      return false;
+    }
+    void applyEdit(withStrategyConfig(scenario, r.strategy));
+    return true;
+  };
+  if (control.type === 'boolean')
+    return (
+      <label className="field knob">
+        <input type="checkbox" checked={current === true} disabled={disabled} onChange={(e) => commit(e.target.checked)} data-testid={`knob-${control.key}`} />
+        <span className="field-label">{control.key}</span>
+      </label>
+    );
+  if (control.type === 'enum')
+    return (
+      <label className="field knob">
+        <span className="field-label">{control.key}</span>
+        <select value={String(current)} disabled={disabled} onChange={(e) => commit(e.target.value)} data-testid={`knob-${control.key}`}>
+          {control.options.map((o) => (
+            <option key={o} value={o}>
+              {o}
+            </option>
+          ))}
+        </select>
+      </label>
+    );
+  return (
+    <NumberField
+      label={control.key}
+      value={control.type === 'number' ? (current as number) : JSON.stringify(current)}
+      min={control.type === 'number' ? control.min : undefined}
+      max={control.type === 'number' ? control.max : undefined}
+      text={control.type === 'json'}
+      disabled={disabled}
+      testId={`knob-${control.key}`}
+      onCommit={commit}
+    />
+  );
+}
+
+/**
+ * A text/number input that commits on Enter or blur, not on every keystroke (each commit
+ * rebuilds the run). A rejected value snaps back to the current one.
+ */
+function NumberField(p: {
+  label: string;
+  value: number | string;
+  min?: number;
+  max?: number;
+  text?: boolean;
+  disabled: boolean;
+  testId: string;
+  onCommit(raw: string): boolean;
+}) {
+  const [draft, setDraft] = useState(String(p.value));
+  useEffect(() => setDraft(String(p.value)), [p.value]);
+  const commit = (): void => {
+    if (draft === String(p.value)) return;
+    if (!p.onCommit(draft)) setDraft(String(p.value));
+  };
+  return (
+    <label className="field knob">
+      <span className="field-label">{p.label}</span>
+      <input
+        type={p.text ? 'text' : 'number'}
+        className="num"
+        value={draft}
+        min={p.min}
+        max={p.max}
+        disabled={p.disabled}
+        data-testid={p.testId}
+        size={p.text ? 10 : 5}
+        onChange={(e) => setDraft(e.target.value)}
+        onBlur={commit}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') commit();
+          if (e.key === 'Escape') setDraft(String(p.value));
+        }}
+      />
+    </label>
+  );
+}

@@ -1,0 +1,81 @@
+import { useRef } from 'react';
+import { tr } from '../i18n/lang';
+import { s } from '../i18n/strings';
+import { openBuiltin, openFile, share } from '../load';
+import { set, useApp } from '../store';
+
+/** First row: title, scenario picker, open file, share, language, theme, presenter size. */
+export function TopBar() {
+  const lang = useApp((st) => st.lang);
+  const theme = useApp((st) => st.theme);
+  const presenter = useApp((st) => st.presenter);
+  const builtins = useApp((st) => st.builtins);
+  const scenario = useApp((st) => st.scenario);
+  const fileRef = useRef<HTMLInputElement>(null);
+  const current = scenario?.id ?? '';
+  const isBuiltin = builtins.some((b) => b.id === current);
+
+  return (
+    <div className="bar-row">
+      <h1 className="app-title">{s(lang, 'appTitle')}</h1>
+      <label className="field scenario-field">
+        <span className="field-label">{s(lang, 'scenario')}</span>
+        <select
+          value={isBuiltin ? current : ''}
+          onChange={(e) => {
+            if (e.target.value) void openBuiltin(e.target.value);
+          }}
+        >
+          {!isBuiltin && <option value="">{scenario ? `${tr(scenario.title, lang)} ${s(lang, 'customScenario')}` : '…'}</option>}
+          {builtins.map((b) => (
+            <option key={b.id} value={b.id}>
+              {b.title ? `${tr(b.title, lang)} (${b.id})` : b.id}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="button" onClick={() => fileRef.current?.click()} title={s(lang, 'openFileTitle')}>
+        {s(lang, 'openFile')}
+      </button>
+      <input
+        ref={fileRef}
+        type="file"
+        accept=".json,application/json"
+        className="visually-hidden"
+        tabIndex={-1}
+        aria-label={s(lang, 'openFileTitle')}
+        data-testid="open-file"
+        onChange={(e) => {
+          const file = e.target.files?.[0];
+          e.target.value = ''; // the same file can be chosen again after fixing it
+          if (file) void openFile(file);
+        }}
+      />
+      <button type="button" onClick={() => void share()} title={s(lang, 'shareTitle')} disabled={!scenario} data-testid="share">
+        {s(lang, 'share')}
+      </button>
+      <span className="spacer" />
+      <button
+        type="button"
+        lang={lang === 'en' ? 'zh' : 'en'}
+        onClick={() => set({ lang: lang === 'en' ? 'zh' : 'en' })}
+        title={s(lang, 'langToggleTitle')}
+        aria-label={s(lang, 'langToggleTitle')}
+        data-testid="lang-toggle"
+      >
+        {s(lang, 'langToggle')}
+      </button>
+      <button
+        type="button"
+        onClick={() => set({ theme: theme === 'light' ? 'dark' : 'light' })}
+        title={s(lang, theme === 'light' ? 'themeToDark' : 'themeToLight')}
+        aria-label={s(lang, theme === 'light' ? 'themeToDark' : 'themeToLight')}
+      >
+        {theme === 'light' ? '☾' : '☀'}
+      </button>
+      <button type="button" aria-pressed={presenter} onClick={() => set({ presenter: !presenter })} title={s(lang, 'presenterTitle')}>
+        {s(lang, 'presenter')}
+      </button>
+    </div>
+  );
+}

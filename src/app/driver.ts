@@ -1,0 +1,155 @@
+import type { Simulation } from '../engine/simulation';
+import { s } from './i18n/strings';
+import { bumpFrame, get, reportError, set } from './store';
+
+/**
+ * The co-simulation loop (DESIGN "The co-simulation loop"). Each animation frame asks the engine
+ * to advance to now + wallDelta × speed with a small wall budget, so the page stays responsive
+ * however slow training is; "max" advances unpaced with a per-frame budget. At most one advance
+ * is in flight: frames that arrive meanwhile only add their wall time to what is owed, and what
+ * is owed is capped so that a stall (tab in background, slow worker) never turns into a burst.
+ */
+
+/** Wall ms of engine work per frame when paced, and in max mode. */
+const pacedBudgetMs = 8;
+const maxBudgetMs = 14;
+/** At most this much wall time is carried over between frames. */
+const maxOwedWallMs = 250;
+
+class Driver {
+  private sim: Simulation | null = null;
+  private raf: number | null = null;
+  private lastWall: number | null = null;
+  private owedWallMs = 0;
+  private busy: Promise<void> | null = null;
+
+  /** Makes `sim` the one the loop drives (the previous one must have been detached). */
+  attach(sim: Simulation): void {
+    this.sim = sim;
+    this.owedWallMs = 0;
+    this.lastWall = null;
+  }
+
+  /** Stops the loop and waits for an advance in flight, so the old trainer can be disposed safely. */
+  async detach(): Promise<void> {
+    this.stopLoop();
+    const busy = this.busy;
+    if (busy) await busy.catch(() => undefined);
+    this.sim = null;
+  }
+
+  play(): void {
+    const sim = this.sim;
+    if (!sim || sim.done || sim.failure) return;
+    set({ status: 'running', cursor: null });
+    this.startLoop();
+  }
+
+  pause(): void {
+    this.stopLoop();
+    const st = get().status;
+    if (st === 'running' || st === 'idle') set({ status: 'paused' });
+  }
+
+  toggle(): void {
+    if (get().status === 'running') this.pause();
+    else this.play();
+  }
+
+  /** Processes exactly one event (the ▶| button); pauses a running loop first. */
+  async step(): Promise<void> {
+    const sim = this.sim;
+    if (!sim || sim.done || sim.failure) return;
+    this.pause();
+    if (this.busy) await this.busy.catch(() => undefined);
+    if (this.sim !== sim) return;
+    const run = sim.stepEvent();
+    this.busy = run;
+    try {
+      await run;
+      this.after(sim);
+    } catch (e) {
+      this.fail(sim, e);
+    } finally {
+      if (this.busy === run) this.busy = null;
+    }
+  }
+
+  private startLoop(): void {
+    if (this.raf !== null) return;
+    this.lastWall = null;
+    this.raf = requestAnimationFrame(this.tick);
+  }
+
+  private stopLoop(): void {
+    if (this.raf !== null) cancelAnimationFrame(this.raf);
+    this.raf = null;
+    this.lastWall = null;
+  }
+
+  private tick = (wall: number): void => {
+    this.raf = requestAnimationFrame(this.tick);
+    const sim = this.sim;
+    if (!sim) return;
+    if (this.lastWall !== null) this.owedWallMs = Math.min(maxOwedWallMs, this.owedWallMs + (wall - this.lastWall));
+    this.lastWall = wall;
+    if (this.busy) return;
+    const speed = get().speed;
+    let target: number;
+    let budget: number;
+    if (speed === 'max') {
+      target = sim.durationMs;
+      budget = maxBudgetMs;
+    } else {
+      target = Math.min(sim.durationMs, sim.now() + this.owedWallMs * speed);
+      budget = pacedBudgetMs;
+    }
+    this.owedWallMs = 0;
+    const run = this.advance(sim, target, budget);
+    this.busy = run;
+    void run.then(() => {
+      if (this.busy === run) this.busy = null;
+    });
+  };
+
+  /** Never rejects: an engine error becomes the `error` status. */
+  private async advance(sim: Simulation, target: number, budget: number): Promise<void> {
+    try {
+      await sim.advanceTo(target, { wallBudgetMs: budget });
+      this.after(sim);
+    } catch (e) {
+      this.fail(sim, e);
+    }
+  }
+
+  /** After every advance: publish progress, status, and any newly failed node. */
+  private after(sim: Simulation): void {
+    if (this.sim !== sim) return;
+    const lang = get().lang;
+    for (const n of sim.nodes()) {
+      if (n.failed) reportError(s(lang, 'workerFailed', { node: n.id, cause: n.failed }), undefined, `failed:${n.id}`);
+    }
+    const progress = sim.durationMs > 0 ? sim.now() / sim.durationMs : 1;
+    if (sim.failure) {
+      this.stopLoop();
+      reportError(s(lang, 'engineFailed', { cause: sim.failure }), undefined, `engine:${sim.failure}`);
+      set({ status: 'error', progress });
+    } else if (sim.done) {
+      this.stopLoop();
+      set({ status: 'done', progress: 1 });
+    } else set({ progress });
+    bumpFrame();
+  }
+
+  private fail(sim: Simulation, e: unknown): void {
+    if (this.sim !== sim) return;
+    this.stopLoop();
+    const cause = e instanceof Error ? e.message : String(e);
+    reportError(s(get().lang, 'engineFailed', { cause }), undefined, `engine:${cause}`);
+    set({ status: 'error' });
+    bumpFrame();
+  }
+}
+
+/** The one driver of the page. */
+export const driver = new Driver();

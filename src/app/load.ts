@@ -1,0 +1,173 @@
+import { Simulation } from '../engine/simulation';
+import { WorkerPool } from '../workers/pool';
+import type { Scenario } from '../scenario/schema';
+import { validateScenario } from '../scenario/validate';
+import { fetchBuiltin, fetchBuiltinIds, parseScenarioText } from '../scenario/loader';
+import { decodeScenarioHashAny, encodeScenarioHash, parseUrlParams } from '../scenario/url';
+import type { BackendChoice } from '../train/types';
+import type { Trainer } from '../train/types';
+import { driver } from './driver';
+import { s } from './i18n/strings';
+import { get, reportError, set, setNotice } from './store';
+
+/**
+ * Getting a scenario onto the screen: from the URL, a built-in, a file, or a form edit. The rule
+ * everywhere: a bad input shows its messages in the error panel and changes nothing else — the
+ * scenario that was loaded stays loaded (and keeps running).
+ */
+
+export const defaultScenarioId = 'allreduce-partition';
+const builtinBase = './scenarios/';
+
+/** Each load gets a ticket; a slower, older load that finishes late is thrown away. */
+let ticket = 0;
+
+async function makeTrainer(sc: Scenario, backend: BackendChoice): Promise<Trainer> {
+  // One logical node per worker; the pool sizes itself to min(workers, cores).
+  return WorkerPool.create({ model: sc.model, seed: sc.seed, backend }, { nodes: sc.cluster.workers });
+}
+
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * Builds a Simulation for `sc` and swaps it in. The old one keeps running until the new one is
+ * ready; its trainer is disposed afterwards. Returns false (old one kept) on failure.
+ */
+export async function loadScenario(sc: Scenario, opts: { autoplay?: boolean } = {}): Promise<boolean> {
+  const my = ++ticket;
+  set({ loading: true });
+  let trainer: Trainer | null = null;
+  try {
+    trainer = await makeTrainer(sc, get().backend);
+    const sim = await Simulation.create(sc, { trainer });
+    if (my !== ticket) {
+      await trainer.dispose();
+      return false;
+    }
+    const old = get().sim;
+    await driver.detach();
+    set((st) => ({ sim, scenario: sc, status: 'idle', progress: 0, cursor: null, selected: null, loading: false, frame: st.frame + 1 }));
+    driver.attach(sim);
+    if (opts.autoplay) driver.play();
+    if (old) void old.trainer.dispose().catch(() => undefined);
+    return true;
+  } catch (e) {
+    if (trainer) void trainer.dispose().catch(() => undefined);
+    if (my === ticket) set({ loading: false });
+    const lang = get().lang;
+    reportError(s(lang, 'loadFailed', { cause: message(e) }), get().sim ? [s(lang, 'keptPrevious')] : undefined);
+    return false;
+  }
+}
+
+/** Same scenario, same seed ⇒ the same run again. Keeps playing if it was playing. */
+export async function restart(): Promise<void> {
+  const sc = get().scenario;
+  if (!sc) return;
+  await loadScenario(sc, { autoplay: get().status === 'running' });
+}
+
+/** Validates an edited scenario (from the form controls) before rebuilding. */
+export async function applyEdit(candidate: unknown, pruned = 0): Promise<void> {
+  const lang = get().lang;
+  const r = validateScenario(candidate);
+  if (!r.ok) {
+    reportError(s(lang, 'invalidScenario'), [...r.errors, s(lang, 'keptPrevious')]);
+    return;
+  }
+  const ok = await loadScenario(r.scenario, { autoplay: get().status === 'running' });
+  if (ok && pruned > 0) setNotice(s(lang, 'prunedEntries', { n: pruned }));
+}
+
+export async function openBuiltin(id: string, opts: { autoplay?: boolean } = {}): Promise<boolean> {
+  const lang = get().lang;
+  const r = await fetchBuiltin(id, builtinBase);
+  if (!r.ok) {
+    reportError(s(lang, 'builtinFailed', { id }), [...r.errors, ...(get().sim ? [s(lang, 'keptPrevious')] : [])]);
+    return false;
+  }
+  return loadScenario(r.scenario, opts);
+}
+
+export async function openFile(file: File): Promise<void> {
+  const lang = get().lang;
+  let text: string;
+  try {
+    text = await file.text();
+  } catch (e) {
+    reportError(s(lang, 'fileFailed', { file: file.name }), [message(e), s(lang, 'keptPrevious')]);
+    return;
+  }
+  const r = parseScenarioText(text);
+  if (!r.ok) {
+    reportError(s(lang, 'fileFailed', { file: file.name }), [...r.errors, ...(get().sim ? [s(lang, 'keptPrevious')] : [])]);
+    return;
+  }
+  await loadScenario(r.scenario);
+}
+
+/** The link that reopens the current scenario exactly (CONTRACTS §3, `#scenario=`). */
+export function shareUrl(sc: Scenario, href: string): string {
+  const url = new URL(href);
+  url.searchParams.delete('scenario');
+  url.searchParams.delete('autoplay');
+  url.hash = `scenario=${encodeScenarioHash(JSON.stringify(sc))}`;
+  return url.toString();
+}
+
+export async function share(): Promise<void> {
+  const sc = get().scenario;
+  if (!sc) return;
+  const link = shareUrl(sc, location.href);
+  const lang = get().lang;
+  try {
+    await navigator.clipboard.writeText(link);
+    setNotice(`${s(lang, 'shareCopied')} ${link}`);
+  } catch {
+    // No clipboard permission (or not a secure context): the link is shown to copy by hand.
+    setNotice(`${s(lang, 'shareNotCopied')} ${link}`);
+  }
+}
+
+export async function setBackend(backend: BackendChoice): Promise<void> {
+  set({ backend });
+  await restart();
+}
+
+/** The scenario picker's list (ids; titles are filled in as each file arrives). */
+async function loadBuiltinList(): Promise<void> {
+  const r = await fetchBuiltinIds(builtinBase);
+  if (!r.ok) {
+    reportError(r.error);
+    return;
+  }
+  set({ builtins: r.ids.map((id) => ({ id })) });
+  await Promise.all(
+    r.ids.map(async (id) => {
+      const one = await fetchBuiltin(id, builtinBase);
+      if (one.ok) set((st) => ({ builtins: st.builtins.map((b) => (b.id === id ? { id, title: one.scenario.title } : b)) }));
+    }),
+  );
+}
+
+/** Start-up: URL → language, speed, backend, scenario; falls back to the default scenario. */
+export async function boot(): Promise<void> {
+  const navLang = typeof navigator !== 'undefined' && navigator.language?.toLowerCase().startsWith('zh') ? 'zh' : 'en';
+  const p = parseUrlParams(location.search, location.hash, { lang: navLang });
+  set({ lang: p.lang, speed: p.speed, backend: p.backend });
+  if (p.errors.length > 0) reportError(s(p.lang, 'urlFailed'), p.errors);
+  void loadBuiltinList();
+
+  if (p.scenarioHash) {
+    const decoded = await decodeScenarioHashAny(p.scenarioHash);
+    const r = decoded.ok ? parseScenarioText(decoded.json) : { ok: false as const, errors: [decoded.error] };
+    if (r.ok) {
+      if (await loadScenario(r.scenario, { autoplay: p.autoplay })) return;
+    } else reportError(s(p.lang, 'urlFailed'), r.errors);
+  }
+  const id = p.scenarioId ?? defaultScenarioId;
+  if (await openBuiltin(id, { autoplay: p.autoplay })) return;
+  if (id !== defaultScenarioId) await openBuiltin(defaultScenarioId, { autoplay: p.autoplay });
+}

@@ -1,0 +1,114 @@
+import { create } from 'zustand';
+import type { Lang } from './i18n/lang';
+import type { Scenario } from '../scenario/schema';
+import type { Simulation } from '../engine/simulation';
+import type { BackendChoice } from '../train/types';
+
+/**
+ * The app's one store. It holds what the UI shows and chooses; the Simulation itself is mutable
+ * and lives here by reference — `frame` is bumped whenever it changed, which is what re-renders
+ * the views (they read the sim directly, as functions of (sim, t)).
+ */
+
+export type RunStatus = 'idle' | 'running' | 'paused' | 'done' | 'error';
+export type Speed = number | 'max';
+export const speeds: readonly Speed[] = [0.1, 0.5, 1, 2, 5, 10, 100, 'max'];
+export type Theme = 'light' | 'dark';
+
+export interface AppError {
+  id: number;
+  /** Heading line, e.g. "Could not open foo.json:" */
+  text: string;
+  /** One line each: the validator's messages. */
+  details?: string[];
+  /** Dedup key, e.g. "failed:w2", so a failed node is reported once. */
+  key?: string;
+}
+
+export interface BuiltinEntry {
+  id: string;
+  title?: { en: string; zh: string };
+}
+
+export type ToolTab = 'node' | 'partition' | 'links';
+export type Side = 'A' | 'B';
+
+export interface AppState {
+  builtins: BuiltinEntry[];
+  scenario: Scenario | null;
+  sim: Simulation | null;
+  /** True while a new Simulation is being built (trainer workers start). */
+  loading: boolean;
+  status: RunStatus;
+  speed: Speed;
+  /** Fraction done, shown as a progress bar in max mode. */
+  progress: number;
+  lang: Lang;
+  theme: Theme;
+  presenter: boolean;
+  /** From `prefers-reduced-motion`: views draw discrete steps instead of animating. */
+  reducedMotion: boolean;
+  backend: BackendChoice;
+  selected: string | null;
+  /** Scrub cursor in simulated ms; null = follow now. */
+  cursor: number | null;
+  errors: AppError[];
+  toolTab: ToolTab;
+  /** The partition tool's draft: node → group. */
+  partitionDraft: Record<string, Side>;
+  /** Info line (e.g. the shared link). */
+  notice: string | null;
+  frame: number;
+}
+
+let nextErrorId = 1;
+
+/** index.html picks the theme from prefers-color-scheme before the first paint; start from it. */
+function initialTheme(): Theme {
+  return typeof document !== 'undefined' && document.documentElement.dataset.theme === 'dark' ? 'dark' : 'light';
+}
+
+export const useApp = create<AppState>()(() => ({
+  builtins: [],
+  scenario: null,
+  sim: null,
+  loading: false,
+  status: 'idle',
+  speed: 1,
+  progress: 0,
+  lang: 'en',
+  theme: initialTheme(),
+  presenter: false,
+  reducedMotion: false,
+  backend: 'auto',
+  selected: null,
+  cursor: null,
+  errors: [],
+  toolTab: 'node',
+  partitionDraft: {},
+  notice: null,
+  frame: 0,
+}));
+
+export const set = useApp.setState;
+export const get = useApp.getState;
+
+export function bumpFrame(): void {
+  set((st) => ({ frame: st.frame + 1 }));
+}
+
+/** Shows an error (deduplicated by key); nothing else in the app changes. */
+export function reportError(text: string, details?: string[], key?: string): void {
+  set((st) => {
+    if (key && st.errors.some((e) => e.key === key)) return st;
+    return { errors: [...st.errors, { id: nextErrorId++, text, details, key }] };
+  });
+}
+
+export function dismissError(id: number): void {
+  set((st) => ({ errors: st.errors.filter((e) => e.id !== id) }));
+}
+
+export function setNotice(notice: string | null): void {
+  set({ notice });
+}
