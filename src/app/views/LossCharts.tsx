@@ -1,0 +1,226 @@
+import { useEffect, useRef, type JSX } from 'react';
+import * as d3 from 'd3';
+import type { Lang } from '../i18n/lang';
+import { colourOf } from '../palette';
+import { finiteMax, sampleMetrics, seriesFor, thin } from './chartModel';
+import { indexFor, lastAtOrBefore } from './historyIndex';
+import { useSize } from './hooks';
+import type { Simulation } from '../../engine/simulation';
+import { isLive } from './simTypes';
+import { vs, type ViewStringKey } from './strings';
+import { laneOrder, timeDomain } from './timelineModel';
+import './views.css';
+
+export interface LossChartsProps {
+  sim: Simulation;
+  t: number;
+  frame: number;
+  lang: Lang;
+}
+
+type XY = [number, number];
+
+interface Series {
+  key: string;
+  /** null = neutral (cluster-wide series). */
+  colour: string | null;
+  points: XY[];
+}
+
+interface ChartSpec {
+  id: string;
+  title: ViewStringKey;
+  xLabel: ViewStringKey;
+  xDomain: [number, number];
+  yDomain: [number, number];
+  /** Integer ticks (steps, versions behind). */
+  yInt?: boolean;
+  xIsTime: boolean;
+  series: Series[];
+  periods: [number, number][];
+}
+
+const M = { left: 44, right: 10, top: 22, bottom: 34 };
+const MAX_POINTS = 600;
+
+const fmtY = (v: number, int: boolean): string => {
+  if (int) return String(Math.round(v));
+  const a = Math.abs(v);
+  return a === 0 ? '0' : a >= 10 ? v.toFixed(0) : a >= 1 ? v.toFixed(1) : a >= 0.01 ? v.toFixed(2) : v.toExponential(0);
+};
+
+function drawChart(svgEl: SVGSVGElement, spec: ChartSpec, width: number, height: number, lang: Lang, cursor: number | null): void {
+  const svg = d3.select(svgEl).attr('viewBox', `0 0 ${width} ${height}`);
+  if (svg.select('g.cv-plot').empty()) {
+    svg.append('g').attr('class', 'cv-periods');
+    svg.append('g').attr('class', 'cv-x cv-axis');
+    svg.append('g').attr('class', 'cv-y cv-axis');
+    svg.append('g').attr('class', 'cv-plot');
+    svg.append('line').attr('class', 'cv-cursor');
+    svg.append('text').attr('class', 'cv-chart-title').attr('x', 4).attr('y', 14);
+    svg.append('text').attr('class', 'cv-axis-label').attr('text-anchor', 'end');
+    svg.append('text').attr('class', 'cv-nodata');
+  }
+  const x = d3.scaleLinear().domain(spec.xDomain).range([M.left, width - M.right]);
+  const y = d3.scaleLinear().domain(spec.yDomain).range([height - M.bottom, M.top]).nice();
+  const yTicks = Math.max(2, Math.floor((height - M.top - M.bottom) / 28));
+
+  svg
+    .select<SVGGElement>('g.cv-x')
+    .attr('transform', `translate(0,${height - M.bottom})`)
+    .call(
+      d3
+        .axisBottom(x)
+        .ticks(Math.max(2, Math.floor(width / 70)))
+        .tickSizeOuter(0)
+        .tickFormat((v) => (spec.xIsTime ? String(+v / 1000) : d3.format('~s')(+v))),
+    );
+  svg
+    .select<SVGGElement>('g.cv-y')
+    .attr('transform', `translate(${M.left},0)`)
+    .call(
+      d3
+        .axisLeft(y)
+        .ticks(spec.yInt ? Math.min(yTicks, Math.max(1, Math.ceil(spec.yDomain[1]))) : yTicks)
+        .tickSizeOuter(0)
+        .tickFormat((v) => fmtY(+v, spec.yInt ?? false)),
+    );
+  svg.select('text.cv-chart-title').text(vs(lang, spec.title));
+  svg
+    .select('text.cv-axis-label')
+    .attr('x', width - M.right)
+    .attr('y', height - 3)
+    .text(vs(lang, spec.xLabel));
+
+  svg
+    .select('g.cv-periods')
+    .selectAll<SVGRectElement, [number, number]>('rect')
+    .data(spec.periods, (d) => String(d[0]))
+    .join('rect')
+    .attr('class', 'cv-period')
+    .attr('x', (d) => x(d[0]))
+    .attr('width', (d) => Math.max(1, x(d[1]) - x(d[0])))
+    .attr('y', M.top)
+    .attr('height', height - M.top - M.bottom);
+
+  const line = d3
+    .line<XY>()
+    .defined((d) => Number.isFinite(d[1]))
+    .x((d) => x(d[0]))
+    .y((d) => y(d[1]));
+  svg
+    .select('g.cv-plot')
+    .selectAll<SVGPathElement, Series>('path')
+    .data(spec.series, (d) => d.key)
+    .join('path')
+    .attr('class', (d) => `cv-series${d.colour === null ? ' neutral' : ''}`)
+    .attr('stroke', (d) => d.colour)
+    .attr('d', (d) => line(d.points) ?? '');
+
+  const empty = spec.series.every((s) => s.points.length === 0);
+  svg
+    .select('text.cv-nodata')
+    .attr('x', (M.left + width - M.right) / 2)
+    .attr('y', (M.top + height - M.bottom) / 2)
+    .text(empty ? vs(lang, 'noData') : '');
+  svg
+    .select('line.cv-cursor')
+    .style('display', cursor === null ? 'none' : 'inline')
+    .attr('x1', cursor === null ? 0 : x(cursor))
+    .attr('x2', cursor === null ? 0 : x(cursor))
+    .attr('y1', M.top)
+    .attr('y2', height - M.bottom);
+}
+
+export function LossCharts(p: LossChartsProps): JSX.Element {
+  const { sim, t, frame, lang } = p;
+  const wrapRef = useRef<HTMLDivElement>(null);
+  const refs = [useRef<SVGSVGElement>(null), useRef<SVGSVGElement>(null), useRef<SVGSVGElement>(null), useRef<SVGSVGElement>(null)];
+  const size = useSize(wrapRef);
+
+  useEffect(() => {
+    const ix = indexFor(sim.history);
+    const workers = laneOrder(sim.nodes().filter((n) => n.role === 'worker').map((n) => n.id));
+    const sampled = seriesFor(sim);
+    sampleMetrics(sampled, sim, workers);
+    const live = isLive(sim, t);
+    const now = sim.now();
+    const timeDom = timeDomain(now, sim.durationMs);
+    const periods: [number, number][] = ix.partitions
+      .filter((q) => q.start <= t)
+      .map((q) => [Math.max(q.start, timeDom[0]), Math.min(q.end ?? t, t)]);
+
+    const lossSteps: Series[] = [];
+    const lossTime: Series[] = [];
+    let maxLoss = 0;
+    let maxSteps = 1;
+    for (const w of workers) {
+      const all = ix.samples.get(w) ?? [];
+      const upto = all.slice(0, lastAtOrBefore(all, t, (s) => s.t) + 1);
+      const pts = thin(upto, MAX_POINTS);
+      lossSteps.push({ key: w, colour: colourOf(w), points: pts.map((s) => [s.steps, s.loss]) });
+      lossTime.push({ key: w, colour: colourOf(w), points: pts.filter((s) => s.t >= timeDom[0]).map((s) => [s.t, s.loss]) });
+      maxLoss = finiteMax(
+        pts.map((s) => s.loss),
+        maxLoss,
+      );
+      if (upto.length) maxSteps = Math.max(maxSteps, upto[upto.length - 1].steps);
+    }
+
+    // Sampled series up to t (all of them when live).
+    const n = live ? sampled.t.length : lastAtOrBefore(sampled.t, t, (v) => v) + 1;
+    const lo = lastAtOrBefore(sampled.t, timeDom[0], (v) => v) + 1;
+    const idx = thin(d3.range(Math.max(0, lo - 1), n), MAX_POINTS);
+    const div: XY[] = idx.map((i) => [sampled.t[i], sampled.divergence[i]]);
+    const stale: Series[] = workers.map((w) => {
+      const arr = sampled.staleness.get(w) ?? [];
+      return { key: w, colour: colourOf(w), points: idx.map((i): XY => [sampled.t[i], arr[i] ?? NaN]) };
+    });
+
+    const cursor = live ? null : t;
+    const specs: ChartSpec[] = [
+      { id: 'loss-steps', title: 'lossVsSteps', xLabel: 'steps', xDomain: [0, maxSteps], yDomain: [0, maxLoss || 1], xIsTime: false, series: lossSteps, periods: [] },
+      { id: 'loss-time', title: 'lossVsTime', xLabel: 'timeSec', xDomain: timeDom, yDomain: [0, maxLoss || 1], xIsTime: true, series: lossTime, periods },
+      {
+        id: 'divergence',
+        title: 'divergence',
+        xLabel: 'timeSec',
+        xDomain: timeDom,
+        yDomain: [0, finiteMax(div.map((d) => d[1]), 0) || 1],
+        xIsTime: true,
+        series: [{ key: 'divergence', colour: null, points: div }],
+        periods,
+      },
+      {
+        id: 'staleness',
+        title: 'staleness',
+        xLabel: 'timeSec',
+        xDomain: timeDom,
+        yDomain: [0, Math.max(1, finiteMax(stale.flatMap((s) => s.points.map((q) => q[1])), 0))],
+        yInt: true,
+        xIsTime: true,
+        series: stale,
+        periods,
+      },
+    ];
+    specs.forEach((spec, i) => {
+      const el = refs[i].current;
+      if (!el) return;
+      const r = el.getBoundingClientRect();
+      if (r.width < 10 || r.height < 10) return;
+      drawChart(el, spec, Math.floor(r.width), Math.floor(r.height), lang, spec.xIsTime ? cursor : null);
+    });
+    // refs are stable useRef objects; listing them would only add noise.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [sim, t, frame, lang, size]);
+
+  return (
+    <div className="cv-view cv-charts" ref={wrapRef}>
+      {refs.map((r, i) => (
+        <div className="cv-chart" key={i}>
+          <svg ref={r} className="cv-svg" role="img" aria-label={vs(lang, (['lossVsSteps', 'lossVsTime', 'divergence', 'staleness'] as const)[i])} />
+        </div>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,218 @@
+import { useEffect, useMemo, useRef, useState, type JSX } from 'react';
+import type { NodeView } from '../../engine/api';
+import { makeDataset, makeEvalSet, type Bounds, type Dataset } from '../../train/datasets';
+import type { Lang } from '../i18n/lang';
+import { colourOf } from '../palette';
+import { classColours, gridDecision, probColour, type GridSlot } from './boundary';
+import { indexFor } from './historyIndex';
+import { useSize } from './hooks';
+import type { Simulation } from '../../engine/simulation';
+import { isLive } from './simTypes';
+import { vs } from './strings';
+import { laneOrder } from './timelineModel';
+import './views.css';
+
+export interface ReplicaBoundariesProps {
+  sim: Simulation;
+  t: number;
+  frame: number;
+  lang: Lang;
+}
+
+/** Grid resolution asked of the trainer (40×40 = 1600 forward passes, cheap on any backend). */
+const RES = 40;
+const CAPTION_PX = 44;
+const GAP = 8;
+
+interface Slot extends GridSlot {
+  grid: Float32Array | null;
+}
+
+/** Side of each square panel so that n of them fit the box (wrapping to rows when needed). */
+function tileSide(n: number, width: number, height: number): number {
+  let best = 48;
+  for (let rows = 1; rows <= n; rows++) {
+    const cols = Math.ceil(n / rows);
+    const byW = (width - GAP * (cols + 1)) / cols;
+    const byH = (height - rows * (CAPTION_PX + GAP)) / rows - 6;
+    best = Math.max(best, Math.min(byW, byH));
+  }
+  return Math.floor(Math.max(48, Math.min(260, best)));
+}
+
+function paint(canvas: HTMLCanvasElement, grid: Float32Array | null, points: Dataset | null, bounds: Bounds | null, side: number): void {
+  const dpr = window.devicePixelRatio || 1;
+  const px = Math.round(side * dpr);
+  if (canvas.width !== px || canvas.height !== px) {
+    canvas.width = px;
+    canvas.height = px;
+  }
+  canvas.style.width = `${side}px`;
+  canvas.style.height = `${side}px`;
+  const ctx = canvas.getContext('2d');
+  if (!ctx) return;
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.clearRect(0, 0, px, px);
+  if (grid && grid.length === RES * RES) {
+    const small = document.createElement('canvas');
+    small.width = RES;
+    small.height = RES;
+    const sctx = small.getContext('2d');
+    if (sctx) {
+      const img = sctx.createImageData(RES, RES);
+      for (let i = 0; i < RES * RES; i++) {
+        const [r, g, b] = probColour(grid[i]);
+        img.data[4 * i] = r;
+        img.data[4 * i + 1] = g;
+        img.data[4 * i + 2] = b;
+        img.data[4 * i + 3] = 255;
+      }
+      sctx.putImageData(img, 0, 0);
+      // Bilinear upscaling turns the 40×40 cells into a smooth boundary.
+      ctx.imageSmoothingEnabled = true;
+      ctx.drawImage(small, 0, 0, px, px);
+    }
+  }
+  if (points && bounds) {
+    const sx = px / (bounds.xMax - bounds.xMin);
+    const sy = px / (bounds.yMax - bounds.yMin);
+    const r = Math.max(1.5, side / 90) * dpr;
+    ctx.lineWidth = 0.8 * dpr;
+    ctx.strokeStyle = '#fff';
+    for (let i = 0; i < points.n; i++) {
+      const x = (points.x[2 * i] - bounds.xMin) * sx;
+      const y = (bounds.yMax - points.x[2 * i + 1]) * sy;
+      ctx.fillStyle = classColours[points.y[i] > 0.5 ? 1 : 0];
+      ctx.beginPath();
+      ctx.arc(x, y, r, 0, 2 * Math.PI);
+      ctx.fill();
+      ctx.stroke();
+    }
+  }
+}
+
+export function ReplicaBoundaries(p: ReplicaBoundariesProps): JSX.Element {
+  const { sim, t, frame, lang } = p;
+  const wrapRef = useRef<HTMLDivElement>(null);
+  const size = useSize(wrapRef);
+  const canvases = useRef(new Map<string, HTMLCanvasElement>());
+  const slots = useRef(new Map<string, Slot>());
+  const painted = useRef(new WeakMap<HTMLCanvasElement, string>());
+  // Bumped when a throttled or finished request wants another look while frames are paused.
+  const [tick, setTick] = useState(0);
+  const alive = useRef(true);
+  useEffect(() => {
+    alive.current = true;
+    return () => {
+      alive.current = false;
+    };
+  }, []);
+
+  const model = sim.scenario.model;
+  const seed = sim.scenario.seed;
+  // The training set fixes the region predictGrid renders; the evaluation set is what we plot
+  // (fewer points than training, so the boundary stays visible in a small square).
+  const { bounds, evalSet } = useMemo(() => {
+    try {
+      return { bounds: makeDataset(model, seed).bounds, evalSet: makeEvalSet(model, seed) };
+    } catch {
+      return { bounds: null, evalSet: null };
+    }
+  }, [model, seed]);
+
+  // A new simulation starts with empty panels.
+  useEffect(() => {
+    slots.current = new Map();
+  }, [sim]);
+
+  const live = isLive(sim, t);
+  const nodes: NodeView[] = (live ? sim.nodes() : sim.nodesAt(t)).filter((n) => n.role === 'worker');
+  const ordered = laneOrder(nodes.map((n) => n.id)).map((id) => nodes.find((n) => n.id === id)!);
+  const side = tileSide(Math.max(1, ordered.length), size.width, size.height);
+  const ix = indexFor(sim.history);
+
+  useEffect(() => {
+    const wall = performance.now();
+    let retry = Infinity;
+    for (const n of ordered) {
+      let slot = slots.current.get(n.id);
+      if (!slot) {
+        slot = { have: null, pending: null, lastRequest: -Infinity, grid: null };
+        slots.current.set(n.id, slot);
+      }
+      const canvas = canvases.current.get(n.id);
+      // Repaint only when the picture or the panel size changed (not on every frame).
+      const paintKey = `${slot.have}|${side}|${window.devicePixelRatio}`;
+      if (canvas && painted.current.get(canvas) !== paintKey) {
+        paint(canvas, slot.grid, evalSet, bounds, side);
+        painted.current.set(canvas, paintKey);
+      }
+      // Live: recompute on a new version. Scrubbed: on a different sampled snapshot.
+      const snap = live ? null : ix.sampleAt(n.id, t);
+      const want = live ? `v${n.version}` : snap ? `s${snap.t}` : null;
+      if (want === null) continue;
+      const d = gridDecision(slot, want, wall);
+      if (d === 'no') continue;
+      if (typeof d === 'number') {
+        retry = Math.min(retry, d);
+        continue;
+      }
+      const params = live ? sim.params(n.id) : sim.paramsAt(n.id, t);
+      if (!params) continue;
+      const s = slot;
+      s.pending = want;
+      s.lastRequest = wall;
+      sim.trainer
+        .predictGrid(params, RES)
+        .then((grid) => {
+          s.grid = grid;
+          s.have = want;
+        })
+        .catch(() => {
+          // A failed worker cannot predict; keep the last picture (the panel is greyed anyway).
+          s.have = want;
+        })
+        .finally(() => {
+          s.pending = null;
+          if (alive.current) setTick((k) => k + 1);
+        });
+    }
+    if (retry === Infinity) return;
+    const timer = setTimeout(() => {
+      if (alive.current) setTick((k) => k + 1);
+    }, retry + 5);
+    return () => clearTimeout(timer);
+    // `ordered` derives from (sim, t, frame); listing it would re-run on every render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [sim, t, frame, tick, side, live, evalSet, bounds, ix]);
+
+  return (
+    <div className="cv-view cv-replicas" ref={wrapRef} aria-label={vs(lang, 'replicas')}>
+      {ordered.map((n) => {
+        const s = ix.sampleAt(n.id, t);
+        return (
+          <figure className={`cv-replica${n.up ? '' : ' down'}`} key={n.id} data-testid={`replica-${n.id}`} style={{ margin: 0 }}>
+            <canvas
+              ref={(el) => {
+                if (el) canvases.current.set(n.id, el);
+                else canvases.current.delete(n.id);
+              }}
+              style={{ borderColor: colourOf(n.id), width: side, height: side }}
+              title={n.failed ?? undefined}
+            />
+            <figcaption>
+              <div className="cv-cap">
+                <b>{n.id}</b>
+                <span className="cv-num">v{n.version}</span>
+                {!n.up && <span>✕ {vs(lang, n.failed !== undefined ? 'failed' : 'crashed')}</span>}
+              </div>
+              <div className="cv-sub cv-num">
+                {vs(lang, 'loss')} {s ? s.loss.toFixed(3) : '—'} · {vs(lang, 'accuracy')} {s ? `${(s.accuracy * 100).toFixed(0)}%` : '—'}
+              </div>
+            </figcaption>
+          </figure>
+        );
+      })}
+    </div>
+  );
+}

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { convexHull, directedSegment, flightFraction, groupsFromDrop, lerpSeg, pairLinks, textOn, topologyLayout } from './geometry';
+
+const four = ['w0', 'w1', 'w2', 'w3'].map((id) => ({ id, role: 'worker' as const }));
+
+describe('topologyLayout', () => {
+  it('puts workers on a circle in ring order, none on the centre line, servers in the centre', () => {
+    const lay = topologyLayout([...four, { id: 's0', role: 'server' }], 400, 300);
+    const p = (id: string) => lay.pos.get(id)!;
+    expect(p('s0')).toEqual({ x: 200, y: 150 });
+    for (const w of ['w0', 'w1', 'w2', 'w3']) expect(Math.hypot(p(w).x - 200, p(w).y - 150)).toBeCloseTo(lay.ring);
+    // clockwise from the top right: w0, w1 on the right; w2, w3 on the left
+    expect(p('w0').x).toBeGreaterThan(200);
+    expect(p('w1').x).toBeGreaterThan(200);
+    expect(p('w2').x).toBeLessThan(200);
+    expect(p('w3').x).toBeLessThan(200);
+    expect(p('w0').y).toBeLessThan(p('w1').y);
+  });
+  it('sorts w10 after w9 and spreads several servers around the centre', () => {
+    const nodes = Array.from({ length: 11 }, (_, i) => ({ id: `w${i}`, role: 'worker' as const }));
+    const lay = topologyLayout([...nodes, { id: 's0', role: 'server' }, { id: 's1', role: 'server' }, { id: 's2', role: 'server' }], 800, 600);
+    const ang = (id: string) => Math.atan2(lay.pos.get(id)!.y - 300, lay.pos.get(id)!.x - 400);
+    const norm = (a: number) => (a + 2 * Math.PI + Math.PI / 2) % (2 * Math.PI);
+    expect(norm(ang('w10'))).toBeGreaterThan(norm(ang('w9')));
+    const servers = ['s0', 's1', 's2'].map((s) => lay.pos.get(s)!);
+    expect(new Set(servers.map((s) => `${s.x},${s.y}`)).size).toBe(3);
+    for (const s of servers) expect(Math.hypot(s.x - 400, s.y - 300)).toBeLessThan(lay.ring / 2);
+  });
+});
+
+describe('pairLinks', () => {
+  it('groups both directions of an edge', () => {
+    const pairs = pairLinks([
+      { from: 'w1', to: 'w0' },
+      { from: 'w0', to: 'w1' },
+      { from: 'w2', to: 's0' },
+    ]);
+    expect(pairs.map((p) => p.key)).toEqual(['w0|w1', 'w2|s0']);
+    expect(pairs[0].ab).toEqual({ from: 'w0', to: 'w1' });
+    expect(pairs[0].ba).toEqual({ from: 'w1', to: 'w0' });
+    expect(pairs[1].ba).toBeUndefined();
+  });
+});
+
+describe('segments and flight', () => {
+  it('offsets to the right of travel and trims at the glyphs', () => {
+    const s = directedSegment({ x: 0, y: 0 }, { x: 100, y: 0 }, 4, 10);
+    expect(s).toEqual({ x1: 10, y1: 4, x2: 90, y2: 4 });
+    const r = directedSegment({ x: 100, y: 0 }, { x: 0, y: 0 }, 4, 10);
+    expect(r.y1).toBeCloseTo(-4);
+  });
+  it('interpolates by (t - sentAt) / (due - sentAt), clamped, so a pause freezes the dot', () => {
+    expect(flightFraction(15, 10, 20)).toBe(0.5);
+    expect(flightFraction(5, 10, 20)).toBe(0);
+    expect(flightFraction(25, 10, 20)).toBe(1);
+    expect(flightFraction(10, 10, 10)).toBe(1);
+    expect(lerpSeg({ x1: 0, y1: 0, x2: 10, y2: 20 }, 0.5)).toEqual({ x: 5, y: 10 });
+  });
+});
+
+describe('groupsFromDrop', () => {
+  const lay = topologyLayout([...four, { id: 's0', role: 'server' }], 400, 300);
+  it('splits by the centre line; the server goes with the side of the drop', () => {
+    // w0 (right) dragged to the left: w1 is alone on the right.
+    expect(groupsFromDrop(lay.pos, 'w0', { x: 50, y: 50 }, lay.cx)).toEqual([['w0', 'w2', 'w3', 's0'], ['w1']]);
+    // w2 (left) dropped far out on the left: the natural halves, server with the left.
+    expect(groupsFromDrop(lay.pos, 'w2', { x: 20, y: 280 }, lay.cx)).toEqual([['w0', 'w1'], ['w2', 'w3', 's0']]);
+  });
+  it('refuses a drop that leaves one side empty', () => {
+    const two = topologyLayout([{ id: 'w0', role: 'worker' }], 400, 300);
+    expect(groupsFromDrop(two.pos, 'w0', { x: 10, y: 10 }, two.cx)).toBeNull();
+  });
+});
+
+describe('misc', () => {
+  it('textOn picks readable text on the Okabe–Ito fills', () => {
+    expect(textOn('#F0E442')).toBe('#111');
+    expect(textOn('#E69F00')).toBe('#111');
+    expect(textOn('#0072B2')).toBe('#fff');
+  });
+  it('convexHull drops interior points', () => {
+    const h = convexHull([
+      { x: 0, y: 0 },
+      { x: 2, y: 0 },
+      { x: 1, y: 1 },
+      { x: 2, y: 2 },
+      { x: 0, y: 2 },
+    ]);
+    expect(h).toHaveLength(4);
+  });
+});

@@ -1,0 +1,187 @@
+import type { NodeId, NodeRole } from '../../sim/types';
+
+/**
+ * Pure geometry for the topology view: where nodes sit, how a directed link is drawn, where a
+ * message is at time t, and which groups a drag-and-drop describes. No DOM; unit-tested.
+ */
+
+export interface Pt {
+  x: number;
+  y: number;
+}
+
+export interface TopologyLayout {
+  pos: Map<NodeId, Pt>;
+  cx: number;
+  cy: number;
+  /** Radius of the worker circle. */
+  ring: number;
+  /** Radius of a node glyph. */
+  nodeR: number;
+}
+
+/** Numeric part of a node id (w12 → 12), for ring order; ids without one sort last. */
+export function nodeIndex(id: NodeId): number {
+  const n = Number(id.slice(1));
+  return Number.isFinite(n) ? n : Number.MAX_SAFE_INTEGER;
+}
+
+export function byNodeOrder(a: NodeId, b: NodeId): number {
+  const ra = a[0] === 'w' ? 0 : a[0] === 's' ? 1 : 2;
+  const rb = b[0] === 'w' ? 0 : b[0] === 's' ? 1 : 2;
+  return ra - rb || nodeIndex(a) - nodeIndex(b);
+}
+
+/**
+ * Workers on a circle in ring order (w0 → w1 → … clockwise, so ring links read as a ring);
+ * servers and brokers in the centre. The circle is rotated by half a step so that, for an even
+ * number of workers, no worker sits on the vertical centre line: the left/right halves are then
+ * an obvious two-group partition for drag-to-partition (w0,w1 right; w2,w3 left for four).
+ */
+export function topologyLayout(nodes: readonly { id: NodeId; role: NodeRole }[], width: number, height: number, labelMargin = 64): TopologyLayout {
+  const cx = width / 2;
+  const cy = height / 2;
+  const workers = nodes.filter((n) => n.role === 'worker').map((n) => n.id).sort(byNodeOrder);
+  const inner = nodes.filter((n) => n.role !== 'worker').map((n) => n.id).sort(byNodeOrder);
+  const ring = Math.max(40, Math.min(width, height) / 2 - labelMargin);
+  const count = Math.max(workers.length, 1);
+  // Glyph size shrinks with crowding on the circle but stays clickable and readable.
+  const nodeR = Math.max(12, Math.min(28, ring * 0.16, (Math.PI * ring) / count / 2.4));
+  const pos = new Map<NodeId, Pt>();
+  workers.forEach((id, i) => {
+    const a = -Math.PI / 2 + ((i + 0.5) * 2 * Math.PI) / count;
+    pos.set(id, { x: cx + ring * Math.cos(a), y: cy + ring * Math.sin(a) });
+  });
+  if (inner.length === 1) pos.set(inner[0], { x: cx, y: cy });
+  else if (inner.length > 1) {
+    const r = Math.min(ring * 0.38, nodeR * 1.6 + inner.length * nodeR * 0.35);
+    inner.forEach((id, i) => {
+      const a = -Math.PI / 2 + (i * 2 * Math.PI) / inner.length;
+      pos.set(id, { x: cx + r * Math.cos(a), y: cy + r * Math.sin(a) });
+    });
+  }
+  return { pos, cx, cy, ring, nodeR };
+}
+
+export interface LinkPair<L> {
+  key: string;
+  a: NodeId;
+  b: NodeId;
+  ab?: L;
+  ba?: L;
+}
+
+/** Directed links grouped by undirected pair (a < b in node order), in a stable order. */
+export function pairLinks<L extends { from: NodeId; to: NodeId }>(links: readonly L[]): LinkPair<L>[] {
+  const m = new Map<string, LinkPair<L>>();
+  for (const l of links) {
+    const [a, b] = byNodeOrder(l.from, l.to) <= 0 ? [l.from, l.to] : [l.to, l.from];
+    const key = `${a}|${b}`;
+    let p = m.get(key);
+    if (!p) {
+      p = { key, a, b };
+      m.set(key, p);
+    }
+    if (l.from === a) p.ab = l;
+    else p.ba = l;
+  }
+  return [...m.values()].sort((x, y) => byNodeOrder(x.a, y.a) || byNodeOrder(x.b, y.b));
+}
+
+/**
+ * The drawn segment of a directed link: shifted sideways by `offset` (to the right of travel,
+ * so the two directions of one edge sit side by side) and trimmed by `trim` at both ends so it
+ * starts and ends at the node glyphs' edges.
+ */
+export function directedSegment(p: Pt, q: Pt, offset: number, trim: number): { x1: number; y1: number; x2: number; y2: number } {
+  const dx = q.x - p.x;
+  const dy = q.y - p.y;
+  const len = Math.hypot(dx, dy) || 1;
+  const ux = dx / len;
+  const uy = dy / len;
+  // Right-hand normal in screen coordinates (y down).
+  const nx = -uy;
+  const ny = ux;
+  const t = Math.min(trim, len / 2 - 1);
+  return {
+    x1: p.x + ux * t + nx * offset,
+    y1: p.y + uy * t + ny * offset,
+    x2: q.x - ux * t + nx * offset,
+    y2: q.y - uy * t + ny * offset,
+  };
+}
+
+/** Fraction of the way from sender to receiver at time t, clamped to [0, 1]. */
+export function flightFraction(t: number, sentAt: number, due: number): number {
+  if (!(due > sentAt)) return t >= due ? 1 : 0;
+  return Math.min(1, Math.max(0, (t - sentAt) / (due - sentAt)));
+}
+
+export function lerpSeg(s: { x1: number; y1: number; x2: number; y2: number }, f: number): Pt {
+  return { x: s.x1 + (s.x2 - s.x1) * f, y: s.y1 + (s.y2 - s.y1) * f };
+}
+
+/**
+ * Drag-to-partition: after dropping `dragged` at `drop`, split the nodes by the vertical centre
+ * line (every other node at its home position). Nodes on the line (servers in the centre) go with
+ * the side the node was dropped on: the dragged worker joins the servers' group and the side it
+ * left is cut off from them. Returns null when one side is empty (nothing to partition).
+ */
+export function groupsFromDrop(home: ReadonlyMap<NodeId, Pt>, dragged: NodeId, drop: Pt, cx: number, eps = 1): NodeId[][] | null {
+  const dropSide = drop.x < cx ? 'L' : 'R';
+  const left: NodeId[] = [];
+  const right: NodeId[] = [];
+  const ids = [...home.keys()].sort(byNodeOrder);
+  for (const id of ids) {
+    const p = id === dragged ? drop : home.get(id)!;
+    const side = Math.abs(p.x - cx) <= eps ? dropSide : p.x < cx ? 'L' : 'R';
+    (side === 'L' ? left : right).push(id);
+  }
+  if (left.length === 0 || right.length === 0) return null;
+  // The group holding w0 first, so the same drag gives the same action text every time.
+  return left.includes(ids[0]) ? [left, right] : [right, left];
+}
+
+/** Relative luminance test: dark text on light fills, light text on dark fills. */
+export function textOn(hex: string): string {
+  const m = /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex);
+  if (!m) return '#111';
+  const [r, g, b] = [m[1], m[2], m[3]].map((h) => {
+    const c = parseInt(h, 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  const L = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  return L > 0.22 ? '#111' : '#fff';
+}
+
+/** Points of a padded-hull outline for a group (1, 2 or more points), for partition shading. */
+export function hullPath(points: readonly Pt[]): string {
+  if (points.length === 0) return '';
+  if (points.length === 1) {
+    const p = points[0];
+    return `M${p.x},${p.y}Z`;
+  }
+  const hull = convexHull(points);
+  return `M${hull.map((p) => `${p.x},${p.y}`).join('L')}Z`;
+}
+
+/** Andrew's monotone chain; collinear points collapse to the two extremes. */
+export function convexHull(points: readonly Pt[]): Pt[] {
+  const pts = [...points].sort((a, b) => a.x - b.x || a.y - b.y);
+  if (pts.length < 3) return pts;
+  const cross = (o: Pt, a: Pt, b: Pt): number => (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
+  const lower: Pt[] = [];
+  for (const p of pts) {
+    while (lower.length >= 2 && cross(lower[lower.length - 2], lower[lower.length - 1], p) <= 0) lower.pop();
+    lower.push(p);
+  }
+  const upper: Pt[] = [];
+  for (let i = pts.length - 1; i >= 0; i--) {
+    const p = pts[i];
+    while (upper.length >= 2 && cross(upper[upper.length - 2], upper[upper.length - 1], p) <= 0) upper.pop();
+    upper.push(p);
+  }
+  upper.pop();
+  lower.pop();
+  return lower.concat(upper);
+}

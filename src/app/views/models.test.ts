@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { gridDecision, probColour } from './boundary';
+import { finiteMax, sampleMetrics, seriesFor, thin } from './chartModel';
+import type { MessageSpan } from './historyIndex';
+import { labelledMarks, laneOrder, laneStretches, timeDomain, visibleMessages } from './timelineModel';
+
+const msg = (id: number, sentAt: number, end: number | null, kind = 'chunk'): MessageSpan => ({ id, from: 'w0', to: 'w1', kind, sentAt, due: sentAt + 10, end, dropped: false });
+
+describe('timeline model', () => {
+  it('shows short runs whole and long runs as a sliding window', () => {
+    expect(timeDomain(5000, 20000)).toEqual([0, 20000]);
+    expect(timeDomain(10000, 600000)).toEqual([0, 30000]);
+    expect(timeDomain(100000, 600000)).toEqual([70000, 100000]);
+  });
+  it('culls messages to the window, the time and the newest N, skipping hidden kinds', () => {
+    const ms = [msg(1, 0, 10), msg(2, 100, 110), msg(3, 200, null, 'ack'), msg(4, 300, null)];
+    expect(visibleMessages(ms, 50, 1000, 250, 10).map((m) => m.id)).toEqual([2, 3]);
+    expect(visibleMessages(ms, 0, 1000, 1000, 2).map((m) => m.id)).toEqual([3, 4]);
+    expect(visibleMessages(ms, 0, 1000, 1000, 10, new Set(['ack'])).map((m) => m.id)).toEqual([1, 2, 4]);
+  });
+  it('splits a lane into up and down stretches', () => {
+    expect(laneStretches([{ start: 100, end: 200 }, { start: 300, end: null }], 0, 400)).toEqual([
+      { start: 0, end: 100, up: true },
+      { start: 100, end: 200, up: false },
+      { start: 200, end: 300, up: true },
+      { start: 300, end: 400, up: false },
+    ]);
+    expect(laneStretches(undefined, 0, 50)).toEqual([{ start: 0, end: 50, up: true }]);
+    expect(laneStretches([{ start: 10, end: 20 }], 30, 50)).toEqual([{ start: 30, end: 50, up: true }]);
+  });
+  it('labels marks only where there is room', () => {
+    const marks = [0, 5, 40, 45, 100].map((t, i) => ({ node: 'w0', version: i, synced: i, t }));
+    const got = labelledMarks(marks, (t) => t, 30);
+    expect([...got].map((m) => m.t)).toEqual([0, 40, 100]);
+  });
+  it('orders lanes workers, servers, brokers by index', () => {
+    expect(laneOrder(['s0', 'w10', 'b0', 'w2'])).toEqual(['w2', 'w10', 's0', 'b0']);
+  });
+});
+
+describe('chart model', () => {
+  it('samples metrics once per simulated instant, NaN for missing values', () => {
+    let now = 0;
+    const sim = { now: () => now, metric: (name: string, node?: string) => (name === 'divergence' ? null : node === 'w1' ? 2 : 0) };
+    const s = seriesFor(sim);
+    expect(sampleMetrics(s, sim, ['w0', 'w1'])).toBe(true);
+    expect(sampleMetrics(s, sim, ['w0', 'w1'])).toBe(false);
+    now = 100;
+    sampleMetrics(s, sim, ['w0', 'w1', 'w2']);
+    expect(s.t).toEqual([0, 100]);
+    expect(s.divergence.every(Number.isNaN)).toBe(true);
+    expect(s.staleness.get('w1')).toEqual([2, 2]);
+    expect(s.staleness.get('w2')).toEqual([NaN, 0]);
+    expect(seriesFor(sim)).toBe(s);
+  });
+  it('thin keeps the last point and bounds the count', () => {
+    const xs = Array.from({ length: 1001 }, (_, i) => i);
+    const th = thin(xs, 100);
+    expect(th.length).toBeLessThanOrEqual(102);
+    expect(th[th.length - 1]).toBe(1000);
+    expect(finiteMax([NaN, 3, Infinity, 2], 0)).toBe(3);
+  });
+});
+
+describe('replica boundary helpers', () => {
+  it('throttles: one request in flight, at most every 250 ms, only on change', () => {
+    const slot = { have: 'v1', pending: null, lastRequest: 1000 };
+    expect(gridDecision(slot, 'v1', 5000)).toBe('no');
+    expect(gridDecision(slot, 'v2', 1100)).toBe(150);
+    expect(gridDecision(slot, 'v2', 1300)).toBe('now');
+    expect(gridDecision({ ...slot, pending: 'v2' }, 'v3', 9000)).toBe('no');
+  });
+  it('maps probabilities to distinct washed colours', () => {
+    const lo = probColour(0);
+    const hi = probColour(1);
+    expect(lo).not.toEqual(hi);
+    for (const c of [...lo, ...hi]) expect(c).toBeGreaterThanOrEqual(0);
+  });
+});

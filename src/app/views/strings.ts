@@ -1,0 +1,69 @@
+import type { Lang, Text } from '../i18n/lang';
+
+/**
+ * Every label the four views draw, in English and Simplified Chinese. Chinese terms follow the
+ * curriculum glossary (版本, 陈旧度, 副本分歧, 损失, 准确率, 分区 …) so a lesson's text and the
+ * picture it points at use the same words.
+ */
+export const viewStrings = {
+  // topology
+  topology: { en: 'Topology', zh: '拓扑' },
+  topologyHint: { en: 'click a link: cut / restore · drag a worker across the centre line: partition', zh: '点击链路：切断／恢复 · 把工作节点拖过中线：制造分区' },
+  heal: { en: 'heal', zh: '修复分区' },
+  crashed: { en: 'crashed', zh: '已崩溃' },
+  failed: { en: 'worker failed', zh: '工作节点出错' },
+  cutLink: { en: 'link cut', zh: '链路已切断' },
+  clickToCut: { en: 'click to cut', zh: '点击切断' },
+  clickToRestore: { en: 'click to restore', zh: '点击恢复' },
+  partitioned: { en: 'partitioned', zh: '已分区' },
+  messages: { en: 'messages', zh: '消息' },
+  slow: { en: 'slowed', zh: '已减速' },
+
+  // timeline
+  timeline: { en: 'Version timeline', zh: '版本时间线' },
+  timeAxis: { en: 'simulated time (s)', zh: '模拟时间（秒）' },
+  partition: { en: 'partition', zh: '分区' },
+  live: { en: 'live', zh: '实时' },
+  scrubHint: { en: 'click / drag: go back in time · double-click: live', zh: '单击／拖动：回看 · 双击：回到实时' },
+  dropped: { en: 'dropped', zh: '丢弃' },
+
+  // charts
+  lossVsSteps: { en: 'Loss vs steps', zh: '损失 vs 步数' },
+  lossVsTime: { en: 'Loss vs time', zh: '损失 vs 时间' },
+  divergence: { en: 'Replica divergence', zh: '副本分歧' },
+  staleness: { en: 'Staleness', zh: '陈旧度' },
+  steps: { en: 'cluster steps', zh: '集群步数' },
+  stepsAxis: { en: 'steps (per worker)', zh: '步数（每个工作节点）' },
+  timeSec: { en: 'time (s)', zh: '时间（秒）' },
+  loss: { en: 'loss', zh: '损失' },
+  l2: { en: 'max L2 distance', zh: '最大 L2 距离' },
+  versions: { en: 'versions behind', zh: '落后的版本数' },
+  noData: { en: 'no data yet', zh: '暂无数据' },
+
+  // replicas
+  replicas: { en: 'Replicas: decision boundary', zh: '副本：决策边界' },
+  accuracy: { en: 'accuracy', zh: '准确率' },
+  version: { en: 'version', zh: '版本' },
+} satisfies Record<string, Text>;
+
+export type ViewStringKey = keyof typeof viewStrings;
+
+export function vs(lang: Lang, key: ViewStringKey): string {
+  return viewStrings[key][lang];
+}
+
+/** Message kinds, as a legend names them. Unknown kinds fall back to their engine name. */
+const kindNames: Record<string, Text> = {
+  chunk: { en: 'chunk', zh: '分块' },
+  gradient: { en: 'gradient', zh: '梯度' },
+  params: { en: 'parameters', zh: '参数' },
+  pull: { en: 'pull', zh: '拉取' },
+  ack: { en: 'ack', zh: '确认' },
+  state: { en: 'state', zh: '状态' },
+  vote: { en: 'vote', zh: '投票' },
+  append: { en: 'append', zh: '追加' },
+};
+
+export function kindName(kind: string, lang: Lang): string {
+  return kindNames[kind]?.[lang] ?? kind;
+}
