@@ -1,0 +1,128 @@
+/**
+ * Command-line arguments of `npm run sim` (CONTRACTS §2). Hand-rolled rather than node:util
+ * parseArgs so every error names the flag and the bad value in our own words; the caller turns
+ * errors into exit status 2.
+ */
+
+export const cliBackends = ['cpu', 'wasm'] as const;
+export type CliBackend = (typeof cliBackends)[number];
+
+export interface CliArgs {
+  /** A scenario file path or a built-in id. */
+  target: string;
+  seed?: number;
+  untilMs?: number;
+  json: boolean;
+  log?: string;
+  backend: CliBackend;
+}
+
+export type ArgsResult = { ok: true; args: CliArgs } | { ok: true; help: true } | { ok: false; errors: string[] };
+
+export const usage = `usage: npm run sim -- <scenario.json | built-in id> [options]
+
+options:
+  --seed N           override the scenario's seed (an integer)
+  --until MS         stop at this simulated time instead of durationMs
+                     (expectations after it are reported as not reached)
+  --json             print exactly one JSON object (the run summary) on stdout
+  --log FILE.jsonl   write the event log, one JSON object per line
+  --backend B        tfjs backend: cpu (default) or wasm
+  -h, --help         show this help
+
+exit status: 0 all expectations hold, 1 one fails, 2 invalid input or arguments`;
+
+const valueFlags = ['seed', 'until', 'log', 'backend'] as const;
+type ValueFlag = (typeof valueFlags)[number];
+const boolFlags = ['json', 'help'] as const;
+
+export function parseCliArgs(argv: readonly string[]): ArgsResult {
+  const errors: string[] = [];
+  const positionals: string[] = [];
+  const values = new Map<ValueFlag, string>();
+  let json = false;
+  let help = false;
+
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--') {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    if (arg === '-h') {
+      help = true;
+      continue;
+    }
+    if (!arg.startsWith('--') || arg === '-') {
+      if (arg.startsWith('-') && arg !== '-') errors.push(`unknown option "${arg}"`);
+      else positionals.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const name = eq >= 0 ? arg.slice(2, eq) : arg.slice(2);
+    const inline = eq >= 0 ? arg.slice(eq + 1) : undefined;
+
+    if ((boolFlags as readonly string[]).includes(name)) {
+      if (inline !== undefined) {
+        errors.push(`--${name} takes no value (got "${inline}")`);
+        continue;
+      }
+      if (name === 'json') json = true;
+      else help = true;
+      continue;
+    }
+    if ((valueFlags as readonly string[]).includes(name)) {
+      const flag = name as ValueFlag;
+      let value = inline;
+      if (value === undefined) {
+        const next = argv[i + 1];
+        // A following flag is not a value: `--seed --json` is a missing seed, not seed "--json".
+        if (next === undefined || (next.startsWith('--') && next.length > 2)) {
+          errors.push(`--${flag} needs a value`);
+          continue;
+        }
+        value = next;
+        i++;
+      }
+      if (values.has(flag)) errors.push(`--${flag} given more than once`);
+      values.set(flag, value);
+      continue;
+    }
+    errors.push(`unknown option "--${name}"`);
+  }
+
+  if (help) return { ok: true, help: true };
+
+  if (positionals.length === 0) errors.push('missing scenario: give a scenario file or a built-in id');
+  else if (positionals.length > 1) errors.push(`expected one scenario, got ${positionals.length}: ${positionals.map((p) => `"${p}"`).join(' ')}`);
+
+  const args: CliArgs = { target: positionals[0] ?? '', json, backend: 'cpu' };
+
+  const seed = values.get('seed');
+  if (seed !== undefined) {
+    const n = /^-?\d+$/.test(seed.trim()) ? Number(seed) : NaN;
+    if (!Number.isSafeInteger(n)) errors.push(`--seed: "${seed}" is not an integer`);
+    else args.seed = n;
+  }
+
+  const until = values.get('until');
+  if (until !== undefined) {
+    const n = until.trim() === '' ? NaN : Number(until);
+    if (!Number.isFinite(n) || n <= 0) errors.push(`--until: "${until}" is not a positive number of simulated milliseconds`);
+    else args.untilMs = n;
+  }
+
+  const log = values.get('log');
+  if (log !== undefined) {
+    if (log === '') errors.push('--log: empty file name');
+    else args.log = log;
+  }
+
+  const backend = values.get('backend');
+  if (backend !== undefined) {
+    if ((cliBackends as readonly string[]).includes(backend)) args.backend = backend as CliBackend;
+    else errors.push(`--backend: "${backend}" is not one of ${cliBackends.join(', ')}`);
+  }
+
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, args };
+}

@@ -1,0 +1,69 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+/** End-to-end: the real `npm run sim` entry point as a child process (exit codes, stdout purity). */
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'cap-cli-main-'));
+
+function sim(...args: string[]) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: root, encoding: 'utf8', timeout: 120_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const small = {
+  schema: 1,
+  id: 'small',
+  seed: 3,
+  durationMs: 1500,
+  cluster: { workers: 2 },
+  strategy: { kind: 'allreduce' },
+  model: { dataset: 'xor', hidden: [4], samples: 100 },
+};
+
+describe('sim CLI', () => {
+  it('bad arguments: exit 2, messages on stderr, no stack trace', () => {
+    const r = sim('allreduce-partition', '--seed', 'x', '--what');
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('error: --seed: "x" is not an integer');
+    expect(r.stderr).toContain('error: unknown option "--what"');
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('invalid scenario file: exit 2 naming the field', () => {
+    const p = join(dir, 'bad.json');
+    writeFileSync(p, JSON.stringify({ ...small, timeline: [{ at: 1, do: 'crash', node: 'w5' }] }));
+    const r = sim(p);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`error: ${p}: timeline[0].node: node "w5" does not exist (cluster has w0-w1)`);
+  });
+
+  it('--json prints exactly one JSON object; --log writes JSON Lines; passing run exits 0', () => {
+    const p = join(dir, 'good.json');
+    const log = join(dir, 'events.jsonl');
+    writeFileSync(p, JSON.stringify({ ...small, expect: [{ at: 'end', metric: 'steps', op: '>', value: 0 }] }));
+    const r = sim(p, '--json', '--log', log, '--seed', '5');
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    const out = JSON.parse(lines[0]) as { scenario: string; seed: number; pass: boolean; simTimeMs: number; events: number };
+    expect(out).toMatchObject({ scenario: 'small', seed: 5, pass: true, simTimeMs: 1500 });
+    const events = readFileSync(log, 'utf8').trim().split('\n');
+    expect(events).toHaveLength(out.events);
+    for (const e of events.slice(0, 20)) expect(typeof (JSON.parse(e) as { t: number }).t).toBe('number');
+  });
+
+  it('a failing expectation exits 1 and says FAIL', () => {
+    const p = join(dir, 'fails.json');
+    writeFileSync(p, JSON.stringify({ ...small, expect: [{ at: 'end', metric: 'steps', op: '<', value: 0 }] }));
+    const r = sim(p);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toMatch(/^FAIL\s+steps < 0 at end/m);
+    expect(r.stdout).toMatch(/result: FAIL/);
+  });
+});

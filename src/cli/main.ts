@@ -1,0 +1,125 @@
+import { closeSync, openSync, writeSync } from 'node:fs';
+import type { RunSummary } from '../engine/api';
+import type { HistoryEvent } from '../sim/types';
+import { parseCliArgs, usage, type CliArgs } from './args';
+import { resolveScenario } from './builtins';
+import { formatSummary, verdict } from './format';
+import type { Scenario } from '../scenario/schema';
+
+/**
+ * `npm run sim -- <scenario.json | built-in id> [--seed N] [--until MS] [--json] [--log FILE.jsonl] [--backend cpu|wasm]`
+ * (CONTRACTS §2). This file only wires: arguments (args.ts) → scenario (builtins.ts) → engine →
+ * output (format.ts). Exit status: 0 all expectations hold, 1 one fails, 2 invalid input or
+ * arguments, 3 the engine itself failed (a bug, not a verdict on the scenario).
+ */
+
+const EXIT_PASS = 0;
+const EXIT_FAIL = 1;
+const EXIT_USAGE = 2;
+const EXIT_INTERNAL = 3;
+
+class UsageError {
+  constructor(readonly lines: string[]) {}
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  const parsed = parseCliArgs(argv);
+  if (!parsed.ok) throw new UsageError([...parsed.errors, 'run with --help for usage']);
+  if ('help' in parsed) {
+    process.stdout.write(`${usage}\n`);
+    return EXIT_PASS;
+  }
+  const args = parsed.args;
+
+  const loaded = resolveScenario(args.target);
+  if (!loaded.ok) throw new UsageError(loaded.errors);
+  const scenario: Scenario = args.seed === undefined ? loaded.scenario : { ...loaded.scenario, seed: args.seed };
+  if (args.untilMs !== undefined && args.untilMs > scenario.durationMs) {
+    throw new UsageError([`--until: ${args.untilMs} is after the end of the run (durationMs ${scenario.durationMs})`]);
+  }
+
+  // Open the log before the run, so a bad path fails in a second, not after the whole run.
+  const logFd = args.log === undefined ? undefined : openLog(args.log);
+
+  // stdout carries only the result: anything a library logs with console.log goes to stderr.
+  console.log = (...a: unknown[]) => console.error(...a);
+
+  const engineSummary = await run(scenario, args, logFd);
+  // With --until, expectations after the stop are not reached: they neither hold nor fail.
+  const pass = verdict(engineSummary, scenario.durationMs);
+  const summary = { ...engineSummary, pass };
+  process.stdout.write(args.json ? `${JSON.stringify(summary)}\n` : `${formatSummary(summary, scenario.durationMs)}\n`);
+  return pass ? EXIT_PASS : EXIT_FAIL;
+}
+
+async function run(scenario: Scenario, args: CliArgs, logFd: number | undefined): Promise<RunSummary> {
+  // Loaded lazily: tfjs takes seconds to import, and argument or file errors should answer at once.
+  const [{ Simulation }, { LocalTrainer }] = await Promise.all([import('../engine/simulation'), import('../train/localTrainer')]);
+  const trainer = await LocalTrainer.create({ model: scenario.model, seed: scenario.seed, backend: args.backend });
+  try {
+    const sim = await Simulation.create(scenario, { trainer });
+    const progress = makeProgress(args.untilMs ?? scenario.durationMs);
+    const summary = await sim.runToEnd({ untilMs: args.untilMs, onProgress: progress.update });
+    progress.done();
+    if (sim.failure) throw new Error(sim.failure);
+    if (logFd !== undefined) writeLog(logFd, sim.history.events);
+    return summary;
+  } finally {
+    await trainer.dispose();
+  }
+}
+
+function openLog(path: string): number {
+  try {
+    return openSync(path, 'w');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'its folder does not exist' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'is a directory' : (e as Error).message;
+    throw new UsageError([`--log: cannot write "${path}": ${why}`]);
+  }
+}
+
+/** JSON Lines: one event per line, written in chunks so a long run does not build one huge string. */
+function writeLog(fd: number, events: readonly HistoryEvent[]): void {
+  const CHUNK = 5000;
+  try {
+    for (let i = 0; i < events.length; i += CHUNK) {
+      writeSync(fd, events.slice(i, i + CHUNK).map((e) => `${JSON.stringify(e)}\n`).join(''));
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A one-line progress indicator on stderr, only for a person watching a terminal. */
+function makeProgress(endMs: number): { update: (t: number) => void; done: () => void } {
+  if (!process.stderr.isTTY) return { update: () => {}, done: () => {} };
+  let last = -1;
+  return {
+    update: (t) => {
+      const pct = Math.floor((100 * t) / endMs);
+      if (pct === last) return;
+      last = pct;
+      process.stderr.write(`\r  simulating… ${(t / 1000).toFixed(1)} s / ${(endMs / 1000).toFixed(1)} s (${pct}%)`);
+    },
+    done: () => process.stderr.write('\r\x1b[K'),
+  };
+}
+
+function exit(code: number): void {
+  // Exit explicitly once stdout is flushed: tfjs backends may keep handles that hold the process open.
+  process.stdout.write('', () => process.exit(code));
+}
+
+main(process.argv.slice(2)).then(exit, (e: unknown) => {
+  if (e instanceof UsageError) {
+    for (const line of e.lines) process.stderr.write(`error: ${line}\n`);
+    exit(EXIT_USAGE);
+    return;
+  }
+  // Never a stack trace for the user; CAP_DEBUG=1 shows it to whoever fixes the bug.
+  const msg = e instanceof Error ? e.message : String(e);
+  process.stderr.write(`internal error: ${msg}\n`);
+  if (process.env.CAP_DEBUG && e instanceof Error && e.stack) process.stderr.write(`${e.stack}\n`);
+  exit(EXIT_INTERNAL);
+});
