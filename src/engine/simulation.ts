@@ -54,7 +54,6 @@ interface NodeRt {
   eval?: Evaluation;
   bytesSent: number;
   computeRng: Rng;
-  batchRng: Rng;
 }
 
 export interface SimulationOptions {
@@ -121,7 +120,6 @@ export class Simulation {
         counted: [],
         bytesSent: 0,
         computeRng: rngFor(seed, `compute:${id}`),
-        batchRng: rngFor(seed, `batch:${id}`),
       });
     }
     this.strategy = createStrategy(scenario.strategy, this.context());
@@ -181,7 +179,7 @@ export class Simulation {
       setTimer: (node, delay, tag, data) => {
         this.queue.push(this.t + delay, { k: 'timer', node, tag, data, inc: this.node(node).inc });
       },
-      startStep: (w) => this.startStep(w),
+      startStep: (w, key) => this.startStep(w, key),
       isComputing: (w) => this.node(w).computing,
       replica: (w): Replica => this.node(w).replica,
       setReplica: (w, params, version, synced) => {
@@ -204,7 +202,7 @@ export class Simulation {
     return n;
   }
 
-  private startStep(w: NodeId): boolean {
+  private startStep(w: NodeId, batchKey?: number): boolean {
     const n = this.node(w);
     if (!n.up || n.computing) return false;
     const sc = this.scenario;
@@ -212,8 +210,9 @@ export class Simulation {
     const step = n.steps + 1;
     const u = n.computeRng.next();
     const duration = sc.compute.stepMs * n.slowFactor * n.straggler * (1 + sc.compute.jitter * (2 * u - 1));
+    const batchRng = rngFor(sc.seed, `batch:${w}:${batchKey ?? step}`);
     const batch = new Uint32Array(sc.model.batchSize);
-    for (let i = 0; i < batch.length; i++) batch[i] = n.batchRng.int(0, this.trainer.samples - 1);
+    for (let i = 0; i < batch.length; i++) batch[i] = batchRng.int(0, this.trainer.samples - 1);
     const due = this.t + duration;
     const basedOn = n.replica.version;
     const pending = this.trainer.gradient({ node: w, params: n.replica.params.slice(), batch });

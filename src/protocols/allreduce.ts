@@ -50,6 +50,8 @@ interface RingWorker {
   inbox: Map<string, ChunkMsg>;
   /** Sent chunks of this round and the previous one, kept to answer NACKs. */
   outbox: Map<string, ChunkMsg>;
+  /** The wait a NACK timer is armed for, so one wait has one timer. */
+  armed: string | null;
 }
 
 const msgKey = (round: number, phase: RingPhase, k: number) => `${round}:${phase}:${k}`;
@@ -77,7 +79,7 @@ export class AllreduceStrategy implements Strategy {
   }
 
   start(): void {
-    for (const id of this.ctx.workers) this.ctx.startStep(id);
+    for (const id of this.ctx.workers) this.ctx.startStep(id, 0);
   }
 
   private next(i: number): NodeId {
@@ -89,7 +91,12 @@ export class AllreduceStrategy implements Strategy {
 
   onStepDone(worker: NodeId, r: StepResult): void {
     const s = this.w.get(worker)!;
-    if (s.phase !== 'compute' || r.basedOn !== s.round) return; // a result from before a rejoin
+    if (s.phase !== 'compute') return;
+    if (r.basedOn !== s.round) {
+      // Computed on parameters the worker has since replaced (it caught up by state transfer).
+      this.ctx.startStep(worker, s.round);
+      return;
+    }
     s.buf = r.grad.slice();
     if (this.n === 1) return this.finish(worker, s);
     this.enter(worker, s, 'rs');
@@ -117,7 +124,10 @@ export class AllreduceStrategy implements Strategy {
       const key = msgKey(s.round, s.phase, s.k);
       const m = s.inbox.get(key);
       if (!m) {
-        this.ctx.setTimer(worker, this.cfg.rtoMs, 'nack', { round: s.round, phase: s.phase, k: s.k });
+        if (s.armed !== key) {
+          s.armed = key;
+          this.ctx.setTimer(worker, this.cfg.rtoMs, 'nack', { round: s.round, phase: s.phase, k: s.k });
+        }
         return;
       }
       s.inbox.delete(key);
@@ -156,7 +166,7 @@ export class AllreduceStrategy implements Strategy {
     for (const key of [...s.outbox.keys()]) if (Number(key.split(':')[0]) < done) s.outbox.delete(key);
     this.ctx.setReplica(worker, params, s.round, s.round);
     this.ctx.counted(worker);
-    this.ctx.startStep(worker);
+    this.ctx.startStep(worker, s.round);
   }
 
   onMessage(msg: Message): void {
@@ -174,19 +184,26 @@ export class AllreduceStrategy implements Strategy {
       if (out) {
         this.ctx.note('retransmit', msg.to, { round: m.round, k: m.k });
         this.ctx.send(msg.to, msg.from, 'chunk', out, out.data.length * 4);
+      } else if (m.round < this.ctx.replica(msg.to).version && s.phase !== 'rejoin') {
+        // The chunk is gone (this worker restarted since), but the round's result is not: every
+        // worker that finished round r holds the same parameters, so send those instead.
+        this.sendState(msg.to, msg.from);
       }
     } else if (msg.kind === 'state-req') {
-      if (s.phase === 'rejoin') return;
-      const rep = this.ctx.replica(msg.to);
-      const state: StateMsg = { params: rep.params.slice(), version: rep.version };
-      this.ctx.send(msg.to, msg.from, 'state', state, state.params.length * 4);
+      if (s.phase !== 'rejoin') this.sendState(msg.to, msg.from);
     } else if (msg.kind === 'state') {
-      if (s.phase !== 'rejoin') return;
       const m = msg.payload as StateMsg;
+      // Adopt only state that is ahead: a restarted worker, or one stuck in a round that the
+      // others finished (its missing chunks died with a crashed peer).
+      if (s.phase !== 'rejoin' && m.version <= s.round) return;
       s.round = m.version;
       s.phase = 'compute';
+      s.buf = null;
+      s.armed = null;
+      for (const key of [...s.inbox.keys()]) if (Number(key.split(':')[0]) < s.round) s.inbox.delete(key);
       this.ctx.setReplica(msg.to, m.params, m.version, m.version);
-      this.ctx.startStep(msg.to);
+      this.ctx.counted(msg.to);
+      this.ctx.startStep(msg.to, s.round);
     }
   }
 
@@ -195,6 +212,7 @@ export class AllreduceStrategy implements Strategy {
     if (tag === 'nack') {
       const d = data as NackMsg;
       if (s.round !== d.round || s.phase !== d.phase || s.k !== d.k) return; // it arrived meanwhile
+      // A receiver-driven retransmission request, repeated every rtoMs while the chunk is missing.
       this.ctx.send(node, this.prev(s.index), 'nack', d, 0);
       this.ctx.setTimer(node, this.cfg.rtoMs, 'nack', d);
     } else if (tag === 'rejoin' && s.phase === 'rejoin') {
@@ -213,6 +231,12 @@ export class AllreduceStrategy implements Strategy {
     // Volatile state is gone: fetch the current parameters from the ring predecessor, then rejoin.
     s.phase = 'rejoin';
     this.askState(node, s);
+  }
+
+  private sendState(from: NodeId, to: NodeId): void {
+    const rep = this.ctx.replica(from);
+    const state: StateMsg = { params: rep.params.slice(), version: rep.version };
+    this.ctx.send(from, to, 'state', state, state.params.length * 4);
   }
 
   private askState(node: NodeId, s: RingWorker): void {
@@ -248,7 +272,7 @@ export class AllreduceStrategy implements Strategy {
 }
 
 function fresh(index: number, round: number): RingWorker {
-  return { index, round, phase: 'compute', k: 0, buf: null, inbox: new Map(), outbox: new Map() };
+  return { index, round, phase: 'compute', k: 0, buf: null, inbox: new Map(), outbox: new Map(), armed: null };
 }
 
 function isBefore(pa: RingPhase, ka: number, pb: RingPhase, kb: number): boolean {

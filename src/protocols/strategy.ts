@@ -35,8 +35,13 @@ export interface StrategyContext {
   send(from: NodeId, to: NodeId, kind: MessageKind, payload: unknown, bytes: number): void;
   /** A timer on `node`; it never fires if the node crashes first (volatile state). */
   setTimer(node: NodeId, delayMs: number, tag: string, data?: unknown): void;
-  /** Starts a training step on the worker's current replica; false if down or busy. */
-  startStep(worker: NodeId): boolean;
+  /**
+   * Starts a training step on the worker's current replica; false if down or busy.
+   * The mini-batch is a seeded function of (worker, batchKey), default the step number. A strategy
+   * that may have to recompute a lost step passes a key that identifies it (all-reduce: the round),
+   * so the recomputed gradient is bit-identical to the lost one, as with a resumable data loader.
+   */
+  startStep(worker: NodeId, batchKey?: number): boolean;
   isComputing(worker: NodeId): boolean;
   replica(worker: NodeId): Replica;
   /** Replaces the worker's parameters (copied) and records a version event. */
