@@ -56,6 +56,10 @@ async function run(scenario: Scenario, args: CliArgs, logFd: number | undefined)
   // Loaded lazily: tfjs takes seconds to import, and argument or file errors should answer at once.
   const [{ Simulation }, { LocalTrainer }] = await Promise.all([import('../engine/simulation'), import('../train/localTrainer')]);
   const trainer = await LocalTrainer.create({ model: scenario.model, seed: scenario.seed, backend: args.backend });
+  if (trainer.backend !== args.backend) {
+    // The schedule hash does not depend on the backend, but the training values do: say so.
+    process.stderr.write(`note: backend ${args.backend} unavailable, running on ${trainer.backend}${trainer.fallbacks.length ? ` (${trainer.fallbacks.join('; ')})` : ''}\n`);
+  }
   try {
     const sim = await Simulation.create(scenario, { trainer });
     const progress = makeProgress(args.untilMs ?? scenario.durationMs);
