@@ -1,0 +1,97 @@
+import * as tf from '@tensorflow/tfjs';
+import type { BackendChoice, BackendName } from './types';
+
+/**
+ * Backend choice with fallback. tfjs backends are per thread (per worker), so this is called once
+ * per worker or per Node process. webgpu and wasm are imported lazily: Node and cpu-only paths
+ * never load them.
+ */
+
+export const AUTO_ORDER: readonly BackendName[] = ['webgpu', 'webgl', 'wasm', 'cpu'];
+
+export interface BackendSelection {
+  backend: BackendName;
+  /** Why each backend tried before the one in use was skipped, e.g. "webgpu: no navigator.gpu". */
+  fallbacks: string[];
+}
+
+/** Keyed by the package's binary names ('tfjs-backend-wasm.wasm', …). */
+export type WasmPaths = Record<string, string>;
+let wasmPaths: WasmPaths | null = null;
+
+/**
+ * Browser code hands in URLs of the .wasm files served by the app (see workers/wasmPaths.ts).
+ * Node leaves this unset: the package then reads its own files from node_modules.
+ */
+export function setWasmBinaryPaths(paths: WasmPaths): void {
+  wasmPaths = paths;
+}
+
+const isNode = typeof process !== 'undefined' && process.versions?.node != null;
+
+async function register(name: BackendName): Promise<void> {
+  switch (name) {
+    case 'webgpu':
+      if (typeof navigator === 'undefined' || !navigator.gpu) throw new Error('no navigator.gpu');
+      // Headless Chromium has navigator.gpu but no adapter; asking first spares tfjs's console errors.
+      if (!(await navigator.gpu.requestAdapter())) throw new Error('no WebGPU adapter');
+      await import('@tensorflow/tfjs-backend-webgpu');
+      return;
+    case 'webgl':
+      // Checked first so Node does not print tfjs's WebGL context warnings.
+      if (typeof OffscreenCanvas === 'undefined' && typeof document === 'undefined') {
+        throw new Error('no OffscreenCanvas or document');
+      }
+      return;
+    case 'wasm': {
+      const wasm = await import('@tensorflow/tfjs-backend-wasm');
+      // Vite's minifier breaks the threaded build, and threads gain nothing here (STACK.md).
+      tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
+      if (wasmPaths) wasm.setWasmPaths(wasmPaths);
+      return;
+    }
+    case 'cpu':
+      return;
+  }
+}
+
+async function tryBackend(name: BackendName): Promise<void> {
+  await register(name);
+  if (!(await tf.setBackend(name))) throw new Error('failed to initialise');
+  await tf.ready();
+  // A backend can initialise and still fail on first use (lost context, missing kernel).
+  const probe = tf.tidy(() => tf.add(tf.scalar(1), tf.scalar(1)));
+  const v = (await probe.data())[0];
+  probe.dispose();
+  if (v !== 2) throw new Error(`probe computed ${v}`);
+}
+
+function reason(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * 'auto' tries webgpu → webgl → wasm → cpu (in Node: cpu, the measured sensible default);
+ * a named backend is tried alone, then cpu.
+ */
+export async function selectBackendDetailed(choice: BackendChoice): Promise<BackendSelection> {
+  const order: readonly BackendName[] =
+    choice === 'auto' ? (isNode ? ['cpu'] : AUTO_ORDER) : choice === 'cpu' ? ['cpu'] : [choice, 'cpu'];
+  // Node: silences only tfjs's "install tfjs-node" banner and similar warnings (tfjs-node is
+  // deliberately not used: it downloads a native binary).
+  if (isNode) tf.enableProdMode();
+  const fallbacks: string[] = [];
+  for (const name of order) {
+    try {
+      await tryBackend(name);
+      return { backend: name, fallbacks };
+    } catch (e) {
+      fallbacks.push(`${name}: ${reason(e)}`);
+    }
+  }
+  throw new Error(`no tfjs backend works (${fallbacks.join('; ')})`);
+}
+
+export async function selectBackend(choice: BackendChoice): Promise<BackendName> {
+  return (await selectBackendDetailed(choice)).backend;
+}
