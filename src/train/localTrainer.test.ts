@@ -1,0 +1,75 @@
+import * as tf from '@tensorflow/tfjs';
+import { describe, expect, it } from 'vitest';
+import { selectBackendDetailed } from './backend';
+import { LocalTrainer } from './localTrainer';
+import type { TrainerSpec } from './types';
+
+const spec: TrainerSpec = {
+  model: { dataset: 'xor', hidden: [8, 8], batchSize: 16, learningRate: 0.1, samples: 300, noise: 0.1 },
+  seed: 11,
+  backend: 'cpu',
+};
+
+describe('backend selection in Node', () => {
+  it('falls back to cpu with the reason when a browser backend is asked for', async () => {
+    const webgl = await selectBackendDetailed('webgl');
+    expect(webgl.backend).toBe('cpu');
+    expect(webgl.fallbacks[0]).toMatch(/^webgl: /);
+    const webgpu = await selectBackendDetailed('webgpu');
+    expect(webgpu.backend).toBe('cpu');
+    expect(webgpu.fallbacks[0]).toMatch(/^webgpu: no navigator.gpu/);
+    expect((await selectBackendDetailed('auto')).backend).toBe('cpu');
+  });
+
+  it('runs wasm from the package’s own files, with the same values as cpu to float32 precision', async () => {
+    const cpu = await LocalTrainer.create(spec);
+    const p = cpu.initialParams();
+    const batch = Uint32Array.from([0, 1, 2, 3, 4, 5, 6, 7]);
+    const a = await cpu.gradient({ node: 'w0', params: p.slice(), batch });
+    const wasm = await LocalTrainer.create({ ...spec, backend: 'wasm' });
+    expect(wasm.backend).toBe('wasm');
+    expect(tf.getBackend()).toBe('wasm');
+    const b = await wasm.gradient({ node: 'w0', params: p.slice(), batch });
+    expect(b.loss).toBeCloseTo(a.loss, 5);
+    for (let i = 0; i < a.grad.length; i++) expect(b.grad[i]).toBeCloseTo(a.grad[i], 4);
+    await wasm.dispose();
+    await cpu.dispose();
+    await selectBackendDetailed('cpu');
+  });
+});
+
+describe('LocalTrainer', () => {
+  it('implements Trainer: sizes, seeded init, gradient, evaluate, grid, backend', async () => {
+    const t = await LocalTrainer.create(spec);
+    expect(t.paramCount).toBe(105);
+    expect(t.samples).toBe(300);
+    expect(t.initialParams()).toEqual(t.initialParams());
+    expect(t.backendFor('w3')).toBe('cpu');
+    const p = t.initialParams();
+    const r = await t.gradient({ node: 'w0', params: p.slice(), batch: Uint32Array.from([1, 2, 3]) });
+    expect(r.grad.length).toBe(105);
+    expect(r.loss).toBeGreaterThan(0);
+    const e = await t.evaluate(p);
+    expect(e.accuracy).toBeGreaterThanOrEqual(0);
+    expect((await t.predictGrid(p, 25)).length).toBe(625);
+    expect(p.length).toBe(105); // evaluate and predictGrid leave the caller's params alone
+    await t.dispose();
+  });
+
+  it('detaches the request params, as the worker pool’s transfer does', async () => {
+    const t = await LocalTrainer.create(spec);
+    const params = t.initialParams();
+    await t.gradient({ node: 'w0', params, batch: Uint32Array.from([0]) });
+    expect(params.length).toBe(0);
+    const view = t.initialParams().subarray(0); // a whole-buffer view is detached too
+    const big = new Float32Array(210);
+    const part = big.subarray(105); // a view of a larger buffer is copied, not detached
+    await t.gradient({ node: 'w0', params: view, batch: Uint32Array.from([0]) });
+    await t.gradient({ node: 'w0', params: part, batch: Uint32Array.from([0]) });
+    expect(part.length).toBe(105);
+    await expect(t.gradient({ node: 'w0', params: t.initialParams(), batch: Uint32Array.from([300]) })).rejects.toThrow(
+      /out of range/,
+    );
+    await t.dispose();
+  });
+});
