@@ -1,0 +1,150 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { selectBackend } from '../train/backend';
+import { LocalTrainer } from '../train/localTrainer';
+import type { TrainerSpec } from '../train/types';
+import { createHandler } from './handler';
+import { WorkerPool } from './pool';
+import type { WorkerRequest, WorkerResponse } from './protocol';
+
+/**
+ * An in-process stand-in for a module Worker: messages go through structuredClone with their
+ * transfer lists (so detaching is real) and arrive asynchronously, as with postMessage.
+ */
+class FakeWorker {
+  onmessage: ((e: MessageEvent<WorkerResponse>) => void) | null = null;
+  onerror: ((e: ErrorEvent) => void) | null = null;
+  onmessageerror: (() => void) | null = null;
+  terminated = false;
+  received: WorkerRequest[] = [];
+  private readonly handle = createHandler(
+    (msg, transfer) => {
+      const copy = structuredClone(msg, { transfer });
+      setTimeout(() => !this.terminated && this.onmessage?.({ data: copy } as MessageEvent<WorkerResponse>));
+    },
+    (err) => setTimeout(() => this.fail(err.message)),
+  );
+
+  constructor(private readonly opts: { failInit?: boolean } = {}) {}
+
+  postMessage(msg: WorkerRequest, transfer: Transferable[]): void {
+    const copy = structuredClone(msg, { transfer });
+    this.received.push(copy);
+    if (copy.kind === 'init' && this.opts.failInit) {
+      setTimeout(() => this.fail('Uncaught SyntaxError: bad module'));
+      return;
+    }
+    setTimeout(() => !this.terminated && void this.handle(copy));
+  }
+
+  fail(message: string): void {
+    if (!this.terminated) this.onerror?.({ message, preventDefault: () => {} } as ErrorEvent);
+  }
+
+  terminate(): void {
+    this.terminated = true;
+  }
+}
+
+const spec: TrainerSpec = {
+  model: { dataset: 'circles', hidden: [8, 8], batchSize: 16, learningRate: 0.1, samples: 200, noise: 0.1 },
+  seed: 5,
+  backend: 'cpu',
+};
+
+const batch = () => Uint32Array.from([0, 1, 2, 3, 4, 5, 6, 7]);
+
+function poolOf(workers: FakeWorker[]): Promise<WorkerPool> {
+  let i = 0;
+  return WorkerPool.create(spec, { size: workers.length, workerFactory: () => workers[i++] as unknown as Worker });
+}
+
+beforeAll(async () => {
+  await selectBackend('cpu');
+});
+
+describe('WorkerPool', () => {
+  it('gives the same values as LocalTrainer, transfers params, spreads load', async () => {
+    const fakes = [new FakeWorker(), new FakeWorker()];
+    const pool = await poolOf(fakes);
+    const local = await LocalTrainer.create(spec);
+    expect(pool.paramCount).toBe(105);
+    expect(pool.samples).toBe(200);
+    expect(pool.initialParams()).toEqual(local.initialParams());
+    expect(pool.backendFor('w0')).toBe('cpu');
+
+    const p = pool.initialParams();
+    const sent = p.slice();
+    const got = await Promise.all(
+      ['w0', 'w1', 'w2', 'w3'].map((node) => pool.gradient({ node, params: sent.slice(), batch: batch() })),
+    );
+    const want = await local.gradient({ node: 'w0', params: p.slice(), batch: batch() });
+    for (const g of got) {
+      expect(g.grad).toEqual(want.grad);
+      expect(g.loss).toBe(want.loss);
+    }
+    // Both workers served: least-loaded dispatch, not node-to-thread binding.
+    const counts = fakes.map((f) => f.received.filter((m) => m.kind === 'gradient').length);
+    expect(counts).toEqual([2, 2]);
+    const detached = p.slice();
+    await pool.gradient({ node: 'w0', params: detached, batch: batch() });
+    expect(detached.length).toBe(0);
+
+    expect(await pool.evaluate(p)).toEqual(await local.evaluate(p));
+    expect(await pool.predictGrid(p, 10)).toEqual(await local.predictGrid(p, 10));
+    expect(p.length).toBe(105);
+    await pool.dispose();
+    await local.dispose();
+  });
+
+  it('a request that throws inside the worker rejects with its message; the worker lives on', async () => {
+    const pool = await poolOf([new FakeWorker()]);
+    pool.injectFault('w1');
+    const params = pool.initialParams();
+    await expect(pool.gradient({ node: 'w1', params: params.slice(), batch: batch() })).rejects.toThrow(
+      /injected fault in worker 0 \(node w1\)/,
+    );
+    await expect(pool.gradient({ node: 'w1', params: params.slice(), batch: batch() })).resolves.toBeTruthy();
+    expect(pool.workers()[0].alive).toBe(true);
+    await pool.dispose();
+  });
+
+  it('a crashing worker rejects all its pending requests, naming it; others carry on', async () => {
+    const fakes = [new FakeWorker(), new FakeWorker()];
+    const pool = await poolOf(fakes);
+    const params = pool.initialParams();
+    pool.injectFault('w0', 'crash');
+    const first = pool.gradient({ node: 'w0', params: params.slice(), batch: batch() });
+    const second = pool.gradient({ node: 'w1', params: params.slice(), batch: batch() });
+    const third = pool.gradient({ node: 'w2', params: params.slice(), batch: batch() }); // same worker as w0
+    const results = await Promise.allSettled([first, second, third]);
+    const crashed = fakes.findIndex((f) => f.terminated);
+    expect(crashed).toBeGreaterThanOrEqual(0);
+    expect(results[0].status).toBe('rejected');
+    expect(String((results[0] as PromiseRejectedResult).reason)).toMatch(
+      new RegExp(`training worker ${crashed} \\(cpu\\) died: injected crash`),
+    );
+    expect(results.filter((r) => r.status === 'rejected').length).toBe(2);
+    expect(pool.workers().filter((w) => w.alive).length).toBe(1);
+    // Later requests go to the survivor.
+    for (const node of ['w0', 'w1', 'w2']) {
+      await expect(pool.gradient({ node, params: params.slice(), batch: batch() })).resolves.toBeTruthy();
+    }
+    // When none remain, requests reject.
+    pool.injectFault('w0', 'crash');
+    await expect(pool.gradient({ node: 'w0', params: params.slice(), batch: batch() })).rejects.toThrow(/died/);
+    await expect(pool.gradient({ node: 'w0', params: params.slice(), batch: batch() })).rejects.toThrow(
+      /no training worker left/,
+    );
+    await pool.dispose();
+  });
+
+  it('drops a worker that fails to start; fails to create when none start', async () => {
+    const pool = await poolOf([new FakeWorker({ failInit: true }), new FakeWorker()]);
+    expect(pool.workers().map((w) => w.alive)).toEqual([false, true]);
+    expect(pool.backendFor('w9')).toBe('cpu');
+    await pool.dispose();
+    await expect(poolOf([new FakeWorker({ failInit: true })])).rejects.toThrow(
+      /no training worker started: training worker 0 died: Uncaught SyntaxError: bad module/,
+    );
+  });
+});

@@ -1,0 +1,218 @@
+import { initialParams, paramCount } from '../train/layout';
+import type { BackendName, Evaluation, GradientRequest, GradientResult, Trainer, TrainerSpec } from '../train/types';
+import {
+  transferable,
+  type FaultMode,
+  type GradientReply,
+  type InitResult,
+  type WorkerRequest,
+  type WorkerResponse,
+  type WorkerResult,
+} from './protocol';
+
+/**
+ * A pool of training workers serving all logical nodes (DESIGN rule 8): each request goes to the
+ * least-loaded live worker, since parameters travel with the request. A worker that errors is
+ * dropped; its pending requests reject with a message naming it and the cause.
+ * The main thread never loads tfjs: layout and initial parameters are pure JS.
+ */
+
+export interface WorkerPoolOptions {
+  /** Number of logical training nodes; the pool has min(nodes, hardwareConcurrency) workers. */
+  nodes?: number;
+  /** Exact worker count (overrides `nodes`). */
+  size?: number;
+  /** Tests substitute their own Worker. */
+  workerFactory?: () => Worker;
+}
+
+interface Pending {
+  resolve: (r: WorkerResult) => void;
+  reject: (e: Error) => void;
+}
+
+interface Slot {
+  index: number;
+  worker: Worker;
+  backend: BackendName | null;
+  fallbacks: string[];
+  pending: Map<number, Pending>;
+  alive: boolean;
+}
+
+export interface PoolWorkerInfo {
+  index: number;
+  backend: BackendName | null;
+  fallbacks: string[];
+  alive: boolean;
+  pending: number;
+}
+
+function defaultWorker(): Worker {
+  return new Worker(new URL('./trainWorker.ts', import.meta.url), { type: 'module' });
+}
+
+export class WorkerPool implements Trainer {
+  readonly paramCount: number;
+  readonly samples: number;
+  private readonly slots: Slot[] = [];
+  private nextId = 1;
+  private rotate = 0;
+  private readonly lastServed = new Map<string, Slot>();
+  private readonly faults = new Map<string, FaultMode>();
+  private readonly deaths: string[] = [];
+  private disposed = false;
+
+  private constructor(
+    private readonly spec: TrainerSpec,
+    size: number,
+    factory: () => Worker,
+  ) {
+    this.paramCount = paramCount(spec.model.hidden);
+    this.samples = spec.model.samples;
+    for (let i = 0; i < size; i++) this.slots.push(this.spawn(i, factory));
+  }
+
+  static async create(spec: TrainerSpec, opts: WorkerPoolOptions = {}): Promise<WorkerPool> {
+    const cores = (typeof navigator !== 'undefined' && navigator.hardwareConcurrency) || 2;
+    const size = Math.max(1, opts.size ?? Math.min(opts.nodes ?? cores, cores));
+    const pool = new WorkerPool(spec, size, opts.workerFactory ?? defaultWorker);
+    await Promise.all(pool.slots.map((s) => pool.init(s)));
+    if (!pool.slots.some((s) => s.alive)) {
+      await pool.dispose();
+      throw new Error(`no training worker started: ${pool.deaths.join('; ')}`);
+    }
+    return pool;
+  }
+
+  private spawn(index: number, factory: () => Worker): Slot {
+    const worker = factory();
+    const slot: Slot = { index, worker, backend: null, fallbacks: [], pending: new Map(), alive: true };
+    worker.onmessage = (e: MessageEvent<WorkerResponse>) => {
+      const msg = e.data;
+      const p = slot.pending.get(msg.id);
+      if (!p) return;
+      slot.pending.delete(msg.id);
+      if (msg.ok) p.resolve(msg.result);
+      else p.reject(new Error(msg.error));
+    };
+    worker.onerror = (e: ErrorEvent) => {
+      e.preventDefault?.(); // handled here; keep it out of the page's console as an uncaught error
+      this.kill(slot, e.message || 'uncaught error (no message; the script may have failed to load)');
+    };
+    worker.onmessageerror = () => this.kill(slot, 'a message could not be deserialised');
+    return slot;
+  }
+
+  private async init(slot: Slot): Promise<void> {
+    try {
+      const r = (await this.call(slot, { id: 0, kind: 'init', spec: this.spec, worker: slot.index }, [])) as InitResult;
+      if (r.paramCount !== this.paramCount || r.samples !== this.samples) {
+        throw new Error(`model shape mismatch (${r.paramCount} params, ${r.samples} samples)`);
+      }
+      slot.backend = r.backend;
+      slot.fallbacks = r.fallbacks;
+    } catch (e) {
+      this.kill(slot, `init failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  /** Mark dead, terminate, and reject everything it still owed. */
+  private kill(slot: Slot, cause: string): void {
+    if (!slot.alive) return;
+    slot.alive = false;
+    const err = new Error(`training worker ${slot.index}${slot.backend ? ` (${slot.backend})` : ''} died: ${cause}`);
+    this.deaths.push(err.message);
+    slot.worker.terminate();
+    for (const p of slot.pending.values()) p.reject(err);
+    slot.pending.clear();
+  }
+
+  private call(slot: Slot, req: WorkerRequest, transfer: Transferable[]): Promise<WorkerResult> {
+    const id = this.nextId++;
+    return new Promise<WorkerResult>((resolve, reject) => {
+      slot.pending.set(id, { resolve, reject });
+      try {
+        slot.worker.postMessage({ ...req, id }, transfer);
+      } catch (e) {
+        slot.pending.delete(id);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      }
+    });
+  }
+
+  /** Least-loaded live worker; ties rotate so idle workers share the load. */
+  private pick(): Slot {
+    if (this.disposed) throw new Error('worker pool disposed');
+    const live = this.slots.filter((s) => s.alive && s.backend);
+    if (live.length === 0) throw new Error(`no training worker left (${this.deaths.join('; ')})`);
+    this.rotate = (this.rotate + 1) % live.length;
+    let best = live[this.rotate];
+    for (const s of live) if (s.pending.size < best.pending.size) best = s;
+    return best;
+  }
+
+  initialParams(): Float32Array {
+    return initialParams(this.spec.model, this.spec.seed);
+  }
+
+  /** req.params is transferred: the caller's array is detached afterwards. */
+  async gradient(req: GradientRequest): Promise<GradientResult> {
+    const slot = this.pick();
+    this.lastServed.set(req.node, slot);
+    const fault = this.faults.get(req.node);
+    this.faults.delete(req.node);
+    const [params, pbuf] = transferable(req.params);
+    const batch = req.batch.slice(); // tiny; copied so the simulator may keep its own
+    const msg: WorkerRequest = { id: 0, kind: 'gradient', node: req.node, params, batch, fault };
+    const r = (await this.call(slot, msg, [pbuf, batch.buffer])) as GradientReply;
+    return { grad: r.grad, loss: r.loss };
+  }
+
+  /** The caller keeps its params: a copy travels. */
+  async evaluate(params: Float32Array): Promise<Evaluation> {
+    const copy = params.slice();
+    return (await this.call(this.pick(), { id: 0, kind: 'evaluate', params: copy }, [copy.buffer])) as Evaluation;
+  }
+
+  async predictGrid(params: Float32Array, res: number): Promise<Float32Array> {
+    const copy = params.slice();
+    const msg: WorkerRequest = { id: 0, kind: 'predictGrid', params: copy, res };
+    return (await this.call(this.pick(), msg, [copy.buffer])) as Float32Array;
+  }
+
+  /** Backend of the worker that last served `node` (any live worker's before the first step). */
+  backendFor(node: string): string {
+    const slot = this.lastServed.get(node) ?? this.slots.find((s) => s.alive && s.backend);
+    return slot?.backend ?? 'none';
+  }
+
+  /**
+   * Test hook: the next gradient request for `node` fails inside its worker. 'throw' rejects that
+   * request only; 'crash' kills the worker (uncaught error), rejecting all its pending requests.
+   */
+  injectFault(node: string, mode: FaultMode = 'throw'): void {
+    this.faults.set(node, mode);
+  }
+
+  workers(): PoolWorkerInfo[] {
+    return this.slots.map((s) => ({
+      index: s.index,
+      backend: s.backend,
+      fallbacks: s.fallbacks,
+      alive: s.alive,
+      pending: s.pending.size,
+    }));
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    for (const s of this.slots) {
+      if (!s.alive) continue;
+      s.alive = false;
+      s.worker.terminate();
+      for (const p of s.pending.values()) p.reject(new Error('worker pool disposed'));
+      s.pending.clear();
+    }
+  }
+}

@@ -1,0 +1,38 @@
+import type { BackendName, Evaluation, TrainerSpec } from '../train/types';
+
+/**
+ * The tiny typed RPC between the pool and a training worker. Float32Arrays travel with their
+ * buffers in the transfer list (DESIGN rule 7), never as JSON arrays.
+ */
+
+/** 'throw': the request fails inside the worker; 'crash': the worker dies with an uncaught error. */
+export type FaultMode = 'throw' | 'crash';
+
+export type WorkerRequest =
+  | { id: number; kind: 'init'; spec: TrainerSpec; worker: number }
+  | { id: number; kind: 'gradient'; node: string; params: Float32Array; batch: Uint32Array; fault?: FaultMode }
+  | { id: number; kind: 'evaluate'; params: Float32Array }
+  | { id: number; kind: 'predictGrid'; params: Float32Array; res: number };
+
+export interface InitResult {
+  backend: BackendName;
+  fallbacks: string[];
+  paramCount: number;
+  samples: number;
+}
+
+export interface GradientReply {
+  grad: Float32Array;
+  loss: number;
+}
+
+export type WorkerResult = InitResult | GradientReply | Evaluation | Float32Array;
+
+export type WorkerResponse = { id: number; ok: true; result: WorkerResult } | { id: number; ok: false; error: string };
+
+/** The buffer to transfer for `a`, copying first when `a` is a view of a larger or shared buffer. */
+export function transferable(a: Float32Array): [Float32Array, ArrayBuffer] {
+  const whole = a.buffer instanceof ArrayBuffer && a.byteOffset === 0 && a.byteLength === a.buffer.byteLength;
+  const own = whole ? a : a.slice();
+  return [own, own.buffer as ArrayBuffer];
+}
