@@ -1,0 +1,28 @@
+import { defineConfig } from '@playwright/test';
+import { chromiumArgs, findChromium } from './scripts/chromium.mjs';
+
+const chromium = await findChromium();
+const port = Number(process.env.E2E_PORT ?? 4180);
+
+export default defineConfig({
+  testDir: 'e2e',
+  outputDir: 'test-results',
+  timeout: 120_000,
+  expect: { timeout: 60_000 },
+  fullyParallel: false,
+  workers: 1, // 2 cores: one browser at a time keeps the tfjs workers fast and the timings sane
+  retries: process.env.CI ? 1 : 0,
+  reporter: process.env.CI ? [['list']] : [['list']],
+  use: {
+    baseURL: `http://127.0.0.1:${port}/`,
+    viewport: { width: 1280, height: 720 },
+    launchOptions: { executablePath: chromium?.path, args: chromiumArgs },
+    trace: 'retain-on-failure',
+  },
+  webServer: {
+    command: `npx vite build && npx vite preview --host 127.0.0.1 --port ${port} --strictPort`,
+    url: `http://127.0.0.1:${port}/`,
+    reuseExistingServer: !process.env.CI,
+    timeout: 180_000,
+  },
+});
