@@ -1,0 +1,76 @@
+import { mkdirSync } from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+
+mkdirSync('e2e-artifacts', { recursive: true });
+
+async function version(page: Page, node: string): Promise<number> {
+  return Number(await page.getByTestId(`node-${node}`).getAttribute('data-version'));
+}
+
+async function simTime(page: Page): Promise<number> {
+  return Number(await page.getByTestId('sim-time').textContent());
+}
+
+/** Wait until simulated time has advanced by `ms`. */
+async function waitSim(page: Page, ms: number) {
+  const start = await simTime(page);
+  await expect.poll(() => simTime(page), { timeout: 60_000 }).toBeGreaterThan(start + ms);
+}
+
+test('clicking a ring link cuts it: every version stops advancing; clicking again restores it and training resumes', async ({ page }) => {
+  // A scenario without a timeline, so only the click changes the network.
+  await page.goto('./?scenario=allreduce-partition&autoplay=1&speed=2&backend=wasm');
+  await expect(page.getByTestId('run-status')).toHaveText('running');
+  await expect.poll(() => version(page, 'w0'), { timeout: 60_000 }).toBeGreaterThan(2);
+  await page.getByTestId('link-w1-w2').click();
+  await waitSim(page, 600); // the round in flight cannot finish
+  const frozen = await Promise.all(['w0', 'w1', 'w2', 'w3'].map((w) => version(page, w)));
+  await waitSim(page, 1500);
+  expect(await Promise.all(['w0', 'w1', 'w2', 'w3'].map((w) => version(page, w)))).toEqual(frozen);
+  await expect(page.getByTestId('metric-availability')).toHaveText(/^0/);
+  await page.screenshot({ path: 'e2e-artifacts/link-cut-1280x720.png' });
+  await page.getByTestId('link-w1-w2').click();
+  await expect.poll(() => version(page, 'w2'), { timeout: 60_000 }).toBeGreaterThan(Math.max(...frozen) + 1);
+});
+
+test('a bad #scenario= shows an error naming the problem and keeps the loaded scenario', async ({ page }) => {
+  await page.goto('./?scenario=async-partition');
+  await expect(page.getByTestId('node-s0')).toBeVisible();
+  const bad = Buffer.from(JSON.stringify({ schema: 1, id: 'x', seed: 1, durationMs: 1000, cluster: { workers: 2 }, strategy: { kind: 'allreduce' }, timeline: [{ at: 10, do: 'partition', groups: [['w0'], ['w9']] }] })).toString('base64url');
+  await page.goto(`./?scenario=async-partition#scenario=${bad}`);
+  await expect(page.getByTestId('error')).toContainText('timeline[0].groups');
+  await expect(page.getByTestId('error')).toContainText('w9');
+  await expect(page.getByTestId('node-w0')).toBeVisible();
+});
+
+test('a worker that crashes marks its node failed, shows the error, and the others keep training', async ({ page }) => {
+  await page.goto('./?scenario=async-partition&autoplay=1&speed=2&backend=wasm');
+  await expect.poll(() => version(page, 'w0'), { timeout: 60_000 }).toBeGreaterThan(3);
+  await page.evaluate(() => (window as unknown as { capPlayground: { injectFault(n: string, m: string): void } }).capPlayground.injectFault('w2', 'throw'));
+  await expect(page.getByTestId('node-w2')).toHaveAttribute('data-up', 'false', { timeout: 30_000 });
+  await expect(page.getByTestId('error')).toContainText('w2');
+  const v = await version(page, 'w0');
+  await expect.poll(() => version(page, 'w0'), { timeout: 60_000 }).toBeGreaterThan(v + 3);
+  await expect(page.getByTestId('run-status')).toHaveText('running');
+});
+
+for (const [w, h] of [
+  [1280, 720],
+  [1920, 1080],
+] as const) {
+  for (const lang of ['en', 'zh'] as const) {
+    test(`screenshot of the main view during a partition at ${w}×${h} (${lang})`, async ({ page }) => {
+      await page.setViewportSize({ width: w, height: h });
+      await page.goto(`./?scenario=async-partition&autoplay=1&speed=4&backend=wasm&lang=${lang}`);
+      await expect.poll(() => simTime(page), { timeout: 60_000 }).toBeGreaterThan(9000);
+      await page.getByTestId('play').click(); // pause: messages freeze mid-flight
+      await expect(page.getByTestId('run-status')).toHaveText('paused');
+      await page.screenshot({ path: `e2e-artifacts/main-${lang}-${w}x${h}.png` });
+      // Every test id of CONTRACTS.md §4 is present.
+      for (const id of ['run-status', 'sim-time', 'schedule-hash', 'metric-divergence', 'metric-staleness', 'node-w0', 'node-s0', 'link-w0-s0']) {
+        await expect(page.getByTestId(id).first()).toBeAttached();
+      }
+      await expect(page.getByTestId('expectation').first()).toBeAttached();
+    });
+  }
+}
