@@ -6,7 +6,7 @@ import { ErrorPanel } from './components/ErrorPanel';
 import { Expectations } from './components/Expectations';
 import { ExplainLine } from './components/ExplainLine';
 import { MetricsStrip } from './components/MetricsStrip';
-import { RunControls } from './components/RunControls';
+import { MaxProgress } from './components/RunControls';
 import { StrategyControls } from './components/StrategyControls';
 import { TopBar } from './components/TopBar';
 import { ViewBoundary } from './components/ViewBoundary';
@@ -82,9 +82,8 @@ export function App() {
         <TopBar />
         <div className="bar-row">
           <StrategyControls />
-          <span className="spacer" />
-          <RunControls />
         </div>
+        <MaxProgress />
       </header>
       <ErrorPanel />
       <main className="main">

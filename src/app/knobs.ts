@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { issueMessage } from '../scenario/issues';
 import { strategySchema, type StrategyConfig } from '../scenario/schema';
 
 /**
@@ -101,10 +102,11 @@ export function applyKnob(current: StrategyConfig, key: string, raw: string | bo
       return { ok: false, knob: key, message: 'enter a JSON value' };
     }
   }
-  const r = strategySchema.safeParse({ ...current, [key]: value });
+  // reportInput lets the shared issue wording say what was given ("must be > 0, got -5").
+  const r = strategySchema.safeParse({ ...current, [key]: value }, { reportInput: true });
   if (!r.success) {
     const issue = r.error.issues[0];
-    return { ok: false, knob: key, message: issue ? issue.message : 'invalid value' };
+    return { ok: false, knob: key, message: issue ? issueMessage(issue) : 'invalid value' };
   }
   return { ok: true, strategy: r.data };
 }

@@ -83,7 +83,12 @@ export async function applyEdit(candidate: unknown, pruned = 0): Promise<void> {
 
 export async function openBuiltin(id: string, opts: { autoplay?: boolean } = {}): Promise<boolean> {
   const lang = get().lang;
-  const r = await fetchBuiltin(id, builtinBase);
+  const known = get().builtins.map((b) => b.id);
+  // A static host answers an unknown path with the app's own index.html; ask the index instead.
+  const r =
+    known.length > 0 && !known.includes(id)
+      ? { ok: false as const, errors: [`scenario: no built-in scenario "${id}" (built-ins: ${known.join(', ')})`] }
+      : await fetchBuiltin(id, builtinBase);
   if (!r.ok) {
     reportError(s(lang, 'builtinFailed', { id }), [...r.errors, ...(get().sim ? [s(lang, 'keptPrevious')] : [])]);
     return false;
@@ -144,7 +149,7 @@ async function loadBuiltinList(): Promise<void> {
     return;
   }
   set({ builtins: r.ids.map((id) => ({ id })) });
-  await Promise.all(
+  void Promise.all(
     r.ids.map(async (id) => {
       const one = await fetchBuiltin(id, builtinBase);
       if (one.ok) set((st) => ({ builtins: st.builtins.map((b) => (b.id === id ? { id, title: one.scenario.title } : b)) }));
@@ -158,7 +163,7 @@ export async function boot(): Promise<void> {
   const p = parseUrlParams(location.search, location.hash, { lang: navLang });
   set({ lang: p.lang, speed: p.speed, backend: p.backend });
   if (p.errors.length > 0) reportError(s(p.lang, 'urlFailed'), p.errors);
-  void loadBuiltinList();
+  await loadBuiltinList(); // the id list only (one small file); titles arrive later
 
   if (p.scenarioHash) {
     const decoded = await decodeScenarioHashAny(p.scenarioHash);

@@ -1,30 +1,57 @@
+import { useEffect, useRef } from 'react';
 import { s } from '../i18n/strings';
 import { expectationText } from '../format';
 import { useApp } from '../store';
 
-/** The scenario's expectations, pending until their time, then ✓ or ✗ with the actual value. */
+/**
+ * The scenario's expectations, pending until their time, then ✓ or ✗ with the actual value.
+ * The title carries the tally, and the list keeps the next pending one in view, so a teacher
+ * sees how the run is doing without scrolling.
+ */
 export function Expectations() {
   const lang = useApp((st) => st.lang);
   const sim = useApp((st) => st.sim);
   useApp((st) => st.frame);
   const list = sim ? sim.expectations() : [];
+  const passed = list.filter((e) => e.pass === true).length;
+  const failed = list.filter((e) => e.pass === false).length;
+  const firstPending = list.findIndex((e) => e.pass === null);
+  const listRef = useRef<HTMLUListElement>(null);
+  useEffect(() => {
+    const ul = listRef.current;
+    const item = ul?.children[firstPending === -1 ? list.length - 1 : firstPending] as HTMLElement | undefined;
+    if (ul && item) ul.scrollTop = Math.max(0, item.offsetTop - ul.offsetTop - ul.clientHeight + item.offsetHeight * 2);
+  }, [firstPending, list.length]);
+
   return (
     <section className="expectations panel" aria-label={s(lang, 'expectations')}>
-      <h2 className="panel-title">{s(lang, 'expectations')}</h2>
+      <h2 className="panel-title">
+        {s(lang, 'expectations')}
+        {list.length > 0 && (
+          <span className="tally num">
+            {passed}/{list.length} ✓{failed > 0 ? ` · ${failed} ✗` : ''}
+          </span>
+        )}
+      </h2>
       {list.length === 0 ? (
         <p className="muted">{s(lang, 'noExpectations')}</p>
       ) : (
-        <ul>
-          {list.map((e, i) => (
-            <li
-              key={i}
-              data-testid="expectation"
-              data-pass={e.pass === null ? undefined : String(e.pass)}
-              className={`expectation num ${e.pass === null ? 'pending' : e.pass ? 'pass' : 'fail'}`}
-            >
-              {expectationText(e, lang)}
-            </li>
-          ))}
+        <ul ref={listRef}>
+          {list.map((e, i) => {
+            const text = expectationText(e, lang);
+            const mark = e.pass === null ? '' : text.slice(-1);
+            return (
+              <li
+                key={i}
+                data-testid="expectation"
+                data-pass={e.pass === null ? undefined : String(e.pass)}
+                className={`expectation num ${e.pass === null ? 'pending' : e.pass ? 'pass' : 'fail'}`}
+              >
+                {mark ? text.slice(0, -1) : text}
+                {mark && <span className="mark">{mark}</span>}
+              </li>
+            );
+          })}
         </ul>
       )}
     </section>

@@ -9,12 +9,11 @@ function speedLabel(v: Speed, max: string): string {
   return v === 'max' ? max : `×${v}`;
 }
 
-/** ◀◀ restart · ▶/❚❚ · ▶| step · speed · progress (max) · t=12.4 s · run status. */
+/** ◀◀ restart · ▶/❚❚ · ▶| step · speed · t=12.4 s · run status. */
 export function RunControls() {
   const lang = useApp((st) => st.lang);
   const status = useApp((st) => st.status);
   const speed = useApp((st) => st.speed);
-  const progress = useApp((st) => st.progress);
   const sim = useApp((st) => st.sim);
   const loading = useApp((st) => st.loading);
   useApp((st) => st.frame); // re-render on every engine change: the time display moves
@@ -58,9 +57,6 @@ export function RunControls() {
           ))}
         </select>
       </label>
-      {speed === 'max' && (
-        <progress className="progress" max={1} value={progress} aria-label={s(lang, 'progress')} title={`${Math.round(progress * 100)}%`} />
-      )}
       <span className="sim-time num" aria-live="off">
         t={formatSeconds(now)}
       </span>
@@ -77,4 +73,13 @@ export function RunControls() {
       </span>
     </div>
   );
+}
+
+/** In max mode: a thin bar along the bottom of the top bar (takes no row of its own). */
+export function MaxProgress() {
+  const lang = useApp((st) => st.lang);
+  const speed = useApp((st) => st.speed);
+  const progress = useApp((st) => st.progress);
+  if (speed !== 'max') return null;
+  return <progress className="progress-line" max={1} value={progress} aria-label={s(lang, 'progress')} title={`${Math.round(progress * 100)}%`} />;
 }

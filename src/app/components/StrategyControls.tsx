@@ -51,6 +51,7 @@ export function StrategyControls() {
         max={maxWorkers}
         disabled={loading}
         testId="workers"
+        className="workers-field"
         onCommit={(raw) => {
           const n = Number(raw);
           if (!Number.isInteger(n) || n < minWorkers || n > maxWorkers) {
@@ -143,6 +144,7 @@ function NumberField(p: {
   text?: boolean;
   disabled: boolean;
   testId: string;
+  className?: string;
   onCommit(raw: string): boolean;
 }) {
   const [draft, setDraft] = useState(String(p.value));
@@ -152,7 +154,7 @@ function NumberField(p: {
     if (!p.onCommit(draft)) setDraft(String(p.value));
   };
   return (
-    <label className="field knob">
+    <label className={`field knob ${p.className ?? ''}`}>
       <span className="field-label">{p.label}</span>
       <input
         type={p.text ? 'text' : 'number'}

@@ -2,9 +2,10 @@ import { useRef } from 'react';
 import { tr } from '../i18n/lang';
 import { s } from '../i18n/strings';
 import { openBuiltin, openFile, share } from '../load';
+import { RunControls } from './RunControls';
 import { set, useApp } from '../store';
 
-/** First row: title, scenario picker, open file, share, language, theme, presenter size. */
+/** First row: title, scenario picker, open file, share, run controls, language, theme, presenter size. */
 export function TopBar() {
   const lang = useApp((st) => st.lang);
   const theme = useApp((st) => st.theme);
@@ -54,6 +55,8 @@ export function TopBar() {
       <button type="button" onClick={() => void share()} title={s(lang, 'shareTitle')} disabled={!scenario} data-testid="share">
         {s(lang, 'share')}
       </button>
+      <span className="spacer" />
+      <RunControls />
       <span className="spacer" />
       <button
         type="button"

@@ -98,7 +98,7 @@ const en = {
   status_error: 'error',
   // Metric labels
   m_divergence: 'divergence',
-  m_versionConflicts: 'version conflicts',
+  m_versionConflicts: 'conflicts',
   m_staleness: 'staleness',
   m_availability: 'availability',
   m_steps: 'steps',
