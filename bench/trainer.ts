@@ -1,8 +1,7 @@
-import * as tf from '@tensorflow/tfjs';
 import { selectBackend } from '../src/train/backend';
 import { makeDataset } from '../src/train/datasets';
 import { LocalTrainer } from '../src/train/localTrainer';
-import { bceWithLogits, forwardLogits, initialParams, layerLayout } from '../src/train/model';
+import { bareTrainingLoop, benchBatches } from '../src/train/bareLoop';
 import type { BackendName } from '../src/train/types';
 import type { ModelSpec } from '../src/scenario/schema';
 import { rngFor } from '../src/sim/rng';
@@ -32,43 +31,11 @@ export interface TrainerBenchResult {
 const SEED = 7;
 
 function batches(count: number, size: number, samples: number): Uint32Array[] {
-  const rng = rngFor(SEED, 'bench-batches');
-  return Array.from({ length: count }, () => {
-    const b = new Uint32Array(size);
-    for (let i = 0; i < size; i++) b[i] = rng.int(0, samples - 1);
-    return b;
-  });
+  return benchBatches(count, size, samples, rngFor(SEED, 'bench-batches'));
 }
 
-async function bareLoop(model: ModelSpec, draws: Uint32Array[]): Promise<number> {
-  const data = makeDataset(model, SEED);
-  const p = initialParams(model, SEED);
-  const weights: tf.Variable[] = [];
-  for (const L of layerLayout(model.hidden)) {
-    weights.push(tf.variable(tf.tensor2d(p.subarray(L.kernelOffset, L.biasOffset), [L.inDim, L.outDim])));
-    weights.push(tf.variable(tf.tensor1d(p.subarray(L.biasOffset, L.biasOffset + L.outDim))));
-  }
-  const x = tf.tensor2d(data.x, [data.n, 2]);
-  const y = tf.tensor2d(data.y, [data.n, 1]);
-  const opt = tf.train.sgd(model.learningRate);
-  const t0 = performance.now();
-  for (const b of draws) {
-    // Read the loss each step, as a training loop that reports progress would.
-    const cost = tf.tidy(() => {
-      const idx = tf.tensor1d(Int32Array.from(b), 'int32');
-      const xb = tf.gather(x, idx) as tf.Tensor2D;
-      const yb = tf.gather(y, idx) as tf.Tensor2D;
-      const c = opt.minimize(() => bceWithLogits(forwardLogits(xb, weights), yb), true, weights);
-      if (!c) throw new Error('minimize returned no cost');
-      return c;
-    });
-    await cost.data();
-    cost.dispose();
-  }
-  const dt = performance.now() - t0;
-  opt.dispose();
-  tf.dispose([x, y, ...weights]);
-  return (draws.length / dt) * 1000;
+function bareLoop(model: ModelSpec, draws: Uint32Array[]): Promise<number> {
+  return bareTrainingLoop(model, makeDataset(model, SEED), draws, SEED);
 }
 
 async function trainerLoop(model: ModelSpec, backend: BackendName, draws: Uint32Array[]): Promise<number> {

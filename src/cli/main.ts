@@ -61,7 +61,8 @@ async function run(scenario: Scenario, args: CliArgs, logFd: number | undefined)
     process.stderr.write(`note: backend ${args.backend} unavailable, running on ${trainer.backend}${trainer.fallbacks.length ? ` (${trainer.fallbacks.join('; ')})` : ''}\n`);
   }
   try {
-    const sim = await Simulation.create(scenario, { trainer });
+    const { nodeSha256 } = await import('./nodeSha256');
+    const sim = await Simulation.create(scenario, { trainer, sha256: nodeSha256 });
     const progress = makeProgress(args.untilMs ?? scenario.durationMs);
     const summary = await sim.runToEnd({ untilMs: args.untilMs, onProgress: progress.update });
     progress.done();

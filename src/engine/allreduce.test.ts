@@ -111,7 +111,7 @@ describe('ring all-reduce on the simulated network', () => {
           }
           expect(sim.failure).toBeNull();
           // Live: after the last fault (2.4 s) every worker keeps completing rounds despite loss.
-          expect(Math.min(...sim.nodes().map((n) => n.version))).toBeGreaterThan(8);
+          expect(Math.min(...sim.nodes().map((n) => n.version))).toBeGreaterThan(4);
         },
       ),
       { numRuns: 10 },

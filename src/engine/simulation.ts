@@ -1,8 +1,8 @@
 import { createStrategy, type Strategy, type StrategyContext } from '../protocols';
 import type { Replica, StepResult } from '../protocols/strategy';
 import type { MetricName, Scenario } from '../scenario/schema';
-import { History } from '../sim/history';
-import { Network } from '../sim/network';
+import { History, type Sha256Factory } from '../sim/history';
+import { Network, quantize } from '../sim/network';
 import { rngFor, type Rng } from '../sim/rng';
 import { EventQueue } from '../sim/scheduler';
 import type { Action, Message, MessageKind, NodeId, NodeRole, SimTime } from '../sim/types';
@@ -60,10 +60,12 @@ export interface SimulationOptions {
   trainer: Trainer;
   /** Simulated ms between loss/accuracy samples of every worker (0: none). Default 250. */
   sampleEveryMs?: number;
+  /** SHA-256 implementation for the hashes (default: pure JS; Node may pass its native one). */
+  sha256?: Sha256Factory;
 }
 
 export class Simulation {
-  readonly history = new History();
+  readonly history: History;
   readonly durationMs: number;
   private readonly queue = new EventQueue<Ev>();
   private readonly network: Network;
@@ -94,6 +96,7 @@ export class Simulation {
     opts: SimulationOptions,
   ) {
     this.trainer = opts.trainer;
+    this.history = new History(opts.sha256);
     this.durationMs = scenario.durationMs;
     const c = scenario.cluster;
     this.workerIds = range(c.workers).map((i) => `w${i}`);
@@ -177,7 +180,7 @@ export class Simulation {
       isUp: (n) => this.node(n).up,
       send: (from, to, kind, payload, bytes) => this.send(from, to, kind, payload, bytes),
       setTimer: (node, delay, tag, data) => {
-        this.queue.push(this.t + delay, { k: 'timer', node, tag, data, inc: this.node(node).inc });
+        this.queue.push(quantize(this.t + delay), { k: 'timer', node, tag, data, inc: this.node(node).inc });
       },
       startStep: (w, key) => this.startStep(w, key),
       isComputing: (w) => this.node(w).computing,
@@ -213,7 +216,7 @@ export class Simulation {
     const batchRng = rngFor(sc.seed, `batch:${w}:${batchKey ?? step}`);
     const batch = new Uint32Array(sc.model.batchSize);
     for (let i = 0; i < batch.length; i++) batch[i] = batchRng.int(0, this.trainer.samples - 1);
-    const due = this.t + duration;
+    const due = quantize(this.t + duration);
     const basedOn = n.replica.version;
     const pending = this.trainer.gradient({ node: w, params: n.replica.params.slice(), batch });
     pending.catch(() => undefined); // handled when the completion event is processed

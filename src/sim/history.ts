@@ -8,19 +8,76 @@ import type { HistoryEvent } from './types';
  *  - the schedule hash omits training values (`v`), so it is equal across backends and
  *    between Node and the browser;
  *  - the event-log hash covers everything, so it is equal across runs on one backend.
+ * Both hash the events' JSON lines; the lines are buffered and fed to SHA-256 in large chunks,
+ * which gives the same digest as hashing line by line at a fraction of the cost.
  */
+const FLUSH_CHARS = 1 << 16;
+
+/** An incremental SHA-256. The default is @noble/hashes (pure JS, runs everywhere); Node callers
+ * may pass node:crypto's native one — same digest, several times faster. */
+export interface Sha256Stream {
+  update(data: Uint8Array): unknown;
+  /** Digest of everything so far, as lowercase hex, leaving the stream usable. */
+  peekHex(): string;
+}
+export type Sha256Factory = () => Sha256Stream;
+
+export const nobleSha256: Sha256Factory = () => {
+  const h = sha256.create();
+  return {
+    update: (d) => h.update(d),
+    peekHex: () => bytesToHex(h.clone().digest()),
+  };
+};
+
+class LineHasher {
+  private readonly h: Sha256Stream;
+  private buf = '';
+  private readonly encoder = new TextEncoder();
+
+  constructor(factory: Sha256Factory) {
+    this.h = factory();
+  }
+
+  add(line: string): void {
+    this.buf += line;
+    this.buf += '\n';
+    if (this.buf.length >= FLUSH_CHARS) this.flush();
+  }
+
+  hex(): string {
+    this.flush();
+    return this.h.peekHex();
+  }
+
+  private flush(): void {
+    if (this.buf.length === 0) return;
+    this.h.update(this.encoder.encode(this.buf));
+    this.buf = '';
+  }
+}
+
 export class History {
   readonly events: HistoryEvent[] = [];
-  private readonly schedule = sha256.create();
-  private readonly log = sha256.create();
-  private readonly encoder = new TextEncoder();
+  private readonly schedule: LineHasher;
+  private readonly log: LineHasher;
   private listeners: Array<(e: HistoryEvent) => void> = [];
+
+  constructor(sha: Sha256Factory = nobleSha256) {
+    this.schedule = new LineHasher(sha);
+    this.log = new LineHasher(sha);
+  }
 
   append(e: HistoryEvent): void {
     this.events.push(e);
     const full = JSON.stringify(e);
-    this.log.update(this.encoder.encode(full + '\n'));
-    this.schedule.update(this.encoder.encode(('v' in e ? JSON.stringify(e, omitValues) : full) + '\n'));
+    this.log.add(full);
+    if ('v' in e) {
+      const { v: _values, ...schedule } = e;
+      this.schedule.add(JSON.stringify(schedule));
+    } else {
+      this.schedule.add(full);
+    }
     for (const l of this.listeners) l(e);
   }
 
@@ -32,14 +89,10 @@ export class History {
   }
 
   scheduleHash(): string {
-    return bytesToHex(this.schedule.clone().digest());
+    return this.schedule.hex();
   }
 
   eventLogHash(): string {
-    return bytesToHex(this.log.clone().digest());
+    return this.log.hex();
   }
-}
-
-function omitValues(key: string, value: unknown): unknown {
-  return key === 'v' ? undefined : value;
 }

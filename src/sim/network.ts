@@ -108,13 +108,13 @@ export class Network {
     const txMs = (bytes * 8) / (p.bandwidthMbps * 1000); // Mbps = 1000 bits per ms
     l.busyUntil = start + txMs;
     const jitter = p.jitterMs > 0 ? this.rng.range(-p.jitterMs, p.jitterMs) : 0;
-    const arrival = Math.max(l.busyUntil + Math.max(0, p.latencyMs + jitter), l.lastArrival);
+    const arrival = Math.max(quantize(l.busyUntil + Math.max(0, p.latencyMs + jitter)), l.lastArrival);
     l.lastArrival = arrival;
     if (this.rng.chance(p.loss)) return { due: arrival, dropped: 'loss' };
     const out: Transmission = { due: arrival };
     if (this.rng.chance(p.duplicate)) {
       // The copy follows the original on the same FIFO link.
-      const copy = arrival + txMs + (p.jitterMs > 0 ? this.rng.range(0, p.jitterMs) : 0);
+      const copy = quantize(arrival + txMs + (p.jitterMs > 0 ? this.rng.range(0, p.jitterMs) : 0));
       l.lastArrival = copy;
       out.duplicateDue = copy;
     }
@@ -130,6 +130,14 @@ export class Network {
     }
     return l;
   }
+}
+
+/**
+ * Simulated times are whole microseconds: logs stay short and readable, and every platform rounds
+ * the same double the same way.
+ */
+export function quantize(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
 }
 
 function key(from: NodeId, to: NodeId): string {

@@ -1,6 +1,8 @@
 import { selectBackendDetailed } from '../train/backend';
 import { makeDataset, makeEvalSet, type Dataset } from '../train/datasets';
 import { GradientComputer } from '../train/model';
+import { bareTrainingLoop } from '../train/bareLoop';
+import type { TrainerSpec } from '../train/types';
 import type { WorkerRequest, WorkerResponse } from './protocol';
 
 /**
@@ -15,6 +17,7 @@ export function createHandler(
   let train: Dataset | null = null;
   let evalSet: Dataset | null = null;
   let self = -1;
+  let spec: TrainerSpec | null = null;
 
   const ready = (): { computer: GradientComputer; train: Dataset; evalSet: Dataset } => {
     if (!computer || !train || !evalSet) throw new Error('worker not initialised');
@@ -26,6 +29,7 @@ export function createHandler(
       switch (req.kind) {
         case 'init': {
           self = req.worker;
+          spec = req.spec;
           const { backend, fallbacks } = await selectBackendDetailed(req.spec.backend);
           train = makeDataset(req.spec.model, req.spec.seed);
           evalSet = makeEvalSet(req.spec.model, req.spec.seed);
@@ -55,6 +59,13 @@ export function createHandler(
           const r = ready();
           const grid = await r.computer.predictGrid(req.params, r.train.bounds, req.res);
           post({ id: req.id, ok: true, result: grid }, [grid.buffer as ArrayBuffer]);
+          return;
+        }
+        case 'benchBare': {
+          const r = ready();
+          if (!spec) throw new Error('worker not initialised');
+          const stepsPerSec = await bareTrainingLoop(spec.model, r.train, req.batches, spec.seed);
+          post({ id: req.id, ok: true, result: stepsPerSec }, []);
           return;
         }
       }

@@ -195,6 +195,16 @@ export class WorkerPool implements Trainer {
     this.faults.set(node, mode);
   }
 
+  /**
+   * Benchmark baseline: every live worker runs a bare tfjs loop over the same batches at once
+   * (the parallelism the cluster gets); returns their summed steps per second.
+   */
+  async benchBare(batches: Uint32Array[]): Promise<number> {
+    const live = this.slots.filter((s) => s.alive && s.backend);
+    const rates = await Promise.all(live.map((s) => this.call(s, { id: 0, kind: 'benchBare', batches: batches.map((b) => b.slice()) }, [])));
+    return (rates as number[]).reduce((a, b) => a + b, 0);
+  }
+
   workers(): PoolWorkerInfo[] {
     return this.slots.map((s) => ({
       index: s.index,

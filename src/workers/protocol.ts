@@ -12,7 +12,9 @@ export type WorkerRequest =
   | { id: number; kind: 'init'; spec: TrainerSpec; worker: number }
   | { id: number; kind: 'gradient'; node: string; params: Float32Array; batch: Uint32Array; fault?: FaultMode }
   | { id: number; kind: 'evaluate'; params: Float32Array }
-  | { id: number; kind: 'predictGrid'; params: Float32Array; res: number };
+  | { id: number; kind: 'predictGrid'; params: Float32Array; res: number }
+  /** Benchmark baseline: run a bare tfjs loop over these batches in the worker; replies steps/s. */
+  | { id: number; kind: 'benchBare'; batches: Uint32Array[] };
 
 export interface InitResult {
   backend: BackendName;
@@ -26,7 +28,7 @@ export interface GradientReply {
   loss: number;
 }
 
-export type WorkerResult = InitResult | GradientReply | Evaluation | Float32Array;
+export type WorkerResult = InitResult | GradientReply | Evaluation | Float32Array | number;
 
 export type WorkerResponse = { id: number; ok: true; result: WorkerResult } | { id: number; ok: false; error: string };
 

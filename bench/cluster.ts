@@ -1,0 +1,41 @@
+import { Simulation } from '../src/engine/simulation';
+import type { Scenario } from '../src/scenario/schema';
+import { rngFor } from '../src/sim/rng';
+import { bareTrainingLoop, benchBatches } from '../src/train/bareLoop';
+import { makeDataset } from '../src/train/datasets';
+import type { Trainer } from '../src/train/types';
+import type { Sha256Factory } from '../src/sim/history';
+
+/**
+ * Cluster training throughput at "max" speed — every simulation, protocol and messaging cost
+ * included — in gradient steps per wall-clock second. Loss sampling for the charts is off (the
+ * bare loop evaluates nothing either). Shared by the Node bench and the browser bench page.
+ */
+export async function clusterStepsPerSec(
+  scenario: Scenario,
+  trainer: Trainer,
+  sha256?: Sha256Factory,
+): Promise<{ stepsPerSec: number; steps: number; wallMs: number; events: number }> {
+  const sim = await Simulation.create(scenario, { trainer, sampleEveryMs: 0, sha256 });
+  const t0 = performance.now();
+  await sim.runToEnd();
+  const wallMs = performance.now() - t0;
+  const steps = sim.metric('steps') ?? 0;
+  return { stepsPerSec: (steps / wallMs) * 1000, steps, wallMs, events: sim.history.events.length };
+}
+
+/** A fault-free training scenario: the throughput workload. */
+export function throughputScenario(base: Scenario, durationMs: number): Scenario {
+  return { ...base, id: `${base.id}-throughput`, durationMs, timeline: [], expect: [] };
+}
+
+export async function bareStepsPerSec(scenario: Scenario, steps: number, run: (draws: Uint32Array[]) => Promise<number>): Promise<number> {
+  const data = makeDataset(scenario.model, scenario.seed);
+  const draws = benchBatches(steps, scenario.model.batchSize, data.n, rngFor(scenario.seed, 'bench'));
+  return run(draws);
+}
+
+export function bareInProcess(scenario: Scenario) {
+  const data = makeDataset(scenario.model, scenario.seed);
+  return (draws: Uint32Array[]) => bareTrainingLoop(scenario.model, data, draws, scenario.seed);
+}

@@ -1,0 +1,48 @@
+import * as tf from '@tensorflow/tfjs';
+import type { ModelSpec } from '../scenario/schema';
+import type { Dataset } from './datasets';
+import { bceWithLogits, forwardLogits } from './model';
+import { initialParams, layerLayout } from './layout';
+
+/**
+ * The benchmark baseline: a plain tfjs training loop of the same model (variables on the backend,
+ * optimizer.minimize, the loss read back each step as a loop reporting progress would), with no
+ * simulator, protocol or messaging around it. Returns steps per second.
+ */
+export async function bareTrainingLoop(model: ModelSpec, data: Dataset, draws: readonly Uint32Array[], seed: number): Promise<number> {
+  const p = initialParams(model, seed);
+  const weights: tf.Variable[] = [];
+  for (const L of layerLayout(model.hidden)) {
+    weights.push(tf.variable(tf.tensor2d(p.subarray(L.kernelOffset, L.biasOffset), [L.inDim, L.outDim])));
+    weights.push(tf.variable(tf.tensor1d(p.subarray(L.biasOffset, L.biasOffset + L.outDim))));
+  }
+  const x = tf.tensor2d(data.x, [data.n, 2]);
+  const y = tf.tensor2d(data.y, [data.n, 1]);
+  const opt = tf.train.sgd(model.learningRate);
+  const t0 = performance.now();
+  for (const b of draws) {
+    const cost = tf.tidy(() => {
+      const idx = tf.tensor1d(Int32Array.from(b), 'int32');
+      const xb = tf.gather(x, idx) as tf.Tensor2D;
+      const yb = tf.gather(y, idx) as tf.Tensor2D;
+      const c = opt.minimize(() => bceWithLogits(forwardLogits(xb, weights), yb), true, weights);
+      if (!c) throw new Error('minimize returned no cost');
+      return c;
+    });
+    await cost.data();
+    cost.dispose();
+  }
+  const dt = performance.now() - t0;
+  opt.dispose();
+  tf.dispose([x, y, ...weights]);
+  return (draws.length / dt) * 1000;
+}
+
+/** Seeded mini-batch draws for benchmarks. */
+export function benchBatches(count: number, size: number, samples: number, rng: { int(a: number, b: number): number }): Uint32Array[] {
+  return Array.from({ length: count }, () => {
+    const b = new Uint32Array(size);
+    for (let i = 0; i < size; i++) b[i] = rng.int(0, samples - 1);
+    return b;
+  });
+}
