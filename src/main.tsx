@@ -1,10 +1,12 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
+import { installTestHooks } from './app/testHooks';
 import './app/styles.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html lacks #root');
+installTestHooks();
 createRoot(root).render(
   <StrictMode>
     <App />

@@ -12,7 +12,7 @@ import { TopBar } from './components/TopBar';
 import { ViewBoundary } from './components/ViewBoundary';
 import { s } from './i18n/strings';
 import { useShortcuts } from './keys';
-import { boot } from './load';
+import { boot, followHashChanges } from './load';
 import { formatSeconds } from './format';
 import { set, useApp } from './store';
 import { LossCharts } from './views/LossCharts';
@@ -68,6 +68,7 @@ export function App() {
     booted = true;
     void boot();
   }, []);
+  useEffect(() => followHashChanges(), []);
   const lang = useApp((st) => st.lang);
   const sim = useApp((st) => st.sim);
   const frame = useApp((st) => st.frame);

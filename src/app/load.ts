@@ -157,6 +157,31 @@ async function loadBuiltinList(): Promise<void> {
   );
 }
 
+/** Opens a `#scenario=` value; on any problem shows it and keeps what is loaded. */
+async function openHash(value: string, autoplay: boolean): Promise<boolean> {
+  const lang = get().lang;
+  const decoded = await decodeScenarioHashAny(value);
+  const r = decoded.ok ? parseScenarioText(decoded.json) : { ok: false as const, errors: [decoded.error] };
+  if (!r.ok) {
+    reportError(s(lang, 'urlFailed'), [...r.errors, ...(get().sim ? [s(lang, 'keptPrevious')] : [])]);
+    return false;
+  }
+  return loadScenario(r.scenario, { autoplay });
+}
+
+/**
+ * A pasted share link in the same tab changes only the hash (no reload): load what it names.
+ * Returns the unsubscribe function.
+ */
+export function followHashChanges(): () => void {
+  const onHash = (): void => {
+    const p = parseUrlParams(location.search, location.hash, { lang: get().lang });
+    if (p.scenarioHash) void openHash(p.scenarioHash, get().status === 'running');
+  };
+  window.addEventListener('hashchange', onHash);
+  return () => window.removeEventListener('hashchange', onHash);
+}
+
 /** Start-up: URL → language, speed, backend, scenario; falls back to the default scenario. */
 export async function boot(): Promise<void> {
   const navLang = typeof navigator !== 'undefined' && navigator.language?.toLowerCase().startsWith('zh') ? 'zh' : 'en';
@@ -165,13 +190,7 @@ export async function boot(): Promise<void> {
   if (p.errors.length > 0) reportError(s(p.lang, 'urlFailed'), p.errors);
   await loadBuiltinList(); // the id list only (one small file); titles arrive later
 
-  if (p.scenarioHash) {
-    const decoded = await decodeScenarioHashAny(p.scenarioHash);
-    const r = decoded.ok ? parseScenarioText(decoded.json) : { ok: false as const, errors: [decoded.error] };
-    if (r.ok) {
-      if (await loadScenario(r.scenario, { autoplay: p.autoplay })) return;
-    } else reportError(s(p.lang, 'urlFailed'), r.errors);
-  }
+  if (p.scenarioHash && (await openHash(p.scenarioHash, p.autoplay))) return;
   const id = p.scenarioId ?? defaultScenarioId;
   if (await openBuiltin(id, { autoplay: p.autoplay })) return;
   if (id !== defaultScenarioId) await openBuiltin(defaultScenarioId, { autoplay: p.autoplay });

@@ -5,6 +5,13 @@ import { formatSeconds } from '../format';
 import { restart } from '../load';
 import { set, speeds, useApp, type Speed } from '../store';
 
+/** A URL may ask for any speed (speed=4): it joins the list in order rather than showing as ×0.1. */
+function speedOptions(current: Speed): Speed[] {
+  if (current === 'max' || speeds.includes(current)) return [...speeds];
+  const numeric = speeds.filter((v): v is number => v !== 'max');
+  return [...numeric.filter((v) => v < current), current, ...numeric.filter((v) => v > current), 'max'];
+}
+
 function speedLabel(v: Speed, max: string): string {
   return v === 'max' ? max : `×${v}`;
 }
@@ -50,7 +57,7 @@ export function RunControls() {
           data-testid="speed"
           onChange={(e) => set({ speed: e.target.value === 'max' ? 'max' : Number(e.target.value) })}
         >
-          {speeds.map((v) => (
+          {speedOptions(speed).map((v) => (
             <option key={String(v)} value={String(v)}>
               {speedLabel(v, s(lang, 'speedMax'))}
             </option>
