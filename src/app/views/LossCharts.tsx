@@ -4,7 +4,7 @@ import type { Lang } from '../i18n/lang';
 import { colourOf } from '../palette';
 import { finiteMax, sampleMetrics, seriesFor, thin } from './chartModel';
 import { indexFor, lastAtOrBefore } from './historyIndex';
-import { useSize } from './hooks';
+import { timed, useSize } from './hooks';
 import type { Simulation } from '../../engine/simulation';
 import { isLive } from './simTypes';
 import { vs, type ViewStringKey } from './strings';
@@ -42,6 +42,8 @@ interface ChartSpec {
 
 const M = { left: 44, right: 10, top: 22, bottom: 34 };
 const MAX_POINTS = 600;
+/** Gap between the small multiples; equals `.cv-charts { gap }` in views.css. */
+const GAP = 6;
 
 const fmtY = (v: number, int: boolean): string => {
   if (int) return String(Math.round(v));
@@ -62,29 +64,37 @@ function drawChart(svgEl: SVGSVGElement, spec: ChartSpec, width: number, height:
     svg.append('text').attr('class', 'cv-nodata');
   }
   const x = d3.scaleLinear().domain(spec.xDomain).range([M.left, width - M.right]);
+  // Step counts grow every frame; a nice domain moves in steps, so axes need not redraw each time.
+  if (!spec.xIsTime) x.nice();
   const y = d3.scaleLinear().domain(spec.yDomain).range([height - M.bottom, M.top]).nice();
   const yTicks = Math.max(2, Math.floor((height - M.top - M.bottom) / 28));
 
-  svg
-    .select<SVGGElement>('g.cv-x')
-    .attr('transform', `translate(0,${height - M.bottom})`)
-    .call(
-      d3
-        .axisBottom(x)
-        .ticks(Math.max(2, Math.floor(width / 70)))
-        .tickSizeOuter(0)
-        .tickFormat((v) => (spec.xIsTime ? String(+v / 1000) : d3.format('~s')(+v))),
-    );
-  svg
-    .select<SVGGElement>('g.cv-y')
-    .attr('transform', `translate(${M.left},0)`)
-    .call(
-      d3
-        .axisLeft(y)
-        .ticks(spec.yInt ? Math.min(yTicks, Math.max(1, Math.ceil(spec.yDomain[1]))) : yTicks)
-        .tickSizeOuter(0)
-        .tickFormat((v) => fmtY(+v, spec.yInt ?? false)),
-    );
+  // Axes only when their scale or the language changed: regenerating ticks every frame is most
+  // of a chart's cost, and the domains change in steps, not every frame.
+  const axisKey = `${width}x${height}|${x.domain().join(',')}|${y.domain().join(',')}|${lang}`;
+  if (svgEl.dataset.axisKey !== axisKey) {
+    svgEl.dataset.axisKey = axisKey;
+    svg
+      .select<SVGGElement>('g.cv-x')
+      .attr('transform', `translate(0,${height - M.bottom})`)
+      .call(
+        d3
+          .axisBottom(x)
+          .ticks(Math.max(2, Math.floor(width / 70)))
+          .tickSizeOuter(0)
+          .tickFormat((v) => (spec.xIsTime ? String(+v / 1000) : d3.format('~s')(+v))),
+      );
+    svg
+      .select<SVGGElement>('g.cv-y')
+      .attr('transform', `translate(${M.left},0)`)
+      .call(
+        d3
+          .axisLeft(y)
+          .ticks(spec.yInt ? Math.min(yTicks, Math.max(1, Math.ceil(spec.yDomain[1]))) : yTicks)
+          .tickSizeOuter(0)
+          .tickFormat((v) => fmtY(+v, spec.yInt ?? false)),
+      );
+  }
   svg.select('text.cv-chart-title').text(vs(lang, spec.title));
   svg
     .select('text.cv-axis-label')
@@ -138,81 +148,85 @@ export function LossCharts(p: LossChartsProps): JSX.Element {
   const refs = [useRef<SVGSVGElement>(null), useRef<SVGSVGElement>(null), useRef<SVGSVGElement>(null), useRef<SVGSVGElement>(null)];
   const size = useSize(wrapRef);
 
-  useEffect(() => {
-    const ix = indexFor(sim.history);
-    const workers = laneOrder(sim.nodes().filter((n) => n.role === 'worker').map((n) => n.id));
-    const sampled = seriesFor(sim);
-    sampleMetrics(sampled, sim, workers);
-    const live = isLive(sim, t);
-    const now = sim.now();
-    const timeDom = timeDomain(now, sim.durationMs);
-    const periods: [number, number][] = ix.partitions
-      .filter((q) => q.start <= t)
-      .map((q) => [Math.max(q.start, timeDom[0]), Math.min(q.end ?? t, t)]);
+  useEffect(() =>
+    timed('charts', () => {
+      const ix = indexFor(sim.history);
+      const workers = laneOrder(sim.nodes().filter((n) => n.role === 'worker').map((n) => n.id));
+      const sampled = seriesFor(sim);
+      sampleMetrics(sampled, sim, workers);
+      const live = isLive(sim, t);
+      const now = sim.now();
+      const timeDom = timeDomain(now, sim.durationMs);
+      const periods: [number, number][] = ix.partitions
+        .filter((q) => q.start <= now)
+        .map((q) => [Math.max(q.start, timeDom[0]), q.end ?? now]);
 
-    const lossSteps: Series[] = [];
-    const lossTime: Series[] = [];
-    let maxLoss = 0;
-    let maxSteps = 1;
-    for (const w of workers) {
-      const all = ix.samples.get(w) ?? [];
-      const upto = all.slice(0, lastAtOrBefore(all, t, (s) => s.t) + 1);
-      const pts = thin(upto, MAX_POINTS);
-      lossSteps.push({ key: w, colour: colourOf(w), points: pts.map((s) => [s.steps, s.loss]) });
-      lossTime.push({ key: w, colour: colourOf(w), points: pts.filter((s) => s.t >= timeDom[0]).map((s) => [s.t, s.loss]) });
-      maxLoss = finiteMax(
-        pts.map((s) => s.loss),
-        maxLoss,
-      );
-      if (upto.length) maxSteps = Math.max(maxSteps, upto[upto.length - 1].steps);
-    }
+      const lossSteps: Series[] = [];
+      const lossTime: Series[] = [];
+      let maxLoss = 0;
+      let maxSteps = 1;
+      for (const w of workers) {
+        const all = ix.samples.get(w) ?? [];
+        const upto = all.slice(0, lastAtOrBefore(all, now, (s) => s.t) + 1);
+        const pts = thin(upto, MAX_POINTS);
+        lossSteps.push({ key: w, colour: colourOf(w), points: pts.map((s) => [s.steps, s.loss]) });
+        lossTime.push({ key: w, colour: colourOf(w), points: pts.filter((s) => s.t >= timeDom[0]).map((s) => [s.t, s.loss]) });
+        maxLoss = finiteMax(
+          pts.map((s) => s.loss),
+          maxLoss,
+        );
+        if (upto.length) maxSteps = Math.max(maxSteps, upto[upto.length - 1].steps);
+      }
 
-    // Sampled series up to t (all of them when live).
-    const n = live ? sampled.t.length : lastAtOrBefore(sampled.t, t, (v) => v) + 1;
-    const lo = lastAtOrBefore(sampled.t, timeDom[0], (v) => v) + 1;
-    const idx = thin(d3.range(Math.max(0, lo - 1), n), MAX_POINTS);
-    const div: XY[] = idx.map((i) => [sampled.t[i], sampled.divergence[i]]);
-    const stale: Series[] = workers.map((w) => {
-      const arr = sampled.staleness.get(w) ?? [];
-      return { key: w, colour: colourOf(w), points: idx.map((i): XY => [sampled.t[i], arr[i] ?? NaN]) };
-    });
+      // Like the timeline, the charts keep the whole run so far and mark a scrubbed t with a
+      // cursor: the shape of the curve is what tells the story, the cursor says where we are.
+      const n = sampled.t.length;
+      const lo = lastAtOrBefore(sampled.t, timeDom[0], (v) => v) + 1;
+      const idx = thin(d3.range(Math.max(0, lo - 1), n), MAX_POINTS);
+      const div: XY[] = idx.map((i) => [sampled.t[i], sampled.divergence[i]]);
+      const stale: Series[] = workers.map((w) => {
+        const arr = sampled.staleness.get(w) ?? [];
+        return { key: w, colour: colourOf(w), points: idx.map((i): XY => [sampled.t[i], arr[i] ?? NaN]) };
+      });
 
-    const cursor = live ? null : t;
-    const specs: ChartSpec[] = [
-      { id: 'loss-steps', title: 'lossVsSteps', xLabel: 'steps', xDomain: [0, maxSteps], yDomain: [0, maxLoss || 1], xIsTime: false, series: lossSteps, periods: [] },
-      { id: 'loss-time', title: 'lossVsTime', xLabel: 'timeSec', xDomain: timeDom, yDomain: [0, maxLoss || 1], xIsTime: true, series: lossTime, periods },
-      {
-        id: 'divergence',
-        title: 'divergence',
-        xLabel: 'timeSec',
-        xDomain: timeDom,
-        yDomain: [0, finiteMax(div.map((d) => d[1]), 0) || 1],
-        xIsTime: true,
-        series: [{ key: 'divergence', colour: null, points: div }],
-        periods,
-      },
-      {
-        id: 'staleness',
-        title: 'staleness',
-        xLabel: 'timeSec',
-        xDomain: timeDom,
-        yDomain: [0, Math.max(1, finiteMax(stale.flatMap((s) => s.points.map((q) => q[1])), 0))],
-        yInt: true,
-        xIsTime: true,
-        series: stale,
-        periods,
-      },
-    ];
-    specs.forEach((spec, i) => {
-      const el = refs[i].current;
-      if (!el) return;
-      const r = el.getBoundingClientRect();
-      if (r.width < 10 || r.height < 10) return;
-      drawChart(el, spec, Math.floor(r.width), Math.floor(r.height), lang, spec.xIsTime ? cursor : null);
-    });
-    // refs are stable useRef objects; listing them would only add noise.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [sim, t, frame, lang, size]);
+      const cursor = live ? null : t;
+      const specs: ChartSpec[] = [
+        { id: 'loss-steps', title: 'lossVsSteps', xLabel: 'steps', xDomain: [0, maxSteps], yDomain: [0, maxLoss || 1], xIsTime: false, series: lossSteps, periods: [] },
+        { id: 'loss-time', title: 'lossVsTime', xLabel: 'timeSec', xDomain: timeDom, yDomain: [0, maxLoss || 1], xIsTime: true, series: lossTime, periods },
+        {
+          id: 'divergence',
+          title: 'divergence',
+          xLabel: 'timeSec',
+          xDomain: timeDom,
+          yDomain: [0, finiteMax(div.map((d) => d[1]), 0) || 1],
+          xIsTime: true,
+          series: [{ key: 'divergence', colour: null, points: div }],
+          periods,
+        },
+        {
+          id: 'staleness',
+          title: 'staleness',
+          xLabel: 'timeSec',
+          xDomain: timeDom,
+          yDomain: [0, Math.max(1, finiteMax(stale.flatMap((s) => s.points.map((q) => q[1])), 0))],
+          yInt: true,
+          xIsTime: true,
+          series: stale,
+          periods,
+        },
+      ];
+      specs.forEach((spec, i) => {
+        const el = refs[i].current;
+        if (!el) return;
+        // Sizes from the wrapper's ResizeObserver (equal flex columns), never from
+        // getBoundingClientRect: reading layout mid-frame would force a synchronous reflow.
+        const w = Math.floor((size.width - GAP * (specs.length - 1)) / specs.length);
+        if (w < 10 || size.height < 10) return;
+        drawChart(el, spec, w, size.height, lang, spec.xIsTime ? cursor : null);
+      });
+      // refs are stable useRef objects; listing them would only add noise.
+      // eslint-disable-next-line react-hooks/exhaustive-deps
+    }), [sim, t, frame, lang, size]);
 
   return (
     <div className="cv-view cv-charts" ref={wrapRef}>

@@ -4,9 +4,9 @@ import type { InFlight, LinkView, NodeView } from '../../engine/api';
 import type { Action, NodeId } from '../../sim/types';
 import type { Lang } from '../i18n/lang';
 import { colourOf, messageColours } from '../palette';
-import { directedSegment, flightFraction, groupsFromDrop, hullPath, lerpSeg, pairLinks, textOn, topologyLayout, type LinkPair, type Pt, type TopologyLayout } from './geometry';
+import { directedSegment, flightFraction, groupsFromDrop, hullPath, labelPlacement, lerpSeg, pairLinks, textOn, topologyLayout, type LinkPair, type Pt, type TopologyLayout } from './geometry';
 import { completeGroups, indexFor, type DropMark } from './historyIndex';
-import { useReducedMotion, useSize } from './hooks';
+import { timed, useReducedMotion, useSize } from './hooks';
 import type { Simulation } from '../../engine/simulation';
 import { stateAt } from './simTypes';
 import { kindName, vs } from './strings';
@@ -30,6 +30,9 @@ const HIT_WIDTH = 14;
 const DROP_FLASH_MS = 200;
 /** A drop closer than this to the home position is a click or a fumble, not a partition gesture. */
 const DRAG_MIN_PX = 40;
+/** Height kept free at the top for the one-line gesture hint. */
+const HINT_H = 16;
+const SPRING_MS = 350;
 
 interface NodeDatum {
   id: NodeId;
@@ -77,9 +80,18 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
   });
   const layoutRef = useRef<TopologyLayout | null>(null);
   const dragRef = useRef<{ id: NodeId; x: number; y: number } | null>(null);
+  // A dropped node springing back home; frames rendered meanwhile place it where the spring is.
+  const springRef = useRef<{ id: NodeId; from: Pt; start: number } | null>(null);
+  const springPos = (id: NodeId, home: Pt): Pt => {
+    const sp = springRef.current;
+    if (!sp || sp.id !== id) return home;
+    const k = Math.min(1, (performance.now() - sp.start) / SPRING_MS);
+    if (k >= 1) springRef.current = null;
+    const e = d3.easeBackOut(k);
+    return { x: sp.from.x + (home.x - sp.from.x) * e, y: sp.from.y + (home.y - sp.from.y) * e };
+  };
 
   const ix = indexFor(sim.history);
-  const partition = ix.partitionAt(t);
 
   // One-time scaffold: layers in paint order, and the background that clears the selection.
   useEffect(() => {
@@ -103,368 +115,368 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
     for (const layer of ['shade', 'links', 'cuts', 'msgs', 'drops', 'nodes', 'legend']) svg.append('g').attr('class', `cv-layer-${layer}`);
   }, [uid]);
 
-  useEffect(() => {
-    const svgEl = svgRef.current;
-    const { width, height } = size;
-    if (!svgEl || width === 0 || height === 0) return;
-    const svg = d3.select(svgEl);
-    svg.attr('viewBox', `0 0 ${width} ${height}`);
-    svg.select('rect.cv-bg').attr('width', width).attr('height', height);
+  useEffect(() =>
+    timed('topology', () => {
+      const svgEl = svgRef.current;
+      const { width, height } = size;
+      if (!svgEl || width === 0 || height === 0) return;
+      const svg = d3.select(svgEl);
+      svg.attr('viewBox', `0 0 ${width} ${height}`);
+      svg.select('rect.cv-bg').attr('width', width).attr('height', height);
 
-    const { nodes, links, inFlight } = stateAt(sim, t);
-    const lay = topologyLayout(nodes, width, height);
-    layoutRef.current = lay;
-    const posOf = (id: NodeId): Pt | undefined => {
-      const d = dragRef.current;
-      return d && d.id === id ? { x: d.x, y: d.y } : lay.pos.get(id);
-    };
-    const R = lay.nodeR;
+      const { nodes, links, inFlight } = stateAt(sim, t);
+      const lay = topologyLayout(nodes, width, height, HINT_H);
+      layoutRef.current = lay;
+      const posOf = (id: NodeId): Pt | undefined => {
+        const d = dragRef.current;
+        if (d && d.id === id) return { x: d.x, y: d.y };
+        const home = lay.pos.get(id);
+        return home && springRef.current?.id === id ? springPos(id, home) : home;
+      };
+      const R = lay.nodeR;
 
-    // ---- partition shading (behind everything) ---------------------------------------------
-    const part = ix.partitionAt(t);
-    const groups = part ? completeGroups(part.groups, nodes.map((n) => n.id)) : [];
-    const shades = groups.map((g, i) => ({
-      key: `${i}:${g.join(',')}`,
-      d: hullPath(g.map((id) => lay.pos.get(id)).filter((q): q is Pt => q !== undefined)),
-    }));
-    svg
-      .select('g.cv-layer-shade')
-      .selectAll<SVGPathElement, (typeof shades)[number]>('path')
-      .data(shades, (d) => d.key)
-      .join('path')
-      .attr('class', 'cv-shade')
-      .attr('d', (d) => d.d)
-      .attr('fill', `url(#hatch-${uid})`)
-      .attr('stroke', `url(#hatch-${uid})`)
-      .attr('stroke-width', 2 * (R + 16));
+      // ---- partition shading (behind everything) ---------------------------------------------
+      const part = ix.partitionAt(t);
+      const groups = part ? completeGroups(part.groups, nodes.map((n) => n.id)) : [];
+      const shades = groups.map((g, i) => ({
+        key: `${i}:${g.join(',')}`,
+        d: hullPath(g.map((id) => lay.pos.get(id)).filter((q): q is Pt => q !== undefined)),
+      }));
+      svg
+        .select('g.cv-layer-shade')
+        .selectAll<SVGPathElement, (typeof shades)[number]>('path')
+        .data(shades, (d) => d.key)
+        .join('path')
+        .attr('class', 'cv-shade')
+        .attr('d', (d) => d.d)
+        .attr('fill', `url(#hatch-${uid})`)
+        .attr('stroke', `url(#hatch-${uid})`)
+        .attr('stroke-width', 2 * (R + 16));
 
-    // ---- links ---------------------------------------------------------------------------------
-    const pairs = pairLinks(links).filter((pr) => lay.pos.has(pr.a) && lay.pos.has(pr.b));
-    const dirsOf = (pr: LinkPair<LinkView>): DirDatum[] => {
-      const both = pr.ab !== undefined && pr.ba !== undefined;
-      const out: DirDatum[] = [];
-      for (const l of [pr.ab, pr.ba]) {
-        if (!l) continue;
-        const offset = both ? DIR_OFFSET : 0;
-        out.push({ link: l, offset, seg: directedSegment(lay.pos.get(l.from)!, lay.pos.get(l.to)!, offset, R + 2) });
-      }
-      return out;
-    };
-    const pairSel = svg
-      .select('g.cv-layer-links')
-      .selectAll<SVGGElement, LinkPair<LinkView>>('g.cv-pair')
-      .data(pairs, (d) => d.key)
-      .join('g')
-      .attr('class', 'cv-pair');
-    const dirSel = pairSel
-      .selectAll<SVGGElement, DirDatum>('g.cv-link')
-      .data(dirsOf, (d) => `${d.link.from}>${d.link.to}`)
-      .join((enter) => {
-        const g = enter
-          .append('g')
-          .attr('class', 'cv-link')
-          .attr('tabindex', 0)
-          .attr('role', 'button')
-          .on('click', (ev: MouseEvent, d) => {
-            ev.stopPropagation();
-            handlers.current.onAction({ do: d.link.cut ? 'restore' : 'cut', from: d.link.from, to: d.link.to });
-          })
-          .on('keydown', (ev: KeyboardEvent, d) => {
-            if (ev.key !== 'Enter' && ev.key !== ' ') return;
-            ev.preventDefault();
-            handlers.current.onAction({ do: d.link.cut ? 'restore' : 'cut', from: d.link.from, to: d.link.to });
-          });
-        g.append('line').attr('class', 'cv-link-vis');
-        g.append('line').attr('class', 'cv-link-hit');
-        g.append('title');
-        return g;
-      });
-    dirSel
-      .attr('data-testid', (d) => `link-${d.link.from}-${d.link.to}`)
-      .attr('data-cut', (d) => String(d.link.cut))
-      .attr('data-partitioned', (d) => String(d.link.partitioned))
-      .classed('cut', (d) => d.link.cut)
-      .classed('partitioned', (d) => d.link.partitioned)
-      .attr('aria-label', (d) => `${d.link.from} → ${d.link.to}: ${vs(lang, d.link.cut ? 'clickToRestore' : 'clickToCut')}`);
-    dirSel.select('title').text((d) => `${d.link.from} → ${d.link.to}${d.link.cut ? ` (${vs(lang, 'cutLink')})` : ''}${d.link.partitioned ? ` (${vs(lang, 'partitioned')})` : ''}`);
-    dirSel
-      .select<SVGLineElement>('line.cv-link-vis')
-      .attr('x1', (d) => d.seg.x1)
-      .attr('y1', (d) => d.seg.y1)
-      .attr('x2', (d) => d.seg.x2)
-      .attr('y2', (d) => d.seg.y2);
-    // The hit line sits on the outer side of its direction so the two halves of an edge tile.
-    dirSel
-      .select<SVGLineElement>('line.cv-link-hit')
-      .each(function (d) {
-        const pFrom = lay.pos.get(d.link.from)!;
-        const pTo = lay.pos.get(d.link.to)!;
-        const off = d.offset === 0 ? 0 : HIT_WIDTH / 2;
-        const s = directedSegment(pFrom, pTo, off, R + 2);
-        d3.select(this)
-          .attr('x1', s.x1)
-          .attr('y1', s.y1)
-          .attr('x2', s.x2)
-          .attr('y2', s.y2)
-          .attr('stroke-width', d.offset === 0 ? 2 * HIT_WIDTH : HIT_WIDTH);
-      });
-
-    // Scissors at the middle of every edge with a cut direction.
-    const cutPairs = pairs.filter((pr) => pr.ab?.cut || pr.ba?.cut);
-    svg
-      .select('g.cv-layer-cuts')
-      .selectAll<SVGTextElement, LinkPair<LinkView>>('text')
-      .data(cutPairs, (d) => d.key)
-      .join('text')
-      .attr('class', 'cv-scissors')
-      .attr('x', (d) => (lay.pos.get(d.a)!.x + lay.pos.get(d.b)!.x) / 2)
-      .attr('y', (d) => (lay.pos.get(d.a)!.y + lay.pos.get(d.b)!.y) / 2)
-      .text('✂');
-
-    // ---- messages in flight ------------------------------------------------------------------
-    const segFor = (from: NodeId, to: NodeId): ReturnType<typeof directedSegment> | null => {
-      const a = lay.pos.get(from);
-      const b = lay.pos.get(to);
-      return a && b ? directedSegment(a, b, DIR_OFFSET, R + 2) : null;
-    };
-    // Reduced motion: messages hop between three fixed stations instead of gliding.
-    const quantise = (f: number): number => (reduced ? [1 / 6, 1 / 2, 5 / 6][Math.min(2, Math.floor(f * 3))] : f);
-    const msgs = inFlight
-      .map((m) => {
-        const s = segFor(m.from, m.to);
-        return s ? { m, at: lerpSeg(s, quantise(flightFraction(t, m.sentAt, m.due))) } : null;
-      })
-      .filter((x): x is { m: InFlight; at: Pt } => x !== null);
-    svg
-      .select('g.cv-layer-msgs')
-      .selectAll<SVGCircleElement, (typeof msgs)[number]>('circle')
-      .data(msgs, (d) => String(d.m.id))
-      .join('circle')
-      .attr('class', 'cv-msg')
-      .attr('r', Math.max(4, R * 0.22))
-      .attr('fill', (d) => messageColours[d.m.kind] ?? '#777')
-      .attr('cx', (d) => d.at.x)
-      .attr('cy', (d) => d.at.y);
-
-    // Dropped messages flash a ✕ where they were lost, fading over DROP_FLASH_MS of sim time.
-    const drops: { dm: DropMark; at: Pt; age: number }[] = [];
-    for (const dm of ix.dropsNear(t, DROP_FLASH_MS)) {
-      const s = segFor(dm.from, dm.to);
-      if (!s) continue;
-      const span = ix.messageById(dm.id);
-      const f = span ? flightFraction(dm.t, span.sentAt, span.due) : 0.5;
-      drops.push({ dm, at: lerpSeg(s, Math.max(0.15, Math.min(0.85, f))), age: t - dm.t });
-    }
-    svg
-      .select('g.cv-layer-drops')
-      .selectAll<SVGTextElement, (typeof drops)[number]>('text')
-      .data(drops, (d) => String(d.dm.id))
-      .join('text')
-      .attr('class', 'cv-drop')
-      .attr('x', (d) => d.at.x)
-      .attr('y', (d) => d.at.y)
-      .attr('fill', (d) => messageColours[d.dm.kind] ?? 'currentColor')
-      .attr('opacity', (d) => (reduced ? 1 : 1 - (0.7 * d.age) / DROP_FLASH_MS))
-      .text('✕');
-
-    // ---- nodes ---------------------------------------------------------------------------------
-    const data: NodeDatum[] = nodes
-      .filter((n) => lay.pos.has(n.id))
-      .map((n) => {
-        const q = lay.pos.get(n.id)!;
-        const dx = q.x - lay.cx;
-        const dy = q.y - lay.cy;
-        const len = Math.hypot(dx, dy);
-        const step = n.computing ? ix.stepAt(n.id, t) : null;
-        return {
-          id: n.id,
-          node: n,
-          p: q,
-          colour: colourOf(n.id),
-          isWorker: n.role === 'worker',
-          out: len > 1 ? { x: dx / len, y: dy / len } : { x: 0, y: 1 },
-          progress: n.computing ? (step ? flightFraction(t, step.t, step.due) : 0) : null,
-        };
-      });
-    const nodeSel = svg
-      .select('g.cv-layer-nodes')
-      .selectAll<SVGGElement, NodeDatum>('g.cv-node')
-      .data(data, (d) => d.id)
-      .join((enter) => {
-        const g = enter
-          .append('g')
-          .attr('class', 'cv-node')
-          .attr('tabindex', 0)
-          .attr('role', 'button')
-          .on('click', (ev: MouseEvent, d) => {
-            ev.stopPropagation();
-            if (ev.defaultPrevented) return; // the click that ends a drag
-            handlers.current.onSelect(d.id);
-          })
-          .on('keydown', (ev: KeyboardEvent, d) => {
-            if (ev.key !== 'Enter' && ev.key !== ' ') return;
-            ev.preventDefault();
-            handlers.current.onSelect(d.id);
-          });
-        g.append('circle').attr('class', 'cv-focus');
-        g.append('path').attr('class', 'cv-progress');
-        g.append('path').attr('class', 'cv-shape');
-        g.append('path').attr('class', 'cv-cross');
-        g.append('text').attr('class', 'cv-id');
-        g.append('text').attr('class', 'cv-ver cv-num');
-        g.append('text').attr('class', 'cv-backend');
-        const clock = g.append('g').attr('class', 'cv-clock');
-        clock.append('rect');
-        clock.append('circle');
-        clock.append('path');
-        clock.append('text').attr('class', 'cv-num');
-        g.append('text').attr('class', 'cv-bang').text('!');
-        g.append('title');
-        return g;
-      });
-
-    nodeSel
-      .attr('data-testid', (d) => `node-${d.id}`)
-      .attr('data-up', (d) => String(d.node.up))
-      .attr('data-version', (d) => String(d.node.version))
-      .attr('data-role', (d) => d.node.role)
-      .attr('aria-label', (d) => `${d.id} v${d.node.version}${d.node.up ? '' : ` (${vs(lang, 'crashed')})`}`)
-      .classed('down', (d) => !d.node.up)
-      .classed('failed', (d) => d.node.failed !== undefined)
-      .classed('selected', (d) => d.id === selected)
-      .classed('draggable', (d) => d.isWorker)
-      .attr('transform', (d) => {
-        const q = posOf(d.id) ?? d.p;
-        return `translate(${q.x},${q.y})`;
-      });
-    nodeSel.select('circle.cv-focus').attr('r', R + 8);
-    const arc = d3.arc<number>().innerRadius(R + 2).outerRadius(R + 5).startAngle(0);
-    nodeSel
-      .select('path.cv-progress')
-      .attr('d', (d) => (d.progress === null ? '' : (arc.endAngle(2 * Math.PI * (reduced ? 1 : Math.max(0.02, d.progress)))(0) ?? '')));
-    nodeSel
-      .select('path.cv-shape')
-      .attr('d', (d) => shapePath(d.node.role, R))
-      .attr('fill', (d) => (d.isWorker ? d.colour : null))
-      .attr('stroke', (d) => (d.isWorker ? d.colour : null));
-    const k = R * 0.55;
-    nodeSel.select('path.cv-cross').attr('d', (d) => (d.node.up ? '' : `M${-k},${-k}L${k},${k}M${k},${-k}L${-k},${k}`));
-    nodeSel
-      .select('text.cv-id')
-      .attr('dy', '0.35em')
-      .style('font-size', `${Math.max(12, Math.min(16, R * 0.6))}px`)
-      .attr('fill', (d) => (d.isWorker && d.node.up ? textOn(d.colour) : null))
-      .text((d) => d.id);
-
-    // Version (and backend) outside the glyph: radially out for workers, below for the centre.
-    const labelAt = (d: NodeDatum, extra: number): Pt => {
-      const r = R + 12 + extra;
-      if (!d.isWorker) return { x: 0, y: r + 4 };
-      return { x: d.out.x * r, y: d.out.y * r };
-    };
-    const anchorOf = (d: NodeDatum): string => (!d.isWorker || Math.abs(d.out.x) < 0.35 ? 'middle' : d.out.x > 0 ? 'start' : 'end');
-    nodeSel
-      .select('text.cv-ver')
-      .attr('x', (d) => labelAt(d, 0).x)
-      .attr('y', (d) => labelAt(d, 0).y)
-      .attr('dy', (d) => (d.isWorker && d.out.y < -0.35 ? '0em' : d.isWorker && Math.abs(d.out.y) <= 0.35 ? '0.35em' : '0.7em'))
-      .attr('text-anchor', anchorOf)
-      .text((d) => `v${d.node.version}`);
-    nodeSel
-      .select('text.cv-backend')
-      .attr('x', (d) => labelAt(d, 0).x)
-      .attr('y', (d) => labelAt(d, 0).y)
-      .attr('dy', (d) => (d.isWorker && d.out.y < -0.35 ? '-1.25em' : d.isWorker && Math.abs(d.out.y) <= 0.35 ? '1.55em' : '1.95em'))
-      .attr('text-anchor', anchorOf)
-      .text((d) => (d.isWorker ? d.node.backend : ''));
-
-    const clock = nodeSel.select<SVGGElement>('g.cv-clock').style('display', (d) => (d.node.slowFactor > 1 ? null : 'none'));
-    clock.attr('transform', `translate(${R * 0.7},${-R * 0.95})`);
-    clock
-      .select('rect')
-      .attr('x', -8)
-      .attr('y', -9)
-      .attr('rx', 9)
-      .attr('height', 18)
-      .attr('width', (d) => 22 + 8 * `×${fmtFactor(d.node.slowFactor)}`.length);
-    clock.select('circle').attr('r', 5);
-    clock.select('path').attr('d', 'M0,-3.2V0L2.4,1.6');
-    clock
-      .select('text')
-      .attr('x', 8)
-      .attr('dy', '0.35em')
-      .text((d) => `×${fmtFactor(d.node.slowFactor)}`);
-    nodeSel
-      .select('text.cv-bang')
-      .attr('x', -R * 0.95)
-      .attr('y', -R * 0.55)
-      .style('display', (d) => (d.node.failed !== undefined ? null : 'none'));
-    nodeSel.select('title').text((d) => {
-      const lines = [`${d.id} · v${d.node.version}`];
-      if (d.node.failed !== undefined) lines.push(`${vs(lang, 'failed')}: ${d.node.failed}`);
-      else if (!d.node.up) lines.push(vs(lang, 'crashed'));
-      if (d.node.slowFactor > 1) lines.push(`${vs(lang, 'slow')} ×${fmtFactor(d.node.slowFactor)}`);
-      if (d.node.status) lines.push(d.node.status);
-      return lines.join('\n');
-    });
-
-    // Drag a worker across the centre line to partition; it springs back home afterwards.
-    const centre = svg.select<SVGLineElement>('line.cv-centre-line');
-    const drag = d3
-      .drag<SVGGElement, NodeDatum>()
-      .filter((ev: MouseEvent, d) => d.isWorker && !ev.button)
-      .clickDistance(4)
-      .subject((_ev, d) => ({ x: d.p.x, y: d.p.y }))
-      .on('start', (_ev, d) => {
-        dragRef.current = { id: d.id, x: d.p.x, y: d.p.y };
-      })
-      .on('drag', function (ev: d3.D3DragEvent<SVGGElement, NodeDatum, Pt>, d) {
-        dragRef.current = { id: d.id, x: ev.x, y: ev.y };
-        d3.select(this).attr('transform', `translate(${ev.x},${ev.y})`).raise();
-        if (Math.hypot(ev.x - d.p.x, ev.y - d.p.y) > DRAG_MIN_PX) {
-          centre.style('display', null).attr('x1', lay.cx).attr('x2', lay.cx).attr('y1', 8).attr('y2', height - 8);
+      // ---- links ---------------------------------------------------------------------------------
+      const pairs = pairLinks(links).filter((pr) => lay.pos.has(pr.a) && lay.pos.has(pr.b));
+      const dirsOf = (pr: LinkPair<LinkView>): DirDatum[] => {
+        const both = pr.ab !== undefined && pr.ba !== undefined;
+        const out: DirDatum[] = [];
+        for (const l of [pr.ab, pr.ba]) {
+          if (!l) continue;
+          const offset = both ? DIR_OFFSET : 0;
+          out.push({ link: l, offset, seg: directedSegment(lay.pos.get(l.from)!, lay.pos.get(l.to)!, offset, R + 2) });
         }
-      })
-      .on('end', function (ev: d3.D3DragEvent<SVGGElement, NodeDatum, Pt>, d) {
-        dragRef.current = null;
-        centre.style('display', 'none');
-        const home = layoutRef.current?.pos.get(d.id) ?? d.p;
-        const g = d3.select(this);
-        if (reduced) g.attr('transform', `translate(${home.x},${home.y})`);
-        else g.transition().duration(350).ease(d3.easeBackOut).attr('transform', `translate(${home.x},${home.y})`);
-        if (Math.hypot(ev.x - home.x, ev.y - home.y) < DRAG_MIN_PX || !layoutRef.current) return;
-        const groups = groupsFromDrop(layoutRef.current.pos, d.id, { x: ev.x, y: ev.y }, layoutRef.current.cx);
-        if (groups) handlers.current.onAction({ do: 'partition', groups });
-      });
-    nodeSel.call(drag);
+        return out;
+      };
+      const pairSel = svg
+        .select('g.cv-layer-links')
+        .selectAll<SVGGElement, LinkPair<LinkView>>('g.cv-pair')
+        .data(pairs, (d) => d.key)
+        .join('g')
+        .attr('class', 'cv-pair');
+      const dirSel = pairSel
+        .selectAll<SVGGElement, DirDatum>('g.cv-link')
+        .data(dirsOf, (d) => `${d.link.from}>${d.link.to}`)
+        .join((enter) => {
+          const g = enter
+            .append('g')
+            .attr('class', 'cv-link')
+            .attr('tabindex', 0)
+            .attr('role', 'button')
+            .on('click', (ev: MouseEvent, d) => {
+              ev.stopPropagation();
+              handlers.current.onAction({ do: d.link.cut ? 'restore' : 'cut', from: d.link.from, to: d.link.to });
+            })
+            .on('keydown', (ev: KeyboardEvent, d) => {
+              if (ev.key !== 'Enter' && ev.key !== ' ') return;
+              ev.preventDefault();
+              handlers.current.onAction({ do: d.link.cut ? 'restore' : 'cut', from: d.link.from, to: d.link.to });
+            });
+          g.append('line').attr('class', 'cv-link-vis');
+          g.append('line').attr('class', 'cv-link-hit');
+          g.append('title');
+          return g;
+        });
+      dirSel
+        .attr('data-testid', (d) => `link-${d.link.from}-${d.link.to}`)
+        .attr('data-cut', (d) => String(d.link.cut))
+        .attr('data-partitioned', (d) => String(d.link.partitioned))
+        .classed('cut', (d) => d.link.cut)
+        .classed('partitioned', (d) => d.link.partitioned)
+        .attr('aria-label', (d) => `${d.link.from} → ${d.link.to}: ${vs(lang, d.link.cut ? 'clickToRestore' : 'clickToCut')}`);
+      dirSel.select('title').text((d) => `${d.link.from} → ${d.link.to}${d.link.cut ? ` (${vs(lang, 'cutLink')})` : ''}${d.link.partitioned ? ` (${vs(lang, 'partitioned')})` : ''}`);
+      dirSel
+        .select<SVGLineElement>('line.cv-link-vis')
+        .attr('x1', (d) => d.seg.x1)
+        .attr('y1', (d) => d.seg.y1)
+        .attr('x2', (d) => d.seg.x2)
+        .attr('y2', (d) => d.seg.y2);
+      // The hit line sits on the outer side of its direction so the two halves of an edge tile.
+      dirSel
+        .select<SVGLineElement>('line.cv-link-hit')
+        .each(function (d) {
+          const pFrom = lay.pos.get(d.link.from)!;
+          const pTo = lay.pos.get(d.link.to)!;
+          const off = d.offset === 0 ? 0 : HIT_WIDTH / 2;
+          const s = directedSegment(pFrom, pTo, off, R + 2);
+          d3.select(this)
+            .attr('x1', s.x1)
+            .attr('y1', s.y1)
+            .attr('x2', s.x2)
+            .attr('y2', s.y2)
+            .attr('stroke-width', d.offset === 0 ? 2 * HIT_WIDTH : HIT_WIDTH);
+        });
 
-    // ---- legend of message kinds ------------------------------------------------------------
-    const kinds = ix.kinds.slice(0, 8);
-    const legend = svg
-      .select('g.cv-layer-legend')
-      .attr('transform', `translate(10,${height - 10 - kinds.length * 18})`)
-      .selectAll<SVGGElement, string>('g.cv-legend-item')
-      .data(kinds, (d) => d)
-      .join((enter) => {
-        const g = enter.append('g').attr('class', 'cv-legend-item');
-        g.append('circle').attr('r', 5).attr('cx', 6);
-        g.append('text').attr('x', 16).attr('dy', '0.35em');
-        return g;
-      })
-      .attr('transform', (_d, i) => `translate(0,${i * 18 + 9})`);
-    legend.select('circle').attr('fill', (d) => messageColours[d] ?? '#777');
-    legend.select('text').text((d) => kindName(d, lang));
-  }, [sim, ix, t, frame, size, lang, selected, reduced, uid]);
+      // Scissors at the middle of every edge with a cut direction.
+      const cutPairs = pairs.filter((pr) => pr.ab?.cut || pr.ba?.cut);
+      svg
+        .select('g.cv-layer-cuts')
+        .selectAll<SVGTextElement, LinkPair<LinkView>>('text')
+        .data(cutPairs, (d) => d.key)
+        .join('text')
+        .attr('class', 'cv-scissors')
+        .attr('x', (d) => (lay.pos.get(d.a)!.x + lay.pos.get(d.b)!.x) / 2)
+        .attr('y', (d) => (lay.pos.get(d.a)!.y + lay.pos.get(d.b)!.y) / 2)
+        .text('✂');
+
+      // ---- messages in flight ------------------------------------------------------------------
+      const segFor = (from: NodeId, to: NodeId): ReturnType<typeof directedSegment> | null => {
+        const a = lay.pos.get(from);
+        const b = lay.pos.get(to);
+        return a && b ? directedSegment(a, b, DIR_OFFSET, R + 2) : null;
+      };
+      // Reduced motion: messages hop between three fixed stations instead of gliding.
+      const quantise = (f: number): number => (reduced ? [1 / 6, 1 / 2, 5 / 6][Math.min(2, Math.floor(f * 3))] : f);
+      const msgs = inFlight
+        .map((m) => {
+          const s = segFor(m.from, m.to);
+          return s ? { m, at: lerpSeg(s, quantise(flightFraction(t, m.sentAt, m.due))) } : null;
+        })
+        .filter((x): x is { m: InFlight; at: Pt } => x !== null);
+      svg
+        .select('g.cv-layer-msgs')
+        .selectAll<SVGCircleElement, (typeof msgs)[number]>('circle')
+        .data(msgs, (d) => String(d.m.id))
+        .join('circle')
+        .attr('class', 'cv-msg')
+        .attr('r', Math.max(4, R * 0.22))
+        .attr('fill', (d) => messageColours[d.m.kind] ?? '#777')
+        .attr('cx', (d) => d.at.x)
+        .attr('cy', (d) => d.at.y);
+
+      // Dropped messages flash a ✕ where they were lost, fading over DROP_FLASH_MS of sim time.
+      const drops: { dm: DropMark; at: Pt; age: number }[] = [];
+      for (const dm of ix.dropsNear(t, DROP_FLASH_MS)) {
+        const s = segFor(dm.from, dm.to);
+        if (!s) continue;
+        const span = ix.messageById(dm.id);
+        const f = span ? flightFraction(dm.t, span.sentAt, span.due) : 0.5;
+        drops.push({ dm, at: lerpSeg(s, Math.max(0.15, Math.min(0.85, f))), age: t - dm.t });
+      }
+      svg
+        .select('g.cv-layer-drops')
+        .selectAll<SVGTextElement, (typeof drops)[number]>('text')
+        .data(drops, (d) => String(d.dm.id))
+        .join('text')
+        .attr('class', 'cv-drop')
+        .attr('x', (d) => d.at.x)
+        .attr('y', (d) => d.at.y)
+        .attr('fill', (d) => messageColours[d.dm.kind] ?? 'currentColor')
+        .attr('opacity', (d) => (reduced ? 1 : 1 - (0.7 * d.age) / DROP_FLASH_MS))
+        .text('✕');
+
+      // ---- nodes ---------------------------------------------------------------------------------
+      const data: NodeDatum[] = nodes
+        .filter((n) => lay.pos.has(n.id))
+        .map((n) => {
+          const q = lay.pos.get(n.id)!;
+          const dx = q.x - lay.cx;
+          const dy = q.y - lay.cy;
+          const len = Math.hypot(dx, dy);
+          const step = n.computing ? ix.stepAt(n.id, t) : null;
+          return {
+            id: n.id,
+            node: n,
+            p: q,
+            colour: colourOf(n.id),
+            isWorker: n.role === 'worker',
+            out: len > 1 ? { x: dx / len, y: dy / len } : { x: 0, y: 1 },
+            progress: n.computing ? (step ? flightFraction(t, step.t, step.due) : 0) : null,
+          };
+        });
+      const nodeSel = svg
+        .select('g.cv-layer-nodes')
+        .selectAll<SVGGElement, NodeDatum>('g.cv-node')
+        .data(data, (d) => d.id)
+        .join((enter) => {
+          const g = enter
+            .append('g')
+            .attr('class', 'cv-node')
+            .attr('tabindex', 0)
+            .attr('role', 'button')
+            .on('click', (ev: MouseEvent, d) => {
+              ev.stopPropagation();
+              if (ev.defaultPrevented) return; // the click that ends a drag
+              handlers.current.onSelect(d.id);
+            })
+            .on('keydown', (ev: KeyboardEvent, d) => {
+              if (ev.key !== 'Enter' && ev.key !== ' ') return;
+              ev.preventDefault();
+              handlers.current.onSelect(d.id);
+            });
+          g.append('circle').attr('class', 'cv-focus');
+          g.append('path').attr('class', 'cv-progress');
+          g.append('path').attr('class', 'cv-shape');
+          g.append('path').attr('class', 'cv-cross');
+          g.append('text').attr('class', 'cv-id');
+          g.append('text').attr('class', 'cv-ver cv-num');
+          g.append('text').attr('class', 'cv-backend');
+          const clock = g.append('g').attr('class', 'cv-clock');
+          clock.append('rect');
+          clock.append('circle');
+          clock.append('path');
+          clock.append('text').attr('class', 'cv-num');
+          g.append('text').attr('class', 'cv-bang').text('!');
+          g.append('title');
+          return g;
+        });
+
+      nodeSel
+        .attr('data-testid', (d) => `node-${d.id}`)
+        .attr('data-up', (d) => String(d.node.up))
+        .attr('data-version', (d) => String(d.node.version))
+        .attr('data-role', (d) => d.node.role)
+        .attr('aria-label', (d) => `${d.id} v${d.node.version}${d.node.up ? '' : ` (${vs(lang, 'crashed')})`}`)
+        .classed('down', (d) => !d.node.up)
+        .classed('failed', (d) => d.node.failed !== undefined)
+        .classed('selected', (d) => d.id === selected)
+        .classed('draggable', (d) => d.isWorker)
+        .attr('transform', (d) => {
+          const q = posOf(d.id) ?? d.p;
+          return `translate(${q.x},${q.y})`;
+        });
+      nodeSel.select('circle.cv-focus').attr('r', R + 8);
+      const arc = d3.arc<number>().innerRadius(R + 2).outerRadius(R + 5).startAngle(0);
+      nodeSel
+        .select('path.cv-progress')
+        .attr('d', (d) => (d.progress === null ? '' : (arc.endAngle(2 * Math.PI * (reduced ? 1 : Math.max(0.02, d.progress)))(0) ?? '')));
+      nodeSel
+        .select('path.cv-shape')
+        .attr('d', (d) => shapePath(d.node.role, R))
+        .attr('fill', (d) => (d.isWorker ? d.colour : null))
+        .attr('stroke', (d) => (d.isWorker ? d.colour : null));
+      const k = R * 0.55;
+      nodeSel.select('path.cv-cross').attr('d', (d) => (d.node.up ? '' : `M${-k},${-k}L${k},${k}M${k},${-k}L${-k},${k}`));
+      nodeSel
+        .select('text.cv-id')
+        .attr('dy', '0.35em')
+        .style('font-size', `${Math.max(12, Math.min(16, R * 0.6))}px`)
+        .attr('fill', (d) => (d.isWorker && d.node.up ? textOn(d.colour) : null))
+        .text((d) => d.id);
+
+      // Version (and backend) outside the glyph: beside side nodes, above/below the others.
+      nodeSel.each(function (d) {
+        const lp = labelPlacement(d.out, d.isWorker, R, d.isWorker && d.node.backend !== '');
+        const g = d3.select(this);
+        g.select('text.cv-ver').attr('x', lp.x).attr('y', lp.yVersion).attr('text-anchor', lp.anchor).text(`v${d.node.version}`);
+        g.select('text.cv-backend')
+          .attr('x', lp.x)
+          .attr('y', lp.yBackend)
+          .attr('text-anchor', lp.anchor)
+          .text(d.isWorker ? d.node.backend : '');
+      });
+
+      const clock = nodeSel.select<SVGGElement>('g.cv-clock').style('display', (d) => (d.node.slowFactor > 1 ? null : 'none'));
+      clock.attr('transform', `translate(${R * 0.7},${-R * 0.95})`);
+      clock
+        .select('rect')
+        .attr('x', -8)
+        .attr('y', -9)
+        .attr('rx', 9)
+        .attr('height', 18)
+        .attr('width', (d) => 22 + 8 * `×${fmtFactor(d.node.slowFactor)}`.length);
+      clock.select('circle').attr('r', 5);
+      clock.select('path').attr('d', 'M0,-3.2V0L2.4,1.6');
+      clock
+        .select('text')
+        .attr('x', 8)
+        .attr('dy', '0.35em')
+        .text((d) => `×${fmtFactor(d.node.slowFactor)}`);
+      nodeSel
+        .select('text.cv-bang')
+        .attr('x', -R * 0.95)
+        .attr('y', -R * 0.55)
+        .style('display', (d) => (d.node.failed !== undefined ? null : 'none'));
+      nodeSel.select('title').text((d) => {
+        const lines = [`${d.id} · v${d.node.version}`];
+        if (d.node.failed !== undefined) lines.push(`${vs(lang, 'failed')}: ${d.node.failed}`);
+        else if (!d.node.up) lines.push(vs(lang, 'crashed'));
+        if (d.node.slowFactor > 1) lines.push(`${vs(lang, 'slow')} ×${fmtFactor(d.node.slowFactor)}`);
+        if (d.node.status) lines.push(d.node.status);
+        return lines.join('\n');
+      });
+
+      // Drag a worker across the centre line to partition; it springs back home afterwards.
+      const centre = svg.select<SVGLineElement>('line.cv-centre-line');
+      const drag = d3
+        .drag<SVGGElement, NodeDatum>()
+        .filter((ev: MouseEvent, d) => d.isWorker && !ev.button)
+        .clickDistance(4)
+        .subject((_ev, d) => ({ x: d.p.x, y: d.p.y }))
+        .on('start', (_ev, d) => {
+          dragRef.current = { id: d.id, x: d.p.x, y: d.p.y };
+        })
+        .on('drag', function (ev: d3.D3DragEvent<SVGGElement, NodeDatum, Pt>, d) {
+          dragRef.current = { id: d.id, x: ev.x, y: ev.y };
+          d3.select(this).attr('transform', `translate(${ev.x},${ev.y})`).raise();
+          if (Math.hypot(ev.x - d.p.x, ev.y - d.p.y) > DRAG_MIN_PX) {
+            centre.style('display', null).attr('x1', lay.cx).attr('x2', lay.cx).attr('y1', 8).attr('y2', height - 8);
+          }
+        })
+        .on('end', function (ev: d3.D3DragEvent<SVGGElement, NodeDatum, Pt>, d) {
+          dragRef.current = null;
+          centre.style('display', 'none');
+          const lay0 = layoutRef.current;
+          const home = lay0?.pos.get(d.id) ?? d.p;
+          if (lay0 && Math.hypot(ev.x - home.x, ev.y - home.y) >= DRAG_MIN_PX) {
+            const groups = groupsFromDrop(lay0.pos, d.id, { x: ev.x, y: ev.y }, lay0.cx);
+            if (groups) handlers.current.onAction({ do: 'partition', groups });
+          }
+          // Spring back home (the partition shows as shading, not as a moved node). A d3.timer
+          // rather than a transition: the next frame's join may rewrite the transform anyway.
+          const g = d3.select(this);
+          if (reduced) {
+            g.attr('transform', `translate(${home.x},${home.y})`);
+            return;
+          }
+          springRef.current = { id: d.id, from: { x: ev.x, y: ev.y }, start: performance.now() };
+          const timer = d3.timer(() => {
+            const q = springPos(d.id, home);
+            if (!dragRef.current) g.attr('transform', `translate(${q.x},${q.y})`);
+            if (!springRef.current) timer.stop();
+          });
+        });
+      nodeSel.call(drag);
+
+      // ---- legend of message kinds ------------------------------------------------------------
+      const kinds = ix.kinds.slice(0, 8);
+      const legend = svg
+        .select('g.cv-layer-legend')
+        .attr('transform', `translate(10,${height - 10 - kinds.length * 18})`)
+        .selectAll<SVGGElement, string>('g.cv-legend-item')
+        .data(kinds, (d) => d)
+        .join((enter) => {
+          const g = enter.append('g').attr('class', 'cv-legend-item');
+          g.append('circle').attr('r', 5).attr('cx', 6);
+          g.append('text').attr('x', 16).attr('dy', '0.35em');
+          return g;
+        })
+        .attr('transform', (_d, i) => `translate(0,${i * 18 + 9})`);
+      legend.select('circle').attr('fill', (d) => messageColours[d] ?? '#777');
+      legend.select('text').text((d) => kindName(d, lang));
+    }), [sim, ix, t, frame, size, lang, selected, reduced, uid]);
 
   return (
     <div className="cv-view cv-topology" ref={wrapRef}>
       <svg ref={svgRef} className="cv-svg" role="img" aria-label={vs(lang, 'topology')} />
       <div className="cv-hint">{vs(lang, 'topologyHint')}</div>
-      {partition && (
-        <button type="button" className="cv-heal" onClick={() => p.onAction({ do: 'heal' })}>
-          {vs(lang, 'heal')}
-        </button>
-      )}
     </div>
   );
 }

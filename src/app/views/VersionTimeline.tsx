@@ -4,7 +4,7 @@ import type { NodeId } from '../../sim/types';
 import type { Lang } from '../i18n/lang';
 import { colourOf, messageColours } from '../palette';
 import { firstAtOrAfter, indexFor, lastAtOrBefore, type VersionMark } from './historyIndex';
-import { useSize } from './hooks';
+import { timed, useSize } from './hooks';
 import type { Simulation } from '../../engine/simulation';
 import { kindName, vs } from './strings';
 import { labelledMarks, laneOrder, laneStretches, timeDomain, visibleMessages } from './timelineModel';
@@ -52,7 +52,9 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
     for (const layer of ['periods', 'lanes', 'axis']) back.append('g').attr('class', `cv-layer-${layer}`);
     const front = d3.select(frontRef.current!);
     front.selectAll('*').remove();
-    for (const layer of ['cuts', 'marks', 'labels', 'lanelabels', 'cursor']) front.append('g').attr('class', `cv-layer-${layer}`);
+    for (const layer of ['cuts', 'marks', 'labels']) front.append('g').attr('class', `cv-layer-${layer}`);
+    front.append('rect').attr('class', 'cv-veil').style('display', 'none');
+    for (const layer of ['lanelabels', 'cursor']) front.append('g').attr('class', `cv-layer-${layer}`);
     front.append('rect').attr('class', 'cv-bg');
     placedFor.current = '';
 
@@ -83,254 +85,268 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
       .on('dblclick', () => onScrub.current(null));
   }, [sim]);
 
-  useEffect(() => {
-    const { width, height } = size;
-    const canvas = canvasRef.current;
-    if (!canvas || width === 0 || height === 0) return;
-    const now = sim.now();
-    const [t0, t1] = timeDomain(now, sim.durationMs);
-    const x = d3.scaleLinear().domain([t0, t1]).range([M.left, width - M.right]);
-    xRef.current = x;
-    const ids = laneOrder(sim.nodes().map((n) => n.id));
-    const laneH = (height - M.top - M.bottom) / Math.max(1, ids.length);
-    const yOf = new Map<NodeId, number>(ids.map((id, i) => [id, M.top + (i + 0.5) * laneH]));
-    const tEnd = Math.min(t, t1);
+  useEffect(() =>
+    timed('timeline', () => {
+      const { width, height } = size;
+      const canvas = canvasRef.current;
+      if (!canvas || width === 0 || height === 0) return;
+      const now = sim.now();
+      const [t0, t1] = timeDomain(now, sim.durationMs);
+      const x = d3.scaleLinear().domain([t0, t1]).range([M.left, width - M.right]);
+      xRef.current = x;
+      const ids = laneOrder(sim.nodes().map((n) => n.id));
+      const laneH = (height - M.top - M.bottom) / Math.max(1, ids.length);
+      const yOf = new Map<NodeId, number>(ids.map((id, i) => [id, M.top + (i + 0.5) * laneH]));
+      // Everything recorded so far is drawn (up to now); when scrubbed back, the part after the
+      // cursor is veiled rather than hidden, so the teacher can see where to scrub forward to.
+      const tEnd = Math.min(now, t1);
+      const tCur = Math.min(t, tEnd);
+      // Marks and the axis are repositioned only when the scales change (size, window, lanes).
+      const layoutKey = `${width}x${height}|${t0}-${t1}|${ids.join(',')}|${lang}`;
+      const relayout = layoutKey !== placedFor.current;
+      placedFor.current = layoutKey;
 
-    const back = d3.select(backRef.current!).attr('viewBox', `0 0 ${width} ${height}`);
-    const front = d3.select(frontRef.current!).attr('viewBox', `0 0 ${width} ${height}`);
-    front.select('rect.cv-bg').attr('width', width).attr('height', height);
+      const back = d3.select(backRef.current!).attr('viewBox', `0 0 ${width} ${height}`);
+      const front = d3.select(frontRef.current!).attr('viewBox', `0 0 ${width} ${height}`);
+      front.select('rect.cv-bg').attr('width', width).attr('height', height);
 
-    // ---- partition periods and cuts -----------------------------------------------------------
-    const periods = ix.partitions
-      .filter((q) => q.start <= tEnd && (q.end ?? Infinity) >= t0)
-      .map((q) => ({ key: String(q.start), x0: x(Math.max(q.start, t0)), x1: x(Math.min(q.end ?? tEnd, tEnd)) }));
-    const per = back
-      .select('g.cv-layer-periods')
-      .selectAll<SVGGElement, (typeof periods)[number]>('g')
-      .data(periods, (d) => d.key)
-      .join((enter) => {
-        const g = enter.append('g');
-        g.append('rect').attr('class', 'cv-period');
-        g.append('text').attr('class', 'cv-period-label');
-        return g;
-      });
-    per
-      .select('rect')
-      .attr('x', (d) => d.x0)
-      .attr('width', (d) => Math.max(1, d.x1 - d.x0))
-      .attr('y', M.top - 4)
-      .attr('height', height - M.top - M.bottom + 8);
-    per
-      .select('text')
-      .attr('x', (d) => d.x0 + 4)
-      .attr('y', M.top - 8)
-      .text((d) => (d.x1 - d.x0 > 50 ? vs(lang, 'partition') : ''));
+      // ---- partition periods and cuts -----------------------------------------------------------
+      const periods = ix.partitions
+        .filter((q) => q.start <= tEnd && (q.end ?? Infinity) >= t0)
+        .map((q) => ({ key: String(q.start), x0: x(Math.max(q.start, t0)), x1: x(Math.min(q.end ?? tEnd, tEnd)) }));
+      const per = back
+        .select('g.cv-layer-periods')
+        .selectAll<SVGGElement, (typeof periods)[number]>('g')
+        .data(periods, (d) => d.key)
+        .join((enter) => {
+          const g = enter.append('g');
+          g.append('rect').attr('class', 'cv-period');
+          g.append('text').attr('class', 'cv-period-label');
+          return g;
+        });
+      per
+        .select('rect')
+        .attr('x', (d) => d.x0)
+        .attr('width', (d) => Math.max(1, d.x1 - d.x0))
+        .attr('y', M.top - 4)
+        .attr('height', height - M.top - M.bottom + 8);
+      per
+        .select('text')
+        .attr('x', (d) => d.x0 + 4)
+        .attr('y', M.top - 8)
+        .text((d) => (d.x1 - d.x0 > 50 ? vs(lang, 'partition') : ''));
 
-    const cuts = ix.cuts
-      .filter((c) => c.start >= t0 && c.start <= tEnd && yOf.has(c.from) && yOf.has(c.to) && c.from < c.to)
-      .map((c) => ({ key: `${c.from}>${c.to}@${c.start}`, x: x(c.start), y0: yOf.get(c.from)!, y1: yOf.get(c.to)! }));
-    const cutSel = front
-      .select('g.cv-layer-cuts')
-      .selectAll<SVGGElement, (typeof cuts)[number]>('g')
-      .data(cuts, (d) => d.key)
-      .join((enter) => {
-        const g = enter.append('g');
-        g.append('line').attr('class', 'cv-cut-mark');
-        g.append('text').attr('class', 'cv-cut-glyph').text('✂');
-        return g;
-      });
-    cutSel
-      .select('line')
-      .attr('x1', (d) => d.x)
-      .attr('x2', (d) => d.x)
-      .attr('y1', (d) => Math.min(d.y0, d.y1))
-      .attr('y2', (d) => Math.max(d.y0, d.y1));
-    cutSel
-      .select('text')
-      .attr('x', (d) => d.x)
-      .attr('y', (d) => (d.y0 + d.y1) / 2)
-      .attr('dy', '0.35em');
+      const cuts = ix.cuts
+        .filter((c) => c.start >= t0 && c.start <= tEnd && yOf.has(c.from) && yOf.has(c.to) && c.from < c.to)
+        .map((c) => ({ key: `${c.from}>${c.to}@${c.start}`, x: x(c.start), y0: yOf.get(c.from)!, y1: yOf.get(c.to)! }));
+      const cutSel = front
+        .select('g.cv-layer-cuts')
+        .selectAll<SVGGElement, (typeof cuts)[number]>('g')
+        .data(cuts, (d) => d.key)
+        .join((enter) => {
+          const g = enter.append('g');
+          g.append('line').attr('class', 'cv-cut-mark');
+          g.append('text').attr('class', 'cv-cut-glyph').text('✂');
+          return g;
+        });
+      cutSel
+        .select('line')
+        .attr('x1', (d) => d.x)
+        .attr('x2', (d) => d.x)
+        .attr('y1', (d) => Math.min(d.y0, d.y1))
+        .attr('y2', (d) => Math.max(d.y0, d.y1));
+      cutSel
+        .select('text')
+        .attr('x', (d) => d.x)
+        .attr('y', (d) => (d.y0 + d.y1) / 2)
+        .attr('dy', '0.35em');
 
-    // ---- lanes: coloured while up, grey dashed while down; faint ahead of t --------------------
-    const lanes = ids.flatMap((id) =>
-      laneStretches(ix.downs.get(id), t0, tEnd).map((s) => ({ key: `${id}@${s.start}`, id, ...s })),
-    );
-    back
-      .select('g.cv-layer-lanes')
-      .selectAll<SVGLineElement, (typeof lanes)[number]>('line')
-      .data(lanes, (d) => d.key)
-      .join('line')
-      .attr('class', (d) => `cv-lane${d.up ? '' : ' down'}`)
-      .attr('stroke', (d) => (d.up ? colourOf(d.id) : null))
-      .attr('x1', (d) => x(d.start))
-      .attr('x2', (d) => x(d.end))
-      .attr('y1', (d) => yOf.get(d.id)!)
-      .attr('y2', (d) => yOf.get(d.id)!);
-    const labels = front
-      .select('g.cv-layer-lanelabels')
-      .selectAll<SVGGElement, NodeId>('g')
-      .data(ids, (d) => d)
-      .join((enter) => {
-        const g = enter.append('g');
-        g.append('line').attr('class', 'cv-lane-future').attr('stroke-width', 1).attr('stroke-opacity', 0.18);
-        g.append('text').attr('class', 'cv-lane-label');
-        return g;
-      });
-    labels
-      .select('line')
-      .attr('stroke', (d) => colourOf(d))
-      .attr('x1', x(tEnd))
-      .attr('x2', width - M.right)
-      .attr('y1', (d) => yOf.get(d)!)
-      .attr('y2', (d) => yOf.get(d)!);
-    labels
-      .select('text')
-      .attr('x', M.left - 6)
-      .attr('y', (d) => yOf.get(d)!)
-      .text((d) => d);
-
-    // ---- axis ---------------------------------------------------------------------------------
-    back
-      .select<SVGGElement>('g.cv-layer-axis')
-      .attr('class', 'cv-layer-axis cv-axis')
-      .attr('transform', `translate(0,${height - M.bottom + 4})`)
-      .call(
-        d3
-          .axisBottom(x)
-          .ticks(Math.max(2, Math.floor(width / 90)))
-          .tickSizeOuter(0)
-          .tickFormat((v) => `${(+v / 1000).toFixed(t1 - t0 < 5000 ? 1 : 0)} s`),
+      // ---- lanes: coloured while up, grey dashed while down; faint ahead of t --------------------
+      const lanes = ids.flatMap((id) =>
+        laneStretches(ix.downs.get(id), t0, tEnd).map((s) => ({ key: `${id}@${s.start}`, id, ...s })),
       );
+      back
+        .select('g.cv-layer-lanes')
+        .selectAll<SVGLineElement, (typeof lanes)[number]>('line')
+        .data(lanes, (d) => d.key)
+        .join('line')
+        .attr('class', (d) => `cv-lane${d.up ? '' : ' down'}`)
+        .attr('stroke', (d) => (d.up ? colourOf(d.id) : null))
+        .attr('x1', (d) => x(d.start))
+        .attr('x2', (d) => x(d.end))
+        .attr('y1', (d) => yOf.get(d.id)!)
+        .attr('y2', (d) => yOf.get(d.id)!);
+      const labels = front
+        .select('g.cv-layer-lanelabels')
+        .selectAll<SVGGElement, NodeId>('g')
+        .data(ids, (d) => d)
+        .join((enter) => {
+          const g = enter.append('g');
+          g.append('line').attr('class', 'cv-lane-future').attr('stroke-width', 1).attr('stroke-opacity', 0.18);
+          g.append('text').attr('class', 'cv-lane-label');
+          return g;
+        });
+      labels
+        .select('line')
+        .attr('stroke', (d) => colourOf(d))
+        .attr('x1', x(tEnd))
+        .attr('x2', width - M.right)
+        .attr('y1', (d) => yOf.get(d)!)
+        .attr('y2', (d) => yOf.get(d)!);
+      labels
+        .select('text')
+        .attr('x', M.left - 6)
+        .attr('y', (d) => yOf.get(d)!)
+        .text((d) => d);
 
-    // ---- messages on canvas (thousands per run: SVG would not keep up) ------------------------
-    const dpr = window.devicePixelRatio || 1;
-    if (canvas.width !== Math.round(width * dpr) || canvas.height !== Math.round(height * dpr)) {
-      canvas.width = Math.round(width * dpr);
-      canvas.height = Math.round(height * dpr);
-      canvas.style.width = `${width}px`;
-      canvas.style.height = `${height}px`;
-    }
-    const ctx = canvas.getContext('2d');
-    if (ctx) {
-      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-      ctx.clearRect(0, 0, width, height);
-      ctx.save();
-      ctx.beginPath();
-      ctx.rect(M.left, 0, width - M.left - M.right, height);
-      ctx.clip();
-      const msgs = visibleMessages(ix.messages, t0, t1, tEnd, MESSAGE_LIMIT, hidden);
-      // One path per kind: a handful of strokes instead of thousands.
-      const byKind = d3.group(msgs, (m) => m.kind);
-      ctx.lineWidth = 1;
-      ctx.globalAlpha = msgs.length > 2000 ? 0.35 : 0.6;
-      const drops: { x: number; y: number; c: string }[] = [];
-      for (const [kind, list] of byKind) {
-        const c = messageColours[kind] ?? '#777';
-        ctx.strokeStyle = c;
+      // ---- axis ---------------------------------------------------------------------------------
+      if (relayout) {
+        back
+          .select<SVGGElement>('g.cv-layer-axis')
+          .attr('class', 'cv-layer-axis cv-axis')
+          .attr('transform', `translate(0,${height - M.bottom + 4})`)
+          .call(
+            d3
+              .axisBottom(x)
+              .ticks(Math.max(2, Math.floor(width / 90)))
+              .tickSizeOuter(0)
+              .tickFormat((v) => `${(+v / 1000).toFixed(t1 - t0 < 5000 ? 1 : 0)} s`),
+          );
+      }
+
+      // ---- messages on canvas (thousands per run: SVG would not keep up) ------------------------
+      const dpr = window.devicePixelRatio || 1;
+      if (canvas.width !== Math.round(width * dpr) || canvas.height !== Math.round(height * dpr)) {
+        canvas.width = Math.round(width * dpr);
+        canvas.height = Math.round(height * dpr);
+        canvas.style.width = `${width}px`;
+        canvas.style.height = `${height}px`;
+      }
+      const ctx = canvas.getContext('2d');
+      if (ctx) {
+        ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+        ctx.clearRect(0, 0, width, height);
+        ctx.save();
         ctx.beginPath();
-        for (const m of list) {
-          const ya = yOf.get(m.from);
-          const yb = yOf.get(m.to);
-          if (ya === undefined || yb === undefined) continue;
-          const xa = x(m.sentAt);
-          const done = m.end !== null && m.end <= tEnd;
-          const endT = done ? m.end! : tEnd;
-          // In flight at t: the arrow stops where the message is now.
-          const f = done ? 1 : m.due > m.sentAt ? Math.min(1, (tEnd - m.sentAt) / (m.due - m.sentAt)) : 1;
-          const xb = x(endT);
-          const yEnd = ya + (yb - ya) * f;
-          ctx.moveTo(xa, ya);
-          ctx.lineTo(xb, yEnd);
-          if (done && m.dropped) drops.push({ x: xb, y: yEnd, c });
-          else if (done && xb - xa > 8) {
-            // A small arrowhead when the arrow is long enough to carry one.
-            const ang = Math.atan2(yEnd - ya, xb - xa);
-            ctx.moveTo(xb, yEnd);
-            ctx.lineTo(xb - 5 * Math.cos(ang - 0.45), yEnd - 5 * Math.sin(ang - 0.45));
-            ctx.moveTo(xb, yEnd);
-            ctx.lineTo(xb - 5 * Math.cos(ang + 0.45), yEnd - 5 * Math.sin(ang + 0.45));
+        ctx.rect(M.left, 0, width - M.left - M.right, height);
+        ctx.clip();
+        const msgs = visibleMessages(ix.messages, t0, t1, tEnd, MESSAGE_LIMIT, hidden);
+        // One path per kind: a handful of strokes instead of thousands.
+        const byKind = d3.group(msgs, (m) => m.kind);
+        ctx.lineWidth = 1;
+        ctx.globalAlpha = msgs.length > 2000 ? 0.35 : 0.6;
+        const drops: { x: number; y: number; c: string }[] = [];
+        for (const [kind, list] of byKind) {
+          const c = messageColours[kind] ?? '#777';
+          ctx.strokeStyle = c;
+          ctx.beginPath();
+          for (const m of list) {
+            const ya = yOf.get(m.from);
+            const yb = yOf.get(m.to);
+            if (ya === undefined || yb === undefined) continue;
+            const xa = x(m.sentAt);
+            const done = m.end !== null && m.end <= tEnd;
+            const endT = done ? m.end! : tEnd;
+            // In flight at t: the arrow stops where the message is now.
+            const f = done ? 1 : m.due > m.sentAt ? Math.min(1, (tEnd - m.sentAt) / (m.due - m.sentAt)) : 1;
+            const xb = x(endT);
+            const yEnd = ya + (yb - ya) * f;
+            ctx.moveTo(xa, ya);
+            ctx.lineTo(xb, yEnd);
+            if (done && m.dropped) drops.push({ x: xb, y: yEnd, c });
+            else if (done && xb - xa > 8) {
+              // A small arrowhead when the arrow is long enough to carry one.
+              const ang = Math.atan2(yEnd - ya, xb - xa);
+              ctx.moveTo(xb, yEnd);
+              ctx.lineTo(xb - 5 * Math.cos(ang - 0.45), yEnd - 5 * Math.sin(ang - 0.45));
+              ctx.moveTo(xb, yEnd);
+              ctx.lineTo(xb - 5 * Math.cos(ang + 0.45), yEnd - 5 * Math.sin(ang + 0.45));
+            }
           }
+          ctx.stroke();
         }
-        ctx.stroke();
+        ctx.globalAlpha = 0.9;
+        ctx.lineWidth = 1.6;
+        for (const d of drops) {
+          ctx.strokeStyle = d.c;
+          ctx.beginPath();
+          ctx.moveTo(d.x - 3.5, d.y - 3.5);
+          ctx.lineTo(d.x + 3.5, d.y + 3.5);
+          ctx.moveTo(d.x + 3.5, d.y - 3.5);
+          ctx.lineTo(d.x - 3.5, d.y + 3.5);
+          ctx.stroke();
+        }
+        ctx.restore();
       }
-      ctx.globalAlpha = 0.9;
-      ctx.lineWidth = 1.6;
-      for (const d of drops) {
-        ctx.strokeStyle = d.c;
-        ctx.beginPath();
-        ctx.moveTo(d.x - 3.5, d.y - 3.5);
-        ctx.lineTo(d.x + 3.5, d.y + 3.5);
-        ctx.moveTo(d.x + 3.5, d.y - 3.5);
-        ctx.lineTo(d.x - 3.5, d.y + 3.5);
-        ctx.stroke();
+
+      // ---- version marks: SVG keyed join; positions touched only when the layout changed -------
+      const lo = firstAtOrAfter(ix.versions, t0, (m) => m.t);
+      const hi = lastAtOrBefore(ix.versions, tEnd, (m) => m.t);
+      const marks = ix.versions.slice(lo, hi + 1).filter((m) => yOf.has(m.node));
+      const place = (s: d3.Selection<SVGCircleElement, VersionMark, SVGGElement, unknown>): void => {
+        s.attr('cx', (d) => x(d.t)).attr('cy', (d) => yOf.get(d.node)!);
+      };
+      const markSel = front
+        .select<SVGGElement>('g.cv-layer-marks')
+        .selectAll<SVGCircleElement, VersionMark>('circle')
+        .data(marks, markKey)
+        .join((enter) =>
+          enter
+            .append('circle')
+            .attr('class', 'cv-mark')
+            .attr('r', MARK_R)
+            .attr('fill', (d) => colourOf(d.node))
+            .call(place),
+        );
+      if (relayout) markSel.call(place);
+
+      // Version numbers where there is room (at least 30 px between labels on a lane).
+      const labelled: VersionMark[] = [];
+      if (laneH >= 22) {
+        for (const [, list] of d3.group(marks, (m) => m.node)) labelled.push(...labelledMarks(list, x, 30));
       }
-      ctx.restore();
-    }
+      const lab = front
+        .select<SVGGElement>('g.cv-layer-labels')
+        .selectAll<SVGTextElement, VersionMark>('text')
+        .data(labelled, markKey)
+        .join((enter) => enter.append('text').attr('class', 'cv-mark-label cv-num'));
+      if (relayout || lab.size() > 0) {
+        lab
+          .attr('x', (d) => x(d.t))
+          .attr('y', (d) => yOf.get(d.node)! - MARK_R - 3)
+          .text((d) => d.version);
+      }
 
-    // ---- version marks: SVG keyed join; positions touched only when the layout changed -------
-    const lo = firstAtOrAfter(ix.versions, t0, (m) => m.t);
-    const hi = lastAtOrBefore(ix.versions, tEnd, (m) => m.t);
-    const marks = ix.versions.slice(lo, hi + 1).filter((m) => yOf.has(m.node));
-    const layoutKey = `${width}x${height}|${t0}-${t1}|${ids.join(',')}`;
-    const relayout = layoutKey !== placedFor.current;
-    placedFor.current = layoutKey;
-    const place = (s: d3.Selection<SVGCircleElement, VersionMark, SVGGElement, unknown>): void => {
-      s.attr('cx', (d) => x(d.t)).attr('cy', (d) => yOf.get(d.node)!);
-    };
-    const markSel = front
-      .select<SVGGElement>('g.cv-layer-marks')
-      .selectAll<SVGCircleElement, VersionMark>('circle')
-      .data(marks, markKey)
-      .join((enter) =>
-        enter
-          .append('circle')
-          .attr('class', 'cv-mark')
-          .attr('r', MARK_R)
-          .attr('fill', (d) => colourOf(d.node))
-          .call(place),
-      );
-    if (relayout) markSel.call(place);
-
-    // Version numbers where there is room (at least 30 px between labels on a lane).
-    const labelled: VersionMark[] = [];
-    if (laneH >= 22) {
-      for (const [, list] of d3.group(marks, (m) => m.node)) labelled.push(...labelledMarks(list, x, 30));
-    }
-    const lab = front
-      .select<SVGGElement>('g.cv-layer-labels')
-      .selectAll<SVGTextElement, VersionMark>('text')
-      .data(labelled, markKey)
-      .join((enter) => enter.append('text').attr('class', 'cv-mark-label cv-num'));
-    if (relayout || lab.size() > 0) {
-      lab
-        .attr('x', (d) => x(d.t))
-        .attr('y', (d) => yOf.get(d.node)! - MARK_R - 3)
-        .text((d) => d.version);
-    }
-
-    // ---- cursor ---------------------------------------------------------------------------------
-    const cur = front
-      .select('g.cv-layer-cursor')
-      .selectAll<SVGGElement, number>('g')
-      .data([tEnd])
-      .join((enter) => {
-        const g = enter.append('g');
-        g.append('line').attr('class', 'cv-cursor');
-        g.append('text').attr('class', 'cv-cursor-label cv-num');
-        return g;
-      });
-    cur
-      .select('line')
-      .attr('x1', x(tEnd))
-      .attr('x2', x(tEnd))
-      .attr('y1', M.top - 6)
-      .attr('y2', height - M.bottom + 2);
-    cur
-      .select('text')
-      .attr('x', Math.min(width - M.right - 24, Math.max(M.left + 24, x(tEnd))))
-      .attr('y', 12)
-      .text(cursor === null ? '' : `t=${(tEnd / 1000).toFixed(2)} s`);
-  }, [sim, ix, t, frame, size, lang, cursor, hidden]);
+      // ---- cursor ---------------------------------------------------------------------------------
+      const cur = front
+        .select('g.cv-layer-cursor')
+        .selectAll<SVGGElement, number>('g')
+        .data([tCur])
+        .join((enter) => {
+          const g = enter.append('g');
+          g.append('line').attr('class', 'cv-cursor');
+          g.append('text').attr('class', 'cv-cursor-label cv-num');
+          return g;
+        });
+      cur
+        .select('line')
+        .attr('x1', x(tCur))
+        .attr('x2', x(tCur))
+        .attr('y1', M.top - 6)
+        .attr('y2', height - M.bottom + 2);
+      cur
+        .select('text')
+        .attr('x', Math.min(width - M.right - 24, Math.max(M.left + 24, x(tCur))))
+        .attr('y', 12)
+        .text(cursor === null ? '' : `t=${(tCur / 1000).toFixed(2)} s`);
+      front
+        .select('rect.cv-veil')
+        .style('display', cursor === null ? 'none' : 'inline')
+        .attr('x', x(tCur))
+        .attr('width', Math.max(0, x(tEnd) - x(tCur)))
+        .attr('y', M.top - 6)
+        .attr('height', height - M.top - M.bottom + 8);
+    }), [sim, ix, t, frame, size, lang, cursor, hidden]);
 
   const toggle = (kind: string): void =>
     setHidden((h) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { convexHull, directedSegment, flightFraction, groupsFromDrop, lerpSeg, pairLinks, textOn, topologyLayout } from './geometry';
+import { convexHull, directedSegment, flightFraction, groupsFromDrop, labelPlacement, lerpSeg, pairLinks, textOn, topologyLayout } from './geometry';
 
 const four = ['w0', 'w1', 'w2', 'w3'].map((id) => ({ id, role: 'worker' as const }));
 
@@ -8,7 +8,7 @@ describe('topologyLayout', () => {
     const lay = topologyLayout([...four, { id: 's0', role: 'server' }], 400, 300);
     const p = (id: string) => lay.pos.get(id)!;
     expect(p('s0')).toEqual({ x: 200, y: 150 });
-    for (const w of ['w0', 'w1', 'w2', 'w3']) expect(Math.hypot(p(w).x - 200, p(w).y - 150)).toBeCloseTo(lay.ring);
+    for (const w of ['w0', 'w1', 'w2', 'w3']) expect(((p(w).x - 200) / lay.rx) ** 2 + ((p(w).y - 150) / lay.ry) ** 2).toBeCloseTo(1);
     // clockwise from the top right: w0, w1 on the right; w2, w3 on the left
     expect(p('w0').x).toBeGreaterThan(200);
     expect(p('w1').x).toBeGreaterThan(200);
@@ -24,7 +24,7 @@ describe('topologyLayout', () => {
     expect(norm(ang('w10'))).toBeGreaterThan(norm(ang('w9')));
     const servers = ['s0', 's1', 's2'].map((s) => lay.pos.get(s)!);
     expect(new Set(servers.map((s) => `${s.x},${s.y}`)).size).toBe(3);
-    for (const s of servers) expect(Math.hypot(s.x - 400, s.y - 300)).toBeLessThan(lay.ring / 2);
+    for (const s of servers) expect(Math.hypot(s.x - 400, s.y - 300)).toBeLessThan(Math.min(lay.rx, lay.ry) / 2);
   });
 });
 
@@ -87,5 +87,17 @@ describe('misc', () => {
       { x: 0, y: 2 },
     ]);
     expect(h).toHaveLength(4);
+  });
+});
+
+describe('labelPlacement', () => {
+  it('puts labels beside side nodes, above top nodes, below bottom and centre nodes', () => {
+    expect(labelPlacement({ x: 0.7, y: -0.7 }, true, 20, true)).toMatchObject({ x: 28, anchor: 'start' });
+    expect(labelPlacement({ x: -0.7, y: 0.7 }, true, 20, true)).toMatchObject({ x: -28, anchor: 'end' });
+    const top = labelPlacement({ x: 0, y: -1 }, true, 20, true);
+    expect(top.anchor).toBe('middle');
+    expect(top.yVersion).toBeLessThan(-20);
+    expect(top.yBackend).toBeLessThan(top.yVersion);
+    expect(labelPlacement({ x: 0, y: 1 }, false, 20, false).yVersion).toBeGreaterThan(20);
   });
 });

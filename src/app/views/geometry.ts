@@ -14,8 +14,9 @@ export interface TopologyLayout {
   pos: Map<NodeId, Pt>;
   cx: number;
   cy: number;
-  /** Radius of the worker circle. */
-  ring: number;
+  /** Radii of the worker ellipse (a circle when the box is square). */
+  rx: number;
+  ry: number;
   /** Radius of a node glyph. */
   nodeR: number;
 }
@@ -33,34 +34,75 @@ export function byNodeOrder(a: NodeId, b: NodeId): number {
 }
 
 /**
- * Workers on a circle in ring order (w0 → w1 → … clockwise, so ring links read as a ring);
- * servers and brokers in the centre. The circle is rotated by half a step so that, for an even
- * number of workers, no worker sits on the vertical centre line: the left/right halves are then
- * an obvious two-group partition for drag-to-partition (w0,w1 right; w2,w3 left for four).
+ * Workers on an ellipse in ring order (w0 → w1 → … clockwise, so ring links read as a ring);
+ * servers and brokers in the centre. An ellipse rather than a circle because the topology panel
+ * is usually wider than tall, and a circle would leave the nodes small and bunched. The ring is
+ * rotated by half a step so that, for an even number of workers, no worker sits on the vertical
+ * centre line: the left/right halves are then an obvious two-group partition for
+ * drag-to-partition (w0, w1 right; w2, w3 left for four).
  */
-export function topologyLayout(nodes: readonly { id: NodeId; role: NodeRole }[], width: number, height: number, labelMargin = 64): TopologyLayout {
+export function topologyLayout(
+  nodes: readonly { id: NodeId; role: NodeRole }[],
+  width: number,
+  height: number,
+  /** Space reserved above the drawing (a hint line). */
+  top = 0,
+  margin?: { x: number; y: number },
+): TopologyLayout {
   const cx = width / 2;
-  const cy = height / 2;
+  const cy = top + (height - top) / 2;
   const workers = nodes.filter((n) => n.role === 'worker').map((n) => n.id).sort(byNodeOrder);
   const inner = nodes.filter((n) => n.role !== 'worker').map((n) => n.id).sort(byNodeOrder);
-  const ring = Math.max(40, Math.min(width, height) / 2 - labelMargin);
   const count = Math.max(workers.length, 1);
-  // Glyph size shrinks with crowding on the circle but stays clickable and readable.
-  const nodeR = Math.max(12, Math.min(28, ring * 0.16, (Math.PI * ring) / count / 2.4));
+  const angle = (i: number): number => -Math.PI / 2 + ((i + 0.5) * 2 * Math.PI) / count;
+  // Labels sit beside side nodes (see labelPlacement): top and bottom need room only when a
+  // worker is near the vertical axis and carries its labels above or below.
+  const topBottom = workers.some((_, i) => Math.abs(Math.cos(angle(i))) < 0.35);
+  const m = margin ?? { x: 84, y: topBottom ? 58 : 38 };
+  let ry = Math.max(36, (height - top) / 2 - m.y);
+  let rx = Math.max(36, width / 2 - m.x);
+  // Keep it recognisably a ring: at most 1.9 : 1 wide, 1.3 : 1 tall.
+  rx = Math.min(rx, ry * 1.9);
+  ry = Math.min(ry, rx * 1.3);
+  const small = Math.min(rx, ry);
+  // Glyph size shrinks with crowding on the ring but stays clickable and readable.
+  const perimeter = Math.PI * (rx + ry);
+  const nodeR = Math.max(14, Math.min(28, small * 0.2, perimeter / count / 4.8));
   const pos = new Map<NodeId, Pt>();
   workers.forEach((id, i) => {
-    const a = -Math.PI / 2 + ((i + 0.5) * 2 * Math.PI) / count;
-    pos.set(id, { x: cx + ring * Math.cos(a), y: cy + ring * Math.sin(a) });
+    const a = angle(i);
+    pos.set(id, { x: cx + rx * Math.cos(a), y: cy + ry * Math.sin(a) });
   });
   if (inner.length === 1) pos.set(inner[0], { x: cx, y: cy });
   else if (inner.length > 1) {
-    const r = Math.min(ring * 0.38, nodeR * 1.6 + inner.length * nodeR * 0.35);
+    const r = Math.min(small * 0.4, nodeR * 1.6 + inner.length * nodeR * 0.35);
     inner.forEach((id, i) => {
       const a = -Math.PI / 2 + (i * 2 * Math.PI) / inner.length;
       pos.set(id, { x: cx + r * Math.cos(a), y: cy + r * Math.sin(a) });
     });
   }
-  return { pos, cx, cy, ring, nodeR };
+  return { pos, cx, cy, rx, ry, nodeR };
+}
+
+/** Baselines are for a 15 px version label and a 12 px backend label under/over it. */
+export interface LabelPlacement {
+  x: number;
+  yVersion: number;
+  yBackend: number;
+  anchor: 'start' | 'middle' | 'end';
+}
+
+/**
+ * Where a node's version and backend labels go, relative to the node centre. Side nodes get them
+ * beside the glyph (the topology panel is wider than tall, so horizontal room is cheap); nodes at
+ * the top get them above, at the bottom and in the centre below.
+ */
+export function labelPlacement(out: Pt, isWorker: boolean, r: number, withBackend: boolean): LabelPlacement {
+  if (isWorker && Math.abs(out.x) >= 0.35) {
+    return { x: Math.sign(out.x) * (r + 8), yVersion: withBackend ? -1 : 5, yBackend: 14, anchor: out.x > 0 ? 'start' : 'end' };
+  }
+  if (isWorker && out.y < 0) return { x: 0, yVersion: -(r + 8), yBackend: -(r + 24), anchor: 'middle' };
+  return { x: 0, yVersion: r + 20, yBackend: r + 34, anchor: 'middle' };
 }
 
 export interface LinkPair<L> {

@@ -42,3 +42,18 @@ export function useReducedMotion(): boolean {
   }, []);
   return reduced;
 }
+
+/**
+ * Frame-budget probe: when `globalThis.__cvTiming` is set (by a benchmark or a Playwright
+ * script), each view's render pass is recorded as a `performance.measure` named `cv:<view>`.
+ * Off by default, and then costs one property read.
+ */
+export function timed(name: string, fn: () => void): void {
+  if (!(globalThis as { __cvTiming?: boolean }).__cvTiming) {
+    fn();
+    return;
+  }
+  const t0 = performance.now();
+  fn();
+  performance.measure(`cv:${name}`, { start: t0, end: performance.now() });
+}

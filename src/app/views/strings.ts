@@ -8,7 +8,7 @@ import type { Lang, Text } from '../i18n/lang';
 export const viewStrings = {
   // topology
   topology: { en: 'Topology', zh: '拓扑' },
-  topologyHint: { en: 'click a link: cut / restore · drag a worker across the centre line: partition', zh: '点击链路：切断／恢复 · 把工作节点拖过中线：制造分区' },
+  topologyHint: { en: 'click a link: cut / restore · drag a worker across the middle: partition', zh: '点击链路：切断／恢复 · 把工作节点拖过中线：制造分区' },
   heal: { en: 'heal', zh: '修复分区' },
   crashed: { en: 'crashed', zh: '已崩溃' },
   failed: { en: 'worker failed', zh: '工作节点出错' },
