@@ -75,15 +75,18 @@ export function App() {
   const cursor = useApp((st) => st.cursor);
   const selected = useApp((st) => st.selected);
   const loading = useApp((st) => st.loading);
+  const showSettings = useApp((st) => st.showSettings);
   const t = cursor ?? (sim ? sim.now() : 0);
 
   return (
     <div className="app">
       <header className="topbar">
         <TopBar />
-        <div className="bar-row">
-          <StrategyControls />
-        </div>
+        {showSettings && (
+          <div className="bar-row" id="settings-row">
+            <StrategyControls />
+          </div>
+        )}
         <MaxProgress />
       </header>
       <ErrorPanel />

@@ -46,6 +46,8 @@ export interface AppState {
   lang: Lang;
   theme: Theme;
   presenter: boolean;
+  /** The strategy/cluster settings row; folded away in presenter mode to give the views room. */
+  showSettings: boolean;
   /** From `prefers-reduced-motion`: views draw discrete steps instead of animating. */
   reducedMotion: boolean;
   backend: BackendChoice;
@@ -79,6 +81,7 @@ export const useApp = create<AppState>()(() => ({
   lang: 'en',
   theme: initialTheme(),
   presenter: false,
+  showSettings: true,
   reducedMotion: false,
   backend: 'auto',
   selected: null,

@@ -10,6 +10,7 @@ export function TopBar() {
   const lang = useApp((st) => st.lang);
   const theme = useApp((st) => st.theme);
   const presenter = useApp((st) => st.presenter);
+  const showSettings = useApp((st) => st.showSettings);
   const builtins = useApp((st) => st.builtins);
   const scenario = useApp((st) => st.scenario);
   const fileRef = useRef<HTMLInputElement>(null);
@@ -76,7 +77,22 @@ export function TopBar() {
       >
         {theme === 'light' ? '☾' : '☀'}
       </button>
-      <button type="button" aria-pressed={presenter} onClick={() => set({ presenter: !presenter })} title={s(lang, 'presenterTitle')}>
+      <button
+        type="button"
+        aria-expanded={showSettings}
+        aria-controls="settings-row"
+        onClick={() => set({ showSettings: !showSettings })}
+        title={s(lang, 'settingsTitle')}
+        aria-label={s(lang, 'settingsTitle')}
+      >
+        ⚙
+      </button>
+      <button
+        type="button"
+        aria-pressed={presenter}
+        onClick={() => set({ presenter: !presenter, showSettings: presenter })}
+        title={s(lang, 'presenterTitle')}
+      >
         {s(lang, 'presenter')}
       </button>
     </div>
