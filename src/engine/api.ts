@@ -42,6 +42,8 @@
  */
 import type { Action, HistoryEvent, LinkProps, MessageKind, NodeId, NodeRole, SimTime } from '../sim/types';
 import type { ComparisonOp, Expectation, MetricName } from '../scenario/schema';
+import type { NodeDetail } from '../protocols/strategy';
+export type { NodeDetail };
 
 export interface NodeView {
   id: NodeId;
@@ -60,6 +62,8 @@ export interface NodeView {
   /** Protocol-specific status line, e.g. "waiting for chunk 2/3 from w1". */
   status: string;
   backend: string;
+  /** Strategy-specific state: Raft role, term, log and commit index; Kafka offsets … */
+  detail?: NodeDetail;
 }
 
 export interface LinkView {

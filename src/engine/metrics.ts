@@ -67,6 +67,8 @@ export function clusterMetric(st: MetricState, name: MetricName): number | null 
       return 0; // no strategy here elects leaders yet
     case 'meanGradStaleness':
       return meanTau(st);
+    default:
+      return null; // defined by some strategies only; the engine asks the strategy first
   }
 }
 

@@ -1,12 +1,12 @@
 import { createStrategy, type Strategy, type StrategyContext } from '../protocols';
 import type { Replica, StepResult } from '../protocols/strategy';
-import type { MetricName, Scenario } from '../scenario/schema';
+import { metricNames, type MetricName, type Scenario } from '../scenario/schema';
 import { History, type Sha256Factory } from '../sim/history';
 import { Network, quantize } from '../sim/network';
 import { rngFor, type Rng } from '../sim/rng';
 import { EventQueue } from '../sim/scheduler';
 import type { Action, Message, MessageKind, NodeId, NodeRole, SimTime } from '../sim/types';
-import { fingerprint } from '../sim/vectors';
+import { equalVectors, fingerprint } from '../sim/vectors';
 import type { Evaluation, GradientResult, Trainer } from '../train/types';
 import type { ExpectationResult, InFlight, LinkView, NodeView, RunSummary } from './api';
 import { parseAction } from '../scenario/actions';
@@ -80,6 +80,8 @@ export class Simulation {
   private readonly appliedTaus: Array<{ t: number; node: NodeId; tau: number }> = [];
   private t = 0;
   private nextMsgId = 0;
+  private nextOpId = 0;
+  private violations = 0;
   private messages = 0;
   private bytes = 0;
   private dropped = 0;
@@ -188,7 +190,9 @@ export class Simulation {
       setReplica: (w, params, version, synced) => {
         const n = this.node(w);
         n.replica = { params: params.slice(), version, synced };
-        this.history.append({ t: this.t, type: 'version', node: w, version, synced, v: { hash: fingerprint(n.replica.params) } });
+        const hash = fingerprint(n.replica.params);
+        this.history.append({ t: this.t, type: 'version', node: w, version, synced, v: { hash } });
+        if (this.strategy.cap.underPartition === 'C') this.checkSameVersionSameParams(w);
       },
       counted: (w) => {
         this.node(w).counted.push(this.t);
@@ -196,7 +200,39 @@ export class Simulation {
       },
       note: (what, node, data) => this.history.append({ t: this.t, type: 'note', node, what, data }),
       initialParams: () => this.init.slice(),
+      rng: (stream) => rngFor(sc.seed, `strategy:${stream}`),
+      op: (process, op, f, opId, version, params) => {
+        const id = opId ?? ++this.nextOpId;
+        const e = { t: this.t, type: 'op' as const, process, op, f, opId: id };
+        const withVersion = version === undefined ? e : { ...e, version };
+        this.history.append(params ? { ...withVersion, v: { hash: fingerprint(params) } } : withVersion);
+        return id;
+      },
+      violation: (invariant, detail) => this.recordViolation(invariant, detail),
     };
+  }
+
+  private recordViolation(invariant: string, detail: string): void {
+    this.violations++;
+    this.history.append({ t: this.t, type: 'violation', invariant, detail });
+  }
+
+  /** Invariants checked after every event: the strategy's own, and C for strategies that promise it. */
+  private checkInvariants(): void {
+    const found = this.strategy.checkInvariants?.();
+    if (found) for (const v of found) this.recordViolation(v.invariant, v.detail);
+  }
+
+  /** A strong strategy promises: live workers at one version hold identical parameters. */
+  private checkSameVersionSameParams(w: NodeId): void {
+    const me = this.node(w).replica;
+    for (const id of this.workerIds) {
+      if (id === w) continue;
+      const o = this.node(id);
+      if (o.up && o.replica.version === me.version && !equalVectors(o.replica.params, me.params)) {
+        this.recordViolation('same-version-same-params', `${w} and ${id} hold different parameters at version ${me.version}`);
+      }
+    }
   }
 
   private node(id: NodeId): NodeRt {
@@ -318,6 +354,7 @@ export class Simulation {
     this.t = item.time;
     try {
       await this.handle(item.event);
+      if (this.strategy.checkInvariants) this.checkInvariants();
     } catch (err) {
       this.failure = `simulation error at t=${Math.round(this.t)} ms: ${err instanceof Error ? err.message : String(err)}`;
     }
@@ -423,14 +460,34 @@ export class Simulation {
 
   /** Apply an action now. Invalid actions are refused with a message and change nothing. */
   apply(action: Action, source: 'user' | 'timeline' = 'user'): { ok: true } | { ok: false; error: string } {
-    const parsed = parseAction(action, [...this.rt.keys()]);
+    const resolved = this.resolveSelectors(action);
+    if (typeof resolved === 'string') return { ok: false, error: resolved };
+    const parsed = parseAction(resolved, [...this.rt.keys()]);
     if (!parsed.ok) return parsed;
     if (this.ended) return { ok: false, error: 'the run has ended; restart it to try actions' };
     this.applyNow(parsed.action, source);
     return { ok: true };
   }
 
-  private applyNow(action: Action, source: 'user' | 'timeline'): void {
+  /** Node selectors such as "@leader" resolve when the action fires (CURRICULUM §C.1). */
+  private resolveSelectors(action: Action): Action | string {
+    if (!('node' in action) || typeof action.node !== 'string' || !action.node.startsWith('@')) return action;
+    const sel = action.node;
+    if (sel === '@crashed') {
+      const down = [...this.rt.values()].find((n) => !n.up);
+      return down ? { ...action, node: down.id } : 'no crashed node for "@crashed"';
+    }
+    const id = this.strategy.resolveSelector?.(sel) ?? null;
+    return id ? { ...action, node: id } : `no node matches "${sel}" now`;
+  }
+
+  private applyNow(requested: Action, source: 'user' | 'timeline'): void {
+    const resolved = this.resolveSelectors(requested);
+    if (typeof resolved === 'string') {
+      this.history.append({ t: this.t, type: 'note', what: 'action-skipped', data: { reason: resolved } });
+      return;
+    }
+    const action = resolved;
     this.history.append({ t: this.t, type: 'action', action, source });
     const net = this.network;
     switch (action.do) {
@@ -452,6 +509,11 @@ export class Simulation {
         return this.restart(action.node);
       case 'slow':
         this.node(action.node).slowFactor = action.factor;
+        return;
+      case 'timeout':
+        if (this.node(action.node).up && !this.strategy.onAction?.(action)) {
+          this.history.append({ t: this.t, type: 'note', node: action.node, what: 'action-ignored', data: { reason: `${this.strategy.kind} has no election timer` } });
+        }
         return;
       case 'link': {
         const { do: _do, from, to, oneWay, ...patch } = action;
@@ -506,14 +568,22 @@ export class Simulation {
   }
 
   metric(name: MetricName, node?: NodeId): number | null {
+    if (node) this.node(node); // unknown node: fail loudly
+    if (name === 'violations') return this.violations;
+    const own = this.strategy.metric?.(name, node);
+    if (own !== undefined) return own;
     const st = this.metricState();
     return node ? nodeMetric(st, name, this.node(node)) : clusterMetric(st, name);
   }
 
   metrics(): Partial<Record<MetricName, number | null>> {
-    const st = this.metricState();
     const out: Partial<Record<MetricName, number | null>> = {};
-    for (const m of SUMMARY_METRICS) out[m] = clusterMetric(st, m);
+    for (const m of SUMMARY_METRICS) out[m] = this.metric(m);
+    for (const m of metricNames) {
+      if (out[m] !== undefined) continue;
+      const own = this.strategy.metric?.(m);
+      if (own !== undefined) out[m] = own;
+    }
     return out;
   }
 
@@ -534,6 +604,7 @@ export class Simulation {
       computing: n.computing,
       status: n.up ? this.strategy.status(n.id) : n.failed ? `failed: ${n.failed}` : 'crashed',
       backend: n.role === 'worker' ? this.trainer.backendFor(n.id) : '',
+      ...detailOf(this.strategy, n.id),
     }));
   }
 
@@ -649,7 +720,13 @@ const SUMMARY_METRICS: MetricName[] = [
   'messages',
   'dropped',
   'meanGradStaleness',
+  'violations',
 ];
+
+function detailOf(strategy: Strategy, id: NodeId) {
+  const d = strategy.detail?.(id);
+  return d ? { detail: d } : {};
+}
 
 function range(n: number): number[] {
   return Array.from({ length: n }, (_, i) => i);

@@ -1,4 +1,5 @@
-import type { Message, MessageKind, NodeId, SimTime } from '../sim/types';
+import type { Rng } from '../sim/rng';
+import type { Action, Message, MessageKind, NodeId, SimTime } from '../sim/types';
 
 /**
  * The one interface every synchronisation strategy implements (DESIGN rule 6).
@@ -52,6 +53,27 @@ export interface StrategyContext {
   note(what: string, node?: NodeId, data?: Record<string, number | string | boolean>): void;
   /** A fresh copy of the broadcast initial parameters. */
   initialParams(): Float32Array;
+  /** Seeded randomness for this strategy (e.g. Raft election timeouts), one stream per name. */
+  rng(stream: string): Rng;
+  /**
+   * Records a client operation for linearizability checking; returns its id (pass it back with
+   * the completion). `hash` is the fingerprint of the parameters read or produced.
+   */
+  op(process: NodeId, op: 'invoke' | 'ok' | 'fail' | 'info', f: 'read' | 'update', opId?: number, version?: number, params?: Float32Array): number;
+  /** Reports a broken invariant; it is counted in the `violations` metric and shown in the UI. */
+  violation(invariant: string, detail: string): void;
+}
+
+/** Rich per-node state for the views (RaftScope-like server cards, Kafka brokers …). */
+export interface NodeDetail {
+  /** e.g. 'leader' | 'follower' | 'candidate' | 'consumer' */
+  role?: string;
+  term?: number;
+  commitIndex?: number;
+  /** The node's log, newest last (a window of it is enough for long logs). */
+  log?: Array<{ index: number; term: number; committed: boolean; label?: string }>;
+  /** Further short lines: "votedFor s1", "ISR {b0,b1}", "offset 412, lag 3". */
+  lines?: string[];
 }
 
 export interface CapClass {
@@ -79,4 +101,17 @@ export interface Strategy {
   status(node: NodeId): string;
   lostUpdates(): number;
   duplicateUpdates(): number;
+
+  /**
+   * Metrics this strategy defines (CURRICULUM §C.4: leaders, term, commitIndex, consumerLag, isrSize …),
+   * cluster form without `node`. Return undefined for a metric it does not define.
+   */
+  metric?(name: string, node?: NodeId): number | null | undefined;
+  /** Invariants to check after every event the strategy handled; each string is one violation. */
+  checkInvariants?(): Array<{ invariant: string; detail: string }>;
+  /** Strategy-specific actions such as Raft's `timeout`; return false if the action means nothing here. */
+  onAction?(a: Action): boolean;
+  /** Resolves a node selector such as "@leader"; null when none matches. */
+  resolveSelector?(selector: string): NodeId | null;
+  detail?(node: NodeId): NodeDetail | null;
 }

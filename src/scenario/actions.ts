@@ -133,6 +133,17 @@ export const actionTable: readonly ActionSpec[] = [
     ],
   },
   {
+    do: 'timeout',
+    label: { en: 'Election timeout', zh: '触发选举超时' },
+    hint: {
+      en: 'Fire the node’s election timer now, as if it had heard no leader (Raft; like RaftScope’s “timeout”).',
+      zh: '立即触发该节点的选举计时器，就像它没有收到领导者的心跳一样（Raft；同 RaftScope 的 “timeout”）。',
+    },
+    key: 't',
+    target: 'node',
+    fields: [node],
+  },
+  {
     do: 'link',
     label: { en: 'Link settings', zh: '链路设置' },
     hint: {
@@ -225,6 +236,8 @@ export function describeAction(a: Action, lang: Lang): string {
     case 'slow':
       if (a.factor === 1) return zh ? `${a.node} 恢复正常速度` : `${a.node} back to normal speed`;
       return zh ? `减速 ${a.node} ×${fmtNum(a.factor)}` : `slow ${a.node} ×${fmtNum(a.factor)}`;
+    case 'timeout':
+      return zh ? `${a.node} 选举超时` : `election timeout on ${a.node}`;
     case 'link':
       return zh ? `链路 ${arrow(a)}：${linkChanges(a, lang)}` : `link ${arrow(a)}: ${linkChanges(a, lang)}`;
   }

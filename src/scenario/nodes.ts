@@ -96,7 +96,9 @@ export function actionNodeProblems(action: Action, nodeIds: readonly string[]): 
     case 'crash':
     case 'restart':
     case 'slow':
-      need('node', action.node);
+    case 'timeout':
+      // Selectors ("@leader", "@crashed") resolve when the action fires.
+      if (!action.node.startsWith('@')) need('node', action.node);
       break;
     case 'heal':
       break;

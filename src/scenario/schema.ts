@@ -7,6 +7,9 @@ import { strategySchema } from '../protocols';
  */
 
 const nodeId = z.string().regex(/^[wsb]\d+$/, 'expected a node id such as "w0", "s0" or "b0"');
+/** Where an action takes one node, a selector resolved when it fires may stand instead (CURRICULUM §C.1). */
+export const nodeSelectors = ['@leader', '@crashed'] as const;
+const actionNode = z.string().regex(/^([wsb]\d+|@leader|@crashed)$/, 'expected a node id such as "w0", or "@leader" / "@crashed"');
 const text = z.object({ en: z.string(), zh: z.string() });
 const nonNeg = z.number().finite().nonnegative();
 const prob = z.number().min(0).max(1);
@@ -53,9 +56,10 @@ export const actionSchemas = {
   heal: z.object({ do: z.literal('heal') }).strict(),
   cut: z.object({ do: z.literal('cut'), ...linkFields }).strict(),
   restore: z.object({ do: z.literal('restore'), ...linkFields }).strict(),
-  crash: z.object({ do: z.literal('crash'), node: nodeId }).strict(),
-  restart: z.object({ do: z.literal('restart'), node: nodeId }).strict(),
-  slow: z.object({ do: z.literal('slow'), node: nodeId, factor: z.number().positive().max(1000) }).strict(),
+  crash: z.object({ do: z.literal('crash'), node: actionNode }).strict(),
+  restart: z.object({ do: z.literal('restart'), node: actionNode }).strict(),
+  slow: z.object({ do: z.literal('slow'), node: actionNode, factor: z.number().positive().max(1000) }).strict(),
+  timeout: z.object({ do: z.literal('timeout'), node: actionNode }).strict(),
   link: z
     .object({
       do: z.literal('link'),
@@ -77,6 +81,7 @@ export const actionSchema = z.discriminatedUnion('do', [
   actionSchemas.crash,
   actionSchemas.restart,
   actionSchemas.slow,
+  actionSchemas.timeout,
   actionSchemas.link,
 ]);
 
@@ -97,6 +102,7 @@ export const timelineEntrySchema = z.discriminatedUnion('do', [
   actionSchemas.crash.extend(atField),
   actionSchemas.restart.extend(atField),
   actionSchemas.slow.extend(atField),
+  actionSchemas.timeout.extend(atField),
   actionSchemas.link.extend(atField),
 ]);
 
@@ -117,6 +123,29 @@ export const metricNames = [
   'dropped',
   'leaders',
   'meanGradStaleness',
+  // Defined by some strategies only (CURRICULUM §C.4); null where a strategy does not define them.
+  'violations',
+  'term',
+  'commitIndex',
+  'logLength',
+  'maxCommitGapMs',
+  'overwrittenEntries',
+  'staleReads',
+  'consumerLag',
+  'serverConflicts',
+  'isrSize',
+  'rejectedWrites',
+  'uncleanElections',
+  'degradedWorkers',
+  'lostWork',
+  'mergeLossSpike',
+  'fencedWrites',
+  'staleWritesAccepted',
+  'maxClockGap',
+  'waitFraction',
+  'delayedRounds',
+  'timeToTarget',
+  'stepsToTarget',
 ] as const;
 export type MetricName = (typeof metricNames)[number];
 

@@ -108,12 +108,12 @@ describe('validateScenario: bad files, one readable line each', () => {
     [
       'unknown action lists the valid ones',
       { ...base, timeline: [{ at: 1, do: 'explode', node: 'w0' }] },
-      ['timeline[0].do: unknown action "explode"; valid actions: partition, heal, cut, restore, crash, restart, slow, link'],
+      ['timeline[0].do: unknown action "explode"; valid actions: partition, heal, cut, restore, crash, restart, slow, timeout, link'],
     ],
     [
       'missing action',
       { ...base, timeline: [{ at: 1 }] },
-      ['timeline[0].do: missing action; valid actions: partition, heal, cut, restore, crash, restart, slow, link'],
+      ['timeline[0].do: missing action; valid actions: partition, heal, cut, restore, crash, restart, slow, timeout, link'],
     ],
     [
       'unknown strategy',
@@ -153,7 +153,7 @@ describe('validateScenario: bad files, one readable line each', () => {
     [
       'bad node id format',
       { ...base, timeline: [{ at: 1, do: 'crash', node: 'worker1' }] },
-      ['timeline[0].node: expected a node id such as "w0", "s0" or "b0", got "worker1"'],
+      ['timeline[0].node: expected a node id such as "w0", or "@leader" / "@crashed", got "worker1"'],
     ],
     [
       'missing required fields',

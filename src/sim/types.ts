@@ -25,6 +25,8 @@ export type Action =
   | { do: 'crash'; node: NodeId }
   | { do: 'restart'; node: NodeId }
   | { do: 'slow'; node: NodeId; factor: number }
+  /** Fire a node's election timer now (Raft, like RaftScope's "timeout"); strategies that elect handle it. */
+  | { do: 'timeout'; node: NodeId }
   | {
       do: 'link';
       from: NodeId;
@@ -88,5 +90,21 @@ export type HistoryEvent =
   | { t: SimTime; type: 'restart'; node: NodeId }
   | { t: SimTime; type: 'note'; node?: NodeId; what: string; data?: Record<string, number | string | boolean> }
   | { t: SimTime; type: 'sample'; node: NodeId; version: number; steps: number; v: { loss: number; accuracy: number } }
+  /**
+   * A client operation on the replicated parameters, for linearizability checking (Jepsen style).
+   * `version` is the version a read returned or an update produced; the parameter hash is a value.
+   */
+  | {
+      t: SimTime;
+      type: 'op';
+      process: NodeId;
+      op: 'invoke' | 'ok' | 'fail' | 'info';
+      f: 'read' | 'update';
+      opId: number;
+      version?: number;
+      v?: { hash: string };
+    }
+  /** An invariant the run broke (Raft election safety, SSP bound, lost acknowledged update …). */
+  | { t: SimTime; type: 'violation'; invariant: string; detail: string }
   | { t: SimTime; type: 'end' };
 export type HistoryEventType = HistoryEvent['type'];
