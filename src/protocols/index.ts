@@ -16,14 +16,18 @@ export interface StrategyInfo {
   kind: StrategyKind;
   name: { en: string; zh: string };
   cap: CapClass;
-  /** Node roles it needs beyond workers. */
-  needsServers: number;
+  /** Minimum cluster it needs; the validator and the UI's strategy switch both read this. */
+  needs: { workers?: number; servers?: number; brokers?: number };
 }
 
 export const strategies: readonly StrategyInfo[] = [
-  { kind: 'allreduce', name: { en: 'Ring all-reduce', zh: '环形全归约' }, cap: { underPartition: 'C', pacelc: 'PC/EC' }, needsServers: 0 },
-  { kind: 'ps-async', name: { en: 'Async parameter server', zh: '异步参数服务器' }, cap: { underPartition: 'A', pacelc: 'PA/EL' }, needsServers: 1 },
+  { kind: 'allreduce', name: { en: 'Ring all-reduce', zh: '环形全归约' }, cap: { underPartition: 'C', pacelc: 'PC/EC' }, needs: { workers: 2 } },
+  { kind: 'ps-async', name: { en: 'Async parameter server', zh: '异步参数服务器' }, cap: { underPartition: 'A', pacelc: 'PA/EL' }, needs: { servers: 1 } },
 ];
+
+export function strategyInfo(kind: string): StrategyInfo | undefined {
+  return strategies.find((s) => s.kind === kind);
+}
 
 export function createStrategy(cfg: StrategyConfig, ctx: StrategyContext): Strategy {
   switch (cfg.kind) {

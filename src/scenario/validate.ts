@@ -1,3 +1,4 @@
+import { strategyInfo } from '../protocols';
 import { scenarioSchema, type Scenario } from './schema';
 import { fieldNamesOf, formatIssues, formatPath, makeSuggester } from './issues';
 import { actionNodeProblems, clusterNodeIds, unknownNodeMessage } from './nodes';
@@ -17,10 +18,6 @@ const MAX_ERRORS = 25;
  * Nodes each strategy needs. One row per strategy, so a new strategy adds its needs here
  * (e.g. raft-ps: servers ≥ 3) without touching the checks.
  */
-export const strategyNeeds: Readonly<Record<string, { workers?: number; servers?: number; brokers?: number }>> = {
-  allreduce: { workers: 2 },
-  'ps-async': { servers: 1 },
-};
 
 const suggest = makeSuggester(fieldNamesOf(scenarioSchema));
 
@@ -51,7 +48,7 @@ export function wholeFileProblems(s: Scenario): string[] {
   const known = new Set(ids);
   const at = (path: ReadonlyArray<string | number>, msg: string) => errors.push(`${formatPath(path)}: ${msg}`);
 
-  const needs = strategyNeeds[s.strategy.kind] ?? {};
+  const needs = strategyInfo(s.strategy.kind)?.needs ?? {};
   for (const role of ['workers', 'servers', 'brokers'] as const) {
     const min = needs[role];
     if (min !== undefined && s.cluster[role] < min) {
