@@ -71,6 +71,7 @@ export function TopBar() {
       </button>
       <button
         type="button"
+        className="compact"
         onClick={() => set({ theme: theme === 'light' ? 'dark' : 'light' })}
         title={s(lang, theme === 'light' ? 'themeToDark' : 'themeToLight')}
         aria-label={s(lang, theme === 'light' ? 'themeToDark' : 'themeToLight')}
@@ -79,6 +80,7 @@ export function TopBar() {
       </button>
       <button
         type="button"
+        className="compact"
         aria-expanded={showSettings}
         aria-controls="settings-row"
         onClick={() => set({ showSettings: !showSettings })}
