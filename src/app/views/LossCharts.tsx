@@ -151,9 +151,11 @@ export function LossCharts(p: LossChartsProps): JSX.Element {
   useEffect(() =>
     timed('charts', () => {
       const ix = indexFor(sim.history);
-      const workers = laneOrder(sim.nodes().filter((n) => n.role === 'worker').map((n) => n.id));
+      const workerViews = sim.nodes().filter((n) => n.role === 'worker');
+      const workers = laneOrder(workerViews.map((n) => n.id));
+      const down = new Set(workerViews.filter((n) => !n.up).map((n) => n.id));
       const sampled = seriesFor(sim);
-      sampleMetrics(sampled, sim, workers);
+      sampleMetrics(sampled, sim, workers, (w) => !down.has(w));
       const live = isLive(sim, t);
       const now = sim.now();
       const timeDom = timeDomain(now, sim.durationMs);

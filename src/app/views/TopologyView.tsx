@@ -4,7 +4,7 @@ import type { InFlight, LinkView, NodeView } from '../../engine/api';
 import type { Action, NodeId } from '../../sim/types';
 import type { Lang } from '../i18n/lang';
 import { colourOf, messageColours } from '../palette';
-import { directedSegment, flightFraction, groupsFromDrop, hullPath, labelPlacement, lerpSeg, pairLinks, textOn, topologyLayout, type LinkPair, type Pt, type TopologyLayout } from './geometry';
+import { directedSegment, flightFraction, groupsFromDrop, hullPath, labelPlacement, lerpSeg, nodeHitBox, pairLinks, textOn, topologyLayout, type LinkPair, type Pt, type TopologyLayout } from './geometry';
 import { completeGroups, indexFor, type DropMark } from './historyIndex';
 import { timed, useReducedMotion, useSize } from './hooks';
 import type { Simulation } from '../../engine/simulation';
@@ -321,7 +321,10 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
               ev.preventDefault();
               handlers.current.onSelect(d.id);
             });
-          g.append('circle').attr('class', 'cv-focus');
+          // Transparent hit area over glyph and labels: a generous target, and the centre of the
+        // group's box (where Playwright and a quick hand both click) is always on the node.
+        g.append('rect').attr('class', 'cv-node-hit');
+        g.append('circle').attr('class', 'cv-focus');
           g.append('path').attr('class', 'cv-progress');
           g.append('path').attr('class', 'cv-shape');
           g.append('path').attr('class', 'cv-cross');
@@ -381,6 +384,8 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
           .attr('y', lp.yBackend)
           .attr('text-anchor', lp.anchor)
           .text(d.isWorker ? d.node.backend : '');
+        const hit = nodeHitBox(lp, R, `v${d.node.version}`.length, d.isWorker ? d.node.backend.length : 0);
+        g.select('rect.cv-node-hit').attr('x', hit.x).attr('y', hit.y).attr('width', hit.width).attr('height', hit.height);
       });
 
       const clock = nodeSel.select<SVGGElement>('g.cv-clock').style('display', (d) => (d.node.slowFactor > 1 ? null : 'none'));

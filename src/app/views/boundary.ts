@@ -8,7 +8,7 @@ import * as d3 from 'd3';
 /** Diverging, colour-blind-safe (PuOr), washed towards white so data points stay visible on it. */
 export function probColour(p: number): [number, number, number] {
   const c = d3.rgb(d3.interpolatePuOr(1 - Math.min(1, Math.max(0, p))));
-  const wash = 0.35;
+  const wash = 0.5;
   return [c.r + (255 - c.r) * wash, c.g + (255 - c.g) * wash, c.b + (255 - c.b) * wash];
 }
 

@@ -31,7 +31,7 @@ export function seriesFor(sim: object): SampledSeries {
  * Appends one sample at sim.now() if time moved forward since the last one (a paused or scrubbed
  * view adds nothing). Missing values (no live workers, …) are stored as NaN: a gap in the line.
  */
-export function sampleMetrics(series: SampledSeries, sim: MetricSource, workers: readonly NodeId[]): boolean {
+export function sampleMetrics(series: SampledSeries, sim: MetricSource, workers: readonly NodeId[], isUp: (w: NodeId) => boolean = () => true): boolean {
   const now = sim.now();
   const last = series.t.length ? series.t[series.t.length - 1] : -Infinity;
   if (!(now > last)) return false;
@@ -45,7 +45,8 @@ export function sampleMetrics(series: SampledSeries, sim: MetricSource, workers:
       arr = new Array<number>(n).fill(NaN);
       series.staleness.set(w, arr);
     }
-    arr.push(sim.metric('staleness', w) ?? NaN);
+    // A crashed replica serves nothing, so its staleness means nothing: leave a gap.
+    arr.push(isUp(w) ? (sim.metric('staleness', w) ?? NaN) : NaN);
   }
   for (const [w, arr] of series.staleness) if (!workers.includes(w)) arr.push(NaN);
   return true;

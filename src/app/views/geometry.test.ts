@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { convexHull, directedSegment, flightFraction, groupsFromDrop, labelPlacement, lerpSeg, pairLinks, textOn, topologyLayout } from './geometry';
+import { convexHull, directedSegment, flightFraction, groupsFromDrop, labelPlacement, lerpSeg, nodeHitBox, pairLinks, textOn, topologyLayout } from './geometry';
 
 const four = ['w0', 'w1', 'w2', 'w3'].map((id) => ({ id, role: 'worker' as const }));
 
@@ -99,5 +99,15 @@ describe('labelPlacement', () => {
     expect(top.yVersion).toBeLessThan(-20);
     expect(top.yBackend).toBeLessThan(top.yVersion);
     expect(labelPlacement({ x: 0, y: 1 }, false, 20, false).yVersion).toBeGreaterThan(20);
+  });
+});
+
+describe('nodeHitBox', () => {
+  it('is centred on the glyph and covers side labels', () => {
+    const lp = labelPlacement({ x: 0.7, y: -0.7 }, true, 15, true);
+    const b = nodeHitBox(lp, 15, 4, 5);
+    expect(b.x + b.width / 2).toBeCloseTo(0);
+    expect(b.y + b.height / 2).toBeCloseTo(0);
+    expect(b.x + b.width).toBeGreaterThan(lp.x + 4 * 9);
   });
 });

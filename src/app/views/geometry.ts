@@ -105,6 +105,20 @@ export function labelPlacement(out: Pt, isWorker: boolean, r: number, withBacken
   return { x: 0, yVersion: r + 20, yBackend: r + 34, anchor: 'middle' };
 }
 
+/**
+ * A box around a node's glyph and its labels (text widths estimated: 15 px monospace ≈ 9.3 px a
+ * character, 12 px sans ≈ 7 px), symmetric about the glyph's centre so that the box centre — where
+ * a click on the node lands — is the glyph itself.
+ */
+export function nodeHitBox(lp: LabelPlacement, r: number, versionChars: number, backendChars: number): { x: number; y: number; width: number; height: number } {
+  const textW = Math.max(versionChars * 9.3, backendChars * 7);
+  const pad = r + 8;
+  const middle = lp.anchor === 'middle';
+  const halfW = middle ? Math.max(pad, textW / 2) : Math.abs(lp.x) + textW;
+  const halfH = middle ? Math.max(pad, Math.abs(lp.yVersion) + 4, Math.abs(lp.yBackend) + 4) : Math.max(pad, lp.yBackend + 4);
+  return { x: -halfW, y: -halfH, width: 2 * halfW, height: 2 * halfH };
+}
+
 export interface LinkPair<L> {
   key: string;
   a: NodeId;

@@ -52,6 +52,9 @@ describe('chart model', () => {
     expect(s.staleness.get('w1')).toEqual([2, 2]);
     expect(s.staleness.get('w2')).toEqual([NaN, 0]);
     expect(seriesFor(sim)).toBe(s);
+    now = 200;
+    sampleMetrics(s, sim, ['w0', 'w1', 'w2'], (w) => w !== 'w1');
+    expect(s.staleness.get('w1')?.[2]).toBeNaN();
   });
   it('thin keeps the last point and bounds the count', () => {
     const xs = Array.from({ length: 1001 }, (_, i) => i);
