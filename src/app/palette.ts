@@ -18,4 +18,6 @@ export const messageColours: Record<string, string> = {
   pull: '#7f8c8d',
   ack: '#95a5a6',
   state: '#8e44ad',
+  nack: '#b7950b',
+  'state-req': '#8e44ad',
 };
