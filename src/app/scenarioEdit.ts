@@ -1,3 +1,4 @@
+import { strategyInfo } from '../protocols';
 import type { Scenario, StrategyConfig, TimelineEntry } from '../scenario/schema';
 import { defaultStrategy } from './knobs';
 
@@ -11,9 +12,6 @@ export interface Edit {
   scenario: Scenario;
   pruned: number;
 }
-
-/** Strategies whose topology has parameter-server nodes (s0 …). */
-const needsServer = new Set(['ps-async', 'ps-sync', 'ssp', 'raft-ps', 'kafka-ps', 'degrade', '2pc-ps']);
 
 function nodeIds(sc: Scenario): Set<string> {
   const ids = new Set<string>();
@@ -65,19 +63,22 @@ function prune(sc: Scenario): Edit {
 }
 
 /**
- * Switches strategy, every knob at its default. Server-based strategies get s0 if the cluster
- * has no server; all-reduce drops servers nobody refers to (an idle s0 would only confuse).
+ * Switches strategy, every knob at its default. The cluster grows to what the strategy needs
+ * (from the strategy registry: ps-async gets s0 if there is no server); a strategy without
+ * servers drops servers nobody refers to (an idle s0 would only confuse).
  */
 export function withStrategy(sc: Scenario, kind: string): Edit | null {
   const strategy = defaultStrategy(kind);
   if (!strategy) return null;
-  let servers = sc.cluster.servers ?? 0;
-  if (needsServer.has(kind) && servers < 1) servers = 1;
-  if (!needsServer.has(kind) && servers > 0) {
+  const needs = strategyInfo(kind)?.needs ?? {};
+  let servers = Math.max(sc.cluster.servers ?? 0, needs.servers ?? 0);
+  const brokers = Math.max(sc.cluster.brokers ?? 0, needs.brokers ?? 0);
+  const workers = Math.max(sc.cluster.workers, needs.workers ?? 0);
+  if (!needs.servers && servers > 0) {
     const refs = referencedNodes(sc);
     if (![...refs].some((n) => n.startsWith('s'))) servers = 0;
   }
-  return prune({ ...sc, strategy, cluster: { ...sc.cluster, servers } });
+  return prune({ ...sc, strategy, cluster: { ...sc.cluster, workers, servers, brokers } });
 }
 
 export function withStrategyConfig(sc: Scenario, strategy: StrategyConfig): Scenario {

@@ -1,7 +1,9 @@
 import { useEffect, useState } from 'react';
+import { strategyInfo } from '../../protocols';
 import { datasetKinds, type Scenario } from '../../scenario/schema';
 import { backends } from '../../scenario/url';
 import type { BackendChoice } from '../../train/types';
+import { tr } from '../i18n/lang';
 import { s } from '../i18n/strings';
 import { applyKnob, knobControls, strategyKindsFromSchema, type KnobControl } from '../knobs';
 import { applyEdit, setBackend } from '../load';
@@ -27,6 +29,7 @@ export function StrategyControls() {
         <span className="field-label">{s(lang, 'strategy')}</span>
         <select
           value={scenario.strategy.kind}
+          title={tr(strategyInfo(scenario.strategy.kind)?.name ?? { en: scenario.strategy.kind, zh: scenario.strategy.kind }, lang)}
           disabled={loading}
           data-testid="strategy"
           onChange={(e) => {
@@ -34,11 +37,15 @@ export function StrategyControls() {
             if (edit) void applyEdit(edit.scenario, edit.pruned);
           }}
         >
-          {kinds.map((k) => (
-            <option key={k} value={k}>
-              {k}
-            </option>
-          ))}
+          {/* The kind is the label (short, the name scenario files use); the full name is the tooltip. */}
+          {kinds.map((k) => {
+            const info = strategyInfo(k);
+            return (
+              <option key={k} value={k} title={info ? tr(info.name, lang) : k}>
+                {k}
+              </option>
+            );
+          })}
         </select>
       </label>
       {knobControls(scenario.strategy.kind).map((c) => (
