@@ -29,18 +29,54 @@ export function setWasmBinaryPaths(paths: WasmPaths): void {
 
 const isNode = typeof process !== 'undefined' && process.versions?.node != null;
 
-async function register(name: BackendName): Promise<void> {
+/**
+ * The WebGL renderer's name, when the browser tells it. Chromium without a GPU renders WebGL on
+ * SwiftShader, a CPU emulation: for these small models it runs several times slower than wasm.
+ */
+function webglRenderer(): string | null {
+  try {
+    const canvas = typeof OffscreenCanvas !== 'undefined' ? new OffscreenCanvas(1, 1) : document.createElement('canvas');
+    const gl = (canvas.getContext('webgl2') ?? canvas.getContext('webgl')) as WebGLRenderingContext | null;
+    if (!gl) return null;
+    const info = gl.getExtension('WEBGL_debug_renderer_info');
+    const name = String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER));
+    gl.getExtension('WEBGL_lose_context')?.loseContext();
+    return name;
+  } catch {
+    return null;
+  }
+}
+
+const SOFTWARE_GL = /swiftshader|llvmpipe|softpipe|software|basic render/i;
+
+async function register(name: BackendName, auto: boolean): Promise<void> {
   switch (name) {
     case 'webgpu':
       if (typeof navigator === 'undefined' || !navigator.gpu) throw new Error('no navigator.gpu');
-      // Headless Chromium has navigator.gpu but no adapter; asking first spares tfjs's console errors.
-      if (!(await navigator.gpu.requestAdapter())) throw new Error('no WebGPU adapter');
+      {
+        // Headless Chromium has navigator.gpu but often no adapter; asking first spares tfjs's console errors.
+        const adapter = await navigator.gpu.requestAdapter();
+        if (!adapter) throw new Error('no WebGPU adapter');
+        if (auto) {
+          // With --enable-unsafe-webgpu and no GPU, Chromium offers SwiftShader: emulation, not a GPU.
+          const info = (adapter as { info?: { vendor?: string; architecture?: string; description?: string } }).info;
+          const name = [info?.vendor, info?.architecture, info?.description].filter(Boolean).join(' ');
+          if ((adapter as { isFallbackAdapter?: boolean }).isFallbackAdapter || SOFTWARE_GL.test(name)) {
+            throw new Error(`software adapter (${name || 'fallback'})`);
+          }
+        }
+      }
       await import('@tensorflow/tfjs-backend-webgpu');
       return;
     case 'webgl':
       // Checked first so Node does not print tfjs's WebGL context warnings.
       if (typeof OffscreenCanvas === 'undefined' && typeof document === 'undefined') {
         throw new Error('no OffscreenCanvas or document');
+      }
+      if (auto) {
+        // 'auto' wants acceleration: a software-emulated GPU is a fallback case, not a GPU.
+        const renderer = webglRenderer();
+        if (renderer && SOFTWARE_GL.test(renderer)) throw new Error(`software renderer (${renderer.slice(0, 60)})`);
       }
       return;
     case 'wasm': {
@@ -55,8 +91,8 @@ async function register(name: BackendName): Promise<void> {
   }
 }
 
-async function tryBackend(name: BackendName): Promise<void> {
-  await register(name);
+async function tryBackend(name: BackendName, auto: boolean): Promise<void> {
+  await register(name, auto);
   if (!(await tf.setBackend(name))) throw new Error('failed to initialise');
   await tf.ready();
   // A backend can initialise and still fail on first use (lost context, missing kernel).
@@ -71,8 +107,8 @@ function reason(e: unknown): string {
 }
 
 /**
- * 'auto' tries webgpu → webgl → wasm → cpu (in Node: cpu, the measured sensible default);
- * a named backend is tried alone, then cpu.
+ * 'auto' tries webgpu → webgl → wasm → cpu (in Node: cpu, the measured sensible default),
+ * skipping WebGL when it is software-emulated; a named backend is tried alone, then cpu.
  */
 export async function selectBackendDetailed(choice: BackendChoice): Promise<BackendSelection> {
   const order: readonly BackendName[] =
@@ -83,7 +119,7 @@ export async function selectBackendDetailed(choice: BackendChoice): Promise<Back
   const fallbacks: string[] = [];
   for (const name of order) {
     try {
-      await tryBackend(name);
+      await tryBackend(name, choice === 'auto');
       return { backend: name, fallbacks };
     } catch (e) {
       fallbacks.push(`${name}: ${reason(e)}`);
