@@ -74,3 +74,24 @@ for (const [w, h] of [
     });
   }
 }
+
+test('16 logical workers run on the worker pool of a 2-core machine and finish', async ({ page }) => {
+  const scenario = {
+    schema: 1,
+    id: 'sixteen',
+    seed: 3,
+    durationMs: 3000,
+    cluster: { workers: 16 },
+    model: { dataset: 'circles', hidden: [8, 8], batchSize: 16, learningRate: 0.2, samples: 400 },
+    strategy: { kind: 'allreduce' },
+    expect: [{ at: 'end', metric: 'versionConflicts', op: '==', value: 0 }, { at: 'end', metric: 'steps', node: 'w15', op: '>', value: 5 }],
+  };
+  const hash = Buffer.from(JSON.stringify(scenario)).toString('base64url');
+  await page.goto(`./?autoplay=1&speed=max&backend=wasm#scenario=${hash}`);
+  await expect(page.getByTestId('run-status')).toHaveText('done', { timeout: 110_000 });
+  await expect(page.getByTestId('node-w15')).toBeAttached();
+  const expectations = page.getByTestId('expectation');
+  for (let i = 0; i < (await expectations.count()); i++) await expect(expectations.nth(i)).toHaveAttribute('data-pass', 'true');
+  const workers = await page.evaluate(() => navigator.hardwareConcurrency);
+  test.info().annotations.push({ type: 'pool', description: `hardwareConcurrency ${workers}` });
+});
