@@ -52,6 +52,8 @@ interface RingWorker {
   outbox: Map<string, ChunkMsg>;
   /** The wait a NACK timer is armed for, so one wait has one timer. */
   armed: string | null;
+  /** This round's update as a client operation (linearizability checker), or null. */
+  op: number | null;
 }
 
 const msgKey = (round: number, phase: RingPhase, k: number) => `${round}:${phase}:${k}`;
@@ -79,7 +81,16 @@ export class AllreduceStrategy implements Strategy {
   }
 
   start(): void {
-    for (const id of this.ctx.workers) this.ctx.startStep(id, 0);
+    for (const id of this.ctx.workers) {
+      this.beginRound(id, this.w.get(id)!);
+      this.ctx.startStep(id, 0);
+    }
+  }
+
+  /** Records the worker's round as an update operation; the apply completes it (check/). */
+  private beginRound(worker: NodeId, s: RingWorker): void {
+    if (s.op !== null) this.ctx.op(worker, 'info', 'update', s.op); // left for another round: outcome unknown here
+    s.op = this.ctx.op(worker, 'invoke', 'update');
   }
 
   private next(i: number): NodeId {
@@ -165,7 +176,10 @@ export class AllreduceStrategy implements Strategy {
     // Keep only this round's and the previous round's sent chunks for NACKs.
     for (const key of [...s.outbox.keys()]) if (Number(key.split(':')[0]) < done) s.outbox.delete(key);
     this.ctx.setReplica(worker, params, s.round, s.round);
+    if (s.op !== null) this.ctx.op(worker, 'ok', 'update', s.op, s.round, params);
+    s.op = null;
     this.ctx.counted(worker);
+    this.beginRound(worker, s);
     this.ctx.startStep(worker, s.round);
   }
 
@@ -202,7 +216,10 @@ export class AllreduceStrategy implements Strategy {
       s.armed = null;
       for (const key of [...s.inbox.keys()]) if (Number(key.split(':')[0]) < s.round) s.inbox.delete(key);
       this.ctx.setReplica(msg.to, m.params, m.version, m.version);
+      // Adopting a peer's replica is a read of the lineage (a local read, not a register read).
+      this.ctx.op(msg.to, 'ok', 'read', this.ctx.op(msg.to, 'invoke', 'read'), m.version, m.params);
       this.ctx.counted(msg.to);
+      this.beginRound(msg.to, s);
       this.ctx.startStep(msg.to, s.round);
     }
   }
@@ -222,6 +239,7 @@ export class AllreduceStrategy implements Strategy {
 
   onCrash(node: NodeId): void {
     const s = this.w.get(node);
+    if (s && s.op !== null) this.ctx.op(node, 'info', 'update', s.op); // crashed mid-round: outcome unknown
     if (s) this.w.set(node, fresh(s.index, 0));
   }
 
@@ -272,7 +290,7 @@ export class AllreduceStrategy implements Strategy {
 }
 
 function fresh(index: number, round: number): RingWorker {
-  return { index, round, phase: 'compute', k: 0, buf: null, inbox: new Map(), outbox: new Map(), armed: null };
+  return { index, round, phase: 'compute', k: 0, buf: null, inbox: new Map(), outbox: new Map(), armed: null, op: null };
 }
 
 function isBefore(pa: RingPhase, ka: number, pb: RingPhase, kb: number): boolean {

@@ -18,11 +18,17 @@ export interface StrategyInfo {
   cap: CapClass;
   /** Minimum cluster it needs; the validator and the UI's strategy switch both read this. */
   needs: { workers?: number; servers?: number; brokers?: number };
+  /**
+   * Whether this configuration may lose acknowledged updates by design (Kafka acks=0/1 or unclean
+   * election, a parameter server restored from a checkpoint). The randomized checker (src/check)
+   * then counts lostUpdates instead of failing on them; absent = never (loss is a violation).
+   */
+  allowsLoss?: (cfg: StrategyConfig) => boolean;
 }
 
 export const strategies: readonly StrategyInfo[] = [
-  { kind: 'allreduce', name: { en: 'Ring all-reduce', zh: '环形全归约' }, cap: { underPartition: 'C', pacelc: 'PC/EC' }, needs: { workers: 2 } },
-  { kind: 'ps-async', name: { en: 'Async parameter server', zh: '异步参数服务器' }, cap: { underPartition: 'A', pacelc: 'PA/EL' }, needs: { servers: 1 } },
+  { kind: 'allreduce', name: { en: 'Ring all-reduce', zh: '环形全归约' }, cap: { underPartition: 'C', pacelc: 'PC/EC' }, needs: { workers: 2 }, allowsLoss: () => false },
+  { kind: 'ps-async', name: { en: 'Async parameter server', zh: '异步参数服务器' }, cap: { underPartition: 'A', pacelc: 'PA/EL' }, needs: { servers: 1 }, allowsLoss: () => true /* a crashed server restarts from its last checkpoint */ },
 ];
 
 export function strategyInfo(kind: string): StrategyInfo | undefined {

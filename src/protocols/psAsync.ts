@@ -37,12 +37,15 @@ interface Update {
 }
 interface PushMsg {
   updates: Update[];
+  /** Request id, echoed in the reply: the read operation this push began (linearizability checker). */
+  readOp: number;
 }
 interface ParamsMsg {
   /** Highest seq of this worker the server has applied (0 for a plain pull). */
   ackedSeq: number;
   params: Float32Array;
   version: number;
+  readOp: number;
 }
 
 interface WorkerState {
@@ -62,6 +65,9 @@ interface WorkerState {
   waiting: boolean;
   /** False after a push timed out: train locally without waiting until an answer arrives again. */
   reachable: boolean;
+  /** Client operations for the checker: update op per unacked seq, reads awaiting a reply. */
+  updateOps: Map<number, number>;
+  openReads: Set<number>;
 }
 
 interface ServerState {
@@ -110,15 +116,28 @@ export class PsAsyncStrategy implements Strategy {
     this.ctx.setReplica(worker, params, s.synced + s.local, s.synced);
     this.ctx.counted(worker);
     s.unacked.push({ seq: ++s.nextSeq, grad: r.grad, basedOn: r.basedOn });
+    s.updateOps.set(s.nextSeq, this.ctx.op(worker, 'invoke', 'update'));
     this.push(worker, s);
     if (s.reachable) s.waiting = true;
-    else this.ctx.startStep(worker);
+    else this.stepLocally(worker);
+  }
+
+  /**
+   * A step on the local copy reads parameters the server may never have held: recorded as a read
+   * of the worker's replica (this is where ASP gives up C; the checker shows the pair).
+   */
+  private stepLocally(worker: NodeId): void {
+    if (!this.ctx.startStep(worker)) return;
+    const rep = this.ctx.replica(worker);
+    this.ctx.op(worker, 'ok', 'read', this.ctx.op(worker, 'invoke', 'read'), rep.version, rep.params);
   }
 
   private push(worker: NodeId, s: WorkerState): void {
     if (s.inFlight || (s.unacked.length === 0 && !s.needsParams)) return;
     s.inFlight = true;
-    const msg: PushMsg = { updates: s.unacked.slice() };
+    const readOp = this.ctx.op(worker, 'invoke', 'read');
+    s.openReads.add(readOp);
+    const msg: PushMsg = { updates: s.unacked.slice(), readOp };
     const bytes = msg.updates.length * this.ctx.paramCount * 4;
     this.ctx.send(worker, this.server, msg.updates.length ? 'gradient' : 'pull', msg, bytes);
     this.ctx.setTimer(worker, this.cfg.pushTimeoutMs, 'push-timeout', ++s.pushId);
@@ -132,12 +151,18 @@ export class PsAsyncStrategy implements Strategy {
     // Replies arrive in order (FIFO link), and a restored server may legitimately answer with a
     // lower seq and version than before: adopt every answer, it is the authoritative state.
     s.ackedMax = Math.max(s.ackedMax, m.ackedSeq);
+    for (const [seq, id] of s.updateOps) {
+      if (seq > m.ackedSeq) continue;
+      this.ctx.op(msg.to, 'ok', 'update', id);
+      s.updateOps.delete(seq);
+    }
     s.unacked = s.unacked.filter((u) => u.seq > m.ackedSeq);
     s.inFlight = false;
     // Adopt the server's parameters: they include every update of ours up to ackedSeq.
     s.synced = m.version;
     s.local = 0;
     this.ctx.setReplica(msg.to, m.params, m.version, m.version);
+    if (s.openReads.delete(m.readOp)) this.ctx.op(msg.to, 'ok', 'read', m.readOp, m.version, m.params);
     s.reachable = true;
     if (s.needsParams) {
       // After a restart the worker learns from the server where its sequence numbers stand.
@@ -169,7 +194,7 @@ export class PsAsyncStrategy implements Strategy {
       this.ctx.note('apply', this.server, { worker, seq: u.seq, staleness: tau });
     }
     this.srv.applied.set(worker, last);
-    const reply: ParamsMsg = { ackedSeq: last, params: this.srv.params.slice(), version: this.srv.version };
+    const reply: ParamsMsg = { ackedSeq: last, params: this.srv.params.slice(), version: this.srv.version, readOp: m.readOp };
     this.ctx.send(this.server, worker, 'params', reply, reply.params.length * 4);
   }
 
@@ -188,7 +213,7 @@ export class PsAsyncStrategy implements Strategy {
         // The server is out of reach: keep training on the local copy (this is what keeps A).
         s.reachable = false;
         s.waiting = false;
-        this.ctx.startStep(node);
+        this.stepLocally(node);
       }
       this.push(node, s);
     }
@@ -263,6 +288,8 @@ function freshWorker(): WorkerState {
     pushId: 0,
     waiting: false,
     reachable: true,
+    updateOps: new Map(),
+    openReads: new Set(),
   };
 }
 

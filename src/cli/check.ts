@@ -1,0 +1,46 @@
+import { checkStrategy, checkUsage, parseCheckArgs, summaryLine, type StrategyReport } from '../check/cli';
+import { STAND_IN_NOTE } from '../check/runner';
+import { nodeSha256 } from './nodeSha256';
+
+/**
+ * `npm run check -- …`: the randomized fault-schedule checker (logic in src/check/). This file
+ * only wires arguments, output and the exit status.
+ */
+
+async function main(argv: readonly string[]): Promise<number> {
+  const parsed = parseCheckArgs(argv);
+  if (!parsed.ok) {
+    for (const e of parsed.errors) process.stderr.write(`error: ${e}\n`);
+    process.stderr.write('run with --help for usage\n');
+    return 2;
+  }
+  if ('help' in parsed) {
+    process.stdout.write(`${checkUsage}\n`);
+    return 0;
+  }
+  const a = parsed.args;
+  // In --json mode stdout carries only the result object.
+  const say = (line: string) => (a.json ? process.stderr : process.stdout).write(`${line}\n`);
+  say(STAND_IN_NOTE);
+  if (a.strategies.length === 0) say('no registered strategy matches (with --expect-loss: none allows loss by default)');
+  const reports: StrategyReport[] = [];
+  for (const kind of a.strategies) {
+    say(`${kind}: seeds ${a.from}..${a.from + a.seeds - 1}, faults for ${a.faultMs} ms, then heal and ${a.livenessMs + 1000} ms quiet${a.expectLoss ? ' (expect loss: crashing servers and leaders)' : ''}`);
+    const r = await checkStrategy(a, kind, { sha256: nodeSha256, log: say });
+    reports.push(r);
+    say(summaryLine(r, a.expectLoss));
+  }
+  const pass = reports.every((r) => r.pass);
+  if (a.json) process.stdout.write(`${JSON.stringify({ note: STAND_IN_NOTE, expectLoss: a.expectLoss, strategies: reports, pass })}\n`);
+  else say(`result: ${pass ? 'PASS' : 'FAIL'} (${reports.length} strateg${reports.length === 1 ? 'y' : 'ies'}, ${reports.reduce((s, r) => s + r.seeds, 0)} seeds)`);
+  return pass ? 0 : 1;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.stdout.write('', () => process.exit(code)),
+  (e: unknown) => {
+    process.stderr.write(`internal error: ${e instanceof Error ? e.message : String(e)}\n`);
+    if (process.env.CAP_DEBUG && e instanceof Error && e.stack) process.stderr.write(`${e.stack}\n`);
+    process.stdout.write('', () => process.exit(3));
+  },
+);
