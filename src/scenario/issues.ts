@@ -142,9 +142,12 @@ export function issueMessage(issue: Issue, suggest?: FieldSuggester): string {
 /** One line per issue, `prefix.path: message`; `root` names the whole value when the path is empty. */
 export function formatIssues(
   issues: readonly Issue[],
-  opts: { prefix?: readonly PathKey[]; root?: string; suggest?: FieldSuggester } = {},
+  opts: { prefix?: readonly PathKey[]; root?: string; suggest?: FieldSuggester; misnomers?: Readonly<Record<string, string>> } = {},
 ): string[] {
   return issues.map((issue) => {
+    // A name people believe exists (e.g. Kafka's "max.message.delay.ms") gets its own correction.
+    const myth = issue.code === 'unrecognized_keys' ? issue.keys.find((k) => Object.hasOwn(opts.misnomers ?? {}, k)) : undefined;
+    if (myth !== undefined) return `${formatPath([...(opts.prefix ?? []), ...issue.path, myth])}: ${opts.misnomers![myth]}`;
     const path = formatPath([...(opts.prefix ?? []), ...issue.path]);
     const where = path === '' ? (opts.root ?? 'value') : path;
     return `${where}: ${issueMessage(issue, opts.suggest)}`;

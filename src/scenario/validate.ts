@@ -1,4 +1,5 @@
 import { strategyInfo } from '../protocols';
+import { kafkaMisnomers, kafkaPsProblems } from '../protocols/kafka';
 import { scenarioSchema, type Scenario } from './schema';
 import { fieldNamesOf, formatIssues, formatPath, makeSuggester } from './issues';
 import { actionNodeProblems, clusterNodeIds, unknownNodeMessage } from './nodes';
@@ -28,7 +29,7 @@ export function validateScenario(input: unknown): ValidationResult {
       // A newer file deserves a clearer word than "expected 1": say what this build reads.
       issue.path.length === 1 && issue.path[0] === 'schema' && issue.code === 'invalid_value' && typeof issue.input === 'number'
         ? `schema: unsupported schema version ${issue.input}; this version of CAP Playground reads schema 1`
-        : formatIssues([issue], { root: 'scenario', suggest })[0],
+        : formatIssues([issue], { root: 'scenario', suggest, misnomers: kafkaMisnomers })[0],
     );
     return { ok: false, errors: cap(errors) };
   }
@@ -56,6 +57,8 @@ export function wholeFileProblems(s: Scenario): string[] {
       at(['cluster', role], `strategy "${s.strategy.kind}" needs at least ${min} ${noun} (got ${s.cluster[role]})`);
     }
   }
+
+  if (s.strategy.kind === 'kafka-ps') for (const [path, msg] of kafkaPsProblems(s.strategy, s.cluster)) at(['strategy', ...path], msg);
 
   s.compute.stragglers.forEach((st, i) => {
     if (!known.has(st.node)) at(['compute', 'stragglers', i, 'node'], unknownNodeMessage(st.node, ids));

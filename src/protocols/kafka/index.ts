@@ -1,0 +1,29 @@
+import type { StrategyContext } from '../strategy';
+import { kafkaPsKnobs, kafkaMisnomers, kafkaPsProblems, type KafkaPsConfig } from './knobs';
+import { KafkaPsStrategy } from './strategy';
+
+export { kafkaPsKnobs, kafkaMisnomers, kafkaPsProblems, KafkaPsStrategy, type KafkaPsConfig };
+
+/** acks=all, min.insync.replicas ≥ 2 and no unclean election: no acknowledged record may be lost. */
+export function kafkaDurable(cfg: KafkaPsConfig): boolean {
+  return cfg.acks === 'all' && cfg['min.insync.replicas'] >= 2 && !cfg['unclean.leader.election.enable'];
+}
+
+/**
+ * The context lists workers and servers but not brokers; they are b0…b(k−1), and asking about a
+ * node the cluster does not have throws, which is how the count is found.
+ * (A `brokers` list on StrategyContext would make this unnecessary.)
+ */
+export function createKafkaPs(cfg: KafkaPsConfig, ctx: StrategyContext): KafkaPsStrategy {
+  let n = 0;
+  for (;;) {
+    try {
+      ctx.isUp(`b${n}`);
+    } catch {
+      break;
+    }
+    n++;
+    if (n > 64) break;
+  }
+  return new KafkaPsStrategy(ctx, cfg, n);
+}

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+
+/**
+ * Knobs of `kafka-ps`, under Kafka's own names and with Kafka 4.0's defaults (TRUTHS.md):
+ * producer settings (acks, linger.ms, batch.size, enable.idempotence,
+ * max.in.flight.requests.per.connection, request.timeout.ms), topic/broker settings
+ * (replication.factor, num.partitions, min.insync.replicas, replica.lag.time.max.ms,
+ * unclean.leader.election.enable) and KRaft's broker.session.timeout.ms. `consumerPollMs` and
+ * `readFrom` are the playground's own (how the PS replicas consume and who reads from whom).
+ * `replication.factor` defaults to min(3, brokers), resolved when the strategy starts.
+ */
+export const kafkaPsKnobs = z
+  .object({
+    kind: z.literal('kafka-ps'),
+    /** "0": fire and forget; "1": the leader's local append; "all": every in-sync replica. Strings, as in Kafka's properties. */
+    acks: z.enum(['0', '1', 'all']).default('all'),
+    'min.insync.replicas': z.number().int().min(1).default(1),
+    'replica.lag.time.max.ms': z.number().positive().default(30000),
+    'unclean.leader.election.enable': z.boolean().default(false),
+    'linger.ms': z.number().nonnegative().default(5),
+    'batch.size': z.number().int().positive().default(16384),
+    'enable.idempotence': z.boolean().default(true),
+    'max.in.flight.requests.per.connection': z.number().int().min(1).default(5),
+    'request.timeout.ms': z.number().positive().default(30000),
+    'replication.factor': z.number().int().min(1).max(7).optional(),
+    'num.partitions': z.number().int().min(1).max(16).default(1),
+    'broker.session.timeout.ms': z.number().positive().default(9000),
+    /** How often each PS replica polls the log. */
+    consumerPollMs: z.number().positive().default(50),
+    /** Worker → PS replica it reads parameters from (default round-robin w_i → s_(i mod servers)). */
+    readFrom: z.record(z.string().regex(/^w\d+$/, 'expected a worker id such as "w0"'), z.string().regex(/^s\d+$/, 'expected a PS replica id such as "s0"')).optional(),
+  })
+  .strict();
+export type KafkaPsConfig = z.infer<typeof kafkaPsKnobs>;
+
+/**
+ * Settings people believe Kafka has but it does not: the validator answers them with this message
+ * instead of a "did you mean". `max.message.delay.ms` appears in popular interview answers.
+ */
+export const kafkaMisnomers: Readonly<Record<string, string>> = {
+  'max.message.delay.ms': 'no such Kafka setting; producer latency is set by linger.ms and batch.size, durability by acks',
+};
+
+/** Problems that need the cluster as well as the knobs (the validator reports them under `strategy`). */
+export function kafkaPsProblems(cfg: KafkaPsConfig, cluster: { workers: number; servers: number; brokers: number }): Array<[string[], string]> {
+  const out: Array<[string[], string]> = [];
+  const rf = cfg['replication.factor'];
+  if (rf !== undefined && rf > cluster.brokers) {
+    out.push([['replication.factor'], `${rf} replicas need at least ${rf} brokers (cluster has ${cluster.brokers})`]);
+  }
+  for (const [w, s] of Object.entries(cfg.readFrom ?? {})) {
+    if (Number(w.slice(1)) >= cluster.workers) out.push([['readFrom', w], `worker "${w}" does not exist (cluster has w0-w${cluster.workers - 1})`]);
+    if (Number(s.slice(1)) >= cluster.servers) out.push([['readFrom', w], `PS replica "${s}" does not exist (cluster has ${cluster.servers} servers)`]);
+  }
+  return out;
+}
