@@ -37,6 +37,7 @@ describe('parseCliArgs', () => {
     [['x', '--backend', 'webgpu'], ['--backend: "webgpu" is not one of cpu, wasm']],
     [['x', '--json=yes'], ['--json takes no value (got "yes")']],
     [['x', '--log='], ['--log: empty file name']],
+    [['x', '--history='], ['--history: empty file name']],
     [['x', '--seed', '1', '--seed', '2'], ['--seed given more than once']],
   ];
   it.each(bad)('%j is rejected', (argv, errors) => {

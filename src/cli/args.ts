@@ -14,6 +14,8 @@ export interface CliArgs {
   untilMs?: number;
   json: boolean;
   log?: string;
+  /** Write the operations on the parameters (reads, updates) as Jepsen-style JSON Lines. */
+  history?: string;
   backend: CliBackend;
 }
 
@@ -27,12 +29,15 @@ options:
                      (expectations after it are reported as not reached)
   --json             print exactly one JSON object (the run summary) on stdout
   --log FILE.jsonl   write the event log, one JSON object per line
+  --history FILE.jsonl
+                     write the reads and updates of the parameters, one operation event per
+                     line: {process, type: invoke|ok|fail|info, f: read|update, value, time, id}
   --backend B        tfjs backend: cpu (default) or wasm
   -h, --help         show this help
 
 exit status: 0 all expectations hold, 1 one fails, 2 invalid input or arguments`;
 
-const valueFlags = ['seed', 'until', 'log', 'backend'] as const;
+const valueFlags = ['seed', 'until', 'log', 'history', 'backend'] as const;
 type ValueFlag = (typeof valueFlags)[number];
 const boolFlags = ['json', 'help'] as const;
 
@@ -116,6 +121,12 @@ export function parseCliArgs(argv: readonly string[]): ArgsResult {
   if (log !== undefined) {
     if (log === '') errors.push('--log: empty file name');
     else args.log = log;
+  }
+
+  const history = values.get('history');
+  if (history !== undefined) {
+    if (history === '') errors.push('--history: empty file name');
+    else args.history = history;
   }
 
   const backend = values.get('backend');

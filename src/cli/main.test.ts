@@ -58,6 +58,21 @@ describe('sim CLI', () => {
     for (const e of events.slice(0, 20)) expect(typeof (JSON.parse(e) as { t: number }).t).toBe('number');
   });
 
+  it('--history writes the operations on the parameters as Jepsen-style JSON Lines', () => {
+    const p = join(dir, 'history.json');
+    const out = join(dir, 'ops.jsonl');
+    writeFileSync(p, JSON.stringify({ ...small, cluster: { workers: 2, servers: 1 }, strategy: { kind: 'ps-async' } }));
+    const r = sim(p, '--history', out);
+    expect(r.code, r.stderr).toBe(0);
+    const ops = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { process: string; type: string; f: string; value: { version?: number; hash?: string } | null; time: number; id: number });
+    expect(ops.length).toBeGreaterThan(10);
+    expect(ops.some((o) => o.f === 'update' && o.type === 'ok')).toBe(true);
+    const read = ops.find((o) => o.f === 'read' && o.type === 'ok')!;
+    expect(read.value).toEqual({ version: expect.any(Number), hash: expect.stringMatching(/^[0-9a-f]{8}$/) });
+    expect(Object.keys(read).sort()).toEqual(['f', 'id', 'process', 'time', 'type', 'value']);
+    expect(sim(p, '--history', join(dir, 'no-such-dir', 'x.jsonl')).stderr).toContain('error: --history: cannot write');
+  });
+
   it('a failing expectation exits 1 and says FAIL', () => {
     const p = join(dir, 'fails.json');
     writeFileSync(p, JSON.stringify({ ...small, expect: [{ at: 'end', metric: 'steps', op: '<', value: 0 }] }));

@@ -1,6 +1,7 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import type { RunSummary } from '../engine/api';
 import type { HistoryEvent } from '../sim/types';
+import { historyLines } from '../check/ops';
 import { parseCliArgs, usage, type CliArgs } from './args';
 import { resolveScenario } from './builtins';
 import { formatSummary, verdict } from './format';
@@ -40,11 +41,12 @@ async function main(argv: readonly string[]): Promise<number> {
 
   // Open the log before the run, so a bad path fails in a second, not after the whole run.
   const logFd = args.log === undefined ? undefined : openLog(args.log);
+  const historyFd = args.history === undefined ? undefined : openLog(args.history, '--history');
 
   // stdout carries only the result: anything a library logs with console.log goes to stderr.
   console.log = (...a: unknown[]) => console.error(...a);
 
-  const engineSummary = await run(scenario, args, logFd);
+  const engineSummary = await run(scenario, args, logFd, historyFd);
   // With --until, expectations after the stop are not reached: they neither hold nor fail.
   const pass = verdict(engineSummary, scenario.durationMs);
   const summary = { ...engineSummary, pass };
@@ -52,7 +54,7 @@ async function main(argv: readonly string[]): Promise<number> {
   return pass ? EXIT_PASS : EXIT_FAIL;
 }
 
-async function run(scenario: Scenario, args: CliArgs, logFd: number | undefined): Promise<RunSummary> {
+async function run(scenario: Scenario, args: CliArgs, logFd: number | undefined, historyFd?: number): Promise<RunSummary> {
   // Loaded lazily: tfjs takes seconds to import, and argument or file errors should answer at once.
   const [{ Simulation }, { LocalTrainer }] = await Promise.all([import('../engine/simulation'), import('../train/localTrainer')]);
   const trainer = await LocalTrainer.create({ model: scenario.model, seed: scenario.seed, backend: args.backend });
@@ -68,24 +70,25 @@ async function run(scenario: Scenario, args: CliArgs, logFd: number | undefined)
     progress.done();
     if (sim.failure) throw new Error(sim.failure);
     if (logFd !== undefined) writeLog(logFd, sim.history.events);
+    if (historyFd !== undefined) writeLog(historyFd, historyLines(sim.history.events));
     return summary;
   } finally {
     await trainer.dispose();
   }
 }
 
-function openLog(path: string): number {
+function openLog(path: string, flag = '--log'): number {
   try {
     return openSync(path, 'w');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'its folder does not exist' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'is a directory' : (e as Error).message;
-    throw new UsageError([`--log: cannot write "${path}": ${why}`]);
+    throw new UsageError([`${flag}: cannot write "${path}": ${why}`]);
   }
 }
 
 /** JSON Lines: one event per line, written in chunks so a long run does not build one huge string. */
-function writeLog(fd: number, events: readonly HistoryEvent[]): void {
+function writeLog(fd: number, events: readonly HistoryEvent[] | readonly object[]): void {
   const CHUNK = 5000;
   try {
     for (let i = 0; i < events.length; i += CHUNK) {

@@ -1,0 +1,101 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parseCheckArgs, reproCommand } from './cli';
+import { allowsLoss, checkModel } from './models';
+import { nemesisSchedule } from './nemesis';
+import { livenessProblem, runSeed, strategyConfig } from './runner';
+import type { HistoryEvent } from '../sim/types';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+describe('nemesis', () => {
+  const opts = { seed: 11, workers: 4, servers: 3, brokers: 0, startMs: 500, faultMs: 5000, meanGapMs: 400, network: { latencyMs: 5, jitterMs: 2 } };
+  it('is a seeded function of its options, and heals everything at the end', () => {
+    const a = nemesisSchedule(opts);
+    expect(nemesisSchedule(opts)).toEqual(a);
+    expect(nemesisSchedule({ ...opts, seed: 12 })).not.toEqual(a);
+    const during = a.timeline.filter((e) => e.at < a.healAt);
+    expect(during.length).toBeGreaterThan(5);
+    const crashed = new Set(during.filter((e) => e.do === 'crash' && e.node[0] !== '@').map((e) => (e as { node: string }).node));
+    const atHeal = a.timeline.filter((e) => e.at === a.healAt);
+    expect(atHeal[0]).toEqual({ do: 'heal', at: a.healAt });
+    for (const node of crashed) {
+      const lastCrash = Math.max(...during.filter((e) => e.do === 'crash' && e.node === node).map((e) => e.at));
+      const restarted = a.timeline.some((e) => e.do === 'restart' && e.node === node && e.at >= lastCrash);
+      expect(restarted, node).toBe(true);
+    }
+  });
+  it('draws every kind of fault over many seeds', () => {
+    const kinds = new Set<string>();
+    for (let seed = 0; seed < 30; seed++) for (const k of Object.keys(nemesisSchedule({ ...opts, seed }).counts)) kinds.add(k);
+    for (const k of ['partition', 'cut', 'restore', 'crash', 'crash-leader', 'restart', 'slow', 'link-loss', 'link-duplicate', 'link-slow', 'heal']) expect(kinds).toContain(k);
+  });
+});
+
+describe('liveness after the heal', () => {
+  const ev = (e: Partial<HistoryEvent> & { type: string }) => e as HistoryEvent;
+  it('needs every live worker to resume within the bound and keep going', () => {
+    const ok = [ev({ t: 5100, type: 'counted', node: 'w0' }), ev({ t: 8900, type: 'counted', node: 'w0' })];
+    expect(livenessProblem(ok, 1, 5000, 3000, 9000)).toBeNull();
+    expect(livenessProblem([], 1, 5000, 3000, 9000)).toBe('w0 made no progress after the heal at 5000 ms');
+    expect(livenessProblem([ev({ t: 8500, type: 'counted', node: 'w0' })], 1, 5000, 3000, 9000)).toContain('resumed only at 8500 ms');
+    expect(livenessProblem([ev({ t: 5100, type: 'counted', node: 'w0' })], 1, 5000, 3000, 9000)).toContain('stopped progressing');
+    expect(livenessProblem([ev({ t: 100, type: 'crash', node: 'w0' })], 1, 5000, 3000, 9000)).toBeNull();
+  });
+});
+
+describe('checker runs', () => {
+  it('allreduce: no violation, no loss, progress after the heal, linearizable rounds', async () => {
+    for (const seed of [1, 2, 3]) {
+      const r = await runSeed({ kind: 'allreduce', seed, faultMs: 3000 });
+      expect(r.problems, JSON.stringify(r.problems)).toEqual([]);
+      expect(r.linearizability?.result).toBe('linearizable');
+      expect(r.ops).toBeGreaterThan(30);
+    }
+  });
+  it('ps-async: loss is allowed (checkpoint restore) and found when servers crash', async () => {
+    let lost = 0;
+    for (const seed of [1, 2, 3, 4, 5, 6]) {
+      const r = await runSeed({ kind: 'ps-async', seed, faultMs: 3000, crashServers: true });
+      expect(r.problems, JSON.stringify(r.problems)).toEqual([]);
+      expect(r.lossAllowed).toBe(true);
+      lost += r.lostUpdates;
+    }
+    expect(lost).toBeGreaterThan(0);
+  });
+  it('models: what each strategy is held to', () => {
+    expect(checkModel({ kind: 'allreduce' })).toMatchObject({ mode: 'rounds', promises: true });
+    expect(checkModel({ kind: 'ps-async' }).promises).toBe(false);
+    expect(checkModel({ kind: 'raft-ps', readMode: 'local' } as never).promises).toBe(false);
+    const c = strategyConfig('ps-async');
+    expect(c.ok && allowsLoss(c.cfg)).toBe(true);
+    const ar = strategyConfig('allreduce');
+    expect(ar.ok && allowsLoss(ar.cfg)).toBe(false);
+    expect(allowsLoss({ kind: 'some-future-kind', acks: '1' } as never)).toBe(true);
+  });
+});
+
+describe('check arguments', () => {
+  it('parses, validates knobs, and builds a one-seed reproduction command', () => {
+    const p = parseCheckArgs(['--strategy', 'allreduce', '--seeds', '3', '--from=40', '--config', '{"rtoMs":100}']);
+    expect(p.ok && 'args' in p && p.args).toMatchObject({ strategies: ['allreduce'], seeds: 3, from: 40, config: { rtoMs: 100 } });
+    if (p.ok && 'args' in p) expect(reproCommand(p.args, 'allreduce', 41)).toBe(`npm run check -- --strategy allreduce --seeds 1 --from 41 --config '{"rtoMs":100}'`);
+    expect(parseCheckArgs(['--strategy', 'nope'])).toMatchObject({ ok: false, errors: [expect.stringContaining('not a registered strategy')] });
+    expect(parseCheckArgs(['--strategy', 'allreduce', '--config', '{"rtoMs":-1}'])).toMatchObject({ ok: false });
+    expect(parseCheckArgs(['--strategy', 'allreduce', '--expect-loss'])).toMatchObject({ ok: false, errors: [expect.stringContaining('does not allow loss')] });
+    expect(parseCheckArgs(['--seeds', '0'])).toMatchObject({ ok: false });
+  });
+
+  it('npm run check: summary, stand-in note, exit 0; --json prints one object', () => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/check.ts', '--strategy', 'allreduce', '--seeds', '2', '--duration', '2000', '--json'], { cwd: root, encoding: 'utf8', timeout: 120_000 });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toContain('training: stand-in gradients (safety does not depend on values)');
+    const out = JSON.parse(r.stdout) as { pass: boolean; strategies: Array<{ kind: string; seeds: number; violations: number; seedsPerMinute: number }> };
+    expect(out.pass).toBe(true);
+    expect(out.strategies[0]).toMatchObject({ kind: 'allreduce', seeds: 2, violations: 0 });
+    const bad = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/check.ts', '--seeds', 'x'], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('error: --seeds: "x" is not an integer');
+  });
+});
