@@ -13,6 +13,7 @@ import { parseAction } from '../scenario/actions';
 import { compare } from '../scenario/expectations';
 import { clusterMetric, nodeMetric, type MetricState } from './metrics';
 import { replayAt } from './replay';
+import { LossTracker, RoundDelays } from './targets';
 
 /**
  * The co-simulation engine: a discrete-event loop over the simulated network, one strategy
@@ -26,7 +27,7 @@ type Ev =
   | { k: 'action'; action: Action }
   | { k: 'deliver'; msg: Message }
   | { k: 'lost'; msg: Message }
-  | { k: 'stepDone'; node: NodeId; step: number; basedOn: number; inc: number; pending: Promise<GradientResult> }
+  | { k: 'stepDone'; node: NodeId; step: number; basedOn: number; inc: number; pending: Promise<GradientResult>; transient: boolean }
   | { k: 'timer'; node: NodeId; tag: string; data: unknown; inc: number }
   | { k: 'sample' }
   | { k: 'expect'; index: number }
@@ -54,6 +55,8 @@ interface NodeRt {
   eval?: Evaluation;
   bytesSent: number;
   computeRng: Rng;
+  /** Its own stream, so scenarios without compute.transient keep their schedules. */
+  transientRng: Rng;
 }
 
 export interface SimulationOptions {
@@ -73,11 +76,14 @@ export class Simulation {
   private readonly rt = new Map<NodeId, NodeRt>();
   private readonly workerIds: NodeId[];
   private readonly serverIds: NodeId[];
+  private readonly brokerIds: NodeId[];
   private readonly init: Float32Array;
   private readonly inflight = new Map<number, InFlight>();
   private readonly results: ExpectationResult[];
   private readonly snapshots = new Map<NodeId, Array<{ t: number; params: Float32Array }>>();
   private readonly appliedTaus: Array<{ t: number; node: NodeId; tau: number }> = [];
+  private readonly losses: LossTracker;
+  private readonly roundDelays = new RoundDelays();
   private t = 0;
   private nextMsgId = 0;
   private nextOpId = 0;
@@ -103,8 +109,8 @@ export class Simulation {
     const c = scenario.cluster;
     this.workerIds = range(c.workers).map((i) => `w${i}`);
     this.serverIds = range(c.servers).map((i) => `s${i}`);
-    const brokers = range(c.brokers).map((i) => `b${i}`);
-    const all = [...this.workerIds, ...this.serverIds, ...brokers];
+    this.brokerIds = range(c.brokers).map((i) => `b${i}`);
+    const all = [...this.workerIds, ...this.serverIds, ...this.brokerIds];
     this.init = opts.trainer.initialParams();
     if (this.init.length !== opts.trainer.paramCount) throw new Error('trainer returned a wrong parameter count');
     const seed = scenario.seed;
@@ -125,13 +131,16 @@ export class Simulation {
         counted: [],
         bytesSent: 0,
         computeRng: rngFor(seed, `compute:${id}`),
+        transientRng: rngFor(seed, `transient:${id}`),
       });
     }
+    this.losses = new LossTracker(scenario.model.targetLoss, 10 * scenario.compute.stepMs);
     this.strategy = createStrategy(scenario.strategy, this.context());
     this.history.onAppend((e) => {
       if (e.type === 'note' && e.what === 'apply' && e.data) {
         this.appliedTaus.push({ t: e.t, node: String(e.data.worker), tau: Number(e.data.staleness) });
       }
+      if (e.type === 'note' && e.what === 'merge') this.losses.onMerge(e.t);
     });
     for (const entry of scenario.timeline) {
       const { at, ...action } = entry;
@@ -175,6 +184,7 @@ export class Simulation {
     return {
       workers: this.workerIds,
       servers: this.serverIds,
+      brokers: this.brokerIds,
       paramCount: this.init.length,
       learningRate: sc.model.learningRate,
       stepMs: sc.compute.stepMs,
@@ -248,7 +258,9 @@ export class Simulation {
     n.computing = true;
     const step = n.steps + 1;
     const u = n.computeRng.next();
-    const duration = sc.compute.stepMs * n.slowFactor * n.straggler * (1 + sc.compute.jitter * (2 * u - 1));
+    const tr = sc.compute.transient;
+    const transient = tr !== undefined && n.transientRng.chance(tr.p);
+    const duration = sc.compute.stepMs * n.slowFactor * n.straggler * (transient ? tr.slowdown : 1) * (1 + sc.compute.jitter * (2 * u - 1));
     const batchRng = rngFor(sc.seed, `batch:${w}:${batchKey ?? step}`);
     const batch = new Uint32Array(sc.model.batchSize);
     for (let i = 0; i < batch.length; i++) batch[i] = batchRng.int(0, this.trainer.samples - 1);
@@ -257,7 +269,8 @@ export class Simulation {
     const pending = this.trainer.gradient({ node: w, params: n.replica.params.slice(), batch });
     pending.catch(() => undefined); // handled when the completion event is processed
     this.history.append({ t: this.t, type: 'stepStart', node: w, step, version: basedOn, due });
-    this.queue.push(due, { k: 'stepDone', node: w, step, basedOn, inc: n.inc, pending });
+    if (transient) this.history.append({ t: this.t, type: 'note', node: w, what: 'transient', data: { step, slowdown: tr.slowdown } });
+    this.queue.push(due, { k: 'stepDone', node: w, step, basedOn, inc: n.inc, pending, transient });
     return true;
   }
 
@@ -409,7 +422,8 @@ export class Simulation {
     n.computing = false;
     n.steps = ev.step;
     this.history.append({ t: this.t, type: 'stepDone', node: ev.node, step: ev.step, version: ev.basedOn, v: { loss: r.loss } });
-    const result: StepResult = { step: ev.step, grad: r.grad, loss: r.loss, basedOn: ev.basedOn };
+    const result: StepResult = { step: ev.step, grad: r.grad, loss: r.loss, basedOn: ev.basedOn, ...(ev.transient ? { transient: true } : {}) };
+    this.roundDelays.onStep(ev.node, ev.basedOn, ev.transient);
     this.strategy.onStepDone(ev.node, result);
   }
 
@@ -432,6 +446,11 @@ export class Simulation {
       snaps.push({ t: this.t, params: n.replica.params.slice() });
       this.history.append({ t: this.t, type: 'sample', node: n.id, version: n.replica.version, steps: this.totalSteps(), v: { loss: e.loss, accuracy: e.accuracy } });
     });
+    const sampled = evals.filter((e): e is Evaluation => !!e);
+    const clusterLoss = sampled.length ? sampled.reduce((a, e) => a + e.loss, 0) / sampled.length : null;
+    if (this.losses.onSample(this.t, this.totalSteps(), clusterLoss)) {
+      this.history.append({ t: this.t, type: 'note', what: 'targetReached', data: { steps: this.totalSteps() } });
+    }
   }
 
   private async evaluateWorkers(): Promise<void> {
@@ -572,8 +591,27 @@ export class Simulation {
     if (name === 'violations') return this.violations;
     const own = this.strategy.metric?.(name, node);
     if (own !== undefined) return own;
+    const derived = this.derivedMetric(name);
+    if (derived !== undefined) return derived;
     const st = this.metricState();
     return node ? nodeMetric(st, name, this.node(node)) : clusterMetric(st, name);
+  }
+
+  /** Metrics derived from loss samples and step draws (targets.ts); undefined for other names. */
+  private derivedMetric(name: MetricName): number | null | undefined {
+    switch (name) {
+      case 'timeToTarget':
+        return this.losses.timeToTarget();
+      case 'stepsToTarget':
+        return this.losses.stepsToTarget();
+      case 'mergeLossSpike':
+        return this.losses.mergeLossSpike();
+      case 'delayedRounds':
+        // Lock-step rounds (all-reduce): round r is computed on version r by every worker.
+        return this.strategy.cap.underPartition === 'C' && this.scenario.compute.transient ? this.roundDelays.fraction(this.strategy.authoritativeVersion()) : undefined;
+      default:
+        return undefined;
+    }
   }
 
   metrics(): Partial<Record<MetricName, number | null>> {
@@ -582,7 +620,8 @@ export class Simulation {
     for (const m of metricNames) {
       if (out[m] !== undefined) continue;
       const own = this.strategy.metric?.(m);
-      if (own !== undefined) out[m] = own;
+      const v = own !== undefined ? own : this.derivedMetric(m);
+      if (v !== undefined) out[m] = v;
     }
     return out;
   }

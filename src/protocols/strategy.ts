@@ -22,11 +22,17 @@ export interface StepResult {
   loss: number;
   /** Version of the parameters the gradient was computed on. */
   basedOn: number;
+  /**
+   * The step drew a transient slowdown (scenario `compute.transient`). Observer bookkeeping for the
+   * `delayedRounds` metric only: a real worker does not know it straggled.
+   */
+  transient?: boolean;
 }
 
 export interface StrategyContext {
   readonly workers: readonly NodeId[];
   readonly servers: readonly NodeId[];
+  readonly brokers: readonly NodeId[];
   readonly paramCount: number;
   readonly learningRate: number;
   readonly stepMs: number;

@@ -15,15 +15,5 @@ export function kafkaDurable(cfg: KafkaPsConfig): boolean {
  * (A `brokers` list on StrategyContext would make this unnecessary.)
  */
 export function createKafkaPs(cfg: KafkaPsConfig, ctx: StrategyContext): KafkaPsStrategy {
-  let n = 0;
-  for (;;) {
-    try {
-      ctx.isUp(`b${n}`);
-    } catch {
-      break;
-    }
-    n++;
-    if (n > 64) break;
-  }
-  return new KafkaPsStrategy(ctx, cfg, n);
+  return new KafkaPsStrategy(ctx, cfg, ctx.brokers.length);
 }
