@@ -13,6 +13,7 @@ import { ViewBoundary } from './components/ViewBoundary';
 import { s } from './i18n/strings';
 import { useShortcuts } from './keys';
 import { boot, followHashChanges } from './load';
+import { LinearizabilityPanel } from './LinearizabilityPanel';
 import { formatSeconds } from './format';
 import { set, useApp } from './store';
 import { LossCharts } from './views/LossCharts';
@@ -103,6 +104,7 @@ export function App() {
           </section>
           <ActionTools />
           <Expectations />
+          {sim && <LinearizabilityPanel sim={sim} lang={lang} onScrub={onScrub} />}
         </div>
         <div className="col-right">
           {cursor !== null && (

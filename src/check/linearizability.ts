@@ -378,7 +378,7 @@ export function explainWitness(w: Witness, lang: 'en' | 'zh' = 'en'): string {
       case 'stale-read':
         return `${b!.process} 在 ${span(b!)} 读到 v=${b!.version}，但 ${a.process} 的${what(a, 'zh')}已在 ${ms(a.complete)} ms 完成（早于读开始）：陈旧读。`;
       case 'lost-update':
-        return `${b!.process} 在 ${span(b!)} 读到 v=${b!.version}，但读开始前已有 ${w.count} 个更新完成（最后一个：${a.process} 在 ${ms(a.complete)} ms）：已确认的更新丢失了。`;
+        return `${b!.process} 在 ${span(b!)} 读到 v=${b!.version}，但读开始前已有 ${w.count} 个更新完成（最后一个：${a.process} 在 ${ms(a.complete)} ms）：读取缺少一个已确认的更新（陈旧或丢失）。`;
       case 'fork':
         return `${a.process} 在 ${ms(a.complete)} ms 的${what(a, 'zh')}${hashZh(a)}与 ${b!.process} 在 ${ms(b!.complete)} ms 的${what(b!, 'zh')}${hashZh(b!)}：同一版本有两组参数。`;
       case 'regression':
@@ -391,7 +391,7 @@ export function explainWitness(w: Witness, lang: 'en' | 'zh' = 'en'): string {
     case 'stale-read':
       return `${b!.process} read v=${b!.version} at ${span(b!)} after ${a.process}'s ${what(a, 'en')} completed at ${ms(a.complete)} < ${ms(b!.invoke)}: a stale read.`;
     case 'lost-update':
-      return `${b!.process} read v=${b!.version} at ${span(b!)}, but ${w.count} updates had completed before it began (the last: ${a.process}'s at ${ms(a.complete)} ms): an acknowledged update is missing.`;
+      return `${b!.process} read v=${b!.version} at ${span(b!)}, but ${w.count} updates had completed before it began (the last: ${a.process}'s at ${ms(a.complete)} ms): the read misses an acknowledged update (stale or lost).`;
     case 'fork':
       return `${a.process}'s ${what(a, 'en')}${hashOf(a)} at ${ms(a.complete)} ms and ${b!.process}'s ${what(b!, 'en')}${hashOf(b!)} at ${ms(b!.complete)} ms: one version, two parameter sets.`;
     case 'regression':

@@ -1,5 +1,5 @@
 import { checkStrategy, checkUsage, parseCheckArgs, summaryLine, type StrategyReport } from '../check/cli';
-import { STAND_IN_NOTE } from '../check/runner';
+import { livenessBound, STAND_IN_NOTE, strategyConfig } from '../check/runner';
 import { nodeSha256 } from './nodeSha256';
 
 /**
@@ -25,7 +25,9 @@ async function main(argv: readonly string[]): Promise<number> {
   if (a.strategies.length === 0) say('no registered strategy matches (with --expect-loss: none allows loss by default)');
   const reports: StrategyReport[] = [];
   for (const kind of a.strategies) {
-    say(`${kind}: seeds ${a.from}..${a.from + a.seeds - 1}, faults for ${a.faultMs} ms, then heal and ${a.livenessMs + 1000} ms quiet${a.expectLoss ? ' (expect loss: crashing servers and leaders)' : ''}`);
+    const c = strategyConfig(kind, a.config);
+    const bound = c.ok ? livenessBound(c.cfg, a.livenessMs) : a.livenessMs;
+    say(`${kind}: seeds ${a.from}..${a.from + a.seeds - 1}, faults for ${a.faultMs} ms, then heal and ${bound + 1000} ms quiet (progress must resume within ${bound} ms)${a.expectLoss ? ' (expect loss: crashing servers and leaders)' : ''}`);
     const r = await checkStrategy(a, kind, { sha256: nodeSha256, log: say });
     reports.push(r);
     say(summaryLine(r, a.expectLoss));
