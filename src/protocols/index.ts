@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AllreduceStrategy, allreduceKnobs } from './allreduce';
 import { PsAsyncStrategy, psAsyncKnobs } from './psAsync';
 import { createKafkaPs, kafkaDurable, kafkaPsKnobs } from './kafka';
+import { RaftPsStrategy, raftPsKnobs } from './raft/raftPs';
 import type { CapClass, Strategy, StrategyContext } from './strategy';
 
 /**
@@ -9,7 +10,7 @@ import type { CapClass, Strategy, StrategyContext } from './strategy';
  * Each declares its knobs as a zod schema, so the scenario schema, the validator and the UI's
  * generated controls all come from one declaration.
  */
-export const strategySchema = z.discriminatedUnion('kind', [allreduceKnobs, psAsyncKnobs, kafkaPsKnobs]);
+export const strategySchema = z.discriminatedUnion('kind', [allreduceKnobs, psAsyncKnobs, kafkaPsKnobs, raftPsKnobs]);
 export type StrategyConfig = z.infer<typeof strategySchema>;
 export type StrategyKind = StrategyConfig['kind'];
 
@@ -31,6 +32,7 @@ export const strategies: readonly StrategyInfo[] = [
   { kind: 'allreduce', name: { en: 'Ring all-reduce', zh: '环形全归约' }, cap: { underPartition: 'C', pacelc: 'PC/EC' }, needs: { workers: 2 }, allowsLoss: () => false },
   { kind: 'ps-async', name: { en: 'Async parameter server', zh: '异步参数服务器' }, cap: { underPartition: 'A', pacelc: 'PA/EL' }, needs: { servers: 1 }, allowsLoss: () => true /* a crashed server restarts from its last checkpoint */ },
   { kind: 'kafka-ps', name: { en: 'Kafka-fed parameter server', zh: 'Kafka 驱动的参数服务器' }, cap: { underPartition: 'A', pacelc: 'PA/EL' }, needs: { servers: 1, brokers: 1 }, allowsLoss: (cfg) => cfg.kind === 'kafka-ps' && !kafkaDurable(cfg) /* acks=0/1, unclean election */ },
+  { kind: 'raft-ps', name: { en: 'Raft-replicated parameter server', zh: 'Raft 复制的参数服务器' }, cap: { underPartition: 'C', pacelc: 'PC/EC' }, needs: { servers: 3 }, allowsLoss: () => false /* a committed update is on a majority for good */ },
 ];
 
 export function strategyInfo(kind: string): StrategyInfo | undefined {
@@ -45,8 +47,10 @@ export function createStrategy(cfg: StrategyConfig, ctx: StrategyContext): Strat
       return new PsAsyncStrategy(ctx, cfg);
     case 'kafka-ps':
       return createKafkaPs(cfg, ctx);
+    case 'raft-ps':
+      return new RaftPsStrategy(ctx, cfg);
   }
 }
 
-export { allreduceKnobs, psAsyncKnobs, kafkaPsKnobs };
+export { allreduceKnobs, psAsyncKnobs, kafkaPsKnobs, raftPsKnobs };
 export type { Strategy, StrategyContext } from './strategy';

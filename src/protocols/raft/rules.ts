@@ -1,0 +1,227 @@
+import type { NodeId } from '../../sim/types';
+import { lastIndex, lastTerm, majority, termAt, type LogEntry, type RaftCore } from './state';
+
+/**
+ * Raft's rules as guarded transitions (Ongaro & Ousterhout 2014, Figure 2), in the style of
+ * RaftScope: each function takes a server's state and one input, checks the guards, changes only
+ * that state and returns what the server must send. No clock, no network, no randomness: the
+ * strategy (raftPs.ts) owns timers and messages, the tests drive these directly.
+ */
+
+export interface RequestVote {
+  term: number;
+  candidateId: NodeId;
+  lastLogIndex: number;
+  lastLogTerm: number;
+}
+
+export interface VoteReply {
+  term: number;
+  voteGranted: boolean;
+}
+
+export interface AppendEntries {
+  term: number;
+  leaderId: NodeId;
+  prevLogIndex: number;
+  prevLogTerm: number;
+  entries: readonly LogEntry[];
+  leaderCommit: number;
+}
+
+export interface AppendReply {
+  term: number;
+  success: boolean;
+  /** On success: prevLogIndex + entries.length, the highest index known to match the leader's log. */
+  matchIndex: number;
+  /** Echo of the request's prevLogIndex, so the leader can ignore an answer to an older probe. */
+  prevLogIndex: number;
+  /** The follower's last log index, which lets the leader skip back faster than one by one. */
+  lastLogIndex: number;
+}
+
+/**
+ * §5.4.1 election restriction: a voter grants its vote only to a candidate whose log is at least
+ * as up to date as its own — a later last term, or the same last term and a log at least as long.
+ */
+export function logUpToDate(candLastIndex: number, candLastTerm: number, log: readonly LogEntry[]): boolean {
+  const myTerm = lastTerm(log);
+  return candLastTerm > myTerm || (candLastTerm === myTerm && candLastIndex >= lastIndex(log));
+}
+
+/** §5.1: any message with a higher term makes the server adopt it and become a follower. */
+export function observeTerm(s: RaftCore, term: number): boolean {
+  if (term <= s.p.currentTerm) return false;
+  s.p.currentTerm = term;
+  s.p.votedFor = null;
+  s.v.role = 'follower';
+  s.v.leaderId = null;
+  s.v.votes = new Set();
+  return true;
+}
+
+/** Election timeout fired (§5.2): a new term, a vote for itself, RequestVote to everyone. */
+export function becomeCandidate(s: RaftCore): RequestVote {
+  s.p.currentTerm++;
+  s.p.votedFor = s.id;
+  s.v.role = 'candidate';
+  s.v.leaderId = null;
+  s.v.votes = new Set([s.id]);
+  return { term: s.p.currentTerm, candidateId: s.id, lastLogIndex: lastIndex(s.p.log), lastLogTerm: lastTerm(s.p.log) };
+}
+
+/** RequestVote receiver: at most one vote per term, and only for an up-to-date log. */
+export function handleRequestVote(s: RaftCore, req: RequestVote): VoteReply {
+  observeTerm(s, req.term);
+  const granted =
+    req.term === s.p.currentTerm &&
+    (s.p.votedFor === null || s.p.votedFor === req.candidateId) &&
+    logUpToDate(req.lastLogIndex, req.lastLogTerm, s.p.log);
+  if (granted) s.p.votedFor = req.candidateId;
+  return { term: s.p.currentTerm, voteGranted: granted };
+}
+
+/** A vote reply at the candidate: 'won' once a majority of the cluster voted for it. */
+export function handleVoteReply(s: RaftCore, from: NodeId, reply: VoteReply): 'won' | 'stepdown' | 'none' {
+  if (observeTerm(s, reply.term)) return 'stepdown';
+  if (s.v.role !== 'candidate' || reply.term !== s.p.currentTerm || !reply.voteGranted) return 'none';
+  s.v.votes.add(from);
+  return s.v.votes.size >= majority(s.peers.length + 1) ? 'won' : 'none';
+}
+
+/** Winning an election: reinitialise nextIndex/matchIndex; optionally append a no-op of the new term (§8). */
+export function becomeLeader(s: RaftCore, noop?: LogEntry): void {
+  s.v.role = 'leader';
+  s.v.leaderId = s.id;
+  s.v.votes = new Set();
+  for (const peer of s.peers) {
+    s.v.nextIndex.set(peer, lastIndex(s.p.log) + 1); // the last index at election: the no-op goes out in the first round
+    s.v.matchIndex.set(peer, 0);
+  }
+  if (noop) s.p.log.push(noop);
+}
+
+/** A leader appends a client's entry to its own log (it never overwrites or deletes its entries). */
+export function leaderAppend(s: RaftCore, entry: LogEntry): number {
+  s.p.log.push(entry);
+  return lastIndex(s.p.log);
+}
+
+/** The AppendEntries a leader sends a follower now: everything from nextIndex (up to `maxEntries`). */
+export function buildAppend(s: RaftCore, peer: NodeId, maxEntries: number): AppendEntries {
+  const next = s.v.nextIndex.get(peer) ?? lastIndex(s.p.log) + 1;
+  const prev = next - 1;
+  return {
+    term: s.p.currentTerm,
+    leaderId: s.id,
+    prevLogIndex: prev,
+    prevLogTerm: termAt(s.p.log, prev) ?? 0,
+    entries: s.p.log.slice(prev, prev + maxEntries),
+    leaderCommit: s.v.commitIndex,
+  };
+}
+
+export interface AppendOutcome {
+  reply: AppendReply;
+  /** The request came from a current leader (reset the election timer, remember the leader). */
+  fromLeader: boolean;
+  /** Entries removed by conflict truncation (§5.3), oldest first. */
+  truncated: LogEntry[];
+  /** Indices written into the log by this request. */
+  stored: number[];
+  /** commitIndex before the request (it may have advanced). */
+  commitBefore: number;
+}
+
+/**
+ * AppendEntries receiver (§5.3): reject an older term; reject unless the log holds prevLogIndex
+ * with prevLogTerm (log matching); delete an existing entry that conflicts with a new one and all
+ * that follow it; append what is new; commitIndex = min(leaderCommit, index of last new entry).
+ * An entry already present with the same term is kept, so a delayed or duplicated request never
+ * truncates entries a later request added.
+ */
+export function handleAppendEntries(s: RaftCore, req: AppendEntries): AppendOutcome {
+  const commitBefore = s.v.commitIndex;
+  const fail = (fromLeader: boolean): AppendOutcome => ({
+    reply: { term: s.p.currentTerm, success: false, matchIndex: 0, prevLogIndex: req.prevLogIndex, lastLogIndex: lastIndex(s.p.log) },
+    fromLeader,
+    truncated: [],
+    stored: [],
+    commitBefore,
+  });
+  if (req.term < s.p.currentTerm) return fail(false);
+  observeTerm(s, req.term);
+  if (s.v.role === 'leader') return fail(false); // two leaders in one term: impossible; the checker reports it
+  s.v.role = 'follower'; // a candidate of the same term recognises the winner
+  s.v.votes = new Set();
+  s.v.leaderId = req.leaderId;
+  const log = s.p.log;
+  const t = termAt(log, req.prevLogIndex);
+  if (t === undefined || t !== req.prevLogTerm) return fail(true);
+  const truncated: LogEntry[] = [];
+  const stored: number[] = [];
+  req.entries.forEach((e, k) => {
+    const index = req.prevLogIndex + 1 + k;
+    const existing = log[index - 1];
+    if (existing && existing.term === e.term) return; // same index and term: the same entry (log matching)
+    if (existing) truncated.push(...log.splice(index - 1));
+    log.push(e);
+    stored.push(index);
+  });
+  const lastNew = req.prevLogIndex + req.entries.length;
+  if (req.leaderCommit > s.v.commitIndex) s.v.commitIndex = Math.max(s.v.commitIndex, Math.min(req.leaderCommit, lastNew));
+  return {
+    reply: { term: s.p.currentTerm, success: true, matchIndex: lastNew, prevLogIndex: req.prevLogIndex, lastLogIndex: lastIndex(log) },
+    fromLeader: true,
+    truncated,
+    stored,
+    commitBefore,
+  };
+}
+
+/**
+ * AppendEntries reply at the leader. Success raises matchIndex (never lowers it: replies may be
+ * stale) and sets nextIndex after it; a log mismatch backs nextIndex off and asks for a retry.
+ */
+export function handleAppendReply(s: RaftCore, from: NodeId, reply: AppendReply): 'stepdown' | 'retry' | 'progress' | 'none' {
+  if (observeTerm(s, reply.term)) return 'stepdown';
+  if (s.v.role !== 'leader' || reply.term !== s.p.currentTerm) return 'none';
+  const match = s.v.matchIndex.get(from) ?? 0;
+  const next = s.v.nextIndex.get(from) ?? lastIndex(s.p.log) + 1;
+  if (reply.success) {
+    const m = Math.max(match, reply.matchIndex);
+    s.v.matchIndex.set(from, m);
+    s.v.nextIndex.set(from, m + 1);
+    return m > match ? 'progress' : 'none';
+  }
+  if (reply.prevLogIndex !== next - 1) return 'none'; // the answer to an older probe
+  s.v.nextIndex.set(from, Math.max(match + 1, 1, Math.min(next - 1, reply.lastLogIndex + 1)));
+  return 'retry';
+}
+
+/**
+ * Leader commit rule (§5.3, §5.4.2): the largest N > commitIndex stored on a majority (the
+ * leader counts itself) **and** with log[N].term == currentTerm. Entries of older terms are never
+ * committed by counting replicas (Figure 8); they commit indirectly, as a prefix of such an N.
+ */
+export function advanceCommit(s: RaftCore): number {
+  if (s.v.role !== 'leader') return s.v.commitIndex;
+  const need = majority(s.peers.length + 1);
+  for (let n = lastIndex(s.p.log); n > s.v.commitIndex; n--) {
+    if (termAt(s.p.log, n) !== s.p.currentTerm) break; // terms only decrease going back: nothing older qualifies
+    let count = 1;
+    for (const peer of s.peers) if ((s.v.matchIndex.get(peer) ?? 0) >= n) count++;
+    if (count >= need) {
+      s.v.commitIndex = n;
+      break;
+    }
+  }
+  return s.v.commitIndex;
+}
+
+/** Whether an entry at `index` sits on a majority (what Figure 8 shows is *not* enough to commit it). */
+export function storedOnMajority(s: RaftCore, index: number): boolean {
+  let count = lastIndex(s.p.log) >= index ? 1 : 0;
+  for (const peer of s.peers) if ((s.v.matchIndex.get(peer) ?? 0) >= index) count++;
+  return count >= majority(s.peers.length + 1);
+}
