@@ -5,7 +5,7 @@ import type { Action, NodeId } from '../sim/types';
  * A seeded random fault schedule (Jepsen's "nemesis") over a cluster: symmetric partitions into
  * random halves, one-way cuts, crashes and restarts (of any node, and of "@leader" where the
  * strategy resolves it), slow workers, lossy / duplicating / slow links. Everything is healed at
- * `healAt`: the partition and cuts, every crashed node restarted, speeds and links restored —
+ * `healAt` (at least one worker always stays up): the partition and cuts, every crashed node restarted, speeds and links restored —
  * then a quiet period in which progress must resume. Same seed ⇒ same schedule.
  */
 
@@ -79,6 +79,9 @@ export function nemesisSchedule(o: NemesisOptions): Schedule {
         const pool = o.crashServers && others.length > 0 && rng.chance(0.7) ? others : all;
         const node = pick(rng, pool);
         if (down.has(node)) return;
+        // Workers hold only volatile state: with all of them down at once the model itself is gone
+        // (nothing to recover from without a checkpoint), so one worker always survives.
+        if (node[0] === 'w' && workers.every((w) => w === node || down.has(w))) return;
         down.add(node);
         push(at, { do: 'crash', node }, 'crash');
       },
