@@ -10,14 +10,37 @@ export function colourOf(nodeId: string): string {
   return workerColours[i % workerColours.length];
 }
 
-/** Message kinds are coloured by kind (with a legend), distinct from worker colours by a dashed stroke pattern. */
+/**
+ * Message kinds, coloured by kind (with a legend). Two groups, so a glance tells traffic from
+ * chatter: messages that carry parameters or gradients are saturated; control messages are
+ * grey-ish, but the three a Raft lesson points at (vote, heartbeat, append) stay tellable apart
+ * by hue as well as lightness. Every kind any registered strategy sends is listed here; the
+ * palette test checks it against the strategies' sources.
+ */
+export const dataKinds = ['gradient', 'params', 'chunk', 'append', 'records', 'state', 'merged', 'contribution'] as const;
+export const controlKinds = ['vote', 'heartbeat', 'fetch', 'pull', 'ack', 'nack', 'state-req'] as const;
+
 export const messageColours: Record<string, string> = {
-  chunk: '#3b6fb6',
-  gradient: '#c0392b',
-  params: '#2e8b57',
-  pull: '#7f8c8d',
-  ack: '#95a5a6',
-  state: '#8e44ad',
-  nack: '#b7950b',
-  'state-req': '#8e44ad',
+  // data-carrying: saturated
+  gradient: '#c0392b', // red: a worker's gradient on its way to be applied
+  params: '#1e8449', // green: parameters coming back
+  chunk: '#2e5fa8', // blue: ring all-reduce chunk
+  append: '#7d3c98', // purple: replication of log entries (Raft AppendEntries, Kafka follower fetch response)
+  records: '#b9560f', // burnt orange: log records handed to a consumer (Kafka PS replica)
+  state: '#5b3fb0', // indigo: catch-up state for a restarted node
+  merged: '#0e7c86', // teal: merged model after a partition heals (degrade)
+  contribution: '#8e5b1a', // brown: a side's local work sent for the merge (degrade)
+  // control: grey-ish, hue kept for the ones a lesson names
+  vote: '#c9a227', // muted gold: RequestVote and its reply
+  heartbeat: '#8fb3c9', // pale steel blue: liveness beacon
+  fetch: '#7a8b99', // slate: follower/consumer fetch request
+  pull: '#8c8c8c', // grey: a read request
+  ack: '#a9a9a9', // light grey: acknowledgement
+  nack: '#b07a86', // muted rose: refusal / redirect to the leader
+  'state-req': '#a99cc4', // muted lavender: asks for catch-up state
 };
+
+/** Colour of a message kind; unknown kinds (a strategy newer than this palette) stay neutral grey. */
+export function kindColour(kind: string): string {
+  return messageColours[kind] ?? '#777777';
+}

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type JSX } from 'react';
 import * as d3 from 'd3';
 import type { NodeId } from '../../sim/types';
 import type { Lang } from '../i18n/lang';
-import { colourOf, messageColours } from '../palette';
+import { colourOf, kindColour } from '../palette';
 import { firstAtOrAfter, indexFor, lastAtOrBefore, type VersionMark } from './historyIndex';
 import { timed, useSize } from './hooks';
 import type { Simulation } from '../../engine/simulation';
@@ -237,7 +237,7 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
         ctx.globalAlpha = msgs.length > 2000 ? 0.35 : 0.6;
         const drops: { x: number; y: number; c: string }[] = [];
         for (const [kind, list] of byKind) {
-          const c = messageColours[kind] ?? '#777';
+          const c = kindColour(kind);
           ctx.strokeStyle = c;
           ctx.beginPath();
           for (const m of list) {
@@ -365,7 +365,7 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
         {kinds.map((k) => (
           <label key={k}>
             <input type="checkbox" checked={!hidden.has(k)} onChange={() => toggle(k)} />
-            <span className="cv-swatch" style={{ background: messageColours[k] ?? '#777' }} />
+            <span className="cv-swatch" style={{ background: kindColour(k) }} />
             {kindName(k, lang)}
           </label>
         ))}

@@ -59,9 +59,16 @@ const kindNames: Record<string, Text> = {
   params: { en: 'parameters', zh: '参数' },
   pull: { en: 'pull', zh: '拉取' },
   ack: { en: 'ack', zh: '确认' },
+  nack: { en: 'refuse / redirect', zh: '拒绝／重定向' },
   state: { en: 'state', zh: '状态' },
+  'state-req': { en: 'state request', zh: '状态请求' },
   vote: { en: 'vote', zh: '投票' },
-  append: { en: 'append', zh: '追加' },
+  append: { en: 'append entries', zh: '追加条目' },
+  heartbeat: { en: 'heartbeat', zh: '心跳' },
+  fetch: { en: 'fetch', zh: '拉取日志' },
+  records: { en: 'log records', zh: '日志记录' },
+  merged: { en: 'merged model', zh: '合并后的模型' },
+  contribution: { en: 'local work', zh: '本地成果' },
 };
 
 export function kindName(kind: string, lang: Lang): string {
