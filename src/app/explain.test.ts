@@ -112,7 +112,7 @@ describe('explain', () => {
   });
 
   it('an unknown strategy reads its metrics honestly', () => {
-    const text = explain(deriveExplainState(input({ strategy: 'ssp', metrics: { availability: 0 }, nodes: ring.map((id) => node(id, { up: id !== 'w1' })) })), 'en');
+    const text = explain(deriveExplainState(input({ strategy: 'some-future-kind', metrics: { availability: 0 }, nodes: ring.map((id) => node(id, { up: id !== 'w1' })) })), 'en');
     expect(text).toContain('C over A');
   });
 });
