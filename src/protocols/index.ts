@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { AllreduceStrategy, allreduceKnobs } from './allreduce';
 import { PsAsyncStrategy, psAsyncKnobs } from './psAsync';
+import { PsSyncStrategy, psSyncKnobs } from './psSync';
+import { SspStrategy, sspKnobs } from './ssp';
+import { DegradeStrategy, degradeKnobs } from './degrade';
 import { createKafkaPs, kafkaDurable, kafkaPsKnobs } from './kafka';
 import { RaftPsStrategy, raftPsKnobs } from './raft/raftPs';
 import type { CapClass, Strategy, StrategyContext } from './strategy';
@@ -10,7 +13,7 @@ import type { CapClass, Strategy, StrategyContext } from './strategy';
  * Each declares its knobs as a zod schema, so the scenario schema, the validator and the UI's
  * generated controls all come from one declaration.
  */
-export const strategySchema = z.discriminatedUnion('kind', [allreduceKnobs, psAsyncKnobs, kafkaPsKnobs, raftPsKnobs]);
+export const strategySchema = z.discriminatedUnion('kind', [allreduceKnobs, psAsyncKnobs, kafkaPsKnobs, raftPsKnobs, psSyncKnobs, sspKnobs, degradeKnobs]);
 export type StrategyConfig = z.infer<typeof strategySchema>;
 export type StrategyKind = StrategyConfig['kind'];
 
@@ -33,6 +36,10 @@ export const strategies: readonly StrategyInfo[] = [
   { kind: 'ps-async', name: { en: 'Async parameter server', zh: '异步参数服务器' }, cap: { underPartition: 'A', pacelc: 'PA/EL' }, needs: { servers: 1 }, allowsLoss: () => true /* a crashed server restarts from its last checkpoint */ },
   { kind: 'kafka-ps', name: { en: 'Kafka-fed parameter server', zh: 'Kafka 驱动的参数服务器' }, cap: { underPartition: 'A', pacelc: 'PA/EL' }, needs: { servers: 1, brokers: 1 }, allowsLoss: (cfg) => cfg.kind === 'kafka-ps' && !kafkaDurable(cfg) /* acks=0/1, unclean election */ },
   { kind: 'raft-ps', name: { en: 'Raft-replicated parameter server', zh: 'Raft 复制的参数服务器' }, cap: { underPartition: 'C', pacelc: 'PC/EC' }, needs: { servers: 3 }, allowsLoss: () => false /* a committed update is on a majority for good */ },
+  { kind: 'ps-sync', name: { en: 'Synchronous parameter server (BSP)', zh: '同步参数服务器（BSP）' }, cap: { underPartition: 'C', pacelc: 'PC/EC' }, needs: { servers: 1 }, allowsLoss: () => false /* a round is persisted before it is acknowledged */ },
+  // Tunable: s = 0 is PC/EC, s = ∞ PA/EL; a finite s blocks under a partition once the bound is hit (PC) and trades consistency for latency otherwise (EL). The instance reports its own class.
+  { kind: 'ssp', name: { en: 'Stale synchronous parallel (SSP)', zh: '陈旧同步并行（SSP）' }, cap: { underPartition: 'A', pacelc: 'PC/EL' }, needs: { servers: 1 }, allowsLoss: () => false },
+  { kind: 'degrade', name: { en: 'Degrade on partition, merge on heal', zh: '分区降级、恢复合并' }, cap: { underPartition: 'A', pacelc: 'PA/EC' }, needs: { workers: 2 }, allowsLoss: () => false /* discarded local work is lostWork, not lost acknowledged updates */ },
 ];
 
 export function strategyInfo(kind: string): StrategyInfo | undefined {
@@ -45,6 +52,12 @@ export function createStrategy(cfg: StrategyConfig, ctx: StrategyContext): Strat
       return new AllreduceStrategy(ctx, cfg);
     case 'ps-async':
       return new PsAsyncStrategy(ctx, cfg);
+    case 'ps-sync':
+      return new PsSyncStrategy(ctx, cfg);
+    case 'ssp':
+      return new SspStrategy(ctx, cfg);
+    case 'degrade':
+      return new DegradeStrategy(ctx, cfg);
     case 'kafka-ps':
       return createKafkaPs(cfg, ctx);
     case 'raft-ps':
@@ -52,5 +65,6 @@ export function createStrategy(cfg: StrategyConfig, ctx: StrategyContext): Strat
   }
 }
 
+export { psSyncKnobs, sspKnobs, degradeKnobs };
 export { allreduceKnobs, psAsyncKnobs, kafkaPsKnobs, raftPsKnobs };
 export type { Strategy, StrategyContext } from './strategy';

@@ -24,6 +24,8 @@ export const modelSchema = z
     learningRate: z.number().positive().max(10).default(0.03),
     samples: z.number().int().min(20).max(20000).default(600),
     noise: z.number().min(0).max(1).default(0.1),
+    /** Target for timeToTarget / stepsToTarget (CURRICULUM §C.1). */
+    targetLoss: z.number().positive().optional(),
   })
   .strict();
 
@@ -32,6 +34,8 @@ export const computeSchema = z
     stepMs: z.number().positive().default(200),
     jitter: z.number().min(0).max(0.99).default(0.1),
     stragglers: z.array(z.object({ node: nodeId, slowdown: z.number().positive() }).strict()).default([]),
+    /** Transient stragglers: per step and worker, with probability p the step is slowdown× longer (seeded). */
+    transient: z.object({ p: prob, slowdown: z.number().min(1).max(1000) }).strict().optional(),
   })
   .strict();
 

@@ -1,0 +1,449 @@
+import { z } from 'zod';
+import type { Message, NodeId } from '../sim/types';
+import { axpy } from '../sim/vectors';
+import { AllreduceStrategy } from './allreduce';
+import { mergeReplicas, type Contribution } from './degradeMerge';
+import type { Strategy, StrategyContext, StepResult } from './strategy';
+
+/**
+ * "Degrade": strong while healthy, eventual under a detected partition, merged on heal (TRUTHS:
+ * "On a partition, 'degrade to Kafka async' and all is well" is the misconception corrected).
+ *
+ * Strong mode runs the ring all-reduce strategy unchanged (an AllreduceStrategy driven through a
+ * translating context: its messages carry the current epoch, its versions are offset by the version
+ * the ring started from).
+ *
+ * Failure detector: every worker heartbeats every other worker (0-byte messages) every
+ * detectTimeoutMs/3. A strong worker whose ring made no progress for detectTimeoutMs switches to
+ * eventual mode ("partitionDetected"): a partition looks exactly like slowness from inside, so a long
+ * stall is treated the same way. Its side = the workers it heard within detectTimeoutMs. A side
+ * holding a majority of the workers takes the next epoch (the fencing token); a minority side keeps
+ * the old one, so its work is provisional.
+ *
+ * Eventual mode is local SGD (Stich 2019) at its simplest: each worker applies its own gradients.
+ * Workers of one side could also average among themselves or re-form a smaller ring (elastic
+ * training); they do not here, which keeps the failure detector the only membership protocol and
+ * shows the worst-case drift.
+ *
+ * Heal: once a degraded worker has heard every worker continuously for healStableMs (hysteresis),
+ * it sends its replica, side and local gradients to the coordinator (the lowest worker id it hears).
+ * With every contribution in hand the coordinator merges by `merge` (degradeMerge.ts), takes the
+ * next epoch and sends the merged parameters to all; each worker adopts them and rejoins a fresh
+ * ring. Ring messages or merge contributions carrying an older epoch are rejected (fencedWrites).
+ *
+ * Checkpoints: every checkpointEveryMs the lowest-id worker of each side writes its replica with its
+ * epoch to a checkpoint store outside the simulated network (like object storage reachable from
+ * both halves). With fencing the store rejects writes older than the newest epoch it has seen; without
+ * it, the minority's stale writes replace the majority's as "latest" (split brain, staleWritesAccepted).
+ *
+ * PA/EC: both sides keep training under a partition; without one it pays the ring's latency.
+ */
+export const degradeKnobs = z
+  .object({
+    kind: z.literal('degrade'),
+    /** The strong strategy used while healthy. */
+    base: z.enum(['allreduce']).default('allreduce'),
+    detectTimeoutMs: z.number().positive().default(600),
+    healStableMs: z.number().nonnegative().default(1000),
+    merge: z.enum(['discard', 'average', 'replay']).default('average'),
+    averageWeights: z.enum(['size', 'equal']).default('size'),
+    replayLr: z.enum(['none', 'inverse']).default('inverse'),
+    /** Replayed gradients staler than this many versions are dropped (and counted in lostWork). */
+    replayMaxStaleness: z.number().int().min(0).default(500),
+    fencing: z.boolean().default(true),
+    checkpointEveryMs: z.number().positive().default(1000),
+    /** The ring's retransmission timeout and linear scaling rule (as in allreduce). */
+    rtoMs: z.number().positive().default(200),
+    lrLinearScaling: z.boolean().default(true),
+  })
+  .strict();
+export type DegradeConfig = z.infer<typeof degradeKnobs>;
+
+type Mode = 'strong' | 'degraded' | 'merging' | 'down';
+
+interface Wrapped {
+  epoch: number;
+  inner: unknown;
+}
+interface ContributionMsg extends Contribution {
+  epoch: number;
+}
+interface MergedMsg {
+  epoch: number;
+  params: Float32Array;
+  version: number;
+}
+
+interface WorkerState {
+  mode: Mode;
+  epoch: number;
+  lastProgress: number;
+  lastHeard: Map<NodeId, number>;
+  side: NodeId[];
+  quorum: boolean;
+  grads: Array<{ grad: Float32Array; basedOn: number }>;
+  /** Heard every worker continuously since (null: not). */
+  stableSince: number | null;
+  contributedAt: number;
+  /** Ring messages of a newer epoch that arrived before the merged parameters did. */
+  early: Message[];
+  /** Restarted without parameters: contributes nothing to the merge. */
+  empty: boolean;
+}
+
+interface StoreState {
+  epoch: number;
+  writer: NodeId | null;
+  version: number;
+}
+
+const RING_KINDS = new Set(['chunk', 'nack', 'state-req', 'state']);
+
+export class DegradeStrategy implements Strategy {
+  readonly kind = 'degrade';
+  readonly cap = { underPartition: 'A', pacelc: 'PA/EC' } as const;
+  private readonly ring: AllreduceStrategy;
+  private readonly w = new Map<NodeId, WorkerState>();
+  private readonly n: number;
+  private readonly hbMs: number;
+  /** Version the current ring started from (its round 0). */
+  private base = 0;
+  private contributions = new Map<NodeId, ContributionMsg>();
+  private lastMergeEpoch = 0;
+  private readonly store: StoreState = { epoch: 0, writer: null, version: 0 };
+  private lostWork = 0;
+  private fenced = 0;
+  private staleAccepted = 0;
+  private merges = 0;
+
+  constructor(
+    private readonly ctx: StrategyContext,
+    private readonly cfg: DegradeConfig,
+  ) {
+    this.n = ctx.workers.length;
+    this.hbMs = cfg.detectTimeoutMs / 3;
+    for (const id of ctx.workers) this.w.set(id, fresh(1));
+    this.ring = new AllreduceStrategy(this.ringContext(), { kind: 'allreduce', rtoMs: cfg.rtoMs, lrLinearScaling: cfg.lrLinearScaling });
+  }
+
+  /** The context the ring sees: epoch-tagged messages and timers, versions relative to `base`. */
+  private ringContext(): StrategyContext {
+    const c = this.ctx;
+    return {
+      ...c,
+      workers: c.workers,
+      servers: c.servers,
+      paramCount: c.paramCount,
+      learningRate: c.learningRate,
+      stepMs: c.stepMs,
+      send: (from, to, kind, payload, bytes) => c.send(from, to, kind, { epoch: this.st(from).epoch, inner: payload } satisfies Wrapped, bytes),
+      setTimer: (node, ms, tag, data) => c.setTimer(node, ms, `ring:${tag}`, { epoch: this.st(node).epoch, inner: data } satisfies Wrapped),
+      startStep: (w, key) => c.startStep(w, this.base + (key ?? 0)),
+      replica: (w) => {
+        const r = c.replica(w);
+        return { params: r.params, version: r.version - this.base, synced: r.synced - this.base };
+      },
+      setReplica: (w, params, version, synced) => {
+        this.st(w).lastProgress = c.now();
+        c.setReplica(w, params, version + this.base, synced + this.base);
+      },
+    };
+  }
+
+  private st(id: NodeId): WorkerState {
+    return this.w.get(id)!;
+  }
+
+  topology(): Array<[NodeId, NodeId]> {
+    return this.ring.topology();
+  }
+
+  start(): void {
+    this.ring.start();
+    this.ctx.workers.forEach((id, i) => {
+      // Stagger heartbeats a little so the whole cluster does not tick on one instant.
+      this.ctx.setTimer(id, this.hbMs * (1 + i / (2 * this.n)), 'hb');
+      this.ctx.setTimer(id, this.cfg.checkpointEveryMs, 'ckpt');
+    });
+  }
+
+  // ---------------------------------------------------------------- steps
+
+  onStepDone(worker: NodeId, r: StepResult): void {
+    const s = this.st(worker);
+    if (s.mode === 'strong') return this.ring.onStepDone(worker, { ...r, basedOn: r.basedOn - this.base });
+    if (s.mode !== 'degraded' || s.empty) return; // merging: the contribution is already sent
+    // Local SGD: apply the worker's own gradient and go on.
+    const rep = this.ctx.replica(worker);
+    const params = rep.params.slice();
+    axpy(params, -this.ctx.learningRate, r.grad);
+    s.grads.push({ grad: r.grad, basedOn: r.basedOn });
+    this.ctx.setReplica(worker, params, rep.version + 1, rep.synced);
+    this.ctx.counted(worker);
+    this.ctx.startStep(worker, rep.version + 1);
+  }
+
+  // ---------------------------------------------------------------- messages
+
+  onMessage(msg: Message): void {
+    const s = this.w.get(msg.to);
+    if (!s || s.mode === 'down') return;
+    if (msg.kind === 'heartbeat') {
+      s.lastHeard.set(msg.from, this.ctx.now());
+      return;
+    }
+    if (msg.kind === 'contribution') return this.onContribution(msg.payload as ContributionMsg);
+    if (msg.kind === 'merged') return this.adopt(msg.to, msg.payload as MergedMsg);
+    if (!RING_KINDS.has(msg.kind)) return;
+    const m = msg.payload as Wrapped;
+    if (m.epoch > s.epoch) {
+      s.early.push(msg); // a ring of a merge this worker has not heard of yet
+      return;
+    }
+    if (m.epoch < s.epoch) {
+      this.fence(msg.to, `ring ${msg.kind} from ${msg.from} carries epoch ${m.epoch} < ${s.epoch}`);
+      return;
+    }
+    if (s.mode === 'strong') this.ring.onMessage({ ...msg, payload: m.inner });
+  }
+
+  private fence(node: NodeId, why: string): void {
+    this.fenced++;
+    this.ctx.note('fenced', node, { why });
+  }
+
+  // ---------------------------------------------------------------- timers: detector, heal, checkpoints
+
+  onTimer(node: NodeId, tag: string, data: unknown): void {
+    const s = this.st(node);
+    if (tag.startsWith('ring:')) {
+      const d = data as Wrapped;
+      if (s.mode === 'strong' && d.epoch === s.epoch) this.ring.onTimer(node, tag.slice(5), d.inner);
+      return;
+    }
+    if (tag === 'hb') {
+      for (const p of this.ctx.workers) if (p !== node) this.ctx.send(node, p, 'heartbeat', null, 0);
+      this.detect(node, s);
+      this.ctx.setTimer(node, this.hbMs, 'hb');
+    } else if (tag === 'ckpt') {
+      this.checkpoint(node, s);
+      this.ctx.setTimer(node, this.cfg.checkpointEveryMs, 'ckpt');
+    }
+  }
+
+  private reachable(node: NodeId, s: WorkerState): NodeId[] {
+    const now = this.ctx.now();
+    return this.ctx.workers.filter((p) => p === node || now - (s.lastHeard.get(p) ?? -Infinity) < this.cfg.detectTimeoutMs);
+  }
+
+  private detect(node: NodeId, s: WorkerState): void {
+    const now = this.ctx.now();
+    const reach = this.reachable(node, s);
+    if (s.mode === 'strong') {
+      if (now - s.lastProgress <= this.cfg.detectTimeoutMs) return;
+      // No ring progress for detectTimeoutMs: switch to local training.
+      s.mode = 'degraded';
+      s.side = reach;
+      s.quorum = reach.length > this.n / 2;
+      if (s.quorum) s.epoch++; // only a majority can obtain the next epoch
+      s.grads = [];
+      s.stableSince = null;
+      this.ctx.note('partitionDetected', node, { side: reach.join(','), epoch: s.epoch });
+      this.ctx.note('modeSwitch', node, { to: 'eventual', epoch: s.epoch });
+      if (!this.ctx.isComputing(node)) this.ctx.startStep(node, this.ctx.replica(node).version);
+      return;
+    }
+    const all = reach.length === this.n;
+    if (s.mode === 'degraded') {
+      if (!all) {
+        s.stableSince = null;
+        return;
+      }
+      s.stableSince ??= now;
+      if (now - s.stableSince >= this.cfg.healStableMs) this.contribute(node, s, reach);
+    } else if (s.mode === 'merging' && now - s.contributedAt > this.cfg.detectTimeoutMs) {
+      this.contribute(node, s, reach); // the coordinator may have missed it
+    }
+  }
+
+  private contribute(node: NodeId, s: WorkerState, reach: NodeId[]): void {
+    s.mode = 'merging';
+    s.contributedAt = this.ctx.now();
+    const rep = this.ctx.replica(node);
+    const c: ContributionMsg = {
+      worker: node,
+      side: s.side.join(','),
+      quorum: s.quorum,
+      params: rep.params.slice(),
+      version: rep.version,
+      grads: s.grads,
+      empty: s.empty,
+      epoch: s.epoch,
+    };
+    const coordinator = reach[0];
+    const bytes = (1 + c.grads.length) * this.ctx.paramCount * 4;
+    if (coordinator === node) this.onContribution(c);
+    else this.ctx.send(node, coordinator, 'contribution', c, bytes);
+  }
+
+  private onContribution(c: ContributionMsg): void {
+    if (c.epoch < this.lastMergeEpoch) {
+      this.fence(c.worker, `merge contribution carries epoch ${c.epoch}, merge epoch is ${this.lastMergeEpoch}`);
+      return;
+    }
+    this.contributions.set(c.worker, c);
+    if (this.contributions.size < this.n) return;
+    const cs = this.ctx.workers.map((w) => this.contributions.get(w)!);
+    this.contributions = new Map();
+    const coordinator = this.ctx.workers.find((w) => this.ctx.isUp(w))!;
+    const r = mergeReplicas(cs, {
+      rule: this.cfg.merge,
+      learningRate: this.ctx.learningRate,
+      averageWeights: this.cfg.averageWeights,
+      replayLr: this.cfg.replayLr,
+      replayMaxStaleness: this.cfg.replayMaxStaleness,
+    });
+    const epoch = Math.max(...cs.map((x) => x.epoch)) + 1;
+    this.lastMergeEpoch = epoch;
+    this.lostWork += r.lostWork;
+    this.merges++;
+    this.base = r.version;
+    this.ctx.note('merge', coordinator, { rule: this.cfg.merge, epoch, lostWork: r.lostWork, replayed: r.replayed });
+    const m: MergedMsg = { epoch, params: r.params, version: r.version };
+    for (const w of this.ctx.workers) {
+      if (w === coordinator) this.adopt(w, m);
+      else this.ctx.send(coordinator, w, 'merged', m, m.params.length * 4);
+    }
+  }
+
+  private adopt(node: NodeId, m: MergedMsg): void {
+    const s = this.st(node);
+    if (m.epoch <= s.epoch) {
+      if (m.epoch < s.epoch) this.fence(node, `merged parameters of epoch ${m.epoch} < ${s.epoch}`);
+      return;
+    }
+    s.mode = 'strong';
+    s.epoch = m.epoch;
+    s.empty = false;
+    s.grads = [];
+    s.stableSince = null;
+    s.lastProgress = this.ctx.now();
+    this.ctx.note('modeSwitch', node, { to: 'strong', epoch: m.epoch });
+    this.ctx.setReplica(node, m.params, m.version, m.version);
+    this.ctx.counted(node);
+    this.ring.onCrash(node); // a fresh ring state at round 0 (= the merged version)
+    // A local step still in flight finishes first; the ring then restarts it on the merged replica.
+    this.ctx.startStep(node, m.version);
+    const early = s.early;
+    s.early = [];
+    for (const msg of early) this.onMessage(msg);
+  }
+
+  private checkpoint(node: NodeId, s: WorkerState): void {
+    if (s.mode === 'merging' || s.empty) return;
+    const side = s.mode === 'strong' ? this.reachable(node, s) : s.side.filter((p) => this.reachable(node, s).includes(p));
+    if (side[0] !== node) return; // one writer per side: its lowest id
+    const version = this.ctx.replica(node).version;
+    if (s.epoch < this.store.epoch) {
+      if (this.cfg.fencing) {
+        this.fence(node, `checkpoint of epoch ${s.epoch} rejected: the store has seen epoch ${this.store.epoch}`);
+        return;
+      }
+      this.staleAccepted++;
+      this.ctx.note('staleWriteAccepted', node, { epoch: s.epoch, storeEpoch: this.store.epoch });
+    }
+    this.store.epoch = Math.max(this.store.epoch, s.epoch);
+    this.store.writer = node;
+    this.store.version = version;
+  }
+
+  // ---------------------------------------------------------------- faults
+
+  onCrash(node: NodeId): void {
+    this.ring.onCrash(node);
+    // Contributions collected so far are the coordinator's volatile state; the others resend theirs.
+    this.contributions = new Map();
+    const s = fresh(0);
+    s.mode = 'down';
+    this.w.set(node, s);
+  }
+
+  onRestart(node: NodeId): void {
+    // Its replica is gone: it waits (degraded, empty) until the next merge hands it the parameters.
+    const s = this.st(node);
+    s.mode = 'degraded';
+    s.empty = true;
+    s.side = [node];
+    s.lastProgress = this.ctx.now();
+    this.ctx.setTimer(node, this.hbMs, 'hb');
+    this.ctx.setTimer(node, this.cfg.checkpointEveryMs, 'ckpt');
+  }
+
+  authoritativeVersion(): number {
+    let v = 0;
+    for (const id of this.ctx.workers) if (this.ctx.isUp(id)) v = Math.max(v, this.ctx.replica(id).version);
+    return v;
+  }
+
+  nodeVersion(node: NodeId): number {
+    return this.ctx.replica(node).version;
+  }
+
+  status(node: NodeId): string {
+    const s = this.w.get(node);
+    if (!s) return '';
+    if (s.mode === 'strong') return `strong (epoch ${s.epoch}): ${this.ring.status(node)}`;
+    if (s.mode === 'merging') return `healed: merging (${this.cfg.merge})`;
+    if (s.empty) return 'restarted: waiting for the next merge';
+    return `eventual (epoch ${s.epoch}${s.quorum ? ', quorum side' : ', minority side'}): ${s.grads.length} local steps`;
+  }
+
+  lostUpdates(): number {
+    return 0; // nothing is acknowledged across workers in eventual mode; discarded local work is lostWork
+  }
+  duplicateUpdates(): number {
+    return 0;
+  }
+
+  metric(name: string): number | null | undefined {
+    switch (name) {
+      case 'degradedWorkers':
+        return this.ctx.workers.filter((w) => this.ctx.isUp(w) && (this.st(w).mode === 'degraded' || this.st(w).mode === 'merging')).length;
+      case 'lostWork':
+        return this.lostWork;
+      case 'fencedWrites':
+        return this.fenced;
+      case 'staleWritesAccepted':
+        return this.staleAccepted;
+      default:
+        return undefined;
+    }
+  }
+
+  detail(node: NodeId) {
+    const s = this.w.get(node);
+    if (!s) return null;
+    return { role: s.mode === 'strong' ? 'strong' : 'eventual', term: s.epoch, lines: [`epoch ${s.epoch}`, `checkpoint store: epoch ${this.store.epoch} by ${this.store.writer ?? '—'}`] };
+  }
+
+  /** Merges done so far (for tests and the status line). */
+  mergeCount(): number {
+    return this.merges;
+  }
+}
+
+function fresh(epoch: number): WorkerState {
+  return {
+    mode: 'strong',
+    epoch,
+    lastProgress: 0,
+    lastHeard: new Map(),
+    side: [],
+    quorum: true,
+    grads: [],
+    stableSince: null,
+    contributedAt: 0,
+    early: [],
+    empty: false,
+  };
+}

@@ -1,0 +1,366 @@
+import { z } from 'zod';
+import type { Message, NodeId } from '../sim/types';
+import { axpy } from '../sim/vectors';
+import type { CapClass, Strategy, StrategyContext, StepResult } from './strategy';
+import { crashedWaitClock, freshWaitClock, startWaiting, stopWaiting, waitFraction, type WaitClock } from './waiting';
+
+/**
+ * Stale Synchronous Parallel on a parameter server (Ho et al., NIPS 2013).
+ *
+ * Clocks. clock(w) = iterations w has completed (each ends with a push of its update, tagged
+ * with the iteration's clock c = 0, 1, …). The server applies updates as they arrive and keeps,
+ * per worker, how many of its clocks it has applied; minClock = the minimum over all workers
+ * (crashed ones included: SSP waits for them, as BSP does).
+ *
+ * The rule. A worker may compute iteration c = clock(w) only on parameters that include every
+ * update from clocks < c − s, i.e. read at minClock ≥ c − s. The same condition bounds the
+ * spread: a computing worker is at most s clocks ahead of the slowest, so
+ *   - maxClockGap (c of a worker starting an iteration − slowest live clock) ≤ s, and
+ *   - the spread of completed clocks is ≤ s + 1 at all times (a blocked worker has ticked once
+ *     more): both are checked as invariants.
+ * s = 0 is BSP (every iteration waits for everyone's previous one), s = "inf" is ASP.
+ *
+ * Reads. The worker keeps a cache (server parameters plus the minClock they were read at) and
+ * applies its own updates to it at once (read-my-writes). Each push also asks for a read; the
+ * server answers at once when minClock ≥ the worker's need, otherwise it acknowledges the push and
+ * answers when minClock gets there. If the cache already satisfies the bound, the worker does not
+ * wait for the answer.
+ *
+ * Delivery: updates carry (worker, clock); the server applies them in clock order and skips
+ * duplicates; unacknowledged updates are resent every `rtoMs`. The server persists its state with
+ * every applied update, so a server crash loses only pending reads (which the workers repeat).
+ */
+export const sspKnobs = z
+  .object({
+    kind: z.literal('ssp'),
+    /** s: clocks a worker may run ahead of the slowest. 0 = BSP, "inf" = ASP. */
+    staleness: z.union([z.number().int().min(0), z.literal('inf')]).default(3),
+    /** Scale each update's learning rate by 1/max(1, τ), τ its staleness in versions (Zhang et al. 2016). */
+    lrStaleness: z.enum(['none', 'inverse']).default('none'),
+    rtoMs: z.number().positive().default(300),
+  })
+  .strict();
+export type SspConfig = z.infer<typeof sspKnobs>;
+
+interface Update {
+  clock: number;
+  grad: Float32Array;
+  basedOn: number;
+}
+interface PushMsg {
+  updates: Update[];
+  /** The read this worker needs: minClock ≥ need (null: no read wanted). */
+  need: number | null;
+}
+interface ParamsMsg {
+  params: Float32Array;
+  version: number;
+  minClock: number;
+  /** Clocks of this worker applied by the server (its updates 0 … acked−1). */
+  acked: number;
+}
+interface AckMsg {
+  acked: number;
+}
+
+interface WorkerState extends WaitClock {
+  clock: number;
+  unacked: Update[];
+  cacheVersion: number;
+  cacheMin: number;
+  cacheParams: Float32Array | null;
+  /** Blocked until a read at minClock ≥ need arrives (null: not blocked). */
+  need: number | null;
+  /** After a restart: no parameters and no clock until the server answers. */
+  needsParams: boolean;
+  timerArmed: boolean;
+}
+
+interface ServerState {
+  params: Float32Array;
+  version: number;
+  applied: Map<NodeId, number>;
+}
+
+export class SspStrategy implements Strategy {
+  readonly kind = 'ssp';
+  readonly cap: CapClass;
+  private readonly s: number;
+  private readonly server: NodeId;
+  private srv: ServerState;
+  /** Deferred reads (volatile). */
+  private pending = new Map<NodeId, number>();
+  private readonly w = new Map<NodeId, WorkerState>();
+  private maxGap = 0;
+  private spreadViolated = false;
+  private duplicates = 0;
+
+  constructor(
+    private readonly ctx: StrategyContext,
+    private readonly cfg: SspConfig,
+  ) {
+    if (ctx.servers.length < 1) throw new Error('ssp needs a server (cluster.servers ≥ 1)');
+    this.server = ctx.servers[0];
+    this.s = cfg.staleness === 'inf' ? Infinity : cfg.staleness;
+    // Tunable class. s = 0 is BSP: replicas at one version are identical, so the engine's
+    // same-version-same-params check ('C') applies. For s > 0 it does not: two workers may hold the
+    // same version count with different local updates, which SSP allows. Finite s still blocks
+    // under a partition once the bound is hit (PC), and trades consistency for latency else (EL);
+    // s = ∞ never blocks (PA/EL). `underPartition` here only selects that engine check.
+    this.cap = this.s === 0 ? { underPartition: 'C', pacelc: 'PC/EC' } : this.s === Infinity ? { underPartition: 'A', pacelc: 'PA/EL' } : { underPartition: 'A', pacelc: 'PC/EL' };
+    this.srv = { params: ctx.initialParams(), version: 0, applied: new Map(ctx.workers.map((w) => [w, 0])) };
+    for (const id of ctx.workers) this.w.set(id, freshWorker(0));
+  }
+
+  topology(): Array<[NodeId, NodeId]> {
+    return this.ctx.workers.map((w) => [w, this.server] as [NodeId, NodeId]);
+  }
+
+  start(): void {
+    const init = this.ctx.initialParams();
+    for (const id of this.ctx.workers) {
+      const s = this.w.get(id)!;
+      s.cacheParams = init.slice();
+      this.begin(id, s);
+    }
+  }
+
+  // ---------------------------------------------------------------- worker
+
+  private minClock(): number {
+    let m = Infinity;
+    for (const v of this.srv.applied.values()) m = Math.min(m, v);
+    return m;
+  }
+
+  /** Observer view of every worker's clock: its own, or for a crashed one the server's count. */
+  private clockOf(id: NodeId): number {
+    const s = this.w.get(id)!;
+    return this.ctx.isUp(id) && !s.needsParams ? s.clock : (this.srv.applied.get(id) ?? 0);
+  }
+
+  /** Starts iteration clock(w); bookkeeping for maxClockGap and the bound (an observer's view). */
+  private begin(worker: NodeId, s: WorkerState): void {
+    let minAll = Infinity;
+    let minLive = Infinity;
+    for (const id of this.ctx.workers) {
+      const c = this.clockOf(id);
+      minAll = Math.min(minAll, c);
+      if (this.ctx.isUp(id)) minLive = Math.min(minLive, c);
+    }
+    this.maxGap = Math.max(this.maxGap, s.clock - minLive);
+    if (s.clock - minAll > this.s) this.ctx.violation('ssp-clock-gap', `${worker} starts clock ${s.clock} while the slowest worker is at ${minAll} (s = ${this.s})`);
+    this.ctx.startStep(worker);
+  }
+
+  onStepDone(worker: NodeId, r: StepResult): void {
+    const s = this.w.get(worker)!;
+    if (s.needsParams) return;
+    const u: Update = { clock: s.clock, grad: r.grad, basedOn: r.basedOn };
+    s.clock++;
+    s.unacked.push(u);
+    this.ctx.counted(worker);
+    const need = s.clock - this.s; // −∞ for ASP
+    // Every push asks for a read (−1: any minClock will do), so the cache is refreshed each clock.
+    const msg: PushMsg = { updates: [u], need: Number.isFinite(need) ? need : -1 };
+    this.ctx.send(worker, this.server, 'gradient', msg, this.ctx.paramCount * 4);
+    this.arm(worker, s);
+    if (s.cacheMin >= need) {
+      // The cache is fresh enough: apply our own update to it and go on without waiting.
+      this.refreshReplica(worker, s);
+      this.begin(worker, s);
+    } else {
+      s.need = need;
+      startWaiting(s, this.ctx.now());
+      this.ctx.note('sspBlocked', worker, { clock: s.clock, need });
+    }
+  }
+
+  /** Replica = cached server parameters + this worker's updates the cache does not include yet. */
+  private refreshReplica(worker: NodeId, s: WorkerState): void {
+    const params = s.cacheParams!.slice();
+    for (const u of s.unacked) axpy(params, -this.ctx.learningRate, u.grad);
+    this.ctx.setReplica(worker, params, s.cacheVersion + s.unacked.length, s.cacheVersion);
+  }
+
+  private arm(worker: NodeId, s: WorkerState): void {
+    if (s.timerArmed) return;
+    s.timerArmed = true;
+    this.ctx.setTimer(worker, this.cfg.rtoMs, 'rto');
+  }
+
+  onMessage(msg: Message): void {
+    if (msg.to === this.server) return this.onServer(msg);
+    const s = this.w.get(msg.to);
+    if (!s) return;
+    if (msg.kind === 'ack') return this.onAcked(s, (msg.payload as AckMsg).acked);
+    if (msg.kind !== 'params') return;
+    const m = msg.payload as ParamsMsg;
+    if (s.needsParams) {
+      // Restarted: the server tells the worker where its clock stands.
+      s.needsParams = false;
+      s.clock = m.acked;
+      s.unacked = [];
+    }
+    this.onAcked(s, m.acked);
+    if (m.version < s.cacheVersion) return; // older than what the cache holds
+    // Under BSP (s = 0) a worker never trains on a read that lacks its own update.
+    if (this.s === 0 && s.unacked.length > 0) return;
+    s.cacheParams = m.params;
+    s.cacheVersion = m.version;
+    s.cacheMin = m.minClock;
+    this.refreshReplica(msg.to, s);
+    const waitingFor = s.need ?? (this.ctx.isComputing(msg.to) ? null : s.clock - this.s);
+    if (waitingFor === null) return;
+    if (m.minClock >= waitingFor) {
+      s.need = null;
+      stopWaiting(s, this.ctx.now());
+      this.begin(msg.to, s);
+    } else if (s.need === null) {
+      // Idle after a restart, but too far ahead of the slowest: wait like any blocked worker.
+      s.need = waitingFor;
+      startWaiting(s, this.ctx.now());
+      this.arm(msg.to, s);
+    }
+  }
+
+  private onAcked(s: WorkerState, acked: number): void {
+    s.unacked = s.unacked.filter((u) => u.clock >= acked);
+  }
+
+  onTimer(node: NodeId, tag: string): void {
+    const s = this.w.get(node);
+    if (tag !== 'rto' || !s) return;
+    s.timerArmed = false;
+    if (s.unacked.length === 0 && s.need === null && !s.needsParams) return;
+    // Resend what the server has not acknowledged, and repeat the read if still blocked.
+    const msg: PushMsg = { updates: s.unacked.slice(), need: s.needsParams ? -Infinity : s.need };
+    this.ctx.send(node, this.server, msg.updates.length ? 'gradient' : 'pull', msg, msg.updates.length * this.ctx.paramCount * 4);
+    this.arm(node, s);
+  }
+
+  // ---------------------------------------------------------------- server
+
+  private onServer(msg: Message): void {
+    const worker = msg.from;
+    const m = msg.payload as PushMsg;
+    const before = this.minClock();
+    let applied = this.srv.applied.get(worker) ?? 0;
+    for (const u of m.updates) {
+      if (u.clock < applied) {
+        this.duplicates++;
+        continue;
+      }
+      if (u.clock > applied) break; // a gap: an earlier update was lost; the worker resends it
+      const tau = this.srv.version - u.basedOn;
+      const lr = this.cfg.lrStaleness === 'inverse' ? this.ctx.learningRate / Math.max(1, tau) : this.ctx.learningRate;
+      axpy(this.srv.params, -lr, u.grad);
+      this.srv.version++;
+      applied = u.clock + 1;
+      this.ctx.note('apply', this.server, { worker, seq: u.clock, staleness: tau });
+    }
+    this.srv.applied.set(worker, applied);
+    const min = this.minClock();
+    if (m.need !== null && m.need !== undefined) {
+      if (min >= m.need) this.sendParams(worker);
+      else {
+        this.pending.set(worker, m.need);
+        this.ctx.send(this.server, worker, 'ack', { acked: applied } satisfies AckMsg, 0);
+      }
+    } else if (m.updates.length) {
+      this.ctx.send(this.server, worker, 'ack', { acked: applied } satisfies AckMsg, 0);
+    }
+    if (min > before) {
+      for (const [w, need] of [...this.pending]) {
+        if (min >= need) {
+          this.pending.delete(w);
+          this.sendParams(w);
+        }
+      }
+    }
+  }
+
+  private sendParams(worker: NodeId): void {
+    const msg: ParamsMsg = { params: this.srv.params.slice(), version: this.srv.version, minClock: this.minClock(), acked: this.srv.applied.get(worker) ?? 0 };
+    this.ctx.send(this.server, worker, 'params', msg, msg.params.length * 4);
+  }
+
+  // ---------------------------------------------------------------- faults
+
+  onCrash(node: NodeId): void {
+    if (node === this.server) {
+      this.pending = new Map(); // deferred reads were volatile; the blocked workers repeat them
+      return;
+    }
+    const s = this.w.get(node)!;
+    this.w.set(node, { ...freshWorker(this.ctx.now()), ...crashedWaitClock(s, this.ctx.now()) });
+  }
+
+  onRestart(node: NodeId): void {
+    if (node === this.server) return;
+    const s = this.w.get(node)!;
+    s.liveSince = this.ctx.now();
+    s.needsParams = true;
+    this.ctx.send(node, this.server, 'pull', { updates: [], need: -Infinity } satisfies PushMsg, 0);
+    this.arm(node, s);
+  }
+
+  checkInvariants(): Array<{ invariant: string; detail: string }> {
+    if (!Number.isFinite(this.s) || this.spreadViolated) return [];
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (const id of this.ctx.workers) {
+      const c = this.clockOf(id);
+      lo = Math.min(lo, c);
+      hi = Math.max(hi, c);
+    }
+    if (hi - lo <= this.s + 1) return [];
+    this.spreadViolated = true; // report the first breach, not every event after it
+    return [{ invariant: 'ssp-clock-spread', detail: `completed clocks spread ${lo}…${hi} exceeds s + 1 = ${this.s + 1}` }];
+  }
+
+  authoritativeVersion(): number {
+    return this.srv.version;
+  }
+
+  nodeVersion(node: NodeId): number {
+    return node === this.server ? this.srv.version : this.ctx.replica(node).version;
+  }
+
+  status(node: NodeId): string {
+    if (node === this.server) return `version ${this.srv.version}, min clock ${this.minClock()}`;
+    const s = this.w.get(node);
+    if (!s) return '';
+    if (s.needsParams) return 'restarted: pulling parameters';
+    if (s.need !== null) return `clock ${s.clock}: blocked until the slowest worker reaches clock ${s.need}`;
+    return `clock ${s.clock}: computing`;
+  }
+
+  lostUpdates(): number {
+    return 0; // the server persists every applied update before acknowledging it
+  }
+  duplicateUpdates(): number {
+    return 0; // (worker, clock) duplicates are skipped
+  }
+
+  metric(name: string, node?: NodeId): number | null | undefined {
+    if (name === 'maxClockGap') return this.maxGap;
+    if (name === 'waitFraction') return waitFraction(this.ctx, (id) => this.w.get(id), node);
+    return undefined;
+  }
+
+  detail(node: NodeId) {
+    if (node === this.server) return { lines: [`min clock ${this.minClock()}`, `s = ${this.cfg.staleness}`] };
+    const s = this.w.get(node);
+    return s ? { lines: [`clock ${s.clock}`] } : null;
+  }
+
+  /** Duplicates the server recognised and skipped. */
+  duplicatesSkipped(): number {
+    return this.duplicates;
+  }
+}
+
+function freshWorker(now: number): WorkerState {
+  return { clock: 0, unacked: [], cacheVersion: 0, cacheMin: 0, cacheParams: null, need: null, needsParams: false, timerArmed: false, ...freshWaitClock(now) };
+}
