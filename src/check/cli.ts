@@ -218,7 +218,12 @@ export async function checkStrategy(
 
 export function summaryLine(r: StrategyReport, expectLoss: boolean): string {
   const lin = r.linearizability;
-  const linText = lin.checked === 0 ? 'linearizability not promised' : `linearizable ${lin.linearizable}/${lin.checked}${lin.gaveUp ? ` (search gave up on ${lin.gaveUp})` : ''}`;
+  const linText =
+    lin.checked === 0
+      ? 'linearizability not promised'
+      : r.ops === 0
+        ? 'linearizability unchecked: the strategy records no operations (ctx.op)'
+        : `linearizable ${lin.linearizable}/${lin.checked}${lin.gaveUp ? ` (search gave up on ${lin.gaveUp})` : ''} over ${r.ops} operations`;
   const loss = expectLoss
     ? `lost updates found in ${r.seedsWithLoss}/${r.seeds} seeds (${r.lostUpdates} in all)${r.seedsWithLoss === 0 ? ' — NONE FOUND' : ''}`
     : `lost updates ${r.lostUpdates}${r.lossAllowed ? ` (allowed by this configuration; in ${r.seedsWithLoss} seeds)` : ''}`;
