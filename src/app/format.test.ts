@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { expectationText, formatMetric, formatSeconds } from './format';
+import { expectationText, formatMetric, formatSeconds, stripLayout } from './format';
+import { metricNames, type MetricName } from '../scenario/schema';
 import { keysOf, s } from './i18n/strings';
 
 describe('format', () => {
@@ -41,5 +42,32 @@ describe('strings', () => {
   it('fills placeholders', () => {
     expect(s('en', 'workerFailed', { node: 'w2', cause: 'out of memory' })).toBe('Node w2 failed: out of memory. The other nodes keep running.');
     expect(s('zh', 'invalidKnob', { knob: 'rtoMs', message: 'x' })).toBe('参数 rtoMs：x');
+  });
+});
+
+
+describe('stripLayout', () => {
+  const definedFor = (names: MetricName[]) => (m: MetricName) => names.includes(m);
+
+  it('spine strategies: core metrics, traffic and violations, nothing hidden', () => {
+    const { visible, hidden } = stripLayout('allreduce', definedFor([]), metricNames);
+    expect(visible).toEqual(['divergence', 'versionConflicts', 'staleness', 'availability', 'steps', 'loss', 'accuracy', 'lostUpdates', 'bytes', 'messages', 'dropped', 'violations']);
+    expect(hidden).toEqual([]);
+  });
+
+  it('raft: the strategy metrics replace traffic; at most 12 cells; traffic stays as hidden hooks', () => {
+    const { visible, hidden } = stripLayout('raft-ps', definedFor(['leaders', 'term', 'commitIndex', 'maxCommitGapMs', 'staleReads', 'logLength']), metricNames);
+    expect(visible.length).toBeLessThanOrEqual(12);
+    expect(visible).toEqual(expect.arrayContaining(['leaders', 'term', 'commitIndex', 'maxCommitGapMs', 'violations', 'availability']));
+    expect(visible[visible.length - 1]).toBe('violations');
+    expect(hidden).toEqual(expect.arrayContaining(['bytes', 'messages', 'dropped', 'accuracy', 'staleReads']));
+    expect(visible).not.toContain('logLength');
+  });
+
+  it('kafka and degrade show their own metrics, only those defined', () => {
+    expect(stripLayout('kafka-ps', definedFor(['consumerLag', 'isrSize', 'rejectedWrites']), metricNames).visible).toEqual(expect.arrayContaining(['consumerLag', 'isrSize', 'rejectedWrites']));
+    const d = stripLayout('degrade', definedFor(['degradedWorkers', 'lostWork', 'fencedWrites']), metricNames).visible;
+    expect(d).toEqual(expect.arrayContaining(['degradedWorkers', 'lostWork', 'fencedWrites']));
+    expect(d).not.toContain('consumerLag');
   });
 });

@@ -1,3 +1,4 @@
+import type { MetricName } from '../scenario/schema';
 import type { Lang } from './i18n/lang';
 import { s } from './i18n/strings';
 
@@ -21,6 +22,50 @@ export const stripMetrics = [
   'lostUpdates',
 ] as const;
 export type StripMetric = (typeof stripMetrics)[number];
+
+/** Metrics every strategy shows: the C/A story and what training costs. */
+const coreStrip: readonly MetricName[] = ['divergence', 'versionConflicts', 'staleness', 'availability', 'steps', 'loss', 'accuracy', 'lostUpdates'];
+/** Traffic counters: shown only when the strategy has no metrics of its own to show instead. */
+const trafficStrip: readonly MetricName[] = ['bytes', 'messages', 'dropped'];
+
+/**
+ * The strategy-defined metrics worth a cell, most telling first (the ones a lesson points at).
+ * Strategies not listed show whatever they define, in `metricNames` order.
+ */
+export const strategyStrip: Readonly<Record<string, readonly MetricName[]>> = {
+  'raft-ps': ['leaders', 'term', 'commitIndex', 'maxCommitGapMs', 'staleReads', 'overwrittenEntries'],
+  'kafka-ps': ['consumerLag', 'isrSize', 'rejectedWrites', 'uncleanElections', 'serverConflicts'],
+  ssp: ['maxClockGap', 'waitFraction', 'meanGradStaleness'],
+  'ps-sync': ['waitFraction', 'delayedRounds'],
+  degrade: ['degradedWorkers', 'lostWork', 'fencedWrites', 'staleWritesAccepted', 'mergeLossSpike'],
+};
+
+/** At most this many cells: more would shrink the numbers below what reads from the back row. */
+export const maxStripCells = 12;
+const maxStrategyCells = 4;
+
+/**
+ * Which metrics get a visible cell and which only a hidden test hook (`metric-<name>` must stay
+ * readable by scripts for every core metric). `defined(name)` says whether the running strategy
+ * has a value for it (non-null). `violations` always shows, last, so its ⚠ sits at the edge.
+ */
+export function stripLayout(kind: string, defined: (name: MetricName) => boolean, all: readonly MetricName[]): { visible: MetricName[]; hidden: MetricName[] } {
+  const taken = new Set<MetricName>([...coreStrip, ...trafficStrip, 'violations']);
+  const preferred = strategyStrip[kind] ?? [];
+  const rest = all.filter((m) => !taken.has(m) && !preferred.includes(m) && !generalMetrics.has(m));
+  const extras = [...preferred, ...rest].filter((m) => defined(m));
+  const shownExtras = extras.slice(0, maxStrategyCells);
+  let visible: MetricName[] = [...coreStrip, ...(shownExtras.length === 0 ? trafficStrip : []), ...shownExtras];
+  // Room for violations: accuracy goes first (loss says the same, the replica tiles show accuracy).
+  if (visible.length + 1 > maxStripCells) visible = visible.filter((m) => m !== 'accuracy');
+  visible = visible.slice(0, maxStripCells - 1);
+  visible.push('violations');
+  const hidden = [...coreStrip, ...trafficStrip, ...extras].filter((m) => !visible.includes(m));
+  return { visible, hidden };
+}
+
+/** Derived for every strategy (engine-side); never worth a strategy cell. */
+const generalMetrics = new Set<MetricName>(['relDivergence', 'version', 'duplicateUpdates', 'meanGradStaleness', 'timeToTarget', 'stepsToTarget', 'delayedRounds', 'logLength']);
 
 /** `12400` → `12.4 s` (simulated time as the top bar shows it). */
 export function formatSeconds(ms: number): string {

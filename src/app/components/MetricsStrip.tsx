@@ -1,31 +1,51 @@
-import type { MetricName } from '../../scenario/schema';
+import { metricNames, type MetricName } from '../../scenario/schema';
 import { s, type StringKey } from '../i18n/strings';
-import { formatBytes, formatMetric, stripMetrics } from '../format';
+import { formatBytes, formatMetric, stripLayout } from '../format';
 import { useApp } from '../store';
 
-/** The metrics strip: current cluster-wide values, `data-testid="metric-<name>"` each. */
+/**
+ * The metrics strip: the core C/A metrics, the running strategy's own (leaders, term, consumer
+ * lag, clock gap …, those it defines) and `violations`, one `data-testid="metric-<name>"` each.
+ * Metrics that do not fit stay in the DOM as invisible hooks, so scripts can still read them.
+ */
 export function MetricsStrip() {
   const lang = useApp((st) => st.lang);
   const sim = useApp((st) => st.sim);
   useApp((st) => st.frame);
   const values: Partial<Record<MetricName, number | null>> = sim ? sim.metrics() : {};
+  const value = (name: MetricName): number | null => {
+    const v = values[name];
+    return v !== undefined ? v : sim ? sim.metric(name) : null;
+  };
+  const kind = sim?.scenario.strategy.kind ?? '';
+  const { visible, hidden } = stripLayout(kind, (m) => value(m) !== null, metricNames);
+  const violations = value('violations') ?? 0;
+  const first = violations > 0 && sim ? sim.history.events.find((e) => e.type === 'violation') : undefined;
+  const firstText = first && first.type === 'violation' ? s(lang, 'violationTitle', { what: `${first.invariant}: ${first.detail}` }) : '';
   return (
-    <section className="metrics-strip" aria-label={s(lang, 'metrics')}>
-      {stripMetrics.map((name) => {
-        const v = values[name] ?? (sim ? sim.metric(name) : null);
-        const text = formatMetric(name, v);
+    <section className="metrics-strip" aria-label={s(lang, 'metrics')} style={{ gridTemplateColumns: `repeat(${visible.length}, minmax(0, 1fr))` }}>
+      {visible.map((name) => {
+        const v = value(name);
+        const bad = name === 'violations' && violations > 0;
+        const label = s(lang, `m_${name}` as StringKey);
         return (
-          <div className="metric" key={name}>
-            <span className="metric-label">{s(lang, `m_${name}` as StringKey)}</span>
-            <span
-              className="metric-value num"
-              data-testid={`metric-${name}`}
-              data-value={v ?? ''}
-              title={name === 'bytes' && typeof v === 'number' ? formatBytes(v) : name}
-            >
-              {text}
+          <div className={bad ? 'metric bad' : name === 'violations' ? 'metric quiet' : 'metric'} key={name} title={bad ? firstText : `${label} (${name})`}>
+            <span className="metric-label">
+              {bad && <span aria-hidden="true">⚠ </span>}
+              {label}
+            </span>
+            <span className="metric-value num" data-testid={`metric-${name}`} data-value={v ?? ''} title={name === 'bytes' && typeof v === 'number' ? formatBytes(v) : undefined}>
+              {formatMetric(name, v)}
             </span>
           </div>
+        );
+      })}
+      {hidden.map((name) => {
+        const v = value(name);
+        return (
+          <span key={name} className="hook" aria-hidden="true" data-testid={`metric-${name}`} data-value={v ?? ''}>
+            {formatMetric(name, v)}
+          </span>
         );
       })}
     </section>
