@@ -44,7 +44,7 @@ interface RingWorker {
   index: number;
   round: number;
   /** Where the worker is: computing its gradient, inside a phase awaiting step k, or fetching state after a restart. */
-  phase: 'compute' | RingPhase | 'rejoin';
+  phase: 'compute' | RingPhase;
   k: number;
   buf: Float32Array | null;
   inbox: Map<string, ChunkMsg>;
@@ -64,6 +64,8 @@ export class AllreduceStrategy implements Strategy {
   private readonly n: number;
   private readonly bounds: Array<[number, number]>;
   private readonly w = new Map<NodeId, RingWorker>();
+  /** Persistent: each worker's parameters after its last completed round (survive a crash). */
+  private readonly checkpoints = new Map<NodeId, { params: Float32Array; version: number }>();
 
   constructor(
     private readonly ctx: StrategyContext,
@@ -71,7 +73,10 @@ export class AllreduceStrategy implements Strategy {
   ) {
     this.n = ctx.workers.length;
     this.bounds = chunkBounds(ctx.paramCount, this.n);
-    ctx.workers.forEach((id, index) => this.w.set(id, fresh(index, 0)));
+    ctx.workers.forEach((id, index) => {
+      this.w.set(id, fresh(index, 0));
+      this.checkpoints.set(id, { params: ctx.initialParams(), version: 0 });
+    });
   }
 
   topology(): Array<[NodeId, NodeId]> {
@@ -176,6 +181,7 @@ export class AllreduceStrategy implements Strategy {
     // Keep only this round's and the previous round's sent chunks for NACKs.
     for (const key of [...s.outbox.keys()]) if (Number(key.split(':')[0]) < done) s.outbox.delete(key);
     this.ctx.setReplica(worker, params, s.round, s.round);
+    this.checkpoints.set(worker, { params, version: s.round });
     if (s.op !== null) this.ctx.op(worker, 'ok', 'update', s.op, s.round, params);
     s.op = null;
     this.ctx.counted(worker);
@@ -188,7 +194,7 @@ export class AllreduceStrategy implements Strategy {
     if (!s) return;
     if (msg.kind === 'chunk') {
       const m = msg.payload as ChunkMsg;
-      if (s.phase === 'rejoin' || m.round < s.round) return; // late duplicate of a finished round
+      if (m.round < s.round) return; // late duplicate of a finished round
       if (m.round === s.round && (s.phase === 'rs' || s.phase === 'ag') && isBefore(m.phase, m.k, s.phase, s.k)) return;
       s.inbox.set(msgKey(m.round, m.phase, m.k), m);
       if (m.round === s.round) this.pump(msg.to, s);
@@ -198,24 +204,23 @@ export class AllreduceStrategy implements Strategy {
       if (out) {
         this.ctx.note('retransmit', msg.to, { round: m.round, k: m.k });
         this.ctx.send(msg.to, msg.from, 'chunk', out, out.data.length * 4);
-      } else if (m.round < this.ctx.replica(msg.to).version && s.phase !== 'rejoin') {
+      } else if (m.round < this.ctx.replica(msg.to).version) {
         // The chunk is gone (this worker restarted since), but the round's result is not: every
         // worker that finished round r holds the same parameters, so send those instead.
         this.sendState(msg.to, msg.from);
       }
-    } else if (msg.kind === 'state-req') {
-      if (s.phase !== 'rejoin') this.sendState(msg.to, msg.from);
     } else if (msg.kind === 'state') {
       const m = msg.payload as StateMsg;
-      // Adopt only state that is ahead: a restarted worker, or one stuck in a round that the
-      // others finished (its missing chunks died with a crashed peer).
-      if (s.phase !== 'rejoin' && m.version <= s.round) return;
+      // Adopt only state that is ahead: a worker stuck in a round that the others finished (its
+      // missing chunks died with a crashed peer), or restarted from an older checkpoint.
+      if (m.version <= s.round) return;
       s.round = m.version;
       s.phase = 'compute';
       s.buf = null;
       s.armed = null;
       for (const key of [...s.inbox.keys()]) if (Number(key.split(':')[0]) < s.round) s.inbox.delete(key);
       this.ctx.setReplica(msg.to, m.params, m.version, m.version);
+      this.checkpoints.set(msg.to, { params: m.params.slice(), version: m.version });
       // Adopting a peer's replica is a read of the lineage (a local read, not a register read).
       this.ctx.op(msg.to, 'ok', 'read', this.ctx.op(msg.to, 'invoke', 'read'), m.version, m.params);
       this.ctx.counted(msg.to);
@@ -232,8 +237,6 @@ export class AllreduceStrategy implements Strategy {
       // A receiver-driven retransmission request, repeated every rtoMs while the chunk is missing.
       this.ctx.send(node, this.prev(s.index), 'nack', d, 0);
       this.ctx.setTimer(node, this.cfg.rtoMs, 'nack', d);
-    } else if (tag === 'rejoin' && s.phase === 'rejoin') {
-      this.askState(node, s);
     }
   }
 
@@ -245,21 +248,23 @@ export class AllreduceStrategy implements Strategy {
 
   onRestart(node: NodeId): void {
     const s = this.w.get(node);
-    if (!s) return;
-    // Volatile state is gone: fetch the current parameters from the ring predecessor, then rejoin.
-    s.phase = 'rejoin';
-    this.askState(node, s);
+    const ckpt = this.checkpoints.get(node);
+    if (!s || !ckpt) return;
+    // Volatile state is gone; the worker resumes from its own checkpoint (written after every
+    // round, as elastic training does). If the ring moved on meanwhile, a peer answers its NACK
+    // with the newer parameters; if it is ahead, the peers catch up the same way. Even when every
+    // worker crashed, each restarts from its checkpoint and the ring resumes.
+    this.ctx.setReplica(node, ckpt.params, ckpt.version, ckpt.version);
+    s.round = ckpt.version;
+    s.phase = 'compute';
+    this.beginRound(node, s);
+    this.ctx.startStep(node, s.round);
   }
 
   private sendState(from: NodeId, to: NodeId): void {
     const rep = this.ctx.replica(from);
     const state: StateMsg = { params: rep.params.slice(), version: rep.version };
     this.ctx.send(from, to, 'state', state, state.params.length * 4);
-  }
-
-  private askState(node: NodeId, s: RingWorker): void {
-    this.ctx.send(node, this.prev(s.index), 'state-req', null, 0);
-    this.ctx.setTimer(node, this.cfg.rtoMs, 'rejoin');
   }
 
   authoritativeVersion(): number {
@@ -276,7 +281,6 @@ export class AllreduceStrategy implements Strategy {
     const s = this.w.get(node);
     if (!s) return '';
     if (s.phase === 'compute') return `computing step ${s.round + 1}`;
-    if (s.phase === 'rejoin') return `rejoining: waiting for state from ${this.prev(s.index)}`;
     const name = s.phase === 'rs' ? 'reduce-scatter' : 'all-gather';
     return `${name} ${s.k + 1}/${this.n - 1}: waiting for ${this.prev(s.index)}`;
   }
