@@ -1,6 +1,6 @@
 import { createStrategy, type Strategy, type StrategyContext } from '../protocols';
 import type { Replica, StepResult } from '../protocols/strategy';
-import { metricNames, type MetricName, type Scenario } from '../scenario/schema';
+import { coreMetricNames, strategyMetricNames, type MetricName, type Scenario } from '../scenario/schema';
 import { History, type Sha256Factory } from '../sim/history';
 import { Network, quantize } from '../sim/network';
 import { rngFor, type Rng } from '../sim/rng';
@@ -616,8 +616,8 @@ export class Simulation {
 
   metrics(): Partial<Record<MetricName, number | null>> {
     const out: Partial<Record<MetricName, number | null>> = {};
-    for (const m of SUMMARY_METRICS) out[m] = this.metric(m);
-    for (const m of metricNames) {
+    for (const m of coreMetricNames) out[m] = this.metric(m);
+    for (const m of strategyMetricNames) {
       if (out[m] !== undefined) continue;
       const own = this.strategy.metric?.(m);
       const v = own !== undefined ? own : this.derivedMetric(m);
@@ -743,24 +743,6 @@ export class Simulation {
   }
 }
 
-const SUMMARY_METRICS: MetricName[] = [
-  'divergence',
-  'relDivergence',
-  'versionConflicts',
-  'staleness',
-  'version',
-  'steps',
-  'loss',
-  'accuracy',
-  'availability',
-  'lostUpdates',
-  'duplicateUpdates',
-  'bytes',
-  'messages',
-  'dropped',
-  'meanGradStaleness',
-  'violations',
-];
 
 function detailOf(strategy: Strategy, id: NodeId) {
   const d = strategy.detail?.(id);

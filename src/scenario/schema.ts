@@ -110,7 +110,8 @@ export const timelineEntrySchema = z.discriminatedUnion('do', [
   actionSchemas.link.extend(atField),
 ]);
 
-export const metricNames = [
+/** Metrics the engine defines for every strategy (CONTRACTS.md §1). */
+export const coreMetricNames = [
   'divergence',
   'relDivergence',
   'versionConflicts',
@@ -127,8 +128,11 @@ export const metricNames = [
   'dropped',
   'leaders',
   'meanGradStaleness',
-  // Defined by some strategies only (CURRICULUM §C.4); null where a strategy does not define them.
   'violations',
+] as const;
+
+/** Metrics some strategies define (CURRICULUM §C.4); null where the strategy does not. */
+export const strategyMetricNames = [
   'term',
   'commitIndex',
   'logLength',
@@ -151,6 +155,8 @@ export const metricNames = [
   'timeToTarget',
   'stepsToTarget',
 ] as const;
+
+export const metricNames = [...coreMetricNames, ...strategyMetricNames] as const;
 export type MetricName = (typeof metricNames)[number];
 
 export const comparisonOps = ['==', '!=', '<', '<=', '>', '>='] as const;
@@ -169,7 +175,6 @@ export const expectationSchema = z
 
 // Strategy knobs are declared by each strategy module (DESIGN rule 6); the registry unites them.
 export { strategySchema, allreduceKnobs, psAsyncKnobs } from '../protocols';
-export const strategyKinds = ['allreduce', 'ps-async'] as const;
 
 
 export const scenarioSchema = z
