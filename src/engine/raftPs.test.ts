@@ -254,3 +254,30 @@ describe('raft-ps: randomized faults (checker)', () => {
     );
   }, 120_000);
 });
+
+describe('node selectors in actions', () => {
+  it('"@leader" in partition groups resolves to the leader when the action fires, and is recorded resolved', async () => {
+    const sim = await make({ durationMs: 3000, timeline: [{ at: 1500, do: 'partition', groups: [['@leader'], ['w0', 'w1', 'w2', 'w3']] }] });
+    await sim.advanceTo(1499);
+    const leader = sim.nodes().find((n) => n.detail?.role === 'leader')?.id;
+    expect(leader).toMatch(/^s\d$/);
+    await sim.advanceTo(1500);
+    const action = sim.history.events.find((e): e is Extract<HistoryEvent, { type: 'action' }> => e.type === 'action');
+    expect(action?.action).toEqual({ do: 'partition', groups: [[leader], ['w0', 'w1', 'w2', 'w3']] });
+  });
+
+  it('"@crashed" restarts the crashed node; a selector that matches nothing is skipped with a note', async () => {
+    const sim = await make({
+      durationMs: 3000,
+      timeline: [
+        { at: 500, do: 'restart', node: '@crashed' },
+        { at: 1000, do: 'crash', node: 's2' },
+        { at: 1500, do: 'restart', node: '@crashed' },
+      ],
+    });
+    await sim.advanceTo(3000);
+    const skipped = sim.history.events.filter((e) => e.type === 'note' && e.what === 'action-skipped');
+    expect(skipped).toHaveLength(1);
+    expect(sim.nodes().find((n) => n.id === 's2')?.up).toBe(true);
+  });
+});

@@ -490,14 +490,28 @@ export class Simulation {
 
   /** Node selectors such as "@leader" resolve when the action fires (CURRICULUM §C.1). */
   private resolveSelectors(action: Action): Action | string {
-    if (!('node' in action) || typeof action.node !== 'string' || !action.node.startsWith('@')) return action;
-    const sel = action.node;
-    if (sel === '@crashed') {
-      const down = [...this.rt.values()].find((n) => !n.up);
-      return down ? { ...action, node: down.id } : 'no crashed node for "@crashed"';
+    if (action.do === 'partition') {
+      const groups: NodeId[][] = [];
+      for (const g of action.groups) {
+        const resolved: NodeId[] = [];
+        for (const id of g) {
+          const r = id.startsWith('@') ? this.resolveOne(id) : id;
+          if (r.startsWith('no ')) return r;
+          if (!groups.some((x) => x.includes(r)) && !resolved.includes(r)) resolved.push(r);
+        }
+        groups.push(resolved);
+      }
+      return { ...action, groups };
     }
-    const id = this.strategy.resolveSelector?.(sel) ?? null;
-    return id ? { ...action, node: id } : `no node matches "${sel}" now`;
+    if (!('node' in action) || typeof action.node !== 'string' || !action.node.startsWith('@')) return action;
+    const r = this.resolveOne(action.node);
+    return r.startsWith('no ') ? r : { ...action, node: r };
+  }
+
+  /** A node id, or a message starting with "no " when the selector matches nothing now. */
+  private resolveOne(sel: string): string {
+    if (sel === '@crashed') return [...this.rt.values()].find((n) => !n.up)?.id ?? 'no crashed node for "@crashed"';
+    return this.strategy.resolveSelector?.(sel) ?? `no node matches "${sel}" now`;
   }
 
   private applyNow(requested: Action, source: 'user' | 'timeline'): void {

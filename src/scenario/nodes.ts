@@ -81,7 +81,7 @@ export function actionNodeProblems(action: Action, nodeIds: readonly string[]): 
             continue;
           }
           seen.add(id);
-          need('groups', id);
+          if (!id.startsWith('@')) need('groups', id);
         }
       }
       break;

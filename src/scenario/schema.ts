@@ -56,7 +56,7 @@ const linkFields = {
 };
 
 export const actionSchemas = {
-  partition: z.object({ do: z.literal('partition'), groups: z.array(z.array(nodeId).min(1)).min(2) }).strict(),
+  partition: z.object({ do: z.literal('partition'), groups: z.array(z.array(actionNode).min(1)).min(2) }).strict(),
   heal: z.object({ do: z.literal('heal') }).strict(),
   cut: z.object({ do: z.literal('cut'), ...linkFields }).strict(),
   restore: z.object({ do: z.literal('restore'), ...linkFields }).strict(),
