@@ -3,7 +3,7 @@ import * as d3 from 'd3';
 import type { InFlight, LinkView, NodeView } from '../../engine/api';
 import type { Action, NodeId } from '../../sim/types';
 import type { Lang } from '../i18n/lang';
-import { colourOf, messageColours } from '../palette';
+import { colourOf, kindColour, messageColours } from '../palette';
 import { directedSegment, flightFraction, groupsFromDrop, hullPath, labelPlacement, lerpSeg, nodeHitBox, pairLinks, textOn, topologyLayout, type LinkPair, type Pt, type TopologyLayout } from './geometry';
 import { completeGroups, indexFor, type DropMark } from './historyIndex';
 import { timed, useReducedMotion, useSize } from './hooks';
@@ -33,6 +33,8 @@ const DRAG_MIN_PX = 40;
 /** Height kept free at the top for the one-line gesture hint. */
 const HINT_H = 16;
 const SPRING_MS = 350;
+/** Roles drawn on a server/broker glyph; others (client, consumer, strong/eventual) are not consensus roles. */
+const consensusRoles = new Set(['leader', 'candidate', 'follower']);
 
 interface NodeDatum {
   id: NodeId;
@@ -257,7 +259,7 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         .join('circle')
         .attr('class', 'cv-msg')
         .attr('r', Math.max(4, R * 0.22))
-        .attr('fill', (d) => messageColours[d.m.kind] ?? '#777')
+        .attr('fill', (d) => kindColour(d.m.kind))
         .attr('cx', (d) => d.at.x)
         .attr('cy', (d) => d.at.y);
 
@@ -326,11 +328,14 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         g.append('rect').attr('class', 'cv-node-hit');
         g.append('circle').attr('class', 'cv-focus');
           g.append('path').attr('class', 'cv-progress');
+          g.append('path').attr('class', 'cv-role-ring');
           g.append('path').attr('class', 'cv-shape');
           g.append('path').attr('class', 'cv-cross');
           g.append('text').attr('class', 'cv-id');
           g.append('text').attr('class', 'cv-ver cv-num');
           g.append('text').attr('class', 'cv-backend');
+          g.append('text').attr('class', 'cv-term');
+          g.append('text').attr('class', 'cv-crown').text('♛');
           const clock = g.append('g').attr('class', 'cv-clock');
           clock.append('rect');
           clock.append('circle');
@@ -365,6 +370,20 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         .attr('d', (d) => shapePath(d.node.role, R))
         .attr('fill', (d) => (d.isWorker ? d.colour : null))
         .attr('stroke', (d) => (d.isWorker ? d.colour : null));
+      // Consensus role on server/broker glyphs (RaftScope): leader = bold ring and a crown,
+      // candidate = dashed ring, follower plain; the term (Kafka: leader epoch) under the version.
+      const roleOf = (d: NodeDatum): string => (!d.isWorker && d.node.up && d.node.detail?.role && consensusRoles.has(d.node.detail.role) ? d.node.detail.role : 'none');
+      nodeSel
+        .attr('data-consensus-role', (d) => (roleOf(d) === 'none' ? null : roleOf(d)))
+        .select('path.cv-role-ring')
+        .attr('class', (d) => `cv-role-ring ${roleOf(d)}`)
+        .attr('d', (d) => (roleOf(d) === 'leader' || roleOf(d) === 'candidate' ? shapePath(d.node.role, R + 6) : ''));
+      nodeSel
+        .select('text.cv-crown')
+        .attr('x', 0)
+        .attr('y', -(R + 10))
+        .attr('text-anchor', 'middle')
+        .style('display', (d) => (roleOf(d) === 'leader' ? null : 'none'));
       const k = R * 0.55;
       nodeSel.select('path.cv-cross').attr('d', (d) => (d.node.up ? '' : `M${-k},${-k}L${k},${k}M${k},${-k}L${-k},${k}`));
       nodeSel
@@ -384,7 +403,9 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
           .attr('y', lp.yBackend)
           .attr('text-anchor', lp.anchor)
           .text(d.isWorker ? d.node.backend : '');
-        const hit = nodeHitBox(lp, R, `v${d.node.version}`.length, d.isWorker ? d.node.backend.length : 0);
+        const term = !d.isWorker && d.node.detail?.term !== undefined ? `${vs(lang, d.node.role === 'broker' ? 'epoch' : 'term')} ${d.node.detail.term}` : '';
+        g.select('text.cv-term').attr('x', lp.x).attr('y', lp.yBackend).attr('text-anchor', lp.anchor).text(term);
+        const hit = nodeHitBox(lp, R, `v${d.node.version}`.length, d.isWorker ? d.node.backend.length : term.length);
         g.select('rect.cv-node-hit').attr('x', hit.x).attr('y', hit.y).attr('width', hit.width).attr('height', hit.height);
       });
 
@@ -415,6 +436,7 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         else if (!d.node.up) lines.push(vs(lang, 'crashed'));
         if (d.node.slowFactor > 1) lines.push(`${vs(lang, 'slow')} ×${fmtFactor(d.node.slowFactor)}`);
         if (d.node.status) lines.push(d.node.status);
+        for (const l of d.node.detail?.lines ?? []) lines.push(l);
         return lines.join('\n');
       });
 
@@ -474,7 +496,7 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
           return g;
         })
         .attr('transform', (_d, i) => `translate(0,${i * 18 + 9})`);
-      legend.select('circle').attr('fill', (d) => messageColours[d] ?? '#777');
+      legend.select('circle').attr('fill', (d) => kindColour(d));
       legend.select('text').text((d) => kindName(d, lang));
     }), [sim, ix, t, frame, size, lang, selected, reduced, uid]);
 

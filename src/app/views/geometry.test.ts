@@ -16,7 +16,7 @@ describe('topologyLayout', () => {
     expect(p('w3').x).toBeLessThan(200);
     expect(p('w0').y).toBeLessThan(p('w1').y);
   });
-  it('sorts w10 after w9 and spreads several servers around the centre', () => {
+  it('sorts w10 after w9 and spreads several servers in a row across the centre', () => {
     const nodes = Array.from({ length: 11 }, (_, i) => ({ id: `w${i}`, role: 'worker' as const }));
     const lay = topologyLayout([...nodes, { id: 's0', role: 'server' }, { id: 's1', role: 'server' }, { id: 's2', role: 'server' }], 800, 600);
     const ang = (id: string) => Math.atan2(lay.pos.get(id)!.y - 300, lay.pos.get(id)!.x - 400);
@@ -24,7 +24,9 @@ describe('topologyLayout', () => {
     expect(norm(ang('w10'))).toBeGreaterThan(norm(ang('w9')));
     const servers = ['s0', 's1', 's2'].map((s) => lay.pos.get(s)!);
     expect(new Set(servers.map((s) => `${s.x},${s.y}`)).size).toBe(3);
-    for (const s of servers) expect(Math.hypot(s.x - 400, s.y - 300)).toBeLessThan(Math.min(lay.rx, lay.ry) / 2);
+    // Inside the ring, in a row with room for each one's labels.
+    for (const s of servers) expect(((s.x - 400) / lay.rx) ** 2 + ((s.y - 300) / lay.ry) ** 2).toBeLessThan(0.5);
+    expect(Math.abs(servers[1].x - servers[0].x)).toBeGreaterThanOrEqual(lay.nodeR * 3.5);
   });
 });
 

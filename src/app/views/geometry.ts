@@ -75,10 +75,22 @@ export function topologyLayout(
   });
   if (inner.length === 1) pos.set(inner[0], { x: cx, y: cy });
   else if (inner.length > 1) {
-    const r = Math.min(small * 0.4, nodeR * 1.6 + inner.length * nodeR * 0.35);
-    inner.forEach((id, i) => {
-      const a = -Math.PI / 2 + (i * 2 * Math.PI) / inner.length;
-      pos.set(id, { x: cx + r * Math.cos(a), y: cy + r * Math.sin(a) });
+    // Several servers/brokers sit in a row across the middle (brokers above, PS replicas below
+    // when both exist): the ring is wider than tall, and a row leaves each one room for its
+    // version and term labels, which a small inner circle of 3–5 servers did not.
+    const brokers = inner.filter((id) => id.startsWith('b'));
+    const others = inner.filter((id) => !id.startsWith('b'));
+    const rows = brokers.length > 0 && others.length > 0 ? [brokers, others] : [inner];
+    const dy = Math.min(ry * 0.42, nodeR * 2.6);
+    rows.forEach((row, ri) => {
+      const y = rows.length === 1 ? cy : cy + (ri === 0 ? -dy : dy * 0.9);
+      const span = Math.min(rx * 1.15, (row.length - 1) * nodeR * 5);
+      row.forEach((id, i) => {
+        const x = row.length === 1 ? cx : cx - span / 2 + (i * span) / (row.length - 1);
+        // Five in a row get tight: alternate up and down a little so neighbours' labels clear.
+        const zig = row.length >= 5 && rows.length === 1 ? (i % 2 === 0 ? -1 : 1) * nodeR * 0.9 : 0;
+        pos.set(id, { x, y: y + zig });
+      });
     });
   }
   return { pos, cx, cy, rx, ry, nodeR };

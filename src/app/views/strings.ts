@@ -18,6 +18,8 @@ export const viewStrings = {
   partitioned: { en: 'partitioned', zh: '已分区' },
   messages: { en: 'messages', zh: '消息' },
   slow: { en: 'slowed', zh: '已减速' },
+  term: { en: 'term', zh: '任期' },
+  epoch: { en: 'epoch', zh: '纪元' },
 
   // timeline
   timeline: { en: 'Version timeline', zh: '版本时间线' },

@@ -1,0 +1,253 @@
+import { useEffect, useRef, type JSX } from 'react';
+import * as d3 from 'd3';
+import type { Simulation } from '../../engine/simulation';
+import type { Lang } from '../i18n/lang';
+import { s, type StringKey } from '../i18n/strings';
+import { useSize } from './hooks';
+import { rowFacts, serverPanelModel, termColour, termText, type LogBox, type ServerRow } from './serverModel';
+import './views.css';
+
+export interface ServerStatesProps {
+  sim: Simulation;
+  frame: number;
+  lang: Lang;
+  /** False while scrubbing: detail() is live state only, so the panel says so instead of lying. */
+  live: boolean;
+}
+
+/** Header: title and legend on one line, index ticks on the next (above the log columns). */
+const HEAD_H = 34;
+const CONSUMER_H = 22;
+const LEFT_W = 262;
+const BOX_GAP = 3;
+const PAD = 8;
+
+function roleText(lang: Lang, role: string): string {
+  const key = `srvRole_${role}` as StringKey;
+  const known = ['leader', 'follower', 'candidate', 'crashed', 'consumer'].includes(role);
+  const word = known ? s(lang, key) : role;
+  // Shape as well as words: a crown for the leader, a question for a candidate, a cross when down.
+  return role === 'leader' ? `♛ ${word}` : role === 'candidate' ? `? ${word}` : role === 'crashed' ? `✕ ${word}` : word;
+}
+
+/**
+ * RaftScope-style server cards as rows: role, term (Kafka: leader epoch), commit index (HW) and
+ * the log as boxes aligned by index across rows, coloured by term; committed solid, uncommitted
+ * hollow and dashed. D3 keyed joins: rows by node id, boxes by log index.
+ */
+export function ServerStates({ sim, frame, lang, live }: ServerStatesProps): JSX.Element {
+  const wrapRef = useRef<HTMLDivElement>(null);
+  const svgRef = useRef<SVGSVGElement>(null);
+  const size = useSize(wrapRef);
+
+  useEffect(() => {
+    const svg = d3.select(svgRef.current!);
+    svg.selectAll('*').remove();
+    svg.append('g').attr('class', 'sv-head');
+    svg.append('g').attr('class', 'sv-rows');
+  }, []);
+
+  useEffect(() => {
+    const el = svgRef.current;
+    const { width, height } = size;
+    if (!el || width === 0 || height === 0) return;
+    const svg = d3.select(el).attr('viewBox', `0 0 ${width} ${height}`);
+    const fs = parseFloat(getComputedStyle(el).fontSize) || 15;
+    const left = Math.max(LEFT_W, fs * 17);
+    const logW = Math.max(60, width - left - PAD);
+    const nodes = sim.nodes();
+    // Box side from the row height, then as many columns as fit.
+    const probe = serverPanelModel(nodes, 1);
+    const consensus = probe.rows.filter((r) => r.kind !== 'consumer').length;
+    const consumers = probe.rows.length - consensus;
+    const rowH = Math.max(24, Math.min(fs * 3, (height - HEAD_H - consumers * CONSUMER_H - 4) / Math.max(1, consensus)));
+    const box = Math.max(12, Math.min(24, rowH * (rowH >= fs * 2.4 ? 0.5 : 0.72)));
+    const cols = Math.max(1, Math.floor((logW + BOX_GAP) / (box + BOX_GAP)));
+    const model = serverPanelModel(nodes, cols);
+    const twoLines = rowH >= fs * 2.4;
+    const termWord = s(lang, model.kafka ? 'srvEpoch' : 'srvTerm');
+    const commitWord = s(lang, model.kafka ? 'srvHW' : 'srvCommit');
+    const colX = (index: number): number => left + (index - (model.window?.lo ?? 0)) * (box + BOX_GAP);
+
+    // ---- header: title, legend and index ticks ---------------------------------------------
+    const head = svg.select('g.sv-head');
+    const headData = [
+      { key: 'title', x: PAD, text: `${s(lang, model.kafka ? 'brokersTitle' : 'serversTitle')}${live ? '' : ` — ${s(lang, 'srvLiveOnly')}`}`, cls: 'sv-title' },
+      { key: 'log', x: left, text: s(lang, 'srvLog'), cls: 'sv-sub' },
+    ];
+    head
+      .selectAll<SVGTextElement, (typeof headData)[number]>('text.sv-htext')
+      .data(headData, (d) => d.key)
+      .join('text')
+      .attr('class', (d) => `sv-htext ${d.cls}`)
+      .attr('x', (d) => d.x)
+      .attr('y', 15)
+      .text((d) => d.text);
+    const legend = [
+      { key: 'c', committed: true, text: s(lang, 'srvLegendCommitted') },
+      { key: 'u', committed: false, text: s(lang, 'srvLegendUncommitted') },
+    ];
+    const lg = head
+      .selectAll<SVGGElement, (typeof legend)[number]>('g.sv-legend')
+      .data(legend, (d) => d.key)
+      .join((enter) => {
+        const g = enter.append('g').attr('class', 'sv-legend');
+        g.append('rect').attr('width', 11).attr('height', 11).attr('rx', 2);
+        g.append('text').attr('x', 15).attr('y', 10);
+        return g;
+      });
+    lg.select('text').text((d) => d.text);
+    lg.select('rect')
+      .attr('fill', (d) => (d.committed ? termColour(2) : 'var(--panel)'))
+      .attr('stroke', termColour(2))
+      .attr('stroke-width', (d) => (d.committed ? 1 : 1.5))
+      .attr('stroke-dasharray', (d) => (d.committed ? null : '2 1.5'));
+    // Legend right after the "log" heading (the top-right corner holds the servers/replicas switch).
+    const sub = head.selectAll<SVGTextElement, unknown>('text.sv-sub').node();
+    let lx = left + (sub ? sub.getBBox().width : 0) + 16;
+    lg.each(function () {
+      d3.select(this).attr('transform', `translate(${lx},5)`);
+      lx += (this as SVGGElement).getBBox().width + 12;
+    });
+    // Index ticks every 5th column, so "index 12" can be pointed at across rows.
+    const ticks = model.window ? d3.range(model.window.lo, model.window.hi + 1).filter((i) => i % 5 === 0) : [];
+    head
+      .selectAll<SVGTextElement, number>('text.sv-tick')
+      .data(ticks, (d) => String(d))
+      .join('text')
+      .attr('class', 'sv-tick num')
+      .attr('x', (d) => colX(d) + box / 2)
+      .attr('y', HEAD_H - 4)
+      .attr('text-anchor', 'middle')
+      .text((d) => String(d));
+
+    // ---- rows ------------------------------------------------------------------------------------
+    let y = HEAD_H;
+    const placed = model.rows.map((r) => {
+      const h = r.kind === 'consumer' ? CONSUMER_H : rowH;
+      const at = y;
+      y += h;
+      return { r, y: at, h };
+    });
+    type Placed = (typeof placed)[number];
+    const rows = svg
+      .select('g.sv-rows')
+      .selectAll<SVGGElement, Placed>('g.sv-row')
+      .data(placed, (d) => d.r.id)
+      .join((enter) => {
+        const g = enter.append('g').attr('class', 'sv-row');
+        g.append('rect').attr('class', 'sv-band');
+        g.append('text').attr('class', 'sv-id num');
+        const badge = g.append('g').attr('class', 'sv-badge');
+        badge.append('rect').attr('rx', 9);
+        badge.append('text');
+        g.append('text').attr('class', 'sv-term num');
+        g.append('text').attr('class', 'sv-commit num');
+        g.append('g').attr('class', 'sv-log');
+        g.append('text').attr('class', 'sv-facts num');
+        g.append('title');
+        return g;
+      })
+      .attr('transform', (d) => `translate(0,${d.y})`)
+      .attr('data-testid', (d) => `server-${d.r.id}`)
+      .attr('data-role', (d) => d.r.role)
+      .attr('data-term', (d) => (d.r.term === null ? '' : String(d.r.term)))
+      .attr('data-commit', (d) => (d.r.commitIndex === null ? '' : String(d.r.commitIndex)))
+      .classed('down', (d) => !d.r.up);
+
+    rows
+      .select('rect.sv-band')
+      .attr('x', 2)
+      .attr('width', width - 4)
+      .attr('height', (d) => d.h - 2)
+      .attr('rx', 4);
+    const mid = (d: Placed): number => (d.r.kind === 'consumer' || !twoLines ? d.h / 2 : fs * 0.95);
+    rows
+      .select('text.sv-id')
+      .attr('x', PAD)
+      .attr('y', mid)
+      .attr('dy', '0.35em')
+      .text((d) => d.r.id);
+    const badgeX = PAD + fs * 2.2;
+    const badgeW = fs * 6.2;
+    const badge = rows.select<SVGGElement>('g.sv-badge').attr('transform', (d) => `translate(${badgeX},${mid(d) - 9})`).attr('class', (d) => `sv-badge role-${d.r.role}`);
+    badge.select('rect').attr('width', badgeW).attr('height', 18);
+    badge
+      .select('text')
+      .attr('x', badgeW / 2)
+      .attr('y', 9)
+      .attr('dy', '0.35em')
+      .attr('text-anchor', 'middle')
+      .text((d) => roleText(lang, d.r.role));
+    // Term and commit: beside the badge on one line, or under id and badge on a second line.
+    const factsY = (d: Placed): number => (twoLines ? fs * 2.15 : mid(d));
+    const termX = twoLines ? PAD : badgeX + badgeW + 8;
+    rows
+      .select('text.sv-term')
+      .attr('x', termX)
+      .attr('y', factsY)
+      .attr('dy', '0.35em')
+      .text((d) => (d.r.term === null ? '' : `${termWord} ${d.r.term}`));
+    rows
+      .select('text.sv-commit')
+      .attr('x', twoLines ? PAD + fs * 5.6 : termX + fs * 4.6)
+      .attr('y', factsY)
+      .attr('dy', '0.35em')
+      .text((d) => (d.r.commitIndex === null ? '' : `${commitWord} ${d.r.commitIndex}`));
+
+    const boxY = (d: Placed): number => (twoLines ? fs * 0.95 - box / 2 : (d.h - box) / 2);
+    rows.select<SVGGElement>('g.sv-log').each(function (d) {
+      const entries = model.window ? d.r.log.filter((e) => e.index >= model.window!.lo && e.index <= model.window!.hi) : [];
+      const g = d3
+        .select(this)
+        .selectAll<SVGGElement, LogBox>('g.sv-box')
+        .data(entries, (e) => String(e.index))
+        .join((enter) => {
+          const b = enter.append('g').attr('class', 'sv-box');
+          b.append('rect').attr('rx', 2);
+          b.append('text').attr('text-anchor', 'middle').attr('dy', '0.35em');
+          b.append('title');
+          return b;
+        })
+        .attr('transform', (e) => `translate(${colX(e.index)},${boxY(d)})`)
+        .classed('uncommitted', (e) => !e.committed);
+      g.select('rect')
+        .attr('width', box)
+        .attr('height', box)
+        .attr('fill', (e) => (e.committed ? termColour(e.term) : 'var(--panel)'))
+        .attr('stroke', (e) => termColour(e.term))
+        .attr('stroke-width', (e) => (e.committed ? 1 : 2))
+        .attr('stroke-dasharray', (e) => (e.committed ? null : '3 2'));
+      g.select('text')
+        .attr('x', box / 2)
+        .attr('y', box / 2)
+        .attr('fill', (e) => (e.committed ? termText(e.term) : 'var(--fg)'))
+        .style('font-size', `${Math.max(10, Math.min(13, box * 0.6))}px`)
+        .text((e) => (box >= 15 ? String(e.term) : ''));
+      g.select('title').text(
+        (e) => `#${e.index} · ${termWord} ${e.term}${e.label ? ` · ${e.label}` : ''} · ${s(lang, e.committed ? 'srvLegendCommitted' : 'srvLegendUncommitted')}`,
+      );
+    });
+    rows
+      .select('text.sv-facts')
+      .attr('x', (d) => (d.r.kind === 'consumer' ? badgeX + badgeW + 8 : left))
+      .attr('y', (d) => (d.r.kind === 'consumer' ? d.h / 2 : twoLines ? fs * 2.15 : d.h / 2))
+      .attr('dy', '0.35em')
+      .style('display', (d) => (d.r.kind === 'consumer' || twoLines ? null : 'none'))
+      .text((d) => rowFacts(d.r) || (d.r.log.length === 0 && d.r.kind !== 'consumer' ? s(lang, 'srvNoLog') : ''));
+    rows.select('title').text((d) => describeRow(d.r, lang, termWord, commitWord));
+  }, [sim, frame, size, lang, live]);
+
+  return (
+    <div className="cv-view sv-servers" ref={wrapRef}>
+      <svg ref={svgRef} className="cv-svg" role="img" aria-label={s(lang, 'serversTitle')} />
+    </div>
+  );
+}
+
+function describeRow(r: ServerRow, lang: Lang, termWord: string, commitWord: string): string {
+  const parts = [`${r.id} · ${roleText(lang, r.role)}`];
+  if (r.term !== null) parts.push(`${termWord} ${r.term}`);
+  if (r.commitIndex !== null) parts.push(`${commitWord} ${r.commitIndex}`);
+  return [parts.join(' · '), ...r.lines].join('\n');
+}
