@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import type { Action } from '../sim/types';
 import { act, parseSelection } from './act';
 import { ActionTools } from './components/ActionTools';
@@ -18,6 +18,9 @@ import { formatSeconds } from './format';
 import { set, useApp } from './store';
 import { LossCharts } from './views/LossCharts';
 import { ReplicaBoundaries } from './views/ReplicaBoundaries';
+import { ServerStates } from './views/ServerStates';
+import { showServers } from './views/serverModel';
+import { isLive } from './views/simTypes';
 import { TopologyView } from './views/TopologyView';
 import { VersionTimeline } from './views/VersionTimeline';
 
@@ -43,6 +46,46 @@ function useDocumentSettings(): void {
     motion.addEventListener('change', update);
     return () => motion.removeEventListener('change', update);
   }, []);
+}
+
+/**
+ * Bottom of the right column: the replicas' decision boundaries, or — when the strategy has
+ * consensus servers or brokers (Raft, Kafka) — the servers panel, with a switch between the two.
+ * Servers win by default there: under a strong strategy the replicas look alike, and the story
+ * (who leads, which term, what is committed) is in the logs. The panel keeps its full width,
+ * which the aligned log columns need.
+ */
+function BottomRight({ t }: { t: number }) {
+  const lang = useApp((st) => st.lang);
+  const sim = useApp((st) => st.sim);
+  const frame = useApp((st) => st.frame);
+  const [pick, setPick] = useState<'servers' | 'replicas'>('servers');
+  const servers = sim ? showServers(sim.nodes()) : false;
+  const view = servers ? pick : 'replicas';
+  const live = sim ? isLive(sim, t) : true;
+  return (
+    <section className="view view-replicas" aria-label={s(lang, view === 'servers' ? 'serversTitle' : 'replicas')}>
+      {sim && servers && (
+        <div className="view-switch" role="group">
+          {(['servers', 'replicas'] as const).map((v) => (
+            <button key={v} type="button" aria-pressed={view === v} onClick={() => setPick(v)} data-testid={`show-${v}`}>
+              {s(lang, v === 'servers' ? (sim.scenario.strategy.kind === 'kafka-ps' ? 'brokersTab' : 'serversTab') : 'replicasTab')}
+            </button>
+          ))}
+        </div>
+      )}
+      {sim && view === 'servers' && (
+        <ViewBoundary name={s(lang, 'serversTitle')}>
+          <ServerStates sim={sim} frame={frame} lang={lang} live={live} />
+        </ViewBoundary>
+      )}
+      {sim && view === 'replicas' && (
+        <ViewBoundary name={s(lang, 'replicas')}>
+          <ReplicaBoundaries sim={sim} t={t} frame={frame} lang={lang} />
+        </ViewBoundary>
+      )}
+    </section>
+  );
 }
 
 let booted = false;
@@ -129,13 +172,7 @@ export function App() {
               </ViewBoundary>
             )}
           </section>
-          <section className="view view-replicas" aria-label={s(lang, 'replicas')}>
-            {sim && (
-              <ViewBoundary name={s(lang, 'replicas')}>
-                <ReplicaBoundaries sim={sim} t={t} frame={frame} lang={lang} />
-              </ViewBoundary>
-            )}
-          </section>
+          <BottomRight t={t} />
         </div>
       </main>
       <MetricsStrip />

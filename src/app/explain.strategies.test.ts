@@ -181,7 +181,8 @@ describe('explain: ssp, ps-sync, degrade', () => {
     ]);
 
   it('ssp: blocked at the bound under a partition', () => {
-    const nodes = [node('w0', { status: 'clock 7: blocked until the slowest worker reaches clock 4' }), node('w1', { status: 'clock 7: blocked until the slowest worker reaches clock 4' }), node('w2'), node('w3'), node('s0')];
+    const blockedStatus = { status: 'clock 7: blocked until the slowest worker reaches clock 4' };
+    const nodes = [node('w0', blockedStatus), node('w1', blockedStatus), node('w2', blockedStatus), node('w3'), node('s0')];
     const t = both(input({ strategy: 'ssp', config: { staleness: 3 }, nodes, links: srvLinks(['w2', 'w3']), metrics: { maxClockGap: 3 } }));
     expect(t.en).toContain('w2, w3 cannot reach s0');
     expect(t.en).toContain('block at the bound (w0, w1 waiting)');

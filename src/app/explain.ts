@@ -562,7 +562,8 @@ function ssp(st: ExplainState): Sentence {
   const wait = metric(st, 'waitFraction');
   const waitText = wait === null ? '—' : `${Math.round(wait * 100)}%`;
   const blockedNote = recentlyNoted(st, 'sspBlocked');
-  const blocked = st.workerFacts.filter((w) => w.up && /blocked/.test(w.status)).map((w) => w.id);
+  // Blocked at the bound = live, reachable and waiting (a cut-off worker waits too, but for the network).
+  const blocked = st.workerFacts.filter((w) => w.up && /blocked/.test(w.status) && !st.isolated.includes(w.id)).map((w) => w.id);
   const server = st.server ?? 's0';
   if (!st.started)
     return {

@@ -35,7 +35,7 @@ const trafficStrip: readonly MetricName[] = ['bytes', 'messages', 'dropped'];
 export const strategyStrip: Readonly<Record<string, readonly MetricName[]>> = {
   'raft-ps': ['leaders', 'term', 'commitIndex', 'maxCommitGapMs', 'staleReads', 'overwrittenEntries'],
   'kafka-ps': ['consumerLag', 'isrSize', 'rejectedWrites', 'uncleanElections', 'serverConflicts'],
-  ssp: ['maxClockGap', 'waitFraction', 'meanGradStaleness'],
+  ssp: ['maxClockGap', 'waitFraction'],
   'ps-sync': ['waitFraction', 'delayedRounds'],
   degrade: ['degradedWorkers', 'lostWork', 'fencedWrites', 'staleWritesAccepted', 'mergeLossSpike'],
 };
@@ -65,7 +65,7 @@ export function stripLayout(kind: string, defined: (name: MetricName) => boolean
 }
 
 /** Derived for every strategy (engine-side); never worth a strategy cell. */
-const generalMetrics = new Set<MetricName>(['relDivergence', 'version', 'duplicateUpdates', 'meanGradStaleness', 'timeToTarget', 'stepsToTarget', 'delayedRounds', 'logLength']);
+const generalMetrics = new Set<MetricName>(['leaders', 'relDivergence', 'version', 'duplicateUpdates', 'meanGradStaleness', 'timeToTarget', 'stepsToTarget', 'delayedRounds', 'logLength']);
 
 /** `12400` → `12.4 s` (simulated time as the top bar shows it). */
 export function formatSeconds(ms: number): string {

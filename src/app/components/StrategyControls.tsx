@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { strategyInfo } from '../../protocols';
+import { strategyInfo, type StrategyInfo } from '../../protocols';
+import type { Lang } from '../i18n/lang';
 import { datasetKinds, type Scenario } from '../../scenario/schema';
 import { backends } from '../../scenario/url';
 import type { BackendChoice } from '../../train/types';
@@ -32,25 +33,24 @@ export function StrategyControls() {
           title={tr(strategyInfo(scenario.strategy.kind)?.name ?? { en: scenario.strategy.kind, zh: scenario.strategy.kind }, lang)}
           disabled={loading}
           data-testid="strategy"
+          className="strategy-select"
           onChange={(e) => {
             const edit = withStrategy(scenario, e.target.value);
             if (edit) void applyEdit(edit.scenario, edit.pruned);
           }}
         >
-          {/* The kind is the label (short, the name scenario files use); the full name is the tooltip. */}
+          {/* Registry name and CAP/PACELC class: what a class is choosing between; the kind is the tooltip. */}
           {kinds.map((k) => {
             const info = strategyInfo(k);
             return (
-              <option key={k} value={k} title={info ? tr(info.name, lang) : k}>
-                {k}
+              <option key={k} value={k} title={k}>
+                {info ? strategyLabel(info, lang) : k}
               </option>
             );
           })}
         </select>
       </label>
-      {knobControls(scenario.strategy.kind).map((c) => (
-        <Knob key={`${scenario.strategy.kind}.${c.key}`} control={c} scenario={scenario} disabled={loading} />
-      ))}
+      <Knobs scenario={scenario} disabled={loading} />
       <NumberField
         label={s(lang, 'workers')}
         value={scenario.cluster.workers}
@@ -91,6 +91,35 @@ export function StrategyControls() {
         </select>
       </label>
     </div>
+  );
+}
+
+/** "Raft-replicated parameter server — PC/EC" (ssp, tunable, says its class depends on s). */
+export function strategyLabel(info: StrategyInfo, lang: Lang): string {
+  const cls = info.kind === 'ssp' ? (lang === 'zh' ? '可调（随 s）' : 'tunable by s') : info.cap.pacelc;
+  return `${tr(info.name, lang)} — ${cls}`;
+}
+
+/** Up to this many knobs sit in the row; more fold into a panel (Kafka has 14: they took four rows at 1280 px). */
+const INLINE_KNOBS = 3;
+
+function Knobs({ scenario, disabled }: { scenario: Scenario; disabled: boolean }) {
+  const lang = useApp((st) => st.lang);
+  const [open, setOpen] = useState(false);
+  const controls = knobControls(scenario.strategy.kind);
+  const items = controls.map((c) => <Knob key={`${scenario.strategy.kind}.${c.key}`} control={c} scenario={scenario} disabled={disabled} />);
+  if (controls.length <= INLINE_KNOBS) return <>{items}</>;
+  return (
+    <span className="knobs-fold">
+      <button type="button" aria-expanded={open} onClick={() => setOpen(!open)} data-testid="knobs-toggle" title={s(lang, 'knobsTitle', { kind: scenario.strategy.kind })}>
+        {s(lang, 'knobs')} ({controls.length}) {open ? '▴' : '▾'}
+      </button>
+      {open && (
+        <div className="knobs-panel" role="group" aria-label={s(lang, 'knobsTitle', { kind: scenario.strategy.kind })}>
+          {items}
+        </div>
+      )}
+    </span>
   );
 }
 
