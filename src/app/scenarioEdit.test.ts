@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { strategies } from '../protocols';
 import { scenarioSchema } from '../scenario/schema';
 import { validateScenario } from '../scenario/validate';
 import { withDataset, withStrategy, withWorkers } from './scenarioEdit';
@@ -20,6 +21,20 @@ const base = scenarioSchema.parse({
 });
 
 describe('scenario edits', () => {
+  it('switching to every registered strategy builds a cluster it accepts (raft: 3 servers, kafka: brokers and a PS replica)', () => {
+    for (const info of strategies) {
+      const e = withStrategy(base, info.kind);
+      expect(e, info.kind).not.toBeNull();
+      const v = validateScenario(e!.scenario);
+      expect(v.ok ? '' : JSON.stringify(v), info.kind).toBe('');
+    }
+    expect(withStrategy(base, 'raft-ps')!.scenario.cluster.servers).toBeGreaterThanOrEqual(3);
+    const k = withStrategy(base, 'kafka-ps')!.scenario.cluster;
+    expect(k.brokers).toBeGreaterThanOrEqual(1);
+    expect(k.servers).toBeGreaterThanOrEqual(1);
+    expect(withStrategy(base, 'degrade')!.scenario.cluster.servers ?? 0).toBe(0);
+  });
+
   it('switching to ps-async adds s0 and gives default knobs; the result validates', () => {
     const e = withStrategy(base, 'ps-async');
     expect(e).not.toBeNull();
