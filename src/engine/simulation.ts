@@ -326,7 +326,8 @@ export class Simulation {
           if (target > this.t) this.t = target;
           break;
         }
-        await this.processNext();
+        const pending = this.processNext();
+        if (pending) await pending;
         if (this.ended || this.failure) break;
         if (++n % 16 === 0 && wallNow() - start > budget) break;
       }
@@ -340,7 +341,8 @@ export class Simulation {
     if (this.busy || this.ended || this.failure) return;
     this.busy = true;
     try {
-      await this.processNext();
+      const pending = this.processNext();
+      if (pending) await pending;
     } finally {
       this.busy = false;
     }
@@ -361,19 +363,37 @@ export class Simulation {
     return this.summary();
   }
 
-  private async processNext(): Promise<void> {
+  /**
+   * Processes one event. Most events are handled synchronously; only those that wait for a tfjs
+   * value return a promise — awaiting every event would cost a microtask turn each.
+   */
+  private processNext(): void | Promise<void> {
     const item = this.queue.pop();
     if (!item) return;
     this.t = item.time;
+    let pending: void | Promise<void>;
     try {
-      await this.handle(item.event);
+      pending = this.handle(item.event);
+    } catch (err) {
+      return this.fail(err);
+    }
+    if (pending) return pending.then(() => this.afterEvent(), (err: unknown) => this.fail(err));
+    this.afterEvent();
+  }
+
+  private afterEvent(): void {
+    try {
       if (this.strategy.checkInvariants) this.checkInvariants();
     } catch (err) {
-      this.failure = `simulation error at t=${Math.round(this.t)} ms: ${err instanceof Error ? err.message : String(err)}`;
+      this.fail(err);
     }
   }
 
-  private async handle(ev: Ev): Promise<void> {
+  private fail(err: unknown): void {
+    this.failure = `simulation error at t=${Math.round(this.t)} ms: ${err instanceof Error ? err.message : String(err)}`;
+  }
+
+  private handle(ev: Ev): void | Promise<void> {
     switch (ev.k) {
       case 'action':
         this.applyNow(ev.action, 'timeline');
@@ -402,10 +422,10 @@ export class Simulation {
       case 'expect':
         return this.checkExpectation(ev.index);
       case 'end':
-        await this.evaluateWorkers();
-        this.history.append({ t: this.t, type: 'end' });
-        this.ended = true;
-        return;
+        return this.evaluateWorkers().then(() => {
+          this.history.append({ t: this.t, type: 'end' });
+          this.ended = true;
+        });
     }
   }
 

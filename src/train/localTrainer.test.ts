@@ -56,17 +56,14 @@ describe('LocalTrainer', () => {
     await t.dispose();
   });
 
-  it('detaches the request params, as the worker pool’s transfer does', async () => {
+  it('computes on views of larger buffers and rejects batch indices out of range', async () => {
     const t = await LocalTrainer.create(spec);
-    const params = t.initialParams();
-    await t.gradient({ node: 'w0', params, batch: Uint32Array.from([0]) });
-    expect(params.length).toBe(0);
-    const view = t.initialParams().subarray(0); // a whole-buffer view is detached too
     const big = new Float32Array(210);
-    const part = big.subarray(105); // a view of a larger buffer is copied, not detached
-    await t.gradient({ node: 'w0', params: view, batch: Uint32Array.from([0]) });
-    await t.gradient({ node: 'w0', params: part, batch: Uint32Array.from([0]) });
-    expect(part.length).toBe(105);
+    big.set(t.initialParams(), 105);
+    const part = big.subarray(105);
+    const a = await t.gradient({ node: 'w0', params: part, batch: Uint32Array.from([0]) });
+    const b = await t.gradient({ node: 'w0', params: t.initialParams(), batch: Uint32Array.from([0]) });
+    expect(Array.from(a.grad)).toEqual(Array.from(b.grad));
     await expect(t.gradient({ node: 'w0', params: t.initialParams(), batch: Uint32Array.from([300]) })).rejects.toThrow(
       /out of range/,
     );
