@@ -17,6 +17,11 @@ export interface GradientRequest {
   params: Float32Array;
   /** Indices into the training set, drawn by the simulator's seeded RNG. */
   batch: Uint32Array;
+  /**
+   * When the simulator will need the result (the step's modelled completion time): a pool serves
+   * the earliest first, so the value the event loop waits on next is not stuck behind others.
+   */
+  priority?: number;
 }
 
 export interface GradientResult {

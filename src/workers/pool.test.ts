@@ -148,3 +148,30 @@ describe('WorkerPool', () => {
     );
   });
 });
+
+describe('WorkerPool scheduling', () => {
+  it('serves queued gradient requests earliest-due first, two in a worker’s hands at a time', async () => {
+    const w = new FakeWorker();
+    const pool = await poolOf([w]);
+    const p = () => pool.initialParams();
+    const done: string[] = [];
+    const req = (node: string, priority: number) =>
+      pool.gradient({ node, params: p(), batch: batch(), priority }).then(() => void done.push(node));
+    // The first two go to the idle worker at once; the rest wait and leave in priority order.
+    await Promise.all([req('a', 30), req('b', 10), req('c', 20), req('d', 5), req('e', 25)]);
+    expect(done).toEqual(['a', 'b', 'd', 'c', 'e']);
+    const sent = w.received.filter((m) => m.kind === 'gradient').map((m) => (m as { node: string }).node);
+    expect(sent).toEqual(['a', 'b', 'd', 'c', 'e']);
+    await pool.dispose();
+  });
+
+  it('spreads queued requests over every live worker', async () => {
+    const ws = [new FakeWorker(), new FakeWorker()];
+    const pool = await poolOf(ws);
+    await Promise.all(Array.from({ length: 8 }, (_, i) => pool.gradient({ node: `w${i}`, params: pool.initialParams(), batch: batch(), priority: i })));
+    const counts = ws.map((w) => w.received.filter((m) => m.kind === 'gradient').length);
+    expect(counts[0] + counts[1]).toBe(8);
+    expect(Math.min(...counts)).toBeGreaterThanOrEqual(3);
+    await pool.dispose();
+  });
+});

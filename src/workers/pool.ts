@@ -11,11 +11,25 @@ import {
 } from './protocol';
 
 /**
- * A pool of training workers serving all logical nodes (DESIGN rule 8): each request goes to the
- * least-loaded live worker, since parameters travel with the request. A worker that errors is
- * dropped; its pending requests reject with a message naming it and the cause.
+ * A pool of training workers serving all logical nodes (DESIGN rule 8): any worker can serve any
+ * node, since parameters travel with the request. Gradient requests wait in one queue ordered by
+ * priority (the simulated time their result is due) and go to a worker when it has fewer than
+ * DEPTH requests in hand — so the result the event loop needs next is computed first instead of
+ * queueing behind later ones in some worker's inbox, and every worker stays busy. A worker that
+ * errors is dropped; its pending requests reject with a message naming it and the cause.
  * The main thread never loads tfjs: layout and initial parameters are pure JS.
  */
+
+/** Requests in a worker's hands at once: one computing, one waiting, hiding the message latency. */
+const DEPTH = 2;
+
+interface Queued {
+  priority: number;
+  seq: number;
+  req: GradientRequest;
+  resolve: (r: GradientResult) => void;
+  reject: (e: Error) => void;
+}
 
 export interface WorkerPoolOptions {
   /** Number of logical training nodes; the pool has min(nodes, hardwareConcurrency) workers. */
@@ -37,6 +51,8 @@ interface Slot {
   backend: BackendName | null;
   fallbacks: string[];
   pending: Map<number, Pending>;
+  /** Gradient requests sent to this worker and not yet answered. */
+  gradients: number;
   alive: boolean;
 }
 
@@ -46,6 +62,10 @@ export interface PoolWorkerInfo {
   fallbacks: string[];
   alive: boolean;
   pending: number;
+}
+
+function before(a: Queued, b: Queued): boolean {
+  return a.priority !== b.priority ? a.priority < b.priority : a.seq < b.seq;
 }
 
 function defaultWorker(): Worker {
@@ -62,6 +82,8 @@ export class WorkerPool implements Trainer {
   private readonly faults = new Map<string, FaultMode>();
   private readonly deaths: string[] = [];
   private disposed = false;
+  private readonly queue: Queued[] = [];
+  private queueSeq = 0;
 
   private constructor(
     private readonly spec: TrainerSpec,
@@ -87,7 +109,7 @@ export class WorkerPool implements Trainer {
 
   private spawn(index: number, factory: () => Worker): Slot {
     const worker = factory();
-    const slot: Slot = { index, worker, backend: null, fallbacks: [], pending: new Map(), alive: true };
+    const slot: Slot = { index, worker, backend: null, fallbacks: [], pending: new Map(), gradients: 0, alive: true };
     worker.onmessage = (e: MessageEvent<WorkerResponse>) => {
       const msg = e.data;
       const p = slot.pending.get(msg.id);
@@ -141,11 +163,16 @@ export class WorkerPool implements Trainer {
     });
   }
 
-  /** Least-loaded live worker; ties rotate so idle workers share the load. */
-  private pick(): Slot {
+  private liveSlots(): Slot[] {
     if (this.disposed) throw new Error('worker pool disposed');
     const live = this.slots.filter((s) => s.alive && s.backend);
     if (live.length === 0) throw new Error(`no training worker left (${this.deaths.join('; ')})`);
+    return live;
+  }
+
+  /** Least-loaded live worker; ties rotate so idle workers share the load. */
+  private pick(): Slot {
+    const live = this.liveSlots();
     this.rotate = (this.rotate + 1) % live.length;
     let best = live[this.rotate];
     for (const s of live) if (s.pending.size < best.pending.size) best = s;
@@ -157,16 +184,57 @@ export class WorkerPool implements Trainer {
   }
 
   /** req.params is transferred: the caller's array is detached afterwards. */
-  async gradient(req: GradientRequest): Promise<GradientResult> {
-    const slot = this.pick();
+  gradient(req: GradientRequest): Promise<GradientResult> {
+    return new Promise<GradientResult>((resolve, reject) => {
+      const item: Queued = { priority: req.priority ?? Number.MAX_VALUE, seq: this.queueSeq++, req, resolve, reject };
+      // Sorted insertion: the queue holds at most a few requests per logical node.
+      let i = this.queue.length;
+      while (i > 0 && before(item, this.queue[i - 1])) i--;
+      this.queue.splice(i, 0, item);
+      this.dispatch();
+    });
+  }
+
+  /** Hand queued gradient requests, earliest first, to workers with room. */
+  private dispatch(): void {
+    while (this.queue.length > 0) {
+      let live: Slot[];
+      try {
+        live = this.liveSlots();
+      } catch (e) {
+        for (const q of this.queue.splice(0)) q.reject(e instanceof Error ? e : new Error(String(e)));
+        return;
+      }
+      let slot: Slot | null = null;
+      for (const s of live) if (s.gradients < DEPTH && (!slot || s.gradients < slot.gradients)) slot = s;
+      if (!slot) return; // all busy: the next answer dispatches again
+      const item = this.queue.shift()!;
+      this.send(slot, item);
+    }
+  }
+
+  private send(slot: Slot, item: Queued): void {
+    const { req } = item;
     this.lastServed.set(req.node, slot);
     const fault = this.faults.get(req.node);
     this.faults.delete(req.node);
     const [params, pbuf] = transferable(req.params);
     const batch = req.batch.slice(); // tiny; copied so the simulator may keep its own
     const msg: WorkerRequest = { id: 0, kind: 'gradient', node: req.node, params, batch, fault };
-    const r = (await this.call(slot, msg, [pbuf, batch.buffer])) as GradientReply;
-    return { grad: r.grad, loss: r.loss };
+    slot.gradients++;
+    this.call(slot, msg, [pbuf, batch.buffer]).then(
+      (r) => {
+        slot.gradients--;
+        const g = r as GradientReply;
+        item.resolve({ grad: g.grad, loss: g.loss });
+        this.dispatch();
+      },
+      (e: unknown) => {
+        slot.gradients--;
+        item.reject(e instanceof Error ? e : new Error(String(e)));
+        this.dispatch();
+      },
+    );
   }
 
   /** The caller keeps its params: a copy travels. */
@@ -217,6 +285,7 @@ export class WorkerPool implements Trainer {
 
   async dispose(): Promise<void> {
     this.disposed = true;
+    for (const q of this.queue.splice(0)) q.reject(new Error('worker pool disposed'));
     for (const s of this.slots) {
       if (!s.alive) continue;
       s.alive = false;
