@@ -31,6 +31,19 @@ import type { Strategy, StrategyContext, StepResult } from './strategy';
  * next epoch and sends the merged parameters to all; each worker adopts them and rejoins a fresh
  * ring. Ring messages or merge contributions carrying an older epoch are rejected (fencedWrites).
  *
+ * The merge survives lost messages and crashes: a merging worker resends its contribution every
+ * detectTimeoutMs; the coordinator keeps its last merge durably and answers a contribution older
+ * than it with that merge (the sender's work is already in it), so a lost `merged` message is
+ * repaired by the next resend. A merging worker that stops hearing everyone returns to local
+ * training (the merge cannot complete now) and contributes again once healed; steps it takes after a
+ * contribution that did get merged are counted in lostWork when it adopts that merge.
+ *
+ * Crash/restart: a worker persists its epoch, the version its ring started from (`base`) and the
+ * parameters after its last ring round or adopted merge (the ring's per-round checkpoint; local
+ * steps are volatile). It restarts from those in the mode it crashed in: strong rejoins the ring
+ * (which catches it up, or stalls and is detected), degraded/merging trains locally and contributes
+ * again.
+ *
  * Checkpoints: every checkpointEveryMs the lowest-id worker of each side writes its replica with its
  * epoch to a checkpoint store outside the simulated network (like object storage reachable from
  * both halves). With fencing the store rejects writes older than the newest epoch it has seen; without
@@ -72,11 +85,23 @@ interface MergedMsg {
   epoch: number;
   params: Float32Array;
   version: number;
+  /** Local steps of each worker's merged contribution (its later steps are not in the merge). */
+  included: Record<NodeId, number>;
 }
 
 interface WorkerState {
   mode: Mode;
+  // ---- persisted (survive a crash, like Raft's currentTerm and a checkpoint file)
   epoch: number;
+  /** Version the worker's current ring started from (its round 0). */
+  base: number;
+  /** Parameters after the last ring round or adopted merge; `fromRing`: the ring's own checkpoint holds the same. */
+  ckpt: { params: Float32Array; version: number; fromRing: boolean };
+  /** Mode when it crashed (restarts in it). */
+  crashedIn: Mode;
+  /** Coordinator: the last merge it made, written before it is sent (answers late contributors). */
+  lastMerge: MergedMsg | null;
+  // ---- volatile
   lastProgress: number;
   lastHeard: Map<NodeId, number>;
   side: NodeId[];
@@ -87,8 +112,8 @@ interface WorkerState {
   contributedAt: number;
   /** Ring messages of a newer epoch that arrived before the merged parameters did. */
   early: Message[];
-  /** Restarted without parameters: contributes nothing to the merge. */
-  empty: boolean;
+  /** Coordinator: contributions collected for the next merge. */
+  contributions: Map<NodeId, ContributionMsg>;
 }
 
 interface StoreState {
@@ -106,10 +131,6 @@ export class DegradeStrategy implements Strategy {
   private readonly w = new Map<NodeId, WorkerState>();
   private readonly n: number;
   private readonly hbMs: number;
-  /** Version the current ring started from (its round 0). */
-  private base = 0;
-  private contributions = new Map<NodeId, ContributionMsg>();
-  private lastMergeEpoch = 0;
   private readonly store: StoreState = { epoch: 0, writer: null, version: 0 };
   private lostWork = 0;
   private fenced = 0;
@@ -122,7 +143,7 @@ export class DegradeStrategy implements Strategy {
   ) {
     this.n = ctx.workers.length;
     this.hbMs = cfg.detectTimeoutMs / 3;
-    for (const id of ctx.workers) this.w.set(id, fresh(1));
+    for (const id of ctx.workers) this.w.set(id, fresh(1, ctx.initialParams()));
     this.ring = new AllreduceStrategy(this.ringContext(), { kind: 'allreduce', rtoMs: cfg.rtoMs, lrLinearScaling: cfg.lrLinearScaling });
   }
 
@@ -138,14 +159,19 @@ export class DegradeStrategy implements Strategy {
       stepMs: c.stepMs,
       send: (from, to, kind, payload, bytes) => c.send(from, to, kind, { epoch: this.st(from).epoch, inner: payload } satisfies Wrapped, bytes),
       setTimer: (node, ms, tag, data) => c.setTimer(node, ms, `ring:${tag}`, { epoch: this.st(node).epoch, inner: data } satisfies Wrapped),
-      startStep: (w, key) => c.startStep(w, this.base + (key ?? 0)),
+      startStep: (w, key) => c.startStep(w, this.st(w).base + (key ?? 0)),
       replica: (w) => {
         const r = c.replica(w);
-        return { params: r.params, version: r.version - this.base, synced: r.synced - this.base };
+        const base = this.st(w).base;
+        return { params: r.params, version: r.version - base, synced: r.synced - base };
       },
       setReplica: (w, params, version, synced) => {
-        this.st(w).lastProgress = c.now();
-        c.setReplica(w, params, version + this.base, synced + this.base);
+        const s = this.st(w);
+        s.lastProgress = c.now();
+        // The ring sets a replica only after a round, a state transfer or a restart from its
+        // checkpoint: each time its checkpoint holds exactly these parameters (mirrored here).
+        s.ckpt = { params: params.slice(), version: version + s.base, fromRing: true };
+        c.setReplica(w, params, version + s.base, synced + s.base);
       },
     };
   }
@@ -171,8 +197,8 @@ export class DegradeStrategy implements Strategy {
 
   onStepDone(worker: NodeId, r: StepResult): void {
     const s = this.st(worker);
-    if (s.mode === 'strong') return this.ring.onStepDone(worker, { ...r, basedOn: r.basedOn - this.base });
-    if (s.mode !== 'degraded' || s.empty) return; // merging: the contribution is already sent
+    if (s.mode === 'strong') return this.ring.onStepDone(worker, { ...r, basedOn: r.basedOn - s.base });
+    if (s.mode !== 'degraded') return; // merging: the contribution is already sent
     // Local SGD: apply the worker's own gradient and go on.
     const rep = this.ctx.replica(worker);
     const params = rep.params.slice();
@@ -192,7 +218,7 @@ export class DegradeStrategy implements Strategy {
       s.lastHeard.set(msg.from, this.ctx.now());
       return;
     }
-    if (msg.kind === 'contribution') return this.onContribution(msg.payload as ContributionMsg);
+    if (msg.kind === 'contribution') return this.onContribution(msg.to, msg.payload as ContributionMsg);
     if (msg.kind === 'merged') return this.adopt(msg.to, msg.payload as MergedMsg);
     if (!RING_KINDS.has(msg.kind)) return;
     const m = msg.payload as Wrapped;
@@ -261,8 +287,17 @@ export class DegradeStrategy implements Strategy {
       }
       s.stableSince ??= now;
       if (now - s.stableSince >= this.cfg.healStableMs) this.contribute(node, s, reach);
-    } else if (s.mode === 'merging' && now - s.contributedAt > this.cfg.detectTimeoutMs) {
-      this.contribute(node, s, reach); // the coordinator may have missed it
+    } else if (s.mode === 'merging') {
+      if (!all) {
+        // Someone is unreachable again: the merge cannot complete now. Train locally meanwhile;
+        // contribute again once everyone is heard for healStableMs.
+        s.mode = 'degraded';
+        s.stableSince = null;
+        this.ctx.note('mergeAborted', node, { epoch: s.epoch, reachable: reach.join(',') });
+        if (!this.ctx.isComputing(node)) this.ctx.startStep(node, this.ctx.replica(node).version);
+      } else if (now - s.contributedAt > this.cfg.detectTimeoutMs) {
+        this.contribute(node, s, reach); // lost, or the coordinator crashed, or its answer was lost
+      }
     }
   }
 
@@ -276,26 +311,31 @@ export class DegradeStrategy implements Strategy {
       quorum: s.quorum,
       params: rep.params.slice(),
       version: rep.version,
-      grads: s.grads,
-      empty: s.empty,
+      grads: s.grads.slice(),
+      empty: false, // a restarted worker has its checkpoint
       epoch: s.epoch,
     };
     const coordinator = reach[0];
     const bytes = (1 + c.grads.length) * this.ctx.paramCount * 4;
-    if (coordinator === node) this.onContribution(c);
+    if (coordinator === node) this.onContribution(node, c);
     else this.ctx.send(node, coordinator, 'contribution', c, bytes);
   }
 
-  private onContribution(c: ContributionMsg): void {
-    if (c.epoch < this.lastMergeEpoch) {
-      this.fence(c.worker, `merge contribution carries epoch ${c.epoch}, merge epoch is ${this.lastMergeEpoch}`);
+  private onContribution(coordinator: NodeId, c: ContributionMsg): void {
+    const s = this.st(coordinator);
+    const last = s.lastMerge;
+    if (last && c.epoch < last.epoch) {
+      // Made before the last merge, which therefore holds it (a merge needs every worker): the
+      // sender missed the merged parameters. Resend them rather than merge its work twice.
+      this.fence(c.worker, `merge contribution carries epoch ${c.epoch}, merge epoch is ${last.epoch}`);
+      if (c.worker === coordinator) this.adopt(coordinator, last);
+      else this.ctx.send(coordinator, c.worker, 'merged', last, last.params.length * 4);
       return;
     }
-    this.contributions.set(c.worker, c);
-    if (this.contributions.size < this.n) return;
-    const cs = this.ctx.workers.map((w) => this.contributions.get(w)!);
-    this.contributions = new Map();
-    const coordinator = this.ctx.workers.find((w) => this.ctx.isUp(w))!;
+    s.contributions.set(c.worker, c); // a resend replaces the earlier copy
+    if (s.contributions.size < this.n) return;
+    const cs = this.ctx.workers.map((w) => s.contributions.get(w)!);
+    s.contributions = new Map();
     const r = mergeReplicas(cs, {
       rule: this.cfg.merge,
       learningRate: this.ctx.learningRate,
@@ -304,12 +344,13 @@ export class DegradeStrategy implements Strategy {
       replayMaxStaleness: this.cfg.replayMaxStaleness,
     });
     const epoch = Math.max(...cs.map((x) => x.epoch)) + 1;
-    this.lastMergeEpoch = epoch;
     this.lostWork += r.lostWork;
     this.merges++;
-    this.base = r.version;
     this.ctx.note('merge', coordinator, { rule: this.cfg.merge, epoch, lostWork: r.lostWork, replayed: r.replayed });
-    const m: MergedMsg = { epoch, params: r.params, version: r.version };
+    const included: Record<NodeId, number> = {};
+    for (const x of cs) included[x.worker] = x.grads.length;
+    const m: MergedMsg = { epoch, params: r.params, version: r.version, included };
+    s.lastMerge = m;
     for (const w of this.ctx.workers) {
       if (w === coordinator) this.adopt(w, m);
       else this.ctx.send(coordinator, w, 'merged', m, m.params.length * 4);
@@ -322,9 +363,13 @@ export class DegradeStrategy implements Strategy {
       if (m.epoch < s.epoch) this.fence(node, `merged parameters of epoch ${m.epoch} < ${s.epoch}`);
       return;
     }
+    // Local steps taken after the contribution that was merged (it went back to local training).
+    const late = s.grads.length - (m.included[node] ?? s.grads.length);
+    if (late > 0) this.lostWork += late;
     s.mode = 'strong';
     s.epoch = m.epoch;
-    s.empty = false;
+    s.base = m.version;
+    s.ckpt = { params: m.params.slice(), version: m.version, fromRing: false };
     s.grads = [];
     s.stableSince = null;
     s.lastProgress = this.ctx.now();
@@ -340,7 +385,7 @@ export class DegradeStrategy implements Strategy {
   }
 
   private checkpoint(node: NodeId, s: WorkerState): void {
-    if (s.mode === 'merging' || s.empty) return;
+    if (s.mode === 'merging') return;
     const side = s.mode === 'strong' ? this.reachable(node, s) : s.side.filter((p) => this.reachable(node, s).includes(p));
     if (side[0] !== node) return; // one writer per side: its lowest id
     const version = this.ctx.replica(node).version;
@@ -361,22 +406,42 @@ export class DegradeStrategy implements Strategy {
 
   onCrash(node: NodeId): void {
     this.ring.onCrash(node);
-    // Contributions collected so far are the coordinator's volatile state; the others resend theirs.
-    this.contributions = new Map();
-    const s = fresh(0);
+    const old = this.st(node);
+    // Volatile state (heard peers, local gradients, collected contributions) is lost.
+    const s = fresh(old.epoch, old.ckpt.params);
+    s.base = old.base;
+    s.ckpt = old.ckpt;
+    s.lastMerge = old.lastMerge;
+    s.crashedIn = old.mode === 'down' ? old.crashedIn : old.mode;
+    s.side = old.side;
+    s.quorum = old.quorum;
     s.mode = 'down';
     this.w.set(node, s);
   }
 
   onRestart(node: NodeId): void {
-    // Its replica is gone: it waits (degraded, empty) until the next merge hands it the parameters.
     const s = this.st(node);
-    s.mode = 'degraded';
-    s.empty = true;
-    s.side = [node];
     s.lastProgress = this.ctx.now();
     this.ctx.setTimer(node, this.hbMs, 'hb');
     this.ctx.setTimer(node, this.cfg.checkpointEveryMs, 'ckpt');
+    if (s.crashedIn === 'strong') {
+      // Rejoin the ring where it left off. If the others moved on (degraded, merged), the ring
+      // stalls and the detector takes this worker to the next merge like any other.
+      s.mode = 'strong';
+      if (s.ckpt.fromRing) {
+        this.ring.onRestart(node); // its checkpoint is the ring's, relative to the persisted base
+      } else {
+        // Adopted a merge but finished no round since: the ring is at round 0 = the merged version.
+        this.ctx.setReplica(node, s.ckpt.params, s.ckpt.version, s.ckpt.version);
+        this.ctx.startStep(node, s.ckpt.version);
+      }
+      return;
+    }
+    // Crashed degraded or merging: its local steps are gone; it trains on from the checkpoint on
+    // the side it was on, and contributes again once it hears everyone.
+    s.mode = 'degraded';
+    this.ctx.setReplica(node, s.ckpt.params, s.ckpt.version, s.ckpt.version);
+    this.ctx.startStep(node, s.ckpt.version);
   }
 
   authoritativeVersion(): number {
@@ -394,7 +459,6 @@ export class DegradeStrategy implements Strategy {
     if (!s) return '';
     if (s.mode === 'strong') return `strong (epoch ${s.epoch}): ${this.ring.status(node)}`;
     if (s.mode === 'merging') return `healed: merging (${this.cfg.merge})`;
-    if (s.empty) return 'restarted: waiting for the next merge';
     return `eventual (epoch ${s.epoch}${s.quorum ? ', quorum side' : ', minority side'}): ${s.grads.length} local steps`;
   }
 
@@ -432,10 +496,14 @@ export class DegradeStrategy implements Strategy {
   }
 }
 
-function fresh(epoch: number): WorkerState {
+function fresh(epoch: number, params: Float32Array): WorkerState {
   return {
     mode: 'strong',
     epoch,
+    base: 0,
+    ckpt: { params, version: 0, fromRing: false },
+    crashedIn: 'strong',
+    lastMerge: null,
     lastProgress: 0,
     lastHeard: new Map(),
     side: [],
@@ -444,6 +512,6 @@ function fresh(epoch: number): WorkerState {
     stableSince: null,
     contributedAt: 0,
     early: [],
-    empty: false,
+    contributions: new Map(),
   };
 }
