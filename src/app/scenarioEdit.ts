@@ -70,9 +70,12 @@ function prune(sc: Scenario): Edit {
 export function withStrategy(sc: Scenario, kind: string): Edit | null {
   const strategy = defaultStrategy(kind);
   if (!strategy) return null;
-  const needs = strategyInfo(kind)?.needs ?? {};
-  let servers = Math.max(sc.cluster.servers ?? 0, needs.servers ?? 0);
-  const brokers = Math.max(sc.cluster.brokers ?? 0, needs.brokers ?? 0);
+  const info = strategyInfo(kind);
+  const needs = info?.needs ?? {};
+  // A fresh switch builds the suggested cluster (Kafka: 3 brokers so replication means something).
+  const want = { ...needs, ...info?.suggested };
+  let servers = Math.max(sc.cluster.servers ?? 0, want.servers ?? 0);
+  const brokers = Math.max(sc.cluster.brokers ?? 0, want.brokers ?? 0);
   const workers = Math.max(sc.cluster.workers, needs.workers ?? 0);
   if (!needs.servers && servers > 0) {
     const refs = referencedNodes(sc);

@@ -23,6 +23,8 @@ export interface StrategyInfo {
   cap: CapClass;
   /** Minimum cluster it needs; the validator and the UI's strategy switch both read this. */
   needs: { workers?: number; servers?: number; brokers?: number };
+  /** The cluster the UI builds when switching to it, where that differs from the minimum. */
+  suggested?: { workers?: number; servers?: number; brokers?: number };
   /**
    * Whether this configuration may lose acknowledged updates by design (Kafka acks=0/1 or unclean
    * election, a parameter server restored from a checkpoint). The randomized checker (src/check)
@@ -34,8 +36,8 @@ export interface StrategyInfo {
 export const strategies: readonly StrategyInfo[] = [
   { kind: 'allreduce', name: { en: 'Ring all-reduce', zh: '环形全归约' }, cap: { underPartition: 'C', pacelc: 'PC/EC' }, needs: { workers: 2 }, allowsLoss: () => false },
   { kind: 'ps-async', name: { en: 'Async parameter server', zh: '异步参数服务器' }, cap: { underPartition: 'A', pacelc: 'PA/EL' }, needs: { servers: 1 }, allowsLoss: () => true /* a crashed server restarts from its last checkpoint */ },
-  { kind: 'kafka-ps', name: { en: 'Kafka-fed parameter server', zh: 'Kafka 驱动的参数服务器' }, cap: { underPartition: 'A', pacelc: 'PA/EL' }, needs: { servers: 1, brokers: 1 }, allowsLoss: (cfg) => cfg.kind === 'kafka-ps' && !kafkaDurable(cfg) /* acks=0/1, unclean election */ },
-  { kind: 'raft-ps', name: { en: 'Raft-replicated parameter server', zh: 'Raft 复制的参数服务器' }, cap: { underPartition: 'C', pacelc: 'PC/EC' }, needs: { servers: 3 }, allowsLoss: () => false /* a committed update is on a majority for good */ },
+  { kind: 'kafka-ps', name: { en: 'Kafka-fed parameter server', zh: 'Kafka 驱动的参数服务器' }, cap: { underPartition: 'A', pacelc: 'PA/EL' }, needs: { servers: 1, brokers: 1 }, suggested: { servers: 2, brokers: 3 }, allowsLoss: (cfg) => cfg.kind === 'kafka-ps' && !kafkaDurable(cfg) /* acks=0/1, unclean election */ },
+  { kind: 'raft-ps', name: { en: 'Raft-replicated parameter server', zh: 'Raft 复制的参数服务器' }, cap: { underPartition: 'C', pacelc: 'PC/EC' }, needs: { servers: 3 }, suggested: { servers: 5 }, allowsLoss: () => false /* a committed update is on a majority for good */ },
   { kind: 'ps-sync', name: { en: 'Synchronous parameter server (BSP)', zh: '同步参数服务器（BSP）' }, cap: { underPartition: 'C', pacelc: 'PC/EC' }, needs: { servers: 1 }, allowsLoss: () => false /* a round is persisted before it is acknowledged */ },
   // Tunable: s = 0 is PC/EC, s = ∞ PA/EL; a finite s blocks under a partition once the bound is hit (PC) and trades consistency for latency otherwise (EL). The instance reports its own class.
   { kind: 'ssp', name: { en: 'Stale synchronous parallel (SSP)', zh: '陈旧同步并行（SSP）' }, cap: { underPartition: 'A', pacelc: 'PC/EL' }, needs: { servers: 1 }, allowsLoss: () => false },
