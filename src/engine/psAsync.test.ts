@@ -99,3 +99,19 @@ describe('asynchronous parameter server', () => {
     expect(sim.metric('availability')).toBe(1); // over live workers
   });
 });
+
+describe('running to the end', () => {
+  it('processes every event due at the end even when a time slice stops exactly there', async () => {
+    const sim = await make({
+      durationMs: 1000,
+      expect: Array.from({ length: 40 }, () => ({ at: 'end' as const, metric: 'lostUpdates' as const, op: '==' as const, value: 0 })),
+    });
+    await sim.advanceTo(999.999);
+    await sim.advanceTo(1000, { wallBudgetMs: 0 }); // stops after 16 of the 41 events due at 1000 ms
+    expect(sim.now()).toBe(1000);
+    expect(sim.done).toBe(false);
+    const s = await sim.runToEnd();
+    expect(s.expectations.every((e) => e.pass)).toBe(true);
+    expect(sim.done).toBe(true);
+  });
+});

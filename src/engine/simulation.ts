@@ -354,7 +354,14 @@ export class Simulation {
 
   async runToEnd(opts: { untilMs?: number; onProgress?: (t: number) => void } = {}): Promise<RunSummary> {
     const until = Math.min(opts.untilMs ?? this.durationMs, this.durationMs);
-    while (!this.ended && !this.failure && this.t < until) {
+    // Loop on what is left to process, not on the clock: when a time slice ends at `until` with
+    // events still due at that very time (expectations, the end), they must run too.
+    while (!this.ended && !this.failure) {
+      const next = this.nextEventTime();
+      if (next === null || next > until) {
+        if (until > this.t) this.t = until;
+        break;
+      }
       await this.advanceTo(until, { wallBudgetMs: 200 });
       opts.onProgress?.(this.t);
     }
