@@ -24,9 +24,10 @@ export async function clusterStepsPerSec(
   return { stepsPerSec: (steps / wallMs) * 1000, steps, wallMs, events: sim.history.events.length };
 }
 
-/** A fault-free training scenario: the throughput workload. */
-export function throughputScenario(base: Scenario, durationMs: number): Scenario {
-  return { ...base, id: `${base.id}-throughput`, durationMs, timeline: [], expect: [] };
+/** A fault-free training scenario: the throughput workload, optionally with other hidden layers. */
+export function throughputScenario(base: Scenario, durationMs: number, hidden?: number[]): Scenario {
+  const model = hidden ? { ...base.model, hidden } : base.model;
+  return { ...base, id: `${base.id}-throughput`, durationMs, model, timeline: [], expect: [] };
 }
 
 export async function bareStepsPerSec(scenario: Scenario, steps: number, run: (draws: Uint32Array[]) => Promise<number>): Promise<number> {

@@ -7,10 +7,10 @@ import { WorkerPool } from '../src/workers/pool';
  * In-browser half of `npm run bench`: cluster throughput through the real worker pool against the
  * same pool's workers each running a bare tfjs loop at once (equal parallelism).
  */
-async function runBench(opts: { scenario: string; backend: BackendChoice; durationMs: number; bareSteps: number }) {
+async function runBench(opts: { scenario: string; backend: BackendChoice; durationMs: number; bareSteps: number; hidden?: number[] }) {
   const loaded = await fetchBuiltin(opts.scenario, './scenarios/');
   if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
-  const sc = throughputScenario(loaded.scenario, opts.durationMs);
+  const sc = throughputScenario(loaded.scenario, opts.durationMs, opts.hidden);
   const nodes = sc.cluster.workers;
   const pool = await WorkerPool.create({ model: sc.model, seed: sc.seed, backend: opts.backend }, { nodes });
   try {

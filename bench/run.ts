@@ -33,13 +33,21 @@ function builtin(id: string) {
   return v.scenario;
 }
 
-async function nodeCluster(id: string, durationMs: number) {
-  const sc = throughputScenario(builtin(id), durationMs);
+async function nodeCluster(id: string, durationMs: number, hidden?: number[]) {
+  const sc = throughputScenario(builtin(id), durationMs, hidden);
   const trainer = await LocalTrainer.create({ model: sc.model, seed: sc.seed, backend: 'cpu' });
   await clusterStepsPerSec({ ...sc, durationMs: 2000 }, trainer, nodeSha256); // warm-up
-  const bare = Math.max(await bareStepsPerSec(sc, 1500, bareInProcess(sc)), await bareStepsPerSec(sc, 1500, bareInProcess(sc)));
-  const cluster = await clusterStepsPerSec(sc, trainer, nodeSha256);
-  return { backend: trainer.backend, bareStepsPerSec: bare, clusterStepsPerSec: cluster.stepsPerSec, ratio: cluster.stepsPerSec / bare };
+  // Alternate the two and keep each one's best of three: on a shared 2-core machine single runs
+  // of either vary by ±20%.
+  const bareSteps = Math.max(200, Math.round(1500 * (105 / trainer.paramCount) ** 0.7));
+  let bare = 0;
+  let cluster = { stepsPerSec: 0 };
+  for (let r = 0; r < 3; r++) {
+    bare = Math.max(bare, await bareStepsPerSec(sc, bareSteps, bareInProcess(sc)));
+    const c = await clusterStepsPerSec(sc, trainer, nodeSha256);
+    if (c.stepsPerSec > cluster.stepsPerSec) cluster = c;
+  }
+  return { backend: trainer.backend, params: trainer.paramCount, bareStepsPerSec: bare, clusterStepsPerSec: cluster.stepsPerSec, ratio: cluster.stepsPerSec / bare };
 }
 
 async function browserCluster(id: string, backend: string, durationMs: number) {
@@ -82,6 +90,16 @@ log(`simulator core: ${core.events} events, ${Math.round(core.eventsPerSec).toLo
 const node = { allreduce: await nodeCluster('allreduce-partition', 20000), async: await nodeCluster('async-partition', 20000) };
 for (const [k, r] of Object.entries(node))
   log(`node ${k.padEnd(9)} ${r.backend}: bare ${r.bareStepsPerSec.toFixed(0)} steps/s, cluster ${r.clusterStepsPerSec.toFixed(0)} steps/s, ratio ${r.ratio.toFixed(3)}`);
+// The lesson model has 105 parameters and a 0.4 ms step, so per-message costs weigh; the same
+// workload with wider layers shows how the overhead shrinks as compute grows.
+const bySize: Array<{ hidden: string; params: number; strategy: string; ratio: number }> = [];
+for (const hidden of [[64, 64], [256, 256]]) {
+  for (const [k, id] of [['allreduce', 'allreduce-partition'], ['async', 'async-partition']] as const) {
+    const r = await nodeCluster(id, 8000, hidden);
+    bySize.push({ hidden: hidden.join('x'), params: r.params, strategy: k, ratio: Number(r.ratio.toFixed(3)) });
+    log(`node ${k.padEnd(9)} hidden ${hidden.join('x')} (${r.params} params): bare ${r.bareStepsPerSec.toFixed(0)} steps/s, cluster ${r.clusterStepsPerSec.toFixed(0)} steps/s, ratio ${r.ratio.toFixed(3)}`);
+  }
+}
 let browser: Record<string, Record<string, number | string>> | null = null;
 try {
   browser = {
@@ -100,5 +118,6 @@ console.log(
     clusterVsBare: Number(Math.min(...ratios).toFixed(3)),
     node: Object.fromEntries(Object.entries(node).map(([k, r]) => [k, { ...r, ratio: Number(r.ratio.toFixed(3)) }])),
     browser,
+    bySize,
   }),
 );

@@ -52,6 +52,8 @@ interface WorkerState extends WaitClock {
   pushed: Float32Array | null;
   /** After a restart: no parameters until the server answers a pull. */
   needsParams: boolean;
+  /** The update operation in flight (for the linearizability history), from push to new parameters. */
+  op: number | null;
 }
 
 interface ServerState {
@@ -113,6 +115,9 @@ export class PsSyncStrategy implements Strategy {
       return;
     }
     s.pushed = r.grad;
+    // The worker's part of the round's collective update: it completes when the round's
+    // parameters come back (checked like all-reduce's rounds: in order, one set per version).
+    s.op = this.ctx.op(worker, 'invoke', 'update');
     this.push(worker, s);
     startWaiting(s, this.ctx.now());
     this.ctx.note('barrierBlocked', worker, { round: s.round });
@@ -138,6 +143,9 @@ export class PsSyncStrategy implements Strategy {
     s.needsParams = false;
     stopWaiting(s, this.ctx.now());
     this.ctx.setReplica(msg.to, m.params, m.version, m.version);
+    if (s.op !== null) this.ctx.op(msg.to, 'ok', 'update', s.op, m.version, m.params);
+    else this.ctx.op(msg.to, 'ok', 'read', this.ctx.op(msg.to, 'invoke', 'read'), m.version, m.params);
+    s.op = null;
     this.ctx.counted(msg.to);
     // A straggler still computing the old round finishes it first (see onStepDone).
     if (!this.ctx.isComputing(msg.to)) this.ctx.startStep(msg.to, s.round);
@@ -207,6 +215,7 @@ export class PsSyncStrategy implements Strategy {
       return;
     }
     const s = this.w.get(node)!;
+    if (s.op !== null) this.ctx.op(node, 'info', 'update', s.op); // crashed at the barrier: outcome unknown to it
     this.w.set(node, { ...freshWorker(this.ctx.now()), ...crashedWaitClock(s, this.ctx.now()) });
   }
 
@@ -261,5 +270,5 @@ export class PsSyncStrategy implements Strategy {
 }
 
 function freshWorker(now: number): WorkerState {
-  return { round: 0, pushed: null, needsParams: false, ...freshWaitClock(now) };
+  return { round: 0, pushed: null, needsParams: false, op: null, ...freshWaitClock(now) };
 }

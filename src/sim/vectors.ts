@@ -26,13 +26,16 @@ export function equalVectors(a: Float32Array, b: Float32Array): boolean {
   return true;
 }
 
-/** FNV-1a over the raw bytes: a cheap fingerprint of a parameter vector for the event log. */
+/**
+ * A cheap fingerprint of a parameter vector for the event log: FNV-1a-style mixing over the raw
+ * 32-bit words (a word at a time: byte-wise it cost 0.5 ms per version of a 67k-parameter model).
+ */
 export function fingerprint(a: Float32Array): string {
-  const bytes = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+  const words = new Uint32Array(a.buffer, a.byteOffset, a.length);
   let h = 0x811c9dc5;
-  for (let i = 0; i < bytes.length; i++) {
-    h ^= bytes[i];
-    h = Math.imul(h, 0x01000193);
+  for (let i = 0; i < words.length; i++) {
+    h = Math.imul(h ^ words[i], 0x01000193);
+    h ^= h >>> 15;
   }
   return (h >>> 0).toString(16).padStart(8, '0');
 }
