@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Message, NodeId } from '../sim/types';
 import { axpy } from '../sim/vectors';
 import { chunkBounds, recvChunk, sendChunk, type RingPhase } from './ringPlan';
-import type { Strategy, StrategyContext, StepResult } from './strategy';
+import { newestLiveWorkerVersion, type Strategy, type StrategyContext, type StepResult } from './strategy';
 
 /**
  * Synchronous ring all-reduce (reduce-scatter then all-gather, one message per chunk).
@@ -268,9 +268,7 @@ export class AllreduceStrategy implements Strategy {
   }
 
   authoritativeVersion(): number {
-    let v = 0;
-    for (const id of this.ctx.workers) if (this.ctx.isUp(id)) v = Math.max(v, this.ctx.replica(id).version);
-    return v;
+    return newestLiveWorkerVersion(this.ctx);
   }
 
   nodeVersion(node: NodeId): number {

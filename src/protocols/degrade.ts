@@ -3,7 +3,7 @@ import type { Message, NodeId } from '../sim/types';
 import { axpy } from '../sim/vectors';
 import { AllreduceStrategy } from './allreduce';
 import { mergeReplicas, type Contribution } from './degradeMerge';
-import type { Strategy, StrategyContext, StepResult } from './strategy';
+import { newestLiveWorkerVersion, type Strategy, type StrategyContext, type StepResult } from './strategy';
 
 /**
  * "Degrade": strong while healthy, eventual under a detected partition, merged on heal (TRUTHS:
@@ -445,9 +445,7 @@ export class DegradeStrategy implements Strategy {
   }
 
   authoritativeVersion(): number {
-    let v = 0;
-    for (const id of this.ctx.workers) if (this.ctx.isUp(id)) v = Math.max(v, this.ctx.replica(id).version);
-    return v;
+    return newestLiveWorkerVersion(this.ctx);
   }
 
   nodeVersion(node: NodeId): number {

@@ -121,3 +121,10 @@ export interface Strategy {
   resolveSelector?(selector: string): NodeId | null;
   detail?(node: NodeId): NodeDetail | null;
 }
+
+/** The newest version any live worker holds: the authority of strategies without a server. */
+export function newestLiveWorkerVersion(ctx: StrategyContext): number {
+  let v = 0;
+  for (const id of ctx.workers) if (ctx.isUp(id)) v = Math.max(v, ctx.replica(id).version);
+  return v;
+}
