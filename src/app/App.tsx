@@ -1,9 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type CSSProperties } from 'react';
 import type { Action } from '../sim/types';
 import { act, parseSelection } from './act';
 import { ActionTools } from './components/ActionTools';
 import { ErrorPanel } from './components/ErrorPanel';
-import { Expectations } from './components/Expectations';
+import { ChecksPanel } from './components/ChecksPanel';
 import { ExplainLine } from './components/ExplainLine';
 import { MetricsStrip } from './components/MetricsStrip';
 import { MaxProgress } from './components/RunControls';
@@ -13,7 +13,6 @@ import { ViewBoundary } from './components/ViewBoundary';
 import { s } from './i18n/strings';
 import { useShortcuts } from './keys';
 import { boot, followHashChanges } from './load';
-import { LinearizabilityPanel } from './LinearizabilityPanel';
 import { formatSeconds } from './format';
 import { set, useApp } from './store';
 import { LossCharts } from './views/LossCharts';
@@ -146,10 +145,11 @@ export function App() {
             )}
           </section>
           <ActionTools />
-          <Expectations />
-          {sim && <LinearizabilityPanel sim={sim} lang={lang} onScrub={onScrub} />}
+          <ChecksPanel onScrub={onScrub} />
         </div>
-        <div className="col-right">
+        {/* The timeline gets at least ~1.25 rem a lane (Raft: 4 workers + 5 servers), the servers
+            panel a row per server. */}
+        <div className="col-right" style={{ '--lanes': sim ? sim.nodes().length : 4, '--servers': sim && showServers(sim.nodes()) ? sim.nodes().filter((n) => n.role !== 'worker').length : 0 } as CSSProperties}>
           {cursor !== null && (
             <div className="scrub-banner" role="status">
               <span>{s(lang, 'scrubbed', { t: formatSeconds(cursor).replace(' s', '') })}</span>

@@ -40,9 +40,11 @@ export interface LinearizabilityPanelProps {
   lang: Lang;
   /** Moves the play-head to a time (the first violation); optional. */
   onScrub?: (t: number) => void;
+  /** Inside the checks panel: its tab carries the title and the violations count. */
+  embedded?: boolean;
 }
 
-export function LinearizabilityPanel({ sim, lang, onScrub }: LinearizabilityPanelProps) {
+export function LinearizabilityPanel({ sim, lang, onScrub, embedded = false }: LinearizabilityPanelProps) {
   const [result, setResult] = useState<{ verdict: Verdict; at: number } | null>(null);
   const [running, setRunning] = useState(false);
   const current = useRef(sim);
@@ -70,8 +72,8 @@ export function LinearizabilityPanel({ sim, lang, onScrub }: LinearizabilityPane
   const v = result?.verdict;
   const verdictClass = !v ? '' : v.result === 'linearizable' ? 'pass' : v.result === 'not-linearizable' ? 'fail' : 'pending';
   return (
-    <section className="panel linearizability" aria-label={tr(lang, 'title')} data-testid="linearizability-panel">
-      <h2 className="panel-title">
+    <section className={embedded ? 'linearizability embedded' : 'panel linearizability'} aria-label={tr(lang, 'title')} data-testid="linearizability-panel">
+      <h2 className={embedded ? 'visually-hidden' : 'panel-title'}>
         {tr(lang, 'title')}
         <span className="tally num" data-testid="metric-violations-panel" title={tr(lang, 'violations')}>
           {tr(lang, 'violations')}: {violations}
@@ -93,7 +95,7 @@ export function LinearizabilityPanel({ sim, lang, onScrub }: LinearizabilityPane
           <p className="num">{firstViolation.detail}</p>
         </details>
       )}
-      <p>
+      <p className="lin-actions">
         <button type="button" data-testid="lin-check" disabled={running} onClick={() => void run()}>
           {running ? tr(lang, 'running') : tr(lang, 'button')}
         </button>

@@ -51,36 +51,33 @@ function NodePanel() {
   const crash = actionSpec(node.up ? 'crash' : 'restart');
   const slow = actionSpec('slow');
   return (
-    <div className="node-panel">
-      <div className="node-head">
-        <strong className="num">{node.id}</strong>
-        <span className="num">v{node.version}</span>
-        <span className="muted status-text" title={node.status}>
-          {node.status}
-        </span>
+    <div className="node-panel row wrap">
+      <strong className="num">{node.id}</strong>
+      <span className="num">v{node.version}</span>
+      <button type="button" onClick={() => act({ do: crash.do, node: node.id } as Action)} title={tr(crash.hint, lang)} data-testid="node-crash">
+        {tr(crash.label, lang)} <kbd>{crash.key?.toUpperCase()}</kbd>
+      </button>
+      <span className="field-label" title={tr(slow.hint, lang)}>
+        {s(lang, 'slowLabel')}
+      </span>
+      <div className="segmented" role="group" aria-label={tr(slow.label, lang)}>
+        {[1, 2, 4, 8].map((f) => (
+          <button
+            key={f}
+            type="button"
+            aria-pressed={node.slowFactor === f}
+            disabled={!node.up}
+            onClick={() => act({ do: 'slow', node: node.id, factor: f })}
+            title={tr(slow.hint, lang)}
+          >
+            ×{f}
+          </button>
+        ))}
       </div>
-      <div className="row">
-        <button type="button" onClick={() => act({ do: crash.do, node: node.id } as Action)} title={tr(crash.hint, lang)} data-testid="node-crash">
-          {tr(crash.label, lang)} <kbd>{crash.key?.toUpperCase()}</kbd>
-        </button>
-        <span className="field-label" title={tr(slow.hint, lang)}>
-          {s(lang, 'slowLabel')}
-        </span>
-        <div className="segmented" role="group" aria-label={tr(slow.label, lang)}>
-          {[1, 2, 4, 8].map((f) => (
-            <button
-              key={f}
-              type="button"
-              aria-pressed={node.slowFactor === f}
-              disabled={!node.up}
-              onClick={() => act({ do: 'slow', node: node.id, factor: f })}
-              title={tr(slow.hint, lang)}
-            >
-              ×{f}
-            </button>
-          ))}
-        </div>
-      </div>
+      {/* The status is long (a whole sentence): one line, the rest in the tooltip. */}
+      <span className="muted status-text" title={node.status}>
+        {node.status}
+      </span>
     </div>
   );
 }

@@ -8,7 +8,7 @@ import { useApp } from '../store';
  * The title carries the tally, and the list keeps the next pending one in view, so a teacher
  * sees how the run is doing without scrolling.
  */
-export function Expectations() {
+export function Expectations({ embedded = false }: { embedded?: boolean } = {}) {
   const lang = useApp((st) => st.lang);
   const sim = useApp((st) => st.sim);
   useApp((st) => st.frame);
@@ -23,6 +23,30 @@ export function Expectations() {
     if (ul && item) ul.scrollTop = Math.max(0, item.offsetTop - ul.offsetTop - ul.clientHeight + item.offsetHeight * 2);
   }, [firstPending, list.length]);
 
+  const body =
+    list.length === 0 ? (
+      <p className="muted">{s(lang, 'noExpectations')}</p>
+    ) : (
+      <ul ref={listRef}>
+        {list.map((e, i) => {
+          const text = expectationText(e, lang);
+          const mark = e.pass === null ? '' : text.slice(-1);
+          return (
+            <li
+              key={i}
+              data-testid="expectation"
+              data-pass={e.pass === null ? undefined : String(e.pass)}
+              className={`expectation num ${e.pass === null ? 'pending' : e.pass ? 'pass' : 'fail'}`}
+            >
+              {mark ? text.slice(0, -1) : text}
+              {mark && <span className="mark">{mark}</span>}
+            </li>
+          );
+        })}
+      </ul>
+    );
+  // Inside the checks panel the tab carries the title and the tally.
+  if (embedded) return <div className="expectations embedded">{body}</div>;
   return (
     <section className="expectations panel" aria-label={s(lang, 'expectations')}>
       <h2 className="panel-title">
@@ -33,27 +57,7 @@ export function Expectations() {
           </span>
         )}
       </h2>
-      {list.length === 0 ? (
-        <p className="muted">{s(lang, 'noExpectations')}</p>
-      ) : (
-        <ul ref={listRef}>
-          {list.map((e, i) => {
-            const text = expectationText(e, lang);
-            const mark = e.pass === null ? '' : text.slice(-1);
-            return (
-              <li
-                key={i}
-                data-testid="expectation"
-                data-pass={e.pass === null ? undefined : String(e.pass)}
-                className={`expectation num ${e.pass === null ? 'pending' : e.pass ? 'pass' : 'fail'}`}
-              >
-                {mark ? text.slice(0, -1) : text}
-                {mark && <span className="mark">{mark}</span>}
-              </li>
-            );
-          })}
-        </ul>
-      )}
+      {body}
     </section>
   );
 }

@@ -30,8 +30,6 @@ const HIT_WIDTH = 14;
 const DROP_FLASH_MS = 200;
 /** A drop closer than this to the home position is a click or a fumble, not a partition gesture. */
 const DRAG_MIN_PX = 40;
-/** Height kept free at the top for the one-line gesture hint. */
-const HINT_H = 16;
 const SPRING_MS = 350;
 /** Roles drawn on a server/broker glyph; others (client, consumer, strong/eventual) are not consensus roles. */
 const consensusRoles = new Set(['leader', 'candidate', 'follower']);
@@ -70,9 +68,10 @@ function shapePath(role: NodeView['role'], r: number): string {
 
 export function TopologyView(p: TopologyViewProps): JSX.Element {
   const { sim, t, frame, lang, selected } = p;
-  const wrapRef = useRef<HTMLDivElement>(null);
+  const stageRef = useRef<HTMLDivElement>(null);
   const svgRef = useRef<SVGSVGElement>(null);
-  const size = useSize(wrapRef);
+  // The drawing's box: the panel less the hint line above and the legend below (both HTML).
+  const size = useSize(stageRef);
   const reduced = useReducedMotion();
   const uid = useId().replace(/[^a-zA-Z0-9_-]/g, '');
   // Handlers live in a ref: D3 listeners are bound once at enter and must call the latest props.
@@ -114,7 +113,7 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
       .attr('class', 'cv-bg')
       .on('click', () => handlers.current.onSelect(null));
     svg.append('line').attr('class', 'cv-centre-line').style('display', 'none');
-    for (const layer of ['shade', 'links', 'cuts', 'msgs', 'drops', 'nodes', 'legend']) svg.append('g').attr('class', `cv-layer-${layer}`);
+    for (const layer of ['shade', 'links', 'cuts', 'msgs', 'drops', 'nodes']) svg.append('g').attr('class', `cv-layer-${layer}`);
   }, [uid]);
 
   useEffect(() =>
@@ -127,7 +126,10 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
       svg.select('rect.cv-bg').attr('width', width).attr('height', height);
 
       const { nodes, links, inFlight } = stateAt(sim, t);
-      const lay = topologyLayout(nodes, width, height, HINT_H);
+      const part = ix.partitionAt(t);
+      const groups = part ? completeGroups(part.groups, nodes.map((n) => n.id)) : [];
+      const lay = topologyLayout(nodes, width, height, 0, undefined, groups);
+      svg.classed('cluster', lay.kind === 'cluster');
       layoutRef.current = lay;
       const posOf = (id: NodeId): Pt | undefined => {
         const d = dragRef.current;
@@ -138,8 +140,6 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
       const R = lay.nodeR;
 
       // ---- partition shading (behind everything) ---------------------------------------------
-      const part = ix.partitionAt(t);
-      const groups = part ? completeGroups(part.groups, nodes.map((n) => n.id)) : [];
       const shades = groups.map((g, i) => ({
         key: `${i}:${g.join(',')}`,
         d: hullPath(g.map((id) => lay.pos.get(id)).filter((q): q is Pt => q !== undefined)),
@@ -172,7 +172,12 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         .selectAll<SVGGElement, LinkPair<LinkView>>('g.cv-pair')
         .data(pairs, (d) => d.key)
         .join('g')
-        .attr('class', 'cv-pair');
+        .attr('class', 'cv-pair')
+        // Many edges (clients × servers): worker↔server edges drawn light, server↔server a little
+        // stronger, the selected node's edges at full strength (CSS), so the nodes stay readable.
+        .classed('client', (d) => (d.a[0] === 'w') !== (d.b[0] === 'w'))
+        .classed('peer', (d) => d.a[0] !== 'w' && d.b[0] !== 'w')
+        .classed('active', (d) => d.a === selected || d.b === selected);
       const dirSel = pairSel
         .selectAll<SVGGElement, DirDatum>('g.cv-link')
         .data(dirsOf, (d) => `${d.link.from}>${d.link.to}`)
@@ -395,17 +400,24 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
 
       // Version (and backend) outside the glyph: beside side nodes, above/below the others.
       nodeSel.each(function (d) {
-        const lp = labelPlacement(d.out, d.isWorker, R, d.isWorker && d.node.backend !== '');
+        const sideOf = lay.side.get(d.id);
+        const term0 = !d.isWorker && d.node.detail?.term !== undefined;
+        const lp =
+          sideOf !== undefined
+            ? labelPlacement({ x: sideOf, y: 0 }, true, R, d.isWorker ? d.node.backend !== '' && !lay.dense : term0)
+            : labelPlacement(d.out, d.isWorker, R, d.isWorker && d.node.backend !== '');
         const g = d3.select(this);
         g.select('text.cv-ver').attr('x', lp.x).attr('y', lp.yVersion).attr('text-anchor', lp.anchor).text(`v${d.node.version}`);
         g.select('text.cv-backend')
           .attr('x', lp.x)
           .attr('y', lp.yBackend)
           .attr('text-anchor', lp.anchor)
-          .text(d.isWorker ? d.node.backend : '');
+          .text(d.isWorker && !lay.dense ? d.node.backend : '');
         const term = !d.isWorker && d.node.detail?.term !== undefined ? `${vs(lang, d.node.role === 'broker' ? 'epoch' : 'term')} ${d.node.detail.term}` : '';
         g.select('text.cv-term').attr('x', lp.x).attr('y', lp.yBackend).attr('text-anchor', lp.anchor).text(term);
-        const hit = nodeHitBox(lp, R, `v${d.node.version}`.length, d.isWorker ? d.node.backend.length : term.length);
+        // Servers in a cluster sit close together: their hit area is the glyph alone, so one
+        // server's box never covers a neighbour's centre.
+        const hit = !d.isWorker && sideOf !== undefined ? { x: -(R + 8), y: -(R + 8), width: 2 * (R + 8), height: 2 * (R + 8) } : nodeHitBox(lp, R, `v${d.node.version}`.length, d.isWorker ? d.node.backend.length : term.length);
         g.select('rect.cv-node-hit').attr('x', hit.x).attr('y', hit.y).attr('width', hit.width).attr('height', hit.height);
       });
 
@@ -482,28 +494,26 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         });
       nodeSel.call(drag);
 
-      // ---- legend of message kinds ------------------------------------------------------------
-      const kinds = ix.kinds.slice(0, 8);
-      const legend = svg
-        .select('g.cv-layer-legend')
-        .attr('transform', `translate(10,${height - 10 - kinds.length * 18})`)
-        .selectAll<SVGGElement, string>('g.cv-legend-item')
-        .data(kinds, (d) => d)
-        .join((enter) => {
-          const g = enter.append('g').attr('class', 'cv-legend-item');
-          g.append('circle').attr('r', 5).attr('cx', 6);
-          g.append('text').attr('x', 16).attr('dy', '0.35em');
-          return g;
-        })
-        .attr('transform', (_d, i) => `translate(0,${i * 18 + 9})`);
-      legend.select('circle').attr('fill', (d) => kindColour(d));
-      legend.select('text').text((d) => kindName(d, lang));
     }), [sim, ix, t, frame, size, lang, selected, reduced, uid]);
 
+  // Legend of message kinds: a wrapped line under the drawing, where it never covers a node.
+  const kinds = ix.kinds.slice(0, 8);
   return (
-    <div className="cv-view cv-topology" ref={wrapRef}>
-      <svg ref={svgRef} className="cv-svg" role="img" aria-label={vs(lang, 'topology')} />
+    <div className="cv-view cv-topology">
       <div className="cv-hint">{vs(lang, 'topologyHint')}</div>
+      <div className="cv-topo-stage" ref={stageRef}>
+        <svg ref={svgRef} className="cv-svg" role="img" aria-label={vs(lang, 'topology')} />
+      </div>
+      {kinds.length > 0 && (
+        <div className="cv-topo-legend" aria-label={vs(lang, 'messages')}>
+          {kinds.map((k) => (
+            <span key={k} className="cv-legend-item">
+              <span className="cv-dot" style={{ background: kindColour(k) }} />
+              {kindName(k, lang)}
+            </span>
+          ))}
+        </div>
+      )}
     </div>
   );
 }

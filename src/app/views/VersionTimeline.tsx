@@ -19,7 +19,7 @@ export interface VersionTimelineProps {
   onScrub(t: number | null): void;
 }
 
-const M = { left: 40, right: 14, top: 26, bottom: 42 };
+const BASE_M = { left: 40, right: 14, top: 26, bottom: 42 };
 /** Newest messages drawn per frame: bounds canvas time on long, chatty runs. */
 const MESSAGE_LIMIT = 8000;
 const MARK_R = 3.5;
@@ -90,6 +90,9 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
       const { width, height } = size;
       const canvas = canvasRef.current;
       if (!canvas || width === 0 || height === 0) return;
+      // The axis and the legend under it grow with the type (18 px root at 1920): keep them apart.
+      const fs = parseFloat(getComputedStyle(wrapRef.current!).fontSize) || 14;
+      const M = { ...BASE_M, bottom: Math.max(BASE_M.bottom, Math.round(fs * 3.1)) };
       const now = sim.now();
       const [t0, t1] = timeDomain(now, sim.durationMs);
       const x = d3.scaleLinear().domain([t0, t1]).range([M.left, width - M.right]);
@@ -195,6 +198,8 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
         .attr('y2', (d) => yOf.get(d)!);
       labels
         .select('text')
+        // Many thin lanes (16 workers): the smallest size the design allows, so labels never touch.
+        .style('font-size', () => (laneH < 14.5 ? '12px' : null))
         .attr('x', M.left - 6)
         .attr('y', (d) => yOf.get(d)!)
         .text((d) => d);

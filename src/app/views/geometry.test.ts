@@ -30,6 +30,76 @@ describe('topologyLayout', () => {
   });
 });
 
+describe('cluster layout (several servers or brokers)', () => {
+  const ws = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `w${i}`, role: 'worker' as const }));
+  const ss = (n: number, p = 's') => Array.from({ length: n }, (_, i) => ({ id: `${p}${i}`, role: (p === 'b' ? 'broker' : 'server') as 'server' | 'broker' }));
+  type Box = { x0: number; x1: number; y0: number; y1: number; id: string };
+  /** Glyph and label boxes (labels: "v1234" at 15 px mono, "term 12" / "wasm" at 12 px). */
+  const boxes = (lay: ReturnType<typeof topologyLayout>): Box[] => {
+    const R = lay.nodeR;
+    const out: Box[] = [];
+    for (const [id, p] of lay.pos) {
+      out.push({ id, x0: p.x - R, x1: p.x + R, y0: p.y - R, y1: p.y + R });
+      const sd = lay.side.get(id)!;
+      const a = p.x + sd * (R + 8);
+      const b = a + sd * 48;
+      out.push({ id: `${id}:label`, x0: Math.min(a, b), x1: Math.max(a, b), y0: p.y - 13, y1: p.y + (lay.dense && id[0] === 'w' ? 5 : 18) });
+    }
+    return out;
+  };
+  const overlaps = (bs: Box[]): string[] => {
+    const hits: string[] = [];
+    for (let i = 0; i < bs.length; i++)
+      for (let j = i + 1; j < bs.length; j++) {
+        const [a, b] = [bs[i], bs[j]];
+        if (a.id.split(':')[0] === b.id.split(':')[0]) continue;
+        if (a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1) hits.push(`${a.id} × ${b.id}`);
+      }
+    return hits;
+  };
+  const cases: [string, { id: string; role: 'worker' | 'server' | 'broker' }[]][] = [
+    ['raft 4 + 5', [...ws(4), ...ss(5)]],
+    ['raft 8 + 5', [...ws(8), ...ss(5)]],
+    ['kafka 4 + 3 brokers + 2 PS', [...ws(4), ...ss(3, 'b'), ...ss(2)]],
+    ['raft 4 + 3', [...ws(4), ...ss(3)]],
+  ];
+  for (const [name, nodes] of cases)
+    for (const [w, h] of [
+      [460, 250],
+      [700, 380],
+    ])
+      it(`${name} at ${w}×${h}: no glyph or label overlaps another node's, all inside the panel`, () => {
+        const lay = topologyLayout(nodes, w, h);
+        expect(lay.kind).toBe('cluster');
+        const bs = boxes(lay);
+        expect(overlaps(bs)).toEqual([]);
+        for (const b of bs) {
+          expect(b.x0).toBeGreaterThanOrEqual(0);
+          expect(b.x1).toBeLessThanOrEqual(w);
+          expect(b.y0).toBeGreaterThanOrEqual(0);
+          expect(b.y1).toBeLessThanOrEqual(h);
+        }
+      });
+  it('splits workers and servers left/right, none on the centre line; a partition moves servers to their group', () => {
+    const nodes = [...ws(4), ...ss(5)];
+    const lay = topologyLayout(nodes, 460, 250);
+    const x = (id: string) => lay.pos.get(id)!.x - lay.cx;
+    expect(['w0', 'w1', 's0', 's1'].every((id) => x(id) > 0)).toBe(true);
+    expect(['w2', 'w3', 's2', 's3', 's4'].every((id) => x(id) < 0)).toBe(true);
+    const part = topologyLayout(nodes, 460, 250, 0, undefined, [['w2', 'w3', 's1', 's2', 's3', 's4'], ['s0', 'w0', 'w1']]);
+    expect(part.pos.get('s0')!.x).toBeGreaterThan(part.cx);
+    expect(['s1', 's2', 's3', 's4'].every((id) => part.pos.get(id)!.x < part.cx)).toBe(true);
+    // Drag-to-partition still splits by the centre line.
+    expect(groupsFromDrop(lay.pos, 'w0', { x: 20, y: 20 }, lay.cx)).toEqual([['w0', 'w2', 'w3', 's2', 's3', 's4'], ['w1', 's0', 's1']]);
+  });
+  it('keeps 16 workers apart (version labels only when packed) and the star and ring layouts unchanged', () => {
+    const lay = topologyLayout([...ws(16), ...ss(5)], 460, 260);
+    expect(overlaps(boxes(lay))).toEqual([]);
+    expect(topologyLayout([...ws(4), ...ss(1)], 460, 260).kind).toBe('ring');
+    expect(topologyLayout(ws(4), 460, 260).kind).toBe('ring');
+  });
+});
+
 describe('pairLinks', () => {
   it('groups both directions of an edge', () => {
     const pairs = pairLinks([

@@ -19,6 +19,15 @@ export interface TopologyLayout {
   ry: number;
   /** Radius of a node glyph. */
   nodeR: number;
+  /**
+   * Nodes whose labels go beside the glyph on a given side (-1 left, +1 right), whatever their
+   * role: set by the cluster layout, where servers carry their labels outwards.
+   */
+  side: Map<NodeId, -1 | 1>;
+  /** Which arrangement was used: a ring of workers (star/ring), or clients around a cluster. */
+  kind: 'ring' | 'cluster';
+  /** Workers packed so tightly that only their version label fits beside them (16 workers). */
+  dense: boolean;
 }
 
 /** Numeric part of a node id (w12 → 12), for ring order; ids without one sort last. */
@@ -33,13 +42,18 @@ export function byNodeOrder(a: NodeId, b: NodeId): number {
   return ra - rb || nodeIndex(a) - nodeIndex(b);
 }
 
+/** Width kept beside a glyph for its two label lines ("v108", "term 12" / "wasm"). */
+const LABEL_W = 50;
+
 /**
  * Workers on an ellipse in ring order (w0 → w1 → … clockwise, so ring links read as a ring);
- * servers and brokers in the centre. An ellipse rather than a circle because the topology panel
+ * one server in the centre (a star). An ellipse rather than a circle because the topology panel
  * is usually wider than tall, and a circle would leave the nodes small and bunched. The ring is
  * rotated by half a step so that, for an even number of workers, no worker sits on the vertical
  * centre line: the left/right halves are then an obvious two-group partition for
  * drag-to-partition (w0, w1 right; w2, w3 left for four).
+ *
+ * Several servers or brokers (Raft, Kafka) get the cluster layout instead (see clusterLayout).
  */
 export function topologyLayout(
   nodes: readonly { id: NodeId; role: NodeRole }[],
@@ -48,11 +62,14 @@ export function topologyLayout(
   /** Space reserved above the drawing (a hint line). */
   top = 0,
   margin?: { x: number; y: number },
+  /** The partition in force, if any: in the cluster layout each server joins its group's side. */
+  groups?: readonly (readonly NodeId[])[],
 ): TopologyLayout {
+  const workers = nodes.filter((n) => n.role === 'worker').map((n) => n.id).sort(byNodeOrder);
+  const inner = nodes.filter((n) => n.role !== 'worker').map((n) => n.id).sort(innerOrder);
+  if (inner.length > 1) return clusterLayout(workers, inner, width, height, top, groups);
   const cx = width / 2;
   const cy = top + (height - top) / 2;
-  const workers = nodes.filter((n) => n.role === 'worker').map((n) => n.id).sort(byNodeOrder);
-  const inner = nodes.filter((n) => n.role !== 'worker').map((n) => n.id).sort(byNodeOrder);
   const count = Math.max(workers.length, 1);
   const angle = (i: number): number => -Math.PI / 2 + ((i + 0.5) * 2 * Math.PI) / count;
   // Labels sit beside side nodes (see labelPlacement): top and bottom need room only when a
@@ -74,26 +91,96 @@ export function topologyLayout(
     pos.set(id, { x: cx + rx * Math.cos(a), y: cy + ry * Math.sin(a) });
   });
   if (inner.length === 1) pos.set(inner[0], { x: cx, y: cy });
-  else if (inner.length > 1) {
-    // Several servers/brokers sit in a row across the middle (brokers above, PS replicas below
-    // when both exist): the ring is wider than tall, and a row leaves each one room for its
-    // version and term labels, which a small inner circle of 3–5 servers did not.
-    const brokers = inner.filter((id) => id.startsWith('b'));
-    const others = inner.filter((id) => !id.startsWith('b'));
-    const rows = brokers.length > 0 && others.length > 0 ? [brokers, others] : [inner];
-    const dy = Math.min(ry * 0.42, nodeR * 2.6);
-    rows.forEach((row, ri) => {
-      const y = rows.length === 1 ? cy : cy + (ri === 0 ? -dy : dy * 0.9);
-      const span = Math.min(rx * 1.15, (row.length - 1) * nodeR * 5);
-      row.forEach((id, i) => {
-        const x = row.length === 1 ? cx : cx - span / 2 + (i * span) / (row.length - 1);
-        // Five in a row get tight: alternate up and down a little so neighbours' labels clear.
-        const zig = row.length >= 5 && rows.length === 1 ? (i % 2 === 0 ? -1 : 1) * nodeR * 0.9 : 0;
-        pos.set(id, { x, y: y + zig });
-      });
+  return { pos, cx, cy, rx, ry, nodeR, side: new Map(), kind: 'ring', dense: false };
+}
+
+/** Brokers first (the log everyone writes to), then servers / PS replicas, each by number. */
+function innerOrder(a: NodeId, b: NodeId): number {
+  const ra = a.startsWith('b') ? 0 : 1;
+  const rb = b.startsWith('b') ? 0 : 1;
+  return ra - rb || nodeIndex(a) - nodeIndex(b);
+}
+
+/**
+ * Clients around a cluster, for several servers or brokers: the workers stand in two columns at
+ * the left and right edges (w0… down the right, the rest up the left, so the order still runs
+ * clockwise and the left/right halves are the natural drag-to-partition groups), and the servers
+ * sit on their own ellipse in the middle, using the panel's width. The first half of the servers
+ * goes on the right and the rest on the left, none on the vertical centre line, so a drag across
+ * the middle splits the servers too (Raft: {w0, w1, s0, s1} | {w2, w3, s2, s3, s4}). On an
+ * ellipse, no three servers are in a line, so every server↔server edge is its own line (a row
+ * drew s0↔s4 through s1…s3). Every label sits beside its glyph, on the outside.
+ */
+function clusterLayout(
+  workers: readonly NodeId[],
+  inner: readonly NodeId[],
+  width: number,
+  height: number,
+  top: number,
+  groups?: readonly (readonly NodeId[])[],
+): TopologyLayout {
+  const cx = width / 2;
+  const h = height - top;
+  const cy = top + h / 2;
+  const right = workers.slice(0, Math.ceil(workers.length / 2));
+  const left = workers.slice(right.length);
+  const perColumn = Math.max(1, right.length);
+  // Glyph size: fits the column's vertical spacing and the panel's width.
+  const nodeR = Math.max(13, Math.min(24, h / (perColumn * 2.6 + 1.2), width / 28, h / 9));
+  const side = new Map<NodeId, -1 | 1>();
+  const pos = new Map<NodeId, Pt>();
+  // Worker columns: the glyph edge plus its labels end a few pixels inside the panel.
+  const xCol = Math.max(nodeR * 3, width / 2 - (nodeR + 8 + LABEL_W + 6));
+  const yPad = nodeR + 6;
+  const column = (ids: readonly NodeId[], sgn: -1 | 1): void => {
+    const n = ids.length;
+    // A few workers spread over the middle of the height, many over all of it.
+    const span = n <= 1 ? 0 : Math.min(h - 2 * yPad, (n - 1) * Math.max(nodeR * 3.2, (h - 2 * yPad) / n));
+    ids.forEach((id, i) => {
+      const k = n <= 1 ? 0 : i / (n - 1) - 0.5; // -0.5 … 0.5, top to bottom
+      // A slight bow (the ends lean in) reads as a bracket around the cluster.
+      const bow = Math.min(nodeR, width * 0.02) * (4 * k * k);
+      const y = cy + k * span * (sgn === 1 ? 1 : -1);
+      pos.set(id, { x: cx + sgn * (xCol - bow), y });
+      side.set(id, sgn);
     });
+  };
+  column(right, 1);
+  column(left, -1);
+  // The cluster's ellipse: inside the columns, leaving room for the servers' outward labels.
+  const hasWorkers = workers.length > 0;
+  const rxMax = hasWorkers ? xCol - nodeR - 10 - (nodeR + 8 + LABEL_W) : width / 2 - (nodeR + 8 + LABEL_W + 6);
+  const rx = Math.max(nodeR * 2, rxMax);
+  // Room above for the leader's crown and ring; below for nothing but the glyph.
+  const ry = Math.max(nodeR * 1.5, Math.min(h / 2 - nodeR - 22, Math.max(rx, h * 0.3)));
+  // Which side each server takes: by default the first half right, the rest left; under a
+  // partition, the side where most of its group's workers stand, so each group's shading is one
+  // side of the picture (Raft: {s0, w0, w1} | {w2, w3, s1…s4}).
+  const nRight = Math.floor(inner.length / 2);
+  const sideOfServer = new Map<NodeId, -1 | 1>(inner.map((id, i) => [id, i < nRight ? 1 : -1]));
+  for (const g of groups ?? []) {
+    let score = 0;
+    for (const id of g) score += side.get(id) ?? 0;
+    if (score !== 0) for (const id of g) if (sideOfServer.has(id)) sideOfServer.set(id, score > 0 ? 1 : -1);
   }
-  return { pos, cx, cy, rx, ry, nodeR };
+  const place = (ids: readonly NodeId[], sgn: -1 | 1): void => {
+    const n = ids.length;
+    // Angles inside the right (or left) half, clockwise, evenly, clear of the vertical axis.
+    const spread = Math.min(Math.PI * 0.8, (Math.PI / 3) * Math.max(1, n - 1) + 0.001);
+    ids.forEach((id, i) => {
+      const a = n === 1 ? 0 : -spread / 2 + (i * spread) / (n - 1);
+      // Right half: top to bottom (clockwise); left half: bottom to top.
+      const y = cy + ry * Math.sin(a) * sgn;
+      const x = cx + sgn * rx * Math.cos(a);
+      pos.set(id, { x, y });
+      side.set(id, sgn);
+    });
+  };
+  place(inner.filter((id) => sideOfServer.get(id) === 1), 1);
+  place(inner.filter((id) => sideOfServer.get(id) === -1), -1);
+  // Two label lines need ~30 px; closer than that, workers keep only their version.
+  const spacing = perColumn <= 1 ? h : (pos.get(right[1])?.y ?? h) - (pos.get(right[0])?.y ?? 0);
+  return { pos, cx, cy, rx: xCol, ry: Math.max(h / 2 - yPad, 1), nodeR, side, kind: 'cluster', dense: spacing < 2 * nodeR + 8 };
 }
 
 /** Baselines are for a 15 px version label and a 12 px backend label under/over it. */
