@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyKnob, defaultStrategy, knobControls, strategyKindsFromSchema } from './knobs';
+import { applyKnob, defaultStrategy, formatKnobText, knobControls, parseLenient, strategyKindsFromSchema } from './knobs';
 import type { StrategyConfig } from '../scenario/schema';
 
 describe('knob controls from the zod schema', () => {
@@ -37,5 +37,34 @@ describe('knob controls from the zod schema', () => {
     if (!neg.ok) expect(neg.knob).toBe('rtoMs');
     expect(applyKnob(defaultStrategy('ps-async') as StrategyConfig, 'lrStaleness', 'sometimes').ok).toBe(false);
     expect(applyKnob(cur, 'nope', '1')).toMatchObject({ ok: false, knob: 'nope' });
+  });
+});
+
+describe('knobs that are neither numbers nor enums', () => {
+  it('show and accept "inf" and ranges such as 150–300', () => {
+    expect(formatKnobText('inf')).toBe('inf');
+    expect(formatKnobText([150, 300])).toBe('150–300');
+    expect(parseLenient('inf')).toBe('inf');
+    expect(parseLenient('∞')).toBe('inf');
+    expect(parseLenient('150–300')).toEqual([150, 300]);
+    expect(parseLenient('[200, 400]')).toEqual([200, 400]);
+    expect(parseLenient('3')).toBe(3);
+    expect(parseLenient('')).toBeUndefined();
+  });
+
+  it('SSP staleness takes "inf" and a number; a bad value names the knob', () => {
+    const ssp = defaultStrategy('ssp')!;
+    const inf = applyKnob(ssp, 'staleness', 'inf');
+    expect(inf.ok && (inf.strategy as { staleness: unknown }).staleness).toBe('inf');
+    const four = applyKnob(ssp, 'staleness', '4');
+    expect(four.ok && (four.strategy as { staleness: unknown }).staleness).toBe(4);
+    const bad = applyKnob(ssp, 'staleness', 'soon');
+    expect(bad.ok).toBe(false);
+  });
+
+  it('Raft electionTimeoutMs takes a range', () => {
+    const raft = defaultStrategy('raft-ps')!;
+    const r = applyKnob(raft, 'electionTimeoutMs', '300–600');
+    expect(r.ok && (r.strategy as { electionTimeoutMs: unknown }).electionTimeoutMs).toEqual([300, 600]);
   });
 });

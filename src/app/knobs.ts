@@ -96,11 +96,9 @@ export function applyKnob(current: StrategyConfig, key: string, raw: string | bo
   } else if (control.type === 'boolean') {
     value = raw === true || raw === 'true';
   } else if (control.type === 'json') {
-    try {
-      value = JSON.parse(String(raw));
-    } catch {
-      return { ok: false, knob: key, message: 'enter a JSON value' };
-    }
+    const parsed = parseLenient(String(raw));
+    if (parsed === undefined) return { ok: false, knob: key, message: 'enter a number, "inf", a range such as 150–300, or a JSON value' };
+    value = parsed;
   }
   // reportInput lets the shared issue wording say what was given ("must be > 0, got -5").
   const r = strategySchema.safeParse({ ...current, [key]: value }, { reportInput: true });
@@ -109,4 +107,28 @@ export function applyKnob(current: StrategyConfig, key: string, raw: string | bo
     return { ok: false, knob: key, message: issue ? issueMessage(issue) : 'invalid value' };
   }
   return { ok: true, strategy: r.data };
+}
+
+/**
+ * The text shown for a knob that is not a plain number/boolean/enum: SSP's `staleness` reads
+ * "inf" (not "\"inf\""), Raft's `electionTimeoutMs` reads "150–300" (not "[150,300]").
+ */
+export function formatKnobText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === 'number')) return `${value[0]}–${value[1]}`;
+  return JSON.stringify(value);
+}
+
+/** Reads what formatKnobText writes (and plain JSON); undefined when it is none of them. */
+export function parseLenient(text: string): unknown {
+  const t = text.trim();
+  if (t === '') return undefined;
+  if (/^(inf|∞|infinity)$/i.test(t)) return 'inf';
+  const range = /^\[?\s*(-?\d+(?:\.\d+)?)\s*(?:–|-|,|\.\.)\s*(-?\d+(?:\.\d+)?)\s*\]?$/.exec(t);
+  if (range) return [Number(range[1]), Number(range[2])];
+  try {
+    return JSON.parse(t);
+  } catch {
+    return /^[a-z][\w.-]*$/i.test(t) ? t : undefined;
+  }
 }

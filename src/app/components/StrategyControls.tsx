@@ -6,7 +6,7 @@ import { backends } from '../../scenario/url';
 import type { BackendChoice } from '../../train/types';
 import { tr } from '../i18n/lang';
 import { s } from '../i18n/strings';
-import { applyKnob, knobControls, strategyKindsFromSchema, type KnobControl } from '../knobs';
+import { applyKnob, formatKnobText, knobControls, strategyKindsFromSchema, type KnobControl } from '../knobs';
 import { applyEdit, setBackend } from '../load';
 import { maxWorkers, minWorkers, withDataset, withStrategy, withStrategyConfig, withWorkers } from '../scenarioEdit';
 import { get, reportError, useApp } from '../store';
@@ -157,7 +157,7 @@ function Knob({ control, scenario, disabled }: { control: KnobControl; scenario:
   return (
     <NumberField
       label={control.key}
-      value={control.type === 'number' ? (current as number) : JSON.stringify(current)}
+      value={control.type === 'number' ? (current as number) : formatKnobText(current)}
       min={control.type === 'number' ? control.min : undefined}
       max={control.type === 'number' ? control.max : undefined}
       text={control.type === 'json'}
