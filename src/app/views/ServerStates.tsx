@@ -53,7 +53,8 @@ export function ServerStates({ sim, frame, lang, live }: ServerStatesProps): JSX
     if (!el || width === 0 || height === 0) return;
     const svg = d3.select(el).attr('viewBox', `0 0 ${width} ${height}`);
     const fs = parseFloat(getComputedStyle(el).fontSize) || 15;
-    const left = Math.max(LEFT_W, fs * 17);
+    // Room for id, role badge, term and commit/HW at any type size (Chinese labels are wider).
+    const left = Math.max(LEFT_W, fs * 19);
     const logW = Math.max(60, width - left - PAD);
     const nodes = sim.nodes();
     // Box side from the row height, then as many columns as fit.
