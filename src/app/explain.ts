@@ -61,7 +61,7 @@ export interface ServerFact {
 export interface RecentNote {
   t: number;
   node?: string;
-  data?: Record<string, number | string | boolean>;
+  data?: object;
 }
 
 export interface ExplainInput {

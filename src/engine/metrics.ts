@@ -12,7 +12,7 @@ export interface MetricNode {
   role: NodeRole;
   up: boolean;
   steps: number;
-  replica: { params: Float32Array; version: number; synced: number };
+  replica: { params: Float32Array; version: number; synced: number; onLineage: boolean };
   counted: number[];
   eval?: Evaluation;
   bytesSent: number;
@@ -106,10 +106,20 @@ function available(st: MetricState, w: MetricNode): boolean {
   return c.length > 0 && c[c.length - 1] > st.now - st.windowMs;
 }
 
+/**
+ * Largest distance between two live replicas that have forked. Two replicas that each hold a state
+ * of the one authoritative lineage (one is an earlier version of the other) are lagging, not
+ * divergent: their gap is staleness, reported there. So all-reduce mid-round, a BSP barrier or
+ * Raft reads of different committed versions read 0, and local steps nobody else has (async PS
+ * cut off, degrade's local SGD, a Kafka replica fed a truncated log) count in full.
+ */
 function maxPairwise(ws: MetricNode[]): number {
   let m = 0;
   for (let i = 0; i < ws.length; i++)
-    for (let j = i + 1; j < ws.length; j++) m = Math.max(m, l2Distance(ws[i].replica.params, ws[j].replica.params));
+    for (let j = i + 1; j < ws.length; j++) {
+      if (ws[i].replica.onLineage && ws[j].replica.onLineage) continue;
+      m = Math.max(m, l2Distance(ws[i].replica.params, ws[j].replica.params));
+    }
   return m;
 }
 

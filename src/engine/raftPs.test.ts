@@ -276,7 +276,7 @@ describe('node selectors in actions', () => {
       ],
     });
     await sim.advanceTo(3000);
-    const skipped = sim.history.events.filter((e) => e.type === 'note' && e.what === 'action-skipped');
+    const skipped = sim.history.events.filter((e) => e.type === 'note' && e.what === 'actionSkipped');
     expect(skipped).toHaveLength(1);
     expect(sim.nodes().find((n) => n.id === 's2')?.up).toBe(true);
   });

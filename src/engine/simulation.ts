@@ -1,11 +1,11 @@
-import { createStrategy, type Strategy, type StrategyContext } from '../protocols';
+import { capOf, createStrategy, type CapClass, type Strategy, type StrategyContext } from '../protocols';
 import type { Replica, StepResult } from '../protocols/strategy';
-import { coreMetricNames, strategyMetricNames, type MetricName, type Scenario } from '../scenario/schema';
+import { coreMetricNames, nodeMetricNames, strategyMetricNames, type MetricName, type Scenario } from '../scenario/schema';
 import { History, type Sha256Factory } from '../sim/history';
 import { Network, quantize } from '../sim/network';
 import { rngFor, type Rng } from '../sim/rng';
 import { EventQueue } from '../sim/scheduler';
-import type { Action, Message, MessageKind, NodeId, NodeRole, SimTime } from '../sim/types';
+import type { Action, HistoryEvent, MessageKind, Message, MetricSample, NodeId, NodeRole, SimTime } from '../sim/types';
 import { equalVectors, fingerprint } from '../sim/vectors';
 import type { Evaluation, GradientResult, Trainer } from '../train/types';
 import type { ExpectationResult, InFlight, LinkView, NodeView, RunSummary } from './api';
@@ -14,6 +14,7 @@ import { compare } from '../scenario/expectations';
 import { clusterMetric, nodeMetric, type MetricState } from './metrics';
 import { replayAt } from './replay';
 import { LossTracker, RoundDelays } from './targets';
+import { FactsRecorder } from './factsRecorder';
 
 /**
  * The co-simulation engine: a discrete-event loop over the simulated network, one strategy
@@ -49,7 +50,7 @@ interface NodeRt {
   straggler: number;
   steps: number;
   computing: boolean;
-  replica: { params: Float32Array; version: number; synced: number };
+  replica: ReplicaRt;
   /** Times of steps that count for availability (ascending). */
   counted: number[];
   eval?: Evaluation;
@@ -59,12 +60,29 @@ interface NodeRt {
   transientRng: Rng;
 }
 
+interface ReplicaRt {
+  params: Float32Array;
+  version: number;
+  synced: number;
+  /**
+   * Holds exactly the state the authoritative lineage had at `version` (synced, no local steps
+   * on top, same parameters as the first replica seen at that version). Two such replicas only
+   * lag one another: the divergence metrics do not count them (metrics.ts).
+   */
+  onLineage: boolean;
+}
+
 export interface SimulationOptions {
   trainer: Trainer;
   /** Simulated ms between loss/accuracy samples of every worker (0: none). Default 250. */
   sampleEveryMs?: number;
   /** SHA-256 implementation for the hashes (default: pure JS; Node may pass its native one). */
   sha256?: Sha256Factory;
+  /**
+   * Tests: after every event, check that every node's facts and log equal what the history
+   * recorded (a strategy that changed another node without `ctx.touch` then fails the run).
+   */
+  verifyFacts?: boolean;
 }
 
 export class Simulation {
@@ -84,6 +102,11 @@ export class Simulation {
   private readonly appliedTaus: Array<{ t: number; node: NodeId; tau: number }> = [];
   private readonly losses: LossTracker;
   private readonly roundDelays = new RoundDelays();
+  private readonly recorder: FactsRecorder;
+  private readonly verifyFacts: boolean;
+  /** Fingerprint of the first replica seen at each authoritative version (see ReplicaRt.onLineage). */
+  private readonly lineage = new Map<number, string>();
+  readonly cap: CapClass;
   private t = 0;
   private nextMsgId = 0;
   private nextOpId = 0;
@@ -113,6 +136,8 @@ export class Simulation {
     const all = [...this.workerIds, ...this.serverIds, ...this.brokerIds];
     this.init = opts.trainer.initialParams();
     if (this.init.length !== opts.trainer.paramCount) throw new Error('trainer returned a wrong parameter count');
+    this.lineage.set(0, fingerprint(this.init));
+    this.cap = capOf(scenario.strategy);
     const seed = scenario.seed;
     this.network = new Network(all, { ...scenario.network }, rngFor(seed, 'network'));
     for (const id of all) {
@@ -127,7 +152,7 @@ export class Simulation {
         straggler,
         steps: 0,
         computing: false,
-        replica: { params: this.init.slice(), version: 0, synced: 0 },
+        replica: { params: this.init.slice(), version: 0, synced: 0, onLineage: true },
         counted: [],
         bytesSent: 0,
         computeRng: rngFor(seed, `compute:${id}`),
@@ -136,11 +161,12 @@ export class Simulation {
     }
     this.losses = new LossTracker(scenario.model.targetLoss, 10 * scenario.compute.stepMs);
     this.strategy = createStrategy(scenario.strategy, this.context());
+    this.recorder = new FactsRecorder(this.strategy, all, (e) => this.history.append(e));
+    this.verifyFacts = opts.verifyFacts ?? false;
     this.history.onAppend((e) => {
-      if (e.type === 'note' && e.what === 'apply' && e.data) {
-        this.appliedTaus.push({ t: e.t, node: String(e.data.worker), tau: Number(e.data.staleness) });
-      }
-      if (e.type === 'note' && e.what === 'merge') this.losses.onMerge(e.t);
+      if (e.type !== 'note') return;
+      if (e.what === 'apply') this.appliedTaus.push({ t: e.t, node: e.data.worker, tau: e.data.staleness });
+      else if (e.what === 'merge') this.losses.onMerge(e.t);
     });
     for (const entry of scenario.timeline) {
       const { at, ...action } = entry;
@@ -153,10 +179,20 @@ export class Simulation {
       pass: null,
     }));
     this.results.forEach((r, index) => this.queue.push(r.time, { k: 'expect', index }, PRIO_EXPECT));
+    // Metrics are sampled on the simulated clock — a fixed period, every expectation time and the
+    // end — never by the screen: the charts and `--samples` plot the same points.
     const every = opts.sampleEveryMs ?? 250;
-    if (every > 0) for (let s = 0; s <= this.durationMs; s += every) this.queue.push(s, { k: 'sample' }, PRIO_SAMPLE);
+    if (every > 0) {
+      const times = new Set<number>();
+      for (let s = 0; s <= this.durationMs; s += every) times.add(s);
+      for (const r of this.results) times.add(r.time);
+      times.add(this.durationMs);
+      for (const s of [...times].sort((a, b) => a - b)) this.queue.push(s, { k: 'sample' }, PRIO_SAMPLE);
+    }
     this.queue.push(this.durationMs, { k: 'end' }, PRIO_END);
     this.strategy.start();
+    this.recorder.touchAll();
+    this.recorder.flush(0);
   }
 
   readonly trainer: Trainer;
@@ -173,9 +209,6 @@ export class Simulation {
     return this.strategy.kind;
   }
 
-  get cap() {
-    return this.strategy.cap;
-  }
 
   // ---------------------------------------------------------------- the strategy's view of the world
 
@@ -199,16 +232,20 @@ export class Simulation {
       replica: (w): Replica => this.node(w).replica,
       setReplica: (w, params, version, synced) => {
         const n = this.node(w);
-        n.replica = { params: params.slice(), version, synced };
-        const hash = fingerprint(n.replica.params);
+        const copy = params.slice();
+        const hash = fingerprint(copy);
+        if (version === synced && !this.lineage.has(version)) this.lineage.set(version, hash);
+        n.replica = { params: copy, version, synced, onLineage: version === synced && this.lineage.get(version) === hash };
         this.history.append({ t: this.t, type: 'version', node: w, version, synced, v: { hash } });
-        if (this.strategy.cap.underPartition === 'C') this.checkSameVersionSameParams(w);
+        if (this.promisesOneStatePerVersion()) this.checkSameVersionSameParams(w);
       },
       counted: (w) => {
         this.node(w).counted.push(this.t);
         this.history.append({ t: this.t, type: 'counted', node: w });
       },
-      note: (what, node, data) => this.history.append({ t: this.t, type: 'note', node, what, data }),
+      // The generic K cannot be narrowed to one member of the Note union; the parameters' types tie it.
+      note: (what, node, data) => this.history.append({ t: this.t, type: 'note', node, what, data } as HistoryEvent),
+      touch: (node) => this.recorder.touch(node),
       initialParams: () => this.init.slice(),
       rng: (stream) => rngFor(sc.seed, `strategy:${stream}`),
       op: (process, op, f, opId, version, params) => {
@@ -220,6 +257,12 @@ export class Simulation {
       },
       violation: (invariant, detail) => this.recordViolation(invariant, detail),
     };
+  }
+
+  /** Strategies whose replicas at one version must hold identical parameters (checked on every version change). */
+  private promisesOneStatePerVersion(): boolean {
+    const c = this.cap.consistency;
+    return c === 'linearizable' || c === 'lockstep' || c === 'committed-prefix';
   }
 
   private recordViolation(invariant: string, detail: string): void {
@@ -390,6 +433,8 @@ export class Simulation {
 
   private afterEvent(): void {
     try {
+      this.recorder.flush(this.t);
+      if (this.verifyFacts) this.recorder.verifyAll(this.t);
       if (this.strategy.checkInvariants) this.checkInvariants();
     } catch (err) {
       this.fail(err);
@@ -412,6 +457,7 @@ export class Simulation {
         if (!this.node(msg.to).up) return this.drop(msg, 'down');
         this.inflight.delete(msg.id);
         this.history.append({ t: this.t, type: 'deliver', id: msg.id, from: msg.from, to: msg.to, kind: msg.kind, sentAt: msg.sentAt });
+        this.recorder.touch(msg.to);
         this.strategy.onMessage(msg);
         return;
       }
@@ -419,7 +465,10 @@ export class Simulation {
         return this.drop(ev.msg, 'loss');
       case 'timer': {
         const n = this.node(ev.node);
-        if (n.up && n.inc === ev.inc) this.strategy.onTimer(ev.node, ev.tag, ev.data);
+        if (n.up && n.inc === ev.inc) {
+          this.recorder.touch(ev.node);
+          this.strategy.onTimer(ev.node, ev.tag, ev.data);
+        }
         return;
       }
       case 'stepDone':
@@ -449,6 +498,7 @@ export class Simulation {
     n.computing = false;
     n.steps = ev.step;
     this.history.append({ t: this.t, type: 'stepDone', node: ev.node, step: ev.step, version: ev.basedOn, v: { loss: r.loss } });
+    this.recorder.touch(ev.node);
     const result: StepResult = { step: ev.step, grad: r.grad, loss: r.loss, basedOn: ev.basedOn, ...(ev.transient ? { transient: true } : {}) };
     this.roundDelays.onStep(ev.node, ev.basedOn, ev.transient);
     this.strategy.onStepDone(ev.node, result);
@@ -471,13 +521,30 @@ export class Simulation {
       let snaps = this.snapshots.get(n.id);
       if (!snaps) this.snapshots.set(n.id, (snaps = []));
       snaps.push({ t: this.t, params: n.replica.params.slice() });
-      this.history.append({ t: this.t, type: 'sample', node: n.id, version: n.replica.version, steps: this.totalSteps(), v: { loss: e.loss, accuracy: e.accuracy } });
     });
     const sampled = evals.filter((e): e is Evaluation => !!e);
     const clusterLoss = sampled.length ? sampled.reduce((a, e) => a + e.loss, 0) / sampled.length : null;
     if (this.losses.onSample(this.t, this.totalSteps(), clusterLoss)) {
       this.history.append({ t: this.t, type: 'note', what: 'targetReached', data: { steps: this.totalSteps() } });
     }
+    this.history.append({ t: this.t, type: 'metrics', v: this.metricSample() });
+  }
+
+  /** Every metric the run defines now: cluster-wide, and per node where the metric has a node form. */
+  metricSample(): MetricSample {
+    const cluster: Record<string, number | null> = {};
+    const all = this.metrics();
+    for (const k of Object.keys(all) as MetricName[]) cluster[k] = all[k] ?? null;
+    const nodes: Record<NodeId, Record<string, number | null>> = {};
+    for (const id of this.rt.keys()) {
+      const row: Record<string, number | null> = {};
+      for (const m of nodeMetricNames) {
+        const v = this.metric(m, id);
+        if (v !== null) row[m] = v;
+      }
+      nodes[id] = row;
+    }
+    return { cluster, nodes };
   }
 
   private async evaluateWorkers(): Promise<void> {
@@ -544,7 +611,7 @@ export class Simulation {
   private applyNow(requested: Action, source: 'user' | 'timeline'): void {
     const resolved = this.resolveSelectors(requested);
     if (typeof resolved === 'string') {
-      this.history.append({ t: this.t, type: 'note', what: 'action-skipped', data: { reason: resolved } });
+      this.history.append({ t: this.t, type: 'note', what: 'actionSkipped', data: { selector: selectorOf(requested) } });
       return;
     }
     const action = resolved;
@@ -571,8 +638,9 @@ export class Simulation {
         this.node(action.node).slowFactor = action.factor;
         return;
       case 'timeout':
+        this.recorder.touch(action.node);
         if (this.node(action.node).up && !this.strategy.onAction?.(action)) {
-          this.history.append({ t: this.t, type: 'note', node: action.node, what: 'action-ignored', data: { reason: `${this.strategy.kind} has no election timer` } });
+          this.history.append({ t: this.t, type: 'note', node: action.node, what: 'actionIgnored', data: { reason: 'no-election-timer' } });
         }
         return;
       case 'link': {
@@ -591,6 +659,7 @@ export class Simulation {
     n.inc++;
     n.computing = false;
     this.history.append(reason ? { t: this.t, type: 'crash', node: id, reason } : { t: this.t, type: 'crash', node: id });
+    this.recorder.touch(id);
     this.strategy.onCrash(id);
   }
 
@@ -601,8 +670,9 @@ export class Simulation {
     n.failed = undefined;
     n.inc++;
     // The process starts empty: the strategy fetches state for it.
-    n.replica = { params: this.init.slice(), version: 0, synced: 0 };
+    n.replica = { params: this.init.slice(), version: 0, synced: 0, onLineage: true };
     this.history.append({ t: this.t, type: 'restart', node: id });
+    this.recorder.touch(id);
     this.strategy.onRestart(id);
   }
 
@@ -649,7 +719,7 @@ export class Simulation {
         return this.losses.mergeLossSpike();
       case 'delayedRounds':
         // Lock-step rounds (all-reduce): round r is computed on version r by every worker.
-        return this.strategy.cap.underPartition === 'C' && this.scenario.compute.transient ? this.roundDelays.fraction(this.strategy.authoritativeVersion()) : undefined;
+        return this.cap.consistency === 'lockstep' && this.scenario.compute.transient ? this.roundDelays.fraction(this.strategy.authoritativeVersion()) : undefined;
       default:
         return undefined;
     }
@@ -784,6 +854,13 @@ export class Simulation {
   }
 }
 
+
+/** The selector an action named where it takes a node (for the actionSkipped note). */
+function selectorOf(a: Action): string {
+  if ('node' in a && typeof a.node === 'string' && a.node.startsWith('@')) return a.node;
+  if (a.do === 'partition') return a.groups.flat().find((id) => id.startsWith('@')) ?? '';
+  return '';
+}
 
 function detailOf(strategy: Strategy, id: NodeId) {
   const d = strategy.detail?.(id);

@@ -51,7 +51,7 @@ describe('stale synchronous parallel (SSP)', () => {
       else expect(Math.min(...['w0', 'w1', 'w2', 'w3'].map((w) => done.get(w) ?? 0))).toBe(e.step - 1);
     }
     expect(sim.metric('versionConflicts')).toBe(0);
-    expect(sim.cap.underPartition).toBe('C');
+    expect(sim.cap.consistency).toBe('lockstep');
     // … and it progresses like the BSP parameter server on the same seed (within a round).
     const bsp = await Simulation.create(testScenario({ cluster: { workers: 4, servers: 1 }, strategy: { kind: 'ps-sync' }, durationMs: 5000, compute: { stepMs: 100, jitter: 0.1, transient: { p: 0.15, slowdown: 6 } } }), { trainer: new InstantTrainer(), sampleEveryMs: 0 });
     await bsp.advanceTo(5000);

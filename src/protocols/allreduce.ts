@@ -60,7 +60,6 @@ const msgKey = (round: number, phase: RingPhase, k: number) => `${round}:${phase
 
 export class AllreduceStrategy implements Strategy {
   readonly kind = 'allreduce';
-  readonly cap = { underPartition: 'C', pacelc: 'PC/EC' } as const;
   private readonly n: number;
   private readonly bounds: Array<[number, number]>;
   private readonly w = new Map<NodeId, RingWorker>();

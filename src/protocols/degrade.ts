@@ -3,7 +3,7 @@ import type { Message, NodeId } from '../sim/types';
 import { axpy } from '../sim/vectors';
 import { AllreduceStrategy } from './allreduce';
 import { mergeReplicas, type Contribution } from './degradeMerge';
-import { newestLiveWorkerVersion, type Strategy, type StrategyContext, type StepResult } from './strategy';
+import { newestLiveWorkerVersion, type NoteData, type Strategy, type StrategyContext, type StepResult } from './strategy';
 
 /**
  * "Degrade": strong while healthy, eventual under a detected partition, merged on heal (TRUTHS:
@@ -126,7 +126,6 @@ const RING_KINDS = new Set(['chunk', 'nack', 'state-req', 'state']);
 
 export class DegradeStrategy implements Strategy {
   readonly kind = 'degrade';
-  readonly cap = { underPartition: 'A', pacelc: 'PA/EC' } as const;
   private readonly ring: AllreduceStrategy;
   private readonly w = new Map<NodeId, WorkerState>();
   private readonly n: number;
@@ -227,15 +226,15 @@ export class DegradeStrategy implements Strategy {
       return;
     }
     if (m.epoch < s.epoch) {
-      this.fence(msg.to, `ring ${msg.kind} from ${msg.from} carries epoch ${m.epoch} < ${s.epoch}`);
+      this.fence(msg.to, { what: 'ring', from: msg.from, epoch: m.epoch, current: s.epoch });
       return;
     }
     if (s.mode === 'strong') this.ring.onMessage({ ...msg, payload: m.inner });
   }
 
-  private fence(node: NodeId, why: string): void {
+  private fence(node: NodeId, why: NoteData['fenced']): void {
     this.fenced++;
-    this.ctx.note('fenced', node, { why });
+    this.ctx.note('fenced', node, why);
   }
 
   // ---------------------------------------------------------------- timers: detector, heal, checkpoints
@@ -274,7 +273,7 @@ export class DegradeStrategy implements Strategy {
       if (s.quorum) s.epoch++; // only a majority can obtain the next epoch
       s.grads = [];
       s.stableSince = null;
-      this.ctx.note('partitionDetected', node, { side: reach.join(','), epoch: s.epoch });
+      this.ctx.note('partitionDetected', node, { side: [...reach], epoch: s.epoch });
       this.ctx.note('modeSwitch', node, { to: 'eventual', epoch: s.epoch });
       if (!this.ctx.isComputing(node)) this.ctx.startStep(node, this.ctx.replica(node).version);
       return;
@@ -293,7 +292,7 @@ export class DegradeStrategy implements Strategy {
         // contribute again once everyone is heard for healStableMs.
         s.mode = 'degraded';
         s.stableSince = null;
-        this.ctx.note('mergeAborted', node, { epoch: s.epoch, reachable: reach.join(',') });
+        this.ctx.note('mergeAborted', node, { epoch: s.epoch, reachable: [...reach] });
         if (!this.ctx.isComputing(node)) this.ctx.startStep(node, this.ctx.replica(node).version);
       } else if (now - s.contributedAt > this.cfg.detectTimeoutMs) {
         this.contribute(node, s, reach); // lost, or the coordinator crashed, or its answer was lost
@@ -327,7 +326,7 @@ export class DegradeStrategy implements Strategy {
     if (last && c.epoch < last.epoch) {
       // Made before the last merge, which therefore holds it (a merge needs every worker): the
       // sender missed the merged parameters. Resend them rather than merge its work twice.
-      this.fence(c.worker, `merge contribution carries epoch ${c.epoch}, merge epoch is ${last.epoch}`);
+      this.fence(c.worker, { what: 'contribution', from: c.worker, epoch: c.epoch, current: last.epoch });
       if (c.worker === coordinator) this.adopt(coordinator, last);
       else this.ctx.send(coordinator, c.worker, 'merged', last, last.params.length * 4);
       return;
@@ -360,7 +359,7 @@ export class DegradeStrategy implements Strategy {
   private adopt(node: NodeId, m: MergedMsg): void {
     const s = this.st(node);
     if (m.epoch <= s.epoch) {
-      if (m.epoch < s.epoch) this.fence(node, `merged parameters of epoch ${m.epoch} < ${s.epoch}`);
+      if (m.epoch < s.epoch) this.fence(node, { what: 'merged', epoch: m.epoch, current: s.epoch });
       return;
     }
     // Local steps taken after the contribution that was merged (it went back to local training).
@@ -391,7 +390,7 @@ export class DegradeStrategy implements Strategy {
     const version = this.ctx.replica(node).version;
     if (s.epoch < this.store.epoch) {
       if (this.cfg.fencing) {
-        this.fence(node, `checkpoint of epoch ${s.epoch} rejected: the store has seen epoch ${this.store.epoch}`);
+        this.fence(node, { what: 'checkpoint', epoch: s.epoch, current: this.store.epoch });
         return;
       }
       this.staleAccepted++;

@@ -20,7 +20,8 @@ export type StrategyKind = StrategyConfig['kind'];
 export interface StrategyInfo {
   kind: StrategyKind;
   name: { en: string; zh: string };
-  cap: CapClass;
+  /** Its CAP/PACELC class for a configuration (the running one, or the defaults). */
+  capOf: (cfg: StrategyConfig) => CapClass;
   /** Minimum cluster it needs; the validator and the UI's strategy switch both read this. */
   needs: { workers?: number; servers?: number; brokers?: number };
   /** The cluster the UI builds when switching to it, where that differs from the minimum. */
@@ -33,19 +34,40 @@ export interface StrategyInfo {
   allowsLoss?: (cfg: StrategyConfig) => boolean;
 }
 
+const lockstep: CapClass = { underPartition: 'C', pacelc: 'PC/EC', consistency: 'lockstep' };
+const eventualPA: CapClass = { underPartition: 'A', pacelc: 'PA/EL', consistency: 'eventual' };
+
+/**
+ * SSP is tunable: s = 0 is BSP (lockstep, PC/EC); s = ∞ is ASP (PA/EL). A finite s blocks under a
+ * partition once the bound is hit — it keeps bounded staleness, which is not C — and trades
+ * consistency for latency otherwise (EL).
+ */
+function sspClass(staleness: number | 'inf'): CapClass {
+  if (staleness === 0) return lockstep;
+  if (staleness === 'inf') return eventualPA;
+  return { underPartition: 'C', pacelc: 'PC/EL', consistency: 'bounded-staleness' };
+}
+
 export const strategies: readonly StrategyInfo[] = [
-  { kind: 'allreduce', name: { en: 'Ring all-reduce', zh: '环形全归约' }, cap: { underPartition: 'C', pacelc: 'PC/EC' }, needs: { workers: 2 }, allowsLoss: () => false },
-  { kind: 'ps-async', name: { en: 'Async parameter server', zh: '异步参数服务器' }, cap: { underPartition: 'A', pacelc: 'PA/EL' }, needs: { servers: 1 }, allowsLoss: () => true /* a crashed server restarts from its last checkpoint */ },
-  { kind: 'kafka-ps', name: { en: 'Kafka-fed parameter server', zh: 'Kafka 驱动的参数服务器' }, cap: { underPartition: 'A', pacelc: 'PA/EL' }, needs: { servers: 1, brokers: 1 }, suggested: { servers: 2, brokers: 3 }, allowsLoss: (cfg) => cfg.kind === 'kafka-ps' && !kafkaDurable(cfg) /* acks=0/1, unclean election */ },
-  { kind: 'raft-ps', name: { en: 'Raft-replicated parameter server', zh: 'Raft 复制的参数服务器' }, cap: { underPartition: 'C', pacelc: 'PC/EC' }, needs: { servers: 3 }, suggested: { servers: 5 }, allowsLoss: () => false /* a committed update is on a majority for good */ },
-  { kind: 'ps-sync', name: { en: 'Synchronous parameter server (BSP)', zh: '同步参数服务器（BSP）' }, cap: { underPartition: 'C', pacelc: 'PC/EC' }, needs: { servers: 1 }, allowsLoss: () => false /* a round is persisted before it is acknowledged */ },
+  { kind: 'allreduce', name: { en: 'Ring all-reduce', zh: '环形全归约' }, capOf: () => lockstep, needs: { workers: 2 }, allowsLoss: () => false },
+  { kind: 'ps-async', name: { en: 'Async parameter server', zh: '异步参数服务器' }, capOf: () => eventualPA, needs: { servers: 1 }, allowsLoss: () => true /* a crashed server restarts from its last checkpoint */ },
+  { kind: 'kafka-ps', name: { en: 'Kafka-fed parameter server', zh: 'Kafka 驱动的参数服务器' }, capOf: (cfg) => (cfg.kind === 'kafka-ps' && kafkaDurable(cfg) && cfg['num.partitions'] === 1 ? { underPartition: 'C', pacelc: 'PC/EL', consistency: 'eventual', partitionKeeps: 'durability' } : eventualPA), needs: { servers: 1, brokers: 1 }, suggested: { servers: 2, brokers: 3 }, allowsLoss: (cfg) => cfg.kind === 'kafka-ps' && !kafkaDurable(cfg) /* acks=0/1, unclean election */ },
+  { kind: 'raft-ps', name: { en: 'Raft-replicated parameter server', zh: 'Raft 复制的参数服务器' }, capOf: (cfg) => (cfg.kind === 'raft-ps' && cfg.readMode === 'local' ? { underPartition: 'C', pacelc: 'PC/EC', consistency: 'committed-prefix' } : { underPartition: 'C', pacelc: 'PC/EC', consistency: 'linearizable' }), needs: { servers: 3 }, suggested: { servers: 5 }, allowsLoss: () => false /* a committed update is on a majority for good */ },
+  { kind: 'ps-sync', name: { en: 'Synchronous parameter server (BSP)', zh: '同步参数服务器（BSP）' }, capOf: () => lockstep, needs: { servers: 1 }, allowsLoss: () => false /* a round is persisted before it is acknowledged */ },
   // Tunable: s = 0 is PC/EC, s = ∞ PA/EL; a finite s blocks under a partition once the bound is hit (PC) and trades consistency for latency otherwise (EL). The instance reports its own class.
-  { kind: 'ssp', name: { en: 'Stale synchronous parallel (SSP)', zh: '陈旧同步并行（SSP）' }, cap: { underPartition: 'A', pacelc: 'PC/EL' }, needs: { servers: 1 }, allowsLoss: () => false },
-  { kind: 'degrade', name: { en: 'Degrade on partition, merge on heal', zh: '分区降级、恢复合并' }, cap: { underPartition: 'A', pacelc: 'PA/EC' }, needs: { workers: 2 }, allowsLoss: () => false /* discarded local work is lostWork, not lost acknowledged updates */ },
+  { kind: 'ssp', name: { en: 'Stale synchronous parallel (SSP)', zh: '陈旧同步并行（SSP）' }, capOf: (cfg) => sspClass(cfg.kind === 'ssp' ? cfg.staleness : 0), needs: { servers: 1 }, allowsLoss: () => false },
+  { kind: 'degrade', name: { en: 'Degrade on partition, merge on heal', zh: '分区降级、恢复合并' }, capOf: () => ({ underPartition: 'A', pacelc: 'PA/EC', consistency: 'eventual' }), needs: { workers: 2 }, allowsLoss: () => false /* discarded local work is lostWork, not lost acknowledged updates */ },
 ];
 
 export function strategyInfo(kind: string): StrategyInfo | undefined {
   return strategies.find((s) => s.kind === kind);
+}
+
+/** The class of a running configuration (what the product shows and the engine's checks use). */
+export function capOf(cfg: StrategyConfig): CapClass {
+  const info = strategyInfo(cfg.kind);
+  if (!info) throw new Error(`unknown strategy "${cfg.kind}"`);
+  return info.capOf(cfg);
 }
 
 export function createStrategy(cfg: StrategyConfig, ctx: StrategyContext): Strategy {
@@ -69,4 +91,4 @@ export function createStrategy(cfg: StrategyConfig, ctx: StrategyContext): Strat
 
 export { psSyncKnobs, sspKnobs, degradeKnobs };
 export { allreduceKnobs, psAsyncKnobs, kafkaPsKnobs, raftPsKnobs };
-export type { Strategy, StrategyContext } from './strategy';
+export type { Strategy, StrategyContext, CapClass } from './strategy';

@@ -78,7 +78,6 @@ interface ServerState {
 
 export class PsAsyncStrategy implements Strategy {
   readonly kind = 'ps-async';
-  readonly cap = { underPartition: 'A', pacelc: 'PA/EL' } as const;
   private readonly server: NodeId;
   private srv: ServerState;
   private checkpoint: ServerState;
@@ -208,7 +207,7 @@ export class PsAsyncStrategy implements Strategy {
     const s = this.w.get(node);
     if (tag === 'push-timeout' && s && s.inFlight && data === s.pushId) {
       s.inFlight = false;
-      this.ctx.note('push-timeout', node, { unacked: s.unacked.length });
+      this.ctx.note('pushTimeout', node, { unacked: s.unacked.length });
       if (s.waiting && !s.needsParams) {
         // The server is out of reach: keep training on the local copy (this is what keeps A).
         s.reachable = false;

@@ -65,7 +65,6 @@ interface ServerState {
 
 export class PsSyncStrategy implements Strategy {
   readonly kind = 'ps-sync';
-  readonly cap = { underPartition: 'C', pacelc: 'PC/EC' } as const;
   private readonly server: NodeId;
   private readonly n: number;
   /** How many gradients close a round. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Message, NodeId } from '../sim/types';
 import { axpy } from '../sim/vectors';
-import type { CapClass, Strategy, StrategyContext, StepResult } from './strategy';
+import type { Strategy, StrategyContext, StepResult } from './strategy';
 import { crashedWaitClock, freshWaitClock, startWaiting, stopWaiting, waitFraction, type WaitClock } from './waiting';
 
 /**
@@ -84,7 +84,6 @@ interface ServerState {
 
 export class SspStrategy implements Strategy {
   readonly kind = 'ssp';
-  readonly cap: CapClass;
   private readonly s: number;
   private readonly server: NodeId;
   private srv: ServerState;
@@ -102,12 +101,6 @@ export class SspStrategy implements Strategy {
     if (ctx.servers.length < 1) throw new Error('ssp needs a server (cluster.servers ≥ 1)');
     this.server = ctx.servers[0];
     this.s = cfg.staleness === 'inf' ? Infinity : cfg.staleness;
-    // Tunable class. s = 0 is BSP: replicas at one version are identical, so the engine's
-    // same-version-same-params check ('C') applies. For s > 0 it does not: two workers may hold the
-    // same version count with different local updates, which SSP allows. Finite s still blocks
-    // under a partition once the bound is hit (PC), and trades consistency for latency else (EL);
-    // s = ∞ never blocks (PA/EL). `underPartition` here only selects that engine check.
-    this.cap = this.s === 0 ? { underPartition: 'C', pacelc: 'PC/EC' } : this.s === Infinity ? { underPartition: 'A', pacelc: 'PA/EL' } : { underPartition: 'A', pacelc: 'PC/EL' };
     this.srv = { params: ctx.initialParams(), version: 0, applied: new Map(ctx.workers.map((w) => [w, 0])) };
     for (const id of ctx.workers) this.w.set(id, freshWorker(0));
   }

@@ -1,5 +1,7 @@
 import type { Rng } from '../sim/rng';
 import type { Action, Message, MessageKind, NodeId, SimTime } from '../sim/types';
+import type { NodeFacts, NodeLog, NoteData, NoteName } from './facts';
+export type { NodeFacts, NodeLog, NoteData, NoteName };
 
 /**
  * The one interface every synchronisation strategy implements (DESIGN rule 6).
@@ -55,8 +57,14 @@ export interface StrategyContext {
   setReplica(worker: NodeId, params: Float32Array, version: number, synced: number): void;
   /** The worker completed a step that counts for availability under this strategy. */
   counted(worker: NodeId): void;
-  /** A strategy-specific history note, e.g. 'blocked' or 'retransmit'. */
-  note(what: string, node?: NodeId, data?: Record<string, number | string | boolean>): void;
+  /** A typed protocol event for the history (CURRICULUM §C.6 names); narration and `on` triggers match on it. */
+  note<K extends NoteName>(what: K, node: NodeId | undefined, data: NoteData[K]): void;
+  /**
+   * The event being handled changed `node`'s facts or log although it was not addressed to it
+   * (e.g. Kafka's controller moving a partition's leadership). The engine re-reads the facts of
+   * the event's own node by itself.
+   */
+  touch(node: NodeId): void;
   /** A fresh copy of the broadcast initial parameters. */
   initialParams(): Float32Array;
   /** Seeded randomness for this strategy (e.g. Raft election timeouts), one stream per name. */
@@ -82,15 +90,30 @@ export interface NodeDetail {
   lines?: string[];
 }
 
+/**
+ * A strategy's place in CAP/PACELC, computed from its running configuration (TRUTHS: a class
+ * belongs to a configuration, not to a product).
+ */
 export interface CapClass {
-  /** What it keeps under a partition. */
+  /** What it favours under a partition: block or refuse (C side) or keep serving (A). */
   underPartition: 'C' | 'A';
   pacelc: 'PC/EC' | 'PA/EL' | 'PA/EC' | 'PC/EL';
+  /**
+   * What its consistency actually is, named for what it is (C in CAP is linearizability only):
+   * - linearizable: every read sees every write acknowledged before it began;
+   * - lockstep: every replica passes through the same sequence of versions, one round at a
+   *   time; a replica may lag while a round's result reaches it;
+   * - committed-prefix: reads return a committed prefix of one log, possibly stale;
+   * - bounded-staleness: a reader is at most s clocks behind;
+   * - eventual: replicas converge once updates stop; reads may be arbitrarily stale.
+   */
+  consistency: 'linearizable' | 'lockstep' | 'committed-prefix' | 'bounded-staleness' | 'eventual';
+  /** Where the "C" it keeps under a partition is durability of acknowledged writes, not reads (Kafka acks=all). */
+  partitionKeeps?: 'durability';
 }
 
 export interface Strategy {
   readonly kind: string;
-  readonly cap: CapClass;
   /** Undirected edges the strategy communicates over (drawn and clickable in the topology). */
   topology(): Array<[NodeId, NodeId]>;
   start(): void;
@@ -120,6 +143,13 @@ export interface Strategy {
   /** Resolves a node selector such as "@leader"; null when none matches. */
   resolveSelector?(selector: string): NodeId | null;
   detail?(node: NodeId): NodeDetail | null;
+  /**
+   * The node's typed facts now (null: nothing beyond what the engine knows). Called after every
+   * event that touched the node; keep it cheap. Views and sentences are built from these.
+   */
+  facts?(node: NodeId): NodeFacts | null;
+  /** The node's replicated log (Raft servers, Kafka brokers' topic partition 0); null if none. */
+  logOf?(node: NodeId): NodeLog | null;
 }
 
 /** The newest version any live worker holds: the authority of strategies without a server. */

@@ -157,6 +157,26 @@ export const strategyMetricNames = [
 ] as const;
 
 export const metricNames = [...coreMetricNames, ...strategyMetricNames] as const;
+
+/** Metrics with a per-node form (CONTRACTS §1, CURRICULUM §C.4/§C.5): the engine samples these per node. */
+export const nodeMetricNames = [
+  'version',
+  'steps',
+  'staleness',
+  'loss',
+  'accuracy',
+  'availability',
+  'bytes',
+  'meanGradStaleness',
+  'leaders',
+  'term',
+  'commitIndex',
+  'logLength',
+  'overwrittenEntries',
+  'staleReads',
+  'consumerLag',
+  'waitFraction',
+] as const satisfies readonly (typeof coreMetricNames[number] | typeof strategyMetricNames[number])[];
 export type MetricName = (typeof metricNames)[number];
 
 export const comparisonOps = ['==', '!=', '<', '<=', '>', '>='] as const;

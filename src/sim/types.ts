@@ -1,3 +1,5 @@
+import type { LogItem, NodeFacts, Note } from '../protocols/facts';
+
 /**
  * Core vocabulary of the simulator. Everything here is plain data: no DOM, no tfjs, no clock.
  * Layers above (protocols, train, scenario, app, cli) speak these types.
@@ -88,8 +90,16 @@ export type HistoryEvent =
   | { t: SimTime; type: 'counted'; node: NodeId }
   | { t: SimTime; type: 'crash'; node: NodeId; reason?: string }
   | { t: SimTime; type: 'restart'; node: NodeId }
-  | { t: SimTime; type: 'note'; node?: NodeId; what: string; data?: Record<string, number | string | boolean> }
-  | { t: SimTime; type: 'sample'; node: NodeId; version: number; steps: number; v: { loss: number; accuracy: number } }
+  | ({ t: SimTime; type: 'note' } & Note)
+  /** A node's typed facts changed (protocols/facts.ts); the whole new value, so a seek needs only the latest. */
+  | { t: SimTime; type: 'facts'; node: NodeId; f: NodeFacts | null }
+  /** A node's replicated log changed: entries at index ≥ `from` were removed, then `add` appended from `from`. */
+  | { t: SimTime; type: 'log'; node: NodeId; from: number; add: LogItem[] }
+  /**
+   * The engine's metric sample on the simulated clock (a fixed period, every expectation time and
+   * the end). Values only, so the schedule hash does not depend on them; the charts plot these.
+   */
+  | { t: SimTime; type: 'metrics'; v: MetricSample }
   /**
    * A client operation on the replicated parameters, for linearizability checking (Jepsen style).
    * `version` is the version a read returned or an update produced; the parameter hash is a value.
@@ -108,3 +118,9 @@ export type HistoryEvent =
   | { t: SimTime; type: 'violation'; invariant: string; detail: string }
   | { t: SimTime; type: 'end' };
 export type HistoryEventType = HistoryEvent['type'];
+
+/** Metric values at one sample time: cluster-wide, and per node for the metrics that have a node form. */
+export interface MetricSample {
+  cluster: Record<string, number | null>;
+  nodes: Record<NodeId, Record<string, number | null>>;
+}

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { strategyInfo, type StrategyInfo } from '../../protocols';
+import { strategyInfo, strategySchema, type StrategyConfig, type StrategyInfo } from '../../protocols';
 import type { Lang } from '../i18n/lang';
 import { datasetKinds, type Scenario } from '../../scenario/schema';
 import { backends } from '../../scenario/url';
@@ -44,7 +44,7 @@ export function StrategyControls() {
             const info = strategyInfo(k);
             return (
               <option key={k} value={k} title={k}>
-                {info ? strategyLabel(info, lang) : k}
+                {info ? strategyLabel(info, lang, k === scenario.strategy.kind ? scenario.strategy : undefined) : k}
               </option>
             );
           })}
@@ -94,10 +94,13 @@ export function StrategyControls() {
   );
 }
 
-/** "Raft-replicated parameter server — PC/EC" (ssp, tunable, says its class depends on s). */
-export function strategyLabel(info: StrategyInfo, lang: Lang): string {
-  const cls = info.kind === 'ssp' ? (lang === 'zh' ? '可调（随 s）' : 'tunable by s') : info.cap.pacelc;
-  return `${tr(info.name, lang)} — ${cls}`;
+/**
+ * "Raft-replicated parameter server — PC/EC": the class of the running configuration for the
+ * chosen strategy, of the defaults for the others (what switching to it would give).
+ */
+export function strategyLabel(info: StrategyInfo, lang: Lang, running?: StrategyConfig): string {
+  const cfg = running ?? strategySchema.parse({ kind: info.kind });
+  return `${tr(info.name, lang)} — ${info.capOf(cfg).pacelc}`;
 }
 
 /** Up to this many knobs sit in the row; more fold into a panel (Kafka has 14: they took four rows at 1280 px). */

@@ -13,7 +13,7 @@ const ev: HistoryEvent[] = [
   { t: 101, type: 'drop', id: 2, from: 'w1', to: 'w2', kind: 'chunk', reason: 'partition', sentAt: 12 },
   { t: 150, type: 'crash', node: 'w3' },
   { t: 200, type: 'action', action: { do: 'cut', from: 'w0', to: 'w1' }, source: 'user' },
-  { t: 250, type: 'sample', node: 'w0', version: 3, steps: 12, v: { loss: 0.5, accuracy: 0.8 } },
+  { t: 250, type: 'metrics', v: { cluster: { steps: 12 }, nodes: { w0: { version: 3, loss: 0.5, accuracy: 0.8 } } } },
   { t: 300, type: 'action', action: { do: 'heal' }, source: 'user' },
   { t: 320, type: 'restart', node: 'w3' },
   { t: 400, type: 'action', action: { do: 'partition', groups: [['w3']] }, source: 'user' },

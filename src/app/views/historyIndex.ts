@@ -168,9 +168,14 @@ export class HistoryIndex {
         if (open && open.end === null) open.end = e.t;
         break;
       }
-      case 'sample':
-        push(this.samples, e.node, { t: e.t, steps: e.steps, version: e.version, loss: e.v.loss, accuracy: e.v.accuracy });
+      case 'metrics': {
+        const steps = e.v.cluster.steps ?? 0;
+        for (const [node, m] of Object.entries(e.v.nodes)) {
+          if (m.loss === undefined || m.loss === null) continue;
+          push(this.samples, node, { t: e.t, steps, version: m.version ?? 0, loss: m.loss, accuracy: m.accuracy ?? 0 });
+        }
         break;
+      }
       case 'stepStart':
         push(this.stepStarts, e.node, { t: e.t, due: e.due });
         break;

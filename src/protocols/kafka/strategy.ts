@@ -1,6 +1,6 @@
 import type { Message, NodeId } from '../../sim/types';
 import { axpy, equalVectors } from '../../sim/vectors';
-import type { CapClass, NodeDetail, Strategy, StrategyContext, StepResult } from '../strategy';
+import type { NodeDetail, Strategy, StrategyContext, StepResult } from '../strategy';
 import type { KafkaPsConfig } from './knobs';
 import {
   ackAfterAppend,
@@ -137,7 +137,6 @@ type Payload =
 
 export class KafkaPsStrategy implements Strategy {
   readonly kind = 'kafka-ps';
-  readonly cap: CapClass;
   private readonly brokers: NodeId[];
   private readonly rf: number;
   private readonly P: number;
@@ -179,10 +178,6 @@ export class KafkaPsStrategy implements Strategy {
     this.P = cfg['num.partitions'];
     this.acks = cfg.acks;
     this.minIsr = cfg['min.insync.replicas'];
-    const durable = this.acks === 'all' && this.minIsr >= 2 && !cfg['unclean.leader.election.enable'];
-    // The log refuses writes rather than lose them only in the durable recipe; the read path is
-    // eventual either way (consumer lag), hence EL. One partition keeps a total order of updates.
-    this.cap = durable && this.P === 1 ? { underPartition: 'C', pacelc: 'PC/EL' } : { underPartition: 'A', pacelc: 'PA/EL' };
     this.recBytes = ctx.paramCount * 4;
     this.maxRecs = Math.max(1, Math.floor(MAX_FETCH_BYTES / Math.max(1, this.recBytes)));
     for (let p = 0; p < this.P; p++) {
@@ -279,7 +274,7 @@ export class KafkaPsStrategy implements Strategy {
 
   private fence(x: NodeId): void {
     if (!this.live.delete(x)) return;
-    this.ctx.note('brokerFenced', x);
+    this.ctx.note('brokerFenced', x, {});
     for (let p = 0; p < this.P; p++) {
       const m = this.meta[p];
       if (!m.replicas.includes(x)) continue;
@@ -316,8 +311,8 @@ export class KafkaPsStrategy implements Strategy {
     const shrunk = m.isr.filter((x) => !isr.includes(x));
     const grown = isr.filter((x) => !m.isr.includes(x));
     m.isr = isr;
-    for (const x of shrunk) this.ctx.note('isrShrink', x, { partition: p, isr: isr.join(',') });
-    for (const x of grown) this.ctx.note('isrExpand', x, { partition: p, isr: isr.join(',') });
+    for (const x of shrunk) this.ctx.note('isrShrink', x, { partition: p, isr: [...isr] });
+    for (const x of grown) this.ctx.note('isrExpand', x, { partition: p, isr: [...isr] });
     // A smaller ISR may let the HW advance and decides waiting acks=all requests.
     if (m.leader && this.ctx.isUp(m.leader) && this.b.get(m.leader)!.leading.has(p)) this.advanceHw(m.leader, p);
   }
@@ -686,7 +681,7 @@ export class KafkaPsStrategy implements Strategy {
     }
     if (r.records.length) this.serversDirty = true;
     const behind = c.pos[r.p] < r.hw;
-    if (!behind && !c.caughtUp) this.ctx.note('consumerCaughtUp', s);
+    if (!behind && !c.caughtUp) this.ctx.note('consumerCaughtUp', s, {});
     c.caughtUp = !behind;
   }
 
@@ -776,7 +771,7 @@ export class KafkaPsStrategy implements Strategy {
         const pr = this.prod.get(node)!;
         if (pr.phase === 'pull' && pr.pullId === data) {
           // The PS replica is out of reach: train on the parameters we have (staler every step).
-          this.ctx.note('pull-timeout', node);
+          this.ctx.note('pullTimeout', node, {});
           this.ctx.op(node, 'fail', 'read', pr.pullOp);
           pr.phase = 'step';
           this.ctx.startStep(node);

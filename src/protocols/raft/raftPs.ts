@@ -148,7 +148,6 @@ interface WorkerX {
 
 export class RaftPsStrategy implements Strategy {
   readonly kind = 'raft-ps';
-  readonly cap = { underPartition: 'C', pacelc: 'PC/EC' } as const;
   private readonly srv = new Map<NodeId, Server>();
   private readonly wk = new Map<NodeId, WorkerX>();
   private readonly checker = new RaftChecker();
@@ -701,7 +700,7 @@ export class RaftPsStrategy implements Strategy {
     const s = this.srv.get(a.node);
     if (!s) return false;
     // Like RaftScope's "timeout": the server's election timer fires now. A leader has none.
-    if (s.v.role === 'leader') this.ctx.note('timeout-ignored', s.id, { reason: 'a leader has no election timer' });
+    if (s.v.role === 'leader') this.ctx.note('timeoutIgnored', s.id, { reason: 'leader' });
     else this.startElection(s);
     return true;
   }

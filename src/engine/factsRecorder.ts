@@ -1,0 +1,94 @@
+import type { LogItem, NodeFacts, NodeLog } from '../protocols/facts';
+import type { HistoryEvent, NodeId, SimTime } from '../sim/types';
+
+/**
+ * Turns a strategy's typed state into history events (DESIGN rule 4): after each event the engine
+ * names the nodes it touched; for each, the recorder reads the strategy's facts and log and
+ * appends a `facts` event when the facts changed and a `log` event when the log did. Reading only
+ * touched nodes keeps the cost per event constant; `verifyAll` (tests) re-reads every node after
+ * every event, so a strategy that forgets `ctx.touch` fails loudly instead of lying in a view.
+ */
+export interface FactsSource {
+  facts?(node: NodeId): NodeFacts | null;
+  logOf?(node: NodeId): NodeLog | null;
+}
+
+interface Mirror {
+  /** JSON of the last recorded facts ('null' when none). */
+  facts: string;
+  /** The entries last recorded, by identity, and the index of entries[0]. */
+  log: object[];
+}
+
+export class FactsRecorder {
+  private readonly mirrors = new Map<NodeId, Mirror>();
+  private readonly touched = new Set<NodeId>();
+
+  constructor(
+    private readonly source: FactsSource,
+    private readonly nodes: readonly NodeId[],
+    private readonly append: (e: HistoryEvent) => void,
+  ) {}
+
+  touch(node: NodeId): void {
+    this.touched.add(node);
+  }
+
+  touchAll(): void {
+    for (const n of this.nodes) this.touched.add(n);
+  }
+
+  /** Records what changed on the touched nodes (at simulated time t) and forgets the touches. */
+  flush(t: SimTime): void {
+    if (this.touched.size === 0) return;
+    for (const node of this.touched) this.record(t, node);
+    this.touched.clear();
+  }
+
+  /** Test aid: throws if any node's facts or log differ from what the history says. */
+  verifyAll(t: SimTime): void {
+    for (const node of this.nodes) {
+      const m = this.mirrors.get(node);
+      const facts = JSON.stringify(this.source.facts?.(node) ?? null);
+      if ((m?.facts ?? 'null') !== facts) throw new Error(`facts of ${node} changed at t=${t} without a touch: history ${m?.facts ?? 'null'}, live ${facts}`);
+      const log = this.source.logOf?.(node) ?? null;
+      const len = log ? log.entries.length : 0;
+      const same = log ? m !== undefined && m.log.length === len && log.entries.every((e, i) => m.log[i] === e) : (m?.log.length ?? 0) === 0;
+      if (!same) throw new Error(`log of ${node} changed at t=${t} without a touch`);
+    }
+  }
+
+  private record(t: SimTime, node: NodeId): void {
+    let m = this.mirrors.get(node);
+    if (!m) {
+      m = { facts: 'null', log: [] };
+      this.mirrors.set(node, m);
+    }
+    const f = this.source.facts?.(node) ?? null;
+    const json = JSON.stringify(f);
+    if (json !== m.facts) {
+      m.facts = json;
+      this.append({ t, type: 'facts', node, f });
+    }
+    const log = this.source.logOf?.(node);
+    if (log) this.recordLog(t, node, m, log);
+  }
+
+  /**
+   * Finds the longest common prefix by identity, scanning back from the shorter end: logs change
+   * at their tail (appends, truncation of a suffix), and an identical entry at an index implies an
+   * identical prefix before it (Raft's log matching; Kafka's records are copied from one leader).
+   */
+  private recordLog(t: SimTime, node: NodeId, m: Mirror, log: NodeLog): void {
+    const cur = log.entries;
+    const old = m.log;
+    let common = Math.min(cur.length, old.length);
+    while (common > 0 && cur[common - 1] !== old[common - 1]) common--;
+    if (common === old.length && common === cur.length) return;
+    const add: LogItem[] = [];
+    for (let i = common; i < cur.length; i++) add.push(log.item(cur[i]));
+    m.log.length = common; // the mirror follows by the same delta: O(change), not O(log)
+    for (let i = common; i < cur.length; i++) m.log.push(cur[i]);
+    this.append({ t, type: 'log', node, from: log.base + common, add });
+  }
+}

@@ -1,0 +1,211 @@
+import type { NodeId } from '../sim/types';
+
+/**
+ * What a strategy tells the rest of the product about its state: typed facts, never prose
+ * (DESIGN rule 6). The engine records every change of a node's facts as a `facts` history event,
+ * every change of a replicated log as a `log` event, and every protocol event as a typed `note`,
+ * so each view — and each sentence the app writes, in any language — is a function of
+ * (history, t). Nothing outside a strategy parses a strategy's text, because there is none.
+ *
+ * Facts hold small, schedule-level state only (no parameters, no losses): they are part of the
+ * schedule hash. Keep them cheap to build and to compare; the engine asks for them after every
+ * event that touched the node.
+ */
+
+/** A ring all-reduce participant (allreduce; degrade in strong mode). */
+export interface RingFacts {
+  /** The round (step) it works on; its replica holds version `round` once the round completes. */
+  round: number;
+  /** compute: a training step; rs: reduce-scatter; ag: all-gather. */
+  phase: 'compute' | 'rs' | 'ag';
+  /** Transfer step within the phase, 1-based (0 while computing); each phase has N − 1. */
+  k: number;
+  /** The ring predecessor whose chunk it waits for (null while computing). */
+  waitingFor: NodeId | null;
+}
+
+export type NodeFacts =
+  | ({ kind: 'ring-worker' } & RingFacts)
+  // ---------------------------------------------------------------- parameter servers
+  | {
+      kind: 'ps-server';
+      /** Updates applied (ps-async, ssp) or rounds closed (ps-sync). */
+      version: number;
+      /** ps-sync: gradients received for the open round, and how many close it (N − backup). */
+      received?: number;
+      quorum?: number;
+      /** ssp: the slowest live worker's clock, and the bound s (null = ∞). */
+      minClock?: number;
+      staleness?: number | null;
+    }
+  | {
+      kind: 'ps-worker';
+      /**
+       * training: computing or about to; waiting: for parameters or the barrier / SSP bound;
+       * unreachable: the server does not answer (ps-async trains locally meanwhile);
+       * pulling: restarted, fetching the parameters before it may compute.
+       */
+      state: 'training' | 'waiting' | 'unreachable' | 'pulling';
+      /** What it waits for, when state is `waiting`. */
+      waitFor?: 'params' | 'barrier' | 'bound';
+      /** ps-async, ssp: its updates the server has not acknowledged yet. */
+      unacked?: number;
+      /** ps-sync: the round it computes or waits in; ssp: its clock. */
+      round?: number;
+      clock?: number;
+      /** ssp: the slowest clock it must see before it may start its next clock (when blocked). */
+      needClock?: number | null;
+    }
+  // ---------------------------------------------------------------- Raft
+  | {
+      kind: 'raft-server';
+      role: 'leader' | 'follower' | 'candidate';
+      term: number;
+      votedFor: NodeId | null;
+      /** Who it believes leads `term` (null: unknown). */
+      leader: NodeId | null;
+      commitIndex: number;
+      lastApplied: number;
+      /** Version of its state machine (updates applied). */
+      version: number;
+      /** Candidate: votes it holds in `term` (itself included). */
+      votes?: number;
+    }
+  | {
+      kind: 'raft-client';
+      phase: 'idle' | 'computing' | 'updating' | 'reading';
+      /** The server it sends requests to now (its guess of the leader). */
+      asking: NodeId | null;
+      /** Sequence number of its newest update. */
+      seq: number;
+    }
+  // ---------------------------------------------------------------- Kafka
+  | {
+      kind: 'kafka-broker';
+      /** One entry per topic partition this broker holds a replica of. */
+      parts: Array<{
+        /** Topic partition index (主题分区, not a network partition). */
+        p: number;
+        role: 'leader' | 'follower';
+        /** Log end offset and high watermark. */
+        leo: number;
+        hw: number;
+        /** Leader epoch of the partition (as this broker knows it). */
+        epoch: number;
+        /** Leader only: the in-sync replicas. */
+        isr?: NodeId[];
+      }>;
+    }
+  | {
+      kind: 'kafka-consumer';
+      /** Records applied (its version), summed over topic partitions. */
+      offset: number;
+      /** High watermark minus its applied offset, summed over topic partitions. */
+      lag: number;
+      caughtUp: boolean;
+    }
+  | {
+      kind: 'kafka-producer';
+      /** ack: waiting for acknowledgements; pull: for parameters from its PS replica; step: computing. */
+      phase: 'ack' | 'pull' | 'step';
+      /** The PS replica it reads parameters from, and the topic partition it writes to. */
+      readsFrom: NodeId;
+      partition: number;
+      /** Records produced but not yet acknowledged. */
+      unacked: number;
+    }
+  // ---------------------------------------------------------------- degrade
+  | {
+      kind: 'degrade-worker';
+      mode: 'strong' | 'eventual' | 'merging';
+      epoch: number;
+      /** Eventual mode: the workers it can reach (its side), and whether that side is a majority. */
+      side?: NodeId[];
+      majoritySide?: boolean;
+      /** Eventual mode: local steps not yet merged. */
+      localSteps?: number;
+      /** Strong mode: where it is in the ring. */
+      ring?: RingFacts;
+      /** The checkpoint store as this worker's side last saw it: epoch and writer. */
+      storeEpoch: number;
+    };
+
+export type FactsKind = NodeFacts['kind'];
+
+/** One entry of a replicated log, as the servers panel draws it. */
+export interface LogItem {
+  /** Raft term, or the Kafka leader epoch the record was written in. */
+  term: number;
+  kind: 'update' | 'noop' | 'read' | 'record';
+  worker?: NodeId;
+  seq?: number;
+}
+
+/**
+ * A node's replicated log, for the engine to follow. Entries must be immutable objects that are
+ * replaced, never mutated: the engine compares them by identity from the tail to find what was
+ * appended or truncated (Raft's log matching makes an identical entry imply an identical prefix).
+ */
+export interface NodeLog<E extends object = object> {
+  /** Index of entries[0]: 1 for Raft, 0 for Kafka offsets. */
+  base: number;
+  entries: readonly E[];
+  /** The view of one entry (called only for newly appended ones). */
+  item(e: E): LogItem;
+}
+
+/**
+ * The strategy's notes (CURRICULUM §C.6 names where they apply), with typed data. Narration and
+ * timeline `on` triggers match on `what`; the app turns them into words.
+ */
+export interface NoteData {
+  // Raft (and Kafka's controller for leaderElected)
+  electionStarted: { term: number };
+  leaderElected: { term: number; partition?: number; clean?: boolean };
+  leaderStepDown: { term: number };
+  commit: { index: number };
+  entryOverwritten: { index: number; count: number };
+  updateAbandoned: { seq: number };
+  staleRead: { version: number; newest: number; server: NodeId };
+  timeoutIgnored: { reason: 'leader' };
+  // parameter servers
+  apply: { worker: NodeId; seq: number; staleness: number };
+  checkpoint: { version: number };
+  pushTimeout: { unacked: number };
+  pullTimeout: Record<string, never>;
+  barrierBlocked: { round: number };
+  lateGradient: { worker: NodeId; round: number };
+  retransmit: { round: number; k?: number };
+  sspBlocked: { clock: number; need: number };
+  // Kafka
+  brokerFenced: Record<string, never>;
+  isrShrink: { partition: number; isr: NodeId[] };
+  isrExpand: { partition: number; isr: NodeId[] };
+  partitionOffline: { partition: number };
+  uncleanElection: { partition: number; lostFrom: number; committed: number };
+  notEnoughReplicas: { partition: number; isr: number };
+  truncate: { partition: number; from: number; to: number };
+  offlinePartition: { partition: number };
+  produceError: { error: string };
+  offsetOutOfRange: { partition: number; applied: number; leo: number };
+  consumerCaughtUp: Record<string, never>;
+  // degrade
+  partitionDetected: { side: NodeId[]; epoch: number };
+  modeSwitch: { to: 'eventual' | 'strong'; epoch: number };
+  merge: { rule: 'discard' | 'average' | 'replay'; epoch: number; lostWork: number; replayed: number };
+  mergeAborted: { epoch: number; reachable: NodeId[] };
+  /** A message or write carrying an older epoch than the receiver's was refused. */
+  fenced: { what: 'ring' | 'contribution' | 'merged' | 'checkpoint'; from?: NodeId; epoch: number; current: number };
+  staleWriteAccepted: { epoch: number; storeEpoch: number };
+  // engine
+  transient: { step: number; slowdown: number };
+  targetReached: { steps: number };
+  /** A timeline action whose selector matched no node when it fired. */
+  actionSkipped: { selector: string };
+  actionIgnored: { reason: 'no-election-timer' };
+}
+
+export type NoteName = keyof NoteData;
+
+/** A note as stored in the history (`node` is absent for cluster-wide notes). */
+export type Note = { [K in NoteName]: { what: K; node?: NodeId; data: NoteData[K] } }[NoteName];
