@@ -616,20 +616,13 @@ export class Simulation {
     }
     const action = resolved;
     this.history.append({ t: this.t, type: 'action', action, source });
-    const net = this.network;
     switch (action.do) {
       case 'partition':
-        return net.partition(action.groups);
       case 'heal':
-        return net.heal();
       case 'cut':
-        net.cut(action.from, action.to);
-        if (!action.oneWay) net.cut(action.to, action.from);
-        return;
       case 'restore':
-        net.restore(action.from, action.to);
-        if (!action.oneWay) net.restore(action.to, action.from);
-        return;
+      case 'link':
+        return this.network.apply(action);
       case 'crash':
         return this.crash(action.node);
       case 'restart':
@@ -643,12 +636,6 @@ export class Simulation {
           this.history.append({ t: this.t, type: 'note', node: action.node, what: 'actionIgnored', data: { reason: 'no-election-timer' } });
         }
         return;
-      case 'link': {
-        const { do: _do, from, to, oneWay, ...patch } = action;
-        net.setProps(from, to, patch);
-        if (!oneWay) net.setProps(to, from, patch);
-        return;
-      }
     }
   }
 

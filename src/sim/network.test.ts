@@ -105,7 +105,7 @@ describe('Network faults', () => {
 
   it('link settings apply per direction and survive heal', () => {
     const n = net();
-    n.setProps('w0', 'w1', { latencyMs: 100 });
+    n.apply({ do: 'link', from: 'w0', to: 'w1', oneWay: true, latencyMs: 100 });
     n.heal();
     expect(n.props('w0', 'w1').latencyMs).toBe(100);
     expect(n.props('w1', 'w0').latencyMs).toBe(10);

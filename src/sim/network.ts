@@ -1,5 +1,6 @@
+import { applyNetAction, blockedBy, isPartitioned, linkKey, linkProps, noFaults, partitionGroups, type NetFaults } from './faults';
 import type { Rng } from './rng';
-import type { LinkProps, MessageKind, NodeId, SimTime } from './types';
+import type { Action, LinkProps, MessageKind, NodeId, SimTime } from './types';
 
 /**
  * The simulated network (DESIGN rule 3). It owns every message: protocols call `send` and the
@@ -24,16 +25,13 @@ export interface Transmission {
 }
 
 interface LinkState {
-  props: LinkProps;
   busyUntil: SimTime;
   lastArrival: SimTime;
 }
 
 export class Network {
   private readonly links = new Map<string, LinkState>();
-  private readonly cuts = new Set<string>();
-  /** node → partition group index; empty when there is no partition. */
-  private groups = new Map<NodeId, number>();
+  private state: NetFaults = noFaults;
 
   constructor(
     readonly nodes: readonly NodeId[],
@@ -41,61 +39,52 @@ export class Network {
     private readonly rng: Rng,
   ) {}
 
-  props(from: NodeId, to: NodeId): LinkProps {
-    return this.link(from, to).props;
+  /** Applies an action's network effect (sim/faults.ts, the one definition); others change nothing. */
+  apply(a: Action): void {
+    this.state = applyNetAction(this.state, a, this.nodes);
   }
 
-  setProps(from: NodeId, to: NodeId, patch: Partial<LinkProps>): void {
-    const l = this.link(from, to);
-    l.props = { ...l.props, ...definedOnly(patch) };
+  get faults(): NetFaults {
+    return this.state;
+  }
+
+  props(from: NodeId, to: NodeId): LinkProps {
+    return linkProps(this.state, this.defaults, from, to);
   }
 
   cut(from: NodeId, to: NodeId): void {
-    this.cuts.add(key(from, to));
+    this.apply({ do: 'cut', from, to, oneWay: true });
   }
 
   restore(from: NodeId, to: NodeId): void {
-    this.cuts.delete(key(from, to));
+    this.apply({ do: 'restore', from, to, oneWay: true });
   }
 
   isCut(from: NodeId, to: NodeId): boolean {
-    return this.cuts.has(key(from, to));
+    return this.state.cuts.has(linkKey(from, to));
   }
 
   /** Replaces any earlier partition. Unlisted nodes join the first group (CONTRACTS §1). */
-  partition(groups: readonly (readonly NodeId[])[]): void {
-    const g = new Map<NodeId, number>();
-    groups.forEach((members, i) => members.forEach((n) => g.set(n, i)));
-    for (const n of this.nodes) if (!g.has(n)) g.set(n, 0);
-    this.groups = g;
+  partition(groups: NodeId[][]): void {
+    this.apply({ do: 'partition', groups });
   }
 
   /** Removes every partition and cut link; link settings stay. */
   heal(): void {
-    this.groups = new Map();
-    this.cuts.clear();
+    this.apply({ do: 'heal' });
   }
 
   partitionGroups(): NodeId[][] | null {
-    if (this.groups.size === 0) return null;
-    const out: NodeId[][] = [];
-    for (const n of this.nodes) {
-      const i = this.groups.get(n) ?? 0;
-      (out[i] ??= []).push(n);
-    }
-    return out.filter((g) => g && g.length > 0);
+    return partitionGroups(this.state, this.nodes);
   }
 
   isPartitioned(from: NodeId, to: NodeId): boolean {
-    if (this.groups.size === 0) return false;
-    return this.groups.get(from) !== this.groups.get(to);
+    return isPartitioned(this.state, from, to);
   }
 
   /** Why a message from→to cannot pass right now, or null if it can. */
   blocked(from: NodeId, to: NodeId): DropReason | null {
-    if (this.cuts.has(key(from, to))) return 'cut';
-    if (this.isPartitioned(from, to)) return 'partition';
-    return null;
+    return blockedBy(this.state, from, to);
   }
 
   /** Plans one message's journey. Draws from the rng in a fixed order so schedules are stable. */
@@ -103,7 +92,7 @@ export class Network {
     const blocked = this.blocked(from, to);
     if (blocked) return { due: now, dropped: blocked };
     const l = this.link(from, to);
-    const p = l.props;
+    const p = this.props(from, to);
     const start = Math.max(now, l.busyUntil);
     const txMs = (bytes * 8) / (p.bandwidthMbps * 1000); // Mbps = 1000 bits per ms
     l.busyUntil = start + txMs;
@@ -122,10 +111,10 @@ export class Network {
   }
 
   private link(from: NodeId, to: NodeId): LinkState {
-    const k = key(from, to);
+    const k = linkKey(from, to);
     let l = this.links.get(k);
     if (!l) {
-      l = { props: { ...this.defaults }, busyUntil: 0, lastArrival: 0 };
+      l = { busyUntil: 0, lastArrival: 0 };
       this.links.set(k, l);
     }
     return l;
@@ -140,14 +129,5 @@ export function quantize(ms: number): number {
   return Math.round(ms * 1000) / 1000;
 }
 
-function key(from: NodeId, to: NodeId): string {
-  return `${from}>${to}`;
-}
-
-function definedOnly<T extends object>(o: T): Partial<T> {
-  const out: Partial<T> = {};
-  for (const [k, v] of Object.entries(o)) if (v !== undefined) (out as Record<string, unknown>)[k] = v;
-  return out;
-}
 
 export type { MessageKind };
