@@ -74,8 +74,13 @@ describe('degrade: strong → eventual on partition → merged on heal', () => {
 
 type Sim = Awaited<ReturnType<typeof make>>;
 const notes = (sim: Sim, what: string) => sim.history.events.filter((e): e is Extract<typeof e, { type: 'note' }> => e.type === 'note' && e.what === what);
-const versionsAfter = (sim: Sim, node: string, t: number) =>
-  sim.history.events.filter((e): e is Extract<typeof e, { type: 'version' }> => e.type === 'version' && e.node === node && e.t >= t).map((e) => e.version);
+/** Versions the strategy gave the node from t on (the engine's empty replica at a restart excluded). */
+const versionsAfter = (sim: Sim, node: string, t: number) => {
+  const restarts = new Set(sim.history.events.filter((e) => e.type === 'restart' && e.node === node).map((e) => e.t));
+  return sim.history.events
+    .filter((e): e is Extract<typeof e, { type: 'version' }> => e.type === 'version' && e.node === node && e.t >= t && !(restarts.has(e.t) && e.version === 0 && e.synced === 0))
+    .map((e) => e.version);
+};
 /** Steps until every worker holds the same version (the ring between two rounds). */
 async function atRoundBoundary(sim: Sim): Promise<void> {
   for (let i = 0; i < 5000; i++) {

@@ -72,7 +72,7 @@ export function replayAt(src: ReplaySource, t: number): ReplayState {
       }
       case 'crash': {
         const n = nodes.get(e.node);
-        if (n) Object.assign(n, { up: false, computing: false, status: e.reason ?? 'crashed', ...(e.reason ? { failed: e.reason } : {}) });
+        if (n) Object.assign(n, { up: false, computing: false, status: e.error ?? 'crashed', ...(e.error ? { failed: e.error } : {}) });
         break;
       }
       case 'restart': {

@@ -15,6 +15,8 @@ import { clusterMetric, nodeMetric, type MetricState } from './metrics';
 import { replayAt } from './replay';
 import { LossTracker, RoundDelays } from './targets';
 import { FactsRecorder } from './factsRecorder';
+import { runIndexFor, type RunIndex } from './index/runIndex';
+import { runStateAt, type NodeState, type RunState, type RunStatic } from './index/runState';
 
 /**
  * The co-simulation engine: a discrete-event loop over the simulated network, one strategy
@@ -508,7 +510,7 @@ export class Simulation {
   private failNode(id: NodeId, message: string): void {
     const n = this.node(id);
     n.failed = message;
-    this.crash(id, `worker error: ${message}`);
+    this.crash(id, message);
   }
 
   private async sample(): Promise<void> {
@@ -639,13 +641,13 @@ export class Simulation {
     }
   }
 
-  private crash(id: NodeId, reason?: string): void {
+  private crash(id: NodeId, error?: string): void {
     const n = this.node(id);
     if (!n.up) return;
     n.up = false;
     n.inc++;
     n.computing = false;
-    this.history.append(reason ? { t: this.t, type: 'crash', node: id, reason } : { t: this.t, type: 'crash', node: id });
+    this.history.append(error ? { t: this.t, type: 'crash', node: id, error } : { t: this.t, type: 'crash', node: id });
     this.recorder.touch(id);
     this.strategy.onCrash(id);
   }
@@ -659,6 +661,8 @@ export class Simulation {
     // The process starts empty: the strategy fetches state for it.
     n.replica = { params: this.init.slice(), version: 0, synced: 0, onLineage: true };
     this.history.append({ t: this.t, type: 'restart', node: id });
+    // The empty replica is a version change like any other: the history says so explicitly.
+    if (n.role === 'worker') this.history.append({ t: this.t, type: 'version', node: id, version: 0, synced: 0, v: { hash: this.lineage.get(0)! } });
     this.recorder.touch(id);
     this.strategy.onRestart(id);
   }
@@ -773,6 +777,53 @@ export class Simulation {
   /** Latest sampled evaluation of a worker (what the UI shows between samples). */
   evaluation(node: NodeId): Evaluation | undefined {
     return this.node(node).eval;
+  }
+
+  // ---------------------------------------------------------------- the history-derived read model
+
+  /** What the history index needs beyond the history itself (cluster, strategy links, defaults). */
+  runStatic(): RunStatic {
+    return {
+      nodes: [...this.rt.values()].map((n) => ({ id: n.id, role: n.role })),
+      edges: this.strategy.topology(),
+      network: { ...this.scenario.network },
+      stragglers: this.scenario.compute.stragglers,
+    };
+  }
+
+  /** The history, indexed (kept up to date incrementally). Views read the run at any t from here. */
+  index(): RunIndex {
+    return runIndexFor(this.history, [...this.rt.keys()]);
+  }
+
+  /** The run's state at t, from the history alone (t = now is the live screen). */
+  stateAt(t: SimTime): RunState {
+    return runStateAt(this.index(), this.runStatic(), t);
+  }
+
+  /**
+   * The engine's own live node states, built from its runtime objects rather than the history:
+   * tests compare them with `stateAt(now)` to prove the history holds everything a view shows.
+   */
+  liveNodeStates(): Array<Omit<NodeState, 'computing'> & { computing: boolean }> {
+    return [...this.rt.values()].map((n) => ({
+      id: n.id,
+      role: n.role,
+      up: n.up,
+      ...(n.failed ? { failed: n.failed } : {}),
+      version: n.replica.version,
+      synced: n.replica.synced,
+      steps: n.steps,
+      slowFactor: n.slowFactor * n.straggler,
+      computing: n.computing,
+      facts: this.strategy.facts?.(n.id) ?? null,
+    }));
+  }
+
+  /** Terms of the node's live replicated log (tests compare them with the history's). */
+  liveLog(node: NodeId): number[] | null {
+    const l = this.strategy.logOf?.(node);
+    return l ? l.entries.map((e) => l.item(e).term) : null;
   }
 
   // Scrubbing: views are functions of (state, t), derived from the history.

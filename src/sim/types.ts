@@ -88,7 +88,8 @@ export type HistoryEvent =
   | { t: SimTime; type: 'stepDone'; node: NodeId; step: number; version: number; v: { loss: number } }
   | { t: SimTime; type: 'version'; node: NodeId; version: number; synced: number; v: { hash: string } }
   | { t: SimTime; type: 'counted'; node: NodeId }
-  | { t: SimTime; type: 'crash'; node: NodeId; reason?: string }
+  /** `error`: the training worker's error message when its worker failed (a thrown error), else absent. */
+  | { t: SimTime; type: 'crash'; node: NodeId; error?: string }
   | { t: SimTime; type: 'restart'; node: NodeId }
   | ({ t: SimTime; type: 'note' } & Note)
   /** A node's typed facts changed (protocols/facts.ts); the whole new value, so a seek needs only the latest. */

@@ -1,0 +1,303 @@
+import type { LogItem, NodeFacts, Note } from '../../protocols/facts';
+import { applyNetAction, noFaults, type NetFaults } from '../../sim/faults';
+import type { Action, HistoryEvent, MetricSample, NodeId, SimTime } from '../../sim/types';
+import { pushTo } from './series';
+
+/**
+ * The run's history, indexed by entity and time (DESIGN rule 4: one history, many views). Every
+ * view of the app and every sentence it writes reads the state at a time t from here — the live
+ * edge is just t = now — so a scrubbed screen cannot differ from the live one.
+ *
+ * Each entity keeps a time-ordered series of its changes (a node's versions, facts, steps, crash
+ * periods; each log slot's entries; the network's fault state after each network action), so the
+ * state at any t is one binary search per entity: seeking stays O(nodes · log events) however
+ * long the run, with no replay from the start and no periodic checkpoints to keep.
+ *
+ * The index consumes the append-only history incrementally: `sync` reads only what is new.
+ */
+
+export interface MessageSpan {
+  id: number;
+  from: NodeId;
+  to: NodeId;
+  kind: string;
+  bytes: number;
+  sentAt: SimTime;
+  due: SimTime;
+  /** Delivery or drop time; null while on the wire. */
+  end: SimTime | null;
+  dropped: boolean;
+}
+
+export interface VersionMark {
+  node: NodeId;
+  version: number;
+  synced: number;
+  t: SimTime;
+}
+
+export interface Period {
+  start: SimTime;
+  /** null while still open. */
+  end: SimTime | null;
+}
+
+export interface DownPeriod extends Period {
+  /** Set when the node's training worker failed (its error message). */
+  error?: string;
+}
+
+export interface PartitionPeriod extends Period {
+  groups: NodeId[][];
+}
+
+export interface CutPeriod extends Period {
+  from: NodeId;
+  to: NodeId;
+}
+
+export interface StepSpan {
+  t: SimTime;
+  due: SimTime;
+}
+
+export interface DropMark {
+  t: SimTime;
+  id: number;
+  from: NodeId;
+  to: NodeId;
+  kind: string;
+  sentAt: SimTime;
+}
+
+/** Loss/accuracy of one worker at one engine sample (the loss charts' points). */
+export interface Sample {
+  t: SimTime;
+  steps: number;
+  version: number;
+  loss: number;
+  accuracy: number;
+}
+
+export interface Timed<T> {
+  t: SimTime;
+  value: T;
+}
+
+export interface ActionMark {
+  t: SimTime;
+  action: Action;
+  source: 'timeline' | 'user';
+}
+
+/** A node's replicated log over time: its length, and each slot's entries. */
+export interface LogTrack {
+  /** Index of the first slot (1 for Raft, 0 for Kafka), from the first log event. */
+  base: number;
+  /** Exclusive end index after each change. */
+  ends: Array<Timed<number>>;
+  /** slots[i]: the entries index i held, each from its time on. */
+  slots: Array<Array<Timed<LogItem>>>;
+}
+
+export type OpEvent = Extract<HistoryEvent, { type: 'op' }>;
+export type ViolationEvent = Extract<HistoryEvent, { type: 'violation' }>;
+export type NoteEvent = Extract<HistoryEvent, { type: 'note' }>;
+
+export class RunIndex {
+  private read = 0;
+  /** Time of the newest event consumed. */
+  lastT = 0;
+
+  /** Every message, ordered by send time. */
+  readonly messages: MessageSpan[] = [];
+  private readonly pending = new Map<number, MessageSpan>();
+  /** Longest flight of a finished message (bounds the look-back of in-flight queries). */
+  maxFlightMs = 0;
+  readonly drops: DropMark[] = [];
+  /** Message kinds seen so far, in first-seen order (legend order stays stable). */
+  readonly kinds: string[] = [];
+
+  readonly versions: VersionMark[] = [];
+  readonly versionsByNode = new Map<NodeId, VersionMark[]>();
+  /** Down periods per node (crash → restart). */
+  readonly downs = new Map<NodeId, DownPeriod[]>();
+  readonly stepStarts = new Map<NodeId, StepSpan[]>();
+  /** Steps completed per node, after each stepDone. */
+  readonly stepsDone = new Map<NodeId, Array<Timed<number>>>();
+  /** `slow` factors per node (the action's factor, before persistent stragglers). */
+  readonly slows = new Map<NodeId, Array<Timed<number>>>();
+  readonly facts = new Map<NodeId, Array<Timed<NodeFacts | null>>>();
+  readonly logs = new Map<NodeId, LogTrack>();
+
+  /** The network's faults after each network action (the first entry: none, from t = 0). */
+  readonly net: Array<Timed<NetFaults>> = [{ t: 0, value: noFaults }];
+  readonly partitions: PartitionPeriod[] = [];
+  readonly cuts: CutPeriod[] = [];
+
+  readonly metrics: Array<Timed<MetricSample>> = [];
+  /** Per worker, its loss/accuracy at each sample. */
+  readonly samples = new Map<NodeId, Sample[]>();
+  readonly notes: NoteEvent[] = [];
+  readonly actions: ActionMark[] = [];
+  readonly violations: ViolationEvent[] = [];
+  readonly ops: OpEvent[] = [];
+
+  constructor(private readonly nodeIds: readonly NodeId[]) {}
+
+  /** Consume events appended since the last call. Returns whether anything new was read. */
+  sync(events: readonly HistoryEvent[]): boolean {
+    if (events.length < this.read) throw new Error('history shrank; use a fresh RunIndex');
+    const start = this.read;
+    for (let i = start; i < events.length; i++) this.consume(events[i]);
+    this.read = events.length;
+    return events.length > start;
+  }
+
+  get eventsRead(): number {
+    return this.read;
+  }
+
+  private consume(e: HistoryEvent): void {
+    this.lastT = e.t;
+    switch (e.type) {
+      case 'send': {
+        const m: MessageSpan = { id: e.id, from: e.from, to: e.to, kind: e.kind, bytes: e.bytes, sentAt: e.t, due: e.due, end: null, dropped: false };
+        this.messages.push(m);
+        this.pending.set(e.id, m);
+        if (!this.kinds.includes(e.kind)) this.kinds.push(e.kind);
+        break;
+      }
+      case 'deliver':
+      case 'drop': {
+        const m = this.pending.get(e.id);
+        if (m) {
+          m.end = e.t;
+          m.dropped = e.type === 'drop';
+          this.pending.delete(e.id);
+          this.maxFlightMs = Math.max(this.maxFlightMs, e.t - m.sentAt);
+        }
+        if (e.type === 'drop') this.drops.push({ t: e.t, id: e.id, from: e.from, to: e.to, kind: e.kind, sentAt: e.sentAt });
+        break;
+      }
+      case 'version': {
+        const v: VersionMark = { node: e.node, version: e.version, synced: e.synced, t: e.t };
+        this.versions.push(v);
+        pushTo(this.versionsByNode, e.node, v);
+        break;
+      }
+      case 'stepStart':
+        pushTo(this.stepStarts, e.node, { t: e.t, due: e.due });
+        break;
+      case 'stepDone':
+        pushTo(this.stepsDone, e.node, { t: e.t, value: e.step });
+        break;
+      case 'crash':
+        pushTo(this.downs, e.node, e.error ? { start: e.t, end: null, error: e.error } : { start: e.t, end: null });
+        break;
+      case 'restart': {
+        const d = this.downs.get(e.node);
+        const open = d?.[d.length - 1];
+        if (open && open.end === null) open.end = e.t;
+        break;
+      }
+      case 'facts':
+        pushTo(this.facts, e.node, { t: e.t, value: e.f });
+        break;
+      case 'log':
+        this.logChange(e.t, e.node, e.from, e.add);
+        break;
+      case 'metrics':
+        this.metrics.push({ t: e.t, value: e.v });
+        this.sampleLosses(e.t, e.v);
+        break;
+      case 'note':
+        this.notes.push(e);
+        break;
+      case 'violation':
+        this.violations.push(e);
+        break;
+      case 'op':
+        this.ops.push(e);
+        break;
+      case 'action':
+        this.action(e.t, e.action, e.source);
+        break;
+      default:
+        break;
+    }
+  }
+
+  private logChange(t: SimTime, node: NodeId, from: number, add: readonly LogItem[]): void {
+    let track = this.logs.get(node);
+    if (!track) {
+      // The first change of a log starts at its first index (1 for Raft, 0 for Kafka offsets).
+      track = { base: from, ends: [], slots: [] };
+      this.logs.set(node, track);
+    }
+    track.base = Math.min(track.base, from);
+    add.forEach((item, i) => {
+      const idx = from + i;
+      (track.slots[idx] ??= []).push({ t, value: item });
+    });
+    track.ends.push({ t, value: from + add.length });
+  }
+
+  private sampleLosses(t: SimTime, s: MetricSample): void {
+    const steps = s.cluster.steps ?? 0;
+    for (const [node, m] of Object.entries(s.nodes)) {
+      if (m.loss === undefined || m.loss === null) continue;
+      pushTo(this.samples, node, { t, steps, version: m.version ?? 0, loss: m.loss, accuracy: m.accuracy ?? 0 });
+    }
+  }
+
+  private action(t: SimTime, a: Action, source: 'timeline' | 'user'): void {
+    this.actions.push({ t, action: a, source });
+    if (a.do === 'slow') pushTo(this.slows, a.node, { t, value: a.factor });
+    const before = this.net[this.net.length - 1].value;
+    const after = applyNetAction(before, a, this.nodeIds);
+    if (after === before) return;
+    this.net.push({ t, value: after });
+    // Periods for the timeline's bands.
+    if (a.do === 'partition' || a.do === 'heal') this.closePartition(t);
+    if (a.do === 'partition') this.partitions.push({ start: t, end: null, groups: a.groups.map((g) => [...g]) });
+    this.updateCuts(t, before, after);
+  }
+
+  private closePartition(t: SimTime): void {
+    const open = this.partitions[this.partitions.length - 1];
+    if (open && open.end === null) open.end = t;
+  }
+
+  private updateCuts(t: SimTime, before: NetFaults, after: NetFaults): void {
+    for (const k of before.cuts) {
+      if (after.cuts.has(k)) continue;
+      for (const c of this.cuts) if (c.end === null && `${c.from}>${c.to}` === k) c.end = t;
+    }
+    for (const k of after.cuts) {
+      if (before.cuts.has(k)) continue;
+      const [from, to] = k.split('>');
+      this.cuts.push({ start: t, end: null, from, to });
+    }
+  }
+
+  /** Messages still on the wire now (their spans stay open until delivery or drop). */
+  pendingMessages(): Iterable<MessageSpan> {
+    return this.pending.values();
+  }
+}
+
+/** One index per history; the history object outlives any view that reads it. */
+const indexes = new WeakMap<object, RunIndex>();
+
+export function runIndexFor(history: { readonly events: readonly HistoryEvent[] }, nodeIds: readonly NodeId[]): RunIndex {
+  let ix = indexes.get(history);
+  if (!ix) {
+    ix = new RunIndex(nodeIds);
+    indexes.set(history, ix);
+  }
+  ix.sync(history.events);
+  return ix;
+}
+
+export type { Note };

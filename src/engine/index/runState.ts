@@ -1,0 +1,175 @@
+import type { LogItem, NodeFacts } from '../../protocols/facts';
+import { isPartitioned, linkKey, linkProps, partitionGroups, type NetFaults } from '../../sim/faults';
+import type { LinkProps, MetricSample, NodeId, NodeRole, SimTime } from '../../sim/types';
+import type { MessageSpan, NoteEvent, RunIndex, StepSpan } from './runIndex';
+import { firstAtOrAfter, lastAtOrBefore, valueAt } from './series';
+
+/**
+ * The state of a run at simulated time t, read from a RunIndex: what every view draws and every
+ * sentence is built from. Pure functions; the live screen asks for t = now.
+ */
+
+/** What the index needs to know beyond the history: the cluster, the strategy's links, defaults. */
+export interface RunStatic {
+  nodes: ReadonlyArray<{ id: NodeId; role: NodeRole }>;
+  /** Undirected edges the strategy communicates over. */
+  edges: ReadonlyArray<readonly [NodeId, NodeId]>;
+  network: LinkProps;
+  stragglers: ReadonlyArray<{ node: NodeId; slowdown: number }>;
+}
+
+export interface NodeState {
+  id: NodeId;
+  role: NodeRole;
+  up: boolean;
+  /** The worker error that took it down, when a training worker failed. */
+  failed?: string;
+  version: number;
+  synced: number;
+  steps: number;
+  /** Step-time multiplier from `slow` actions and persistent stragglers (1 = normal). */
+  slowFactor: number;
+  /** The step in progress, if any (for the progress ring). */
+  computing: StepSpan | null;
+  facts: NodeFacts | null;
+}
+
+export interface LinkState {
+  from: NodeId;
+  to: NodeId;
+  cut: boolean;
+  partitioned: boolean;
+  props: LinkProps;
+}
+
+export interface RunState {
+  t: SimTime;
+  nodes: NodeState[];
+  links: LinkState[];
+  inFlight: MessageSpan[];
+  /** The partition in force (every node placed), or null. */
+  partition: NodeId[][] | null;
+  /** The newest engine sample at or before t, if any. */
+  metrics: MetricSample | null;
+  /** Time of that sample. */
+  sampledAt: SimTime | null;
+}
+
+export function faultsAt(ix: RunIndex, t: SimTime): NetFaults {
+  return valueAt(ix.net, t)!.value;
+}
+
+export function nodeAt(ix: RunIndex, st: RunStatic, id: NodeId, role: NodeRole, t: SimTime): NodeState {
+  const v = valueAt(ix.versionsByNode.get(id), t);
+  const downs = ix.downs.get(id);
+  const di = downs ? lastAtOrBefore(downs, t, (d) => d.start) : -1;
+  const down = di >= 0 && (downs![di].end === null || downs![di].end! > t) ? downs![di] : null;
+  const straggler = st.stragglers.filter((s) => s.node === id).reduce((a, s) => a * s.slowdown, 1);
+  const slow = valueAt(ix.slows.get(id), t)?.value ?? 1;
+  return {
+    id,
+    role,
+    up: down === null,
+    ...(down?.error ? { failed: down.error } : {}),
+    version: v?.version ?? 0,
+    synced: v?.synced ?? 0,
+    steps: valueAt(ix.stepsDone.get(id), t)?.value ?? 0,
+    slowFactor: slow * straggler,
+    computing: down ? null : stepAt(ix, id, t),
+    facts: valueAt(ix.facts.get(id), t)?.value ?? null,
+  };
+}
+
+/** The step a node is computing at t: started at or before t, due after it, no crash since. */
+export function stepAt(ix: RunIndex, id: NodeId, t: SimTime): StepSpan | null {
+  const s = valueAt(ix.stepStarts.get(id), t);
+  if (!s || s.due <= t) return null;
+  const downs = ix.downs.get(id);
+  if (downs?.some((d) => d.start >= s.t && d.start <= t)) return null;
+  return s;
+}
+
+export function linksAt(ix: RunIndex, st: RunStatic, t: SimTime): LinkState[] {
+  const f = faultsAt(ix, t);
+  const out: LinkState[] = [];
+  for (const [a, b] of st.edges) {
+    for (const [from, to] of [
+      [a, b],
+      [b, a],
+    ]) {
+      out.push({ from, to, cut: f.cuts.has(linkKey(from, to)), partitioned: isPartitioned(f, from, to), props: linkProps(f, st.network, from, to) });
+    }
+  }
+  return out;
+}
+
+/** Messages on the wire at t: sent at or before t, not delivered or dropped by t. */
+export function inFlightAt(ix: RunIndex, t: SimTime): MessageSpan[] {
+  const hi = lastAtOrBefore(ix.messages, t, (m) => m.sentAt);
+  const lo = firstAtOrAfter(ix.messages, t - ix.maxFlightMs, (m) => m.sentAt);
+  const out: MessageSpan[] = [];
+  const seen = new Set<number>();
+  for (let i = lo; i <= hi; i++) {
+    const m = ix.messages[i];
+    if (m.end === null || m.end > t) {
+      out.push(m);
+      seen.add(m.id);
+    }
+  }
+  // Messages still pending now may have left before the look-back window.
+  for (const m of ix.pendingMessages()) if (m.sentAt <= t && !seen.has(m.id)) out.push(m);
+  return out.sort((a, b) => a.sentAt - b.sentAt || a.id - b.id);
+}
+
+export function runStateAt(ix: RunIndex, st: RunStatic, t: SimTime): RunState {
+  const sample = valueAt(ix.metrics, t);
+  return {
+    t,
+    nodes: st.nodes.map((n) => nodeAt(ix, st, n.id, n.role, t)),
+    links: linksAt(ix, st, t),
+    inFlight: inFlightAt(ix, t),
+    partition: partitionGroups(faultsAt(ix, t), st.nodes.map((n) => n.id)),
+    metrics: sample?.value ?? null,
+    sampledAt: sample?.t ?? null,
+  };
+}
+
+/** One slot of a log as it stood at t. */
+export interface LogRow {
+  index: number;
+  item: LogItem;
+}
+
+/** The exclusive end index of a node's log at t (its base when empty), or null if it has none. */
+export function logEndAt(ix: RunIndex, node: NodeId, t: SimTime): number | null {
+  const track = ix.logs.get(node);
+  if (!track) return null;
+  return valueAt(track.ends, t)?.value ?? track.base;
+}
+
+/** A node's log entries with index in [lo, hi) as they stood at t. */
+export function logAt(ix: RunIndex, node: NodeId, t: SimTime, lo = -Infinity, hi = Infinity): LogRow[] {
+  const track = ix.logs.get(node);
+  const end = logEndAt(ix, node, t);
+  if (!track || end === null) return [];
+  const out: LogRow[] = [];
+  for (let i = Math.max(track.base, lo); i < Math.min(end, hi); i++) {
+    const e = valueAt(track.slots[i], t);
+    if (e) out.push({ index: i, item: e.value });
+  }
+  return out;
+}
+
+/** Notes in (t0, t1], oldest first. */
+export function notesBetween(ix: RunIndex, t0: SimTime, t1: SimTime): NoteEvent[] {
+  const lo = firstAtOrAfter(ix.notes, t0, (n) => n.t);
+  const out: NoteEvent[] = [];
+  for (let i = lo; i < ix.notes.length && ix.notes[i].t <= t1; i++) if (ix.notes[i].t > t0) out.push(ix.notes[i]);
+  return out;
+}
+
+/** Items of a time-ordered list up to t (a prefix: cheap to slice for the few lists that need it). */
+export function upTo<T extends { t: number }>(arr: readonly T[], t: SimTime): readonly T[] {
+  const i = lastAtOrBefore(arr, t, (x) => x.t);
+  return arr.slice(0, i + 1);
+}
