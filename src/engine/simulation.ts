@@ -27,7 +27,7 @@ import { runStateAt, type NodeState, type RunState, type RunStatic } from './ind
  */
 
 type Ev =
-  | { k: 'action'; action: Action }
+  | { k: 'action'; action: Action; source: 'timeline' | 'user' }
   | { k: 'deliver'; msg: Message }
   | { k: 'lost'; msg: Message }
   | { k: 'stepDone'; node: NodeId; step: number; basedOn: number; inc: number; pending: Promise<GradientResult>; transient: boolean }
@@ -40,6 +40,12 @@ type Ev =
 const PRIO_SAMPLE = 1;
 const PRIO_EXPECT = 2;
 const PRIO_END = 3;
+/**
+ * A user's action applies after everything else due at its time: when the user acted, the live
+ * run had processed every event up to that instant, so a replay of the exported run (where it is a
+ * timeline entry marked "by": "user") must order it the same way to reproduce the schedule.
+ */
+const PRIO_USER = 4;
 
 interface NodeRt {
   id: NodeId;
@@ -171,8 +177,9 @@ export class Simulation {
       else if (e.what === 'merge') this.losses.onMerge(e.t);
     });
     for (const entry of scenario.timeline) {
-      const { at, ...action } = entry;
-      this.queue.push(at, { k: 'action', action: action as Action });
+      const { at, by, ...action } = entry;
+      if (by === 'user') this.queue.push(at, { k: 'action', action: action as Action, source: 'user' }, PRIO_USER);
+      else this.queue.push(at, { k: 'action', action: action as Action, source: 'timeline' });
     }
     this.results = scenario.expect.map((e) => ({
       ...e,
@@ -360,21 +367,25 @@ export class Simulation {
   async advanceTo(until: SimTime, opts: { wallBudgetMs?: number } = {}): Promise<void> {
     if (this.busy || this.ended || this.failure) return;
     this.busy = true;
-    const target = Math.min(until, this.durationMs);
+    const target = quantize(Math.min(until, this.durationMs));
     const budget = opts.wallBudgetMs ?? Infinity;
     const start = wallNow();
     try {
       let n = 0;
+      let overBudget = false;
       for (;;) {
         const next = this.queue.peek();
         if (!next || next.time > target) {
           if (target > this.t) this.t = target;
           break;
         }
+        // Out of budget: stop, but only between two instants, never inside one — then every event
+        // at or before now has run whenever the user can act (see PRIO_USER).
+        if (overBudget && next.time > this.t) break;
         const pending = this.processNext();
         if (pending) await pending;
         if (this.ended || this.failure) break;
-        if (++n % 16 === 0 && wallNow() - start > budget) break;
+        if (++n % 16 === 0 && wallNow() - start > budget) overBudget = true;
       }
     } finally {
       this.busy = false;
@@ -450,7 +461,7 @@ export class Simulation {
   private handle(ev: Ev): void | Promise<void> {
     switch (ev.k) {
       case 'action':
-        this.applyNow(ev.action, 'timeline');
+        this.applyNow(ev.action, ev.source);
         return;
       case 'deliver': {
         const { msg } = ev;
@@ -574,14 +585,42 @@ export class Simulation {
   // ---------------------------------------------------------------- actions (DESIGN rule 5)
 
   /** Apply an action now. Invalid actions are refused with a message and change nothing. */
+  /**
+   * Apply an action now (a user's, or a test's). Invalid actions are refused with a message and
+   * change nothing. The action is queued at the current instant after everything else due then
+   * (PRIO_USER) and runs at once unless an advance is in flight, which then runs it in order —
+   * so a run with user actions replays exactly from its exported timeline.
+   */
   apply(action: Action, source: 'user' | 'timeline' = 'user'): { ok: true } | { ok: false; error: string } {
     const resolved = this.resolveSelectors(action);
     if (typeof resolved === 'string') return { ok: false, error: resolved };
     const parsed = parseAction(resolved, [...this.rt.keys()]);
     if (!parsed.ok) return parsed;
     if (this.ended) return { ok: false, error: 'the run has ended; restart it to try actions' };
-    this.applyNow(parsed.action, source);
+    this.queue.push(this.t, { k: 'action', action: parsed.action, source }, PRIO_USER);
+    if (!this.busy) this.drainNow();
     return { ok: true };
+  }
+
+  /** Runs what is due at the current instant (the action just queued, and what it causes now). */
+  private drainNow(): void {
+    for (let next = this.queue.peek(); next && next.time <= this.t && !this.ended && !this.failure; next = this.queue.peek()) {
+      const pending = this.processNext();
+      if (pending) {
+        // Only a completed step waits for a value, and none is due in the instant of an action;
+        // should one be, the next advance finishes it in order.
+        this.busy = true;
+        void pending.finally(() => (this.busy = false));
+        return;
+      }
+    }
+  }
+
+  /** The user's actions so far, with the simulated times they applied (for export and share). */
+  userActions(): Array<{ t: SimTime; action: Action }> {
+    const out: Array<{ t: SimTime; action: Action }> = [];
+    for (const e of this.history.events) if (e.type === 'action' && e.source === 'user') out.push({ t: e.t, action: e.action });
+    return out;
   }
 
   /** Node selectors such as "@leader" resolve when the action fires (CURRICULUM §C.1). */

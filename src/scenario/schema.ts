@@ -97,7 +97,11 @@ export const actionKinds = Object.keys(actionSchemas) as Array<keyof typeof acti
  * intersection with `{ at }`): an intersection lets unknown keys through, because the non-strict
  * `{ at }` side accepts whatever the strict action side rejects.
  */
-const atField = { at: nonNeg };
+/**
+ * `by: "user"` marks an action a user applied in a run that was then shared or exported (CONTRACTS
+ * §5): it replays after everything else due at its time, as it did live.
+ */
+const atField = { at: nonNeg, by: z.literal('user').optional() };
 export const timelineEntrySchema = z.discriminatedUnion('do', [
   actionSchemas.partition.extend(atField),
   actionSchemas.heal.extend(atField),
