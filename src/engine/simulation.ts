@@ -12,11 +12,11 @@ import type { ExpectationResult, InFlight, LinkView, NodeView, RunSummary } from
 import { parseAction } from '../scenario/actions';
 import { compare } from '../scenario/expectations';
 import { clusterMetric, nodeMetric, type MetricState } from './metrics';
-import { replayAt } from './replay';
 import { LossTracker, RoundDelays } from './targets';
 import { FactsRecorder } from './factsRecorder';
 import { runIndexFor, type RunIndex } from './index/runIndex';
 import { runStateAt, type NodeState, type RunState, type RunStatic } from './index/runState';
+import { valueAt } from './index/series';
 
 /**
  * The co-simulation engine: a discrete-event loop over the simulated network, one strategy
@@ -865,25 +865,10 @@ export class Simulation {
     return l ? l.entries.map((e) => l.item(e).term) : null;
   }
 
-  // Scrubbing: views are functions of (state, t), derived from the history.
-  nodesAt(t: SimTime): NodeView[] {
-    return replayAt(this, t).nodes;
-  }
-  inFlightAt(t: SimTime): InFlight[] {
-    return replayAt(this, t).inFlight;
-  }
-  linksAt(t: SimTime): LinkView[] {
-    return replayAt(this, t).links;
-  }
+  /** The parameters a worker held at its newest loss sample at or before t (the replica tiles). */
   paramsAt(node: NodeId, t: SimTime): Float32Array | null {
-    const snaps = this.snapshots.get(node);
-    if (!snaps) return null;
-    let best: Float32Array | null = null;
-    for (const s of snaps) {
-      if (s.t > t) break;
-      best = s.params;
-    }
-    return best ? best.slice() : null;
+    const best = valueAt(this.snapshots.get(node), t);
+    return best ? best.params.slice() : null;
   }
 
   scheduleHash(): string {

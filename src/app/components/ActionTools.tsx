@@ -6,6 +6,7 @@ import { act, parseSelection } from '../act';
 import { tr } from '../i18n/lang';
 import { s } from '../i18n/strings';
 import { partitionFromDraft } from '../partition';
+import { NodeFactsLine } from './NodeFactsLine';
 import { get, reportError, set, useApp, type Side, type ToolTab } from '../store';
 
 /**
@@ -74,10 +75,8 @@ function NodePanel() {
           </button>
         ))}
       </div>
-      {/* The status is long (a whole sentence): one line, the rest in the tooltip. */}
-      <span className="muted status-text" title={node.status}>
-        {node.status}
-      </span>
+      {/* The node's facts in words (long): one line, the rest in the tooltip. */}
+      <NodeFactsLine id={node.id} />
     </div>
   );
 }

@@ -2,11 +2,11 @@ import { useEffect, useRef, type JSX } from 'react';
 import * as d3 from 'd3';
 import type { Lang } from '../i18n/lang';
 import { colourOf } from '../palette';
-import { finiteMax, sampleMetrics, seriesFor, thin } from './chartModel';
-import { indexFor, lastAtOrBefore } from './historyIndex';
+import { lastAtOrBefore } from '../../engine/index/series';
+import { finiteMax, metricSeries, thin } from './chartModel';
 import { timed, useSize } from './hooks';
 import type { Simulation } from '../../engine/simulation';
-import { isLive } from './simTypes';
+import { indexOf, isLive, staticOf } from './runView';
 import { vs, type ViewStringKey } from './strings';
 import { laneOrder, timeDomain } from './timelineModel';
 import './views.css';
@@ -30,6 +30,8 @@ interface Series {
 interface ChartSpec {
   id: string;
   title: ViewStringKey;
+  /** A second line under the title saying what is plotted (divergence: forks, not lag). */
+  note?: ViewStringKey;
   xLabel: ViewStringKey;
   xDomain: [number, number];
   yDomain: [number, number];
@@ -60,14 +62,16 @@ function drawChart(svgEl: SVGSVGElement, spec: ChartSpec, width: number, height:
     svg.append('g').attr('class', 'cv-plot');
     svg.append('line').attr('class', 'cv-cursor');
     svg.append('text').attr('class', 'cv-chart-title').attr('x', 4).attr('y', 14);
+    svg.append('text').attr('class', 'cv-chart-note').attr('x', 4).attr('y', 27);
     svg.append('text').attr('class', 'cv-axis-label').attr('text-anchor', 'end');
     svg.append('text').attr('class', 'cv-nodata');
   }
+  const top = spec.note ? M.top + 12 : M.top;
   const x = d3.scaleLinear().domain(spec.xDomain).range([M.left, width - M.right]);
   // Step counts grow every frame; a nice domain moves in steps, so axes need not redraw each time.
   if (!spec.xIsTime) x.nice();
-  const y = d3.scaleLinear().domain(spec.yDomain).range([height - M.bottom, M.top]).nice();
-  const yTicks = Math.max(2, Math.floor((height - M.top - M.bottom) / 28));
+  const y = d3.scaleLinear().domain(spec.yDomain).range([height - M.bottom, top]).nice();
+  const yTicks = Math.max(2, Math.floor((height - top - M.bottom) / 28));
 
   // Axes only when their scale or the language changed: regenerating ticks every frame is most
   // of a chart's cost, and the domains change in steps, not every frame.
@@ -96,6 +100,7 @@ function drawChart(svgEl: SVGSVGElement, spec: ChartSpec, width: number, height:
       );
   }
   svg.select('text.cv-chart-title').text(vs(lang, spec.title));
+  svg.select('text.cv-chart-note').text(spec.note ? vs(lang, spec.note) : '');
   svg
     .select('text.cv-axis-label')
     .attr('x', width - M.right)
@@ -110,8 +115,8 @@ function drawChart(svgEl: SVGSVGElement, spec: ChartSpec, width: number, height:
     .attr('class', 'cv-period')
     .attr('x', (d) => x(d[0]))
     .attr('width', (d) => Math.max(1, x(d[1]) - x(d[0])))
-    .attr('y', M.top)
-    .attr('height', height - M.top - M.bottom);
+    .attr('y', top)
+    .attr('height', height - top - M.bottom);
 
   const line = d3
     .line<XY>()
@@ -131,14 +136,14 @@ function drawChart(svgEl: SVGSVGElement, spec: ChartSpec, width: number, height:
   svg
     .select('text.cv-nodata')
     .attr('x', (M.left + width - M.right) / 2)
-    .attr('y', (M.top + height - M.bottom) / 2)
+    .attr('y', (top + height - M.bottom) / 2)
     .text(empty ? vs(lang, 'noData') : '');
   svg
     .select('line.cv-cursor')
     .style('display', cursor === null ? 'none' : 'inline')
     .attr('x1', cursor === null ? 0 : x(cursor))
     .attr('x2', cursor === null ? 0 : x(cursor))
-    .attr('y1', M.top)
+    .attr('y1', top)
     .attr('y2', height - M.bottom);
 }
 
@@ -150,12 +155,9 @@ export function LossCharts(p: LossChartsProps): JSX.Element {
 
   useEffect(() =>
     timed('charts', () => {
-      const ix = indexFor(sim.history);
-      const workerViews = sim.nodes().filter((n) => n.role === 'worker');
-      const workers = laneOrder(workerViews.map((n) => n.id));
-      const down = new Set(workerViews.filter((n) => !n.up).map((n) => n.id));
-      const sampled = seriesFor(sim);
-      sampleMetrics(sampled, sim, workers, (w) => !down.has(w));
+      const ix = indexOf(sim);
+      const workers = laneOrder(staticOf(sim).nodes.filter((n) => n.role === 'worker').map((n) => n.id));
+      const sampled = metricSeries(ix, workers);
       const live = isLive(sim, t);
       const now = sim.now();
       const timeDom = timeDomain(now, sim.durationMs);
@@ -198,6 +200,7 @@ export function LossCharts(p: LossChartsProps): JSX.Element {
         {
           id: 'divergence',
           title: 'divergence',
+          note: 'divergenceNote',
           xLabel: 'timeSec',
           xDomain: timeDom,
           yDomain: [0, finiteMax(div.map((d) => d[1]), 0) || 1],
@@ -208,6 +211,7 @@ export function LossCharts(p: LossChartsProps): JSX.Element {
         {
           id: 'staleness',
           title: 'staleness',
+          note: 'stalenessNote',
           xLabel: 'timeSec',
           xDomain: timeDom,
           yDomain: [0, Math.max(1, finiteMax(stale.flatMap((s) => s.points.map((q) => q[1])), 0))],

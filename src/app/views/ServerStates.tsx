@@ -3,16 +3,18 @@ import * as d3 from 'd3';
 import type { Simulation } from '../../engine/simulation';
 import type { Lang } from '../i18n/lang';
 import { s, type StringKey } from '../i18n/strings';
-import { useSize } from './hooks';
-import { rowFacts, serverPanelModel, termColour, termText, type LogBox, type ServerRow } from './serverModel';
+import { textWidth, timed, useFontSize, useSize } from './hooks';
+import { indexOf, stateAt, staticOf } from './runView';
+import { serverPanelModel, termColour, termText, type LogBox, type RowRole, type ServerRow } from './serverModel';
+import { wordsContext } from './wordsContext';
 import './views.css';
 
 export interface ServerStatesProps {
   sim: Simulation;
+  /** The cursor time: the panel shows the servers as they stood then (now, when live). */
+  t: number;
   frame: number;
   lang: Lang;
-  /** False while scrubbing: detail() is live state only, so the panel says so instead of lying. */
-  live: boolean;
 }
 
 /** Header: title and legend on one line, index ticks on the next (above the log columns). */
@@ -22,12 +24,10 @@ const LEFT_W = 262;
 const BOX_GAP = 3;
 const PAD = 8;
 
-function roleText(lang: Lang, role: string): string {
-  const key = `srvRole_${role}` as StringKey;
-  const known = ['leader', 'follower', 'candidate', 'crashed', 'consumer'].includes(role);
-  const word = known ? s(lang, key) : role;
+function roleText(lang: Lang, role: RowRole): string {
+  const word = s(lang, `srvRole_${role}` as StringKey);
   // Shape as well as words: a crown for the leader, a question for a candidate, a cross when down.
-  return role === 'leader' ? `♛ ${word}` : role === 'candidate' ? `? ${word}` : role === 'crashed' ? `✕ ${word}` : word;
+  return role === 'leader' ? `♛ ${word}` : role === 'candidate' ? `? ${word}` : role === 'crashed' || role === 'offline' ? `✕ ${word}` : word;
 }
 
 /**
@@ -35,10 +35,11 @@ function roleText(lang: Lang, role: string): string {
  * the log as boxes aligned by index across rows, coloured by term; committed solid, uncommitted
  * hollow and dashed. D3 keyed joins: rows by node id, boxes by log index.
  */
-export function ServerStates({ sim, frame, lang, live }: ServerStatesProps): JSX.Element {
+export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.Element {
   const wrapRef = useRef<HTMLDivElement>(null);
   const svgRef = useRef<SVGSVGElement>(null);
   const size = useSize(wrapRef);
+  const fs = useFontSize(svgRef, size, 15);
 
   useEffect(() => {
     const svg = d3.select(svgRef.current!);
@@ -47,24 +48,24 @@ export function ServerStates({ sim, frame, lang, live }: ServerStatesProps): JSX
     svg.append('g').attr('class', 'sv-rows');
   }, []);
 
-  useEffect(() => {
+  useEffect(() => timed('servers', () => {
     const el = svgRef.current;
     const { width, height } = size;
     if (!el || width === 0 || height === 0) return;
     const svg = d3.select(el).attr('viewBox', `0 0 ${width} ${height}`);
-    const fs = parseFloat(getComputedStyle(el).fontSize) || 15;
     // Room for id, role badge, term and commit/HW at any type size (Chinese labels are wider).
     const left = Math.max(LEFT_W, fs * 19);
     const logW = Math.max(60, width - left - PAD);
-    const nodes = sim.nodes();
+    const state = stateAt(sim, t);
+    const ix = indexOf(sim);
+    const ctx = wordsContext(sim.scenario.strategy, staticOf(sim));
     // Box side from the row height, then as many columns as fit.
-    const probe = serverPanelModel(nodes, 1);
-    const consensus = probe.rows.filter((r) => r.kind !== 'consumer').length;
-    const consumers = probe.rows.length - consensus;
+    const consensus = state.nodes.filter((n) => n.facts?.kind === 'raft-server' || n.facts?.kind === 'kafka-broker').length;
+    const consumers = state.nodes.filter((n) => n.facts?.kind === 'kafka-consumer').length;
     const rowH = Math.max(24, Math.min(fs * 3, (height - HEAD_H - consumers * CONSUMER_H - 4) / Math.max(1, consensus)));
     const box = Math.max(12, Math.min(24, rowH * (rowH >= fs * 2.4 ? 0.5 : 0.72)));
     const cols = Math.max(1, Math.floor((logW + BOX_GAP) / (box + BOX_GAP)));
-    const model = serverPanelModel(nodes, cols);
+    const model = serverPanelModel(state, ix, cols, ctx, lang);
     const twoLines = rowH >= fs * 2.4;
     const termWord = s(lang, model.kafka ? 'srvEpoch' : 'srvTerm');
     const commitWord = s(lang, model.kafka ? 'srvHW' : 'srvCommit');
@@ -73,7 +74,7 @@ export function ServerStates({ sim, frame, lang, live }: ServerStatesProps): JSX
     // ---- header: title, legend and index ticks ---------------------------------------------
     const head = svg.select('g.sv-head');
     const headData = [
-      { key: 'title', x: PAD, text: `${s(lang, model.kafka ? 'brokersTitle' : 'serversTitle')}${live ? '' : ` — ${s(lang, 'srvLiveOnly')}`}`, cls: 'sv-title' },
+      { key: 'title', x: PAD, text: s(lang, model.kafka ? 'brokersTitle' : 'serversTitle'), cls: 'sv-title' },
       { key: 'log', x: left, text: s(lang, 'srvLog'), cls: 'sv-sub' },
     ];
     head
@@ -103,12 +104,13 @@ export function ServerStates({ sim, frame, lang, live }: ServerStatesProps): JSX
       .attr('stroke', termColour(2))
       .attr('stroke-width', (d) => (d.committed ? 1 : 1.5))
       .attr('stroke-dasharray', (d) => (d.committed ? null : '2 1.5'));
-    // Legend right after the "log" heading (the top-right corner holds the servers/replicas switch).
-    const sub = head.selectAll<SVGTextElement, unknown>('text.sv-sub').node();
-    let lx = left + (sub ? sub.getBBox().width : 0) + 16;
-    lg.each(function () {
+    // Legend right after the "log" heading (the top-right corner holds the servers/replicas
+    // switch). Widths are estimated from the text, not measured: no layout reads in a frame.
+    const subFs = fs * 0.92; // .sv-sub is 0.8rem in a 0.87rem svg
+    let lx = left + textWidth(s(lang, 'srvLog'), subFs) + 16;
+    lg.each(function (d) {
       d3.select(this).attr('transform', `translate(${lx},5)`);
-      lx += (this as SVGGElement).getBBox().width + 12;
+      lx += 15 + textWidth(d.text, subFs) + 12;
     });
     // Index ticks every 5th column, so "index 12" can be pointed at across rows.
     const ticks = model.window ? d3.range(model.window.lo, model.window.hi + 1).filter((i) => i % 5 === 0) : [];
@@ -235,9 +237,9 @@ export function ServerStates({ sim, frame, lang, live }: ServerStatesProps): JSX
       .attr('y', (d) => (d.r.kind === 'consumer' ? d.h / 2 : twoLines ? fs * 2.15 : d.h / 2))
       .attr('dy', '0.35em')
       .style('display', (d) => (d.r.kind === 'consumer' || twoLines ? null : 'none'))
-      .text((d) => rowFacts(d.r) || (d.r.log.length === 0 && d.r.kind !== 'consumer' ? s(lang, 'srvNoLog') : ''));
+      .text((d) => d.r.facts || (d.r.log.length === 0 && d.r.kind !== 'consumer' ? s(lang, 'srvNoLog') : ''));
     rows.select('title').text((d) => describeRow(d.r, lang, termWord, commitWord));
-  }, [sim, frame, size, lang, live]);
+  }), [sim, t, frame, size, fs, lang]);
 
   return (
     <div className="cv-view sv-servers" ref={wrapRef}>

@@ -34,6 +34,8 @@ export const viewStrings = {
   lossVsTime: { en: 'Loss vs time', zh: '损失 vs 时间' },
   divergence: { en: 'Replica divergence', zh: '副本分歧' },
   staleness: { en: 'Staleness', zh: '陈旧度' },
+  divergenceNote: { en: 'forked replicas only (lag is staleness)', zh: '只计分叉的副本（落后算陈旧度）' },
+  stalenessNote: { en: 'versions behind the newest', zh: '落后最新版本的数量' },
   steps: { en: 'cluster steps', zh: '集群步数' },
   stepsAxis: { en: 'steps (per worker)', zh: '步数（每个工作节点）' },
   timeSec: { en: 'time (s)', zh: '时间（秒）' },

@@ -1,0 +1,99 @@
+import type { Note, NoteData, NoteName } from '../../protocols/facts';
+import type { Lang } from '../i18n/lang';
+import { mergeRuleName } from './nodeWords';
+import { list, setOf } from './text';
+
+/**
+ * The strategies' typed notes (CURRICULUM §C.6) in words: timeline labels and tooltips. One entry
+ * per note name, so a note added to facts.ts does not compile until it can be said in both
+ * languages. `who` is the node the note is about ('' for cluster-wide notes).
+ */
+
+type Say<K extends NoteName> = (d: NoteData[K], who: string, lang: Lang) => string;
+
+function w(lang: Lang, en: string, zh: string): string {
+  return lang === 'zh' ? zh : en;
+}
+
+const say: { [K in NoteName]: Say<K> } = {
+  electionStarted: (d, who, l) => w(l, `${who} starts an election for term ${d.term}`, `${who} 发起任期 ${d.term} 的选举`),
+  leaderElected: (d, who, l) =>
+    d.partition !== undefined
+      ? d.clean === false
+        ? w(l, `${who} leads topic partition ${d.partition} (epoch ${d.term}) — an unclean election`, `${who} 成为主题分区 ${d.partition} 的领导者（纪元 ${d.term}）——unclean 选举`)
+        : w(l, `${who} leads topic partition ${d.partition} (epoch ${d.term})`, `${who} 成为主题分区 ${d.partition} 的领导者（纪元 ${d.term}）`)
+      : w(l, `${who} elected leader for term ${d.term}`, `${who} 当选任期 ${d.term} 的领导者`),
+  leaderStepDown: (d, who, l) => w(l, `${who} steps down (term ${d.term})`, `${who} 退位（任期 ${d.term}）`),
+  commit: (d, who, l) => w(l, `${who} commits up to index ${d.index}`, `${who} 提交到索引 ${d.index}`),
+  entryOverwritten: (d, who, l) => w(l, `${who}: ${d.count} uncommitted ${d.count === 1 ? 'entry' : 'entries'} from index ${d.index} overwritten`, `${who}：从索引 ${d.index} 起 ${d.count} 个未提交的条目被覆盖`),
+  updateAbandoned: (d, who, l) => w(l, `${who} abandons update #${d.seq}`, `${who} 放弃更新 #${d.seq}`),
+  staleRead: (d, who, l) => w(l, `${who} read version ${d.version} from ${d.server}, but ${d.newest} was already committed: a stale read`, `${who} 从 ${d.server} 读到版本 ${d.version}，而版本 ${d.newest} 早已提交：陈旧读`),
+  timeoutIgnored: (_d, who, l) => w(l, `${who} leads: its election timer is not running`, `${who} 是领导者：它的选举计时器没有运行`),
+  apply: (d, who, l) => w(l, `${who} applies ${d.worker}'s update #${d.seq} (staleness ${d.staleness})`, `${who} 应用 ${d.worker} 的更新 #${d.seq}（陈旧度 ${d.staleness}）`),
+  checkpoint: (d, who, l) => w(l, `${who} checkpoints version ${d.version}`, `${who} 保存版本 ${d.version} 的检查点`),
+  pushTimeout: (d, who, l) => w(l, `${who}: no acknowledgement from the server (${d.unacked} pending) — training locally`, `${who}：收不到服务器的确认（${d.unacked} 个待确认）——改为本地训练`),
+  pullTimeout: (_d, who, l) => w(l, `${who}: no parameters from the server in time`, `${who}：未能及时从服务器拿到参数`),
+  barrierBlocked: (d, who, l) => w(l, `${who} waits at the barrier of round ${d.round}`, `${who} 在第 ${d.round} 轮的栅栏处等待`),
+  lateGradient: (d, who, l) => w(l, `${who} drops ${d.worker}'s late gradient for round ${d.round}`, `${who} 丢弃 ${d.worker} 第 ${d.round} 轮迟到的梯度`),
+  retransmit: (d, who, l) => w(l, `${who} retransmits (round ${d.round})`, `${who} 重传（第 ${d.round} 轮）`),
+  sspBlocked: (d, who, l) => w(l, `${who} blocks at clock ${d.clock} until the slowest reaches ${d.need}`, `${who} 在时钟 ${d.clock} 阻塞，直到最慢的节点到达 ${d.need}`),
+  brokerFenced: (_d, who, l) => w(l, `${who} fenced: the controller stopped hearing it`, `${who} 被隔离：控制器收不到它的心跳`),
+  isrShrink: (d, who, l) => w(l, `${who} leaves the ISR of topic partition ${d.partition}: ISR ${setOf(d.isr)}`, `${who} 退出主题分区 ${d.partition} 的 ISR：ISR ${setOf(d.isr)}`),
+  isrExpand: (d, who, l) => w(l, `${who} rejoins the ISR of topic partition ${d.partition}: ISR ${setOf(d.isr)}`, `${who} 重新加入主题分区 ${d.partition} 的 ISR：ISR ${setOf(d.isr)}`),
+  partitionOffline: (d, _who, l) => w(l, `topic partition ${d.partition} offline: no in-sync replica alive`, `主题分区 ${d.partition} 下线：没有存活的同步副本`),
+  uncleanElection: (d, who, l) => w(l, `unclean election: ${who} leads topic partition ${d.partition} without the records from offset ${d.lostFrom} (HW was ${d.committed})`, `unclean 选举：${who} 成为主题分区 ${d.partition} 的领导者，缺少偏移量 ${d.lostFrom} 之后的记录（高水位原为 ${d.committed}）`),
+  notEnoughReplicas: (d, who, l) => w(l, `${who} refuses a write: ISR of topic partition ${d.partition} has ${d.isr}, fewer than min.insync.replicas`, `${who} 拒绝写入：主题分区 ${d.partition} 的 ISR 只有 ${d.isr} 个副本，少于 min.insync.replicas`),
+  truncate: (d, who, l) => w(l, `${who} truncates topic partition ${d.partition} from offset ${d.from} to ${d.to}`, `${who} 把主题分区 ${d.partition} 从偏移量 ${d.from} 截断到 ${d.to}`),
+  offlinePartition: (d, who, l) => w(l, `${who}: topic partition ${d.partition} is offline`, `${who}：主题分区 ${d.partition} 已下线`),
+  produceError: (_d, who, l) => w(l, `${who}: a write failed and will be retried`, `${who}：一次写入失败，将重试`),
+  offsetOutOfRange: (d, who, l) => w(l, `${who}: applied offset ${d.applied} is past the log end ${d.leo} of topic partition ${d.partition}`, `${who}：已应用的偏移量 ${d.applied} 超出主题分区 ${d.partition} 的日志末尾 ${d.leo}`),
+  consumerCaughtUp: (_d, who, l) => w(l, `${who} caught up with the log`, `${who} 追上了日志`),
+  partitionDetected: (d, who, l) => w(l, `${who} detects a network partition; its side ${setOf(d.side)}`, `${who} 检测到网络分区；它所在的一侧为 ${setOf(d.side)}`),
+  modeSwitch: (d, who, l) => (d.to === 'eventual' ? w(l, `${who} switches to eventual mode (epoch ${d.epoch})`, `${who} 切换到最终一致模式（纪元号 ${d.epoch}）`) : w(l, `${who} returns to strong mode (epoch ${d.epoch})`, `${who} 回到强一致模式（纪元号 ${d.epoch}）`)),
+  merge: (d, who, l) => {
+    const rule = mergeRuleName(d.rule, l);
+    const lost = d.lostWork > 0 ? w(l, `, ${d.lostWork} local steps discarded`, `，丢弃了 ${d.lostWork} 个本地训练步`) : '';
+    const replayed = d.replayed > 0 ? w(l, `, ${d.replayed} gradients replayed`, `，回放了 ${d.replayed} 个梯度`) : '';
+    return w(l, `${who} merges the sides (${rule}, epoch ${d.epoch}${lost}${replayed})`, `${who} 合并两侧（${rule}，纪元号 ${d.epoch}${lost}${replayed}）`);
+  },
+  mergeAborted: (d, who, l) => w(l, `${who} aborts the merge of epoch ${d.epoch}: only ${list(d.reachable, 'en')} reachable`, `${who} 放弃纪元号 ${d.epoch} 的合并：只能连到 ${list(d.reachable, 'zh')}`),
+  fenced: (d, who, l) => {
+    const what = { ring: ['a ring message', '一条环消息'], contribution: ['a merge contribution', '一份合并成果'], merged: ['a merged model', '一个合并后的模型'], checkpoint: ['a checkpoint write', '一次检查点写入'] }[d.what];
+    const from = d.from ? w(l, ` from ${d.from}`, `（来自 ${d.from}）`) : '';
+    return w(l, `${who} refuses ${what[0]}${from} carrying epoch ${d.epoch} (current ${d.current})`, `${who} 拒绝${what[1]}${from}：纪元号 ${d.epoch} 旧于当前的 ${d.current}`);
+  },
+  staleWriteAccepted: (d, who, l) => w(l, `the store accepts ${who}'s checkpoint of epoch ${d.epoch} although it holds epoch ${d.storeEpoch}: split brain`, `存储接受了 ${who} 纪元号 ${d.epoch} 的检查点，尽管它已有纪元号 ${d.storeEpoch}：脑裂`),
+  transient: (d, who, l) => w(l, `${who}: step ${d.step} is ${d.slowdown}× slower (a transient straggler)`, `${who}：第 ${d.step} 步慢了 ${d.slowdown} 倍（偶发掉队）`),
+  targetReached: (d, _who, l) => w(l, `target loss reached after ${d.steps} steps`, `经过 ${d.steps} 步达到目标损失`),
+  actionSkipped: (d, _who, l) => w(l, `action skipped: ${d.selector} matched no node`, `操作被跳过：${d.selector} 没有匹配到节点`),
+  actionIgnored: (_d, who, l) => w(l, `${who} has no election timer: the action means nothing here`, `${who} 没有选举计时器：这个操作在这里没有意义`),
+};
+
+/** A note in words. */
+export function noteText(n: Note | { what: NoteName; node?: string; data: unknown }, lang: Lang): string {
+  const f = say[n.what] as Say<NoteName>;
+  return f(n.data as never, n.node ?? '', lang);
+}
+
+/**
+ * Notes worth a mark on the version timeline: the turning points a teacher scrubs to. Frequent
+ * per-update notes (apply, commit, sspBlocked …) would bury them.
+ */
+export const timelineNotes: ReadonlySet<NoteName> = new Set<NoteName>([
+  'electionStarted',
+  'leaderElected',
+  'leaderStepDown',
+  'entryOverwritten',
+  'staleRead',
+  'isrShrink',
+  'isrExpand',
+  'partitionOffline',
+  'uncleanElection',
+  'consumerCaughtUp',
+  'partitionDetected',
+  'modeSwitch',
+  'merge',
+  'mergeAborted',
+  'staleWriteAccepted',
+  'targetReached',
+]);
