@@ -19,7 +19,7 @@ import './LinearizabilityPanel.css';
 
 type Lang = 'en' | 'zh';
 
-const text = {
+export const linText = {
   title: { en: 'Linearizability check', zh: '线性一致性检查' },
   button: { en: 'check history up to t = {t} s', zh: '检查截至 t = {t} 秒的历史' },
   running: { en: 'checking…', zh: '检查中…' },
@@ -36,10 +36,11 @@ const text = {
   first: { en: 'first at t = {t} s', zh: '首次在 t = {t} 秒' },
   show: { en: 'show', zh: '跳转' },
   none: { en: 'no operations recorded yet', zh: '尚未记录任何操作' },
+  gaveUp: { en: '', zh: '检查超出了时间或操作数的预算，没有得出结论。' },
 } as const;
 
-function tr(lang: Lang, key: keyof typeof text, vars: Record<string, string | number> = {}): string {
-  return text[key][lang].replace(/\{(\w+)\}/g, (_, k: string) => String(vars[k] ?? ''));
+function tr(lang: Lang, key: keyof typeof linText, vars: Record<string, string | number> = {}): string {
+  return linText[key][lang].replace(/\{(\w+)\}/g, (_, k: string) => String(vars[k] ?? ''));
 }
 
 export interface LinearizabilityPanelProps {
@@ -120,7 +121,8 @@ export function LinearizabilityPanel({ sim, lang, t, onScrub, embedded = false }
           <strong>{v.result === 'linearizable' ? tr(lang, rounds ? 'roundsOk' : 'linearizable') : v.result === 'not-linearizable' ? tr(lang, rounds ? 'roundsBad' : 'notLinearizable') : tr(lang, 'unknown')}</strong>
           <span className="muted num"> · {v.ops === 0 ? tr(lang, 'none') : tr(lang, 'checkedAt', { t: (result.at / 1000).toFixed(1), n: v.ops })}</span>
           {v.result === 'not-linearizable' && <p className="num">{explainWitness(v.witness, lang)}</p>}
-          {v.result === 'unknown' && <p className="num">{describeVerdict(v, lang)}</p>}
+          {/* The checker's reason is its own English diagnostic: a Chinese screen says what it means. */}
+          {v.result === 'unknown' && <p className="num">{lang === 'zh' ? tr(lang, 'gaveUp') : describeVerdict(v, lang)}</p>}
         </div>
       )}
     </section>

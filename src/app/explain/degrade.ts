@@ -83,7 +83,7 @@ export function degrade(st: ExplainState): Sentence {
     }
     const majors = [...sides.values()].filter((x) => x.majority);
     const fenceS =
-      fenced > 0
+      fenced > 0 && majors.length !== 1
         ? S(` The store refused writes carrying an old epoch (fenced writes ${fenced}).`, `存储拒绝了带着旧纪元号的写入（被拦截的写入 ${fenced}）。`)
         : S('', '');
     const epochS =
@@ -94,13 +94,13 @@ export function degrade(st: ExplainState): Sentence {
           )
         : majors.length === 1
           ? S(
-              ` Only the majority side ${setOf(majors[0].ids)} (epoch ${majors[0].epoch}) may take a new epoch and write the checkpoint; the minority's writes carry the old epoch${cfg.fencing ? ', and the store refuses them' : ', and without fencing the store accepts them'}.`,
-              `只有多数派一侧 ${setOf(majors[0].ids)}（纪元号 ${majors[0].epoch}）可以取新的纪元号并写检查点；少数派的写入带着旧的纪元号${cfg.fencing ? '，存储会拒绝它们' : '，关闭防护后存储照样接受'}。`,
+              ` Only the majority side ${setOf(majors[0].ids)} (epoch ${majors[0].epoch}) may take a new epoch and write the checkpoint; the minority's writes carry the old epoch${cfg.fencing ? `, and the store refuses them (fenced writes ${fenced})` : ', and without fencing the store accepts them'}.`,
+              `只有多数派一侧 ${setOf(majors[0].ids)}（纪元号 ${majors[0].epoch}）可以取新的纪元号并写检查点；少数派的写入带着旧的纪元号${cfg.fencing ? `，存储会拒绝它们（被拦截的写入 ${fenced}）` : '，关闭防护后存储照样接受'}。`,
             )
           : S(' No side holds a majority, so neither may take a new epoch.', '哪一侧都不是多数派，所以谁都不能取新的纪元号。');
     const n = eventual.length;
     return S(
-      `Degraded: ${n} worker${n === 1 ? '' : 's'} switched to eventual mode and train locally (local SGD) — A kept, C lost (divergence ${num(st.divergence)}).${epochS.en}${fenceS.en}`,
+      `Degraded: ${n} worker${n === 1 ? '' : 's'} switched to eventual mode and ${n === 1 ? 'trains' : 'train'} locally (local SGD) — A kept, C lost (divergence ${num(st.divergence)}).${epochS.en}${fenceS.en}`,
       `已降级：${n} 个工作节点切换到最终一致模式，在本地训练（本地 SGD）——保住了 A，放弃了 C（副本分歧 ${num(st.divergence)}）。${epochS.zh}${fenceS.zh}`,
     );
   }

@@ -3,7 +3,7 @@ import type { KafkaPsConfig } from '../../protocols/kafka/knobs';
 import { p0 } from '../words/nodeWords';
 import { list, num, setOf } from '../words/text';
 import { S, type Sentence } from './common';
-import { groupOf, type ExplainState } from './state';
+import type { ExplainState } from './state';
 
 /**
  * Kafka-fed parameter server (TRUTHS: the topic partition's log is totally ordered; acks=all with
@@ -115,31 +115,56 @@ export function kafka(st: ExplainState): Sentence {
     );
   }
 
-  if (st.partition) {
-    const side = groupOf(st, leader.n.id) ?? [];
-    const cutServers = st.servers.filter((x) => !side.includes(x.id)).map((x) => x.id);
-    const cutWorkers = st.workers.filter((w) => !side.includes(w.id)).map((w) => w.id);
-    const parts: Sentence[] = [];
-    if (cutWorkers.length)
-      parts.push(
-        S(
-          `${list(cutWorkers, 'en')} cannot reach leader ${leader.n.id}: ${cutWorkers.length === 1 ? 'its' : 'their'} appends fail and are retried`,
-          `${list(cutWorkers, 'zh')} 连不上领导者 ${leader.n.id}：追加失败，只能重试`,
-        ),
-      );
-    if (cutServers.length)
-      parts.push(
-        S(
-          `${list(cutServers, 'en')} cannot fetch: ${cutServers.length === 1 ? 'its' : 'their'} offset stops while the log grows (consumer lag ${lag}), so workers reading from ${cutServers.length === 1 ? 'it' : 'them'} train on stale parameters`,
-          `${list(cutServers, 'zh')} 拉取不到日志：偏移量停住而日志在增长（消费滞后 ${lag}），从它读参数的工作节点在陈旧参数上训练`,
-        ),
-      );
-    if (parts.length)
-      return S(
-        `Network partition: ${parts.map((x) => x.en).join('; ')}. The log itself stays one total order on the leader's side.`,
-        `网络分区：${parts.map((x) => x.zh).join('；')}。日志本身在领导者一侧仍保持单一的全序。`,
-      );
+  // Cut links or a network partition: who cannot reach the leader, and what that does.
+  const cutFromLeader = (id: string) => st.brokenLinks.some((l) => (l.from === id && l.to === leader.n.id) || (l.from === leader.n.id && l.to === id));
+  const cutWorkers = st.workers.filter((w) => cutFromLeader(w.id)).map((w) => w.id);
+  const cutServers = st.servers.filter((x) => cutFromLeader(x.id)).map((x) => x.id);
+  const cutFollowers = bs.filter((b) => b.n.id !== leader.n.id && b.n.up && cutFromLeader(b.n.id)).map((b) => b.n.id);
+  const parts: Sentence[] = [];
+  if (cutFollowers.length) {
+    const out = cutFollowers.filter((id) => !isr.includes(id));
+    const lagMs = cfg['replica.lag.time.max.ms'];
+    parts.push(
+      out.length === cutFollowers.length
+        ? S(`${list(cutFollowers, 'en')} cannot fetch from leader ${leader.n.id} and ${out.length === 1 ? 'has' : 'have'} left the ISR (now ${setOf(isr)})`, `${list(cutFollowers, 'zh')} 从领导者 ${leader.n.id} 拉取不到日志，已被移出 ISR（现在是 ${setOf(isr)}）`)
+        : S(
+            `${list(cutFollowers, 'en')} cannot fetch from leader ${leader.n.id}; after replica.lag.time.max.ms (${lagMs} ms) without a fetch the leader drops ${cutFollowers.length === 1 ? 'it' : 'them'} from the ISR (now ${setOf(isr)})`,
+            `${list(cutFollowers, 'zh')} 从领导者 ${leader.n.id} 拉取不到日志；超过 replica.lag.time.max.ms（${lagMs} ms）没有拉取，领导者就把它移出 ISR（现在是 ${setOf(isr)}）`,
+          ),
+    );
   }
+  if (cutWorkers.length)
+    parts.push(
+      S(
+        `${list(cutWorkers, 'en')} cannot reach leader ${leader.n.id}: ${cutWorkers.length === 1 ? 'its' : 'their'} appends fail and are retried`,
+        `${list(cutWorkers, 'zh')} 连不上领导者 ${leader.n.id}：追加失败，只能重试`,
+      ),
+    );
+  if (cutServers.length)
+    parts.push(
+      S(
+        `${list(cutServers, 'en')} cannot fetch: ${cutServers.length === 1 ? 'its' : 'their'} offset stops while the log grows (consumer lag ${lag}), so workers reading from ${cutServers.length === 1 ? 'it' : 'them'} train on stale parameters (staleness ${stale})`,
+        `${list(cutServers, 'zh')} 拉取不到日志：偏移量停住而日志在增长（消费滞后 ${lag}），从它读参数的工作节点在陈旧参数上训练（陈旧度 ${stale}）`,
+      ),
+    );
+  const replicas = bs.filter((b) => b.part !== undefined).length;
+  const shrunk =
+    acks === 'all' && isr.length < replicas && isr.length >= minIsr
+      ? S(
+          `with min.insync.replicas=${minIsr} leader ${leader.n.id} keeps acknowledging writes that only ${isr.length === 1 ? 'it holds' : `${isr.length} brokers hold`} — ${unclean ? 'if it crashes, an unclean election would lose them' : 'if it crashes, the topic partition goes offline until it returns'}`,
+          `min.insync.replicas=${minIsr} 时，领导者 ${leader.n.id} 继续确认只有${isr.length === 1 ? '它自己' : ` ${isr.length} 个 broker `}持有的写入——${unclean ? '它一旦崩溃，unclean 选举就会丢掉这些写入' : '它一旦崩溃，主题分区就会下线，直到它回来'}`,
+        )
+      : null;
+  if (parts.length) {
+    if (shrunk && cutFollowers.some((id) => !isr.includes(id))) parts.push(shrunk);
+    return S(
+      `${st.partition ? 'Network partition' : 'Cut links'}: ${parts.map((x) => x.en).join('; ')}. The log itself stays one total order on the leader's side.`,
+      `${st.partition ? '网络分区' : '链路被切断'}：${parts.map((x) => x.zh).join('；')}。日志本身在领导者一侧仍保持单一的全序。`,
+    );
+  }
+
+  // The ISR has shrunk to fewer replicas than the topic partition has, yet still meets min.insync.replicas.
+  if (shrunk) return S(`The ISR is ${setOf(isr)}: ${shrunk.en}.`, `ISR 是 ${setOf(isr)}：${shrunk.zh}。`);
 
   if (st.recentlyHealed)
     return S(

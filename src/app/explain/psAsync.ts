@@ -67,8 +67,10 @@ export function psAsync(st: ExplainState): Sentence {
       `这次故障只隔开了工作节点之间的链路；每个节点仍能连到 ${server}，训练照常进行（可用性 ${a}）。`,
     );
   const note = waiting.length > 0 ? S(` (${list(waiting, 'en')} waiting for parameters right now)`, `（${list(waiting, 'zh')} 此刻在等参数）`) : S('', '');
+  // Availability looks back 10 × stepMs: quote it once the window has filled.
+  const avail = st.t >= 10 * st.stepMs ? S(` (availability ${a})`, `（可用性 ${a}）`) : S('', '');
   return S(
-    `Healthy: nobody waits for anybody (availability ${a})${note.en}, but each worker computes on parameters a few updates old (staleness ${stale}) — eventual consistency, ${pacelc}.`,
-    `运行正常：节点之间互不等待（可用性 ${a}）${note.zh}，但每个工作节点都基于落后几次更新的参数计算（陈旧度 ${stale}）——最终一致性，${pacelc}。`,
+    `Healthy: nobody waits for anybody${avail.en}${note.en}, but each worker computes on parameters that miss the others' newest updates (staleness ${stale}, in versions) — eventual consistency, ${pacelc}.`,
+    `运行正常：节点之间互不等待${avail.zh}${note.zh}，但每个工作节点计算所用的参数都缺少其他节点最新的更新（陈旧度 ${stale}，以版本计）——最终一致性，${pacelc}。`,
   );
 }

@@ -105,9 +105,10 @@ export function raft(st: ExplainState): Sentence {
             `${staleLeader.n.id} 仍以为自己是领导者（任期 ${staleLeader.f.term}），还可能追加条目，但永远提交不了：没有多数派回应它。正因为有这些未提交的条目，才只有“已提交的前缀”永不分歧。`,
           )
         : S('', '');
+      const one = major.servers.length === 1;
       const majorS = majorLeader
-        ? S(`keeps committing under leader ${lead(majorLeader).en}`, `在领导者 ${lead(majorLeader).zh} 之下继续提交`)
-        : S('is electing a new leader; it will commit again once one wins', '正在选举新的领导者，选出后即可继续提交');
+        ? S(`${one ? 'keeps' : 'keep'} committing under leader ${lead(majorLeader).en}`, `在领导者 ${lead(majorLeader).zh} 之下继续提交`)
+        : S(`${one ? 'is' : 'are'} electing a new leader and will commit again once one wins`, '正在选举新的领导者，选出后即可继续提交');
       const minW = minorityWorkers.length
         ? S(`, so ${list(minorityWorkers, 'en')} there ${minorityWorkers.length === 1 ? 'waits' : 'wait'}`, `，那一侧的 ${list(minorityWorkers, 'zh')} 只能等待`)
         : S('', '');
@@ -165,9 +166,22 @@ export function raft(st: ExplainState): Sentence {
     );
   if (st.recentlyHealed) {
     const over = typeof st.metrics.overwrittenEntries === 'number' ? st.metrics.overwrittenEntries : 0;
+    const overS =
+      over > 0
+        ? S(
+            ` Their uncommitted entries that conflicted with the leader's log were overwritten (overwritten entries ${over}): Raft logs do diverge — only committed prefixes never disagree, and committed entries never change.`,
+            `它们日志中与领导者冲突的未提交条目被覆盖了（被覆盖的条目 ${over}）：Raft 的日志确实会分歧——只有已提交的前缀永不分歧，已提交的条目永远不变。`,
+          )
+        : S(' Nothing had to be overwritten: every entry they hold is in the leader\'s log too.', '没有条目需要覆盖：它们持有的每个条目领导者的日志里也有。');
+    const r = st.lastRepair;
+    if (r?.kind === 'restart' && r.node && all.some((x) => x.n.id === r.node))
+      return S(
+        `${r.node} restarted with its term, vote and log intact (they are persistent); it sees term ${newest.f.term}, follows leader ${newest.n.id} and catches up on what it missed.${overS.en}`,
+        `${r.node} 重启了，任期、投票和日志都完好（它们是持久化的）；它看到任期 ${newest.f.term}，跟随领导者 ${newest.n.id}，补上错过的条目。${overS.zh}`,
+      );
     return S(
-      `Healed: servers that were cut off see the higher term ${newest.f.term} and step down to follower; their uncommitted entries that conflict with the leader's log are overwritten (overwritten entries ${over}). Raft logs do diverge — only committed prefixes never disagree, and committed entries never change.`,
-      `已恢复：被隔开的服务器看到更高的任期 ${newest.f.term}，退回跟随者；它们日志中与领导者冲突的未提交条目被覆盖（被覆盖的条目 ${over}）。Raft 的日志确实会分歧——只有已提交的前缀永不分歧，已提交的条目永远不变。`,
+      `Healed: servers that were cut off see the higher term ${newest.f.term} and follow leader ${newest.n.id}.${overS.en}`,
+      `已恢复：被隔开的服务器看到更高的任期 ${newest.f.term}，跟随领导者 ${newest.n.id}。${overS.zh}`,
     );
   }
   const split = leaders.length > 1
@@ -180,7 +194,7 @@ export function raft(st: ExplainState): Sentence {
   const r = reads(st);
   return S(
     `Leader ${lead(newest).en} appends every update to its log and replicates it; ${rule.en}.${split.en} ${r.en} Even with no fault each update pays a replication round trip — ${pacelc}.`,
-    `领导者 ${lead(newest).zh} 把每次更新追加到自己的日志并复制出去；${rule.zh}。${split.zh}${r.zh}即使没有故障，每次更新也要付出一轮复制的往返——${pacelc}。`,
+    `领导者 ${lead(newest).zh}把每次更新追加到自己的日志并复制出去；${rule.zh}。${split.zh}${r.zh}即使没有故障，每次更新也要付出一轮复制的往返——${pacelc}。`,
   );
 }
 

@@ -16,9 +16,16 @@ export function ssp(st: ExplainState): Sentence {
   const waitText = typeof wait === 'number' ? `${Math.round(wait * 100)}%` : '—';
   const server = st.servers[0]?.id ?? 's0';
   const facts = (w: (typeof st.workers)[number]) => (w.facts?.kind === 'ps-worker' ? w.facts : null);
-  // Blocked at the bound: live, reachable, and its facts say it waits for the bound.
-  const blocked = st.workers.filter((w) => w.up && facts(w)?.state === 'waiting' && facts(w)?.waitFor === 'bound' && !st.isolated.includes(w.id)).map((w) => w.id);
   const srv = st.servers[0]?.facts?.kind === 'ps-server' ? st.servers[0].facts : null;
+  // Blocked at the bound: live, reachable, its facts say it waits for the bound, and (when the
+  // server's count is known) its clock really is more than s ahead of the slowest — a worker whose
+  // read is merely in flight after a heal is not "ahead".
+  const ahead = (w: (typeof st.workers)[number]): boolean => {
+    const f = facts(w);
+    if (!srv || srv.minClock === undefined || f?.clock === undefined || raw === 'inf') return true;
+    return f.clock > srv.minClock + raw;
+  };
+  const blocked = st.workers.filter((w) => w.up && facts(w)?.state === 'waiting' && facts(w)?.waitFor === 'bound' && !st.isolated.includes(w.id) && ahead(w)).map((w) => w.id);
   const slowest = srv?.slowest?.length ? srv.slowest : null;
   if (!st.started)
     return S(

@@ -44,6 +44,8 @@ export interface ExplainState {
   partition: NodeId[][] | null;
   /** A strategy link is cut or crosses the partition at t. */
   networkFault: boolean;
+  /** The directed strategy links that are cut or partitioned at t. */
+  brokenLinks: LinkState[];
   /** Workers with a broken link to the (first) server: they cannot reach it. */
   isolated: NodeId[];
   crashedWorkers: NodeId[];
@@ -51,6 +53,8 @@ export interface ExplainState {
   slow: Array<{ node: NodeId; factor: number }>;
   /** A heal, restore or restart ended a fault within healWindowMs before t, and none is in force. */
   recentlyHealed: boolean;
+  /** The newest repair at or before t (what recentlyHealed refers to). */
+  lastRepair: Repair | null;
   /** The engine's cluster metrics at the newest sample ≤ t. */
   metrics: Record<string, number | null>;
   availability: number | null;
@@ -68,17 +72,24 @@ function broken(l: LinkState): boolean {
   return l.cut || l.partitioned;
 }
 
-function lastRepairAt(ix: RunIndex, t: number): number | null {
-  let last: number | null = null;
-  const i = lastAtOrBefore(ix.actions, t, (a) => a.t);
-  for (let k = i; k >= 0; k--) {
+export interface Repair {
+  t: number;
+  /** heal/restore: a network fault ended; restart: a crashed node came back. */
+  kind: 'heal' | 'restore' | 'restart';
+  node?: NodeId;
+}
+
+function lastRepairAt(ix: RunIndex, t: number): Repair | null {
+  let last: Repair | null = null;
+  for (let k = lastAtOrBefore(ix.actions, t, (a) => a.t); k >= 0; k--) {
     const a = ix.actions[k].action;
-    if (a.do === 'heal' || a.do === 'restore' || a.do === 'restart') {
-      last = ix.actions[k].t;
+    if (a.do === 'heal' || a.do === 'restore') {
+      last = { t: ix.actions[k].t, kind: a.do };
       break;
     }
   }
-  for (const downs of ix.downs.values()) for (const d of downs) if (d.end !== null && d.end <= t && (last === null || d.end > last)) last = d.end;
+  // Restarts from the down periods (a restart action may name a selector such as @crashed).
+  for (const [node, downs] of ix.downs) for (const d of downs) if (d.end !== null && d.end <= t && (last === null || d.end > last.t)) last = { t: d.end, kind: 'restart', node };
   return last;
 }
 
@@ -116,11 +127,13 @@ export function deriveExplainState(input: ExplainInput): ExplainState {
     brokers,
     partition: state.partition,
     networkFault,
+    brokenLinks: faulty,
     isolated,
     crashedWorkers: workers.filter((w) => !w.up).map((w) => w.id),
     serverDown: server !== null && !server.up,
     slow: state.nodes.filter((n) => n.up && n.slowFactor > 1).map((n) => ({ node: n.id, factor: n.slowFactor })),
-    recentlyHealed: !faultNow && repair !== null && t - repair <= healWindowMs,
+    recentlyHealed: !faultNow && repair !== null && t - repair.t <= healWindowMs,
+    lastRepair: repair,
     metrics: state.metrics?.cluster ?? {},
     availability: state.metrics?.cluster.availability ?? null,
     staleness: state.metrics?.cluster.staleness ?? null,

@@ -30,8 +30,8 @@ export const viewStrings = {
   dropped: { en: 'dropped', zh: '丢弃' },
 
   // charts
-  lossVsSteps: { en: 'Loss vs steps', zh: '损失 vs 步数' },
-  lossVsTime: { en: 'Loss vs time', zh: '损失 vs 时间' },
+  lossVsSteps: { en: 'Loss vs steps', zh: '损失随步数变化' },
+  lossVsTime: { en: 'Loss vs time', zh: '损失随时间变化' },
   divergence: { en: 'Replica divergence', zh: '副本分歧' },
   staleness: { en: 'Staleness', zh: '陈旧度' },
   divergenceNote: { en: 'forked replicas only (lag is staleness)', zh: '只计分叉的副本（落后算陈旧度）' },
