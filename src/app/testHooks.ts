@@ -2,7 +2,7 @@ import type { Action } from '../sim/types';
 import type { FaultMode } from '../workers/protocol';
 import { WorkerPool } from '../workers/pool';
 import { act } from './act';
-import { get } from './store';
+import { get, set } from './store';
 
 /**
  * `window.capPlayground`: a small, stable surface for Playwright tests that need what no button
@@ -14,6 +14,8 @@ export interface TestHooks {
   injectFault(node: string, mode?: FaultMode): void;
   /** The same path as every menu and key: parseAction, then sim.apply. */
   act(action: Action): boolean;
+  /** Moves the scrub cursor to a simulated time (clamped to the run so far); null follows the live run. */
+  scrub(ms: number | null): void;
 }
 
 declare global {
@@ -30,5 +32,9 @@ export function installTestHooks(): void {
       trainer.injectFault(node, mode);
     },
     act,
+    scrub(ms) {
+      const sim = get().sim;
+      set({ cursor: ms === null || !sim ? null : Math.max(0, Math.min(ms, sim.now())) });
+    },
   };
 }

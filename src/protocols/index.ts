@@ -56,7 +56,7 @@ export const strategies: readonly StrategyInfo[] = [
   { kind: 'ps-sync', name: { en: 'Synchronous parameter server (BSP)', zh: '同步参数服务器（BSP）' }, capOf: () => lockstep, needs: { servers: 1 }, allowsLoss: () => false /* a round is persisted before it is acknowledged */ },
   // Tunable: s = 0 is PC/EC, s = ∞ PA/EL; a finite s blocks under a partition once the bound is hit (PC) and trades consistency for latency otherwise (EL). The instance reports its own class.
   { kind: 'ssp', name: { en: 'Stale synchronous parallel (SSP)', zh: '陈旧同步并行（SSP）' }, capOf: (cfg) => sspClass(cfg.kind === 'ssp' ? cfg.staleness : 0), needs: { servers: 1 }, allowsLoss: () => false },
-  { kind: 'degrade', name: { en: 'Degrade on partition, merge on heal', zh: '分区降级、恢复合并' }, capOf: () => ({ underPartition: 'A', pacelc: 'PA/EC', consistency: 'eventual' }), needs: { workers: 2 }, allowsLoss: () => false /* discarded local work is lostWork, not lost acknowledged updates */ },
+  { kind: 'degrade', name: { en: 'Degrade on partition, merge on heal', zh: '网络分区时降级、恢复后合并' }, capOf: () => ({ underPartition: 'A', pacelc: 'PA/EC', consistency: 'eventual' }), needs: { workers: 2 }, allowsLoss: () => false /* discarded local work is lostWork, not lost acknowledged updates */ },
 ];
 
 export function strategyInfo(kind: string): StrategyInfo | undefined {

@@ -4,7 +4,7 @@ import type { Lang } from '../i18n/lang';
 import { colourOf } from '../palette';
 import { lastAtOrBefore } from '../../engine/index/series';
 import { finiteMax, metricSeries, thin } from './chartModel';
-import { timed, useSize } from './hooks';
+import { textWidth, timed, useFontSize, useSize } from './hooks';
 import type { Simulation } from '../../engine/simulation';
 import { indexOf, isLive, staticOf } from './runView';
 import { vs, type ViewStringKey } from './strings';
@@ -53,7 +53,7 @@ const fmtY = (v: number, int: boolean): string => {
   return a === 0 ? '0' : a >= 10 ? v.toFixed(0) : a >= 1 ? v.toFixed(1) : a >= 0.01 ? v.toFixed(2) : v.toExponential(0);
 };
 
-function drawChart(svgEl: SVGSVGElement, spec: ChartSpec, width: number, height: number, lang: Lang, cursor: number | null): void {
+function drawChart(svgEl: SVGSVGElement, spec: ChartSpec, width: number, height: number, lang: Lang, cursor: number | null, fs: number): void {
   const svg = d3.select(svgEl).attr('viewBox', `0 0 ${width} ${height}`);
   if (svg.select('g.cv-plot').empty()) {
     svg.append('g').attr('class', 'cv-periods');
@@ -100,7 +100,9 @@ function drawChart(svgEl: SVGSVGElement, spec: ChartSpec, width: number, height:
       );
   }
   svg.select('text.cv-chart-title').text(vs(lang, spec.title));
-  svg.select('text.cv-chart-note').text(spec.note ? vs(lang, spec.note) : '');
+  // The note is shown only where it fits the chart's width (estimated, not measured: no layout reads).
+  const note = spec.note ? vs(lang, spec.note) : '';
+  svg.select('text.cv-chart-note').text(note && textWidth(note, fs * 0.75) <= width - 8 ? note : '');
   svg
     .select('text.cv-axis-label')
     .attr('x', width - M.right)
@@ -152,6 +154,7 @@ export function LossCharts(p: LossChartsProps): JSX.Element {
   const wrapRef = useRef<HTMLDivElement>(null);
   const refs = [useRef<SVGSVGElement>(null), useRef<SVGSVGElement>(null), useRef<SVGSVGElement>(null), useRef<SVGSVGElement>(null)];
   const size = useSize(wrapRef);
+  const fs = useFontSize(wrapRef, size, 15);
 
   useEffect(() =>
     timed('charts', () => {
@@ -228,11 +231,11 @@ export function LossCharts(p: LossChartsProps): JSX.Element {
         // getBoundingClientRect: reading layout mid-frame would force a synchronous reflow.
         const w = Math.floor((size.width - GAP * (specs.length - 1)) / specs.length);
         if (w < 10 || size.height < 10) return;
-        drawChart(el, spec, w, size.height, lang, spec.xIsTime ? cursor : null);
+        drawChart(el, spec, w, size.height, lang, spec.xIsTime ? cursor : null, fs);
       });
       // refs are stable useRef objects; listing them would only add noise.
       // eslint-disable-next-line react-hooks/exhaustive-deps
-    }), [sim, t, frame, lang, size]);
+    }), [sim, t, frame, lang, size, fs]);
 
   return (
     <div className="cv-view cv-charts" ref={wrapRef}>

@@ -75,7 +75,7 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
     const head = svg.select('g.sv-head');
     const headData = [
       { key: 'title', x: PAD, text: s(lang, model.kafka ? 'brokersTitle' : 'serversTitle'), cls: 'sv-title' },
-      { key: 'log', x: left, text: s(lang, 'srvLog'), cls: 'sv-sub' },
+      { key: 'log', x: left, text: s(lang, model.kafka ? 'srvLogKafka' : 'srvLog'), cls: 'sv-sub' },
     ];
     head
       .selectAll<SVGTextElement, (typeof headData)[number]>('text.sv-htext')
@@ -104,12 +104,17 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
       .attr('stroke', termColour(2))
       .attr('stroke-width', (d) => (d.committed ? 1 : 1.5))
       .attr('stroke-dasharray', (d) => (d.committed ? null : '2 1.5'));
-    // Legend right after the "log" heading (the top-right corner holds the servers/replicas
-    // switch). Widths are estimated from the text, not measured: no layout reads in a frame.
+    // Legend on the second header line, left of the log columns (whose index ticks share that
+    // line) where it fits; else after the "log" heading (the top-right corner holds the
+    // servers/replicas switch). Widths are estimated from the text, not measured: no layout
+    // reads in a frame.
     const subFs = fs * 0.92; // .sv-sub is 0.8rem in a 0.87rem svg
-    let lx = left + textWidth(s(lang, 'srvLog'), subFs) + 16;
+    const legendW = legend.reduce((a, d) => a + 15 + textWidth(d.text, subFs) + 12, 0);
+    const below = PAD + legendW <= left - 8;
+    let lx = below ? PAD : left + textWidth(s(lang, model.kafka ? 'srvLogKafka' : 'srvLog'), subFs) + 16;
+    const ly = below ? HEAD_H - 14 : 5;
     lg.each(function (d) {
-      d3.select(this).attr('transform', `translate(${lx},5)`);
+      d3.select(this).attr('transform', `translate(${lx},${ly})`);
       lx += 15 + textWidth(d.text, subFs) + 12;
     });
     // Index ticks every 5th column, so "index 12" can be pointed at across rows.

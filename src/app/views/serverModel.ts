@@ -111,7 +111,10 @@ export function serverPanelModel(state: RunState, ix: RunIndex, maxBoxes: number
   const drafts = state.nodes.map((n) => draft(n, lang)).filter((d): d is Draft => d !== null);
   // Consensus rows first (servers, then brokers, in id order as the engine lists them), consumers last.
   drafts.sort((a, b) => Number(a.kind === 'consumer') - Number(b.kind === 'consumer'));
-  let hi = -Infinity;
+  // The window ends at the newest entry a live server holds; a crashed one's longer log (a Kafka
+  // leader's unreplicated tail, a deposed Raft leader's entries) shows for up to a third of it.
+  let hiUp = -Infinity;
+  let hiAll = -Infinity;
   let base = Infinity;
   for (const d of drafts) {
     if (!d.hasLog) continue;
@@ -119,9 +122,13 @@ export function serverPanelModel(state: RunState, ix: RunIndex, maxBoxes: number
     const track = ix.logs.get(d.n.id);
     if (end === null || !track) continue;
     base = Math.min(base, track.base);
-    if (end > track.base) hi = Math.max(hi, end - 1);
+    if (end <= track.base) continue;
+    hiAll = Math.max(hiAll, end - 1);
+    if (d.n.up) hiUp = Math.max(hiUp, end - 1);
   }
-  const window = Number.isFinite(hi) ? { lo: Math.max(base, hi - Math.max(1, maxBoxes) + 1), hi } : null;
+  const cols = Math.max(1, maxBoxes);
+  const hi = Number.isFinite(hiUp) ? Math.min(hiAll, hiUp + Math.floor(cols / 3)) : hiAll;
+  const window = Number.isFinite(hi) ? { lo: Math.max(base, hi - cols + 1), hi } : null;
   const rows: ServerRow[] = drafts.map((d) => ({
     id: d.n.id,
     kind: d.kind,
