@@ -3,7 +3,7 @@ import type { Message, NodeId } from '../sim/types';
 import { axpy } from '../sim/vectors';
 import { AllreduceStrategy } from './allreduce';
 import { mergeReplicas, type Contribution } from './degradeMerge';
-import { newestLiveWorkerVersion, type NoteData, type Strategy, type StrategyContext, type StepResult } from './strategy';
+import { newestLiveWorkerVersion, type NodeFacts, type NoteData, type Strategy, type StrategyContext, type StepResult } from './strategy';
 
 /**
  * "Degrade": strong while healthy, eventual under a detected partition, merged on heal (TRUTHS:
@@ -110,6 +110,8 @@ interface WorkerState {
   /** Heard every worker continuously since (null: not). */
   stableSince: number | null;
   contributedAt: number;
+  /** The worker its last contribution went to (merging). */
+  coordinator: NodeId | null;
   /** Ring messages of a newer epoch that arrived before the merged parameters did. */
   early: Message[];
   /** Coordinator: contributions collected for the next merge. */
@@ -315,6 +317,7 @@ export class DegradeStrategy implements Strategy {
       epoch: s.epoch,
     };
     const coordinator = reach[0];
+    s.coordinator = coordinator;
     const bytes = (1 + c.grads.length) * this.ctx.paramCount * 4;
     if (coordinator === node) this.onContribution(node, c);
     else this.ctx.send(node, coordinator, 'contribution', c, bytes);
@@ -396,9 +399,12 @@ export class DegradeStrategy implements Strategy {
       this.staleAccepted++;
       this.ctx.note('staleWriteAccepted', node, { epoch: s.epoch, storeEpoch: this.store.epoch });
     }
+    const before = { epoch: this.store.epoch, writer: this.store.writer };
     this.store.epoch = Math.max(this.store.epoch, s.epoch);
     this.store.writer = node;
     this.store.version = version;
+    // The store is shared: every worker's facts show it, so a new epoch or writer touches them all.
+    if (this.store.epoch !== before.epoch || this.store.writer !== before.writer) for (const w of this.ctx.workers) this.ctx.touch(w);
   }
 
   // ---------------------------------------------------------------- faults
@@ -459,6 +465,31 @@ export class DegradeStrategy implements Strategy {
     return `eventual (epoch ${s.epoch}${s.quorum ? ', quorum side' : ', minority side'}): ${s.grads.length} local steps`;
   }
 
+  /**
+   * Mode, epoch and the shared checkpoint store for every live worker; strong: its place in the
+   * ring (rounds counted on from the version the ring started at); eventual: its side, whether
+   * that side holds a majority, its unmerged local steps, and whether it waits out the heal
+   * hysteresis; merging: also the coordinator its contribution went to. A coordinator shows how
+   * many contributions it holds. Everything but the store changes only in the worker's own events
+   * (the ring's too: it is driven through this worker's messages and timers); a store write
+   * touches every worker (checkpoint). Null while down.
+   */
+  facts(node: NodeId): NodeFacts | null {
+    const s = this.w.get(node);
+    if (!s || s.mode === 'down' || !this.ctx.isUp(node)) return null;
+    const collected = s.contributions.size > 0 ? { collected: s.contributions.size } : {};
+    const store = { storeEpoch: this.store.epoch, storeWriter: this.store.writer };
+    if (s.mode === 'strong') {
+      const ring = this.ring.ringFacts(node, s.base);
+      return { kind: 'degrade-worker', mode: 'strong', epoch: s.epoch, ...(ring ? { ring } : {}), ...collected, ...store };
+    }
+    const local = { side: [...s.side], majoritySide: s.quorum, localSteps: s.grads.length };
+    if (s.mode === 'merging') {
+      return { kind: 'degrade-worker', mode: 'merging', epoch: s.epoch, ...local, ...(s.coordinator ? { coordinator: s.coordinator } : {}), ...collected, ...store };
+    }
+    return { kind: 'degrade-worker', mode: 'eventual', epoch: s.epoch, ...local, ...(s.stableSince !== null ? { stable: true } : {}), ...collected, ...store };
+  }
+
   lostUpdates(): number {
     return 0; // nothing is acknowledged across workers in eventual mode; discarded local work is lostWork
   }
@@ -508,6 +539,7 @@ function fresh(epoch: number, params: Float32Array): WorkerState {
     grads: [],
     stableSince: null,
     contributedAt: 0,
+    coordinator: null,
     early: [],
     contributions: new Map(),
   };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Message, NodeId } from '../sim/types';
 import { axpy } from '../sim/vectors';
-import type { Strategy, StrategyContext, StepResult } from './strategy';
+import type { NodeFacts, Strategy, StrategyContext, StepResult } from './strategy';
 import { crashedWaitClock, freshWaitClock, startWaiting, stopWaiting, waitFraction, type WaitClock } from './waiting';
 
 /**
@@ -360,6 +360,27 @@ export class SspStrategy implements Strategy {
     if (s.needsParams) return 'restarted: pulling parameters';
     if (s.need !== null) return `clock ${s.clock}: blocked until the slowest worker reaches clock ${s.need}`;
     return `clock ${s.clock}: computing`;
+  }
+
+  /**
+   * Server: its version, the slowest clock it counts, who is at it, and s. Worker: its clock and
+   * what blocks it: a read at minClock ≥ needClock (seenMinClock: the newest min clock it has
+   * read). The server's counts reach a worker only in a reply, an event of the worker's own, so
+   * no node changes another's facts. Null while down.
+   */
+  facts(node: NodeId): NodeFacts | null {
+    if (!this.ctx.isUp(node)) return null;
+    if (node === this.server) {
+      const minClock = this.minClock();
+      const slowest = this.ctx.workers.filter((w) => this.srv.applied.get(w) === minClock);
+      return { kind: 'ps-server', version: this.srv.version, minClock, staleness: Number.isFinite(this.s) ? this.s : null, slowest };
+    }
+    const s = this.w.get(node);
+    if (!s) return null;
+    if (s.needsParams) return { kind: 'ps-worker', state: 'pulling' };
+    const own = { clock: s.clock, unacked: s.unacked.length, seenMinClock: s.cacheMin };
+    if (s.need !== null) return { kind: 'ps-worker', state: 'waiting', waitFor: 'bound', needClock: s.need, ...own };
+    return { kind: 'ps-worker', state: 'training', ...own };
   }
 
   lostUpdates(): number {
