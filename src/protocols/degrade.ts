@@ -34,7 +34,9 @@ import { newestLiveWorkerVersion, type NodeFacts, type NoteData, type Strategy, 
  * The merge survives lost messages and crashes: a merging worker resends its contribution every
  * detectTimeoutMs; the coordinator keeps its last merge durably and answers a contribution older
  * than it with that merge (the sender's work is already in it), so a lost `merged` message is
- * repaired by the next resend. A merging worker that stops hearing everyone returns to local
+ * repaired by the next resend. If the coordinator has moved past that merge (the cluster split again
+ * after it), it says so, and the sender contributes again at once instead of rejoining a ring of
+ * the old epoch that no one else is in. A merging worker that stops hearing everyone returns to local
  * training (the merge cannot complete now) and contributes again once healed; steps it takes after a
  * contribution that did get merged are counted in lostWork when it adopts that merge.
  *
@@ -87,6 +89,8 @@ interface MergedMsg {
   version: number;
   /** Local steps of each worker's merged contribution (its later steps are not in the merge). */
   included: Record<NodeId, number>;
+  /** On a resend: the coordinator's epoch, when it has moved past this merge since (see adopt). */
+  supersededBy?: number;
 }
 
 interface WorkerState {
@@ -330,8 +334,9 @@ export class DegradeStrategy implements Strategy {
       // Made before the last merge, which therefore holds it (a merge needs every worker): the
       // sender missed the merged parameters. Resend them rather than merge its work twice.
       this.fence(c.worker, { what: 'contribution', from: c.worker, epoch: c.epoch, current: last.epoch });
-      if (c.worker === coordinator) this.adopt(coordinator, last);
-      else this.ctx.send(coordinator, c.worker, 'merged', last, last.params.length * 4);
+      if (c.worker === coordinator) return this.adopt(coordinator, last);
+      const resend: MergedMsg = s.epoch > last.epoch ? { ...last, supersededBy: s.epoch } : last;
+      this.ctx.send(coordinator, c.worker, 'merged', resend, last.params.length * 4);
       return;
     }
     s.contributions.set(c.worker, c); // a resend replaces the earlier copy
@@ -368,17 +373,33 @@ export class DegradeStrategy implements Strategy {
     // Local steps taken after the contribution that was merged (it went back to local training).
     const late = s.grads.length - (m.included[node] ?? s.grads.length);
     if (late > 0) this.lostWork += late;
-    s.mode = 'strong';
     s.epoch = m.epoch;
     s.base = m.version;
     s.ckpt = { params: m.params.slice(), version: m.version, fromRing: false };
     s.grads = [];
     s.stableSince = null;
     s.lastProgress = this.ctx.now();
-    this.ctx.note('modeSwitch', node, { to: 'strong', epoch: m.epoch });
+    const superseded = m.supersededBy !== undefined && m.supersededBy > m.epoch;
+    if (!superseded) this.ctx.note('modeSwitch', node, { to: 'strong', epoch: m.epoch });
     this.ctx.setReplica(node, m.params, m.version, m.version);
     this.ctx.counted(node);
     this.ring.onCrash(node); // a fresh ring state at round 0 (= the merged version)
+    if (superseded) {
+      // A merge it missed, resent by a coordinator that has moved past it: the others split again
+      // after it and train locally in a newer epoch, so a ring of this epoch would hold no one but
+      // this worker. Rejoining it would cost a detector timeout and a second heal hysteresis
+      // (check seeds 33182 and 40280 resumed 3.1 s after the heal). Its work up to the merged
+      // contribution is in these parameters and its later steps were just counted as lost, so it
+      // contributes these parameters, with no local steps, to the merge in progress at once. It
+      // takes no epoch (quorum false): it learned of the newer one, it was not granted it.
+      s.mode = 'degraded';
+      s.side = this.reachable(node, s);
+      s.quorum = false;
+      if (s.side.length === this.n) this.contribute(node, s, s.side);
+      else if (!this.ctx.isComputing(node)) this.ctx.startStep(node, m.version);
+      return;
+    }
+    s.mode = 'strong';
     // A local step still in flight finishes first; the ring then restarts it on the merged replica.
     this.ctx.startStep(node, m.version);
     const early = s.early;
