@@ -10,7 +10,9 @@ import { crashedWaitClock, freshWaitClock, startWaiting, stopWaiting, waitFracti
  * Clocks. clock(w) = iterations w has completed (each ends with a push of its update, tagged
  * with the iteration's clock c = 0, 1, …). The server applies updates as they arrive and keeps,
  * per worker, how many of its clocks it has applied; minClock = the minimum over all workers
- * (crashed ones included: SSP waits for them, as BSP does).
+ * (crashed and cut-off ones included: the paper's bound is over all P workers, with no notion of
+ * leaving, so SSP waits for them as BSP does). The invariants take a live worker's clock as its
+ * own and a crashed one's as the server's count of it, the clock it will resume at.
  *
  * The rule. A worker may compute iteration c = clock(w) only on parameters that include every
  * update from clocks < c − s, i.e. read at minClock ≥ c − s. The same condition bounds the
