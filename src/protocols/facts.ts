@@ -34,9 +34,14 @@ export type NodeFacts =
       /** ps-sync: gradients received for the open round, and how many close it (N − backup). */
       received?: number;
       quorum?: number;
-      /** ssp: the slowest live worker's clock, and the bound s (null = ∞). */
+      /**
+       * ssp: the slowest worker's clock as the server counts it (its applied clocks; crashed workers
+       * included, as SSP waits for them), and the bound s (null = ∞).
+       */
       minClock?: number;
       staleness?: number | null;
+      /** ssp: the workers at minClock, the ones every blocked worker waits for. */
+      slowest?: NodeId[];
     }
   | {
       kind: 'ps-worker';
@@ -55,6 +60,11 @@ export type NodeFacts =
       clock?: number;
       /** ssp: the slowest clock it must see before it may start its next clock (when blocked). */
       needClock?: number | null;
+      /**
+       * ssp: the slowest clock its last read carried. Blocked with the server already past
+       * needClock means the answer is not reaching it (a cut link), not that someone is slow.
+       */
+      seenMinClock?: number;
     }
   // ---------------------------------------------------------------- Raft
   | {
@@ -126,8 +136,19 @@ export type NodeFacts =
       localSteps?: number;
       /** Strong mode: where it is in the ring. */
       ring?: RingFacts;
-      /** The checkpoint store as this worker's side last saw it: epoch and writer. */
+      /** Eventual mode: it hears every worker again and waits out healStableMs before contributing. */
+      stable?: boolean;
+      /** Merging: the worker it sent its contribution to (the lowest id it heard), awaiting the merge. */
+      coordinator?: NodeId;
+      /** Contributions it holds for the next merge, as coordinator (absent when none). */
+      collected?: number;
+      /**
+       * The checkpoint store (outside the simulated network, reachable from every side): the newest
+       * epoch it has accepted, and the worker whose checkpoint it holds as the latest (null: none
+       * yet). Without fencing a stale side's write becomes the latest: storeWriter shows it.
+       */
       storeEpoch: number;
+      storeWriter: NodeId | null;
     };
 
 export type FactsKind = NodeFacts['kind'];
