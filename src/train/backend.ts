@@ -9,11 +9,40 @@ import type { BackendChoice, BackendName } from './types';
 
 export const AUTO_ORDER: readonly BackendName[] = ['webgpu', 'webgl', 'wasm', 'cpu'];
 
+/** One backend's measured speed on the scenario's model, for 'auto' (and for display). */
+export interface BackendTiming {
+  backend: BackendName;
+  /** Median wall-clock ms of one real gradient step after warm-up; null when it could not run. */
+  msPerStep: number | null;
+  /** Steps timed (after warm-up). */
+  steps: number;
+  /** Why it was not timed, or a remark such as "software renderer (SwiftShader …)". */
+  note?: string;
+}
+
 export interface BackendSelection {
   backend: BackendName;
   /** Why each backend tried before the one in use was skipped, e.g. "webgpu: no navigator.gpu". */
   fallbacks: string[];
+  /**
+   * 'auto' with a model to time: every candidate's measured step time; the fastest was kept.
+   * Absent for an explicit choice (nothing was compared).
+   */
+  measured?: BackendTiming[];
 }
+
+/** A few real steps of the scenario's model on the current backend (see selectBackendDetailed). */
+export interface StepProbe {
+  step(): Promise<void>;
+  dispose(): void;
+}
+
+/** How many steps 'auto' times: after WARMUP (shader compilation, first allocations) … */
+const WARMUP_STEPS = 2;
+/** … at least MIN and at most MAX steps, stopping early once BUDGET_MS have passed. */
+const MIN_TIMED_STEPS = 3;
+const MAX_TIMED_STEPS = 15;
+const BUDGET_MS = 250;
 
 /** Keyed by the package's binary names ('tfjs-backend-wasm.wasm', …). */
 export type WasmPaths = Record<string, string>;
@@ -49,6 +78,14 @@ function webglRenderer(): string | null {
 
 const SOFTWARE_GL = /swiftshader|llvmpipe|softpipe|software|basic render/i;
 
+/** "software renderer (…)" when the browser emulates WebGL on the CPU, else null. */
+function softwareNote(name: BackendName): string | null {
+  if (name !== 'webgl') return null;
+  const renderer = webglRenderer();
+  return renderer && SOFTWARE_GL.test(renderer) ? `software renderer (${renderer.slice(0, 60)})` : null;
+}
+
+/** `auto`: skip software-emulated GPUs (only when choosing by order, not when measuring). */
 async function register(name: BackendName, auto: boolean): Promise<void> {
   switch (name) {
     case 'webgpu':
@@ -75,8 +112,8 @@ async function register(name: BackendName, auto: boolean): Promise<void> {
       }
       if (auto) {
         // 'auto' wants acceleration: a software-emulated GPU is a fallback case, not a GPU.
-        const renderer = webglRenderer();
-        if (renderer && SOFTWARE_GL.test(renderer)) throw new Error(`software renderer (${renderer.slice(0, 60)})`);
+        const note = softwareNote(name);
+        if (note) throw new Error(note);
       }
       return;
     case 'wasm': {
@@ -106,16 +143,74 @@ function reason(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
+/** The backends 'auto' considers here: the browser's four, or Node's two (no native addon). */
+function candidates(): readonly BackendName[] {
+  return isNode ? ['wasm', 'cpu'] : AUTO_ORDER;
+}
+
+function median(xs: number[]): number {
+  const s = xs.slice().sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/** Times a few steps of the model on the backend now set. */
+async function timeSteps(makeProbe: () => StepProbe): Promise<{ msPerStep: number; steps: number }> {
+  const probe = makeProbe();
+  try {
+    for (let i = 0; i < WARMUP_STEPS; i++) await probe.step();
+    const times: number[] = [];
+    const t0 = performance.now();
+    while (times.length < MAX_TIMED_STEPS && (times.length < MIN_TIMED_STEPS || performance.now() - t0 < BUDGET_MS)) {
+      const t = performance.now();
+      await probe.step();
+      times.push(performance.now() - t);
+    }
+    return { msPerStep: median(times), steps: times.length };
+  } finally {
+    probe.dispose();
+  }
+}
+
 /**
- * 'auto' tries webgpu → webgl → wasm → cpu (in Node: cpu, the measured sensible default),
- * skipping WebGL when it is software-emulated; a named backend is tried alone, then cpu.
+ * 'auto' by measurement: every candidate that initialises runs a few real steps of the model
+ * (makeProbe) and the fastest is kept; `measured` records each one's median ms/step, or why it
+ * could not run. A software-emulated GPU is measured like the rest (it is usually slow) and noted.
  */
-export async function selectBackendDetailed(choice: BackendChoice): Promise<BackendSelection> {
-  const order: readonly BackendName[] =
-    choice === 'auto' ? (isNode ? ['cpu'] : AUTO_ORDER) : choice === 'cpu' ? ['cpu'] : [choice, 'cpu'];
+async function selectByMeasurement(makeProbe: () => StepProbe): Promise<BackendSelection> {
+  const measured: BackendTiming[] = [];
+  const fallbacks: string[] = [];
+  for (const name of candidates()) {
+    try {
+      await tryBackend(name, false);
+      const t = await timeSteps(makeProbe);
+      const note = softwareNote(name);
+      measured.push({ backend: name, msPerStep: t.msPerStep, steps: t.steps, ...(note ? { note } : {}) });
+    } catch (e) {
+      measured.push({ backend: name, msPerStep: null, steps: 0, note: reason(e) });
+      fallbacks.push(`${name}: ${reason(e)}`);
+    }
+  }
+  const timed = measured.filter((m): m is BackendTiming & { msPerStep: number } => m.msPerStep !== null);
+  if (timed.length === 0) throw new Error(`no tfjs backend works (${fallbacks.join('; ')})`);
+  const best = timed.reduce((a, b) => (b.msPerStep < a.msPerStep ? b : a));
+  if (!(await tf.setBackend(best.backend))) throw new Error(`${best.backend}: failed to re-initialise after timing`);
+  await tf.ready();
+  return { backend: best.backend, fallbacks, measured };
+}
+
+/**
+ * 'auto' with `makeProbe` (a few real steps of the scenario's model) times every available
+ * backend and keeps the fastest. 'auto' without one tries webgpu → webgl → wasm → cpu (in Node:
+ * cpu), skipping WebGL when it is software-emulated. A named backend is tried alone, then cpu.
+ */
+export async function selectBackendDetailed(choice: BackendChoice, makeProbe?: () => StepProbe): Promise<BackendSelection> {
   // Node: silences only tfjs's "install tfjs-node" banner and similar warnings (tfjs-node is
   // deliberately not used: it downloads a native binary).
   if (isNode) tf.enableProdMode();
+  if (choice === 'auto' && makeProbe) return selectByMeasurement(makeProbe);
+  const order: readonly BackendName[] =
+    choice === 'auto' ? (isNode ? ['cpu'] : AUTO_ORDER) : choice === 'cpu' ? ['cpu'] : [choice, 'cpu'];
   const fallbacks: string[] = [];
   for (const name of order) {
     try {
