@@ -23,5 +23,20 @@ async function runBench(opts: { scenario: string; backend: BackendChoice; durati
   }
 }
 
-(window as unknown as { runBench: typeof runBench }).runBench = runBench;
+/** 'auto' in a worker: each backend's measured ms/step on a built-in's model, and the pick. */
+async function measureBackends(opts: { scenario: string }) {
+  const loaded = await fetchBuiltin(opts.scenario, './scenarios/');
+  if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
+  const sc = loaded.scenario;
+  const pool = await WorkerPool.create({ model: sc.model, seed: sc.seed, backend: 'auto' }, { size: 1 });
+  try {
+    const sel = pool.backendSelection();
+    return { params: pool.paramCount, chosen: sel?.backend ?? 'none', measured: sel?.measured ?? [] };
+  } finally {
+    await pool.dispose();
+  }
+}
+
+(window as unknown as { runBench: typeof runBench; measureBackends: typeof measureBackends }).runBench = runBench;
+(window as unknown as { measureBackends: typeof measureBackends }).measureBackends = measureBackends;
 document.body.dataset.ready = 'true';
