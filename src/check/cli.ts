@@ -29,7 +29,8 @@ options:
   --json             print one JSON object on stdout
   --jsonl            print one JSON line per strategy and seed on stdout (no timings): the
                      lines of all shards, concatenated, are the lines of the unsharded run
-  --merge FILE…      read such lines (FILE - for stdin) instead of running; print the summary
+  --merge FILE…      read such lines (FILE - for stdin; lines not starting with { are skipped,
+                     so collected logs work) instead of running; print the summary
                      and exit as the one run would have (a shard's own exit status covers its
                      seeds; with --expect-loss, "some seed lost an update" is judged here)
   -h, --help         show this help
@@ -329,7 +330,9 @@ export function mergeRecords(sources: ReadonlyArray<{ name: string; text: string
   const seen = new Set<string>();
   for (const { name, text } of sources) {
     text.split('\n').forEach((line, i) => {
-      if (!line.trim()) return;
+      // Only lines that open a JSON object are records: collected logs (kubectl logs, CI) also
+      // carry the checker's progress text from stderr.
+      if (!line.trimStart().startsWith('{')) return;
       let rec: SeedRecord;
       try {
         rec = JSON.parse(line) as SeedRecord;

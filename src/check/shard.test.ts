@@ -61,6 +61,10 @@ describe('--shard I/N', () => {
     const rec = JSON.stringify({ kind: 'allreduce', seed: 1, problems: [], expectLoss: false });
     expect(mergeRecords([{ name: 'a.jsonl', text: `${rec}\n${rec}` }])).toEqual({ ok: false, errors: ['a.jsonl:2: allreduce seed 1 appears twice (overlapping shards?)'] });
     expect(mergeRecords([{ name: 'b.jsonl', text: '{"x":1}' }])).toEqual({ ok: false, errors: ['b.jsonl:1: not a --jsonl seed record'] });
+    expect(mergeRecords([{ name: 'c.jsonl', text: '{"kind":' }])).toMatchObject({ ok: false, errors: [expect.stringMatching(/^c\.jsonl:1: not JSON/)] });
+    // Progress text collected with the lines (kubectl logs carries stderr too) is not a record.
+    const logs = mergeRecords([{ name: 'pod.log', text: `training: stand-in gradients\n${rec}\nPASS allreduce: …` }]);
+    expect(logs.ok && logs.reports.map((r) => [r.kind, r.seeds])).toEqual([['allreduce', 1]]);
   });
 
   it('sweep: shards 1/3, 2/3 and 3/3 concatenated give the unsharded rows and output', async () => {

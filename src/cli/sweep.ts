@@ -159,7 +159,7 @@ export function mergeSweepLines(sources: ReadonlyArray<{ name: string; text: str
   const lines: SweepLine[] = [];
   for (const { name, text } of sources) {
     text.split('\n').forEach((t, i) => {
-      if (!t.trim()) return;
+      if (!t.trimStart().startsWith('{')) return; // progress text in collected logs
       try {
         const l = JSON.parse(t) as SweepLine;
         if (!Number.isSafeInteger(l.index) || typeof l.knob !== 'string' || typeof l.row !== 'object') throw new Error('not a --jsonl sweep line');
