@@ -24,14 +24,17 @@ async function runBench(opts: { scenario: string; backend: BackendChoice; durati
 }
 
 /** 'auto' in a worker: each backend's measured ms/step on a built-in's model, and the pick. */
-async function measureBackends(opts: { scenario: string }) {
+async function measureBackends(opts: { scenario: string; backend?: BackendChoice; timeSoftwareGpu?: boolean }) {
   const loaded = await fetchBuiltin(opts.scenario, './scenarios/');
   if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
   const sc = loaded.scenario;
-  const pool = await WorkerPool.create({ model: sc.model, seed: sc.seed, backend: 'auto' }, { size: 1 });
+  const t0 = performance.now();
+  const spec = { model: sc.model, seed: sc.seed, backend: opts.backend ?? 'auto', timeSoftwareGpu: opts.timeSoftwareGpu };
+  const pool = await WorkerPool.create(spec, { size: 1 });
+  const initMs = performance.now() - t0;
   try {
     const sel = pool.backendSelection();
-    return { params: pool.paramCount, chosen: sel?.backend ?? 'none', measured: sel?.measured ?? [] };
+    return { params: pool.paramCount, chosen: sel?.backend ?? 'none', initMs, measured: sel?.measured ?? [] };
   } finally {
     await pool.dispose();
   }

@@ -16,6 +16,8 @@ export interface BackendTiming {
   msPerStep: number | null;
   /** Steps timed (after warm-up). */
   steps: number;
+  /** Wall-clock ms the trial took in all: start-up, warm-up (shader compilation) and timing. */
+  spentMs: number;
   /** Why it was not timed, or a remark such as "software renderer (SwiftShader …)". */
   note?: string;
 }
@@ -39,6 +41,9 @@ export interface StepProbe {
 
 /** How many steps 'auto' times: after WARMUP (shader compilation, first allocations) … */
 const WARMUP_STEPS = 3;
+/** … and, for cheap steps, until WARMUP_MS have passed (JS kernels need many calls to get optimised) … */
+const WARMUP_MS = 60;
+const MAX_WARMUP_STEPS = 40;
 /**
  * … then at least MIN and at most MAX steps, stopping once BUDGET_MS have passed: a 0.5 ms step
  * gets 60 samples (its median is stable to about 10 %), a 10 ms step about 20.
@@ -88,51 +93,49 @@ function softwareNote(name: BackendName): string | null {
   return renderer && SOFTWARE_GL.test(renderer) ? `software renderer (${renderer.slice(0, 60)})` : null;
 }
 
-/** `auto`: skip software-emulated GPUs (only when choosing by order, not when measuring). */
-async function register(name: BackendName, auto: boolean): Promise<void> {
+/**
+ * Loads and prepares a backend's package. Returns a note when its "GPU" is a software emulation
+ * (SwiftShader, llvmpipe …); with `skipSoftware` such a backend is refused instead: on a machine
+ * without a GPU it is several times slower than wasm, and compiling its shaders costs seconds.
+ */
+async function register(name: BackendName, skipSoftware: boolean): Promise<string | null> {
   switch (name) {
-    case 'webgpu':
+    case 'webgpu': {
       if (typeof navigator === 'undefined' || !navigator.gpu) throw new Error('no navigator.gpu');
-      {
-        // Headless Chromium has navigator.gpu but often no adapter; asking first spares tfjs's console errors.
-        const adapter = await navigator.gpu.requestAdapter();
-        if (!adapter) throw new Error('no WebGPU adapter');
-        if (auto) {
-          // With --enable-unsafe-webgpu and no GPU, Chromium offers SwiftShader: emulation, not a GPU.
-          const info = (adapter as { info?: { vendor?: string; architecture?: string; description?: string } }).info;
-          const name = [info?.vendor, info?.architecture, info?.description].filter(Boolean).join(' ');
-          if ((adapter as { isFallbackAdapter?: boolean }).isFallbackAdapter || SOFTWARE_GL.test(name)) {
-            throw new Error(`software adapter (${name || 'fallback'})`);
-          }
-        }
-      }
+      // Headless Chromium has navigator.gpu but often no adapter; asking first spares tfjs's console errors.
+      const adapter = await navigator.gpu.requestAdapter();
+      if (!adapter) throw new Error('no WebGPU adapter');
+      // With --enable-unsafe-webgpu and no GPU, Chromium offers SwiftShader: emulation, not a GPU.
+      const info = (adapter as { info?: { vendor?: string; architecture?: string; description?: string } }).info;
+      const desc = [info?.vendor, info?.architecture, info?.description].filter(Boolean).join(' ');
+      const soft = (adapter as { isFallbackAdapter?: boolean }).isFallbackAdapter || SOFTWARE_GL.test(desc) ? `software adapter (${desc || 'fallback'})` : null;
+      if (soft && skipSoftware) throw new Error(soft);
       await import('@tensorflow/tfjs-backend-webgpu');
-      return;
-    case 'webgl':
+      return soft;
+    }
+    case 'webgl': {
       // Checked first so Node does not print tfjs's WebGL context warnings.
       if (typeof OffscreenCanvas === 'undefined' && typeof document === 'undefined') {
         throw new Error('no OffscreenCanvas or document');
       }
-      if (auto) {
-        // 'auto' wants acceleration: a software-emulated GPU is a fallback case, not a GPU.
-        const note = softwareNote(name);
-        if (note) throw new Error(note);
-      }
-      return;
+      const soft = softwareNote(name);
+      if (soft && skipSoftware) throw new Error(soft);
+      return soft;
+    }
     case 'wasm': {
       const wasm = await import('@tensorflow/tfjs-backend-wasm');
       // Vite's minifier breaks the threaded build, and threads gain nothing here (STACK.md).
       tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
       if (wasmPaths) wasm.setWasmPaths(wasmPaths);
-      return;
+      return null;
     }
     case 'cpu':
-      return;
+      return null;
   }
 }
 
-async function tryBackend(name: BackendName, auto: boolean): Promise<void> {
-  await register(name, auto);
+async function tryBackend(name: BackendName, skipSoftware: boolean): Promise<string | null> {
+  const note = await register(name, skipSoftware);
   if (!(await tf.setBackend(name))) throw new Error('failed to initialise');
   await tf.ready();
   // A backend can initialise and still fail on first use (lost context, missing kernel).
@@ -140,15 +143,19 @@ async function tryBackend(name: BackendName, auto: boolean): Promise<void> {
   const v = (await probe.data())[0];
   probe.dispose();
   if (v !== 2) throw new Error(`probe computed ${v}`);
+  return note;
 }
 
 function reason(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-/** The backends 'auto' considers here: the browser's four, or Node's two (no native addon). */
+/**
+ * The backends 'auto' times here, in this order: the CPU ones first (they start at once and set
+ * the bar a GPU backend must beat), then the GPU ones; in Node only wasm and cpu (no native addon).
+ */
 function candidates(): readonly BackendName[] {
-  return isNode ? ['wasm', 'cpu'] : AUTO_ORDER;
+  return isNode ? ['wasm', 'cpu'] : ['wasm', 'cpu', 'webgl', 'webgpu'];
 }
 
 function median(xs: number[]): number {
@@ -157,17 +164,23 @@ function median(xs: number[]): number {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
+/** A backend this many times slower than the best so far stops being timed after MIN steps. */
+const HOPELESS = 4;
+
 /** Times a few steps of the model on the backend now set. */
-async function timeSteps(makeProbe: () => StepProbe): Promise<{ msPerStep: number; steps: number }> {
+async function timeSteps(makeProbe: () => StepProbe, best: number): Promise<{ msPerStep: number; steps: number }> {
   const probe = makeProbe();
   try {
-    for (let i = 0; i < WARMUP_STEPS; i++) await probe.step();
+    const w0 = performance.now();
+    for (let i = 0; i < MAX_WARMUP_STEPS && (i < WARMUP_STEPS || performance.now() - w0 < WARMUP_MS); i++) await probe.step();
     const times: number[] = [];
     const t0 = performance.now();
     while (times.length < MAX_TIMED_STEPS && (times.length < MIN_TIMED_STEPS || performance.now() - t0 < BUDGET_MS)) {
       const t = performance.now();
       await probe.step();
       times.push(performance.now() - t);
+      // It cannot win: spare the rest of its trial.
+      if (times.length >= MIN_TIMED_STEPS && median(times) > HOPELESS * best) break;
     }
     return { msPerStep: median(times), steps: times.length };
   } finally {
@@ -178,19 +191,21 @@ async function timeSteps(makeProbe: () => StepProbe): Promise<{ msPerStep: numbe
 /**
  * 'auto' by measurement: every candidate that initialises runs a few real steps of the model
  * (makeProbe) and the fastest is kept; `measured` records each one's median ms/step, or why it
- * could not run. A software-emulated GPU is measured like the rest (it is usually slow) and noted.
+ * could not run. A software-emulated GPU is skipped with its reason unless `timeSoftware` (the
+ * benchmark's choice): timing one costs seconds of shader compilation and it does not win.
  */
-async function selectByMeasurement(makeProbe: () => StepProbe): Promise<BackendSelection> {
+async function selectByMeasurement(makeProbe: () => StepProbe, timeSoftware: boolean): Promise<BackendSelection> {
   const measured: BackendTiming[] = [];
   const fallbacks: string[] = [];
   for (const name of candidates()) {
+    const t0 = performance.now();
     try {
-      await tryBackend(name, false);
-      const t = await timeSteps(makeProbe);
-      const note = softwareNote(name);
-      measured.push({ backend: name, msPerStep: t.msPerStep, steps: t.steps, ...(note ? { note } : {}) });
+      const note = await tryBackend(name, !timeSoftware);
+      const best = Math.min(Infinity, ...measured.map((m) => m.msPerStep ?? Infinity));
+      const t = await timeSteps(makeProbe, best);
+      measured.push({ backend: name, msPerStep: t.msPerStep, steps: t.steps, spentMs: performance.now() - t0, ...(note ? { note } : {}) });
     } catch (e) {
-      measured.push({ backend: name, msPerStep: null, steps: 0, note: reason(e) });
+      measured.push({ backend: name, msPerStep: null, steps: 0, spentMs: performance.now() - t0, note: reason(e) });
       fallbacks.push(`${name}: ${reason(e)}`);
     }
   }
@@ -205,13 +220,17 @@ async function selectByMeasurement(makeProbe: () => StepProbe): Promise<BackendS
 /**
  * 'auto' with `makeProbe` (a few real steps of the scenario's model) times every available
  * backend and keeps the fastest. 'auto' without one tries webgpu → webgl → wasm → cpu (in Node:
- * cpu), skipping WebGL when it is software-emulated. A named backend is tried alone, then cpu.
+ * cpu), skipping software-emulated GPUs. A named backend is tried alone, then cpu.
  */
-export async function selectBackendDetailed(choice: BackendChoice, makeProbe?: () => StepProbe): Promise<BackendSelection> {
+export async function selectBackendDetailed(
+  choice: BackendChoice,
+  makeProbe?: () => StepProbe,
+  opts: { timeSoftware?: boolean } = {},
+): Promise<BackendSelection> {
   // Node: silences only tfjs's "install tfjs-node" banner and similar warnings (tfjs-node is
   // deliberately not used: it downloads a native binary).
   if (isNode) tf.enableProdMode();
-  if (choice === 'auto' && makeProbe) return selectByMeasurement(makeProbe);
+  if (choice === 'auto' && makeProbe) return selectByMeasurement(makeProbe, opts.timeSoftware ?? false);
   const order: readonly BackendName[] =
     choice === 'auto' ? (isNode ? ['cpu'] : AUTO_ORDER) : choice === 'cpu' ? ['cpu'] : [choice, 'cpu'];
   const fallbacks: string[] = [];

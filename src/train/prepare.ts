@@ -17,7 +17,7 @@ export interface PreparedTraining {
 
 export async function prepareTraining(spec: TrainerSpec): Promise<PreparedTraining> {
   const data = await loadModelData(spec.model, spec.seed);
-  const selection = await selectBackendDetailed(spec.backend, () => stepProbe(spec, data));
+  const selection = await selectBackendDetailed(spec.backend, () => stepProbe(spec, data), { timeSoftware: spec.timeSoftwareGpu });
   const computer = new GradientComputer(spec.model.hidden, data.io);
   computer.setTrainingSet(data.train.x, data.train.y);
   return { data, computer, selection };

@@ -10,6 +10,8 @@ export interface TrainerSpec {
   /** Scenario seed: the dataset, the evaluation set and the initial parameters derive from it. */
   seed: number;
   backend: BackendChoice;
+  /** 'auto': time software-emulated GPUs too instead of skipping them (benchmarks report them). */
+  timeSoftwareGpu?: boolean;
 }
 
 export interface GradientRequest {

@@ -72,7 +72,7 @@ export interface PoolWorkerInfo {
 const measuredChoices = new Map<string, BackendSelection>();
 
 function shapeKey(spec: TrainerSpec): string {
-  return JSON.stringify([spec.model.dataset === 'fashion-mnist' ? 'images' : '2d', spec.model.hidden, spec.model.batchSize]);
+  return JSON.stringify([spec.model.dataset === 'fashion-mnist' ? 'images' : '2d', spec.model.hidden, spec.model.batchSize, spec.timeSoftwareGpu ?? false]);
 }
 
 function before(a: Queued, b: Queued): boolean {
