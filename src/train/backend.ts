@@ -2,9 +2,10 @@ import * as tf from '@tensorflow/tfjs';
 import type { BackendChoice, BackendName } from './types';
 
 /**
- * Backend choice with fallback. tfjs backends are per thread (per worker), so this is called once
- * per worker or per Node process. webgpu and wasm are imported lazily: Node and cpu-only paths
- * never load them.
+ * Backend choice: 'auto' by measuring a few real steps of the model on each backend, a named one
+ * with fallback to cpu. tfjs backends are per thread (per worker), so this is called once per
+ * worker or per Node process. webgpu and wasm are imported lazily: Node and cpu-only paths never
+ * load them.
  */
 
 export const AUTO_ORDER: readonly BackendName[] = ['webgpu', 'webgl', 'wasm', 'cpu'];
