@@ -165,8 +165,13 @@ function median(xs: number[]): number {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
-/** A backend this many times slower than the best so far stops being timed after MIN steps. */
+/**
+ * A backend this many times slower than the best so far stops being timed after MIN steps — once
+ * CUT_AFTER_MS have passed, so that one preempted time slice (~10 ms on a busy machine) cannot
+ * disqualify a backend whose steps take a fraction of a millisecond.
+ */
 const HOPELESS = 4;
+const CUT_AFTER_MS = 50;
 
 /** Times a few steps of the model on the backend now set. */
 async function timeSteps(makeProbe: () => StepProbe, best: number): Promise<{ msPerStep: number; steps: number }> {
@@ -181,7 +186,7 @@ async function timeSteps(makeProbe: () => StepProbe, best: number): Promise<{ ms
       await probe.step();
       times.push(performance.now() - t);
       // It cannot win: spare the rest of its trial.
-      if (times.length >= MIN_TIMED_STEPS && median(times) > HOPELESS * best) break;
+      if (times.length >= MIN_TIMED_STEPS && performance.now() - t0 > CUT_AFTER_MS && median(times) > HOPELESS * best) break;
     }
     return { msPerStep: median(times), steps: times.length };
   } finally {
