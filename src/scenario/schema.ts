@@ -14,7 +14,13 @@ const text = z.object({ en: z.string(), zh: z.string() });
 const nonNeg = z.number().finite().nonnegative();
 const prob = z.number().min(0).max(1);
 
-export const datasetKinds = ['spiral', 'circles', 'xor', 'gaussians'] as const;
+/** The seeded 2-D datasets (src/train/datasets.ts). */
+export const toyDatasetKinds = ['spiral', 'circles', 'xor', 'gaussians'] as const;
+/** Every dataset a scenario may name: the 2-D ones, and a 5 000-image Fashion-MNIST subset (784 inputs, 10 classes). */
+export const datasetKinds = [...toyDatasetKinds, 'fashion-mnist'] as const;
+export type ToyDatasetKind = (typeof toyDatasetKinds)[number];
+/** Training images in the committed Fashion-MNIST subset: the most `model.samples` may ask for. */
+export const FASHION_TRAIN_IMAGES = 5000;
 
 export const modelSchema = z
   .object({

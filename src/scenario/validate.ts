@@ -1,6 +1,6 @@
 import { strategyInfo } from '../protocols';
 import { kafkaMisnomers, kafkaPsProblems } from '../protocols/kafka';
-import { scenarioSchema, type Scenario } from './schema';
+import { FASHION_TRAIN_IMAGES, scenarioSchema, type Scenario } from './schema';
 import { fieldNamesOf, formatIssues, formatPath, makeSuggester } from './issues';
 import { actionNodeProblems, clusterNodeIds, unknownNodeMessage } from './nodes';
 
@@ -56,6 +56,10 @@ export function wholeFileProblems(s: Scenario): string[] {
       const noun = min === 1 ? role.slice(0, -1) : role;
       at(['cluster', role], `strategy "${s.strategy.kind}" needs at least ${min} ${noun} (got ${s.cluster[role]})`);
     }
+  }
+
+  if (s.model.dataset === 'fashion-mnist' && s.model.samples > FASHION_TRAIN_IMAGES) {
+    at(['model', 'samples'], `fashion-mnist has ${FASHION_TRAIN_IMAGES} training images (got ${s.model.samples})`);
   }
 
   if (s.strategy.kind === 'kafka-ps') for (const [path, msg] of kafkaPsProblems(s.strategy, s.cluster)) at(['strategy', ...path], msg);
