@@ -95,7 +95,7 @@ export function raft(st: ExplainState): Sentence {
       if (!major)
         return S(
           `Network partition: no side holds a majority of the ${n} servers (${need} needed), so nothing commits anywhere and every worker's update waits. Raft gives up A rather than consistency until the partition heals.`,
-          `网络分区：没有任何一侧拥有 ${n} 台服务器中的多数派（需要 ${need} 台），所以哪里都无法提交，每个工作节点的更新都在等待。分区恢复之前，Raft 宁可放弃 A，也不放弃一致性。`,
+          `网络分区：没有任何一侧拥有 ${n} 台服务器中的多数派（需要 ${need} 台），所以哪里都无法提交，每个工作节点的更新都在等待。网络分区恢复之前，Raft 宁可放弃 A，也不放弃一致性。`,
         );
       const majorLeader = major.servers.find((x) => x.f.role === 'leader') ?? null;
       const mIds = setOf(major.servers.map((x) => x.n.id));
