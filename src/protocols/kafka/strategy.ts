@@ -1,5 +1,6 @@
 import type { Message, NodeId } from '../../sim/types';
 import { axpy, equalVectors } from '../../sim/vectors';
+import type { LogItem, NodeFacts, NodeLog } from '../facts';
 import type { NodeDetail, Strategy, StrategyContext, StepResult } from '../strategy';
 import type { KafkaPsConfig } from './knobs';
 import {
@@ -69,6 +70,8 @@ const keyOf = (r: { pid: string; seq: number }) => `${r.pid}#${r.seq}`;
 interface PartLog {
   log: Rec[];
   hw: number;
+  /** The newest leader epoch it learnt for the partition (Kafka's leader-epoch checkpoint). */
+  epoch: number;
 }
 interface LeaderState {
   epoch: number;
@@ -86,6 +89,8 @@ interface Broker {
   parts: PartLog[];
   leading: Map<number, LeaderState>;
   following: Map<number, FollowState>;
+  /** Partitions its last metadata says have no leader (volatile, like leading and following). */
+  offline: Set<number>;
 }
 interface PartMeta {
   replicas: NodeId[];
@@ -147,6 +152,8 @@ export class KafkaPsStrategy implements Strategy {
   private readonly prod = new Map<NodeId, Producer>();
   private readonly cons = new Map<NodeId, Consumer>();
   private readonly readFrom = new Map<NodeId, NodeId>();
+  /** Topic partitions each broker holds a replica of (fixed assignment). */
+  private readonly held = new Map<NodeId, number[]>();
   private readonly recBytes: number;
   private readonly maxRecs: number;
   // Controller state (the metadata quorum).
@@ -185,7 +192,8 @@ export class KafkaPsStrategy implements Strategy {
       this.meta.push({ replicas, leader: replicas[0], lastLeader: replicas[0], epoch: 0, isr: [...replicas], committed: 0 });
     }
     for (const id of this.brokers) {
-      this.b.set(id, { parts: this.meta.map(() => ({ log: [], hw: 0 })), leading: new Map(), following: new Map() });
+      this.held.set(id, this.meta.flatMap((m, p) => (m.replicas.includes(id) ? [p] : [])));
+      this.b.set(id, { parts: this.meta.map(() => ({ log: [], hw: 0, epoch: 0 })), leading: new Map(), following: new Map(), offline: new Set() });
       this.live.add(id);
     }
     ctx.workers.forEach((w, i) => {
@@ -228,13 +236,15 @@ export class KafkaPsStrategy implements Strategy {
       const br = this.b.get(node)!;
       br.leading.clear(); // pending requests and parked fetches die with the process
       br.following.clear();
+      br.offline.clear();
       this.crashNo.set(node, (this.crashNo.get(node) ?? 0) + 1);
       this.crashedAt.set(node, this.ctx.now());
       this.scheduleFences();
       return;
     }
     if (this.cons.has(node)) {
-      this.cons.set(node, this.freshConsumer()); // parameters were in memory only
+      // Parameters were in memory only: it must replay the log (and says so when it has caught up).
+      this.cons.set(node, { ...this.freshConsumer(), caughtUp: false });
       this.serversDirty = true;
       return;
     }
@@ -311,6 +321,7 @@ export class KafkaPsStrategy implements Strategy {
     const shrunk = m.isr.filter((x) => !isr.includes(x));
     const grown = isr.filter((x) => !m.isr.includes(x));
     m.isr = isr;
+    this.touchReplicas(p);
     for (const x of shrunk) this.ctx.note('isrShrink', x, { partition: p, isr: [...isr] });
     for (const x of grown) this.ctx.note('isrExpand', x, { partition: p, isr: [...isr] });
     // A smaller ISR may let the HW advance and decides waiting acks=all requests.
@@ -320,6 +331,8 @@ export class KafkaPsStrategy implements Strategy {
   private elect(p: number): void {
     const m = this.meta[p];
     const e = electLeader(m.replicas, m.isr, (x) => this.live.has(x), this.cfg['unclean.leader.election.enable']);
+    this.touchReplicas(p);
+    this.touchConsumers(); // their lag is measured against the new leader's HW
     if (e.kind === 'offline') {
       m.leader = null;
       m.isr = e.isr;
@@ -350,6 +363,10 @@ export class KafkaPsStrategy implements Strategy {
     for (const x of m.replicas) {
       if (!this.ctx.isUp(x) || !this.live.has(x)) continue;
       const br = this.b.get(x)!;
+      this.ctx.touch(x);
+      br.parts[p].epoch = m.epoch;
+      if (m.leader === null) br.offline.add(p);
+      else br.offline.delete(p);
       if (m.leader === x) {
         if (br.leading.get(p)?.epoch === m.epoch) continue;
         br.following.delete(p);
@@ -376,7 +393,11 @@ export class KafkaPsStrategy implements Strategy {
     const leader = this.meta[p].leader;
     for (const [w, pr] of this.prod) {
       if (!this.ctx.isUp(w)) continue;
-      for (const r of pr.inflight.values()) if (r.p === p && r.sentTo !== leader) this.sendRequest(w, r);
+      for (const r of pr.inflight.values()) {
+        if (r.p !== p || r.sentTo === leader) continue;
+        this.ctx.touch(w); // with acks=0 the resend is the acknowledgement
+        this.sendRequest(w, r);
+      }
     }
     for (const [s, c] of this.cons) if (this.ctx.isUp(s)) c.fetching[p] = null;
   }
@@ -394,11 +415,33 @@ export class KafkaPsStrategy implements Strategy {
     const hw = highWatermark(part.hw, m.isr, (y) => (y === x ? part.log.length : (L.followers.get(y)?.leo ?? -1) >= 0 ? L.followers.get(y)!.leo : undefined));
     if (hw < part.hw) this.ctx.violation('hw-monotonic', `partition ${p}: HW on leader ${x} went from ${part.hw} to ${hw}`);
     if (hw > part.hw) {
-      part.hw = hw;
+      this.setHw(x, p, hw);
       m.committed = Math.max(m.committed, hw);
       this.wakeParked(x, p, true);
     }
     this.resolvePending(x, p);
+  }
+
+  /**
+   * Every HW change goes through here: the broker's facts change (it may not be the event's node
+   * when the controller shrank an ISR), and so does every consumer's lag when it is the HW that
+   * lag is measured against.
+   */
+  private setHw(x: NodeId, p: number, hw: number): void {
+    const part = this.b.get(x)!.parts[p];
+    if (part.hw === hw) return;
+    part.hw = hw;
+    this.ctx.touch(x);
+    const m = this.meta[p];
+    if ((m.leader ?? m.lastLeader) === x) this.touchConsumers();
+  }
+
+  private touchReplicas(p: number): void {
+    for (const x of this.meta[p].replicas) this.ctx.touch(x);
+  }
+
+  private touchConsumers(): void {
+    for (const s of this.cons.keys()) this.ctx.touch(s);
   }
 
   private resolvePending(x: NodeId, p: number): void {
@@ -527,10 +570,10 @@ export class KafkaPsStrategy implements Strategy {
       const to = truncationOffset(part.log.map((e) => e.epoch), r.diverging);
       this.ctx.note('truncate', x, { partition: r.p, from: part.log.length, to });
       part.log.length = to;
-      part.hw = Math.min(part.hw, to);
+      this.setHw(x, r.p, Math.min(part.hw, to));
     } else if (r.offset === part.log.length) {
       for (const rec of r.records) part.log.push(rec);
-      part.hw = Math.min(r.hw, part.log.length);
+      this.setHw(x, r.p, Math.min(r.hw, part.log.length));
     }
     this.sendFetch(x, r.p);
   }
@@ -911,6 +954,41 @@ export class KafkaPsStrategy implements Strategy {
     return selector === '@leader' ? this.meta[0].leader : null;
   }
 
+  /**
+   * Typed facts (facts.ts). A broker's are its own knowledge: its replicas' LEO and HW, the leader
+   * epoch it learnt, whom it follows, and the ISR it leads (or the ISR the controller keeps for a
+   * partition it knows to be offline). A crashed broker keeps its logs, HWs and epochs; it leads
+   * and follows nothing until it registers again.
+   */
+  facts(node: NodeId): NodeFacts | null {
+    const br = this.b.get(node);
+    if (br) return { kind: 'kafka-broker', parts: this.held.get(node)!.map((p) => this.partFacts(br, p)) };
+    const c = this.cons.get(node);
+    if (c) return { kind: 'kafka-consumer', offset: this.offsetOf(c), lag: this.lagOf(node), caughtUp: c.caughtUp };
+    const pr = this.prod.get(node);
+    if (!pr) return null;
+    let unacked = pr.accum.length;
+    for (const r of pr.inflight.values()) unacked += r.records.length;
+    return { kind: 'kafka-producer', phase: pr.phase, readsFrom: this.readFrom.get(node)!, partition: this.partitionOf(node), unacked };
+  }
+
+  private partFacts(br: Broker, p: number): Extract<NodeFacts, { kind: 'kafka-broker' }>['parts'][number] {
+    const part = br.parts[p];
+    const [leo, hw, epoch] = [part.log.length, part.hw, part.epoch];
+    if (br.leading.has(p)) return { p, role: 'leader', leo, hw, epoch, isr: [...this.meta[p].isr] };
+    const f = br.following.get(p);
+    if (f) return { p, role: 'follower', leo, hw, epoch, leader: f.leader };
+    if (br.offline.has(p)) return { p, role: 'follower', leo, hw, epoch, isr: [...this.meta[p].isr], offline: true };
+    return { p, role: 'follower', leo, hw, epoch };
+  }
+
+  /** Topic partition 0's log on a broker that holds a replica of it (offsets from 0). */
+  logOf(node: NodeId): NodeLog<Rec> | null {
+    const br = this.b.get(node);
+    if (!br || !this.meta[0].replicas.includes(node)) return null;
+    return { base: 0, entries: br.parts[0].log, item: recItem };
+  }
+
   detail(node: NodeId): NodeDetail | null {
     const br = this.b.get(node);
     if (br) {
@@ -936,6 +1014,10 @@ export class KafkaPsStrategy implements Strategy {
     if (this.prod.has(node)) return { role: 'producer', lines: [`reads from ${this.readFrom.get(node)}`, `writes to p${this.partitionOf(node)} (acks=${this.acks})`] };
     return null;
   }
+}
+
+function recItem(r: Rec): LogItem {
+  return { term: r.epoch, kind: 'record', worker: r.worker, seq: r.seq };
 }
 
 /** Offset of a producer's record in a log, searching from the end (retries are recent). */

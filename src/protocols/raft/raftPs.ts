@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { quantize } from '../../sim/network';
 import type { Rng } from '../../sim/rng';
 import type { Action, Message, NodeId } from '../../sim/types';
+import type { LogItem, NodeFacts, NodeLog } from '../facts';
 import type { NodeDetail, StepResult, Strategy, StrategyContext } from '../strategy';
 import { RaftChecker } from './invariants';
 import {
@@ -756,6 +757,37 @@ export class RaftPsStrategy implements Strategy {
     };
   }
 
+  /**
+   * Typed facts (facts.ts). Every field is the node's own state, changed only by events addressed
+   * to it, so the engine's own touches suffice. A crashed server keeps currentTerm, votedFor and
+   * its log; its volatile state reads as a fresh follower's (commit index 0, version 0), which is
+   * what it restarts with.
+   */
+  facts(node: NodeId): NodeFacts | null {
+    const s = this.srv.get(node);
+    if (s) {
+      const base = {
+        kind: 'raft-server' as const,
+        role: s.v.role,
+        term: s.p.currentTerm,
+        votedFor: s.p.votedFor,
+        leader: s.v.leaderId,
+        commitIndex: s.v.commitIndex,
+        lastApplied: s.v.lastApplied,
+        version: s.x.sm.version,
+      };
+      return s.v.role === 'candidate' ? { ...base, votes: s.v.votes.size } : base;
+    }
+    const w = this.wk.get(node);
+    return w ? { kind: 'raft-client', phase: w.phase, asking: w.guess, seq: w.seq } : null;
+  }
+
+  /** The server's log, base 1. Entries are immutable and only pushed or spliced off the tail (rules.ts). */
+  logOf(node: NodeId): NodeLog<LogEntry> | null {
+    const s = this.srv.get(node);
+    return s ? { base: 1, entries: s.p.log, item: logItem } : null;
+  }
+
   resolveSelector(selector: string): NodeId | null {
     if (selector !== '@leader') return null;
     let best: Server | null = null;
@@ -831,6 +863,12 @@ export class RaftPsStrategy implements Strategy {
   acknowledged(): ReadonlySet<string> {
     return this.acked;
   }
+}
+
+function logItem(e: LogEntry): LogItem {
+  if (e.kind === 'noop') return { term: e.term, kind: 'noop' };
+  if (e.kind === 'read') return { term: e.term, kind: 'read', worker: e.worker! };
+  return { term: e.term, kind: 'update', worker: e.worker!, seq: e.seq! };
 }
 
 function freshWorkerVolatile(): Omit<WorkerX, 'seq' | 'readSeq'> {
