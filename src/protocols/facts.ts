@@ -102,8 +102,15 @@ export type NodeFacts =
         hw: number;
         /** Leader epoch of the partition (as this broker knows it). */
         epoch: number;
-        /** Leader only: the in-sync replicas. */
+        /**
+         * Leader: the in-sync replicas. A replica of an offline partition: the ISR the controller
+         * keeps (its last members, which an unclean election would bypass).
+         */
         isr?: NodeId[];
+        /** Follower: the leader it fetches from (absent while it follows nobody, e.g. crashed). */
+        leader?: NodeId;
+        /** Its metadata says the partition has no leader (no live in-sync replica, unclean election off). */
+        offline?: true;
       }>;
     }
   | {
