@@ -638,6 +638,14 @@ export class Simulation {
       }
       return { ...action, groups };
     }
+    if (action.do === 'cut' || action.do === 'restore' || action.do === 'link') {
+      const from = action.from.startsWith('@') ? this.resolveOne(action.from) : action.from;
+      if (from.startsWith('no ')) return from;
+      const to = action.to.startsWith('@') ? this.resolveOne(action.to) : action.to;
+      if (to.startsWith('no ')) return to;
+      if (from === to) return `to: "${action.from}" and "${action.to}" are the same node now (${from}); a link joins two nodes`;
+      return { ...action, from, to };
+    }
     if (!('node' in action) || typeof action.node !== 'string' || !action.node.startsWith('@')) return action;
     const r = this.resolveOne(action.node);
     return r.startsWith('no ') ? r : { ...action, node: r };
@@ -936,6 +944,7 @@ export class Simulation {
 function selectorOf(a: Action): string {
   if ('node' in a && typeof a.node === 'string' && a.node.startsWith('@')) return a.node;
   if (a.do === 'partition') return a.groups.flat().find((id) => id.startsWith('@')) ?? '';
+  if (a.do === 'cut' || a.do === 'restore' || a.do === 'link') return [a.from, a.to].find((id) => id.startsWith('@')) ?? '';
   return '';
 }
 
