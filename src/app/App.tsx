@@ -2,6 +2,9 @@ import { useEffect, useState, type CSSProperties } from 'react';
 import type { Action } from '../sim/types';
 import { act, parseSelection } from './act';
 import { ActionTools } from './components/ActionTools';
+import { BranchBar } from './components/BranchBar';
+import { ContextMenu, openContextMenu } from './components/ContextMenu';
+import { ShareDialog } from './components/ShareDialog';
 import { ErrorPanel } from './components/ErrorPanel';
 import { ChecksPanel } from './components/ChecksPanel';
 import { ExplainLine } from './components/ExplainLine';
@@ -130,12 +133,16 @@ export function App() {
             <StrategyControls />
           </div>
         )}
+        <BranchBar />
         <MaxProgress />
       </header>
+      <ShareDialog />
       <ErrorPanel />
+      <ContextMenu />
       <main className="main">
         <div className="col-left">
-          <section className="view view-topology" aria-label={s(lang, 'topology')}>
+          {/* Right-click a node or a link: its actions, from the action table. */}
+          <section className="view view-topology" aria-label={s(lang, 'topology')} onContextMenu={openContextMenu}>
             {sim ? (
               <ViewBoundary name={s(lang, 'topology')}>
                 <TopologyView sim={sim} t={t} frame={frame} lang={lang} selected={selected} onSelect={onSelect} onAction={onAction} />

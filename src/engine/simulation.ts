@@ -5,7 +5,7 @@ import { History, type Sha256Factory } from '../sim/history';
 import { Network, quantize } from '../sim/network';
 import { rngFor, type Rng } from '../sim/rng';
 import { EventQueue } from '../sim/scheduler';
-import type { Action, HistoryEvent, MessageKind, Message, MetricSample, NodeId, NodeRole, SimTime } from '../sim/types';
+import type { Action, ActionKind, HistoryEvent, MessageKind, Message, MetricSample, NodeId, NodeRole, SimTime } from '../sim/types';
 import { equalVectors, fingerprint } from '../sim/vectors';
 import type { Evaluation, GradientResult, Trainer } from '../train/types';
 import type { ExpectationResult, InFlight, LinkView, NodeView, RunSummary } from './api';
@@ -614,6 +614,14 @@ export class Simulation {
         return;
       }
     }
+  }
+
+  /**
+   * Would the strategy act on a strategy-specific action (Raft's `timeout`) for this node? The
+   * app offers such actions in menus and keys only where it would.
+   */
+  acceptsAction(kind: ActionKind, node: NodeId): boolean {
+    return this.strategy.acceptsAction?.(kind, node) ?? false;
   }
 
   /** The user's actions so far, with the simulated times they applied (for export and share). */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { quantize } from '../../sim/network';
 import type { Rng } from '../../sim/rng';
-import type { Action, Message, NodeId } from '../../sim/types';
+import type { Action, ActionKind, Message, NodeId } from '../../sim/types';
 import type { NodeDetail, StepResult, Strategy, StrategyContext } from '../strategy';
 import { RaftChecker } from './invariants';
 import {
@@ -693,6 +693,10 @@ export class RaftPsStrategy implements Strategy {
     if (s) return this.resetElectionTimer(s);
     // The process lost its parameters: read before training again.
     this.startRead(node, this.wk.get(node)!);
+  }
+
+  acceptsAction(kind: ActionKind, node: NodeId): boolean {
+    return kind === 'timeout' && this.srv.has(node);
   }
 
   onAction(a: Action): boolean {
