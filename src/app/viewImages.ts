@@ -108,14 +108,17 @@ export function viewToSvg(view: HTMLElement, name: string): ViewSvg {
     }
     if (el instanceof HTMLInputElement || el instanceof HTMLSelectElement) return;
     const cs = getComputedStyle(el);
-    // Swatches and dots (legend keys): an empty box with a background colour.
-    if (el.childElementCount === 0 && !el.textContent?.trim()) {
-      const bg = cs.backgroundColor;
-      if (bg && bg !== 'rgba(0, 0, 0, 0)' && bg !== 'transparent') {
-        const r = rel(el.getBoundingClientRect());
-        const rx = parseFloat(cs.borderTopLeftRadius) || 0;
-        parts.push(`<rect x="${r.x}" y="${r.y}" width="${r.w}" height="${r.h}" rx="${Math.min(rx, r.w / 2)}" fill="${bg}"/>`);
-      }
+    // Boxes: swatches, pills, pressed buttons, row backgrounds — a background and/or a border.
+    const bg = cs.backgroundColor;
+    const hasBg = bg && bg !== 'rgba(0, 0, 0, 0)' && bg !== 'transparent';
+    const bw = parseFloat(cs.borderTopWidth) || 0;
+    const hasBorder = bw > 0 && cs.borderTopStyle !== 'none' && cs.borderTopColor !== 'rgba(0, 0, 0, 0)';
+    if (hasBg || hasBorder) {
+      const r = rel(el.getBoundingClientRect());
+      const rx = Math.min(parseFloat(cs.borderTopLeftRadius) || 0, r.w / 2, r.h / 2);
+      const stroke = hasBorder ? ` stroke="${cs.borderTopColor}" stroke-width="${bw}"${cs.borderTopStyle === 'dashed' || cs.borderTopStyle === 'dotted' ? ' stroke-dasharray="3 2"' : ''}` : '';
+      // Inset by half the border so the stroke stays inside the box, as CSS draws it.
+      parts.push(`<rect x="${r.x + bw / 2}" y="${r.y + bw / 2}" width="${Math.max(0, r.w - bw)}" height="${Math.max(0, r.h - bw)}" rx="${rx}" fill="${hasBg ? bg : 'none'}"${stroke}/>`);
     }
     for (const child of el.childNodes) {
       if (child.nodeType === Node.TEXT_NODE) {

@@ -29,7 +29,7 @@ export function BranchBar() {
           data-fork-t={b.parent?.t ?? ''}
           title={b.parent ? rs(lang, 'branchFrom', { n: b.id, parent: b.parent.id, t: sec(b.parent.t) }) : rs(lang, 'branchLabel', { n: b.id })}
         >
-          {b.parent ? `⑂ ${rs(lang, 'branchLabel', { n: b.id })} @ ${sec(b.parent.t)} s` : rs(lang, 'branchLabel', { n: b.id })}
+          {b.parent ? rs(lang, 'branchForkedAt', { n: b.id, t: sec(b.parent.t) }) : rs(lang, 'branchLabel', { n: b.id })}
         </button>
       ))}
       <kbd title={rs(lang, 'branchBack')}>B</kbd>

@@ -40,7 +40,14 @@ export function ContextMenu() {
   const [pos, setPos] = useState<{ left: number; top: number } | null>(null);
 
   const target = menu && sim ? selectionTarget(sim, menu.sel, cursor ?? sim.now()) : null;
-  const choices = target ? choicesFor(target) : [];
+  // A value the target already holds (slow ×1 on a node at normal speed) is no choice.
+  const choices = target
+    ? choicesFor(target).filter((c) => {
+        if (!('action' in c) || target.kind !== 'node') return true;
+        const f = c.spec.fields.find((x) => x.choices);
+        return !f || (c.action as unknown as Record<string, unknown>)[f.name] !== target.values[f.name];
+      })
+    : [];
 
   // Keep the menu on screen, and focus its first item so the keyboard can drive it.
   useLayoutEffect(() => {

@@ -7,7 +7,7 @@ import type { Lang } from './lang';
 const en = {
   shareTitle: 'Share this run: a link, a moment, or every file of it',
   shareDialog: 'Share this run',
-  shareRunLink: 'Link to this run (its scenario and your {n} actions)',
+  shareRunLink: 'Link to this run (its scenario and your actions: {n})',
   shareRunLinkNone: 'Link to this run (its scenario; you have not acted yet)',
   shareMoment: 'Share this moment: open at t = {t} s',
   copy: 'Copy',
@@ -26,6 +26,7 @@ const en = {
   forkDiverged: 'The replayed prefix differs from the run it forks (a determinism bug): {cause}',
   branches: 'Branches',
   branchLabel: 'run {n}',
+  branchForkedAt: 'run {n} (forked at {t} s)',
   branchFrom: 'run {n}, from run {parent} at {t} s',
   branchBack: 'Back to the previous branch (B)',
   branchMark: 'branch',
@@ -38,7 +39,7 @@ export type RunStringKey = keyof typeof en;
 const zh: Record<RunStringKey, string> = {
   shareTitle: '分享这次运行：一个链接、一个时刻，或它的全部文件',
   shareDialog: '分享这次运行',
-  shareRunLink: '这次运行的链接（场景和你的 {n} 个操作）',
+  shareRunLink: '这次运行的链接（场景和你的操作：{n} 个）',
   shareRunLinkNone: '这次运行的链接（场景；你还没有操作）',
   shareMoment: '分享这一时刻：打开时定位到 t = {t} 秒',
   copy: '复制',
@@ -57,6 +58,7 @@ const zh: Record<RunStringKey, string> = {
   forkDiverged: '重放的前缀与被分叉的运行不一致（确定性缺陷）：{cause}',
   branches: '分支',
   branchLabel: '运行 {n}',
+  branchForkedAt: '运行 {n}（在 {t} 秒处分叉）',
   branchFrom: '运行 {n}，从运行 {parent} 的 {t} 秒处分出',
   branchBack: '返回上一个分支（B）',
   branchMark: '分支',
