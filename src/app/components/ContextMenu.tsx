@@ -54,8 +54,11 @@ export function ContextMenu() {
     if (!menu || !ref.current) return setPos(null);
     const r = ref.current.getBoundingClientRect();
     setPos({ left: Math.max(4, Math.min(menu.x, innerWidth - r.width - 4)), top: Math.max(4, Math.min(menu.y, innerHeight - r.height - 4)) });
-    ref.current.querySelector<HTMLButtonElement>('button')?.focus();
   }, [menu]);
+  // Once placed (and visible: a hidden element cannot take focus), focus the first item.
+  useEffect(() => {
+    if (pos) ref.current?.querySelector<HTMLButtonElement>('button[role="menuitem"]')?.focus();
+  }, [pos]);
 
   useEffect(() => {
     if (!menu) return;
