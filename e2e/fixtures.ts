@@ -83,10 +83,11 @@ export async function runTo(page: Page, ms: number | 'end', opts: { timeout?: nu
   else await page.waitForFunction((t) => Number(document.querySelector('[data-testid="sim-time"]')?.textContent) >= t || document.querySelector('[data-testid="run-status"]')?.textContent === 'done', ms, { timeout });
 }
 
-/** Puts the scrub cursor at `ms` (null: back to live) and waits until the views have redrawn. */
+/** Puts the scrub cursor at `ms` (null: back to live; capped at the run's time) and waits until the views have redrawn. */
 export async function scrubTo(page: Page, ms: number | null): Promise<void> {
-  await page.evaluate((t) => (window as unknown as Hooked).capPlayground.scrubTo(t), ms);
-  await page.waitForFunction((t) => document.querySelector('[data-testid="cursor-time"]')?.textContent === (t === null ? '' : String(Math.round(t))), ms);
+  // The cursor goes no later than the run has got: wait for where it actually went.
+  const at = await page.evaluate((t) => (window as unknown as Hooked).capPlayground.scrubTo(t), ms);
+  await page.waitForFunction((t) => document.querySelector('[data-testid="cursor-time"]')?.textContent === (t === null ? '' : String(Math.round(t))), at);
   // Two animation frames: React commits, then the D3 effects draw.
   await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
 }

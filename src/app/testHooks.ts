@@ -19,8 +19,8 @@ export interface TestHooks {
   act(action: Action): boolean;
   /** Runs unpaced until simulated time `ms` (every event at `ms` included), then pauses. */
   runTo(ms: number): Promise<void>;
-  /** Puts the scrub cursor at `ms` (null: follow the run), as dragging on the timeline does. */
-  scrubTo(ms: number | null): void;
+  /** Puts the scrub cursor at `ms` (null: follow the run), as dragging on the timeline does; returns where it went (capped at now). */
+  scrubTo(ms: number | null): number | null;
   /** The loaded run in brief (cheap: no hashing), or null before one is loaded. */
   run(): { scenario: string; durationMs: number; now: number; done: boolean } | null;
   /** The current run's summary (the CLI's `--json` object), or null before a run is loaded. */
@@ -49,7 +49,9 @@ export function installTestHooks(): void {
     scrubTo(ms) {
       const sim = get().sim;
       if (!sim) throw new Error('no run is loaded');
-      set({ cursor: ms === null ? null : Math.max(0, Math.min(ms, sim.now())) });
+      const cursor = ms === null ? null : Math.max(0, Math.min(ms, sim.now()));
+      set({ cursor });
+      return cursor;
     },
     run() {
       const sim = get().sim;
