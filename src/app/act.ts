@@ -13,21 +13,37 @@ import { bumpFrame, get, reportError, set } from './store';
  * else changes.
  */
 export function act(input: Action): boolean {
+  return actAll([input]);
+}
+
+/**
+ * Several actions at one instant (the link form applied to every link): all are checked first;
+ * live, they apply in order; scrubbed back, one fork at the cursor applies them all.
+ */
+export function actAll(inputs: readonly Action[]): boolean {
   const { sim, lang, cursor, forking } = get();
-  if (!sim || forking) return false;
-  const parsed = parseAction(input, sim.nodes().map((n) => n.id));
-  if (!parsed.ok) {
-    reportError(s(lang, 'actionFailed', { cause: parsed.error }));
-    return false;
+  if (!sim || forking || inputs.length === 0) return false;
+  const ids = sim.nodes().map((n) => n.id);
+  const actions: Action[] = [];
+  for (const input of inputs) {
+    const parsed = parseAction(input, ids);
+    if (!parsed.ok) {
+      reportError(s(lang, 'actionFailed', { cause: parsed.error }));
+      return false;
+    }
+    actions.push(parsed.action);
   }
   if (cursor !== null && cursor < sim.now()) {
-    void fork(parsed.action, cursor);
+    void fork(actions, cursor);
     return true;
   }
-  const r = sim.apply(parsed.action, 'user');
-  if (!r.ok) {
-    reportError(s(lang, 'actionFailed', { cause: r.error }));
-    return false;
+  for (const action of actions) {
+    const r = sim.apply(action, 'user');
+    if (!r.ok) {
+      reportError(s(lang, 'actionFailed', { cause: r.error }));
+      bumpFrame();
+      return false;
+    }
   }
   bumpFrame();
   return true;

@@ -58,8 +58,8 @@ function divergence(old: Simulation, fork: Simulation, t: SimTime): string | nul
   return null;
 }
 
-/** Forks the current run at t with `action` as the new branch's first own action. */
-export async function fork(action: Action, t: SimTime): Promise<boolean> {
+/** Forks the current run at t with `actions` as the new branch's first own actions. */
+export async function fork(actions: readonly Action[], t: SimTime): Promise<boolean> {
   const st = get();
   const old = st.sim;
   const parent = currentBranch();
@@ -79,11 +79,13 @@ export async function fork(action: Action, t: SimTime): Promise<boolean> {
   if (!sim) return false; // a new scenario was loaded meanwhile
   const diverged = divergence(old, sim, sim.now());
   if (diverged) reportError(rs(lang, 'forkDiverged', { cause: diverged }));
-  const r = sim.apply(action, 'user');
-  if (!r.ok) {
-    set({ forking: null });
-    reportError(rs(lang, 'forkFailed', { t: seconds(t), cause: r.error }));
-    return false;
+  for (const action of actions) {
+    const r = sim.apply(action, 'user');
+    if (!r.ok) {
+      set({ forking: null });
+      reportError(rs(lang, 'forkFailed', { t: seconds(t), cause: r.error }));
+      return false;
+    }
   }
   await driver.detach();
   const id = Math.max(...get().branches.map((b) => b.id)) + 1;

@@ -73,6 +73,29 @@ describe('runScenario (Share and Export run)', () => {
   });
 });
 
+describe('forking a run (engine side of the app’s branches.ts)', () => {
+  it('the prefix up to t replays event for event; the new action applies at t; the fork exports and replays to its own hash', async () => {
+    const s = base();
+    const old = await userRun(s); // user cut at ~1 s and crash at ~1.5 s
+    const [cut, crash] = old.userActions();
+    const t = Math.round((cut.t + crash.t) / 2); // between the two: the fork keeps the cut, drops the crash
+    const forkScenario = userEntriesUpTo(runScenario(old.scenario, old.userActions()), t);
+    expect(forkScenario.timeline.filter((e) => e.by === 'user').map((e) => e.do)).toEqual(['cut']);
+    const fork = await make(forkScenario);
+    while ((fork.nextEventTime() ?? Infinity) <= t) await fork.advanceTo(t, { wallBudgetMs: 0.01 });
+    await fork.advanceTo(t);
+    const prefix = old.history.events.filter((e) => e.t <= t);
+    expect(fork.history.events.map((e) => JSON.stringify(e))).toEqual(prefix.map((e) => JSON.stringify(e)));
+    expect(fork.apply({ do: 'crash', node: 'w0' }).ok).toBe(true);
+    await fork.runToEnd();
+    expect(fork.userActions()).toEqual([cut, { t, action: { do: 'crash', node: 'w0' } }]);
+    expect(fork.scheduleHash()).not.toBe(old.scheduleHash());
+    const replay = await make(runScenario(fork.scenario, fork.userActions()));
+    await replay.runToEnd();
+    expect(replay.scheduleHash()).toBe(fork.scheduleHash());
+  });
+});
+
 describe('event log and samples', () => {
   it('the JSON Lines log hashes to the run’s eventLogHash', async () => {
     const sim = await userRun(base());

@@ -3,7 +3,7 @@ import type { LinkView } from '../../engine/api';
 import { actionSpec } from '../../scenario/actions';
 import type { Action } from '../../sim/types';
 import { choiceLabel, choicesFor, type Choice } from '../actionMenu';
-import { act, choose, parseSelection } from '../act';
+import { act, actAll, choose, parseSelection } from '../act';
 import { tr, type Lang } from '../i18n/lang';
 import { clusterTarget, linkTarget, nodeTarget } from '../targets';
 import { s } from '../i18n/strings';
@@ -204,10 +204,12 @@ function LinkForm() {
       values[f.name] = n;
     }
     const targets = chosen === 'all' ? pairs : [chosen];
-    for (const pair of targets) {
-      const [from, to] = pair.split('-');
-      if (!act({ do: 'link', from, to, ...values } as Action)) return;
-    }
+    actAll(
+      targets.map((pair) => {
+        const [from, to] = pair.split('-');
+        return { do: 'link', from, to, ...values } as Action;
+      }),
+    );
   };
   // Cut or restore the selected link, from the table (state at the cursor time).
   const t = cursor ?? sim.now();
