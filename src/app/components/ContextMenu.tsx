@@ -84,10 +84,11 @@ export function ContextMenu() {
       e.preventDefault();
       const next = (i + (e.key === 'ArrowDown' ? 1 : items.length - 1)) % items.length;
       items[next]?.focus();
-    } else if (e.key === 'Escape' || e.key === 'Tab') {
+    } else if (e.key === 'Tab') {
       e.preventDefault();
       set({ menu: null });
     }
+    // Escape is handled by the page's key handler (keys.ts): it closes the menu and keeps the selection.
   };
 
   return (
