@@ -1,5 +1,5 @@
 import { quantize } from '../../sim/network';
-import type { Action, Message, NodeId } from '../../sim/types';
+import type { Action, ActionKind, Message, NodeId } from '../../sim/types';
 import type { NodeFacts, NodeLog } from '../facts';
 import type { NodeDetail, StepResult, Strategy, StrategyContext } from '../strategy';
 import type { RaftPsConfig } from './knobs';
@@ -386,6 +386,10 @@ export class RaftPsStrategy implements Strategy {
     const s = this.srv.get(node);
     if (s) return this.resetElectionTimer(s);
     this.clients.onRestart(node);
+  }
+
+  acceptsAction(kind: ActionKind, node: NodeId): boolean {
+    return kind === 'timeout' && this.srv.has(node);
   }
 
   onAction(a: Action): boolean {
