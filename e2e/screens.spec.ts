@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
+import { scrubTo as scrub } from './fixtures';
 
 /**
  * Screenshots of scrubbed runs for people to look at (slides, reviews of the wording), in
@@ -9,10 +10,6 @@ import { expect, test, type Page } from '@playwright/test';
  */
 test.skip(!process.env.SCREENS, 'screenshots on request: SCREENS=1');
 mkdirSync('e2e-artifacts/screens', { recursive: true });
-
-async function scrub(page: Page, ms: number | null): Promise<void> {
-  await page.evaluate((t) => (window as unknown as { capPlayground: { scrub(t: number | null): void } }).capPlayground.scrub(t), ms);
-}
 
 async function open(page: Page, id: string, lang: 'en' | 'zh'): Promise<void> {
   await page.goto(`./?scenario=${id}&autoplay=1&speed=max&backend=wasm&lang=${lang}`);

@@ -1,17 +1,11 @@
-import { mkdirSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { scrubTo as scrub } from './fixtures';
 
 /**
  * Every view is a function of (history, t): scrubbing back shows the protocol state of that
  * time. The stable hooks of CONTRACTS §5 — `node-<id>` with data-role, data-term, data-version —
  * are read at the cursor time.
  */
-mkdirSync('e2e-artifacts', { recursive: true });
-
-/** `window.capPlayground.scrub` (src/app/testHooks.ts): null follows the live run again. */
-async function scrub(page: Page, ms: number | null): Promise<void> {
-  await page.evaluate((t) => (window as unknown as { capPlayground: { scrub(t: number | null): void } }).capPlayground.scrub(t), ms);
-}
 
 test('raft-leader-crash scrubbed: the first leader leads at 3.9 s, a new one at 6.9 s', async ({ page }) => {
   await page.goto('./?scenario=raft-leader-crash&autoplay=1&speed=max&backend=wasm');
@@ -42,4 +36,19 @@ test('raft-leader-crash scrubbed: the first leader leads at 3.9 s, a new one at 
   await scrub(page, null);
   await expect(page.getByTestId(first)).toHaveAttribute('data-role', 'follower'); // rejoined after the restart
   expect(Number(await page.getByTestId(first).getAttribute('data-version'))).toBeGreaterThan(v39);
+});
+
+test('a shared moment: &at=3900 shows the first leader, &at=6900 the new one (hooks at the cursor time)', async ({ page }) => {
+  const leaderAt = async (at: number) => {
+    await page.goto(`./?scenario=raft-leader-crash&autoplay=1&speed=max&backend=wasm&at=${at}`);
+    await expect(page.getByTestId('cursor-time')).toHaveText(String(at), { timeout: 60_000 });
+    const leaders = page.locator('[data-testid^="node-s"][data-role="leader"]');
+    await expect(leaders).toHaveCount(1);
+    return { id: await leaders.getAttribute('data-testid'), term: await leaders.getAttribute('data-term') };
+  };
+  const first = await leaderAt(3900);
+  const second = await leaderAt(6900);
+  expect(first.term).toBe('1');
+  expect(second.term).toBe('2');
+  expect(second.id).not.toBe(first.id);
 });

@@ -5,7 +5,7 @@ import { History, type Sha256Factory } from '../sim/history';
 import { Network, quantize } from '../sim/network';
 import { rngFor, type Rng } from '../sim/rng';
 import { EventQueue } from '../sim/scheduler';
-import type { Action, HistoryEvent, MessageKind, Message, MetricSample, NodeId, NodeRole, SimTime } from '../sim/types';
+import type { Action, ActionKind, HistoryEvent, MessageKind, Message, MetricSample, NodeId, NodeRole, SimTime } from '../sim/types';
 import { equalVectors, fingerprint } from '../sim/vectors';
 import type { Evaluation, GradientResult, Trainer } from '../train/types';
 import type { ExpectationResult, InFlight, LinkView, NodeView, RunSummary } from './api';
@@ -616,6 +616,14 @@ export class Simulation {
     }
   }
 
+  /**
+   * Would the strategy act on a strategy-specific action (Raft's `timeout`) for this node? The
+   * app offers such actions in menus and keys only where it would.
+   */
+  acceptsAction(kind: ActionKind, node: NodeId): boolean {
+    return this.strategy.acceptsAction?.(kind, node) ?? false;
+  }
+
   /** The user's actions so far, with the simulated times they applied (for export and share). */
   userActions(): Array<{ t: SimTime; action: Action }> {
     const out: Array<{ t: SimTime; action: Action }> = [];
@@ -637,6 +645,14 @@ export class Simulation {
         groups.push(resolved);
       }
       return { ...action, groups };
+    }
+    if (action.do === 'cut' || action.do === 'restore' || action.do === 'link') {
+      const from = action.from.startsWith('@') ? this.resolveOne(action.from) : action.from;
+      if (from.startsWith('no ')) return from;
+      const to = action.to.startsWith('@') ? this.resolveOne(action.to) : action.to;
+      if (to.startsWith('no ')) return to;
+      if (from === to) return `to: "${action.from}" and "${action.to}" are the same node now (${from}); a link joins two nodes`;
+      return { ...action, from, to };
     }
     if (!('node' in action) || typeof action.node !== 'string' || !action.node.startsWith('@')) return action;
     const r = this.resolveOne(action.node);
@@ -921,6 +937,7 @@ export class Simulation {
 function selectorOf(a: Action): string {
   if ('node' in a && typeof a.node === 'string' && a.node.startsWith('@')) return a.node;
   if (a.do === 'partition') return a.groups.flat().find((id) => id.startsWith('@')) ?? '';
+  if (a.do === 'cut' || a.do === 'restore' || a.do === 'link') return [a.from, a.to].find((id) => id.startsWith('@')) ?? '';
   return '';
 }
 

@@ -56,8 +56,8 @@ export const networkSchema = z
   .strict();
 
 const linkFields = {
-  from: nodeId,
-  to: nodeId,
+  from: actionNode,
+  to: actionNode,
   oneWay: z.boolean().optional(),
 };
 
