@@ -4,8 +4,6 @@
  */
 import type { Action, HistoryEvent, LinkProps, MessageKind, NodeId, NodeRole, SimTime } from '../sim/types';
 import type { ComparisonOp, Expectation, MetricName } from '../scenario/schema';
-import type { NodeDetail } from '../protocols/strategy';
-export type { NodeDetail };
 
 export interface NodeView {
   id: NodeId;
@@ -21,11 +19,7 @@ export interface NodeView {
   slowFactor: number;
   /** True while a training step is in progress. */
   computing: boolean;
-  /** Protocol-specific status line, e.g. "waiting for chunk 2/3 from w1". */
-  status: string;
   backend: string;
-  /** Strategy-specific state: Raft role, term, log and commit index; Kafka offsets … */
-  detail?: NodeDetail;
 }
 
 export interface LinkView {

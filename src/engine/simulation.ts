@@ -798,9 +798,7 @@ export class Simulation {
       steps: n.steps,
       slowFactor: n.slowFactor * n.straggler,
       computing: n.computing,
-      status: n.up ? this.strategy.status(n.id) : n.failed ? `failed: ${n.failed}` : 'crashed',
       backend: n.role === 'worker' ? this.trainer.backendFor(n.id) : '',
-      ...detailOf(this.strategy, n.id),
     }));
   }
 
@@ -939,11 +937,6 @@ function selectorOf(a: Action): string {
   if (a.do === 'partition') return a.groups.flat().find((id) => id.startsWith('@')) ?? '';
   if (a.do === 'cut' || a.do === 'restore' || a.do === 'link') return [a.from, a.to].find((id) => id.startsWith('@')) ?? '';
   return '';
-}
-
-function detailOf(strategy: Strategy, id: NodeId) {
-  const d = strategy.detail?.(id);
-  return d ? { detail: d } : {};
 }
 
 function range(n: number): number[] {
