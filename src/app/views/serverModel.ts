@@ -49,9 +49,15 @@ export interface ServerPanelModel {
 
 const panelKinds = new Set(['raft-server', 'kafka-broker']);
 
-/** Whether the run has consensus servers or brokers to draw (read from the first facts of each node). */
+/**
+ * Whether the run has consensus servers or brokers to draw. A node's kind of facts never changes,
+ * so its first non-null facts decide (called every frame: no scan of the series).
+ */
 export function showServers(ix: RunIndex): boolean {
-  for (const series of ix.facts.values()) if (series.some((x) => x.value !== null && panelKinds.has(x.value.kind))) return true;
+  for (const series of ix.facts.values()) {
+    const first = series.find((x) => x.value !== null)?.value;
+    if (first && panelKinds.has(first.kind)) return true;
+  }
   return false;
 }
 

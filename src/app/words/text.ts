@@ -1,16 +1,12 @@
 import type { Lang, Text } from '../i18n/lang';
 
 /**
- * Small helpers every sentence builder shares: a text in both languages, lists and numbers in
- * the reader's punctuation. Node ids, knob names and metric ids stay in Latin script in Chinese
+ * Small helpers every sentence builder shares: lists and numbers in the reader's punctuation,
+ * majorities and the fault tolerance they buy. Node ids, knob names and metric ids stay in Latin script in Chinese
  * text (they are names, not words); everything else is written in the reader's language.
  */
 
 export type { Lang, Text };
-
-export function t(en: string, zh: string): Text {
-  return { en, zh };
-}
 
 /** `w0, w1` / `w0、w1`. */
 export function list(ids: readonly string[], lang: Lang): string {
@@ -34,16 +30,11 @@ export function factor(f: number): string {
   return Number.isInteger(f) ? String(f) : f.toFixed(1);
 }
 
-/** English plural by count ("1 worker", "2 workers"); Chinese has none. */
-export function plural(n: number, one: string, many: string): string {
+/** English plural by count ("1 crash", "2 crashes"); Chinese has none. */
+function plural(n: number, one: string, many: string): string {
   return n === 1 ? one : many;
 }
 
-/** Simulated milliseconds as seconds, `3.90 s` / `3.90 秒`. */
-export function seconds(ms: number, lang: Lang): string {
-  const v = (ms / 1000).toFixed(2);
-  return lang === 'zh' ? `${v} 秒` : `${v} s`;
-}
 
 /** A majority of n: ⌊n/2⌋ + 1. */
 export function majority(n: number): number {
