@@ -23,6 +23,7 @@ options:
   --liveness MS      after the heal, progress must resume within this bound (default 3000, or
                      the strategy's longest timeout knob + 2 s, e.g. Kafka's request.timeout.ms)
   --workers N        workers in the cluster (default 4, at least what the strategy needs)
+  --servers N        servers in the cluster (default: what the strategy needs, or its check size)
   --json             print one JSON object on stdout
   -h, --help         show this help
 
@@ -35,6 +36,8 @@ export interface CheckArgs {
   faultMs: number;
   livenessMs: number;
   workers: number;
+  /** Servers, when given (else the strategy's default). */
+  servers?: number;
   config: Record<string, unknown>;
   configText?: string;
   expectLoss: boolean;
@@ -45,7 +48,7 @@ export function parseCheckArgs(argv: readonly string[]): { ok: true; args: Check
   const errors: string[] = [];
   const values = new Map<string, string>();
   const flags = new Set<string>();
-  const valueNames = ['strategy', 'seeds', 'from', 'duration', 'config', 'liveness', 'workers'];
+  const valueNames = ['strategy', 'seeds', 'from', 'duration', 'config', 'liveness', 'workers', 'servers'];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '-h' || arg === '--help') return { ok: true, help: true };
@@ -91,6 +94,7 @@ export function parseCheckArgs(argv: readonly string[]): { ok: true; args: Check
   const faultMs = int('duration', 5000, 100);
   const livenessMs = int('liveness', 3000, 100);
   const workers = int('workers', 4, 1);
+  const servers = values.has('servers') ? int('servers', 0, 1) : undefined;
 
   const kinds = strategies.map((s) => s.kind as string);
   const strategy = values.get('strategy') ?? 'all';
@@ -127,7 +131,7 @@ export function parseCheckArgs(argv: readonly string[]): { ok: true; args: Check
   if (errors.length) return { ok: false, errors };
   return {
     ok: true,
-    args: { strategies: list, seeds, from, faultMs, livenessMs, workers, config, ...(configText !== undefined ? { configText } : {}), expectLoss, json: flags.has('json') },
+    args: { strategies: list, seeds, from, faultMs, livenessMs, workers, ...(servers !== undefined ? { servers } : {}), config, ...(configText !== undefined ? { configText } : {}), expectLoss, json: flags.has('json') },
   };
 }
 
@@ -159,6 +163,7 @@ export function reproCommand(a: CheckArgs, kind: string, seed: number): string {
   if (a.faultMs !== 5000) parts.push('--duration', String(a.faultMs));
   if (a.livenessMs !== 3000) parts.push('--liveness', String(a.livenessMs));
   if (a.workers !== 4) parts.push('--workers', String(a.workers));
+  if (a.servers !== undefined) parts.push('--servers', String(a.servers));
   if (a.configText !== undefined) parts.push('--config', `'${a.configText.replace(/'/g, `'\\''`)}'`);
   if (a.expectLoss) parts.push('--expect-loss');
   return parts.join(' ');
@@ -191,7 +196,7 @@ export async function checkStrategy(
     pass: true,
   };
   for (let seed = a.from; seed < a.from + a.seeds; seed++) {
-    const res = await runSeed({ kind, config: a.config, seed, faultMs: a.faultMs, livenessMs: a.livenessMs, workers: a.workers, crashServers: a.expectLoss, sha256: opts.sha256 });
+    const res = await runSeed({ kind, config: a.config, seed, faultMs: a.faultMs, livenessMs: a.livenessMs, workers: a.workers, servers: a.servers, crashServers: a.expectLoss, sha256: opts.sha256 });
     r.violations += res.violations;
     r.lostUpdates += res.lostUpdates;
     r.ops += res.ops;

@@ -28,6 +28,8 @@ export interface CheckRunOptions {
   /** After the heal, every live worker must complete a counted step within this bound (ms). */
   livenessMs?: number;
   workers?: number;
+  /** Servers in the cluster (default: the strategy's `checkServers`, else what it needs). */
+  servers?: number;
   /** Bias the nemesis towards crashing servers, brokers and leaders (the --expect-loss mode). */
   crashServers?: boolean;
   /** Linearizability search budget per seed (ms). */
@@ -63,9 +65,10 @@ export function strategyConfig(kind: string, over: Record<string, unknown> = {})
 }
 
 export function buildCheckScenario(o: CheckRunOptions, cfg: StrategyConfig): { scenario: unknown; schedule: Schedule; quietMs: number } {
-  const needs = strategyInfo(o.kind)?.needs ?? {};
+  const info = strategyInfo(o.kind);
+  const needs = info?.needs ?? {};
   const workers = Math.max(o.workers ?? 4, needs.workers ?? 1);
-  const servers = needs.servers ?? 0;
+  const servers = Math.max(o.servers ?? info?.checkServers ?? 0, needs.servers ?? 0);
   // A replicated log is checked with three brokers (a typical replication factor), not the minimum.
   const brokers = needs.brokers ? Math.max(needs.brokers, 3) : 0;
   const faultMs = o.faultMs ?? 5000;
