@@ -198,16 +198,16 @@ export type FactsKind = NodeFacts['kind'];
 /** One entry of a replicated log, as the servers panel draws it. */
 export interface LogItem {
   /**
-   * Raft term, or the Kafka leader epoch the record was written in; Paxos: the ballot the acceptor
-   * accepted the value in; 2PC: the transaction id.
+   * Raft term, or the Kafka leader epoch the record was written in; Paxos: the ballot the slot's
+   * value was chosen in (the log is the learner's chosen slots); 2PC: the transaction id.
    */
   term: number;
   /**
    * update / noop / read: a state-machine command (Raft, Paxos); record: a Kafka record;
-   * gap: a Paxos slot this acceptor has accepted nothing in yet; prepare / commit / abort: a 2PC
-   * participant's stable-log records (it voted yes; it learned the decision).
+   * prepare / commit / abort: a 2PC participant's stable-log records (it voted yes; it learned the
+   * decision).
    */
-  kind: 'update' | 'noop' | 'read' | 'record' | 'gap' | 'prepare' | 'commit' | 'abort';
+  kind: 'update' | 'noop' | 'read' | 'record' | 'prepare' | 'commit' | 'abort';
   worker?: NodeId;
   seq?: number;
 }
