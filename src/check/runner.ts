@@ -8,6 +8,7 @@ import { checkLinearizability, describeVerdict, type Verdict } from './lineariza
 import { allowsLoss, checkModel } from './models';
 import { nemesisSchedule, type Schedule } from './nemesis';
 import { opsFromHistory } from './ops';
+import { truthProblems } from './truths';
 
 /**
  * One seed of the randomized checker: a nemesis schedule over the strategy's cluster, run with the
@@ -38,7 +39,8 @@ export interface CheckRunOptions {
 }
 
 export interface SeedProblem {
-  check: 'violation' | 'lost-updates' | 'liveness' | 'linearizability' | 'engine';
+  /** truth: what the strategy must show about availability (truths.ts), e.g. 2PC commits nothing with a participant down. */
+  check: 'violation' | 'lost-updates' | 'liveness' | 'linearizability' | 'truth' | 'engine';
   detail: string;
 }
 
@@ -127,6 +129,8 @@ export async function runSeed(o: CheckRunOptions): Promise<SeedResult> {
 
   const live = livenessProblem(events, valid.scenario.cluster.workers, schedule.healAt, livenessBound(cfg, o.livenessMs), sim.now());
   if (live) problems.push({ check: 'liveness', detail: live });
+  const servers = Array.from({ length: valid.scenario.cluster.servers }, (_, i) => `s${i}`);
+  for (const detail of truthProblems(o.kind, events, servers)) problems.push({ check: 'truth', detail });
 
   const ops = opsFromHistory(events);
   const model = checkModel(cfg);

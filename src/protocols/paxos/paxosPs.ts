@@ -273,7 +273,7 @@ export class PaxosPsStrategy implements Strategy {
     for (const { slot, entry } of learned) this.learned(s, slot, entry);
     if (missing !== null && this.ctx.now() - s.x.lastCatchup >= this.cfg.heartbeatMs) {
       s.x.lastCatchup = this.ctx.now();
-      this.send(s.id, leader, 'catchup', { t: 'catchup', from: missing });
+      this.send(s.id, leader, 'state-req', { t: 'catchup', from: missing });
     }
   }
 
@@ -325,7 +325,7 @@ export class PaxosPsStrategy implements Strategy {
     const entries = s.d.chosen.slice(start - 1, start - 1 + BATCH);
     let bytes = 0;
     for (const c of entries) if (c.value.kind === 'update') bytes += this.ctx.paramCount * 4;
-    this.send(s.id, from, 'chosen', { t: 'chosen', from: start, entries }, bytes);
+    this.send(s.id, from, 'state', { t: 'chosen', from: start, entries }, bytes);
   }
 
   private onChosen(s: Server, m: Extract<Msg, { t: 'chosen' }>): void {
