@@ -216,6 +216,7 @@ describe('paxos-ps: randomized faults', () => {
           expect(sim.failure).toBeNull();
           expect(sim.history.events.filter((e) => e.type === 'violation')).toEqual([]);
           expect(sim.metric('lostUpdates')).toBe(0);
+          expect(sim.metric('duplicateUpdates')).toBe(0);
           expect(sim.metric('versionConflicts')).toBe(0);
           expect(sim.metric('staleReads')).toBe(0);
           for (const r of notes(sim, 'paxos.recovered')) recovered += r.data.recovered;

@@ -179,6 +179,7 @@ describe('2pc-ps: randomized faults', () => {
           expect(sim.failure).toBeNull();
           expect(sim.history.events.filter((e) => e.type === 'violation')).toEqual([]);
           expect(sim.metric('lostUpdates')).toBe(0);
+          expect(sim.metric('duplicateUpdates')).toBe(0);
           expect(sim.metric('versionConflicts')).toBe(0);
           expect(sim.metric('staleReads')).toBe(0);
           // The truth of L8: a participant that is down through the whole voting window cannot vote yes.

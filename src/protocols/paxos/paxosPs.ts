@@ -114,6 +114,9 @@ export class PaxosPsStrategy implements Strategy {
   private lastCommitAt: number | null = null;
   private maxGap = 0;
   private commitNoted = 0;
+  /** Per server, the updates that changed its replica since it last started; a second change is a duplicate. */
+  private readonly effective = new Map<NodeId, Set<string>>();
+  private duplicates = 0;
 
   constructor(
     private readonly ctx: StrategyContext,
@@ -311,6 +314,12 @@ export class PaxosPsStrategy implements Strategy {
     const u = v.update;
     const tau = sm.version - u.basedOn;
     const version = sm.apply(u, this.ctx.learningRate);
+    if (version !== null) {
+      const eff = this.effective.get(s.id) ?? new Set<string>();
+      const key = updateKey(u.worker, u.seq);
+      if (eff.has(key)) this.duplicates++;
+      this.effective.set(s.id, eff.add(key));
+    }
     if (version !== null && firstAnywhere) {
       const now = this.ctx.now();
       if (this.lastCommitAt !== null) this.maxGap = Math.max(this.maxGap, now - this.lastCommitAt);
@@ -465,6 +474,7 @@ export class PaxosPsStrategy implements Strategy {
     const s = this.srv.get(node)!;
     s.v = freshVolatile(s.d, this.ctx.initialParams(), this.ctx.learningRate);
     s.x = freshX();
+    this.effective.set(node, new Set(s.v.sm.applied.keys())); // the replayed replica
   }
 
   onRestart(node: NodeId): void {
@@ -601,8 +611,9 @@ export class PaxosPsStrategy implements Strategy {
     return lost;
   }
 
+  /** Updates that changed one replica twice (a retry chosen in two slots and applied twice). */
   duplicateUpdates(): number {
-    return 0; // an update chosen in two slots (a retry) is skipped by every replica the second time (ParamMachine)
+    return this.duplicates;
   }
 
   /** For tests: a server's Paxos state (read-only use). */

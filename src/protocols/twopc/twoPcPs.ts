@@ -83,6 +83,9 @@ export class TwoPcPsStrategy implements Strategy {
   private maxGap = 0;
   private aborts = 0;
   private readonly preparedOn = new Map<NodeId, Set<number>>();
+  /** Per server, the updates that changed its replica since it last started; a second change is a duplicate. */
+  private readonly effective = new Map<NodeId, Set<string>>();
+  private duplicates = 0;
 
   constructor(
     private readonly ctx: StrategyContext,
@@ -94,6 +97,7 @@ export class TwoPcPsStrategy implements Strategy {
     for (const id of ctx.servers) {
       this.srv.set(id, { part: recoverParticipant(id, [], ctx.initialParams(), ctx.learningRate), blocked: false, deferred: null, waitToken: 0 });
       this.preparedOn.set(id, new Set());
+      this.effective.set(id, new Set());
     }
     this.coord = recoverCoordinator([]);
     this.clients = new RsmClients(ctx, cfg, this.coordId, () => this.authoritativeVersion());
@@ -256,6 +260,10 @@ export class TwoPcPsStrategy implements Strategy {
     const tau = sm.version - u.basedOn;
     const firstAnywhere = sm.version + 1 > this.authoritativeVersion();
     if (sm.apply(u, this.ctx.learningRate) === null) return;
+    const eff = this.effective.get(node)!;
+    const key = updateKey(u.worker, u.seq);
+    if (eff.has(key)) this.duplicates++;
+    eff.add(key);
     this.checker.applied(node, tx);
     if (!firstAnywhere) return;
     const now = this.ctx.now();
@@ -315,6 +323,7 @@ export class TwoPcPsStrategy implements Strategy {
     // Only the stable logs survive.
     const x = this.srv.get(node)!;
     x.part = recoverParticipant(node, x.part.log, this.ctx.initialParams(), this.ctx.learningRate);
+    this.effective.set(node, new Set(x.part.sm.applied.keys())); // the replayed replica
     x.blocked = false;
     x.deferred = null;
     x.waitToken++;
@@ -453,8 +462,9 @@ export class TwoPcPsStrategy implements Strategy {
     return lost;
   }
 
+  /** Updates that changed one replica twice (a retry committed in two transactions, applied twice). */
   duplicateUpdates(): number {
-    return 0; // each (worker, seq) gets one transaction (the coordinator's log maps it), and replicas skip a key applied before
+    return this.duplicates;
   }
 
   /** For tests: a server's participant state and, on the coordinator, the coordinator's (read-only use). */
