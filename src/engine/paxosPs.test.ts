@@ -166,6 +166,18 @@ describe('paxos-ps: a new leader', () => {
   });
 });
 
+describe('paxos-ps: nodes it does not use', () => {
+  it('brokers left in the cluster (switching from kafka-ps) have empty views and survive crash and restart', async () => {
+    const sim = await make({ cluster: { workers: 4, servers: 5, brokers: 2 }, durationMs: 2000, timeline: [{ at: 500, do: 'crash', node: 'b1' }, { at: 900, do: 'restart', node: 'b1' }] });
+    await sim.advanceTo(2000);
+    expect(sim.failure).toBeNull();
+    const b0 = sim.nodes().find((n) => n.id === 'b0')!;
+    expect(b0.status).toBe('');
+    expect(b0.detail).toBeUndefined();
+    expect(sim.metric('availability')).toBe(1);
+  });
+});
+
 describe('paxos-ps: stable storage', () => {
   it('a server keeps its promise, accepted values, ballot and chosen values across a crash; it replays its replica', async () => {
     const sim = await make({ durationMs: 5000 });

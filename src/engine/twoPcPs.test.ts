@@ -134,6 +134,18 @@ describe('2pc-ps: the coordinator fails', () => {
   });
 });
 
+describe('2pc-ps: nodes it does not use', () => {
+  it('brokers left in the cluster (switching from kafka-ps) have empty views and survive crash and restart', async () => {
+    const sim = await make({ cluster: { workers: 4, servers: 5, brokers: 2 }, durationMs: 2000, timeline: [{ at: 500, do: 'crash', node: 'b1' }, { at: 900, do: 'restart', node: 'b1' }] });
+    await sim.advanceTo(2000);
+    expect(sim.failure).toBeNull();
+    const b0 = sim.nodes().find((n) => n.id === 'b0')!;
+    expect(b0.status).toBe('');
+    expect(b0.detail).toBeUndefined();
+    expect(sim.metric('availability')).toBe(1);
+  });
+});
+
 describe('2pc-ps: stable storage', () => {
   it('a participant that crashes prepared restarts prepared, asks, and rebuilds its replica from its log', async () => {
     const sim = await make({ durationMs: 6000 });

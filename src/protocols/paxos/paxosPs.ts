@@ -471,7 +471,8 @@ export class PaxosPsStrategy implements Strategy {
     if (this.clients.has(node)) return this.clients.onCrash(node);
     // The promise, the accepted values, the highest ballot tried and the chosen values are on
     // stable storage; the rest is gone. The replica is rebuilt by replaying the chosen values.
-    const s = this.srv.get(node)!;
+    const s = this.srv.get(node);
+    if (!s) return; // a node this strategy does not use
     s.v = freshVolatile(s.d, this.ctx.initialParams(), this.ctx.learningRate);
     s.x = freshX();
     this.effective.set(node, new Set(s.v.sm.applied.keys())); // the replayed replica
@@ -479,7 +480,8 @@ export class PaxosPsStrategy implements Strategy {
 
   onRestart(node: NodeId): void {
     if (this.clients.has(node)) return this.clients.onRestart(node);
-    this.resetElectionTimer(this.srv.get(node)!);
+    const s = this.srv.get(node);
+    if (s) this.resetElectionTimer(s);
   }
 
   onAction(a: Action): boolean {
@@ -507,7 +509,8 @@ export class PaxosPsStrategy implements Strategy {
 
   status(node: NodeId): string {
     if (this.clients.has(node)) return this.clients.status(node);
-    const s = this.srv.get(node)!;
+    const s = this.srv.get(node);
+    if (!s) return ''; // a node this strategy does not use (brokers left in the cluster)
     if (s.v.role === 'leader') return `leader, ballot ${s.v.ballot}, ${s.v.pending.size} proposals in phase 2`;
     if (s.v.role === 'candidate') return `candidate, ballot ${s.v.ballot}: ${s.v.promises.size}/${this.quorum} promises`;
     return `follower, promised ${s.d.promised}${s.v.leaderId ? `, leader ${s.v.leaderId}` : ''}`;

@@ -321,7 +321,8 @@ export class TwoPcPsStrategy implements Strategy {
   onCrash(node: NodeId): void {
     if (this.clients.has(node)) return this.clients.onCrash(node);
     // Only the stable logs survive.
-    const x = this.srv.get(node)!;
+    const x = this.srv.get(node);
+    if (!x) return; // a node this strategy does not use
     x.part = recoverParticipant(node, x.part.log, this.ctx.initialParams(), this.ctx.learningRate);
     this.effective.set(node, new Set(x.part.sm.applied.keys())); // the replayed replica
     x.blocked = false;
@@ -332,7 +333,8 @@ export class TwoPcPsStrategy implements Strategy {
 
   onRestart(node: NodeId): void {
     if (this.clients.has(node)) return this.clients.onRestart(node);
-    const x = this.srv.get(node)!;
+    const x = this.srv.get(node);
+    if (!x) return;
     const committed = x.part.log.filter((r) => r.kind === 'commit').map((r) => r.tx);
     this.checker.replayed(node, x.part.sm.version, committed);
     if (node === this.coordId) {
@@ -371,7 +373,8 @@ export class TwoPcPsStrategy implements Strategy {
 
   status(node: NodeId): string {
     if (this.clients.has(node)) return this.clients.status(node);
-    const x = this.srv.get(node)!;
+    const x = this.srv.get(node);
+    if (!x) return ''; // a node this strategy does not use (brokers left in the cluster)
     const parts: string[] = [];
     if (node === this.coordId) {
       const cur = this.coord.current;
