@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { quantize } from '../../sim/network';
 import type { Rng } from '../../sim/rng';
 import type { Action, Message, NodeId } from '../../sim/types';
-import type { LogItem, NodeFacts, NodeLog } from '../facts';
+import type { NodeFacts, NodeLog } from '../facts';
 import { updateKey } from '../paramMachine';
 import { clientKnobShape, RsmClients, type ClientMsg } from '../rsmClient';
 import type { NodeDetail, StepResult, Strategy, StrategyContext } from '../strategy';
@@ -22,7 +22,8 @@ import {
   type AcceptedReply,
   type Prepare,
 } from './rules';
-import { freshDurable, freshVolatile, majority, proposerOf, valueLabel, type Accepted, type PaxosCore, type PromiseReply, type Value } from './state';
+import { freshDurable, freshVolatile, majority, proposerOf, type Accepted, type PaxosCore, type PromiseReply, type Value } from './state';
+import { chosenItem, serverDetail, serverFacts, serverMetric, serverStatus } from './views';
 
 /**
  * A parameter server replicated with Multi-Paxos and a distinguished proposer (Lamport, "Paxos
@@ -510,10 +511,7 @@ export class PaxosPsStrategy implements Strategy {
   status(node: NodeId): string {
     if (this.clients.has(node)) return this.clients.status(node);
     const s = this.srv.get(node);
-    if (!s) return ''; // a node this strategy does not use (brokers left in the cluster)
-    if (s.v.role === 'leader') return `leader, ballot ${s.v.ballot}, ${s.v.pending.size} proposals in phase 2`;
-    if (s.v.role === 'candidate') return `candidate, ballot ${s.v.ballot}: ${s.v.promises.size}/${this.quorum} promises`;
-    return `follower, promised ${s.d.promised}${s.v.leaderId ? `, leader ${s.v.leaderId}` : ''}`;
+    return s ? serverStatus(s, this.quorum) : ''; // '': a node this strategy does not use (brokers left in the cluster)
   }
 
   detail(node: NodeId): NodeDetail | null {
@@ -522,20 +520,7 @@ export class PaxosPsStrategy implements Strategy {
       return { role: 'client', lines: [`leader ${v.asking ?? '?'}`, `seq ${v.seq}`] };
     }
     const s = this.srv.get(node);
-    if (!s) return null;
-    const acc = s.d.accepted;
-    const window = [];
-    for (let i = Math.max(1, acc.length - 11); i <= acc.length; i++) {
-      const a = acc[i - 1];
-      window.push({ index: i, term: a.ballot, committed: i <= s.d.chosen.length, label: a.value === null ? '—' : valueLabel(a.value) });
-    }
-    return {
-      role: this.ctx.isUp(node) ? s.v.role : 'crashed',
-      term: s.d.promised,
-      commitIndex: s.d.chosen.length,
-      log: window,
-      lines: [this.status(node), `chosen ${s.d.chosen.length}, version ${s.v.sm.version}`],
-    };
+    return s ? serverDetail(s, this.ctx.isUp(node), this.quorum) : null;
   }
 
   facts(node: NodeId): NodeFacts | null {
@@ -544,19 +529,7 @@ export class PaxosPsStrategy implements Strategy {
       return { kind: 'paxos-client', phase: v.phase, asking: v.asking, seq: v.seq };
     }
     const s = this.srv.get(node);
-    if (!s) return null;
-    const f: NodeFacts = {
-      kind: 'paxos-server',
-      role: s.v.role,
-      promised: s.d.promised,
-      leader: s.v.leaderId,
-      chosen: s.d.chosen.length,
-      accepted: s.d.accepted.length,
-      version: s.v.sm.version,
-    };
-    if (s.v.role === 'leader') return { ...f, ballot: s.v.ballot };
-    if (s.v.role === 'candidate') return { ...f, ballot: s.v.ballot, promises: s.v.promises.size, need: this.quorum };
-    return f;
+    return s ? serverFacts(s, this.quorum) : null;
   }
 
   /**
@@ -579,28 +552,9 @@ export class PaxosPsStrategy implements Strategy {
   }
 
   metric(name: string, node?: NodeId): number | null | undefined {
-    const s = node ? this.srv.get(node) : undefined;
-    const servers = [...this.srv.values()];
-    const perServer = (f: (s: Server) => number): number | null => (node ? (s ? f(s) : null) : Math.max(0, ...servers.map(f)));
-    switch (name) {
-      case 'leaders': {
-        const leads = (x: Server) => (x.v.role === 'leader' && this.ctx.isUp(x.id) ? 1 : 0);
-        return node ? (s ? leads(s) : 0) : servers.reduce((a, x) => a + leads(x), 0);
-      }
-      // Raft's names for the analogous state: the promised ballot, the chosen prefix, the accepted slots.
-      case 'term':
-        return perServer((x) => x.d.promised);
-      case 'commitIndex':
-        return perServer((x) => x.d.chosen.length);
-      case 'logLength':
-        return perServer((x) => x.d.accepted.length);
-      case 'maxCommitGapMs':
-        return this.maxGap;
-      case 'staleReads':
-        return this.clients.staleReads(node);
-      default:
-        return undefined;
-    }
+    if (name === 'maxCommitGapMs') return this.maxGap;
+    if (name === 'staleReads') return this.clients.staleReads(node);
+    return serverMetric(name, node, [...this.srv.values()], (n) => this.ctx.isUp(n));
   }
 
   checkInvariants(): Array<{ invariant: string; detail: string }> {
@@ -631,9 +585,4 @@ export class PaxosPsStrategy implements Strategy {
 
 function freshX(): ServerX {
   return { deadline: 0, timerToken: 0, armedDue: null, round: 0, ackedRound: new Map(), reads: [], pendingKeys: new Map(), lastCatchup: -Infinity };
-}
-
-function chosenItem(c: Accepted): LogItem {
-  if (c.value.kind === 'noop') return { term: c.ballot, kind: 'noop' };
-  return { term: c.ballot, kind: 'update', worker: c.value.update.worker, seq: c.value.update.seq };
 }

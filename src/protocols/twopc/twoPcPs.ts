@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import type { Message, NodeId } from '../../sim/types';
-import type { LogItem, NodeFacts, NodeLog } from '../facts';
+import type { NodeFacts, NodeLog } from '../facts';
 import { updateKey, type UpdateCommand } from '../paramMachine';
 import { clientKnobShape, RsmClients, type ClientMsg } from '../rsmClient';
 import type { NodeDetail, StepResult, Strategy, StrategyContext } from '../strategy';
 import { TwoPcChecker } from './invariants';
 import { beginTx, decide, onDecision, onDecisionRequest, onInquiry, onPrepare, onVote, onVoteTimeout, updateStatus, type Vote } from './rules';
 import { recoverCoordinator, recoverParticipant, undecided, type Coordinator, type Decision, type Participant, type PartRecord } from './state';
+import { partItem, serverFacts, serverStatus, type ServerView } from './views';
 
 /**
  * A parameter server replicated by two-phase commit across the servers (Gray 1978; Bernstein,
@@ -371,18 +372,14 @@ export class TwoPcPsStrategy implements Strategy {
     return x ? x.part.sm.version : this.ctx.replica(node).version;
   }
 
+  private view(node: NodeId, x: ServerX): ServerView {
+    return { part: x.part, blocked: x.blocked, coord: node === this.coordId ? this.coord : null, participants: this.participants.length };
+  }
+
   status(node: NodeId): string {
     if (this.clients.has(node)) return this.clients.status(node);
     const x = this.srv.get(node);
-    if (!x) return ''; // a node this strategy does not use (brokers left in the cluster)
-    const parts: string[] = [];
-    if (node === this.coordId) {
-      const cur = this.coord.current;
-      parts.push(cur ? `coordinator: tx ${cur.tx} collecting votes (${cur.yes.size}/${this.participants.length} yes)` : 'coordinator: idle');
-    }
-    const p = x.part.prepared;
-    parts.push(p ? `prepared on tx ${p.tx}${x.blocked ? ', in doubt: blocked' : ''}` : `version ${x.part.sm.version}`);
-    return parts.join('; ');
+    return x ? serverStatus(this.view(node, x)) : ''; // '': a node this strategy does not use (brokers left in the cluster)
   }
 
   detail(node: NodeId): NodeDetail | null {
@@ -390,7 +387,7 @@ export class TwoPcPsStrategy implements Strategy {
     const x = this.srv.get(node);
     if (!x) return null;
     const role = !this.ctx.isUp(node) ? 'crashed' : node === this.coordId ? 'coordinator' : x.part.prepared ? 'prepared' : 'participant';
-    return { role, lines: [this.status(node)] };
+    return { role, lines: [serverStatus(this.view(node, x))] };
   }
 
   facts(node: NodeId): NodeFacts | null {
@@ -399,24 +396,12 @@ export class TwoPcPsStrategy implements Strategy {
       return { kind: '2pc-client', phase: v.phase, seq: v.seq, aborted: v.aborted };
     }
     const x = this.srv.get(node);
-    if (!x) return null;
-    const base = { kind: '2pc-server' as const, coordinator: node === this.coordId, prepared: x.part.prepared?.tx ?? null, blocked: x.blocked, version: x.part.sm.version };
-    if (node !== this.coordId) return base;
-    const c = this.coord;
-    return {
-      ...base,
-      tx: c.current?.tx ?? null,
-      votes: c.current?.yes.size ?? 0,
-      participants: this.participants.length,
-      queued: c.queue.length,
-      decided: c.last ? { ...c.last } : null,
-    };
+    return x ? serverFacts(this.view(node, x)) : null;
   }
 
   logOf(node: NodeId): NodeLog<PartRecord> | null {
     const x = this.srv.get(node);
-    if (!x) return null;
-    return { base: 1, entries: x.part.log, item: partItem };
+    return x ? { base: 1, entries: x.part.log, item: partItem } : null;
   }
 
   metric(name: string, node?: NodeId): number | null | undefined {
@@ -483,8 +468,4 @@ export class TwoPcPsStrategy implements Strategy {
   acknowledged(): ReadonlySet<string> {
     return this.clients.acked;
   }
-}
-
-function partItem(r: PartRecord): LogItem {
-  return r.kind === 'prepare' ? { term: r.tx, kind: 'prepare', worker: r.update.worker, seq: r.update.seq } : { term: r.tx, kind: r.kind };
 }
