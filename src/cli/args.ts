@@ -39,6 +39,10 @@ options:
   --backend B        tfjs backend: cpu (default) or wasm
   -h, --help         show this help
 
+A scenario with variants runs the base and then every variant (each with the base seed); the
+summary reports each, --json adds "variants": [{id, metrics, expectations, pass}], and the
+verdict needs all of them. --log and --history describe the base run.
+
 exit status: 0 all expectations hold, 1 one fails, 2 invalid input or arguments`;
 
 const valueFlags = ['seed', 'until', 'log', 'history', 'samples', 'backend'] as const;

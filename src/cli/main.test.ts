@@ -111,4 +111,38 @@ describe('sim CLI', () => {
     expect(r.stdout).toMatch(/^FAIL\s+steps < 0 at end/m);
     expect(r.stdout).toMatch(/result: FAIL/);
   });
+
+  it('variants: --json adds {id, metrics, expectations, pass} per variant; the verdict needs every one', () => {
+    const p = join(dir, 'variants.json');
+    const scenario = {
+      ...small,
+      variants: [
+        { id: 'three', patch: { cluster: { workers: 3 } } },
+        { id: 'slow', patch: { compute: { stepMs: 1000 } } },
+      ],
+      expect: [
+        { at: 'end', metric: 'steps', op: '>', value: 0, variant: '*' },
+        { at: 'end', metric: 'steps', op: '>', value: 12, variant: 'slow' },
+      ],
+    };
+    writeFileSync(p, JSON.stringify(scenario));
+    const r = sim(p, '--json');
+    expect(r.code, r.stderr).toBe(1);
+    const out = JSON.parse(r.stdout) as { pass: boolean; expectations: unknown[]; variants: Array<{ id: string; pass: boolean; metrics: Record<string, number>; expectations: Array<{ metric: string; pass: boolean }> }> };
+    expect(out.pass).toBe(false);
+    expect(out.expectations).toHaveLength(1); // the base holds "*" only
+    expect(out.variants.map((v) => [v.id, v.pass, v.expectations.length])).toEqual([
+      ['three', true, 1],
+      ['slow', false, 2],
+    ]);
+    expect(Object.keys(out.variants[0]).sort()).toEqual(['expectations', 'id', 'metrics', 'pass']);
+    // 1.5 s at 1 s per step: each of the two workers completes one step.
+    expect(out.variants[1].metrics.steps).toBe(2);
+    const text = sim(p);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toMatch(/^variant slow\nPASS\s+steps > 0 at end\s+actual 2\nFAIL\s+steps > 12 at end/m);
+    expect(text.stdout).toMatch(/overall: FAIL \(base and 2 variants\)/);
+    writeFileSync(p, JSON.stringify({ ...scenario, expect: scenario.expect.slice(0, 1) }));
+    expect(sim(p, '--json').code).toBe(0);
+  });
 });

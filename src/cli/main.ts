@@ -1,11 +1,12 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
-import type { RunSummary } from '../engine/api';
+import type { RunSummary, VariantSummary } from '../engine/api';
 import { eventLogLines, samplesCsvLines } from '../engine/runExport';
 import { historyLines } from '../check/ops';
 import { parseCliArgs, usage, type CliArgs } from './args';
 import { resolveScenario } from './builtins';
-import { formatSummary, verdict } from './format';
+import { formatSummary, formatVariant, verdict } from './format';
 import type { Scenario } from '../scenario/schema';
+import { resolveVariant } from '../scenario/validate';
 
 /**
  * `npm run sim -- <scenario.json | built-in id> [--seed N] [--until MS] [--json] [--log FILE.jsonl]
@@ -50,9 +51,26 @@ async function main(argv: readonly string[]): Promise<number> {
 
   const engineSummary = await run(scenario, args, { log: logFd, history: historyFd, samples: samplesFd });
   // With --until, expectations after the stop are not reached: they neither hold nor fail.
-  const pass = verdict(engineSummary, scenario.durationMs);
-  const summary = { ...engineSummary, pass };
-  process.stdout.write(args.json ? `${JSON.stringify(summary)}\n` : `${formatSummary(summary, scenario.durationMs)}\n`);
+  const basePass = verdict(engineSummary, scenario.durationMs);
+  // Variants (CURRICULUM §C.7) run after the base, each with the base seed; --log and --history
+  // describe the base run only.
+  const variants: Array<VariantSummary & { durationMs: number; simTimeMs: number }> = [];
+  for (const v of scenario.variants ?? []) {
+    const resolved = resolveVariant(scenario, v.id);
+    if (!resolved.ok) throw new UsageError(resolved.errors.map((e) => `variant "${v.id}": ${e}`));
+    const vs = resolved.scenario;
+    const until = args.untilMs === undefined ? undefined : Math.min(args.untilMs, vs.durationMs);
+    const s = await run(vs, { ...args, untilMs: until }, {});
+    variants.push({ id: v.id, metrics: s.metrics, expectations: s.expectations, pass: verdict(s, vs.durationMs), durationMs: vs.durationMs, simTimeMs: s.simTimeMs });
+  }
+  const pass = basePass && variants.every((v) => v.pass);
+  const summary: RunSummary = {
+    ...engineSummary,
+    pass,
+    ...(variants.length ? { variants: variants.map(({ id, metrics, expectations, pass: p }) => ({ id, metrics, expectations, pass: p })) } : {}),
+  };
+  const text = () => [formatSummary({ ...engineSummary, pass: basePass }, scenario.durationMs), ...variants.map((v) => formatVariant(v, v.durationMs, v.simTimeMs)), ...(variants.length ? [`overall: ${pass ? 'PASS' : 'FAIL'} (base and ${variants.length} variant${variants.length === 1 ? '' : 's'})`] : [])].join('\n\n');
+  process.stdout.write(args.json ? `${JSON.stringify(summary)}\n` : `${text()}\n`);
   return pass ? EXIT_PASS : EXIT_FAIL;
 }
 

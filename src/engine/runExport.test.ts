@@ -43,7 +43,7 @@ describe('runScenario (Share and Export run)', () => {
       ['crash', 'user'],
       ['heal', 'script'],
     ]);
-    for (let i = 1; i < shared.timeline.length; i++) expect(shared.timeline[i].at).toBeGreaterThanOrEqual(shared.timeline[i - 1].at);
+    for (let i = 1; i < shared.timeline.length; i++) expect(shared.timeline[i].at ?? -1).toBeGreaterThanOrEqual(shared.timeline[i - 1].at ?? -1);
     // Through JSON, as a link or a file carries it.
     const v = validateScenario(JSON.parse(JSON.stringify(shared)));
     if (!v.ok) throw new Error(v.errors.join('\n'));

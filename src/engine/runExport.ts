@@ -19,7 +19,8 @@ type TimelineEntry = Scenario['timeline'][number];
 export function runScenario(scenario: Scenario, userActions: ReadonlyArray<{ t: SimTime; action: Action }>): Scenario {
   const scripted = scenario.timeline.filter((e) => e.by !== 'user');
   const user: TimelineEntry[] = userActions.map(({ t, action }) => ({ at: t, by: 'user', ...action }) as TimelineEntry);
-  const timeline = [...scripted, ...user].sort((a, b) => a.at - b.at);
+  // Entries fired `on` an event have no time: they keep their place before the timed ones.
+  const timeline = [...scripted, ...user].sort((a, b) => (a.at ?? -1) - (b.at ?? -1));
   return { ...scenario, timeline };
 }
 
@@ -28,7 +29,7 @@ export function runScenario(scenario: Scenario, userActions: ReadonlyArray<{ t: 
  * drops the later ones: they belong to the branch it leaves).
  */
 export function userEntriesUpTo(scenario: Scenario, t: SimTime): Scenario {
-  return { ...scenario, timeline: scenario.timeline.filter((e) => e.by !== 'user' || e.at <= t) };
+  return { ...scenario, timeline: scenario.timeline.filter((e) => e.by !== 'user' || (e.at ?? 0) <= t) };
 }
 
 /** The event log as JSON Lines: one event per line, each line ending in "\n". Its SHA-256 is the run's eventLogHash. */

@@ -21,6 +21,17 @@ export function join(parts: readonly Sentence[], sep: Sentence = S(' ', '')): Se
   return { en: kept.map((p) => p.en).join(sep.en), zh: kept.map((p) => p.zh).join(sep.zh) };
 }
 
+/**
+ * Availability while everything is blocked: the metric looks back 10 × stepMs, so right after the
+ * fault it still reads the steps just before it — say where it is going.
+ */
+export function blockedAvailability(a: number | null): Sentence {
+  if (a === null) return S('availability —', '可用性 —');
+  if (a === 0) return S('availability 0', '可用性为 0');
+  const v = String(Number(a.toFixed(2)));
+  return S(`availability ${v}, falling to 0`, `可用性 ${v}，正降向 0`);
+}
+
 /** What the configuration's consistency is, in a few words. */
 export function consistencyName(cap: CapClass): Sentence {
   switch (cap.consistency) {

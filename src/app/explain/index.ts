@@ -4,11 +4,13 @@ import type { Sentence } from './common';
 import { degrade } from './degrade';
 import { generic } from './generic';
 import { kafka } from './kafka';
+import { paxos } from './paxos';
 import { psAsync } from './psAsync';
 import { psSync } from './psSync';
 import { raft } from './raft';
 import { ssp } from './ssp';
 import type { ExplainState } from './state';
+import { twoPc } from './twoPc';
 
 /**
  * The "WHAT YOU SEE" line: one or two sentences saying, in C/A/P terms, what the run is doing at
@@ -27,6 +29,8 @@ const sentences: Record<string, (st: ExplainState) => Sentence> = {
   'raft-ps': raft,
   'kafka-ps': kafka,
   degrade,
+  'paxos-ps': paxos,
+  '2pc-ps': twoPc,
 };
 
 export function explainSentence(st: ExplainState): Sentence {

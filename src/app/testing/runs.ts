@@ -23,11 +23,11 @@ export async function runBuiltin(id: string, patch?: (s: Scenario) => Scenario):
 export function interestingTimes(sim: Simulation): number[] {
   const end = sim.durationMs;
   const out = new Set<number>([0, 1, Math.round(end / 3), Math.round(end / 2), end]);
-  for (const e of sim.scenario.timeline) for (const dt of [50, 400, 1500]) out.add(Math.min(end, e.at + dt));
+  for (const e of sim.scenario.timeline) if (e.at !== undefined) for (const dt of [50, 400, 1500]) out.add(Math.min(end, e.at + dt));
   // The first few of each turning point, and just after them.
   const seen = new Map<string, number>();
   for (const n of indexOf(sim).notes) {
-    if (!['leaderElected', 'electionStarted', 'uncleanElection', 'modeSwitch', 'merge', 'notEnoughReplicas', 'isrShrink', 'partitionOffline', 'sspBlocked', 'fenced', 'staleWriteAccepted'].includes(n.what)) continue;
+    if (!['leaderElected', 'electionStarted', 'uncleanElection', 'modeSwitch', 'merge', 'notEnoughReplicas', 'isrShrink', 'partitionOffline', 'sspBlocked', 'fenced', 'staleWriteAccepted', '2pc.inDoubt', '2pc.resolved', 'paxos.recovered'].includes(n.what)) continue;
     const k = seen.get(n.what) ?? 0;
     if (k >= 3) continue;
     seen.set(n.what, k + 1);

@@ -5,7 +5,7 @@ import type { Lang } from '../i18n/lang';
 import { s, type StringKey } from '../i18n/strings';
 import { textWidth, timed, useFontSize, useSize } from './hooks';
 import { indexOf, stateAt, staticOf } from './runView';
-import { serverPanelModel, termColour, termText, type LogBox, type RowRole, type ServerRow } from './serverModel';
+import { serverPanelModel, termColour, termText, type LogBox, type PanelFlavor, type RowRole, type ServerRow } from './serverModel';
 import { wordsContext } from './wordsContext';
 import './views.css';
 
@@ -23,6 +23,14 @@ const CONSUMER_H = 22;
 const LEFT_W = 262;
 const BOX_GAP = 3;
 const PAD = 8;
+
+/** The panel's words per protocol: what a box's number is, what the second column counts, what the log is. */
+const flavorWords: Record<PanelFlavor, { term: StringKey; commit: StringKey; log: StringKey }> = {
+  raft: { term: 'srvTerm', commit: 'srvCommit', log: 'srvLog' },
+  kafka: { term: 'srvEpoch', commit: 'srvHW', log: 'srvLogKafka' },
+  paxos: { term: 'srvBallot', commit: 'srvChosen', log: 'srvLogPaxos' },
+  '2pc': { term: 'srvTx', commit: 'srvCommit', log: 'srvLog2pc' },
+};
 
 function roleText(lang: Lang, role: RowRole): string {
   const word = s(lang, `srvRole_${role}` as StringKey);
@@ -60,22 +68,24 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
     const ix = indexOf(sim);
     const ctx = wordsContext(sim.scenario.strategy, staticOf(sim));
     // Box side from the row height, then as many columns as fit.
-    const consensus = state.nodes.filter((n) => n.facts?.kind === 'raft-server' || n.facts?.kind === 'kafka-broker').length;
+    const consensus = state.nodes.filter((n) => n.facts?.kind === 'raft-server' || n.facts?.kind === 'kafka-broker' || n.facts?.kind === 'paxos-server' || n.facts?.kind === '2pc-server').length;
     const consumers = state.nodes.filter((n) => n.facts?.kind === 'kafka-consumer').length;
     const rowH = Math.max(24, Math.min(fs * 3, (height - HEAD_H - consumers * CONSUMER_H - 4) / Math.max(1, consensus)));
     const box = Math.max(12, Math.min(24, rowH * (rowH >= fs * 2.4 ? 0.5 : 0.72)));
     const cols = Math.max(1, Math.floor((logW + BOX_GAP) / (box + BOX_GAP)));
     const model = serverPanelModel(state, ix, cols, ctx, lang);
     const twoLines = rowH >= fs * 2.4;
-    const termWord = s(lang, model.kafka ? 'srvEpoch' : 'srvTerm');
-    const commitWord = s(lang, model.kafka ? 'srvHW' : 'srvCommit');
+    const words = flavorWords[model.flavor];
+    const termWord = s(lang, words.term);
+    const commitWord = s(lang, words.commit);
+    const logWord = s(lang, words.log);
     const colX = (index: number): number => left + (index - (model.window?.lo ?? 0)) * (box + BOX_GAP);
 
     // ---- header: title, legend and index ticks ---------------------------------------------
     const head = svg.select('g.sv-head');
     const headData = [
       { key: 'title', x: PAD, text: s(lang, model.kafka ? 'brokersTitle' : 'serversTitle'), cls: 'sv-title' },
-      { key: 'log', x: left, text: s(lang, model.kafka ? 'srvLogKafka' : 'srvLog'), cls: 'sv-sub' },
+      { key: 'log', x: left, text: logWord, cls: 'sv-sub' },
     ];
     head
       .selectAll<SVGTextElement, (typeof headData)[number]>('text.sv-htext')
@@ -111,7 +121,7 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
     const subFs = fs * 0.92; // .sv-sub is 0.8rem in a 0.87rem svg
     const legendW = legend.reduce((a, d) => a + 15 + textWidth(d.text, subFs) + 12, 0);
     const below = PAD + legendW <= left - 8;
-    let lx = below ? PAD : left + textWidth(s(lang, model.kafka ? 'srvLogKafka' : 'srvLog'), subFs) + 16;
+    let lx = below ? PAD : left + textWidth(logWord, subFs) + 16;
     const ly = below ? HEAD_H - 14 : 5;
     lg.each(function (d) {
       d3.select(this).attr('transform', `translate(${lx},${ly})`);

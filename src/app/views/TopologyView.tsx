@@ -5,7 +5,7 @@ import type { LinkState, NodeState } from '../../engine/index/runState';
 import type { Action, NodeId, NodeRole } from '../../sim/types';
 import type { Lang } from '../i18n/lang';
 import { colourOf, kindColour, messageColours } from '../palette';
-import { nodeLines, roleOf, termOf, versionOf, type DataRole } from '../words/nodeWords';
+import { nodeLines, roleOf, termOf, termWord, versionOf, type DataRole } from '../words/nodeWords';
 import { directedSegment, flightFraction, groupsFromDrop, hullPath, labelPlacement, lerpSeg, nodeHitBox, pairLinks, textOn, topologyLayout, type LinkPair, type Pt, type TopologyLayout } from './geometry';
 import { timed, useReducedMotion, useSize } from './hooks';
 import type { Simulation } from '../../engine/simulation';
@@ -427,7 +427,7 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
           .attr('y', lp.yBackend)
           .attr('text-anchor', lp.anchor)
           .text(d.isWorker && !lay.dense ? d.backend : '');
-        const term = !d.isWorker && d.term !== null ? `${vs(lang, d.node.role === 'broker' ? 'epoch' : 'term')} ${d.term}` : '';
+        const term = !d.isWorker && d.term !== null ? `${termWord(d.node, lang)} ${d.term}` : '';
         g.select('text.cv-term').attr('x', lp.x).attr('y', lp.yBackend).attr('text-anchor', lp.anchor).text(term);
         // Servers in a cluster sit close together: their hit area is the glyph alone, so one
         // server's box never covers a neighbour's centre.

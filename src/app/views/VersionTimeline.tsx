@@ -346,7 +346,7 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
       noteSel.attr('transform', (n) => `translate(${x(n.t)},${noteY(n)})`);
       // A crown and the term for an election: it reads in both languages and says who leads from when.
       noteSel.select('text').text((n) => (n.what === 'leaderElected' && laneH >= 16 ? `♛${n.data.term}` : ''));
-      noteSel.select('title').text((n) => `${(n.t / 1000).toFixed(3)} s · ${noteText(n, lang)}`);
+      noteSel.select('title').text((n) => `${(n.t / 1000).toFixed(3)} s · ${noteText(n, lang, sim.scenario.strategy.kind)}`);
 
       // ---- branch points (a forked run) -----------------------------------------------------------
       const br = front

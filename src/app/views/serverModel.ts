@@ -7,9 +7,9 @@ import { nodeLines, p0, type WordsContext } from '../words/nodeWords';
 import { setOf } from '../words/text';
 
 /**
- * What the servers panel draws at a time t, as plain data (unit-tested): one row per Raft server
- * or Kafka broker, from its typed facts and its log as it stood at t (RaftScope's picture), plus
- * Kafka's consumers as one-line rows. Logs share one index window, so the same index lines up in
+ * What the servers panel draws at a time t, as plain data (unit-tested): one row per Raft server,
+ * Kafka broker, Paxos server or 2PC participant, from its typed facts and its log as it stood at
+ * t (RaftScope's picture), plus Kafka's consumers as one-line rows. Logs share one index window, so the same index lines up in
  * every row and a missing or conflicting entry shows as a gap in a column.
  */
 
@@ -17,20 +17,23 @@ export interface LogBox {
   index: number;
   term: number;
   committed: boolean;
-  /** `w2#14` for an update or record, `no-op` for a leader's no-op entry. */
+  /** `w2#14` for an update, record or 2PC prepare, `no-op` for a leader's no-op entry, ✓/✗ for a 2PC decision. */
   label: string;
 }
 
-export type RowRole = 'leader' | 'follower' | 'candidate' | 'crashed' | 'consumer' | 'offline';
+export type RowRole = 'leader' | 'follower' | 'candidate' | 'crashed' | 'consumer' | 'offline' | 'coordinator' | 'participant' | 'prepared' | 'inDoubt';
+
+/** Whose words the panel speaks: term/commit (Raft), epoch/HW (Kafka), ballot/chosen (Paxos), transactions (2PC). */
+export type PanelFlavor = 'raft' | 'kafka' | 'paxos' | '2pc';
 
 export interface ServerRow {
   id: string;
   kind: 'server' | 'broker' | 'consumer';
   up: boolean;
   role: RowRole;
-  /** Raft term, or the Kafka leader epoch of topic partition 0. */
+  /** Raft term, the Kafka leader epoch of topic partition 0, or the Paxos ballot promised. */
   term: number | null;
-  /** Raft commit index, or the Kafka high watermark of topic partition 0 (an exclusive offset). */
+  /** Raft commit index, the Kafka high watermark of topic partition 0 (an exclusive offset), or the Paxos chosen prefix. */
   commitIndex: number | null;
   log: LogBox[];
   /** One short line of further facts in the reader's language (leader and vote; ISR and LEO; offset and lag). */
@@ -43,11 +46,12 @@ export interface ServerPanelModel {
   rows: ServerRow[];
   /** Kafka words (epoch, HW) rather than Raft's (term, commit). */
   kafka: boolean;
+  flavor: PanelFlavor;
   /** Inclusive index window every row's boxes are placed in; null when every log is empty. */
   window: { lo: number; hi: number } | null;
 }
 
-const panelKinds = new Set(['raft-server', 'kafka-broker']);
+const panelKinds = new Set(['raft-server', 'kafka-broker', 'paxos-server', '2pc-server']);
 
 /**
  * Whether the run has consensus servers or brokers to draw. A node's kind of facts never changes,
@@ -68,6 +72,8 @@ function w(lang: Lang, en: string, zh: string): string {
 export function itemLabel(item: LogItem, lang: Lang): string {
   if (item.kind === 'noop') return w(lang, 'no-op', '空操作');
   if (item.kind === 'read') return w(lang, 'read', '读');
+  if (item.kind === 'commit') return '✓';
+  if (item.kind === 'abort') return '✗';
   return item.worker !== undefined ? `${item.worker}#${item.seq ?? '?'}` : '';
 }
 
@@ -79,7 +85,7 @@ interface Draft {
   commitIndex: number | null;
   facts: string;
   /** Is the entry at this index committed in this node's own view? */
-  committed: (index: number) => boolean;
+  committed: (index: number, item: LogItem) => boolean;
   hasLog: boolean;
 }
 
@@ -100,6 +106,25 @@ function draft(n: NodeState, lang: Lang): Draft | null {
     const facts = [head, ...others].filter((x) => x !== '').join(' | ');
     const hw = part?.hw ?? 0;
     return { n, kind: 'broker', role, term: part?.epoch ?? null, commitIndex: part ? part.hw : null, facts, committed: (i) => i < hw, hasLog: part !== undefined };
+  }
+  if (f?.kind === 'paxos-server') {
+    const role: RowRole = n.up ? f.role : 'crashed';
+    const leader = f.leader ? w(lang, `leader ${f.leader}`, `领导者 ${f.leader}`) : w(lang, 'leader unknown', '领导者未知');
+    const facts =
+      f.role === 'candidate' && n.up
+        ? w(lang, `promises ${f.promises ?? 1}/${f.need ?? '?'} · accepted to slot ${f.accepted}`, `承诺 ${f.promises ?? 1}/${f.need ?? '?'} · 已接受到槽位 ${f.accepted}`)
+        : `${leader} · ${w(lang, `accepted to slot ${f.accepted}`, `已接受到槽位 ${f.accepted}`)}`;
+    // Its log is the learner's chosen slots: everything in it is chosen.
+    return { n, kind: 'server', role, term: f.promised, commitIndex: f.chosen, facts, committed: (i) => i <= f.chosen, hasLog: true };
+  }
+  if (f?.kind === '2pc-server') {
+    const role: RowRole = !n.up ? 'crashed' : f.coordinator ? 'coordinator' : f.prepared !== null ? (f.blocked ? 'inDoubt' : 'prepared') : 'participant';
+    const parts: string[] = [];
+    if (f.coordinator) parts.push(f.tx !== null && f.tx !== undefined ? w(lang, `tx ${f.tx}: ${f.votes ?? 0}/${f.participants ?? '?'} yes`, `事务 ${f.tx}：${f.votes ?? 0}/${f.participants ?? '?'} 赞成`) : w(lang, 'no transaction open', '无进行中的事务'));
+    if (f.prepared !== null) parts.push(f.blocked ? w(lang, `in doubt on tx ${f.prepared}: blocked`, `事务 ${f.prepared} 不确定：阻塞`) : w(lang, `prepared tx ${f.prepared}`, `已准备事务 ${f.prepared}`));
+    parts.push(w(lang, `version ${f.version}`, `版本 ${f.version}`));
+    // A participant's stable log: a prepare (it voted yes) is settled by the commit or abort record after it.
+    return { n, kind: 'server', role, term: null, commitIndex: null, facts: parts.join(' · '), committed: (_i, item) => item.kind === 'commit', hasLog: true };
   }
   if (f?.kind === 'kafka-consumer') {
     const state = f.caughtUp ? w(lang, 'caught up', '已追上') : w(lang, 'replaying', '回放中');
@@ -144,12 +169,14 @@ export function serverPanelModel(state: RunState, ix: RunIndex, maxBoxes: number
     commitIndex: d.commitIndex,
     log:
       window && d.hasLog
-        ? logAt(ix, d.n.id, state.t, window.lo, window.hi + 1).map((r) => ({ index: r.index, term: r.item.term, committed: d.committed(r.index), label: itemLabel(r.item, lang) }))
+        ? logAt(ix, d.n.id, state.t, window.lo, window.hi + 1).map((r) => ({ index: r.index, term: r.item.term, committed: d.committed(r.index, r.item), label: itemLabel(r.item, lang) }))
         : [],
     facts: d.facts,
     lines: nodeLines(d.n, ctx, lang),
   }));
-  return { rows, kafka: rows.some((r) => r.kind === 'broker'), window };
+  const kinds = new Set(state.nodes.map((n) => n.facts?.kind));
+  const flavor: PanelFlavor = kinds.has('kafka-broker') ? 'kafka' : kinds.has('paxos-server') ? 'paxos' : kinds.has('2pc-server') ? '2pc' : 'raft';
+  return { rows, kafka: flavor === 'kafka', flavor, window };
 }
 
 /**

@@ -48,7 +48,7 @@ export function viewModelAt(sim: Simulation, t: number, lang: Lang) {
     },
     notes: keyNotes(ix)
       .filter((n) => n.t <= t)
-      .map((n) => noteText(n, lang)),
+      .map((n) => noteText(n, lang, sim.scenario.strategy.kind)),
     expectations: expectationsAt(sim, t).map((e) => [e.time, e.pass, e.actual]),
     violations: lastAtOrBefore(ix.violations, t, (v) => v.t) + 1,
     explain: explain(deriveExplainState({ cfg: sim.scenario.strategy, ix, static: st, state, done: false, stepMs: sim.scenario.compute.stepMs }), lang),

@@ -22,25 +22,35 @@ export interface WordsContext {
 export type DataRole = 'leader' | 'follower' | 'candidate' | 'crashed' | 'paused' | 'worker' | 'server' | 'broker' | 'consumer' | 'coord';
 
 /**
- * Raft servers: their role. Kafka brokers: their role for topic partition 0 (the partition the
- * servers panel draws and `@leader` names), `broker` when they hold no replica of it. Kafka's PS
- * replicas: `consumer`. Everything else: its cluster role. Down: `crashed`.
+ * Raft servers and Paxos proposers: their role. Kafka brokers: their role for topic partition 0
+ * (the partition the servers panel draws and `@leader` names), `broker` when they hold no replica
+ * of it. Kafka's PS replicas: `consumer`. Everything else (2PC servers included: the coordinator
+ * is named in the panel): its cluster role. Down: `crashed`.
  */
 export function roleOf(n: NodeState): DataRole {
   if (!n.up) return 'crashed';
   const f = n.facts;
-  if (f?.kind === 'raft-server') return f.role;
+  if (f?.kind === 'raft-server' || f?.kind === 'paxos-server') return f.role;
   if (f?.kind === 'kafka-broker') return p0(f)?.role ?? 'broker';
   if (f?.kind === 'kafka-consumer') return 'consumer';
   return n.role;
 }
 
-/** Raft: the server's current term; Kafka: the leader epoch of topic partition 0 it knows. */
+/** Raft: the server's current term; Kafka: the leader epoch of topic partition 0 it knows; Paxos: the ballot it promised. */
 export function termOf(n: NodeState): number | null {
   const f = n.facts;
   if (f?.kind === 'raft-server') return f.term;
   if (f?.kind === 'kafka-broker') return p0(f)?.epoch ?? null;
+  if (f?.kind === 'paxos-server') return f.promised;
   return null;
+}
+
+/** What termOf counts, in words: term (Raft), epoch (Kafka), ballot (Paxos). */
+export function termWord(n: NodeState, lang: Lang): string {
+  const k = n.facts?.kind;
+  if (k === 'kafka-broker') return w(lang, 'epoch', '纪元');
+  if (k === 'paxos-server') return w(lang, 'ballot', '选票编号');
+  return w(lang, 'term', '任期');
 }
 
 /**
@@ -51,7 +61,7 @@ export function termOf(n: NodeState): number | null {
 export function versionOf(n: NodeState, sampled?: number | null): number {
   if (n.role === 'worker') return n.version;
   const f = n.facts;
-  if (f?.kind === 'ps-server' || f?.kind === 'raft-server') return f.version;
+  if (f?.kind === 'ps-server' || f?.kind === 'raft-server' || f?.kind === 'paxos-server' || f?.kind === '2pc-server') return f.version;
   if (f?.kind === 'kafka-consumer') return f.offset;
   if (f?.kind === 'kafka-broker') return f.parts.reduce((a, p) => a + p.leo, 0);
   return sampled ?? n.version;
@@ -91,6 +101,62 @@ export function nodeLines(n: NodeState, ctx: WordsContext, lang: Lang): string[]
       return [producerLine(f, lang)];
     case 'degrade-worker':
       return degradeLines(f, ctx, lang);
+    case 'paxos-server':
+      return paxosServerLines(f, lang);
+    case 'paxos-client':
+      return [rsmClientLine(f.phase, f.seq, f.asking, lang)];
+    case '2pc-server':
+      return twoPcServerLines(f, lang);
+    case '2pc-client': {
+      const aborted = f.aborted > 0 ? w(lang, ` · ${f.aborted} of its updates aborted so far`, ` · 已有 ${f.aborted} 个更新被中止`) : '';
+      return [rsmClientLine(f.phase, f.seq, null, lang) + aborted];
+    }
+  }
+}
+
+function paxosServerLines(f: Extract<NodeFacts, { kind: 'paxos-server' }>, lang: Lang): string[] {
+  const out: string[] = [];
+  if (f.role === 'leader') out.push(w(lang, `leader (distinguished proposer) with ballot ${f.ballot ?? f.promised}: phase 1 done, it proposes every update`, `领导者（特定提议者），选票编号 ${f.ballot ?? f.promised}：第一阶段已完成，由它提议每次更新`));
+  else if (f.role === 'candidate') out.push(w(lang, `candidate with ballot ${f.ballot ?? '?'}: ${f.promises ?? 1} of the ${f.need ?? '?'} promises it needs (phase 1)`, `候选者，选票编号 ${f.ballot ?? '?'}：已得 ${f.promises ?? 1} 个承诺，需要 ${f.need ?? '?'} 个（第一阶段）`));
+  else out.push(f.leader ? w(lang, `follower; leader ${f.leader}`, `跟随者；领导者 ${f.leader}`) : w(lang, 'follower; leader unknown', '跟随者；领导者未知'));
+  out.push(w(lang, `acceptor: promised ballot ${f.promised}, accepted values up to slot ${f.accepted}`, `接受者：承诺的选票编号 ${f.promised}，已接受到第 ${f.accepted} 个槽位`));
+  out.push(w(lang, `learner: ${f.chosen} slots known chosen, applied (version ${f.version})`, `学习者：已知 ${f.chosen} 个槽位被选定并已应用（版本 ${f.version}）`));
+  return out;
+}
+
+function twoPcServerLines(f: Extract<NodeFacts, { kind: '2pc-server' }>, lang: Lang): string[] {
+  const out: string[] = [];
+  if (f.coordinator) {
+    out.push(
+      f.tx !== null && f.tx !== undefined
+        ? w(lang, `coordinator: transaction ${f.tx} collecting votes, ${f.votes ?? 0} of ${f.participants ?? '?'} yes (every participant must vote yes)`, `协调者：事务 ${f.tx} 正在收集投票，${f.participants ?? '?'} 票中已有 ${f.votes ?? 0} 票赞成（必须全体赞成）`)
+        : w(lang, 'coordinator: no transaction open', '协调者：没有进行中的事务'),
+    );
+    if (f.queued) out.push(w(lang, `${f.queued} updates queued for the next transactions`, `${f.queued} 个更新排队等待后续事务`));
+    if (f.decided) out.push(f.decided.decision === 'commit' ? w(lang, `last decision in its log: transaction ${f.decided.tx} committed`, `日志中最新的决定：事务 ${f.decided.tx} 提交`) : w(lang, `last decision in its log: transaction ${f.decided.tx} aborted`, `日志中最新的决定：事务 ${f.decided.tx} 中止`));
+  }
+  if (f.prepared !== null)
+    out.push(
+      f.blocked
+        ? w(lang, `participant: voted yes on transaction ${f.prepared} and is in doubt — it can neither commit nor abort on its own, so it blocks and asks the others`, `参与者：对事务 ${f.prepared} 投了赞成票，处于不确定状态——它不能自行提交或中止，只能阻塞并询问其他节点`)
+        : w(lang, `participant: voted yes on transaction ${f.prepared}, waiting for the decision`, `参与者：对事务 ${f.prepared} 投了赞成票，等待决定`),
+    );
+  else out.push(w(lang, `participant: no transaction prepared (version ${f.version})`, `参与者：没有已准备的事务（版本 ${f.version}）`));
+  return out;
+}
+
+/** A client of a replicated state machine (Paxos, 2PC): what it waits for. */
+function rsmClientLine(phase: 'idle' | 'computing' | 'updating' | 'reading', seq: number, asking: string | null, lang: Lang): string {
+  const to = asking ? w(lang, ` (asking ${asking})`, `（发往 ${asking}）`) : '';
+  switch (phase) {
+    case 'idle':
+      return w(lang, 'idle', '空闲');
+    case 'computing':
+      return w(lang, 'computing a gradient', '正在计算梯度');
+    case 'updating':
+      return w(lang, `waiting for its update #${seq} to be applied${to}`, `等待更新 #${seq} 被应用${to}`);
+    case 'reading':
+      return w(lang, `reading the parameters${to}`, `读取参数${to}`);
   }
 }
 

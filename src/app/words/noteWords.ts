@@ -9,22 +9,26 @@ import { list, setOf } from './text';
  * languages. `who` is the node the note is about ('' for cluster-wide notes).
  */
 
-type Say<K extends NoteName> = (d: NoteData[K], who: string, lang: Lang) => string;
+/** Paxos reuses Raft's election notes with a ballot for the term: the words follow the protocol. */
+type Say<K extends NoteName> = (d: NoteData[K], who: string, lang: Lang, paxos: boolean) => string;
 
 function w(lang: Lang, en: string, zh: string): string {
   return lang === 'zh' ? zh : en;
 }
 
 const say: { [K in NoteName]: Say<K> } = {
-  electionStarted: (d, who, l) => w(l, `${who} starts an election for term ${d.term}`, `${who} 发起任期 ${d.term} 的选举`),
-  leaderElected: (d, who, l) =>
-    d.partition !== undefined
+  electionStarted: (d, who, l, paxos) =>
+    paxos ? w(l, `${who} starts phase 1 with ballot ${d.term}`, `${who} 以选票编号 ${d.term} 开始第一阶段`) : w(l, `${who} starts an election for term ${d.term}`, `${who} 发起任期 ${d.term} 的选举`),
+  leaderElected: (d, who, l, paxos) =>
+    paxos
+      ? w(l, `${who} leads with ballot ${d.term}: a majority promised`, `${who} 以选票编号 ${d.term} 成为领导者：多数派已承诺`)
+      : d.partition !== undefined
       ? d.clean === false
         ? w(l, `${who} leads topic partition ${d.partition} (epoch ${d.term}) — an unclean election`, `${who} 成为主题分区 ${d.partition} 的领导者（纪元 ${d.term}）——unclean 选举`)
         : w(l, `${who} leads topic partition ${d.partition} (epoch ${d.term})`, `${who} 成为主题分区 ${d.partition} 的领导者（纪元 ${d.term}）`)
       : w(l, `${who} elected leader for term ${d.term}`, `${who} 当选任期 ${d.term} 的领导者`),
-  leaderStepDown: (d, who, l) => w(l, `${who} steps down (term ${d.term})`, `${who} 退位（任期 ${d.term}）`),
-  commit: (d, who, l) => w(l, `${who} commits up to index ${d.index}`, `${who} 提交到索引 ${d.index}`),
+  leaderStepDown: (d, who, l, paxos) => (paxos ? w(l, `${who} steps down (ballot ${d.term})`, `${who} 退位（选票编号 ${d.term}）`) : w(l, `${who} steps down (term ${d.term})`, `${who} 退位（任期 ${d.term}）`)),
+  commit: (d, who, l, paxos) => (paxos ? w(l, `${who} learns slots up to ${d.index} chosen`, `${who} 得知第 ${d.index} 个槽位及之前都已选定`) : w(l, `${who} commits up to index ${d.index}`, `${who} 提交到索引 ${d.index}`)),
   entryOverwritten: (d, who, l) => w(l, `${who}: ${d.count} uncommitted ${d.count === 1 ? 'entry' : 'entries'} from index ${d.index} overwritten`, `${who}：从索引 ${d.index} 起 ${d.count} 个未提交的条目被覆盖`),
   updateAbandoned: (d, who, l) => w(l, `${who} abandons update #${d.seq}`, `${who} 放弃更新 #${d.seq}`),
   staleRead: (d, who, l) => w(l, `${who} read version ${d.version} from ${d.server}, but ${d.newest} was already committed: a stale read`, `${who} 从 ${d.server} 读到版本 ${d.version}，而版本 ${d.newest} 早已提交：陈旧读`),
@@ -63,16 +67,29 @@ const say: { [K in NoteName]: Say<K> } = {
     return w(l, `${who} refuses ${what[0]}${from} carrying epoch ${d.epoch} (current ${d.current})`, `${who} 拒绝${what[1]}${from}：纪元号 ${d.epoch} 旧于当前的 ${d.current}`);
   },
   staleWriteAccepted: (d, who, l) => w(l, `the store accepts ${who}'s checkpoint of epoch ${d.epoch} although it holds epoch ${d.storeEpoch}: split brain`, `存储接受了 ${who} 纪元号 ${d.epoch} 的检查点，尽管它已有纪元号 ${d.storeEpoch}：脑裂`),
+  '2pc.prepareSent': (d, who, l) => w(l, `${who} sends PREPARE for transaction ${d.tx} to all ${d.participants} participants`, `${who} 向全部 ${d.participants} 个参与者发送事务 ${d.tx} 的 PREPARE`),
+  '2pc.inDoubt': (d, who, l) => w(l, `${who} is in doubt about transaction ${d.tx}: it voted yes and blocks until it learns the decision`, `${who} 对事务 ${d.tx} 处于不确定状态：它已投赞成票，在得知决定之前只能阻塞`),
+  '2pc.decided': (d, who, l) => {
+    const why = { 'all-yes': ['every vote was yes', '全体赞成'], 'vote-no': ['a vote was no', '有一票反对'], 'vote-timeout': ['a vote did not come in time', '有一票没有按时到达'], recovery: ['it had not decided before its crash (presumed abort)', '崩溃前尚未决定（推定中止）'] }[d.reason];
+    return d.decision === 'commit'
+      ? w(l, `${who} decides to commit transaction ${d.tx}: ${why[0]}`, `${who} 决定提交事务 ${d.tx}：${why[1]}`)
+      : w(l, `${who} decides to abort transaction ${d.tx}: ${why[0]}`, `${who} 决定中止事务 ${d.tx}：${why[1]}`);
+  },
+  '2pc.resolved': (d, who, l) =>
+    d.decision === 'commit'
+      ? w(l, `${who} learns from ${d.from} that transaction ${d.tx} committed`, `${who} 从 ${d.from} 得知事务 ${d.tx} 已提交`)
+      : w(l, `${who} learns from ${d.from} that transaction ${d.tx} aborted`, `${who} 从 ${d.from} 得知事务 ${d.tx} 已中止`),
+  'paxos.recovered': (d, who, l) => w(l, `${who} (ballot ${d.ballot}) re-proposes ${d.recovered} values accepted before from slot ${d.from}, and fills ${d.noops} gaps with no-ops`, `${who}（选票编号 ${d.ballot}）从第 ${d.from} 个槽位起重新提议 ${d.recovered} 个之前已被接受的值，并用空操作填补 ${d.noops} 个空位`),
   transient: (d, who, l) => w(l, `${who}: step ${d.step} is ${d.slowdown}× slower (a transient straggler)`, `${who}：第 ${d.step} 步慢了 ${d.slowdown} 倍（偶发掉队）`),
   targetReached: (d, _who, l) => w(l, `target loss reached after ${d.steps} steps`, `经过 ${d.steps} 步达到目标损失`),
   actionSkipped: (d, _who, l) => w(l, `action skipped: ${d.selector} matched no node`, `操作被跳过：${d.selector} 没有匹配到节点`),
   actionIgnored: (_d, who, l) => w(l, `${who} has no election timer: the action means nothing here`, `${who} 没有选举计时器：这个操作在这里没有意义`),
 };
 
-/** A note in words. */
-export function noteText(n: Note | { what: NoteName; node?: string; data: unknown }, lang: Lang): string {
+/** A note in words; `kind` is the running strategy's (Paxos words its election notes in ballots). */
+export function noteText(n: Note | { what: NoteName; node?: string; data: unknown }, lang: Lang, kind?: string): string {
   const f = say[n.what] as Say<NoteName>;
-  return f(n.data as never, n.node ?? '', lang);
+  return f(n.data as never, n.node ?? '', lang, kind === 'paxos-ps');
 }
 
 /**
@@ -95,5 +112,8 @@ export const timelineNotes: ReadonlySet<NoteName> = new Set<NoteName>([
   'merge',
   'mergeAborted',
   'staleWriteAccepted',
+  '2pc.inDoubt',
+  '2pc.resolved',
+  'paxos.recovered',
   'targetReached',
 ]);
