@@ -1,6 +1,8 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { scrubTo as scrub } from './fixtures';
+import { loadBuiltin } from '../src/cli/builtins';
+import { resolveVariant } from '../src/scenario/validate';
+import { openScenario, runTo, scrubTo as scrub } from './fixtures';
 
 /**
  * Screenshots of scrubbed runs for people to look at (slides, reviews of the wording), in
@@ -60,3 +62,21 @@ for (const [id, ms] of more) {
     }
   });
 }
+
+test('paxos-vs-2pc: Paxos after its leader crash, two-phase commit with participants in doubt (17 s)', async ({ page }) => {
+  const base = loadBuiltin('paxos-vs-2pc');
+  if (!base.ok) throw new Error(base.errors.join('\n'));
+  const v = resolveVariant(base.scenario, '2pc');
+  if (!v.ok) throw new Error(v.errors.join('\n'));
+  const file = 'e2e-artifacts/screens/paxos-vs-2pc-2pc.json';
+  writeFileSync(file, JSON.stringify({ ...v.scenario, id: 'paxos-vs-2pc-2pc' }));
+  for (const lang of ['en', 'zh'] as const) {
+    for (const which of ['paxos-vs-2pc', file]) {
+      await openScenario(page, which, { lang });
+      await runTo(page, 'end');
+      await scrub(page, 17000);
+      await expect(page.getByTestId('explain')).not.toBeEmpty();
+      await page.screenshot({ path: `e2e-artifacts/screens/${which === file ? '2pc' : 'paxos'}-17000-${lang}-1280x720.png` });
+    }
+  }
+});

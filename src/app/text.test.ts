@@ -265,6 +265,11 @@ describe('no English word reaches a Chinese screen (real runs)', () => {
     expect(bad).toEqual([]);
   });
 
+  it('every metric has a label in both languages (the strip shows it)', () => {
+    const keys = new Set(keysOf('en'));
+    expect(metricNames.filter((m) => !keys.has(`m_${m}`))).toEqual([]);
+  });
+
   it('the checker itself finds English (so the tests above can fail)', () => {
     expect(englishWords('领导者 s0 is down（任期 2）', new Set(namesKept))).toEqual(['is', 'down']);
     expect(englishWords('acks=all：w0 · ISR {b0, b1}', new Set([...namesKept, 'acks', 'all']))).toEqual([]);

@@ -58,11 +58,11 @@ export function paxos(st: ExplainState): Sentence {
     if (candidate)
       return S(
         `Phase 1: ${candidate.n.id} runs ballot ${candidate.f.ballot ?? '?'} and holds ${candidate.f.promises ?? 1} of the ${candidate.f.need ?? need} promises it needs. Until a majority has promised, nothing is proposed and updates wait — consistency kept, A paused.`,
-        `第一阶段：${candidate.n.id} 以选票编号 ${candidate.f.ballot ?? '?'} 征求承诺，已得 ${candidate.f.promises ?? 1} 个，需要 ${candidate.f.need ?? need} 个。在多数派承诺之前什么都不提议，更新只能等待——保住一致性，A 暂时中断。`,
+        `第一阶段：${candidate.n.id} 以提案编号 ${candidate.f.ballot ?? '?'} 征求承诺，已得 ${candidate.f.promises ?? 1} 个，需要 ${candidate.f.need ?? need} 个。在多数派承诺之前什么都不提议，更新只能等待——保住一致性，A 暂时中断。`,
       );
     return S(
       `No leader${crashed.length ? `: ${list(crashed, 'en')} crashed` : ''}. A server whose election timeout expires without hearing a leader starts phase 1 with a higher ballot; meanwhile no value is chosen — consistency kept, A paused.`,
-      `没有领导者${crashed.length ? `：${list(crashed, 'zh')} 已崩溃` : ''}。选举超时内没有收到领导者消息的服务器会用更高的选票编号开始第一阶段；在此期间没有值被选定——保住一致性，A 暂时中断。`,
+      `没有领导者${crashed.length ? `：${list(crashed, 'zh')} 已崩溃` : ''}。选举超时内没有收到领导者消息的服务器会用更高的提案编号开始第一阶段；在此期间没有值被选定——保住一致性，A 暂时中断。`,
     );
   }
   const ballot = leader.f.ballot ?? leader.f.promised;
@@ -70,20 +70,20 @@ export function paxos(st: ExplainState): Sentence {
   if (rec && rec.node === leader.n.id && rec.what === 'paxos.recovered' && rec.data.recovered + rec.data.noops === 0)
     return S(
       `${leader.n.id} leads with ballot ${ballot}: a majority promised it, and none of them had accepted a value it does not know, so it proposes new updates at once.`,
-      `${leader.n.id} 以选票编号 ${ballot} 成为领导者：多数派已向它承诺，且其中没有它不知道的已接受值，所以它立即提议新的更新。`,
+      `${leader.n.id} 以提案编号 ${ballot} 成为领导者：多数派已向它承诺，且其中没有它不知道的已接受值，所以它立即提议新的更新。`,
     );
   if (rec && rec.node === leader.n.id && rec.what === 'paxos.recovered')
     return S(
       `${leader.n.id} leads with ballot ${ballot}: phase 1 told it which values a majority had accepted, and it re-proposed ${rec.data.recovered} of them and filled ${rec.data.noops} gaps with no-ops before anything new — a value that may have been chosen is never replaced.`,
-      `${leader.n.id} 以选票编号 ${ballot} 成为领导者：第一阶段让它知道多数派已接受了哪些值，它在提议新值之前先重新提议了其中 ${rec.data.recovered} 个，并用空操作填补了 ${rec.data.noops} 个空位——可能已被选定的值永远不会被替换。`,
+      `${leader.n.id} 以提案编号 ${ballot} 成为领导者：第一阶段让它知道多数派已接受了哪些值，它在提议新值之前先重新提议了其中 ${rec.data.recovered} 个，并用空操作填补了 ${rec.data.noops} 个空位——可能已被选定的值永远不会被替换。`,
     );
   if (crashed.length > 0)
     return S(
       `${list(crashed, 'en')} crashed, but ${live.length} of ${n} acceptors are still a majority: leader ${leader.n.id} (ballot ${ballot}) keeps getting values chosen. ${capital(tolerance(n, 'en'))}. Needing every server would be two-phase commit, not Paxos.`,
-      `${list(crashed, 'zh')} 已崩溃，但 ${n} 个接受者中的 ${live.length} 个仍是多数派：领导者 ${leader.n.id}（选票编号 ${ballot}）继续让值被选定。${tolerance(n, 'zh')}。需要所有服务器的是两阶段提交，而不是 Paxos。`,
+      `${list(crashed, 'zh')} 已崩溃，但 ${n} 个接受者中的 ${live.length} 个仍是多数派：领导者 ${leader.n.id}（提案编号 ${ballot}）继续让值被选定。${tolerance(n, 'zh')}。需要所有服务器的是两阶段提交，而不是 Paxos。`,
     );
   return S(
     `Leader ${leader.n.id} (ballot ${ballot}) proposes every update in phase 2; a value is chosen once a majority (${need} of ${n}) of acceptors accepts it, and every server applies the chosen slots in order, so all workers see one linearizable history (C). Each update pays a majority round trip even without a fault — ${pacelc}.`,
-    `领导者 ${leader.n.id}（选票编号 ${ballot}）在第二阶段提议每次更新；一个值被多数派接受者（${n} 个中的 ${need} 个）接受即被选定，每台服务器按顺序应用已选定的槽位，因此所有工作节点看到的是同一个线性一致的历史（C）。即使没有故障，每次更新也要付出一次多数派往返——${pacelc}。`,
+    `领导者 ${leader.n.id}（提案编号 ${ballot}）在第二阶段提议每次更新；一个值被多数派接受者（${n} 个中的 ${need} 个）接受即被选定，每台服务器按顺序应用已选定的槽位，因此所有工作节点看到的是同一个线性一致的历史（C）。即使没有故障，每次更新也要付出一次多数派往返——${pacelc}。`,
   );
 }

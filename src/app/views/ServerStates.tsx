@@ -200,6 +200,7 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
     // Term and commit: beside the badge on one line, or under id and badge on a second line.
     const factsY = (d: Placed): number => (twoLines ? fs * 2.15 : mid(d));
     const termX = twoLines ? PAD : badgeX + badgeW + 8;
+    const maxTerm = model.rows.reduce((m, r) => Math.max(m, r.term ?? 0), 0);
     rows
       .select('text.sv-term')
       .attr('x', termX)
@@ -208,7 +209,8 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
       .text((d) => (d.r.term === null ? '' : `${termWord} ${d.r.term}`));
     rows
       .select('text.sv-commit')
-      .attr('x', twoLines ? PAD + fs * 5.6 : termX + fs * 4.6)
+      // After the widest term label (estimated, not measured): Chinese words and 3-digit ballots are wider.
+      .attr('x', termX + Math.max(twoLines ? fs * 5.6 - (termX - PAD) : fs * 4.6, textWidth(`${termWord} ${maxTerm}`, fs) + fs * 0.6))
       .attr('y', factsY)
       .attr('dy', '0.35em')
       .text((d) => (d.r.commitIndex === null ? '' : `${commitWord} ${d.r.commitIndex}`));
@@ -241,7 +243,9 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
         .attr('y', box / 2)
         .attr('fill', (e) => (e.committed ? termText(e.term) : 'var(--fg)'))
         .style('font-size', `${Math.max(10, Math.min(13, box * 0.6))}px`)
-        .text((e) => (box >= 15 ? String(e.term) : ''));
+        // The term (epoch, ballot) where it fits; a 2PC box is coloured by its transaction and
+        // shows only a decision (✓ commit, ✗ abort): transaction ids run to three digits.
+        .text((e) => (model.flavor === '2pc' ? (e.label === '✓' || e.label === '✗' ? e.label : '') : box >= 15 && e.term < 100 ? String(e.term) : box >= 22 ? String(e.term) : ''));
       g.select('title').text(
         (e) => `#${e.index} · ${termWord} ${e.term}${e.label ? ` · ${e.label}` : ''} · ${s(lang, e.committed ? 'srvLegendCommitted' : 'srvLegendUncommitted')}`,
       );

@@ -49,7 +49,7 @@ export function termOf(n: NodeState): number | null {
 export function termWord(n: NodeState, lang: Lang): string {
   const k = n.facts?.kind;
   if (k === 'kafka-broker') return w(lang, 'epoch', '纪元');
-  if (k === 'paxos-server') return w(lang, 'ballot', '选票编号');
+  if (k === 'paxos-server') return w(lang, 'ballot', '提案编号');
   return w(lang, 'term', '任期');
 }
 
@@ -116,10 +116,10 @@ export function nodeLines(n: NodeState, ctx: WordsContext, lang: Lang): string[]
 
 function paxosServerLines(f: Extract<NodeFacts, { kind: 'paxos-server' }>, lang: Lang): string[] {
   const out: string[] = [];
-  if (f.role === 'leader') out.push(w(lang, `leader (distinguished proposer) with ballot ${f.ballot ?? f.promised}: phase 1 done, it proposes every update`, `领导者（特定提议者），选票编号 ${f.ballot ?? f.promised}：第一阶段已完成，由它提议每次更新`));
-  else if (f.role === 'candidate') out.push(w(lang, `candidate with ballot ${f.ballot ?? '?'}: ${f.promises ?? 1} of the ${f.need ?? '?'} promises it needs (phase 1)`, `候选者，选票编号 ${f.ballot ?? '?'}：已得 ${f.promises ?? 1} 个承诺，需要 ${f.need ?? '?'} 个（第一阶段）`));
+  if (f.role === 'leader') out.push(w(lang, `leader (distinguished proposer) with ballot ${f.ballot ?? f.promised}: phase 1 done, it proposes every update`, `领导者（特定提议者），提案编号 ${f.ballot ?? f.promised}：第一阶段已完成，由它提议每次更新`));
+  else if (f.role === 'candidate') out.push(w(lang, `candidate with ballot ${f.ballot ?? '?'}: ${f.promises ?? 1} of the ${f.need ?? '?'} promises it needs (phase 1)`, `候选者，提案编号 ${f.ballot ?? '?'}：已得 ${f.promises ?? 1} 个承诺，需要 ${f.need ?? '?'} 个（第一阶段）`));
   else out.push(f.leader ? w(lang, `follower; leader ${f.leader}`, `跟随者；领导者 ${f.leader}`) : w(lang, 'follower; leader unknown', '跟随者；领导者未知'));
-  out.push(w(lang, `acceptor: promised ballot ${f.promised}, accepted values up to slot ${f.accepted}`, `接受者：承诺的选票编号 ${f.promised}，已接受到第 ${f.accepted} 个槽位`));
+  out.push(w(lang, `acceptor: promised ballot ${f.promised}, accepted values up to slot ${f.accepted}`, `接受者：承诺的提案编号 ${f.promised}，已接受到第 ${f.accepted} 个槽位`));
   out.push(w(lang, `learner: ${f.chosen} slots known chosen, applied (version ${f.version})`, `学习者：已知 ${f.chosen} 个槽位被选定并已应用（版本 ${f.version}）`));
   return out;
 }

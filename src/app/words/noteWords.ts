@@ -18,16 +18,16 @@ function w(lang: Lang, en: string, zh: string): string {
 
 const say: { [K in NoteName]: Say<K> } = {
   electionStarted: (d, who, l, paxos) =>
-    paxos ? w(l, `${who} starts phase 1 with ballot ${d.term}`, `${who} 以选票编号 ${d.term} 开始第一阶段`) : w(l, `${who} starts an election for term ${d.term}`, `${who} 发起任期 ${d.term} 的选举`),
+    paxos ? w(l, `${who} starts phase 1 with ballot ${d.term}`, `${who} 以提案编号 ${d.term} 开始第一阶段`) : w(l, `${who} starts an election for term ${d.term}`, `${who} 发起任期 ${d.term} 的选举`),
   leaderElected: (d, who, l, paxos) =>
     paxos
-      ? w(l, `${who} leads with ballot ${d.term}: a majority promised`, `${who} 以选票编号 ${d.term} 成为领导者：多数派已承诺`)
+      ? w(l, `${who} leads with ballot ${d.term}: a majority promised`, `${who} 以提案编号 ${d.term} 成为领导者：多数派已承诺`)
       : d.partition !== undefined
       ? d.clean === false
         ? w(l, `${who} leads topic partition ${d.partition} (epoch ${d.term}) — an unclean election`, `${who} 成为主题分区 ${d.partition} 的领导者（纪元 ${d.term}）——unclean 选举`)
         : w(l, `${who} leads topic partition ${d.partition} (epoch ${d.term})`, `${who} 成为主题分区 ${d.partition} 的领导者（纪元 ${d.term}）`)
       : w(l, `${who} elected leader for term ${d.term}`, `${who} 当选任期 ${d.term} 的领导者`),
-  leaderStepDown: (d, who, l, paxos) => (paxos ? w(l, `${who} steps down (ballot ${d.term})`, `${who} 退位（选票编号 ${d.term}）`) : w(l, `${who} steps down (term ${d.term})`, `${who} 退位（任期 ${d.term}）`)),
+  leaderStepDown: (d, who, l, paxos) => (paxos ? w(l, `${who} steps down (ballot ${d.term})`, `${who} 退位（提案编号 ${d.term}）`) : w(l, `${who} steps down (term ${d.term})`, `${who} 退位（任期 ${d.term}）`)),
   commit: (d, who, l, paxos) => (paxos ? w(l, `${who} learns slots up to ${d.index} chosen`, `${who} 得知第 ${d.index} 个槽位及之前都已选定`) : w(l, `${who} commits up to index ${d.index}`, `${who} 提交到索引 ${d.index}`)),
   entryOverwritten: (d, who, l) => w(l, `${who}: ${d.count} uncommitted ${d.count === 1 ? 'entry' : 'entries'} from index ${d.index} overwritten`, `${who}：从索引 ${d.index} 起 ${d.count} 个未提交的条目被覆盖`),
   updateAbandoned: (d, who, l) => w(l, `${who} abandons update #${d.seq}`, `${who} 放弃更新 #${d.seq}`),
@@ -79,7 +79,7 @@ const say: { [K in NoteName]: Say<K> } = {
     d.decision === 'commit'
       ? w(l, `${who} learns from ${d.from} that transaction ${d.tx} committed`, `${who} 从 ${d.from} 得知事务 ${d.tx} 已提交`)
       : w(l, `${who} learns from ${d.from} that transaction ${d.tx} aborted`, `${who} 从 ${d.from} 得知事务 ${d.tx} 已中止`),
-  'paxos.recovered': (d, who, l) => w(l, `${who} (ballot ${d.ballot}) re-proposes ${d.recovered} values accepted before from slot ${d.from}, and fills ${d.noops} gaps with no-ops`, `${who}（选票编号 ${d.ballot}）从第 ${d.from} 个槽位起重新提议 ${d.recovered} 个之前已被接受的值，并用空操作填补 ${d.noops} 个空位`),
+  'paxos.recovered': (d, who, l) => w(l, `${who} (ballot ${d.ballot}) re-proposes ${d.recovered} values accepted before from slot ${d.from}, and fills ${d.noops} gaps with no-ops`, `${who}（提案编号 ${d.ballot}）从第 ${d.from} 个槽位起重新提议 ${d.recovered} 个之前已被接受的值，并用空操作填补 ${d.noops} 个空位`),
   transient: (d, who, l) => w(l, `${who}: step ${d.step} is ${d.slowdown}× slower (a transient straggler)`, `${who}：第 ${d.step} 步慢了 ${d.slowdown} 倍（偶发掉队）`),
   targetReached: (d, _who, l) => w(l, `target loss reached after ${d.steps} steps`, `经过 ${d.steps} 步达到目标损失`),
   actionSkipped: (d, _who, l) => w(l, `action skipped: ${d.selector} matched no node`, `操作被跳过：${d.selector} 没有匹配到节点`),
