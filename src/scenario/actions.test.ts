@@ -44,6 +44,7 @@ describe('action table', () => {
       for (const f of spec.fields) {
         if (f.kind !== 'number' || f.default === undefined) continue;
         const sample: Record<string, unknown> = { do: spec.do, node: 'w0', from: 'w0', to: 'w1', [f.name]: f.default };
+        for (const c of spec.fields) if (c.kind === 'choice') sample[c.name] = c.options![0].value;
         for (const k of Object.keys(sample)) if (k !== 'do' && k !== f.name && !schemaFieldNames(spec.do).includes(k)) delete sample[k];
         expect(parseAction(sample, nodes), `${spec.do}.${f.name}`).toMatchObject({ ok: true });
       }
@@ -72,7 +73,7 @@ describe('parseAction', () => {
       [{ do: 'partition', groups: [['w0', 'w1'], ['w1']] }, 'groups: node "w1" is listed more than once'],
       [{ do: 'cut', from: 'w1', to: 'w1' }, 'to: "from" and "to" are the same node ("w1"); a link joins two nodes'],
       [{ do: 'crash', node: 'w7' }, 'node: node "w7" does not exist (cluster has w0-w3, s0)'],
-      [{ do: 'explode' }, 'do: unknown action "explode"; valid actions: partition, heal, cut, restore, crash, restart, slow, timeout, link'],
+      [{ do: 'explode' }, 'do: unknown action "explode"; valid actions: partition, heal, cut, restore, crash, restart, slow, timeout, link, tamper, untamper, byzantine, honest'],
       [{ do: 'heal', at: 5 }, 'action: unknown field "at"'],
       [{ do: 'slow', node: 'w0', factor: 'big' }, 'factor: expected a number, got a string ("big")'],
       [{ do: 'slow', node: 'w0' }, 'factor: missing (expected a number)'],

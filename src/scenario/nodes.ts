@@ -89,6 +89,8 @@ export function actionNodeProblems(action: Action, nodeIds: readonly string[]): 
     case 'cut':
     case 'restore':
     case 'link':
+    case 'tamper':
+    case 'untamper':
       need('from', action.from);
       need('to', action.to);
       if (action.from === action.to) problems.push(['to', `"from" and "to" are the same node ("${action.to}"); a link joins two nodes`]);
@@ -97,6 +99,8 @@ export function actionNodeProblems(action: Action, nodeIds: readonly string[]): 
     case 'restart':
     case 'slow':
     case 'timeout':
+    case 'byzantine':
+    case 'honest':
       // Selectors ("@leader", "@crashed") resolve when the action fires.
       if (!action.node.startsWith('@')) need('node', action.node);
       break;

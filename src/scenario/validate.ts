@@ -1,5 +1,6 @@
 import { strategyInfo } from '../protocols';
 import { kafkaMisnomers, kafkaPsProblems } from '../protocols/kafka';
+import { psSyncAggregationProblem } from '../protocols/psSync';
 import { scenarioSchema, type Scenario } from './schema';
 import { fieldNamesOf, formatIssues, formatPath, makeSuggester } from './issues';
 import { actionNodeProblems, clusterNodeIds, unknownNodeMessage } from './nodes';
@@ -59,6 +60,10 @@ export function wholeFileProblems(s: Scenario): string[] {
   }
 
   if (s.strategy.kind === 'kafka-ps') for (const [path, msg] of kafkaPsProblems(s.strategy, s.cluster)) at(['strategy', ...path], msg);
+  if (s.strategy.kind === 'ps-sync') {
+    const problem = psSyncAggregationProblem(s.strategy, s.cluster.workers);
+    if (problem) at(['strategy', 'aggregation'], problem);
+  }
 
   s.compute.stragglers.forEach((st, i) => {
     if (!known.has(st.node)) at(['compute', 'stragglers', i, 'node'], unknownNodeMessage(st.node, ids));

@@ -1,0 +1,46 @@
+import type { MessageKind, NodeId } from '../sim/types';
+
+/**
+ * The protected body of a message, as the engine's security layer sees it (engine/security): the
+ * values it carries and the header fields that say whose and which they are. A strategy that
+ * wants its updates protected (and attackable) declares a `WireCodec` for its message kinds; the
+ * layer then tags, verifies, tampers with and replays those messages for every strategy alike,
+ * over one canonical byte encoding (engine/security/encoding.ts).
+ */
+export interface WireBody {
+  /** The worker whose update (worker → server) or parameters (server → worker) this is. */
+  worker: NodeId;
+  /** The training step, round or clock the message belongs to (what a replay relabels). */
+  step: number;
+  /** Further header numbers (per-update sequence numbers, versions, acknowledgements). */
+  labels: readonly number[];
+  /** The float32 values it carries: gradients or parameters, in order. */
+  vectors: readonly Float32Array[];
+}
+
+export interface WireCodec {
+  /** The protected body of a message of this strategy, or null for messages that carry none (pulls, acks, votes). */
+  read(kind: MessageKind, payload: unknown, from: NodeId, to: NodeId): WireBody | null;
+  /**
+   * A payload like `payload` but carrying `body`'s header and values (what an attacker forges:
+   * altered values, or a recorded message relabelled). Fields outside the body are kept. Must
+   * return a new object and never change `payload`; `write(read(p), p)` is equivalent to p.
+   */
+  write(kind: MessageKind, payload: unknown, body: WireBody): unknown;
+}
+
+/**
+ * The body of a push that carries a list of updates, each `{ [label]: number, grad, basedOn }`
+ * (ps-async's seq, ssp's clock): the step is the newest update's label.
+ */
+export function updatesBody<U extends { grad: Float32Array; basedOn: number }>(worker: NodeId, updates: readonly U[], label: (u: U) => number): WireBody | null {
+  if (updates.length === 0) return null;
+  const labels: number[] = [];
+  for (const u of updates) labels.push(label(u), u.basedOn);
+  return { worker, step: label(updates[updates.length - 1]), labels, vectors: updates.map((u) => u.grad) };
+}
+
+/** The updates a body describes (labels come in pairs: the update's own label, then basedOn). */
+export function updatesOf(body: WireBody): Array<{ label: number; basedOn: number; grad: Float32Array }> {
+  return body.vectors.map((grad, i) => ({ label: body.labels[2 * i] ?? body.step, basedOn: body.labels[2 * i + 1] ?? 0, grad }));
+}
