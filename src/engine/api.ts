@@ -5,6 +5,7 @@
 import type { Action, HistoryEvent, LinkProps, MessageKind, NodeId, NodeRole, SimTime } from '../sim/types';
 import type { ComparisonOp, Expectation, MetricName } from '../scenario/schema';
 import type { NodeDetail } from '../protocols/strategy';
+import type { TamperSpec } from '../sim/faults';
 export type { NodeDetail };
 
 export interface NodeView {
@@ -36,6 +37,8 @@ export interface LinkView {
   /** Separated by the current partition. */
   partitioned: boolean;
   props: LinkProps;
+  /** Present while a man-in-the-middle is on this direction of the link. */
+  tamper?: TamperSpec;
 }
 
 /** A message on the wire at the current time, for animation: position = (now - sentAt) / (due - sentAt). */

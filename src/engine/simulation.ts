@@ -846,7 +846,8 @@ export class Simulation {
         [a, b],
         [b, a],
       ]) {
-        out.push({ from, to, cut: this.network.isCut(from, to), partitioned: this.network.isPartitioned(from, to), props: { ...this.network.props(from, to) } });
+        const tamper = this.network.tamper(from, to);
+        out.push({ from, to, cut: this.network.isCut(from, to), partitioned: this.network.isPartitioned(from, to), props: { ...this.network.props(from, to) }, ...(tamper ? { tamper: { ...tamper } } : {}) });
       }
     }
     return out;
@@ -907,6 +908,7 @@ export class Simulation {
       slowFactor: n.slowFactor * n.straggler,
       computing: n.computing,
       facts: this.strategy.facts?.(n.id) ?? null,
+      ...(this.adversaries.spec(n.id) ? { byzantine: { ...this.adversaries.spec(n.id)! } } : {}),
     }));
   }
 

@@ -1,3 +1,4 @@
+import './zodConfig'; // the same parser everywhere (the app's entry imports it before anything else)
 import { z } from 'zod';
 import { strategySchema } from '../protocols';
 import { byzantineAttacks, tamperAttacks } from '../sim/types';

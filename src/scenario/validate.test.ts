@@ -62,6 +62,26 @@ describe('validateScenario: good files', () => {
 describe('validateScenario: bad files, one readable line each', () => {
   const table: Array<[string, unknown, string[]]> = [
     [
+      'Krum on too few workers names the rule and the bound',
+      { ...base, cluster: { workers: 4, servers: 1 }, strategy: { kind: 'ps-sync', aggregation: 'krum' } },
+      ['strategy.aggregation: krum needs n > 2f + 2 gradients per round (Blanchard et al. 2017); with f = 1 that is at least 5, got n = 4'],
+    ],
+    [
+      'multi-Krum counts the gradients a round aggregates (backup workers excluded)',
+      { ...base, cluster: { workers: 7, servers: 1 }, strategy: { kind: 'ps-sync', aggregation: 'multi-krum', f: 2, backupWorkers: 1 } },
+      ['strategy.aggregation: multi-krum needs n > 2f + 2 gradients per round (Blanchard et al. 2017); with f = 2 that is at least 7, got n = 6 (n = workers − backupWorkers)'],
+    ],
+    [
+      'an unknown integrity check',
+      { ...base, security: { integrity: 'md5' } },
+      ['security.integrity: expected one of "none", "sha256", "hmac", "tls", got "md5"'],
+    ],
+    [
+      'a Byzantine server',
+      { ...base, cluster: { workers: 4, servers: 1 }, strategy: { kind: 'ps-sync' }, timeline: [{ at: 1, do: 'byzantine', node: 's0', attack: 'alie' }] },
+      ['timeline[0].node: expected a worker id such as "w0" (only a worker computes gradients), got "s0"'],
+    ],
+    [
       'unknown node in partition groups',
       { ...base, timeline: [{ at: 1000, do: 'heal' }, { at: 2000, do: 'partition', groups: [['w0', 'w9'], ['w2']] }] },
       ['timeline[1].groups: node "w9" does not exist (cluster has w0-w3)'],
