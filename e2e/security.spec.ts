@@ -156,3 +156,38 @@ test('hostile links: prototype keys and broken hashes get a readable error, and 
   await expect(page.getByTestId('node-w0')).toBeVisible(); // the default scenario
   await clean(page, w);
 });
+
+test('the links tab puts a man-in-the-middle on one direction, the node panel and key B make a worker Byzantine and honest again', async ({ page }) => {
+  const w = await watch(page);
+  const version = async (n: string) => Number(await page.getByTestId(`node-${n}`).getAttribute('data-version'));
+  const simTime = async () => Number(await page.getByTestId('sim-time').textContent());
+  // L13's cluster under HMAC with (worker, step), without its timeline: only the clicks act.
+  const lesson = JSON.parse(readFileSync('public/scenarios/secure-updates-byzantine-hmac-step.json', 'utf8'));
+  await page.goto(`./?backend=wasm&speed=4#scenario=${hashOf({ ...lesson, id: 'free-play', timeline: [], expect: [] })}`);
+  await expect(page.getByTestId('node-w0')).toBeVisible();
+  await page.getByRole('tab', { name: 'Links' }).click();
+  await page.locator('.link-form select').first().selectOption('s0-w1');
+  await page.keyboard.press('Space');
+  await expect.poll(simTime, { timeout: 60_000 }).toBeGreaterThan(500);
+  await page.getByTestId('tamper-w1-s0').click();
+  await expect(page.getByTestId('tamper-w1-s0')).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByTestId('tamper-s0-w1')).toHaveAttribute('aria-pressed', 'false');
+  // Let the rounds already past the attacker finish, then watch the barrier.
+  await expect.poll(simTime, { timeout: 60_000 }).toBeGreaterThan((await simTime()) + 600);
+  const [t0, v0] = [await simTime(), await version('w0')];
+  await expect.poll(simTime, { timeout: 60_000 }).toBeGreaterThan(t0 + 2500);
+  // HMAC rejects every flipped gradient of w1: the barrier waits for it.
+  expect(await version('w0')).toBeLessThanOrEqual(v0 + 1);
+  await page.getByTestId('tamper-w1-s0').click();
+  await expect(page.getByTestId('tamper-w1-s0')).toHaveAttribute('aria-pressed', 'false');
+  await expect.poll(() => version('w0'), { timeout: 60_000 }).toBeGreaterThan(v0 + 5);
+  await page.getByRole('tab', { name: 'Node' }).click();
+  await page.getByTestId('node-w6').click();
+  await page.getByTestId('node-byzantine-attack').selectOption('large-norm');
+  await page.getByTestId('node-byzantine').click();
+  await expect(page.getByTestId('node-byzantine')).toHaveAttribute('aria-pressed', 'true');
+  await page.keyboard.press('b');
+  await expect(page.getByTestId('node-byzantine')).toHaveAttribute('aria-pressed', 'false');
+  await expect(page.getByTestId('error')).toHaveCount(0);
+  await clean(page, w);
+});

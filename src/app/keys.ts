@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { actionsForKey, type ActionSpec } from '../scenario/actions';
+import { actionsForKey, defaultAction, type ActionSpec } from '../scenario/actions';
 import type { Action } from '../sim/types';
 import { act, parseSelection } from './act';
 import { driver } from './driver';
@@ -33,12 +33,21 @@ export function actionForKey(specs: readonly ActionSpec[]): Action | 'openPartit
     const node = sim.nodes().find((n) => n.id === sel.node);
     if (!node) return null;
     if (kinds.has('crash') || kinds.has('restart')) return node.up ? { do: 'crash', node: node.id } : { do: 'restart', node: node.id };
+    if (kinds.has('byzantine') || kinds.has('honest')) {
+      if (node.role !== 'worker') return null;
+      return node.byzantine ? { do: 'honest', node: node.id } : defaultAction('byzantine', { node: node.id });
+    }
     if (kinds.has('slow')) {
       const spec = specs.find((a) => a.do === 'slow');
       const field = spec?.fields.find((f) => f.name === 'factor');
       const factor = typeof field?.default === 'number' ? field.default : 4;
       return { do: 'slow', node: node.id, factor: node.slowFactor > 1 ? 1 : factor };
     }
+  }
+  if (target === 'link' && sel && 'from' in sel && (kinds.has('tamper') || kinds.has('untamper'))) {
+    // The selected direction, from → to (the topology's link ids name it).
+    const link = sim.links().find((l) => l.from === sel.from && l.to === sel.to);
+    return link?.tamper ? { do: 'untamper', from: sel.from, to: sel.to } : defaultAction('tamper', { from: sel.from, to: sel.to });
   }
   if (target === 'link' && sel && 'from' in sel && (kinds.has('cut') || kinds.has('restore'))) {
     const link = sim.links().find((l) => l.from === sel.from && l.to === sel.to);

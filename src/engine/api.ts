@@ -2,7 +2,7 @@
  * The engine's public surface, shared by the app (browser), the CLI (Node) and tests.
  * The engine wires a scenario to the discrete-event simulator, a strategy plugin and a Trainer.
  */
-import type { Action, HistoryEvent, LinkProps, MessageKind, NodeId, NodeRole, SimTime } from '../sim/types';
+import type { Action, ByzantineAttack, HistoryEvent, LinkProps, MessageKind, NodeId, NodeRole, SimTime } from '../sim/types';
 import type { ComparisonOp, Expectation, MetricName } from '../scenario/schema';
 import type { NodeDetail } from '../protocols/strategy';
 import type { TamperSpec } from '../sim/faults';
@@ -27,6 +27,8 @@ export interface NodeView {
   backend: string;
   /** Strategy-specific state: Raft role, term, log and commit index; Kafka offsets … */
   detail?: NodeDetail;
+  /** Present while the engine drives this worker as Byzantine. */
+  byzantine?: { attack: ByzantineAttack; scale?: number };
 }
 
 export interface LinkView {

@@ -836,6 +836,7 @@ export class Simulation {
       status: n.up ? this.strategy.status(n.id) : n.failed ? `failed: ${n.failed}` : 'crashed',
       backend: n.role === 'worker' ? this.trainer.backendFor(n.id) : '',
       ...detailOf(this.strategy, n.id),
+      ...(this.adversaries.spec(n.id) ? { byzantine: { ...this.adversaries.spec(n.id)! } } : {}),
     }));
   }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { actionKinds, actionSchemas } from './schema';
-import { actionSpec, actionTable, actionsForKey, describeAction, parseAction, schemaFieldNames } from './actions';
+import { actionSpec, actionTable, actionsForKey, defaultAction, describeAction, parseAction, schemaFieldNames } from './actions';
 import type { Action } from '../sim/types';
 
 const nodes = ['w0', 'w1', 'w2', 'w3', 's0'];
@@ -50,6 +50,17 @@ describe('action table', () => {
       if (same.length > 1) for (const other of same) if (other !== spec) expect(spec.inverse).toBe(other.do);
     }
     for (const spec of actionTable) if (spec.inverse) expect(actionSpec(spec.inverse)).toBeDefined();
+  });
+
+  it('every entry filled with its defaults (what a key or a one-click button applies) passes the schema', () => {
+    for (const spec of actionTable) {
+      if (spec.target === 'groups') continue; // built from the partition draft
+      const target = spec.target === 'link' ? { from: 'w1', to: 's0' } : { node: 'w1' };
+      const a = defaultAction(spec.do, target);
+      expect(parseAction(a, nodes), spec.do).toEqual({ ok: true, action: a });
+    }
+    expect(defaultAction('tamper', { from: 'w1', to: 's0' })).toEqual({ do: 'tamper', from: 'w1', to: 's0', attack: 'flip', scale: 10 });
+    expect(defaultAction('byzantine', { node: 'w2' })).toEqual({ do: 'byzantine', node: 'w2', attack: 'sign-flip', scale: 10 });
   });
 
   it('number field defaults pass the schema', () => {

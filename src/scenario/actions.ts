@@ -189,7 +189,7 @@ export const actionTable: readonly ActionSpec[] = [
         ],
       },
       { name: 'scale', kind: 'number', optional: true, min: 0.001, max: 1e6, step: 1, default: 10, unit: '×', label: { en: 'scale (noise: std. deviation)', zh: '倍数（噪声：标准差）' } },
-      { name: 'count', kind: 'number', optional: true, min: 1, max: 10000, step: 1, default: 20, label: { en: 'messages (empty: until removed)', zh: '消息条数（留空：直到撤除）' } },
+      { name: 'count', kind: 'number', optional: true, min: 1, max: 10000, step: 1, label: { en: 'messages (empty: until removed)', zh: '消息条数（留空：直到撤除）' } },
     ],
   },
   {
@@ -242,6 +242,21 @@ export function actionSpec(kind: ActionKind): ActionSpec {
   const spec = actionTable.find((a) => a.do === kind);
   if (!spec) throw new Error(`no action-table entry for "${kind}"`); // a programming error, caught by tests
   return spec;
+}
+
+/**
+ * An action-table entry filled in for a node or a link with its fields' defaults: a choice field's
+ * first option, any other field's default; fields without a default are left out. What a
+ * key or a one-click button applies (tests check each such action passes the schema).
+ */
+export function defaultAction(kind: ActionKind, target: { node: string } | { from: string; to: string }, over: Record<string, unknown> = {}): Action {
+  const out: Record<string, unknown> = { do: kind };
+  for (const f of actionSpec(kind).fields) {
+    if (f.kind === 'node') out[f.name] = (target as Record<string, string>)[f.name];
+    else if (f.kind === 'choice') out[f.name] = f.options![0].value;
+    else if (f.default !== undefined) out[f.name] = f.default;
+  }
+  return { ...out, ...over } as Action;
 }
 
 /** Entries bound to a keyboard key (cut and restore share `c`: pick by the link's state). */

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { LinkView } from '../../engine/api';
-import { actionSpec, actionTable } from '../../scenario/actions';
+import { actionSpec, actionTable, defaultAction } from '../../scenario/actions';
 import type { Action } from '../../sim/types';
 import { act, parseSelection } from '../act';
 import { tr } from '../i18n/lang';
@@ -74,6 +74,7 @@ function NodePanel() {
           </button>
         ))}
       </div>
+      {node.role === 'worker' && node.up && <AttackToggle kind="byzantine" active={!!node.byzantine} target={{ node: node.id }} testId="node-byzantine" />}
       {/* The status is long (a whole sentence): one line, the rest in the tooltip. */}
       <span className="muted status-text" title={node.status}>
         {node.status}
@@ -195,6 +196,16 @@ function LinkForm() {
           </button>
         )}
       </div>
+      {chosen !== 'all' && (
+        // A man-in-the-middle sits on one direction: one toggle per direction of the chosen link.
+        <div className="row wrap">
+          {links
+            .filter((l) => [l.from, l.to].sort().join('-') === chosen)
+            .map((l) => (
+              <AttackToggle key={`${l.from}>${l.to}`} kind="tamper" active={!!l.tamper} target={{ from: l.from, to: l.to }} testId={`tamper-${l.from}-${l.to}`} />
+            ))}
+        </div>
+      )}
       <div className="row wrap">
         {numberFields.map((f) => (
           <label className="field knob" key={f.name} title={tr(spec.hint, lang)}>
@@ -220,6 +231,42 @@ function LinkForm() {
         </button>
       </div>
     </div>
+  );
+}
+
+/**
+ * Starts or ends an attack from the action table: `byzantine`/`honest` on a worker, `tamper`/
+ * `untamper` on one direction of a link. The attack menu lists the table's options; the other
+ * fields take their defaults (scale ×10; a tamper runs until removed).
+ */
+function AttackToggle({ kind, active, target, testId }: { kind: 'byzantine' | 'tamper'; active: boolean; target: { node: string } | { from: string; to: string }; testId: string }) {
+  const lang = useApp((st) => st.lang);
+  const start = actionSpec(kind);
+  const stop = actionSpec(kind === 'byzantine' ? 'honest' : 'untamper');
+  const options = start.fields.find((f) => f.name === 'attack')?.options ?? [];
+  const [attack, setAttack] = useState(options[0]?.value ?? '');
+  const where = 'node' in target ? target.node : `${target.from}→${target.to}`;
+  return (
+    <span className="row">
+      {!active && (
+        <select aria-label={`${tr(start.label, lang)}: ${where}`} value={attack} onChange={(e) => setAttack(e.target.value)} data-testid={`${testId}-attack`}>
+          {options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {tr(o.label, lang)}
+            </option>
+          ))}
+        </select>
+      )}
+      <button
+        type="button"
+        aria-pressed={active}
+        data-testid={testId}
+        title={tr((active ? stop : start).hint, lang)}
+        onClick={() => act(active ? ({ do: stop.do, ...target } as Action) : defaultAction(kind, target, { attack }))}
+      >
+        {tr((active ? stop : start).label, lang)} {where} <kbd>{start.key?.toUpperCase()}</kbd>
+      </button>
+    </span>
   );
 }
 
