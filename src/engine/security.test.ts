@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { strategies } from '../protocols';
+import { strategiesWithWire } from '../protocols/wire';
 import type { HistoryEvent } from '../sim/types';
 import { Simulation } from './simulation';
 import { InstantTrainer } from './testing/instantTrainer';
@@ -26,6 +28,18 @@ const replay = (count: number): NonNullable<Over['timeline']> => [
   { at: 2000, do: 'tamper', from: 'w1', to: 's0', attack: 'replay', count },
 ];
 const sec = (s: Partial<Sec>): Sec => ({ integrity: 'none', replayProtection: false, keys: 'per-worker', ...s });
+
+describe('which strategies the layer covers', () => {
+  it('exactly those listed in strategiesWithWire accept a man-in-the-middle; TLS fits any strategy', async () => {
+    const clusters: Record<string, Over['cluster']> = { 'raft-ps': { workers: 4, servers: 3 }, 'kafka-ps': { workers: 4, servers: 1, brokers: 3 }, allreduce: { workers: 4 }, degrade: { workers: 4 } };
+    for (const info of strategies) {
+      const sim = await Simulation.create(testScenario({ cluster: clusters[info.kind] ?? { workers: 4, servers: 1 }, strategy: { kind: info.kind } as Over['strategy'], security: sec({ integrity: 'tls' }) }), { trainer: new InstantTrainer(P), sampleEveryMs: 0 });
+      const r = sim.apply({ do: 'tamper', from: 'w1', to: sim.runStatic().edges.find(([a]) => a === 'w1')?.[1] ?? 'w2', attack: 'flip' });
+      expect(r.ok, info.kind).toBe(strategiesWithWire.includes(info.kind));
+      if (!r.ok) expect(r.error).toMatch(/^tamper: strategy ".*" sends no parameter-server updates to alter/);
+    }
+  });
+});
 
 describe('security layer: nothing changes without it', () => {
   it('a run without a security block and one with integrity "none" have the same schedule', async () => {
@@ -82,6 +96,27 @@ describe('integrity: who notices a man-in-the-middle', () => {
     const h = await run({ security: sec({ integrity: 'hmac' }), timeline });
     expect(h.metric('tamperedRejected')).toBe(5);
     expect(notes(h, 'tamperRejected')[0]).toMatchObject({ node: 'w1', data: { from: 's0', kind: 'params', attack: 'noise' } });
+  });
+
+  it.each([
+    ['raft-ps', { cluster: { workers: 4, servers: 3 }, strategy: { kind: 'raft-ps' } }, ['s0', 's1', 's2']],
+    ['kafka-ps', { cluster: { workers: 4, servers: 1, brokers: 3 }, strategy: { kind: 'kafka-ps' } }, ['b0', 'b1', 'b2']],
+  ] as const)('%s: client updates to the leader are protected too', async (_kind, over, targets) => {
+    // Whichever node leads (or leads w1's partition), w1's updates pass an attacker.
+    const timeline: NonNullable<Over['timeline']> = targets.map((to) => ({ at: 2000, do: 'tamper' as const, from: 'w1', to, attack: 'flip' as const, scale: 10, count: 5 }));
+    const make = async (security: Sec) => {
+      const sim = await Simulation.create(testScenario({ durationMs: 6000, ...over, security, timeline } as Over), { trainer: new InstantTrainer(P), sampleEveryMs: 0 });
+      await sim.advanceTo(6000);
+      return sim;
+    };
+    const digest = await make(sec({ integrity: 'sha256' }));
+    expect(digest.metric('tamperedAccepted')).toBeGreaterThanOrEqual(5);
+    expect(digest.metric('tamperedRejected')).toBe(0);
+    const h = await make(sec({ integrity: 'hmac', replayProtection: true }));
+    expect(h.metric('tamperedAccepted')).toBe(0);
+    // (A rejected produce request waits out Kafka's request timeout before it is retried.)
+    expect(h.metric('tamperedRejected')).toBeGreaterThan(0);
+    expect(h.metric('violations')).toBe(0);
   });
 
   it.each(['ps-async', 'ssp'] as const)('%s: its updates are protected by the same layer', async (kind) => {

@@ -10,6 +10,7 @@ import { equalVectors, fingerprint } from '../sim/vectors';
 import type { Evaluation, GradientResult, Trainer } from '../train/types';
 import type { ExpectationResult, InFlight, LinkView, NodeView, RunSummary } from './api';
 import { parseAction } from '../scenario/actions';
+import { noWire } from '../scenario/validate';
 import { compare } from '../scenario/expectations';
 import { clusterMetric, nodeMetric, type MetricState } from './metrics';
 import { replayAt } from './replay';
@@ -626,6 +627,7 @@ export class Simulation {
     if (typeof resolved === 'string') return { ok: false, error: resolved };
     const parsed = parseAction(resolved, [...this.rt.keys()]);
     if (!parsed.ok) return parsed;
+    if (parsed.action.do === 'tamper' && !this.strategy.wire) return { ok: false, error: `tamper: ${noWire(this.strategy.kind, 'alter')}` };
     if (this.ended) return { ok: false, error: 'the run has ended; restart it to try actions' };
     this.queue.push(this.t, { k: 'action', action: parsed.action, source }, PRIO_USER);
     if (!this.busy) this.drainNow();

@@ -44,3 +44,10 @@ export function updatesBody<U extends { grad: Float32Array; basedOn: number }>(w
 export function updatesOf(body: WireBody): Array<{ label: number; basedOn: number; grad: Float32Array }> {
   return body.vectors.map((grad, i) => ({ label: body.labels[2 * i] ?? body.step, basedOn: body.labels[2 * i + 1] ?? 0, grad }));
 }
+
+/**
+ * The strategies that declare a WireCodec (a test checks this list against their instances). For
+ * the others (ring all-reduce, degrade) there are no parameter-server updates to protect: only
+ * `tls` means something there, and a `tamper` has nothing to alter.
+ */
+export const strategiesWithWire: readonly string[] = ['ps-sync', 'ps-async', 'ssp', 'raft-ps', 'kafka-ps'];

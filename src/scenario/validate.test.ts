@@ -72,6 +72,16 @@ describe('validateScenario: bad files, one readable line each', () => {
       ['strategy.aggregation: multi-krum needs n > 2f + 2 gradients per round (Blanchard et al. 2017); with f = 2 that is at least 7, got n = 6 (n = workers − backupWorkers)'],
     ],
     [
+      'a digest on a strategy without parameter-server updates',
+      { ...base, security: { integrity: 'hmac' } },
+      ['security: strategy "allreduce" sends no parameter-server updates to protect with a digest, a tag or a sequence number; "tls" covers every record (only ps-sync, ps-async, ssp, raft-ps, kafka-ps do)'],
+    ],
+    [
+      'a man-in-the-middle on a ring',
+      { ...base, timeline: [{ at: 5, do: 'tamper', from: 'w0', to: 'w1', attack: 'flip' }] },
+      ['timeline[0].do: strategy "allreduce" sends no parameter-server updates to alter (only ps-sync, ps-async, ssp, raft-ps, kafka-ps do)'],
+    ],
+    [
       'an unknown integrity check',
       { ...base, security: { integrity: 'md5' } },
       ['security.integrity: expected one of "none", "sha256", "hmac", "tls", got "md5"'],

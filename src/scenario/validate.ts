@@ -1,6 +1,7 @@
 import { strategyInfo } from '../protocols';
 import { kafkaMisnomers, kafkaPsProblems } from '../protocols/kafka';
 import { psSyncAggregationProblem } from '../protocols/psSync';
+import { strategiesWithWire } from '../protocols/wire';
 import { scenarioSchema, type Scenario } from './schema';
 import { fieldNamesOf, formatIssues, formatPath, makeSuggester } from './issues';
 import { actionNodeProblems, clusterNodeIds, unknownNodeMessage } from './nodes';
@@ -64,6 +65,10 @@ export function wholeFileProblems(s: Scenario): string[] {
     const problem = psSyncAggregationProblem(s.strategy, s.cluster.workers);
     if (problem) at(['strategy', 'aggregation'], problem);
   }
+  const wire = strategiesWithWire.includes(s.strategy.kind);
+  if (!wire && s.security && (s.security.integrity === 'sha256' || s.security.integrity === 'hmac' || s.security.replayProtection)) {
+    at(['security'], noWire(s.strategy.kind, 'protect with a digest, a tag or a sequence number; "tls" covers every record'));
+  }
 
   s.compute.stragglers.forEach((st, i) => {
     if (!known.has(st.node)) at(['compute', 'stragglers', i, 'node'], unknownNodeMessage(st.node, ids));
@@ -71,6 +76,7 @@ export function wholeFileProblems(s: Scenario): string[] {
 
   s.timeline.forEach((entry, i) => {
     if (entry.at > s.durationMs) at(['timeline', i, 'at'], afterEnd(entry.at, s.durationMs));
+    if (entry.do === 'tamper' && !wire) at(['timeline', i, 'do'], noWire(s.strategy.kind, 'alter'));
     for (const [field, msg] of actionNodeProblems(entry, ids)) at(['timeline', i, field], msg);
   });
 
@@ -80,6 +86,11 @@ export function wholeFileProblems(s: Scenario): string[] {
   });
 
   return errors;
+}
+
+/** Strategies without parameter-server updates on the wire (protocols/wire.ts). */
+export function noWire(kind: string, what: string): string {
+  return `strategy "${kind}" sends no parameter-server updates to ${what} (only ${strategiesWithWire.join(', ')} do)`;
 }
 
 function afterEnd(t: number, durationMs: number): string {

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { LinkView } from '../../engine/api';
 import { actionSpec, actionTable, defaultAction } from '../../scenario/actions';
+import { strategiesWithWire } from '../../protocols/wire';
 import type { Action } from '../../sim/types';
 import { act, parseSelection } from '../act';
 import { tr } from '../i18n/lang';
@@ -196,7 +197,7 @@ function LinkForm() {
           </button>
         )}
       </div>
-      {chosen !== 'all' && (
+      {chosen !== 'all' && strategiesWithWire.includes(sim.strategyKind) && (
         // A man-in-the-middle sits on one direction: one toggle per direction of the chosen link.
         <div className="row wrap">
           {links

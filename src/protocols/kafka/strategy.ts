@@ -2,6 +2,7 @@ import type { Message, NodeId } from '../../sim/types';
 import { axpy, equalVectors } from '../../sim/vectors';
 import type { NodeDetail, Strategy, StrategyContext, StepResult } from '../strategy';
 import type { KafkaPsConfig } from './knobs';
+import { kafkaWire } from './wire';
 import {
   ackAfterAppend,
   checkProduce,
@@ -55,7 +56,7 @@ const RETRY_BACKOFF_MS = 100; // retry.backoff.ms
 const PULL_TIMEOUT_MS = 1000; // a worker's read of its PS replica
 const MAX_FETCH_BYTES = 1048576; // replica.fetch.max.bytes / max.partition.fetch.bytes
 
-interface Rec {
+export interface Rec {
   epoch: number;
   pid: string;
   seq: number;
@@ -125,7 +126,7 @@ interface Consumer {
   caughtUp: boolean;
 }
 
-type Payload =
+export type Payload =
   | { t: 'produce'; p: number; reqId: number; attempt: number; records: Rec[] }
   | { t: 'produce-resp'; p: number; reqId: number; attempt: number; error?: string }
   | { t: 'fetch'; p: number; reqId: number; epoch: number; offset: number; lastEpoch: number }
@@ -137,6 +138,7 @@ type Payload =
 
 export class KafkaPsStrategy implements Strategy {
   readonly kind = 'kafka-ps';
+  readonly wire = kafkaWire;
   private readonly brokers: NodeId[];
   private readonly rf: number;
   private readonly P: number;

@@ -4,6 +4,7 @@ import type { Rng } from '../../sim/rng';
 import type { Action, Message, NodeId } from '../../sim/types';
 import type { NodeDetail, StepResult, Strategy, StrategyContext } from '../strategy';
 import { RaftChecker } from './invariants';
+import { raftWire } from './wire';
 import {
   advanceCommit,
   becomeCandidate,
@@ -89,7 +90,7 @@ export type RaftPsConfig = z.infer<typeof raftPsKnobs>;
 /** Entries per AppendEntries, so a follower far behind catches up in bounded messages. */
 const MAX_ENTRIES = 64;
 
-type RaftMsg =
+export type RaftMsg =
   | ({ t: 'rv' } & RequestVote)
   | ({ t: 'rvr' } & VoteReply)
   | ({ t: 'ae'; id: number; round: number; sentAt: number } & AppendEntries)
@@ -148,6 +149,7 @@ interface WorkerX {
 
 export class RaftPsStrategy implements Strategy {
   readonly kind = 'raft-ps';
+  readonly wire = raftWire;
   private readonly srv = new Map<NodeId, Server>();
   private readonly wk = new Map<NodeId, WorkerX>();
   private readonly checker = new RaftChecker();
