@@ -157,7 +157,7 @@ test('hostile links: prototype keys and broken hashes get a readable error, and 
   await clean(page, w);
 });
 
-test('the links tab puts a man-in-the-middle on one direction, the node panel and key B make a worker Byzantine and honest again', async ({ page }) => {
+test('the links tab puts a man-in-the-middle on one direction, the node panel and key Y make a worker Byzantine and honest again', async ({ page }) => {
   const w = await watch(page);
   const version = async (n: string) => Number(await page.getByTestId(`node-${n}`).getAttribute('data-version'));
   const simTime = async () => Number(await page.getByTestId('sim-time').textContent());
@@ -186,7 +186,7 @@ test('the links tab puts a man-in-the-middle on one direction, the node panel an
   await page.getByTestId('node-byzantine-attack').selectOption('large-norm');
   await page.getByTestId('node-byzantine').click();
   await expect(page.getByTestId('node-byzantine')).toHaveAttribute('aria-pressed', 'true');
-  await page.keyboard.press('b');
+  await page.keyboard.press('y');
   await expect(page.getByTestId('node-byzantine')).toHaveAttribute('aria-pressed', 'false');
   await expect(page.getByTestId('error')).toHaveCount(0);
   await clean(page, w);

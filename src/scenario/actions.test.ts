@@ -43,7 +43,7 @@ describe('action table', () => {
     expect(actionsForKey('h').map((a) => a.do)).toEqual(['heal']);
     expect(actionsForKey('s').map((a) => a.do)).toEqual(['slow']);
     expect(actionsForKey('m').map((a) => a.do)).toEqual(['tamper', 'untamper']);
-    expect(actionsForKey('b').map((a) => a.do)).toEqual(['byzantine', 'honest']);
+    expect(actionsForKey('y').map((a) => a.do)).toEqual(['byzantine', 'honest']);
     for (const spec of actionTable) {
       if (!spec.key) continue;
       const same = actionsForKey(spec.key);

@@ -208,7 +208,7 @@ export const actionTable: readonly ActionSpec[] = [
       en: 'The worker turns malicious: it still holds valid keys, so every check passes, but it sends poisoned gradients. Only a robust aggregation rule can limit it.',
       zh: '该工作节点变成恶意节点：它仍持有有效密钥，所有校验都会通过，但它发送的是投毒梯度。只有鲁棒聚合规则能限制它。',
     },
-    key: 'b',
+    key: 'y',
     inverse: 'honest',
     target: 'node',
     fields: [
@@ -231,7 +231,7 @@ export const actionTable: readonly ActionSpec[] = [
     do: 'honest',
     label: { en: 'Honest again', zh: '恢复诚实' },
     hint: { en: 'The worker sends its true gradients again.', zh: '该工作节点重新发送真实梯度。' },
-    key: 'b',
+    key: 'y',
     inverse: 'byzantine',
     target: 'node',
     fields: [{ ...node, label: { en: 'worker', zh: '工作节点' } }],
