@@ -1,7 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
+import { resolveVariant, validateScenario } from '../src/scenario/validate';
 import { cspHeader, cspMeta } from '../scripts/csp.mjs';
 import { cliSummary } from './cli';
+import type { TestHooks } from '../src/app/testHooks';
+import { openScenario, runTo, scheduleHash } from './fixtures';
 
 /**
  * The app's own security (issue 7, item 7): the built site runs under a Content-Security-Policy
@@ -45,6 +48,21 @@ async function clean(page: Page, w: Watch) {
   expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
 }
 
+/**
+ * One variant of L13 as a scenario file of its own (the app runs a built-in's base only): the CLI
+ * and the browser run the same file.
+ */
+function lessonVariant(variant: string, over: Record<string, unknown> = {}): string {
+  const base = validateScenario(JSON.parse(readFileSync('public/scenarios/secure-updates-byzantine.json', 'utf8')));
+  if (!base.ok) throw new Error(base.errors.join('\n'));
+  const v = resolveVariant(base.scenario, variant);
+  if (!v.ok) throw new Error(v.errors.join('\n'));
+  mkdirSync('test-results', { recursive: true });
+  const file = `test-results/secure-updates-byzantine-${variant}${Object.keys(over).length ? '-edited' : ''}.json`;
+  writeFileSync(file, JSON.stringify({ ...v.scenario, id: `secure-updates-byzantine-${variant}`, ...over }));
+  return file;
+}
+
 const hashOf = (scenario: unknown) => Buffer.from(typeof scenario === 'string' ? scenario : JSON.stringify(scenario)).toString('base64url');
 const small = { schema: 1, seed: 3, durationMs: 2000, cluster: { workers: 2 }, strategy: { kind: 'allreduce' } };
 
@@ -86,16 +104,32 @@ test('every built-in loads and trains under the policy with no violation', async
 });
 
 for (const backend of ['wasm', 'webgl', 'cpu'] as const) {
-  test(`tfjs ${backend} trains under the policy to the CLI's schedule hash`, async ({ page }) => {
+  test(`tfjs ${backend} trains L13's Krum variant under the policy to the CLI's schedule hash`, async ({ page }) => {
     const w = await watch(page);
-    const cli = cliSummary('secure-updates-byzantine-krum');
-    await page.goto(`./?scenario=secure-updates-byzantine-krum&autoplay=1&speed=max&backend=${backend}`);
-    await expect(page.getByTestId('run-status')).toHaveText('done', { timeout: 110_000 });
-    await expect(page.getByTestId('schedule-hash')).toHaveText(cli.scheduleHash);
+    const file = lessonVariant('krum');
+    const cli = cliSummary(file);
+    await openScenario(page, file, { backend });
+    await runTo(page, 'end');
+    expect(await scheduleHash(page)).toBe(cli.scheduleHash);
     for (const e of await page.getByTestId('expectation').all()) await expect(e).toHaveAttribute('data-pass', 'true');
     await clean(page, w);
   });
 }
+
+test('every variant of L13 replays in the browser with its expectations holding and the CLI’s schedule hash', async ({ page }) => {
+  test.setTimeout(600_000);
+  const w = await watch(page);
+  for (const variant of ['hmac', 'hmac-step', 'median', 'trimmed']) {
+    const file = lessonVariant(variant);
+    const cli = cliSummary(file);
+    expect(cli.pass, variant).toBe(true);
+    await openScenario(page, file);
+    await runTo(page, 'end');
+    expect(await scheduleHash(page), variant).toBe(cli.scheduleHash);
+    for (const e of await page.getByTestId('expectation').all()) await expect(e, variant).toHaveAttribute('data-pass', 'true');
+  }
+  await clean(page, w);
+});
 
 test('script and HTML in a scenario’s title and description are shown as text and never run', async ({ page }) => {
   const w = await watch(page);
@@ -157,37 +191,35 @@ test('hostile links: prototype keys and broken hashes get a readable error, and 
   await clean(page, w);
 });
 
-test('the links tab puts a man-in-the-middle on one direction, the node panel and key Y make a worker Byzantine and honest again', async ({ page }) => {
+test('a link’s menu puts a man-in-the-middle on one direction; the node panel and key Y make a worker Byzantine and honest again', async ({ page }) => {
   const w = await watch(page);
+  type Hooked = Window & { capPlayground: TestHooks };
+  const lastAction = async () => (await page.evaluate(() => (window as unknown as Hooked).capPlayground.userActions())).at(-1)?.action;
   const version = async (n: string) => Number(await page.getByTestId(`node-${n}`).getAttribute('data-version'));
-  const simTime = async () => Number(await page.getByTestId('sim-time').textContent());
-  // L13's cluster under HMAC with (worker, step), without its timeline: only the clicks act.
-  const lesson = JSON.parse(readFileSync('public/scenarios/secure-updates-byzantine-hmac-step.json', 'utf8'));
-  await page.goto(`./?backend=wasm&speed=4#scenario=${hashOf({ ...lesson, id: 'free-play', timeline: [], expect: [] })}`);
-  await expect(page.getByTestId('node-w0')).toBeVisible();
-  await page.getByRole('tab', { name: 'Links' }).click();
-  await page.locator('.link-form select').first().selectOption('s0-w1');
-  await page.keyboard.press('Space');
-  await expect.poll(simTime, { timeout: 60_000 }).toBeGreaterThan(500);
-  await page.getByTestId('tamper-w1-s0').click();
-  await expect(page.getByTestId('tamper-w1-s0')).toHaveAttribute('aria-pressed', 'true');
-  await expect(page.getByTestId('tamper-s0-w1')).toHaveAttribute('aria-pressed', 'false');
-  // Let the rounds already past the attacker finish, then watch the barrier.
-  await expect.poll(simTime, { timeout: 60_000 }).toBeGreaterThan((await simTime()) + 600);
-  const [t0, v0] = [await simTime(), await version('w0')];
-  await expect.poll(simTime, { timeout: 60_000 }).toBeGreaterThan(t0 + 2500);
-  // HMAC rejects every flipped gradient of w1: the barrier waits for it.
+  // L13's cluster under HMAC with (worker, step), without its timeline: only the user acts.
+  await openScenario(page, lessonVariant('hmac-step', { timeline: [], expect: [] }));
+  await runTo(page, 1000);
+  const menu = page.getByTestId('context-menu');
+  await page.getByTestId('link-w1-s0').dispatchEvent('contextmenu', { button: 2 });
+  await menu.getByTestId('menu-tamper-flip').click();
+  await expect.poll(lastAction).toEqual({ do: 'tamper', from: 'w1', to: 's0', attack: 'flip', scale: 10 });
+  // Rounds already past the attacker finish; then HMAC rejects every flipped gradient of w1 and the barrier waits.
+  await runTo(page, 1600);
+  const v0 = await version('w0');
+  await runTo(page, 4000);
   expect(await version('w0')).toBeLessThanOrEqual(v0 + 1);
-  await page.getByTestId('tamper-w1-s0').click();
-  await expect(page.getByTestId('tamper-w1-s0')).toHaveAttribute('aria-pressed', 'false');
-  await expect.poll(() => version('w0'), { timeout: 60_000 }).toBeGreaterThan(v0 + 5);
-  await page.getByRole('tab', { name: 'Node' }).click();
+  await page.getByTestId('link-w1-s0').dispatchEvent('contextmenu', { button: 2 });
+  await menu.getByTestId('menu-untamper').click();
+  await expect.poll(lastAction).toEqual({ do: 'untamper', from: 'w1', to: 's0' });
+  await runTo(page, 6000);
+  expect(await version('w0')).toBeGreaterThan(v0 + 5);
+
   await page.getByTestId('node-w6').click();
-  await page.getByTestId('node-byzantine-attack').selectOption('large-norm');
-  await page.getByTestId('node-byzantine').click();
-  await expect(page.getByTestId('node-byzantine')).toHaveAttribute('aria-pressed', 'true');
+  await page.getByRole('tab', { name: 'Node' }).click();
+  await page.getByTestId('action-byzantine-large-norm').click();
+  await expect.poll(lastAction).toEqual({ do: 'byzantine', node: 'w6', attack: 'large-norm', scale: 10 });
   await page.keyboard.press('y');
-  await expect(page.getByTestId('node-byzantine')).toHaveAttribute('aria-pressed', 'false');
+  await expect.poll(lastAction).toEqual({ do: 'honest', node: 'w6' });
   await expect(page.getByTestId('error')).toHaveCount(0);
   await clean(page, w);
 });

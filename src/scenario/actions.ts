@@ -28,8 +28,24 @@ export interface FieldSpec {
   unit?: string;
   /** `choice` fields: the values, in menu order, with their labels. */
   options?: ReadonlyArray<{ value: string; label: I18nText }>;
+  /** Values a menu offers as one item each (slow: ×1 ×2 ×4 ×8); without them a menu opens a form. */
+  choices?: readonly number[];
+  /**
+   * The value that undoes the action (slow: factor 1). A key sends `default`, or `neutral` when
+   * the target already holds a value other than it — the key toggles.
+   */
+  neutral?: number;
   label: I18nText;
 }
+
+/**
+ * When an entry applies to its target, checked against the state at the cursor time: a node that
+ * is `up` or `down`, a link that is `intact` or `cut`; `strategy`: only where the running strategy
+ * acts on it for that node (Simulation.acceptsAction — Raft's timeout on a server). Security:
+ * a `worker` node that is `faithful` or `byzantine`; a link that is `untampered` or `tampered`, and
+ * `wire`: the strategy sends parameter-server updates over it an attacker could alter.
+ */
+export type Condition = 'up' | 'down' | 'intact' | 'cut' | 'strategy' | 'worker' | 'faithful' | 'byzantine' | 'untampered' | 'tampered' | 'wire';
 
 export interface ActionSpec {
   do: ActionKind;
@@ -40,6 +56,8 @@ export interface ActionSpec {
   /** The action that undoes this one; with a shared key the UI picks by the current state. */
   inverse?: ActionKind;
   target: 'cluster' | 'node' | 'link' | 'groups';
+  /** All must hold for the entry to be offered (menus) or chosen (keys). */
+  when?: readonly Condition[];
   fields: FieldSpec[];
 }
 
@@ -88,6 +106,7 @@ export const actionTable: readonly ActionSpec[] = [
     key: 'c',
     inverse: 'restore',
     target: 'link',
+    when: ['intact'],
     fields: [from, to, oneWay],
   },
   {
@@ -97,6 +116,7 @@ export const actionTable: readonly ActionSpec[] = [
     key: 'c',
     inverse: 'cut',
     target: 'link',
+    when: ['cut'],
     fields: [from, to, oneWay],
   },
   {
@@ -109,6 +129,7 @@ export const actionTable: readonly ActionSpec[] = [
     key: 'x',
     inverse: 'restart',
     target: 'node',
+    when: ['up'],
     fields: [node],
   },
   {
@@ -118,6 +139,7 @@ export const actionTable: readonly ActionSpec[] = [
     key: 'x',
     inverse: 'crash',
     target: 'node',
+    when: ['down'],
     fields: [node],
   },
   {
@@ -129,9 +151,10 @@ export const actionTable: readonly ActionSpec[] = [
     },
     key: 's',
     target: 'node',
+    when: ['up'],
     fields: [
       node,
-      { name: 'factor', kind: 'number', min: 0.1, max: 1000, step: 0.5, default: 4, unit: '×', label: { en: 'slowdown', zh: '减速倍数' } },
+      { name: 'factor', kind: 'number', min: 0.1, max: 1000, step: 0.5, default: 4, choices: [1, 2, 4, 8], neutral: 1, unit: '×', label: { en: 'slowdown', zh: '减速倍数' } },
     ],
   },
   {
@@ -143,6 +166,7 @@ export const actionTable: readonly ActionSpec[] = [
     },
     key: 't',
     target: 'node',
+    when: ['up', 'strategy'],
     fields: [node],
   },
   {
@@ -152,6 +176,7 @@ export const actionTable: readonly ActionSpec[] = [
       en: 'Change the latency, bandwidth, loss or duplication of a link; fields left out keep their value.',
       zh: '修改链路的延迟、带宽、丢包率或重复率；未填写的项保持原值。',
     },
+    key: 'l',
     target: 'link',
     fields: [
       from,
@@ -174,6 +199,7 @@ export const actionTable: readonly ActionSpec[] = [
     key: 'm',
     inverse: 'untamper',
     target: 'link',
+    when: ['untampered', 'wire'],
     fields: [
       from,
       to,
@@ -199,6 +225,7 @@ export const actionTable: readonly ActionSpec[] = [
     key: 'm',
     inverse: 'tamper',
     target: 'link',
+    when: ['tampered'],
     fields: [from, to],
   },
   {
@@ -211,6 +238,7 @@ export const actionTable: readonly ActionSpec[] = [
     key: 'y',
     inverse: 'honest',
     target: 'node',
+    when: ['up', 'worker', 'faithful'],
     fields: [
       { ...node, label: { en: 'worker', zh: '工作节点' } },
       {
@@ -234,6 +262,7 @@ export const actionTable: readonly ActionSpec[] = [
     key: 'y',
     inverse: 'byzantine',
     target: 'node',
+    when: ['worker', 'byzantine'],
     fields: [{ ...node, label: { en: 'worker', zh: '工作节点' } }],
   },
 ];
@@ -242,21 +271,6 @@ export function actionSpec(kind: ActionKind): ActionSpec {
   const spec = actionTable.find((a) => a.do === kind);
   if (!spec) throw new Error(`no action-table entry for "${kind}"`); // a programming error, caught by tests
   return spec;
-}
-
-/**
- * An action-table entry filled in for a node or a link with its fields' defaults: a choice field's
- * first option, any other field's default; fields without a default are left out. What a
- * key or a one-click button applies (tests check each such action passes the schema).
- */
-export function defaultAction(kind: ActionKind, target: { node: string } | { from: string; to: string }, over: Record<string, unknown> = {}): Action {
-  const out: Record<string, unknown> = { do: kind };
-  for (const f of actionSpec(kind).fields) {
-    if (f.kind === 'node') out[f.name] = (target as Record<string, string>)[f.name];
-    else if (f.kind === 'choice') out[f.name] = f.options![0].value;
-    else if (f.default !== undefined) out[f.name] = f.default;
-  }
-  return { ...out, ...over } as Action;
 }
 
 /** Entries bound to a keyboard key (cut and restore share `c`: pick by the link's state). */

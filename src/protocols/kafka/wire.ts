@@ -1,5 +1,5 @@
 import { updatesBody, updatesOf, type WireCodec } from '../wire';
-import type { Payload, Rec } from './strategy';
+import type { Payload, Rec } from './types';
 
 type Produce = Extract<Payload, { t: 'produce' }>;
 type Params = Extract<Payload, { t: 'params' }>;

@@ -1,5 +1,5 @@
 import type { WireCodec } from '../wire';
-import type { RaftMsg } from './raftPs';
+import type { RaftMsg } from './messages';
 
 type Update = Extract<RaftMsg, { t: 'update' }>;
 type Params = Extract<RaftMsg, { t: 'params' }>;
