@@ -31,9 +31,10 @@ const sec = (s: Partial<Sec>): Sec => ({ integrity: 'none', replayProtection: fa
 
 describe('which strategies the layer covers', () => {
   it('exactly those listed in strategiesWithWire accept a man-in-the-middle; TLS fits any strategy', async () => {
-    const clusters: Record<string, Over['cluster']> = { 'raft-ps': { workers: 4, servers: 3 }, 'kafka-ps': { workers: 4, servers: 1, brokers: 3 }, allreduce: { workers: 4 }, degrade: { workers: 4 } };
     for (const info of strategies) {
-      const sim = await Simulation.create(testScenario({ cluster: clusters[info.kind] ?? { workers: 4, servers: 1 }, strategy: { kind: info.kind } as Over['strategy'], security: sec({ integrity: 'tls' }) }), { trainer: new InstantTrainer(P), sampleEveryMs: 0 });
+      const need = { ...info.needs, ...info.suggested };
+      const cluster = { workers: 4, servers: need.servers ?? 0, brokers: need.brokers ?? 0 };
+      const sim = await Simulation.create(testScenario({ cluster, strategy: { kind: info.kind } as Over['strategy'], security: sec({ integrity: 'tls' }) }), { trainer: new InstantTrainer(P), sampleEveryMs: 0 });
       const r = sim.apply({ do: 'tamper', from: 'w1', to: sim.runStatic().edges.find(([a]) => a === 'w1')?.[1] ?? 'w2', attack: 'flip' });
       expect(r.ok, info.kind).toBe(strategiesWithWire.includes(info.kind));
       if (!r.ok) expect(r.error).toMatch(/^tamper: strategy ".*" sends no parameter-server updates to alter/);
@@ -101,6 +102,8 @@ describe('integrity: who notices a man-in-the-middle', () => {
   it.each([
     ['raft-ps', { cluster: { workers: 4, servers: 3 }, strategy: { kind: 'raft-ps' } }, ['s0', 's1', 's2']],
     ['kafka-ps', { cluster: { workers: 4, servers: 1, brokers: 3 }, strategy: { kind: 'kafka-ps' } }, ['b0', 'b1', 'b2']],
+    ['paxos-ps', { cluster: { workers: 4, servers: 3 }, strategy: { kind: 'paxos-ps' } }, ['s0', 's1', 's2']],
+    ['2pc-ps', { cluster: { workers: 4, servers: 3 }, strategy: { kind: '2pc-ps' } }, ['s0', 's1', 's2']],
   ] as const)('%s: client updates to the leader are protected too', async (_kind, over, targets) => {
     // Whichever node leads (or leads w1's partition), w1's updates pass an attacker.
     const timeline: NonNullable<Over['timeline']> = targets.map((to) => ({ at: 2000, do: 'tamper' as const, from: 'w1', to, attack: 'flip' as const, scale: 10, count: 5 }));

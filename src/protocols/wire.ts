@@ -50,4 +50,33 @@ export function updatesOf(body: WireBody): Array<{ label: number; basedOn: numbe
  * the others (ring all-reduce, degrade) there are no parameter-server updates to protect: only
  * `tls` means something there, and a `tamper` has nothing to alter.
  */
-export const strategiesWithWire: readonly string[] = ['ps-sync', 'ps-async', 'ssp', 'raft-ps', 'kafka-ps'];
+export const strategiesWithWire: readonly string[] = ['ps-sync', 'ps-async', 'ssp', 'raft-ps', 'kafka-ps', 'paxos-ps', '2pc-ps'];
+
+/** A replicated parameter server's client messages (raft-ps; paxos-ps and 2pc-ps through rsmClient). */
+type ClientUpdate = { t: 'update'; seq: number; grad: Float32Array; basedOn: number };
+type ClientParams = { t: 'params'; readId: number; params: Float32Array; version: number };
+
+/**
+ * What the security layer protects of a replicated parameter server (raft-ps, paxos-ps, 2pc-ps):
+ * a client's update (seq, basedOn, gradient) to the leader or coordinator, and the parameters a
+ * server answers a read with (version, parameters). The servers' own consensus messages are not
+ * covered (the replicated log is the servers' business).
+ */
+export const replicatedClientWire: WireCodec = {
+  read(kind, payload, from, to) {
+    const m = payload as { t?: string };
+    if (kind === 'gradient' && m.t === 'update') {
+      const u = m as ClientUpdate;
+      return { worker: from, step: u.seq, labels: [u.basedOn], vectors: [u.grad] };
+    }
+    if (kind === 'params' && m.t === 'params') {
+      const p = m as ClientParams;
+      return { worker: to, step: p.version, labels: [p.readId], vectors: [p.params] };
+    }
+    return null;
+  },
+  write(kind, payload, body) {
+    if (kind === 'gradient') return { ...(payload as ClientUpdate), seq: body.step, basedOn: body.labels[0] ?? 0, grad: body.vectors[0] } satisfies ClientUpdate;
+    return { ...(payload as ClientParams), version: body.step, readId: body.labels[0] ?? 0, params: body.vectors[0] } satisfies ClientParams;
+  },
+};
