@@ -74,12 +74,12 @@ describe('validateScenario: bad files, one readable line each', () => {
     [
       'a digest on a strategy without parameter-server updates',
       { ...base, security: { integrity: 'hmac' } },
-      ['security: strategy "allreduce" sends no parameter-server updates to protect with a digest, a tag or a sequence number; "tls" covers every record (only ps-sync, ps-async, ssp, raft-ps, kafka-ps do)'],
+      ['security: strategy "allreduce" sends no parameter-server updates to protect with a digest, a tag or a sequence number; "tls" covers every record (only ps-sync, ps-async, ssp, raft-ps, kafka-ps, paxos-ps, 2pc-ps do)'],
     ],
     [
       'a man-in-the-middle on a ring',
       { ...base, timeline: [{ at: 5, do: 'tamper', from: 'w0', to: 'w1', attack: 'flip' }] },
-      ['timeline[0].do: strategy "allreduce" sends no parameter-server updates to alter (only ps-sync, ps-async, ssp, raft-ps, kafka-ps do)'],
+      ['timeline[0].do: strategy "allreduce" sends no parameter-server updates to alter (only ps-sync, ps-async, ssp, raft-ps, kafka-ps, paxos-ps, 2pc-ps do)'],
     ],
     [
       'an unknown integrity check',
