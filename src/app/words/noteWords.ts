@@ -1,5 +1,6 @@
 import type { Note, NoteData, NoteName } from '../../protocols/facts';
 import type { Lang } from '../i18n/lang';
+import { kindName } from '../views/strings';
 import { mergeRuleName } from './nodeWords';
 import { list, setOf } from './text';
 
@@ -80,11 +81,39 @@ const say: { [K in NoteName]: Say<K> } = {
       ? w(l, `${who} learns from ${d.from} that transaction ${d.tx} committed`, `${who} 从 ${d.from} 得知事务 ${d.tx} 已提交`)
       : w(l, `${who} learns from ${d.from} that transaction ${d.tx} aborted`, `${who} 从 ${d.from} 得知事务 ${d.tx} 已中止`),
   'paxos.recovered': (d, who, l) => w(l, `${who} (ballot ${d.ballot}) re-proposes ${d.recovered} values accepted before from slot ${d.from}, and fills ${d.noops} gaps with no-ops`, `${who}（提案编号 ${d.ballot}）从第 ${d.from} 个槽位起重新提议 ${d.recovered} 个之前已被接受的值，并用空操作填补 ${d.noops} 个空位`),
+  tamperAccepted: (d, who, l) => {
+    const chk = checkName(d.check, l);
+    return w(l, `${who} applied a ${kindWord(d.kind, l)} message from ${d.from} that a man-in-the-middle altered (${attackName(d.attack, l)}); its check (${chk}) did not catch it`, `${who} 应用了来自 ${d.from} 的一条被中间人篡改（${attackName(d.attack, l)}）的${kindWord(d.kind, l)}消息；它的校验（${chk}）没有发现`);
+  },
+  tamperRejected: (d, who, l) => w(l, `${who} refused a ${kindWord(d.kind, l)} message from ${d.from} altered in transit (${attackName(d.attack, l)}): its ${checkName(d.check, l)} check failed`, `${who} 拒绝了来自 ${d.from} 的一条在途中被篡改（${attackName(d.attack, l)}）的${kindWord(d.kind, l)}消息：${checkName(d.check, l)} 校验未通过`),
+  replayAccepted: (d, who, l) => w(l, `${who} applied a replayed ${kindWord(d.kind, l)} message from ${d.from} a second time`, `${who} 再次应用了来自 ${d.from} 的一条被重放的${kindWord(d.kind, l)}消息`),
+  replayRejected: (d, who, l) => w(l, `${who} refused a replayed ${kindWord(d.kind, l)} message from ${d.from} (${checkName(d.check, l)})`, `${who} 拒绝了来自 ${d.from} 的一条被重放的${kindWord(d.kind, l)}消息（${checkName(d.check, l)}）`),
+  byzantineOutlierDropped: (d, who, l) => w(l, `round ${d.round}: the ${ruleName(d.rule, l)} aggregation left out ${who}'s gradient`, `第 ${d.round} 轮：${ruleName(d.rule, l)}聚合没有采用 ${who} 的梯度`),
   transient: (d, who, l) => w(l, `${who}: step ${d.step} is ${d.slowdown}× slower (a transient straggler)`, `${who}：第 ${d.step} 步慢了 ${d.slowdown} 倍（偶发掉队）`),
   targetReached: (d, _who, l) => w(l, `target loss reached after ${d.steps} steps`, `经过 ${d.steps} 步达到目标损失`),
   actionSkipped: (d, _who, l) => w(l, `action skipped: ${d.selector} matched no node`, `操作被跳过：${d.selector} 没有匹配到节点`),
   actionIgnored: (_d, who, l) => w(l, `${who} has no election timer: the action means nothing here`, `${who} 没有选举计时器：这个操作在这里没有意义`),
 };
+
+function checkName(c: 'none' | 'sha256' | 'hmac' | 'tls' | 'sequence', lang: Lang): string {
+  const names = { none: ['no check', '无校验'], sha256: ['SHA-256', 'SHA-256'], hmac: ['HMAC', 'HMAC'], tls: ['TLS', 'TLS'], sequence: ['sequence number', '序号'] } as const;
+  return names[c][lang === 'zh' ? 1 : 0];
+}
+
+function attackName(a: string, lang: Lang): string {
+  const names: Record<string, [string, string]> = { flip: ['sign flip', '符号翻转'], scale: ['scaled', '放大'], noise: ['noise', '加噪声'], replay: ['replay', '重放'] };
+  return names[a]?.[lang === 'zh' ? 1 : 0] ?? a;
+}
+
+function ruleName(r: string, lang: Lang): string {
+  const names: Record<string, [string, string]> = { mean: ['mean', '均值'], median: ['coordinate-wise median', '逐坐标中位数'], 'trimmed-mean': ['trimmed-mean', '截尾均值'], krum: ['Krum', 'Krum '], 'multi-krum': ['Multi-Krum', 'Multi-Krum '] };
+  return names[r]?.[lang === 'zh' ? 1 : 0] ?? r;
+}
+
+/** A message kind as the legend names it (the engine's name is kept where the legend has none). */
+function kindWord(kind: string, lang: Lang): string {
+  return kindName(kind, lang);
+}
 
 /** A note in words; `kind` is the running strategy's (Paxos words its election notes in ballots). */
 export function noteText(n: Note | { what: NoteName; node?: string; data: unknown }, lang: Lang, kind?: string): string {
