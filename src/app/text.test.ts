@@ -192,7 +192,9 @@ const namesKept = new Set([
   // protocols, systems and their own terms (CURRICULUM §2 keeps them)
   'Raft', 'Kafka', 'ReadIndex', 'NotEnoughReplicas', 'ISR', 'HW', 'LEO', 'SGD', 'EASGD', 'SSP', 'BSP', 'ASP', 'PACELC', 'CAP', 'CA', 'AP',
   'PC', 'PA', 'EC', 'EL', 'broker', 'Broker', 'unclean', 'fencing', 'token', 'All', 'Reduce', 'Scatter', 'Gather',
-  'Paxos', 'Multi', 'PREPARE', 'COMMIT', 'ABORT',
+  'Paxos', 'Multi', 'PREPARE', 'COMMIT', 'ABORT', 'Krum',
+  // security (glossary: 消息认证码（MAC）)
+  'SHA', 'HMAC', 'TLS', 'MAC',
   // units
   'ms', 'KiB', 'MiB', 'GiB', 'Mbps', 'json',
   // people (a cited algorithm)
