@@ -1,6 +1,6 @@
 import { capOf, createStrategy, type CapClass, type Strategy, type StrategyContext } from '../protocols';
 import type { Replica, StepResult } from '../protocols/strategy';
-import { coreMetricNames, nodeMetricNames, strategyMetricNames, type MetricName, type Scenario } from '../scenario/schema';
+import { coreMetricNames, isComparison, nodeMetricNames, strategyMetricNames, type MetricName, type PlainExpectation, type Scenario } from '../scenario/schema';
 import { History, type Sha256Factory } from '../sim/history';
 import { Network, quantize, type DropReason } from '../sim/network';
 import { rngFor, type Rng } from '../sim/rng';
@@ -21,7 +21,8 @@ import { valueAt } from './index/series';
 import { SecurityLayer } from './security/layer';
 import { Adversaries } from './security/byzantine';
 import type { Outgoing } from './security/mitm';
-import { expectationsFor } from '../scenario/variants';
+import { baseIdOf, expectationsFor } from '../scenario/variants';
+import { hasLessonVerdicts, lessonSampleTimes } from '../scenario/lessonRefs';
 
 /** A timeline entry's `on` (CURRICULUM §C.1): the event that fires it. */
 type Trigger = { event: string; node?: NodeId; after?: number };
@@ -210,23 +211,32 @@ export class Simulation {
       else if (at !== undefined) this.queue.push(at, { k: 'action', action, source: 'timeline' });
     }
     // The base run holds the expectations without `variant` (and "*"); a variant's run gets its own.
-    this.results = expectationsFor(scenario.expect, null).map((e) => ({
-      ...e,
-      time: e.at === 'end' ? this.durationMs : Math.min(e.at, this.durationMs),
-      actual: null,
-      pass: null,
-    }));
+    // Comparisons with another run or time are judged after the runs, from the samples (lessonVerdict.ts).
+    this.results = expectationsFor(scenario.expect, null, baseIdOf(scenario))
+      .filter((e): e is PlainExpectation & { variant?: string } => !isComparison(e) && e.value !== undefined)
+      .map((e) => ({
+        ...e,
+        time: e.at === 'end' ? this.durationMs : Math.min(e.at, this.durationMs),
+        actual: null,
+        pass: null,
+      }));
     this.results.forEach((r, index) => this.queue.push(r.time, { k: 'expect', index }, PRIO_EXPECT));
-    // Metrics are sampled on the simulated clock — a fixed period, every expectation time and the
-    // end — never by the screen: the charts and `--samples` plot the same points.
+    // Metrics are sampled on the simulated clock — a fixed period, every expectation time, every
+    // time the lesson reads (lessonRefs.ts) and the end — never by the screen: the charts,
+    // `--samples` and the lesson's comparisons read the same points.
     const every = opts.sampleEveryMs ?? 250;
+    const times = new Set<number>();
+    const lessonTimes = lessonSampleTimes(scenario).filter((t) => t <= this.durationMs);
     if (every > 0) {
-      const times = new Set<number>();
       for (let s = 0; s <= this.durationMs; s += every) times.add(s);
       for (const r of this.results) times.add(r.time);
+      for (const t of lessonTimes) times.add(t);
       times.add(this.durationMs);
-      for (const s of [...times].sort((a, b) => a - b)) this.queue.push(s, { k: 'sample' }, PRIO_SAMPLE);
+    } else if (hasLessonVerdicts(scenario)) {
+      for (const t of lessonTimes) times.add(t);
+      times.add(this.durationMs);
     }
+    for (const s of [...times].sort((a, b) => a - b)) this.queue.push(s, { k: 'sample' }, PRIO_SAMPLE);
     this.queue.push(this.durationMs, { k: 'end' }, PRIO_END);
     this.strategy.start();
     this.recorder.touchAll();
@@ -739,6 +749,7 @@ export class Simulation {
       case 'cut':
       case 'restore':
       case 'link':
+      case 'network':
       case 'untamper':
         return this.network.apply(action);
       case 'tamper':
@@ -761,9 +772,10 @@ export class Simulation {
         this.node(action.node).slowFactor = action.factor;
         return;
       case 'timeout':
+      case 'submit':
         this.recorder.touch(action.node);
         if (this.node(action.node).up && !this.strategy.onAction?.(action)) {
-          this.history.append({ t: this.t, type: 'note', node: action.node, what: 'actionIgnored', data: { reason: 'no-election-timer' } });
+          this.history.append({ t: this.t, type: 'note', node: action.node, what: 'actionIgnored', data: { reason: action.do === 'timeout' ? 'no-election-timer' : 'no-manual-client' } });
         }
         return;
     }

@@ -139,12 +139,12 @@ describe('validateScenario: bad files, one readable line each', () => {
     [
       'unknown action lists the valid ones',
       { ...base, timeline: [{ at: 1, do: 'explode', node: 'w0' }] },
-      ['timeline[0].do: unknown action "explode"; valid actions: partition, heal, cut, restore, crash, restart, slow, timeout, link, tamper, untamper, byzantine, honest'],
+      ['timeline[0].do: unknown action "explode"; valid actions: partition, heal, cut, restore, crash, restart, slow, timeout, link, tamper, untamper, byzantine, honest, submit, network'],
     ],
     [
       'missing action',
       { ...base, timeline: [{ at: 1 }] },
-      ['timeline[0].do: missing action; valid actions: partition, heal, cut, restore, crash, restart, slow, timeout, link, tamper, untamper, byzantine, honest'],
+      ['timeline[0].do: missing action; valid actions: partition, heal, cut, restore, crash, restart, slow, timeout, link, tamper, untamper, byzantine, honest, submit, network'],
     ],
     [
       'unknown strategy',
