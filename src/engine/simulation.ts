@@ -14,6 +14,7 @@ import { noWire } from '../scenario/validate';
 import { compare } from '../scenario/expectations';
 import { clusterMetric, nodeMetric, type MetricState } from './metrics';
 import { LossTracker, RoundDelays } from './targets';
+import { RoundTracker } from './rounds';
 import { FactsRecorder } from './factsRecorder';
 import { runIndexFor, type RunIndex } from './index/runIndex';
 import { runStateAt, type NodeState, type RunState, type RunStatic } from './index/runState';
@@ -121,6 +122,8 @@ export class Simulation {
   private readonly appliedTaus: Array<{ t: number; node: NodeId; tau: number }> = [];
   private readonly losses: LossTracker;
   private readonly roundDelays = new RoundDelays();
+  /** sentPerRound and syncMs of lock-step strategies (rounds.ts); null for the others. */
+  private readonly rounds: RoundTracker | null;
   private readonly recorder: FactsRecorder;
   private readonly verifyFacts: boolean;
   /** Integrity, replay protection and men-in-the-middle between the strategy and the network. */
@@ -164,7 +167,8 @@ export class Simulation {
     this.lineage.set(0, fingerprint(this.init));
     this.cap = capOf(scenario.strategy);
     const seed = scenario.seed;
-    this.network = new Network(all, { ...scenario.network }, rngFor(seed, 'network'));
+    const { nicMbps, ...linkDefaults } = scenario.network;
+    this.network = new Network(all, linkDefaults, rngFor(seed, 'network'), nicMbps);
     for (const id of all) {
       const role: NodeRole = id[0] === 'w' ? 'worker' : id[0] === 's' ? 'server' : 'broker';
       const straggler = scenario.compute.stragglers.filter((s) => s.node === id).reduce((a, s) => a * s.slowdown, 1);
@@ -197,7 +201,9 @@ export class Simulation {
     });
     this.recorder = new FactsRecorder(this.strategy, all, (e) => this.history.append(e));
     this.verifyFacts = opts.verifyFacts ?? false;
+    this.rounds = this.cap.consistency === 'lockstep' ? new RoundTracker(this.workerIds) : null;
     this.history.onAppend((e) => {
+      this.rounds?.onEvent(e);
       if (this.triggers.length > 0 && (e.type === 'note' || e.type === 'action')) this.fireTriggers(e);
       if (e.type !== 'note') return;
       if (e.what === 'apply') this.appliedTaus.push({ t: e.t, node: e.data.worker, tau: e.data.staleness });
@@ -835,14 +841,14 @@ export class Simulation {
     if (name === 'violations') return this.violations;
     const own = this.strategy.metric?.(name, node);
     if (own !== undefined) return own;
-    const derived = this.derivedMetric(name);
+    const derived = this.derivedMetric(name, node);
     if (derived !== undefined) return derived;
     const st = this.metricState();
     return node ? nodeMetric(st, name, this.node(node)) : clusterMetric(st, name);
   }
 
   /** Metrics derived from loss samples and step draws (targets.ts); undefined for other names. */
-  private derivedMetric(name: MetricName): number | null | undefined {
+  private derivedMetric(name: MetricName, node?: NodeId): number | null | undefined {
     switch (name) {
       case 'timeToTarget':
         return this.losses.timeToTarget();
@@ -850,6 +856,10 @@ export class Simulation {
         return this.losses.stepsToTarget();
       case 'mergeLossSpike':
         return this.losses.mergeLossSpike();
+      case 'sentPerRound':
+        return this.rounds ? this.rounds.sentPerRound(node) : undefined;
+      case 'syncMs':
+        return this.rounds ? this.rounds.syncMs() : undefined;
       case 'tamperedAccepted':
         return this.security.tamperedAccepted;
       case 'tamperedRejected':

@@ -238,6 +238,8 @@ export const strategyMetricNames = [
   'tamperedAccepted',
   'tamperedRejected',
   'replayRejected',
+  'sentPerRound',
+  'syncMs',
 ] as const;
 
 export const metricNames = [...coreMetricNames, ...strategyMetricNames] as const;
@@ -260,6 +262,7 @@ export const nodeMetricNames = [
   'staleReads',
   'consumerLag',
   'waitFraction',
+  'sentPerRound',
 ] as const satisfies readonly (typeof coreMetricNames[number] | typeof strategyMetricNames[number])[];
 export type MetricName = (typeof metricNames)[number];
 

@@ -97,6 +97,7 @@ function variantProblems(s: Scenario, runs: Map<string, Scenario>): string[] {
       s.expect.forEach((e, j) => {
         if (e.variant !== v.id && e.variant !== '*') return;
         if (e.at !== 'end' && e.at > r.scenario.durationMs) at(['expect', j, 'at'], `${afterEnd(e.at, r.scenario.durationMs)} of variant "${v.id}"`);
+        if (e.thanAt !== undefined && e.thanAt !== 'end' && e.thanAt > r.scenario.durationMs) at(['expect', j, 'thanAt'], `${afterEnd(e.thanAt, r.scenario.durationMs)} of variant "${v.id}"`);
         const known = clusterNodeIds(r.scenario.cluster);
         if (e.node !== undefined && !known.includes(e.node)) at(['expect', j, 'node'], `${unknownNodeMessage(e.node, known)} in variant "${v.id}"`);
       });
@@ -163,7 +164,10 @@ export function wholeFileProblems(s: Scenario): string[] {
   });
 
   s.expect.forEach((e, i) => {
+    // An expectation of one variant only is checked against that variant's run (variantProblems).
+    if (e.variant !== undefined && e.variant !== '*' && !isBaseId(s, e.variant)) return;
     if (e.at !== 'end' && e.at > s.durationMs) at(['expect', i, 'at'], afterEnd(e.at, s.durationMs));
+    if (e.thanAt !== undefined && e.thanAt !== 'end' && e.thanAt > s.durationMs) at(['expect', i, 'thanAt'], afterEnd(e.thanAt, s.durationMs));
     if (e.node !== undefined && !known.has(e.node)) at(['expect', i, 'node'], unknownNodeMessage(e.node, ids));
   });
 
