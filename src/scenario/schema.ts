@@ -107,7 +107,11 @@ export const actionKinds = Object.keys(actionSchemas) as Array<keyof typeof acti
  * `by: "user"` marks an action a user applied in a run that was then shared or exported (CONTRACTS
  * §5): it replays after everything else due at its time, as it did live.
  */
-const atField = { at: nonNeg, by: z.literal('user').optional() };
+/**
+ * `who` names the person who applied it (a live room's export: "Ana (w2)", "teacher"); a label
+ * for people, ignored by the engine.
+ */
+const atField = { at: nonNeg, by: z.literal('user').optional(), who: z.string().min(1).max(80).optional() };
 export const timelineEntrySchema = z.discriminatedUnion('do', [
   actionSchemas.partition.extend(atField),
   actionSchemas.heal.extend(atField),
