@@ -6,6 +6,7 @@ import type { Scenario } from '../scenario/schema';
 import { validateScenario } from '../scenario/validate';
 import type { Action } from '../sim/types';
 import { PUBLIC_ID_PATTERN } from './names';
+import { refusalReasonSchema } from './refusals';
 import type { RoomClock } from './rules';
 
 /**
@@ -20,7 +21,7 @@ import type { RoomClock } from './rules';
  *   Y.Map   "members"  public id → Member
  *   Y.Map   "seen"     public id → the last request id the teacher has decided on
  *   Y.Map   "replies"  public id → the answer to that request (Reply)
- *   Y.Array "refused"  Refusal (the last few hundred)
+ *   Y.Array "refused"  RefusalRecord (the last few hundred), reasons as typed data
  *   Y.Array "archive"  earlier runs of this room, each as a run file (Scenario)
  * Inbox `CODE/in/<pub>` (written by that student's device only):
  *   Y.Map   "hello"    name
@@ -74,11 +75,11 @@ export const clockSchema = z
 export const requestSchema = z.object({ id: int.min(1), run: int.min(1), action: z.unknown(), asked: z.number().min(0) }).strict();
 export type Request = z.infer<typeof requestSchema>;
 
-export const replySchema = z.object({ id: int.min(1), ok: z.boolean(), reason: z.string().max(300).optional(), at: int.min(0).optional() }).strict();
+export const replySchema = z.object({ id: int.min(1), ok: z.boolean(), reason: refusalReasonSchema.optional(), at: int.min(0).optional() }).strict();
 export type Reply = z.infer<typeof replySchema>;
 
-export const refusalSchema = z.object({ run: int.min(0), pub: z.string().regex(PUBLIC_ID_PATTERN), req: int.min(0), t: z.number().min(0), reason: z.string().max(300) }).strict();
-export type Refusal = z.infer<typeof refusalSchema>;
+export const refusalRecordSchema = z.object({ run: int.min(0), pub: z.string().regex(PUBLIC_ID_PATTERN), req: int.min(0), t: z.number().min(0), reason: refusalReasonSchema }).strict();
+export type RefusalRecord = z.infer<typeof refusalRecordSchema>;
 
 /** One problem with a value read from a document: where, and what. */
 export type Problem = string;
@@ -140,7 +141,7 @@ export interface RoomView {
   entries: LogEntry[];
   members: Member[];
   replies: Map<string, Reply>;
-  refused: Refusal[];
+  refused: RefusalRecord[];
   /** Values that failed their schema, with the reason (logged by the caller, never used). */
   problems: Problem[];
 }
@@ -235,9 +236,9 @@ export function readRoom(doc: Y.Doc): RoomView {
     const r = replySchema.safeParse(raw);
     if (r.success) replies.set(pub, r.data);
   }
-  const refused: Refusal[] = [];
+  const refused: RefusalRecord[] = [];
   for (const raw of t.refused.toArray()) {
-    const r = refusalSchema.safeParse(raw);
+    const r = refusalRecordSchema.safeParse(raw);
     if (r.success) refused.push(r.data);
   }
 

@@ -1,6 +1,7 @@
 import type { Scenario, TimelineEntry } from '../scenario/schema';
 import type { Action } from '../sim/types';
-import type { LogEntry, Member, Refusal } from './doc';
+import type { LogEntry, Member, RefusalRecord } from './doc';
+import type { RefusalReason } from './refusals';
 
 /**
  * After class (issue 10, point 5): the room's run as an ordinary run file, and what each
@@ -34,7 +35,7 @@ export interface ActivityItem {
   action: Action | null;
   /** The student's own simulated time when she acted (accepted requests). */
   asked?: number;
-  refused?: string;
+  refused?: RefusalReason;
 }
 
 export interface MemberActivity {
@@ -46,7 +47,7 @@ export interface MemberActivity {
 }
 
 /** Per member (in join order, the teacher last): what they did and when, refusals included. */
-export function activityByMember(members: readonly Member[], entries: readonly LogEntry[], refused: readonly Refusal[], run: number): MemberActivity[] {
+export function activityByMember(members: readonly Member[], entries: readonly LogEntry[], refused: readonly RefusalRecord[], run: number): MemberActivity[] {
   const rows: MemberActivity[] = members.map((m) => ({ pub: m.pub, name: m.name, node: m.node, online: m.online, items: [] }));
   const teacher: MemberActivity = { pub: 'teacher', name: 'teacher', node: null, online: true, items: [] };
   const byPub = new Map(rows.map((r) => [r.pub, r]));

@@ -133,7 +133,7 @@ describe('a room in lockstep (in-memory relays, real simulations)', () => {
       ['Bo', 'w1'],
       ['Cy', 'w2'],
     ]);
-    expect(v.refused).toEqual([expect.objectContaining({ pub: ana.pub, reason: 'node: you can act only on your own node w0, not w1' })]);
+    expect(v.refused).toEqual([expect.objectContaining({ pub: ana.pub, reason: { code: 'notYourNode', node: 'w0', target: 'w1' } })]);
     // What a student did shows on every screen within a second of simulated time.
     for (const e of v.entries) if (e.asked !== undefined) expect(e.at - e.asked).toBeLessThanOrEqual(1000);
     expect(logs.filter((l) => l.includes('could not be scheduled'))).toEqual([]);

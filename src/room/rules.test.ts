@@ -10,12 +10,12 @@ describe('studentRefusal: a student acts on her own node and its links only', ()
     expect(studentRefusal({ do: 'link', from: 's0', to: 'w2', latencyMs: 80 }, 'w2')).toBeNull();
   });
   it('refuses another node, another link, cluster-wide actions and selectors, naming the field', () => {
-    expect(studentRefusal({ do: 'crash', node: 'w1' }, 'w2')).toBe('node: you can act only on your own node w2, not w1');
-    expect(studentRefusal({ do: 'crash', node: '@leader' }, 'w2')).toMatch(/^node: /);
-    expect(studentRefusal({ do: 'cut', from: 'w0', to: 'w1' }, 'w2')).toMatch(/^from\/to: you can change only the links of your node w2/);
-    expect(studentRefusal({ do: 'partition', groups: [['w2'], ['w0', 'w1']] }, 'w2')).toBe('do: only the teacher can partition the whole network');
-    expect(studentRefusal({ do: 'heal' }, 'w2')).toMatch(/only the teacher/);
-    expect(studentRefusal({ do: 'crash', node: 'w2' }, null)).toMatch(/you are watching/);
+    expect(studentRefusal({ do: 'crash', node: 'w1' }, 'w2')).toEqual({ code: 'notYourNode', node: 'w2', target: 'w1' });
+    expect(studentRefusal({ do: 'crash', node: '@leader' }, 'w2')).toEqual({ code: 'notYourNode', node: 'w2', target: '@leader' });
+    expect(studentRefusal({ do: 'cut', from: 'w0', to: 'w1' }, 'w2')).toEqual({ code: 'notYourLink', node: 'w2', from: 'w0', to: 'w1' });
+    expect(studentRefusal({ do: 'partition', groups: [['w2'], ['w0', 'w1']] }, 'w2')).toEqual({ code: 'teacherOnly', action: 'partition' });
+    expect(studentRefusal({ do: 'heal' }, 'w2')).toEqual({ code: 'teacherOnly', action: 'heal' });
+    expect(studentRefusal({ do: 'crash', node: 'w2' }, null)).toEqual({ code: 'watching' });
   });
 });
 

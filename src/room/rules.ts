@@ -1,4 +1,5 @@
 import type { Action, NodeId } from '../sim/types';
+import type { RefusalReason } from './refusals';
 
 /**
  * The rules of a live room, as pure functions: who may do what, which node each student gets,
@@ -7,24 +8,21 @@ import type { Action, NodeId } from '../sim/types';
  */
 
 /** Why a student may not do `action` with the node she has (null: she may). */
-export function studentRefusal(action: Action, node: NodeId | null): string | null {
-  if (node === null) return 'you have no node in this lesson (more students than nodes): you are watching';
+export function studentRefusal(action: Action, node: NodeId | null): RefusalReason | null {
+  if (node === null) return { code: 'watching' };
   switch (action.do) {
     case 'crash':
     case 'restart':
     case 'slow':
     case 'timeout':
-      return action.node === node ? null : `node: you can act only on your own node ${node}, not ${action.node}`;
+      return action.node === node ? null : { code: 'notYourNode', node, target: action.node };
     case 'cut':
     case 'restore':
     case 'link':
-      return action.from === node || action.to === node ? null : `from/to: you can change only the links of your node ${node}, not ${action.from}–${action.to}`;
-    case 'partition':
-    case 'heal':
-      return `do: only the teacher can ${action.do} the whole network`;
+      return action.from === node || action.to === node ? null : { code: 'notYourLink', node, from: action.from, to: action.to };
     default:
-      // An action kind added later is the teacher's until a rule here says otherwise.
-      return `do: only the teacher can use "${(action as { do: string }).do}"`;
+      // partition, heal — and an action kind added later is the teacher's until a rule here says otherwise.
+      return { code: 'teacherOnly', action: (action as { do: string }).do };
   }
 }
 

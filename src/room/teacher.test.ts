@@ -55,12 +55,12 @@ describe('TeacherRoom: requests', () => {
     const v = readRoom(doc);
     expect(v.entries).toEqual([]);
     expect(v.refused.map((r) => [r.req, r.reason])).toEqual([
-      [1, 'node: you can act only on your own node w0, not w1'],
-      [2, 'node: node "w7" does not exist (cluster has w0-w2, s0)'],
-      [3, 'the lesson changed since you acted; try again'],
-      [4, 'the teacher has locked actions'],
+      [1, { code: 'notYourNode', node: 'w0', target: 'w1' }],
+      [2, { code: 'invalid', detail: 'node: node "w7" does not exist (cluster has w0-w2, s0)' }],
+      [3, { code: 'staleRun' }],
+      [4, { code: 'locked' }],
     ]);
-    expect(v.replies.get('a0a0a0a0a0a0')).toEqual({ id: 4, ok: false, reason: 'the teacher has locked actions' });
+    expect(v.replies.get('a0a0a0a0a0a0')).toEqual({ id: 4, ok: false, reason: { code: 'locked' } });
     expect(logs).toHaveLength(4);
     expect(logs[0]).toMatch(/refused request 1 from student 1 \(a0a0a0a0a0a0\): node: you can act only/);
   });
@@ -77,8 +77,8 @@ describe('TeacherRoom: requests', () => {
     const v = readRoom(doc);
     expect(v.entries).toEqual([]);
     expect(v.refused.map((r) => r.req)).toEqual([1, 3]);
-    expect(v.refused[0].reason).toMatch(/^request: .*evil/);
-    expect(v.refused[1].reason).toMatch(/extra/);
+    expect(v.refused[0].reason).toEqual({ code: 'invalid', detail: expect.stringMatching(/^request: .*evil/) });
+    expect(v.refused[1].reason).toEqual({ code: 'invalid', detail: expect.stringMatching(/extra/) });
     expect(logs.join('\n')).toMatch(/inbox of a0a0a0a0a0a0: request: /);
     // An inbox whose "requests" was made a map cannot even be read as one: it is ignored, logged.
     const odd = new Y.Doc();
@@ -93,7 +93,7 @@ describe('TeacherRoom: requests', () => {
     teacher.processInbox('a0a0a0a0a0a0', inbox);
     const v = readRoom(doc);
     expect(v.entries).toHaveLength(5);
-    expect(v.refused.map((r) => r.reason)).toEqual(Array(7).fill('too many actions: at most 5 a second'));
+    expect(v.refused.map((r) => r.reason)).toEqual(Array(7).fill({ code: 'tooFast', max: 5 }));
   });
 
   it('decides each request once, also after the teacher reloads (a new TeacherRoom on the same document)', () => {
@@ -121,7 +121,7 @@ describe('TeacherRoom: requests', () => {
     const v = readRoom(doc);
     expect(v.entries.map((e) => e.at)).toEqual([4000, 4000]);
     setNow(5900);
-    expect(teacher.act({ do: 'crash', node: 'w2' })).toEqual({ ok: false, reason: 'the run is over: restart it (◀◀) to act again' });
+    expect(teacher.act({ do: 'crash', node: 'w2' })).toEqual({ ok: false, reason: { code: 'runOver' } });
   });
 
   it('a new run archives the last one as a run file, empties the log and keeps members on their nodes', () => {

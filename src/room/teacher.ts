@@ -4,6 +4,7 @@ import type { Scenario } from '../scenario/schema';
 import type { Action } from '../sim/types';
 import { inboxTypes, nodeIdsOf, readInbox, readRoom, roomTypes, ROOM_SCHEMA, type LogEntry, type RoomTypes, type RoomView, type Who } from './doc';
 import { roomRunFile } from './export';
+import { describeRefusal, type RefusalReason } from './refusals';
 import { applyTime, assignNodes, leadMs, needsClock, RateLimit, studentRefusal, type RoomClock } from './rules';
 
 /**
@@ -26,7 +27,7 @@ export interface TeacherDeps {
   log: (line: string) => void;
 }
 
-export type ActResult = { ok: true; at: number; seq: number } | { ok: false; reason: string };
+export type ActResult = { ok: true; at: number; seq: number } | { ok: false; reason: RefusalReason };
 
 export const TEACHER: Who = { pub: 'teacher', name: 'teacher', node: null };
 /** A student may send this many actions per second; more are refused, so one cannot flood the log. */
@@ -111,10 +112,10 @@ export class TeacherRoom {
   /** The teacher's own action: no node rule, the same ordering. */
   act(input: unknown): ActResult {
     const v = this.view();
-    if (!v.scenario) return { ok: false, reason: 'no lesson is loaded' };
+    if (!v.scenario) return { ok: false, reason: { code: 'noLesson' } };
     const parsed = parseAction(input, nodeIdsOf(v.scenario));
-    if (!parsed.ok) return { ok: false, reason: parsed.error };
-    let result: ActResult = { ok: false, reason: 'not placed' };
+    if (!parsed.ok) return { ok: false, reason: { code: 'invalid', detail: parsed.error.slice(0, 300) } };
+    let result: ActResult = { ok: false, reason: { code: 'noLesson' } };
     this.transact(() => {
       result = this.place(v, parsed.action, TEACHER);
     });
@@ -123,12 +124,12 @@ export class TeacherRoom {
 
   /** Appends an accepted action to the log at its time; must run inside a transaction. */
   private place(v: RoomView, action: Action, who: Who, req?: { id: number; asked: number }): ActResult {
-    if (!v.scenario) return { ok: false, reason: 'no lesson is loaded' };
+    if (!v.scenario) return { ok: false, reason: { code: 'noLesson' } };
     const clock = v.clock;
     const last = v.entries[v.entries.length - 1];
     const horizon = Math.max(clock?.horizon ?? 0, last?.at ?? 0);
     const at = applyTime(this.deps.now(), leadMs(clock?.speed ?? 1), horizon, v.scenario.durationMs);
-    if (at === null) return { ok: false, reason: 'the run is over: restart it (◀◀) to act again' };
+    if (at === null) return { ok: false, reason: { code: 'runOver' } };
     const seq = (last?.seq ?? 0) + 1;
     const entry: Omit<LogEntry, 'action'> & { action: Action } = { run: v.run, seq, at, action, who, ...(req ? { req: req.id, asked: req.asked } : {}) };
     this.types.log.push([JSON.parse(JSON.stringify(entry))]);
@@ -180,39 +181,39 @@ export class TeacherRoom {
       let refusedNow = 0;
       for (const r of read.requests) {
         const id = r.ok ? r.request.id : r.id;
-        const reason = r.ok ? this.refusal(v, pub, member?.node ?? null, member !== undefined, r.request) : r.error;
+        const reason: RefusalReason | null = r.ok ? this.refusal(v, pub, member?.node ?? null, member !== undefined, r.request) : { code: 'invalid', detail: r.error.slice(0, 300) };
         if (reason !== null) {
           this.types.seen.set(pub, id);
           this.types.replies.set(pub, { id, ok: false, reason });
           // A flood is decided (so it is not read again) but only its first refusals are kept.
           if (++refusedNow <= 20) {
             this.types.refused.push([{ run: v.run, pub, req: Math.max(0, id), t: this.deps.now(), reason }]);
-            this.deps.log(`room: refused request ${id} from ${member?.name ?? '?'} (${pub}): ${reason}`);
+            this.deps.log(`room: refused request ${id} from ${member?.name ?? '?'} (${pub}): ${describeRefusal(reason)}`);
           }
           continue;
         }
         const req = (r as { ok: true; request: { id: number; action: unknown; asked: number } }).request;
         const action = parseAction(req.action, nodeIdsOf(v.scenario!));
-        const placed = action.ok ? this.place(v, action.action, who(), { id: req.id, asked: req.asked }) : { ok: false as const, reason: action.error };
+        const placed: ActResult = action.ok ? this.place(v, action.action, who(), { id: req.id, asked: req.asked }) : { ok: false, reason: { code: 'invalid', detail: action.error.slice(0, 300) } };
         this.types.seen.set(pub, id);
         this.types.replies.set(pub, placed.ok ? { id, ok: true, at: placed.at } : { id, ok: false, reason: placed.reason });
-        if (!placed.ok) this.deps.log(`room: refused request ${id} from ${member?.name ?? '?'} (${pub}): ${placed.reason}`);
+        if (!placed.ok) this.deps.log(`room: refused request ${id} from ${member?.name ?? '?'} (${pub}): ${describeRefusal(placed.reason)}`);
       }
       if (this.types.refused.length > KEEP_REFUSED) this.types.refused.delete(0, this.types.refused.length - KEEP_REFUSED);
     });
   }
 
   /** Why a well-formed request is refused (null: accept). */
-  private refusal(v: RoomView, pub: string, node: string | null, member: boolean, req: { id: number; run: number; action: unknown }): string | null {
-    if (!member) return 'you are not a member of this room yet';
-    if (!v.scenario) return 'no lesson is loaded';
-    if (req.run !== v.run) return 'the lesson changed since you acted; try again';
-    if (v.locked) return 'the teacher has locked actions';
+  private refusal(v: RoomView, pub: string, node: string | null, member: boolean, req: { id: number; run: number; action: unknown }): RefusalReason | null {
+    if (!member) return { code: 'notMember' };
+    if (!v.scenario) return { code: 'noLesson' };
+    if (req.run !== v.run) return { code: 'staleRun' };
+    if (v.locked) return { code: 'locked' };
     const parsed = parseAction(req.action, nodeIdsOf(v.scenario));
-    if (!parsed.ok) return parsed.error;
+    if (!parsed.ok) return { code: 'invalid', detail: parsed.error.slice(0, 300) };
     const rule = studentRefusal(parsed.action, node);
     if (rule) return rule;
-    if (!this.limit.allow(pub, this.deps.wall())) return `too many actions: at most ${MAX_PER_SECOND} a second`;
+    if (!this.limit.allow(pub, this.deps.wall())) return { code: 'tooFast', max: MAX_PER_SECOND };
     return null;
   }
 }

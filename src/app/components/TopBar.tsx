@@ -4,6 +4,7 @@ import { s } from '../i18n/strings';
 import { openBuiltin, openFile, share } from '../load';
 import { RunControls } from './RunControls';
 import { set, useApp } from '../store';
+import { useIsStudent } from '../room/roomStore';
 
 /** First row: title, scenario picker, open file, share, run controls, language, theme, presenter size. */
 export function TopBar() {
@@ -16,6 +17,8 @@ export function TopBar() {
   const fileRef = useRef<HTMLInputElement>(null);
   const current = scenario?.id ?? '';
   const isBuiltin = builtins.some((b) => b.id === current);
+  // Live room: the teacher chooses the lesson for everyone.
+  const student = useIsStudent();
 
   return (
     <div className="bar-row">
@@ -24,6 +27,7 @@ export function TopBar() {
         <span className="field-label">{s(lang, 'scenario')}</span>
         <select
           value={isBuiltin ? current : ''}
+          disabled={student}
           onChange={(e) => {
             if (e.target.value) void openBuiltin(e.target.value);
           }}
@@ -36,7 +40,7 @@ export function TopBar() {
           ))}
         </select>
       </label>
-      <button type="button" onClick={() => fileRef.current?.click()} title={s(lang, 'openFileTitle')}>
+      <button type="button" onClick={() => fileRef.current?.click()} title={s(lang, 'openFileTitle')} disabled={student}>
         {s(lang, 'openFile')}
       </button>
       <input
