@@ -5,9 +5,9 @@ import { cliOnFile, startClassroom, type Classroom } from './classroom';
 /**
  * A live room (issue 10) against `npm run classroom`: a teacher and three students in separate
  * browser contexts. One student cuts her link, another crashes his node, the third reloads his
- * page mid-run; the teacher's screen shows both actions within a second of simulated time of when
- * the students acted, and at the end all four pages show the same schedule hash — the one the CLI
- * computes from the run file the teacher exports.
+ * page mid-run, then the teacher reloads hers; the teacher's screen shows both actions within a
+ * second of simulated time of when the students acted, and at the end all four pages show the same
+ * schedule hash — the one the CLI computes from the run file the teacher exports.
  */
 
 const lesson = {
@@ -15,7 +15,7 @@ const lesson = {
   id: 'class-ps-async',
   title: { en: 'Class: asynchronous parameter server', zh: '课堂：异步参数服务器' },
   seed: 5,
-  durationMs: 10000,
+  durationMs: 16000,
   cluster: { workers: 4, servers: 1 },
   model: { dataset: 'circles', hidden: [8, 8], batchSize: 16, learningRate: 0.2, samples: 400 },
   compute: { stepMs: 200, jitter: 0.1 },
@@ -105,6 +105,20 @@ test('a teacher and three students: actions reach every screen in step, all four
   await expect(cy.getByTestId('classroom-role')).toHaveText('student · w2');
   await expect(cy.getByTestId('node-w1')).toHaveAttribute('data-up', 'false', { timeout: 30_000 });
 
+  // The teacher reloads: the room is on the server, her page replays the run and goes on.
+  await teacher.reload();
+  await expect(teacher.getByTestId('classroom-role')).toHaveText('teacher');
+  await expect(teacher.getByTestId('classroom-members').locator('li')).toHaveCount(3);
+  await expect(teacher.getByTestId('node-w1')).toHaveAttribute('data-up', 'false', { timeout: 30_000 });
+  await expect(teacher.getByTestId('run-status')).toHaveText('running', { timeout: 30_000 });
+  // Locked: a student's own action is refused on her page, before it is sent.
+  await teacher.getByTestId('classroom-lock').click();
+  await expect(ana.getByText('Actions are locked by the teacher')).toBeVisible();
+  await ana.getByTestId('link-w0-s0').focus();
+  await ana.keyboard.press('Enter');
+  await expect(ana.getByTestId('error').last()).toContainText('the teacher has locked actions');
+  await teacher.getByTestId('classroom-lock').click();
+
   const pages = [teacher, ana, bo, cy];
   for (const p of pages) await expect(p.getByTestId('run-status')).toHaveText('done', { timeout: 120_000 });
   const hashes = await Promise.all(pages.map((p) => p.getByTestId('schedule-hash').textContent()));
@@ -121,3 +135,44 @@ test('a teacher and three students: actions reach every screen in step, all four
   // The server refused nothing from these honest pages.
   expect(room.log.filter((l) => /dropped|refused/.test(l))).toEqual([]);
 });
+
+/** Screenshots for people (SCREENS=1): the teacher's join card and bar, a student's page; EN and 中文. */
+for (const lang of ['en', 'zh'] as const) {
+  test(`screenshots of a room (${lang})`, async ({ browser }) => {
+    test.skip(!process.env.SCREENS, 'screenshots on request: SCREENS=1');
+    test.setTimeout(240_000);
+    const ctx = { viewport: { width: 1280, height: 720 } };
+    // A room of its own: a room keeps its members (and their nodes) for as long as it runs.
+    const own = await startClassroom();
+    test.info().attach('room', { body: own.teacherUrl });
+    const teacher = await (await browser.newContext(ctx)).newPage();
+    await teacher.goto(`${own.teacherUrl}&lang=${lang}&backend=cpu&speed=0.5${hash}`);
+    await expect(teacher.getByTestId('classroom-qr')).toBeVisible();
+    const names = lang === 'zh' ? ['小安', '博文', '晨阳'] : ['Ana', 'Bo', 'Cy'];
+    const pages: Page[] = [];
+    for (const name of names) {
+      const p = await (await browser.newContext(ctx)).newPage();
+      await p.goto(`${own.joinUrl}&lang=${lang}&backend=cpu`);
+      await p.getByTestId('classroom-name').fill(name);
+      await p.getByTestId('classroom-join').click();
+      await expect(p.getByTestId('classroom-role')).toHaveText(`student · w${pages.length}`);
+      pages.push(p);
+    }
+    await expect(teacher.getByTestId('classroom-members').locator('li[data-online="true"]')).toHaveCount(3);
+    await teacher.screenshot({ path: `e2e-artifacts/classroom-teacher-join-${lang}.png` });
+    await teacher.getByTestId('classroom-hide-qr').click();
+    await teacher.getByTestId('play').click();
+    const [ana] = pages;
+    await expect.poll(() => simTime(ana), { timeout: 30_000 }).toBeGreaterThan(1500);
+    await ana.getByTestId('link-w0-s0').focus();
+    await ana.keyboard.press('Enter');
+    await pages[1].getByTestId('node-w1').click();
+    await pages[1].keyboard.press('x');
+    await expect(teacher.getByTestId('node-w1')).toHaveAttribute('data-up', 'false', { timeout: 20_000 });
+    await expect(ana.getByTestId('node-w1')).toHaveAttribute('data-up', 'false', { timeout: 20_000 });
+    await teacher.getByTestId('classroom-activity-toggle').click();
+    await teacher.screenshot({ path: `e2e-artifacts/classroom-teacher-run-${lang}.png` });
+    await ana.screenshot({ path: `e2e-artifacts/classroom-student-${lang}.png` });
+    own.stop();
+  });
+}

@@ -111,6 +111,14 @@ describe('TeacherRoom: requests', () => {
     ]);
   });
 
+  it('an action that moves the horizon brings the clock up to the teacher’s now (devices extrapolate from it)', () => {
+    const { doc, teacher, setNow } = setup();
+    teacher.tick({ now: 1000, running: true, speed: 1 });
+    setNow(1100); // before the next clock message is due
+    expect(teacher.act({ do: 'crash', node: 'w0' })).toMatchObject({ ok: true, at: 1400 });
+    expect(readRoom(doc).clock).toEqual({ run: 1, now: 1100, horizon: 1400, running: true, speed: 1 });
+  });
+
   it('times only grow in the log, also when the room slows down (shorter lead)', () => {
     const { doc, teacher, setNow } = setup();
     teacher.tick({ now: 1000, running: true, speed: 10 }); // lead 3000: horizon 4000

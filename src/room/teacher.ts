@@ -133,10 +133,14 @@ export class TeacherRoom {
     const seq = (last?.seq ?? 0) + 1;
     const entry: Omit<LogEntry, 'action'> & { action: Action } = { run: v.run, seq, at, action, who, ...(req ? { req: req.id, asked: req.asked } : {}) };
     this.types.log.push([JSON.parse(JSON.stringify(entry))]);
-    // The horizon moves with the action, so a later request never lands before this one.
-    if (clock && at > clock.horizon) this.types.room.set('clock', { ...clock, horizon: at });
+    // The horizon moves with the action, so a later request never lands before this one. The
+    // clock's now moves too: devices extrapolate from it when it arrives.
+    if (clock && at > clock.horizon) {
+      const next = { ...clock, now: Math.max(clock.now, this.deps.now()), horizon: at };
+      this.types.room.set('clock', next);
+      v.clock = next;
+    }
     v.entries.push(entry);
-    if (clock && at > clock.horizon) v.clock = { ...clock, horizon: at };
     return { ok: true, at, seq };
   }
 

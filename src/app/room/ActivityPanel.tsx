@@ -24,7 +24,7 @@ export function ActivityPanel() {
           <div className="room-activity-who">
             <strong>{r.pub === 'teacher' ? rs(lang, 'teacher') : r.name}</strong> <span className="num muted">{r.node ?? ''}</span>
           </div>
-          <ol className="room-activity-items">
+          <ul className="room-activity-items">
             {r.items.length === 0 && <li className="muted">{rs(lang, 'noActivity')}</li>}
             {r.items.map((it, i) =>
               it.action ? (
@@ -38,7 +38,7 @@ export function ActivityPanel() {
                 </li>
               ),
             )}
-          </ol>
+          </ul>
         </div>
       ))}
     </section>

@@ -31,18 +31,24 @@ export function decorateTopology(root: ParentNode, members: readonly Member[], m
     const online = members.find((m) => m.node === id)?.online ?? false;
     tag.classList.toggle('offline', !online);
     if (text.textContent !== name) text.textContent = name;
-    // Above the glyph: the focus ring's radius is the glyph's plus 8 (TopologyView).
-    const r = Number(g.querySelector('circle.cv-focus')?.getAttribute('r') ?? 28) - 8;
-    const y = -(r + 16);
-    text.setAttribute('x', '0');
+    // Beside the node's own labels (version, backend), on their outer side, so the name never
+    // covers a link: the view already placed those labels away from the edges.
+    const ver = g.querySelector('text.cv-ver');
+    const back = g.querySelector('text.cv-backend');
+    const x = Number(ver?.getAttribute('x') ?? 0);
+    const anchor = ver?.getAttribute('text-anchor') ?? 'middle';
+    const ys = [ver, back].map((t) => Number(t?.getAttribute('y') ?? 0));
+    const below = anchor === 'middle' && ys[0] > 0;
+    const y = below ? Math.max(...ys) + 20 : Math.min(...ys) - 20;
+    text.setAttribute('x', String(x));
     text.setAttribute('y', String(y));
     text.setAttribute('dy', '0.35em');
-    text.setAttribute('text-anchor', 'middle');
-    const width = Math.max(24, text.getComputedTextLength?.() ?? name.length * 8) + 12;
+    text.setAttribute('text-anchor', anchor);
+    const box = text.getBBox?.() ?? { x: x - name.length * 4, y: y - 8, width: name.length * 8, height: 16 };
     const rect = tag.querySelector('rect')!;
-    rect.setAttribute('x', String(-width / 2));
+    rect.setAttribute('x', String(box.x - 6));
     rect.setAttribute('y', String(y - 10));
-    rect.setAttribute('width', String(width));
+    rect.setAttribute('width', String(box.width + 12));
     rect.setAttribute('height', '20');
     rect.setAttribute('rx', '10');
   }

@@ -1,11 +1,12 @@
 import type { Scenario } from '../../scenario/schema';
 import { parseUrlParams } from '../../scenario/url';
 import type { Action } from '../../sim/types';
-import { openInbox, openLobby, openRoomDoc, type OpenDoc, type RoomLink } from '../../room/connect';
-import { readInbox, readRoom, type RoomView } from '../../room/doc';
+import { openInbox, openRoomDoc, type OpenDoc, type RoomLink } from '../../room/connect';
+import { watchLobby } from '../../room/lobby';
+import { readRoom, type RoomView } from '../../room/doc';
 import { roomRunFile } from '../../room/export';
 import { RoomFollower, type RoomDevice } from '../../room/follower';
-import { CLIENT_ID_PATTERN, CODE_PATTERN, newClientId, PUBLIC_ID_PATTERN, publicIdOf } from '../../room/names';
+import { CLIENT_ID_PATTERN, CODE_PATTERN, newClientId, publicIdOf } from '../../room/names';
 import { studentRefusal } from '../../room/rules';
 import { StudentInbox } from '../../room/student';
 import { TeacherRoom } from '../../room/teacher';
@@ -188,33 +189,6 @@ async function startTeacher(link: RoomLink): Promise<void> {
   }
 }
 
-/** Every student who opened her inbox is in the lobby: read her inbox, decide her requests. */
-function watchLobby(link: RoomLink, teacher: TeacherRoom): void {
-  const lobby = openLobby(link);
-  const inboxes = new Map<string, OpenDoc>();
-  const clients = lobby.doc.getMap<unknown>('clients');
-  const admit = (pub: string, order: number, inbox: OpenDoc): void => {
-    const name = readInbox(inbox.doc, Number.MAX_SAFE_INTEGER).name;
-    if (!name) return; // she has not chosen a name yet: no node for her so far
-    const online = [...inbox.provider.awareness.getStates().keys()].some((id) => id !== inbox.doc.clientID);
-    teacher.admit(pub, order, name, online);
-  };
-  const sync = (): void => {
-    for (const [pub, order] of clients.entries()) {
-      if (inboxes.has(pub) || !PUBLIC_ID_PATTERN.test(pub) || typeof order !== 'number') continue;
-      const inbox = openInbox(link, pub, false);
-      inboxes.set(pub, inbox);
-      inbox.doc.on('update', () => {
-        admit(pub, order, inbox);
-        teacher.processInbox(pub, inbox.doc);
-      });
-      inbox.provider.awareness.on('change', () => admit(pub, order, inbox));
-    }
-  };
-  clients.observe(sync);
-  sync();
-}
-
 // ---------------------------------------------------------------- a student's page
 
 async function startStudent(link: RoomLink): Promise<void> {
@@ -249,6 +223,9 @@ async function startStudent(link: RoomLink): Promise<void> {
     if (!st.sim || st.status === 'done' || st.status === 'error') return;
     const want = follower.running ? 'running' : 'paused';
     if (st.status !== want) set({ status: want });
+    // The room's speed, for the (disabled) speed control: this device follows the teacher's clock.
+    const speed = follower.view.clock?.speed;
+    if (speed !== undefined && st.speed !== speed) set({ speed });
   };
   const onView = (v: RoomView): void => {
     showView(v, { teacherOnline: teacherPresent() });
