@@ -26,6 +26,7 @@ options:
   --workers N        workers in the cluster (default 4, at least what the strategy needs)
   --shard I/N        run only this shard of the seeds: the I-th, (I+N)-th, … seed of the range
                      (1 ≤ I ≤ N); the N shards together run every seed exactly once
+  --servers N        servers in the cluster (default: what the strategy needs, or its check size)
   --json             print one JSON object on stdout
   --jsonl            print one JSON line per strategy and seed on stdout (no timings): the
                      lines of all shards, concatenated, are the lines of the unsharded run
@@ -46,6 +47,8 @@ export interface CheckArgs {
   faultMs: number;
   livenessMs: number;
   workers: number;
+  /** Servers, when given (else the strategy's default). */
+  servers?: number;
   config: Record<string, unknown>;
   configText?: string;
   expectLoss: boolean;
@@ -58,7 +61,7 @@ export function parseCheckArgs(
   const errors: string[] = [];
   const values = new Map<string, string>();
   const flags = new Set<string>();
-  const valueNames = ['strategy', 'seeds', 'from', 'duration', 'config', 'liveness', 'workers', 'shard'];
+  const valueNames = ['strategy', 'seeds', 'from', 'duration', 'config', 'liveness', 'workers', 'servers', 'shard'];
   const mergeAt = argv.indexOf('--merge');
   if (mergeAt >= 0) {
     // Merging reads results; the run's options are in the lines themselves.
@@ -113,6 +116,7 @@ export function parseCheckArgs(
   const faultMs = int('duration', 5000, 100);
   const livenessMs = int('liveness', 3000, 100);
   const workers = int('workers', 4, 1);
+  const servers = values.has('servers') ? int('servers', 0, 1) : undefined;
 
   const kinds = strategies.map((s) => s.kind as string);
   const strategy = values.get('strategy') ?? 'all';
@@ -167,6 +171,7 @@ export function parseCheckArgs(
       faultMs,
       livenessMs,
       workers,
+      ...(servers !== undefined ? { servers } : {}),
       config,
       ...(configText !== undefined ? { configText } : {}),
       expectLoss,
@@ -205,6 +210,7 @@ export function reproCommand(a: CheckArgs, kind: string, seed: number): string {
   if (a.faultMs !== 5000) parts.push('--duration', String(a.faultMs));
   if (a.livenessMs !== 3000) parts.push('--liveness', String(a.livenessMs));
   if (a.workers !== 4) parts.push('--workers', String(a.workers));
+  if (a.servers !== undefined) parts.push('--servers', String(a.servers));
   if (a.configText !== undefined) parts.push('--config', `'${a.configText.replace(/'/g, `'\\''`)}'`);
   if (a.expectLoss) parts.push('--expect-loss');
   return parts.join(' ');
@@ -309,7 +315,7 @@ export async function checkStrategy(
   const config = c.cfg as unknown as Record<string, unknown>;
   const records: SeedRecord[] = [];
   for (const seed of seedList(a)) {
-    const res = await runSeed({ kind, config: a.config, seed, faultMs: a.faultMs, livenessMs: a.livenessMs, workers: a.workers, crashServers: a.expectLoss, sha256: opts.sha256 });
+    const res = await runSeed({ kind, config: a.config, seed, faultMs: a.faultMs, livenessMs: a.livenessMs, workers: a.workers, servers: a.servers, crashServers: a.expectLoss, sha256: opts.sha256 });
     const rec = seedRecord(a, kind, config, res);
     records.push(rec);
     opts.onRecord?.(rec);

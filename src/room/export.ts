@@ -24,8 +24,10 @@ export function whoLabel(who: LogEntry['who']): string {
 export function roomRunFile(scenario: Scenario, entries: readonly LogEntry[]): Scenario {
   const added = entries.map((e) => ({ at: e.at, by: 'user', who: whoLabel(e.who), ...e.action }) as TimelineEntry);
   // A stable sort by time: the lesson's own entries keep their places, and the room's follow
-  // the lesson's at equal times (the engine queued the lesson's first), in log order.
-  const timeline = [...scenario.timeline, ...added].map((e, i) => ({ e, i })).sort((a, b) => a.e.at - b.e.at || a.i - b.i).map((x) => x.e);
+  // the lesson's at equal times (the engine queued the lesson's first), in log order. Entries that
+  // fire `on` an event (no `at`) keep their order among themselves, first.
+  const time = (e: TimelineEntry): number => e.at ?? -1;
+  const timeline = [...scenario.timeline, ...added].map((e, i) => ({ e, i })).sort((a, b) => time(a.e) - time(b.e) || a.i - b.i).map((x) => x.e);
   return { ...scenario, timeline };
 }
 

@@ -26,8 +26,22 @@ export interface FieldSpec {
   default?: number | boolean;
   /** Display unit for numbers (ms, Mbps, ×, %). */
   unit?: string;
+  /** Values a menu offers as one item each (slow: ×1 ×2 ×4 ×8); without them a menu opens a form. */
+  choices?: readonly number[];
+  /**
+   * The value that undoes the action (slow: factor 1). A key sends `default`, or `neutral` when
+   * the target already holds a value other than it — the key toggles.
+   */
+  neutral?: number;
   label: I18nText;
 }
+
+/**
+ * When an entry applies to its target, checked against the state at the cursor time: a node that
+ * is `up` or `down`, a link that is `intact` or `cut`; `strategy`: only where the running strategy
+ * acts on it for that node (Simulation.acceptsAction — Raft's timeout on a server).
+ */
+export type Condition = 'up' | 'down' | 'intact' | 'cut' | 'strategy';
 
 export interface ActionSpec {
   do: ActionKind;
@@ -38,6 +52,8 @@ export interface ActionSpec {
   /** The action that undoes this one; with a shared key the UI picks by the current state. */
   inverse?: ActionKind;
   target: 'cluster' | 'node' | 'link' | 'groups';
+  /** All must hold for the entry to be offered (menus) or chosen (keys). */
+  when?: readonly Condition[];
   fields: FieldSpec[];
 }
 
@@ -86,6 +102,7 @@ export const actionTable: readonly ActionSpec[] = [
     key: 'c',
     inverse: 'restore',
     target: 'link',
+    when: ['intact'],
     fields: [from, to, oneWay],
   },
   {
@@ -95,6 +112,7 @@ export const actionTable: readonly ActionSpec[] = [
     key: 'c',
     inverse: 'cut',
     target: 'link',
+    when: ['cut'],
     fields: [from, to, oneWay],
   },
   {
@@ -107,6 +125,7 @@ export const actionTable: readonly ActionSpec[] = [
     key: 'x',
     inverse: 'restart',
     target: 'node',
+    when: ['up'],
     fields: [node],
   },
   {
@@ -116,6 +135,7 @@ export const actionTable: readonly ActionSpec[] = [
     key: 'x',
     inverse: 'crash',
     target: 'node',
+    when: ['down'],
     fields: [node],
   },
   {
@@ -127,9 +147,10 @@ export const actionTable: readonly ActionSpec[] = [
     },
     key: 's',
     target: 'node',
+    when: ['up'],
     fields: [
       node,
-      { name: 'factor', kind: 'number', min: 0.1, max: 1000, step: 0.5, default: 4, unit: '×', label: { en: 'slowdown', zh: '减速倍数' } },
+      { name: 'factor', kind: 'number', min: 0.1, max: 1000, step: 0.5, default: 4, choices: [1, 2, 4, 8], neutral: 1, unit: '×', label: { en: 'slowdown', zh: '减速倍数' } },
     ],
   },
   {
@@ -141,6 +162,7 @@ export const actionTable: readonly ActionSpec[] = [
     },
     key: 't',
     target: 'node',
+    when: ['up', 'strategy'],
     fields: [node],
   },
   {
@@ -150,6 +172,7 @@ export const actionTable: readonly ActionSpec[] = [
       en: 'Change the latency, bandwidth, loss or duplication of a link; fields left out keep their value.',
       zh: '修改链路的延迟、带宽、丢包率或重复率；未填写的项保持原值。',
     },
+    key: 'l',
     target: 'link',
     fields: [
       from,

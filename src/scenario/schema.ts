@@ -56,8 +56,8 @@ export const networkSchema = z
   .strict();
 
 const linkFields = {
-  from: nodeId,
-  to: nodeId,
+  from: actionNode,
+  to: actionNode,
   oneWay: z.boolean().optional(),
 };
 
@@ -99,29 +99,48 @@ export const actionSchema = z.discriminatedUnion('do', [
 export const actionKinds = Object.keys(actionSchemas) as Array<keyof typeof actionSchemas>;
 
 /**
- * A timeline entry is an action plus `at`. Built as one strict object per action (not an
- * intersection with `{ at }`): an intersection lets unknown keys through, because the non-strict
- * `{ at }` side accepts whatever the strict action side rejects.
+ * `on` in place of `at` (CURRICULUM §C.1): the action fires at the first history event that
+ * matches — a note's name (`2pc.prepareSent`), or `action:<do>` — at or after `after` ms, on `node`
+ * if given. Deterministic, because the schedule is. validate.ts checks the event name.
  */
+export const triggerSchema = z
+  .object({
+    event: z.string().min(1),
+    node: nodeId.optional(),
+    after: nonNeg.optional(),
+  })
+  .strict();
+
 /**
- * `by: "user"` marks an action a user applied in a run that was then shared or exported (CONTRACTS
- * §5): it replays after everything else due at its time, as it did live.
+ * A timeline entry is an action plus when it fires: `at` (ms) or `on` (an event); validate.ts
+ * requires exactly one. Built as one strict object per action (not an intersection with
+ * `{ at }`): an intersection lets unknown keys through, because the non-strict `{ at }` side
+ * accepts whatever the strict action side rejects.
  */
-/**
- * `who` names the person who applied it (a live room's export: "Ana (w2)", "teacher"); a label
- * for people, ignored by the engine.
- */
-const atField = { at: nonNeg, by: z.literal('user').optional(), who: z.string().min(1).max(80).optional() };
+const whenFields = {
+  at: nonNeg.optional(),
+  on: triggerSchema.optional(),
+  /**
+   * `by: "user"` marks an action a user applied in a run that was then shared or exported
+   * (CONTRACTS §5): it replays after everything else due at its time, as it did live.
+   */
+  by: z.literal('user').optional(),
+  /**
+   * `who` names the person who applied it (a live room's export: "Ana (w2)", "teacher"); a label
+   * for people, ignored by the engine.
+   */
+  who: z.string().min(1).max(80).optional(),
+};
 export const timelineEntrySchema = z.discriminatedUnion('do', [
-  actionSchemas.partition.extend(atField),
-  actionSchemas.heal.extend(atField),
-  actionSchemas.cut.extend(atField),
-  actionSchemas.restore.extend(atField),
-  actionSchemas.crash.extend(atField),
-  actionSchemas.restart.extend(atField),
-  actionSchemas.slow.extend(atField),
-  actionSchemas.timeout.extend(atField),
-  actionSchemas.link.extend(atField),
+  actionSchemas.partition.extend(whenFields),
+  actionSchemas.heal.extend(whenFields),
+  actionSchemas.cut.extend(whenFields),
+  actionSchemas.restore.extend(whenFields),
+  actionSchemas.crash.extend(whenFields),
+  actionSchemas.restart.extend(whenFields),
+  actionSchemas.slow.extend(whenFields),
+  actionSchemas.timeout.extend(whenFields),
+  actionSchemas.link.extend(whenFields),
 ]);
 
 /** Metrics the engine defines for every strategy (CONTRACTS.md §1). */
@@ -168,6 +187,7 @@ export const strategyMetricNames = [
   'delayedRounds',
   'timeToTarget',
   'stepsToTarget',
+  'inDoubt',
 ] as const;
 
 export const metricNames = [...coreMetricNames, ...strategyMetricNames] as const;
@@ -204,6 +224,25 @@ export const expectationSchema = z
     op: z.enum(comparisonOps),
     value: z.number(),
     tolerance: nonNeg.optional(),
+    /** The variant it holds for (CURRICULUM §C.7): an id, or "*" for the base and every variant; absent = the base only. */
+    variant: z.string().min(1).optional(),
+  })
+  .strict();
+
+/** Variant ids: what `variant` in an expectation and `&variant=` name. */
+export const variantIdPattern = /^[a-z0-9-]+$/;
+
+/**
+ * A named JSON merge patch of the base scenario (RFC 7386; CURRICULUM §C.1): objects merge, arrays
+ * and other values replace, `null` deletes. One exception, so a patch can switch strategy without
+ * listing the old one's knobs as nulls: a patch whose `strategy.kind` differs from the base's
+ * replaces the strategy whole. Variants run with the base seed; variants.ts applies the patches.
+ */
+export const variantSchema = z
+  .object({
+    id: z.string().regex(variantIdPattern, 'use lowercase letters, digits and "-"'),
+    title: text.optional(),
+    patch: z.record(z.string(), z.unknown()),
   })
   .strict();
 
@@ -232,6 +271,7 @@ export const scenarioSchema = z
     strategy: strategySchema,
     timeline: z.array(timelineEntrySchema).default([]),
     expect: z.array(expectationSchema).default([]),
+    variants: z.array(variantSchema).optional(),
   })
   .strict();
 
@@ -240,4 +280,6 @@ export type ScenarioInput = z.input<typeof scenarioSchema>;
 export type { StrategyConfig } from '../protocols';
 export type Expectation = z.infer<typeof expectationSchema>;
 export type TimelineEntry = z.infer<typeof timelineEntrySchema>;
+export type TimelineTrigger = z.infer<typeof triggerSchema>;
+export type Variant = z.infer<typeof variantSchema>;
 export type ModelSpec = z.infer<typeof modelSchema>;

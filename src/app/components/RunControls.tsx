@@ -26,6 +26,7 @@ export function RunControls() {
   const loading = useApp((st) => st.loading);
   // Live room: a student's device follows the teacher's clock; the controls are the teacher's.
   const student = useIsStudent();
+  const cursor = useApp((st) => st.cursor);
   useApp((st) => st.frame); // re-render on every engine change: the time display moves
   const now = sim ? sim.now() : 0;
   const finished = status === 'done' || status === 'error';
@@ -81,6 +82,10 @@ export function RunControls() {
       </span>
       <span className="hook" aria-hidden="true" data-testid="schedule-hash">
         {hash}
+      </span>
+      {/* The scrub cursor in simulated ms (empty: following the run), e.g. after `&at=`. */}
+      <span className="hook" aria-hidden="true" data-testid="cursor-time">
+        {cursor === null ? '' : Math.round(cursor)}
       </span>
     </div>
   );

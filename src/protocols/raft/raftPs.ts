@@ -1,36 +1,32 @@
-import { z } from 'zod';
 import { quantize } from '../../sim/network';
-import type { Rng } from '../../sim/rng';
-import type { Action, Message, NodeId } from '../../sim/types';
+import type { Action, ActionKind, Message, NodeId } from '../../sim/types';
+import type { NodeFacts, NodeLog } from '../facts';
 import type { NodeDetail, StepResult, Strategy, StrategyContext } from '../strategy';
-import { RaftChecker } from './invariants';
+import type { RaftPsConfig } from './knobs';
+import type { ClientMsg, RaftMsg } from './messages';
+import { RaftObserver } from './observer';
+import { admitRead, admitUpdate, followerAnswered, serveReads } from './requests';
 import {
   advanceCommit,
   becomeCandidate,
   becomeLeader,
   buildAppend,
+  checkQuorum,
+  disregardsVote,
   handleAppendEntries,
   handleAppendReply,
   handleRequestVote,
   handleVoteReply,
   leaderAppend,
-  type AppendEntries,
-  type AppendReply,
   type RequestVote,
   type VoteReply,
 } from './rules';
-import {
-  entryLabel,
-  freshPersistent,
-  freshVolatile,
-  lastIndex,
-  majority,
-  ParamMachine,
-  termAt,
-  updateKey,
-  type LogEntry,
-  type RaftCore,
-} from './state';
+import { freshServerX, type Server } from './server';
+import { freshPersistent, freshVolatile, lastIndex, majority, updateKey, type LogEntry, type RaftCore } from './state';
+import { clientDetail, clientFacts, clientStatus, logItem, serverDetail, serverFacts, serverStatus } from './view';
+import { RaftClients } from './workers';
+
+export { raftPsKnobs, type RaftPsConfig } from './knobs';
 
 /**
  * A parameter server replicated with Raft (Ongaro & Ousterhout, USENIX ATC 2014). The replicated
@@ -43,154 +39,36 @@ import {
  * by each new leader so that earlier entries commit. currentTerm, votedFor and the log survive a
  * crash; everything else (commit index, state machine, leader state) is rebuilt.
  *
- * Workers are the clients: read the parameters → compute a gradient → send the update to the
- * server believed to lead (followers redirect with a leader hint; unknown leader → next server,
- * retry every `clientRetryMs`) → wait for the leader's acknowledgement after commit → read. An
- * update not acknowledged within `updateTimeoutMs` is abandoned (its outcome is unknown: it may
- * still commit, exactly once) and the worker reads fresh parameters and computes a new gradient —
- * the client timeout every real client has. Updates carry (worker, seq) and the state machine
- * applies each pair at most once (§8 client sessions), so retries are never applied twice.
+ * Workers are the clients (workers.ts). Updates carry (worker, seq) and the state machine applies
+ * each pair at most once (§8 client sessions), so retries are never applied twice. Read modes are
+ * described with the knobs (knobs.ts).
  *
- * Reads (`readMode`): "readIndex" (default; thesis §6.4: the leader records commitIndex, confirms
- * it still leads with a heartbeat round to a majority, then answers once applied ≥ readIndex),
- * "log" (the read is a log entry, answered when applied), "lease" (the leader answers without the
- * round while a majority acknowledged a heartbeat sent less than the minimum election timeout ago;
- * safe only with bounded clock drift — this simulation has none — and only because followers then
- * refuse to vote within that time of hearing from a leader, thesis §4.2.3), "local" (whichever
- * server the worker asks answers from its own state machine: stale reads).
+ * This class is the servers' I/O: timers, messages, notes. The decisions are pure rules:
+ * rules.ts (elections, replication, stickiness, CheckQuorum), requests.ts (client sessions,
+ * ReadIndex and lease reads), client.ts (redirects, retries); observer.ts keeps the books and
+ * view.ts says what a node shows.
  */
-export const raftPsKnobs = z
-  .object({
-    kind: z.literal('raft-ps'),
-    /** Election timeout drawn uniformly from [min, max] ms each time the timer is reset (§5.2; the paper uses 150–300). */
-    electionTimeoutMs: z
-      .tuple([z.number().positive(), z.number().positive()])
-      .refine(([lo, hi]) => lo <= hi, 'the minimum must not exceed the maximum')
-      .default([150, 300]),
-    heartbeatMs: z.number().positive().default(50),
-    readMode: z.enum(['readIndex', 'log', 'lease', 'local']).default('readIndex'),
-    /**
-     * A new leader appends a no-op of its term so that earlier entries commit (§8). Without it,
-     * nothing of an earlier term commits — and no ReadIndex read is answered — until a client's
-     * entry of the new term commits.
-     */
-    leaderNoop: z.boolean().default(true),
-    /** etcd's CheckQuorum: a leader that has not heard from a majority for an election timeout steps down. */
-    checkQuorum: z.boolean().default(false),
-    clientRetryMs: z.number().positive().default(100),
-    /** A worker abandons an update not acknowledged within this time and reads fresh parameters. */
-    updateTimeoutMs: z.number().positive().default(1000),
-    /** Scale each gradient's learning rate by 1/max(1, τ), τ its staleness at apply (Zhang et al. 2016). */
-    lrStaleness: z.enum(['none', 'inverse']).default('none'),
-  })
-  .strict();
-export type RaftPsConfig = z.infer<typeof raftPsKnobs>;
 
 /** Entries per AppendEntries, so a follower far behind catches up in bounded messages. */
 const MAX_ENTRIES = 64;
 
-type RaftMsg =
-  | ({ t: 'rv' } & RequestVote)
-  | ({ t: 'rvr' } & VoteReply)
-  | ({ t: 'ae'; id: number; round: number; sentAt: number } & AppendEntries)
-  | ({ t: 'aer'; id: number; round: number; sentAt: number } & AppendReply)
-  | { t: 'update'; seq: number; grad: Float32Array; basedOn: number }
-  | { t: 'read'; readId: number }
-  | { t: 'redirect'; op: 'update' | 'read'; id: number; hint: NodeId | null }
-  | { t: 'ack'; seq: number; version: number }
-  | { t: 'params'; readId: number; params: Float32Array; version: number };
-
-interface PendingRead {
-  worker: NodeId;
-  readId: number;
-  /** null until the leader has committed an entry of its own term (thesis §6.4 step 1). */
-  readIndex: number | null;
-  /** Heartbeat round that must reach a majority before answering (0: none started). */
-  round: number;
-}
-
-/** Volatile server state beyond Figure 2's: timers, leader bookkeeping, the state machine. */
-interface ServerX {
-  sm: ParamMachine;
-  deadline: number;
-  timerToken: number;
-  armedDue: number | null;
-  lastHeardLeader: number;
-  aeSeq: number;
-  /** Leader: the entry-carrying AppendEntries in flight to each follower. */
-  inflight: Map<NodeId, { id: number; at: number }>;
-  round: number;
-  ackedRound: Map<NodeId, number>;
-  ackedSentAt: Map<NodeId, number>;
-  quorumActive: Set<NodeId>;
-  pendingReads: PendingRead[];
-}
-
-interface Server extends RaftCore {
-  x: ServerX;
-  rng: Rng;
-}
-
-interface WorkerX {
-  // Kept across a crash (the client's own small durable counters), so (worker, seq) stays unique.
-  seq: number;
-  readSeq: number;
-  // Volatile.
-  phase: 'idle' | 'computing' | 'updating' | 'reading';
-  guess: NodeId | null;
-  rr: number;
-  token: number;
-  hops: number;
-  upd: { seq: number; grad: Float32Array; basedOn: number; opId: number; since: number } | null;
-  /** `floor`: the newest committed version when the read began (observer bookkeeping for staleReads). */
-  read: { readId: number; opId: number; floor: number } | null;
-}
-
 export class RaftPsStrategy implements Strategy {
   readonly kind = 'raft-ps';
   private readonly srv = new Map<NodeId, Server>();
-  private readonly wk = new Map<NodeId, WorkerX>();
-  private readonly checker = new RaftChecker();
-  // Observer bookkeeping (metrics), never read by the protocol.
-  private uidSeq = 0;
-  private overwritten = new Map<NodeId, number>();
-  private staleReads = new Map<NodeId, number>();
-  private lastCommitAt: number | null = null;
-  private maxGap = 0;
-  private readonly acked = new Set<string>();
-  private readonly logKeys = new Map<NodeId, Map<string, number>>();
-  private readonly effective = new Map<NodeId, Set<string>>();
-  private duplicates = 0;
+  private readonly obs: RaftObserver;
+  private readonly clients: RaftClients;
 
   constructor(
     private readonly ctx: StrategyContext,
     private readonly cfg: RaftPsConfig,
   ) {
     if (ctx.servers.length < 1) throw new Error('raft-ps needs servers (cluster.servers ≥ 3)');
+    this.obs = new RaftObserver(ctx.servers);
     for (const id of ctx.servers) {
       const peers = ctx.servers.filter((p) => p !== id);
-      this.srv.set(id, { id, peers, p: freshPersistent(), v: freshVolatile(), x: this.freshX(), rng: ctx.rng(`election:${id}`) });
-      this.logKeys.set(id, new Map());
-      this.effective.set(id, new Set());
+      this.srv.set(id, { id, peers, p: freshPersistent(), v: freshVolatile(), x: freshServerX(ctx.initialParams()), rng: ctx.rng(`election:${id}`) });
     }
-    for (const id of ctx.workers) this.wk.set(id, { seq: 0, readSeq: 0, ...freshWorkerVolatile() });
-  }
-
-  private freshX(): ServerX {
-    return {
-      sm: new ParamMachine(this.ctx.initialParams()),
-      deadline: 0,
-      timerToken: 0,
-      armedDue: null,
-      lastHeardLeader: -Infinity,
-      aeSeq: 0,
-      inflight: new Map(),
-      round: 0,
-      ackedRound: new Map(),
-      ackedSentAt: new Map(),
-      quorumActive: new Set(),
-      pendingReads: [],
-    };
+    this.clients = new RaftClients(ctx, cfg, this.obs, () => this.authoritativeVersion());
   }
 
   topology(): Array<[NodeId, NodeId]> {
@@ -203,11 +81,7 @@ export class RaftPsStrategy implements Strategy {
 
   start(): void {
     for (const s of this.srv.values()) this.resetElectionTimer(s);
-    // Every replica starts from the same initial parameters (version 0), so workers compute at once.
-    for (const w of this.ctx.workers) {
-      this.wk.get(w)!.phase = 'computing';
-      this.ctx.startStep(w);
-    }
+    this.clients.start();
   }
 
   // ================================================================ servers: elections
@@ -248,7 +122,7 @@ export class RaftPsStrategy implements Strategy {
     const noop = this.cfg.leaderNoop ? this.newEntry({ term: s.p.currentTerm, kind: 'noop' }) : undefined;
     becomeLeader(s, noop);
     if (noop) this.stored(s, lastIndex(s.p.log));
-    this.checker.leaderElected(s.id, s.p.currentTerm, s.p.log);
+    this.obs.checker.leaderElected(s.id, s.p.currentTerm, s.p.log);
     this.ctx.note('leaderElected', s.id, { term: s.p.currentTerm });
     const x = s.x;
     x.inflight.clear();
@@ -270,18 +144,13 @@ export class RaftPsStrategy implements Strategy {
     this.resetElectionTimer(s);
   }
 
-  /**
-   * With CheckQuorum or lease reads, a server that heard from a leader less than the minimum
-   * election timeout ago ignores RequestVote (thesis §4.2.3; etcd does this with CheckQuorum).
-   * Lease reads are safe only with it.
-   */
-  private sticky(s: Server): boolean {
-    if (!(this.cfg.checkQuorum || this.cfg.readMode === 'lease')) return false;
-    return s.v.role === 'leader' || this.ctx.now() - s.x.lastHeardLeader < this.minTimeout;
+  /** Leader stickiness is on with CheckQuorum, and with lease reads (which are safe only with it). */
+  private get stickyVotes(): boolean {
+    return this.cfg.checkQuorum || this.cfg.readMode === 'lease';
   }
 
   private onRequestVote(s: Server, from: NodeId, req: RequestVote): void {
-    if (req.term > s.p.currentTerm && this.sticky(s)) return;
+    if (this.stickyVotes && disregardsVote(s, req, this.ctx.now() - s.x.lastHeardLeader, this.minTimeout)) return;
     const wasLeader = s.v.role === 'leader';
     const reply = handleRequestVote(s, req);
     if (wasLeader && s.v.role !== 'leader') this.steppedDown(s);
@@ -296,17 +165,19 @@ export class RaftPsStrategy implements Strategy {
     if (r === 'won') this.winElection(s);
   }
 
+  private onCheckQuorum(s: Server): void {
+    if (checkQuorum(s, s.x.quorumActive) === 'stepdown') return this.steppedDown(s);
+    this.ctx.setTimer(s.id, this.cfg.electionTimeoutMs[1], 'check-quorum', s.p.currentTerm);
+  }
+
   // ================================================================ servers: replication
 
   private newEntry(e: Omit<LogEntry, 'uid'>): LogEntry {
-    return { ...e, uid: ++this.uidSeq };
+    return { ...e, uid: this.obs.nextUid() };
   }
 
-  /** Observer: `s` wrote the entry at `index` (log matching check, key counts for lostUpdates). */
   private stored(s: Server, index: number): void {
-    this.checker.stored(s.id, s.p.log, index);
-    const e = s.p.log[index - 1];
-    if (e.kind === 'update') bump(this.logKeys.get(s.id)!, updateKey(e.worker!, e.seq!), 1);
+    this.obs.stored(s.id, s.p.log, index);
   }
 
   /**
@@ -327,6 +198,10 @@ export class RaftPsStrategy implements Strategy {
     this.ctx.send(s.id, peer, 'append', { t: 'ae', ...ae, id, round: s.x.round, sentAt: now } satisfies RaftMsg, bytes);
   }
 
+  private replicate(s: Server): void {
+    for (const peer of s.peers) this.sendAppend(s, peer, 'replicate');
+  }
+
   private onAppendEntries(s: Server, from: NodeId, m: Extract<RaftMsg, { t: 'ae' }>): void {
     const wasLeader = s.v.role === 'leader';
     const out = handleAppendEntries(s, m);
@@ -336,11 +211,8 @@ export class RaftPsStrategy implements Strategy {
       this.resetElectionTimer(s);
     }
     if (out.truncated.length) {
-      const first = out.stored[0];
-      this.overwritten.set(s.id, (this.overwritten.get(s.id) ?? 0) + out.truncated.length);
-      const keys = this.logKeys.get(s.id)!;
-      for (const e of out.truncated) if (e.kind === 'update') bump(keys, updateKey(e.worker!, e.seq!), -1);
-      this.ctx.note('entryOverwritten', s.id, { index: first, count: out.truncated.length });
+      this.obs.truncated(s.id, out.truncated);
+      this.ctx.note('entryOverwritten', s.id, { index: out.stored[0], count: out.truncated.length });
     }
     for (const i of out.stored) this.stored(s, i);
     if (s.v.commitIndex > out.commitBefore) this.committed(s, out.commitBefore);
@@ -357,8 +229,7 @@ export class RaftPsStrategy implements Strategy {
     const inf = x.inflight.get(from);
     if (inf && m.id >= inf.id) x.inflight.delete(from);
     // Any answer in this term means the follower still recognises this leader.
-    x.ackedRound.set(from, Math.max(x.ackedRound.get(from) ?? 0, m.round));
-    x.ackedSentAt.set(from, Math.max(x.ackedSentAt.get(from) ?? -Infinity, m.sentAt));
+    followerAnswered(x, from, m.round, m.sentAt);
     x.quorumActive.add(from);
     if (r === 'progress') this.advanceAndApply(s);
     if ((s.v.nextIndex.get(from) ?? 0) <= lastIndex(s.p.log)) this.sendAppend(s, from, 'replicate');
@@ -372,17 +243,7 @@ export class RaftPsStrategy implements Strategy {
 
   /** commitIndex moved up from `before`: observer checks and metrics, then apply in order. */
   private committed(s: Server, before: number): void {
-    const known = this.checker.committedLength;
-    this.checker.committedUpTo(s.id, s.p.log, before, s.v.commitIndex);
-    if (s.v.commitIndex > known) {
-      const now = this.ctx.now();
-      for (let i = known + 1; i <= s.v.commitIndex; i++) {
-        if (s.p.log[i - 1]?.kind !== 'update') continue;
-        if (this.lastCommitAt !== null) this.maxGap = Math.max(this.maxGap, now - this.lastCommitAt);
-        this.lastCommitAt = now;
-      }
-      this.ctx.note('commit', s.id, { index: s.v.commitIndex });
-    }
+    if (this.obs.committed(s.id, s.p.log, before, s.v.commitIndex, this.ctx.now())) this.ctx.note('commit', s.id, { index: s.v.commitIndex });
     this.applyCommitted(s);
   }
 
@@ -391,8 +252,7 @@ export class RaftPsStrategy implements Strategy {
     while (s.v.lastApplied < s.v.commitIndex) {
       const i = ++s.v.lastApplied;
       const e = s.p.log[i - 1];
-      const firstAnywhere = i > this.checker.appliedLength;
-      this.checker.onApply(s.id, i, e);
+      const firstAnywhere = this.obs.applying(s.id, i, e);
       if (e.kind === 'update') {
         const before = sm.version;
         const tau = before - e.basedOn!;
@@ -400,9 +260,7 @@ export class RaftPsStrategy implements Strategy {
         const v = sm.apply(e, lr);
         const key = updateKey(e.worker!, e.seq!);
         if (v !== null) {
-          const eff = this.effective.get(s.id)!;
-          if (eff.has(key)) this.duplicates++; // observer: the same update changed this state machine twice
-          eff.add(key);
+          this.obs.effectiveUpdate(s.id, key);
           if (firstAnywhere) this.ctx.note('apply', s.id, { worker: e.worker!, seq: e.seq!, staleness: tau });
         }
         if (s.v.role === 'leader') {
@@ -416,96 +274,53 @@ export class RaftPsStrategy implements Strategy {
     this.serveReads(s);
   }
 
-  // ================================================================ servers: clients
+  // ================================================================ servers: client requests
+
+  private redirect(s: Server, to: NodeId, op: 'update' | 'read', id: number, hint: NodeId | null): void {
+    this.ctx.send(s.id, to, 'nack', { t: 'redirect', op, id, hint } satisfies RaftMsg, 0);
+  }
 
   private onUpdate(s: Server, from: NodeId, m: Extract<RaftMsg, { t: 'update' }>): void {
-    if (s.v.role !== 'leader') {
-      this.ctx.send(s.id, from, 'nack', { t: 'redirect', op: 'update', id: m.seq, hint: s.v.leaderId } satisfies RaftMsg, 0);
-      return;
+    const d = admitUpdate(s, s.x.sm.applied, from, m.seq);
+    switch (d.do) {
+      case 'redirect':
+        return this.redirect(s, from, 'update', m.seq, d.hint);
+      case 'ack':
+        return this.ctx.send(s.id, from, 'ack', { t: 'ack', seq: m.seq, version: d.version } satisfies RaftMsg, 0);
+      case 'wait':
+        return;
+      case 'append': {
+        const entry = this.newEntry({ term: s.p.currentTerm, kind: 'update', worker: from, seq: m.seq, grad: m.grad, basedOn: m.basedOn });
+        this.stored(s, leaderAppend(s, entry));
+        this.replicate(s);
+        return this.advanceAndApply(s);
+      }
     }
-    const key = updateKey(from, m.seq);
-    const done = s.x.sm.applied.get(key);
-    if (done !== undefined) {
-      this.ctx.send(s.id, from, 'ack', { t: 'ack', seq: m.seq, version: done } satisfies RaftMsg, 0);
-      return;
-    }
-    // A retry of an entry this leader already appended in its own term: acknowledged when applied.
-    // A copy from an older term is appended again (thesis §6.3): the old one may commit only with
-    // a newer entry after it, and the state machine skips whichever copy comes second.
-    for (let i = lastIndex(s.p.log); i > s.v.commitIndex && s.p.log[i - 1].term === s.p.currentTerm; i--) {
-      const e = s.p.log[i - 1];
-      if (e.kind === 'update' && e.worker === from && e.seq === m.seq) return;
-    }
-    const entry = this.newEntry({ term: s.p.currentTerm, kind: 'update', worker: from, seq: m.seq, grad: m.grad, basedOn: m.basedOn });
-    this.stored(s, leaderAppend(s, entry));
-    for (const peer of s.peers) this.sendAppend(s, peer, 'replicate');
-    this.advanceAndApply(s);
   }
 
   private onRead(s: Server, from: NodeId, readId: number): void {
-    if (this.cfg.readMode === 'local') return this.replyParams(s, from, readId);
-    if (s.v.role !== 'leader') {
-      this.ctx.send(s.id, from, 'nack', { t: 'redirect', op: 'read', id: readId, hint: s.v.leaderId } satisfies RaftMsg, 0);
-      return;
+    const d = admitRead(s, s.x, this.cfg.readMode, from, readId);
+    switch (d.do) {
+      case 'answer':
+        return this.replyParams(s, from, readId);
+      case 'redirect':
+        return this.redirect(s, from, 'read', readId, d.hint);
+      case 'wait':
+        return;
+      case 'append':
+        this.stored(s, leaderAppend(s, this.newEntry({ term: s.p.currentTerm, kind: 'read', worker: from, readId })));
+        this.replicate(s);
+        return this.advanceAndApply(s);
+      case 'serve':
+        return this.serveReads(s);
     }
-    if (this.cfg.readMode === 'log') {
-      for (let i = lastIndex(s.p.log); i > s.v.commitIndex && s.p.log[i - 1].term === s.p.currentTerm; i--) {
-        const e = s.p.log[i - 1];
-        if (e.kind === 'read' && e.worker === from && e.readId === readId) return;
-      }
-      this.stored(s, leaderAppend(s, this.newEntry({ term: s.p.currentTerm, kind: 'read', worker: from, readId })));
-      for (const peer of s.peers) this.sendAppend(s, peer, 'replicate');
-      this.advanceAndApply(s);
-      return;
-    }
-    if (!s.x.pendingReads.some((r) => r.worker === from && r.readId === readId)) {
-      s.x.pendingReads.push({ worker: from, readId, readIndex: null, round: 0 });
-    }
-    this.serveReads(s);
   }
 
-  /** Lease: a majority (the leader included) acknowledged heartbeats sent within the minimum election timeout. */
-  private leaseValid(s: Server): boolean {
-    const sent = s.peers.map((p) => s.x.ackedSentAt.get(p) ?? -Infinity).sort((a, b) => b - a);
-    const need = majority(s.peers.length + 1) - 1;
-    if (need === 0) return true;
-    return this.ctx.now() < sent[need - 1] + this.minTimeout;
-  }
-
-  private roundConfirmed(s: Server, round: number): boolean {
-    let n = 1;
-    for (const p of s.peers) if ((s.x.ackedRound.get(p) ?? 0) >= round) n++;
-    return n >= majority(s.peers.length + 1);
-  }
-
-  /** ReadIndex / lease reads (thesis §6.4): answer those whose index is applied and leadership confirmed. */
+  /** Answers the ReadIndex / lease reads that may be answered now; starts a heartbeat round if they need one. */
   private serveReads(s: Server): void {
-    if (s.v.role !== 'leader' || s.x.pendingReads.length === 0) return;
-    const committedInTerm = termAt(s.p.log, s.v.commitIndex) === s.p.currentTerm;
-    let newRound = 0;
-    const lease = this.cfg.readMode === 'lease' && this.leaseValid(s);
-    s.x.pendingReads = s.x.pendingReads.filter((r) => {
-      if (r.readIndex === null) {
-        if (!committedInTerm) return true; // wait for an entry of this term to commit first
-        r.readIndex = s.v.commitIndex;
-        if (!lease) {
-          if (!newRound) newRound = ++s.x.round;
-          r.round = newRound;
-        }
-      }
-      const confirmed = lease || (r.round > 0 && this.roundConfirmed(s, r.round));
-      if (!confirmed || s.v.lastApplied < r.readIndex) return true;
-      this.replyParams(s, r.worker, r.readId);
-      return false;
-    });
-    // A lease that expired while reads waited: fall back to a heartbeat round for them.
-    for (const r of s.x.pendingReads) {
-      if (r.readIndex !== null && r.round === 0 && !lease) {
-        if (!newRound) newRound = ++s.x.round;
-        r.round = newRound;
-      }
-    }
-    if (newRound) for (const peer of s.peers) this.sendAppend(s, peer, 'heartbeat');
+    const r = serveReads(s, s.x, { mode: this.cfg.readMode, now: this.ctx.now(), minElectionTimeoutMs: this.minTimeout });
+    for (const q of r.answer) this.replyParams(s, q.worker, q.readId);
+    if (r.heartbeat) for (const peer of s.peers) this.sendAppend(s, peer, 'heartbeat');
   }
 
   private replyParams(s: Server, worker: NodeId, readId: number): void {
@@ -514,124 +329,16 @@ export class RaftPsStrategy implements Strategy {
     this.ctx.send(s.id, worker, 'params', msg, this.ctx.paramCount * 4);
   }
 
-  // ================================================================ workers (clients)
+  // ================================================================ dispatch
 
   onStepDone(worker: NodeId, r: StepResult): void {
-    const w = this.wk.get(worker)!;
-    const seq = ++w.seq;
-    const opId = this.ctx.op(worker, 'invoke', 'update');
-    w.upd = { seq, grad: r.grad, basedOn: r.basedOn, opId, since: this.ctx.now() };
-    w.phase = 'updating';
-    w.hops = 0;
-    this.sendUpdate(worker, w);
+    this.clients.onStepDone(worker, r);
   }
-
-  private target(w: WorkerX): NodeId {
-    if (w.guess === null) w.guess = this.ctx.servers[w.rr++ % this.ctx.servers.length];
-    return w.guess;
-  }
-
-  private nextServer(w: WorkerX): void {
-    const ss = this.ctx.servers;
-    w.guess = w.guess === null ? ss[w.rr++ % ss.length] : ss[(ss.indexOf(w.guess) + 1) % ss.length];
-  }
-
-  private armRetry(worker: NodeId, w: WorkerX): void {
-    this.ctx.setTimer(worker, this.cfg.clientRetryMs, 'retry', ++w.token);
-  }
-
-  private sendUpdate(worker: NodeId, w: WorkerX): void {
-    const u = w.upd!;
-    const msg: RaftMsg = { t: 'update', seq: u.seq, grad: u.grad, basedOn: u.basedOn };
-    this.ctx.send(worker, this.target(w), 'gradient', msg, this.ctx.paramCount * 4);
-    this.armRetry(worker, w);
-  }
-
-  private startRead(worker: NodeId, w: WorkerX): void {
-    const readId = ++w.readSeq;
-    w.read = { readId, opId: this.ctx.op(worker, 'invoke', 'read'), floor: this.authoritativeVersion() };
-    w.phase = 'reading';
-    w.hops = 0;
-    this.sendRead(worker, w);
-  }
-
-  private sendRead(worker: NodeId, w: WorkerX): void {
-    this.ctx.send(worker, this.target(w), 'pull', { t: 'read', readId: w.read!.readId } satisfies RaftMsg, 0);
-    this.armRetry(worker, w);
-  }
-
-  private onWorkerRetry(worker: NodeId, token: unknown): void {
-    const w = this.wk.get(worker)!;
-    if (token !== w.token) return;
-    w.hops = 0;
-    if (w.phase === 'updating' && w.upd) {
-      if (this.ctx.now() - w.upd.since >= this.cfg.updateTimeoutMs) {
-        // Client timeout: the outcome is unknown (it may still commit, once). Train on fresh parameters.
-        this.ctx.op(worker, 'info', 'update', w.upd.opId);
-        this.ctx.note('updateAbandoned', worker, { seq: w.upd.seq });
-        w.upd = null;
-        this.nextServer(w);
-        return this.startRead(worker, w);
-      }
-      this.nextServer(w);
-      return this.sendUpdate(worker, w);
-    }
-    if (w.phase === 'reading' && w.read) {
-      this.nextServer(w);
-      this.sendRead(worker, w);
-    }
-  }
-
-  private onWorkerMessage(worker: NodeId, from: NodeId, m: RaftMsg): void {
-    const w = this.wk.get(worker)!;
-    switch (m.t) {
-      case 'redirect': {
-        const current = m.op === 'update' ? w.phase === 'updating' && w.upd?.seq === m.id : w.phase === 'reading' && w.read?.readId === m.id;
-        if (!current) return;
-        // Follow a hint at once (a bounded number of hops); without one, wait for the retry timer.
-        if (m.hint !== null && m.hint !== from && w.hops < this.ctx.servers.length) {
-          w.hops++;
-          w.guess = m.hint;
-          if (m.op === 'update') this.sendUpdate(worker, w);
-          else this.sendRead(worker, w);
-        } else {
-          w.guess = from;
-        }
-        return;
-      }
-      case 'ack': {
-        if (w.phase !== 'updating' || !w.upd || w.upd.seq !== m.seq) return;
-        this.ctx.op(worker, 'ok', 'update', w.upd.opId, m.version);
-        this.acked.add(updateKey(worker, m.seq));
-        this.ctx.counted(worker);
-        w.upd = null;
-        w.guess = from;
-        return this.startRead(worker, w);
-      }
-      case 'params': {
-        if (w.phase !== 'reading' || !w.read || w.read.readId !== m.readId) return;
-        if (m.version < w.read.floor) {
-          this.staleReads.set(worker, (this.staleReads.get(worker) ?? 0) + 1);
-          this.ctx.note('staleRead', worker, { version: m.version, newest: w.read.floor, server: from });
-        }
-        this.ctx.op(worker, 'ok', 'read', w.read.opId, m.version, m.params);
-        this.ctx.setReplica(worker, m.params, m.version, m.version);
-        w.read = null;
-        w.phase = 'computing';
-        this.ctx.startStep(worker);
-        return;
-      }
-      default:
-        return;
-    }
-  }
-
-  // ================================================================ dispatch
 
   onMessage(msg: Message): void {
     const m = msg.payload as RaftMsg;
     const s = this.srv.get(msg.to);
-    if (!s) return this.onWorkerMessage(msg.to, msg.from, m);
+    if (!s) return this.clients.onMessage(msg.to, msg.from, m as ClientMsg);
     switch (m.t) {
       case 'rv':
         return this.onRequestVote(s, msg.from, m);
@@ -653,7 +360,7 @@ export class RaftPsStrategy implements Strategy {
   onTimer(node: NodeId, tag: string, data: unknown): void {
     const s = this.srv.get(node);
     if (!s) {
-      if (tag === 'retry') this.onWorkerRetry(node, data);
+      if (tag === 'retry') this.clients.onRetryTimer(node, data);
       return;
     }
     if (tag === 'election') return this.onElectionTimer(s, data);
@@ -662,37 +369,27 @@ export class RaftPsStrategy implements Strategy {
       for (const peer of s.peers) this.sendAppend(s, peer, 'heartbeat');
       this.ctx.setTimer(node, this.cfg.heartbeatMs, 'heartbeat', s.p.currentTerm);
     } else if (tag === 'check-quorum') {
-      if (s.x.quorumActive.size + 1 < majority(s.peers.length + 1)) {
-        // CheckQuorum: no majority heard from for an election timeout — stop claiming leadership.
-        s.v.role = 'follower';
-        s.v.leaderId = null;
-        return this.steppedDown(s);
-      }
-      s.x.quorumActive.clear();
-      this.ctx.setTimer(node, this.cfg.electionTimeoutMs[1], 'check-quorum', s.p.currentTerm);
+      this.onCheckQuorum(s);
     }
   }
 
   onCrash(node: NodeId): void {
     const s = this.srv.get(node);
-    if (s) {
-      // currentTerm, votedFor and the log are on stable storage; the rest is gone.
-      s.v = freshVolatile();
-      s.x = this.freshX();
-      this.effective.set(node, new Set());
-      return;
-    }
-    const w = this.wk.get(node)!;
-    if (w.upd) this.ctx.op(node, 'info', 'update', w.upd.opId);
-    if (w.read) this.ctx.op(node, 'info', 'read', w.read.opId);
-    this.wk.set(node, { seq: w.seq, readSeq: w.readSeq, ...freshWorkerVolatile() });
+    if (!s) return this.clients.onCrash(node);
+    // currentTerm, votedFor and the log are on stable storage; the rest is gone.
+    s.v = freshVolatile();
+    s.x = freshServerX(this.ctx.initialParams());
+    this.obs.serverCrashed(node);
   }
 
   onRestart(node: NodeId): void {
     const s = this.srv.get(node);
     if (s) return this.resetElectionTimer(s);
-    // The process lost its parameters: read before training again.
-    this.startRead(node, this.wk.get(node)!);
+    this.clients.onRestart(node);
+  }
+
+  acceptsAction(kind: ActionKind, node: NodeId): boolean {
+    return kind === 'timeout' && this.srv.has(node);
   }
 
   onAction(a: Action): boolean {
@@ -720,40 +417,29 @@ export class RaftPsStrategy implements Strategy {
 
   status(node: NodeId): string {
     const s = this.srv.get(node);
-    if (s) {
-      const t = s.p.currentTerm;
-      if (s.v.role === 'leader') return `leader, term ${t}`;
-      if (s.v.role === 'candidate') return `candidate, term ${t}: ${s.v.votes.size}/${majority(s.peers.length + 1)} votes`;
-      return `follower, term ${t}${s.v.leaderId ? `, leader ${s.v.leaderId}` : ''}`;
-    }
-    const w = this.wk.get(node);
-    if (!w) return '';
-    if (w.phase === 'updating' && w.upd) return `waiting for commit of #${w.upd.seq} (asking ${w.guess ?? '?'})`;
-    if (w.phase === 'reading') return `reading parameters (${this.cfg.readMode}, asking ${w.guess ?? '?'})`;
-    if (w.phase === 'computing') return 'computing a gradient';
-    return 'idle';
+    if (s) return serverStatus(s);
+    const c = this.clients.state(node);
+    return c ? clientStatus(c, this.cfg.readMode) : '';
   }
 
   detail(node: NodeId): NodeDetail | null {
     const s = this.srv.get(node);
-    if (!s) {
-      const w = this.wk.get(node);
-      return w ? { role: 'client', lines: [`leader ${w.guess ?? '?'}`, `seq ${w.seq}`] } : null;
-    }
-    const log = s.p.log;
-    const from = Math.max(1, log.length - 11);
-    const window = [];
-    for (let i = from; i <= log.length; i++) {
-      const e = log[i - 1];
-      window.push({ index: i, term: e.term, committed: i <= s.v.commitIndex, label: entryLabel(e) });
-    }
-    return {
-      role: this.ctx.isUp(node) ? s.v.role : 'crashed',
-      term: s.p.currentTerm,
-      commitIndex: s.v.commitIndex,
-      log: window,
-      lines: [`votedFor ${s.p.votedFor ?? '—'}`, `leader ${s.v.leaderId ?? '?'}`, `applied ${s.v.lastApplied}, version ${s.x.sm.version}`],
-    };
+    if (s) return serverDetail(s, this.ctx.isUp(node));
+    const c = this.clients.state(node);
+    return c ? clientDetail(c) : null;
+  }
+
+  facts(node: NodeId): NodeFacts | null {
+    const s = this.srv.get(node);
+    if (s) return serverFacts(s);
+    const c = this.clients.state(node);
+    return c ? clientFacts(c) : null;
+  }
+
+  /** The server's log, base 1. Entries are immutable and only pushed or spliced off the tail (rules.ts). */
+  logOf(node: NodeId): NodeLog<LogEntry> | null {
+    const s = this.srv.get(node);
+    return s ? { base: 1, entries: s.p.log, item: logItem } : null;
   }
 
   resolveSelector(selector: string): NodeId | null {
@@ -781,37 +467,26 @@ export class RaftPsStrategy implements Strategy {
       case 'logLength':
         return perServer((x) => x.p.log.length);
       case 'maxCommitGapMs':
-        return this.maxGap;
+        return this.obs.maxCommitGapMs;
       case 'overwrittenEntries':
-        return node ? (s ? (this.overwritten.get(node) ?? 0) : null) : sum(this.overwritten.values());
+        return node ? (s ? this.obs.overwrittenOn(node) : null) : this.obs.overwrittenOn();
       case 'staleReads':
-        return node ? (this.wk.has(node) ? (this.staleReads.get(node) ?? 0) : null) : sum(this.staleReads.values());
+        return node ? (this.clients.state(node) ? this.obs.staleReadsOf(node) : null) : this.obs.staleReadsOf();
       default:
         return undefined;
     }
   }
 
   checkInvariants(): Array<{ invariant: string; detail: string }> {
-    return this.checker.drain();
+    return this.obs.checker.drain();
   }
 
-  /**
-   * Acknowledged updates no longer stored on a majority of the servers' logs. A committed entry
-   * sits on a majority and Raft never removes it from there, so this stays 0 unless safety broke.
-   */
   lostUpdates(): number {
-    const need = majority(this.srv.size);
-    let lost = 0;
-    for (const key of this.acked) {
-      let n = 0;
-      for (const keys of this.logKeys.values()) if ((keys.get(key) ?? 0) > 0) n++;
-      if (n < need) lost++;
-    }
-    return lost;
+    return this.obs.lostUpdates();
   }
 
   duplicateUpdates(): number {
-    return this.duplicates;
+    return this.obs.duplicateUpdates();
   }
 
   /** Retries and duplicated entries the state machines recognised and skipped (all servers). */
@@ -829,22 +504,6 @@ export class RaftPsStrategy implements Strategy {
 
   /** Updates acknowledged to workers so far (keys "w#seq"). */
   acknowledged(): ReadonlySet<string> {
-    return this.acked;
+    return this.obs.acked;
   }
-}
-
-function freshWorkerVolatile(): Omit<WorkerX, 'seq' | 'readSeq'> {
-  return { phase: 'idle', guess: null, rr: 0, token: 0, hops: 0, upd: null, read: null };
-}
-
-function bump(m: Map<string, number>, key: string, d: number): void {
-  const n = (m.get(key) ?? 0) + d;
-  if (n > 0) m.set(key, n);
-  else m.delete(key);
-}
-
-function sum(values: Iterable<number>): number {
-  let n = 0;
-  for (const v of values) n += v;
-  return n;
 }

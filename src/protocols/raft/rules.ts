@@ -81,6 +81,35 @@ export function handleRequestVote(s: RaftCore, req: RequestVote): VoteReply {
   return { term: s.p.currentTerm, voteGranted: granted };
 }
 
+/**
+ * Leader stickiness (thesis §4.2.3; etcd does this with CheckQuorum): a server that leads, or heard
+ * from a leader less than the minimum election timeout ago, disregards a RequestVote of a higher
+ * term — no reply, and it keeps its term — so a server returning from a partition cannot depose a
+ * leader that still has a majority. Lease reads are safe only with it. The strategy enables it
+ * (with CheckQuorum or lease reads); `sinceLeaderMs` is the time since it last heard from a leader.
+ */
+export function disregardsVote(s: RaftCore, req: RequestVote, sinceLeaderMs: number, minElectionTimeoutMs: number): boolean {
+  if (req.term <= s.p.currentTerm) return false;
+  return s.v.role === 'leader' || sinceLeaderMs < minElectionTimeoutMs;
+}
+
+/**
+ * CheckQuorum (etcd; thesis §6.2), once per election timeout on a leader: without an answer from a
+ * majority (itself included) since the last check it stops claiming leadership — it keeps its term
+ * and becomes a follower without a known leader; otherwise it starts counting again.
+ * `heardFrom`: the followers that answered in this leadership since the last check.
+ */
+export function checkQuorum(s: RaftCore, heardFrom: Set<NodeId>): 'stay' | 'stepdown' | 'none' {
+  if (s.v.role !== 'leader') return 'none';
+  if (heardFrom.size + 1 < majority(s.peers.length + 1)) {
+    s.v.role = 'follower';
+    s.v.leaderId = null;
+    return 'stepdown';
+  }
+  heardFrom.clear();
+  return 'stay';
+}
+
 /** A vote reply at the candidate: 'won' once a majority of the cluster voted for it. */
 export function handleVoteReply(s: RaftCore, from: NodeId, reply: VoteReply): 'won' | 'stepdown' | 'none' {
   if (observeTerm(s, reply.term)) return 'stepdown';

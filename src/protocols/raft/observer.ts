@@ -1,0 +1,129 @@
+import type { NodeId } from '../../sim/types';
+import { RaftChecker } from './invariants';
+import { majority, updateKey, type LogEntry } from './state';
+
+/**
+ * Observer bookkeeping for raft-ps: the invariant checker, metrics (overwritten entries, stale
+ * reads, the longest gap between commits) and the lost / duplicated update counts. It sees every
+ * server; the protocol never reads it.
+ */
+export class RaftObserver {
+  readonly checker = new RaftChecker();
+  private uidSeq = 0;
+  private readonly overwritten = new Map<NodeId, number>();
+  private readonly staleReads = new Map<NodeId, number>();
+  private lastCommitAt: number | null = null;
+  private maxGap = 0;
+  /** Updates acknowledged to workers (keys "w#seq"). */
+  readonly acked = new Set<string>();
+  /** Per server: how many copies of each update its log holds. */
+  private readonly logKeys = new Map<NodeId, Map<string, number>>();
+  /** Per server: the updates that changed its state machine since its last restart. */
+  private readonly effective = new Map<NodeId, Set<string>>();
+  private duplicates = 0;
+
+  constructor(private readonly servers: readonly NodeId[]) {
+    for (const id of servers) {
+      this.logKeys.set(id, new Map());
+      this.effective.set(id, new Set());
+    }
+  }
+
+  /** Identity of a new entry for the invariant checks (entries carry it; the protocol never reads it). */
+  nextUid(): number {
+    return ++this.uidSeq;
+  }
+
+  /** `node` wrote the entry at `index` (log matching check, key counts for lostUpdates). */
+  stored(node: NodeId, log: readonly LogEntry[], index: number): void {
+    this.checker.stored(node, log, index);
+    const e = log[index - 1];
+    if (e.kind === 'update') bump(this.logKeys.get(node)!, updateKey(e.worker!, e.seq!), 1);
+  }
+
+  /** Conflict truncation removed these entries from `node`'s log. */
+  truncated(node: NodeId, removed: readonly LogEntry[]): void {
+    this.overwritten.set(node, (this.overwritten.get(node) ?? 0) + removed.length);
+    const keys = this.logKeys.get(node)!;
+    for (const e of removed) if (e.kind === 'update') bump(keys, updateKey(e.worker!, e.seq!), -1);
+  }
+
+  /** `node`'s commit index moved from `before` to `commitIndex`; true when no server had committed that far. */
+  committed(node: NodeId, log: readonly LogEntry[], before: number, commitIndex: number, now: number): boolean {
+    const known = this.checker.committedLength;
+    this.checker.committedUpTo(node, log, before, commitIndex);
+    if (commitIndex <= known) return false;
+    for (let i = known + 1; i <= commitIndex; i++) {
+      if (log[i - 1]?.kind !== 'update') continue;
+      if (this.lastCommitAt !== null) this.maxGap = Math.max(this.maxGap, now - this.lastCommitAt);
+      this.lastCommitAt = now;
+    }
+    return true;
+  }
+
+  /** `node` applies the entry at `index`; true when no server had applied that index before. */
+  applying(node: NodeId, index: number, e: LogEntry): boolean {
+    const first = index > this.checker.appliedLength;
+    this.checker.onApply(node, index, e);
+    return first;
+  }
+
+  /** The update changed `node`'s state machine (a second time since its restart is a duplicate). */
+  effectiveUpdate(node: NodeId, key: string): void {
+    const eff = this.effective.get(node)!;
+    if (eff.has(key)) this.duplicates++;
+    eff.add(key);
+  }
+
+  /** A crash wipes the state machine: what changed it starts over. */
+  serverCrashed(node: NodeId): void {
+    this.effective.set(node, new Set());
+  }
+
+  staleRead(worker: NodeId): void {
+    this.staleReads.set(worker, (this.staleReads.get(worker) ?? 0) + 1);
+  }
+
+  get maxCommitGapMs(): number {
+    return this.maxGap;
+  }
+
+  overwrittenOn(node?: NodeId): number {
+    return node ? (this.overwritten.get(node) ?? 0) : sum(this.overwritten.values());
+  }
+
+  staleReadsOf(worker?: NodeId): number {
+    return worker ? (this.staleReads.get(worker) ?? 0) : sum(this.staleReads.values());
+  }
+
+  /**
+   * Acknowledged updates no longer stored on a majority of the servers' logs. A committed entry
+   * sits on a majority and Raft never removes it from there, so this stays 0 unless safety broke.
+   */
+  lostUpdates(): number {
+    const need = majority(this.servers.length);
+    let lost = 0;
+    for (const key of this.acked) {
+      let n = 0;
+      for (const keys of this.logKeys.values()) if ((keys.get(key) ?? 0) > 0) n++;
+      if (n < need) lost++;
+    }
+    return lost;
+  }
+
+  duplicateUpdates(): number {
+    return this.duplicates;
+  }
+}
+
+function bump(m: Map<string, number>, key: string, d: number): void {
+  const n = (m.get(key) ?? 0) + d;
+  if (n > 0) m.set(key, n);
+  else m.delete(key);
+}
+
+function sum(values: Iterable<number>): number {
+  let n = 0;
+  for (const v of values) n += v;
+  return n;
+}
