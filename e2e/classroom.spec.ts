@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { cliOnFile, startClassroom, type Classroom } from './classroom';
+import { startClassroom, type Classroom } from './classroom';
+import { cliSummary } from './cli';
 
 /**
  * A live room (issue 10) against `npm run classroom`: a teacher and three students in separate
  * browser contexts. One student cuts her link, another crashes his node, the third reloads his
- * page mid-run, then the teacher reloads hers; the teacher's screen shows both actions within a
+ * page while the teacher has paused the class, then the teacher reloads hers, locks actions and
+ * plays on; the teacher's screen shows both actions within a
  * second of simulated time of when the students acted, and at the end all four pages show the same
  * schedule hash — the one the CLI computes from the run file the teacher exports.
  */
@@ -15,7 +17,7 @@ const lesson = {
   id: 'class-ps-async',
   title: { en: 'Class: asynchronous parameter server', zh: '课堂：异步参数服务器' },
   seed: 5,
-  durationMs: 16000,
+  durationMs: 12000,
   cluster: { workers: 4, servers: 1 },
   model: { dataset: 'circles', hidden: [8, 8], batchSize: 16, learningRate: 0.2, samples: 400 },
   compute: { stepMs: 200, jitter: 0.1 },
@@ -100,6 +102,10 @@ test('a teacher and three students: actions reach every screen in step, all four
   for (const p of [ana, bo, cy]) await expect(p.getByTestId('node-w1')).toHaveAttribute('data-up', 'false', { timeout: 20_000 });
   if (process.env.SCREENS) await ana.screenshot({ path: 'e2e-artifacts/classroom-student-en.png' });
 
+  // The teacher pauses the class: every page stops.
+  await teacher.getByTestId('play').click();
+  for (const p of [teacher, ana, bo, cy]) await expect(p.getByTestId('run-status')).toHaveText('paused');
+
   // Cy reloads: same node, and his page replays the run to catch up.
   await cy.reload();
   await expect(cy.getByTestId('classroom-role')).toHaveText('student · w2');
@@ -110,7 +116,8 @@ test('a teacher and three students: actions reach every screen in step, all four
   await expect(teacher.getByTestId('classroom-role')).toHaveText('teacher');
   await expect(teacher.getByTestId('classroom-members').locator('li')).toHaveCount(3);
   await expect(teacher.getByTestId('node-w1')).toHaveAttribute('data-up', 'false', { timeout: 30_000 });
-  await expect(teacher.getByTestId('run-status')).toHaveText('running', { timeout: 30_000 });
+  await expect(teacher.getByTestId('run-status')).toHaveText('paused', { timeout: 30_000 });
+  expect(Math.abs((await simTime(teacher)) - (await simTime(ana)))).toBeLessThanOrEqual(1000);
   // Locked: a student's own action is refused on her page, before it is sent.
   await teacher.getByTestId('classroom-lock').click();
   await expect(ana.getByText('Actions are locked by the teacher')).toBeVisible();
@@ -118,6 +125,7 @@ test('a teacher and three students: actions reach every screen in step, all four
   await ana.keyboard.press('Enter');
   await expect(ana.getByTestId('error').last()).toContainText('the teacher has locked actions');
   await teacher.getByTestId('classroom-lock').click();
+  await teacher.getByTestId('play').click();
 
   const pages = [teacher, ana, bo, cy];
   for (const p of pages) await expect(p.getByTestId('run-status')).toHaveText('done', { timeout: 120_000 });
@@ -131,7 +139,7 @@ test('a teacher and three students: actions reach every screen in step, all four
   await download.saveAs(file);
   const run = JSON.parse(readFileSync(file, 'utf8')) as { timeline: Array<{ by?: string; who?: string; do: string }> };
   expect(run.timeline.filter((e) => e.by === 'user').map((e) => `${e.who}: ${e.do}`)).toEqual(['Ana (w0): cut', 'Bo (w1): crash']);
-  expect(cliOnFile(file).scheduleHash).toBe(hashes[0]);
+  expect(cliSummary(file).scheduleHash).toBe(hashes[0]);
   // The server refused nothing from these honest pages.
   expect(room.log.filter((l) => /dropped|refused/.test(l))).toEqual([]);
 });

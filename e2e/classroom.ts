@@ -1,8 +1,8 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 
 /**
  * Helpers for the live-room tests: start `npm run classroom` as a teacher would and read the URLs
- * it prints; run the CLI on a run file.
+ * it prints.
  */
 
 export interface Classroom {
@@ -42,11 +42,4 @@ export async function startClassroom(): Promise<Classroom> {
       }
     },
   };
-}
-
-/** The CLI's summary of a scenario file (exit 0 or 1: expectations may fail in a class's run). */
-export function cliOnFile(file: string): { scheduleHash: string } {
-  const r = spawnSync('npx', ['tsx', 'src/cli/main.ts', file, '--json'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  if (r.status !== 0 && r.status !== 1) throw new Error(`npm run sim failed (${r.status}): ${r.stderr}`);
-  return JSON.parse(r.stdout);
 }

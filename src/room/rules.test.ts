@@ -17,6 +17,11 @@ describe('studentRefusal: a student acts on her own node and its links only', ()
     expect(studentRefusal({ do: 'heal' }, 'w2')).toEqual({ code: 'teacherOnly', action: 'heal' });
     expect(studentRefusal({ do: 'crash', node: 'w2' }, null)).toEqual({ code: 'watching' });
   });
+  it('a node action added later follows the same rule by its shape', () => {
+    const byzantine = (node: string) => ({ do: 'byzantine', node, mode: 'flip' }) as unknown as Parameters<typeof studentRefusal>[0];
+    expect(studentRefusal(byzantine('w2'), 'w2')).toBeNull();
+    expect(studentRefusal(byzantine('w3'), 'w2')).toEqual({ code: 'notYourNode', node: 'w2', target: 'w3' });
+  });
 });
 
 describe('assignNodes', () => {

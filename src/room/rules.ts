@@ -7,23 +7,18 @@ import type { RefusalReason } from './refusals';
  * device uses the same ones to refuse early, with the same words.
  */
 
-/** Why a student may not do `action` with the node she has (null: she may). */
+/**
+ * Why a student may not do `action` with the node she has (null: she may). By the action's shape,
+ * so that node actions added later (pause, Byzantine, …) follow the same rule: one that names a
+ * node must name hers; one that names a link must touch her node; anything cluster-wide
+ * (partition, heal) is the teacher's. Whether the lesson allows the action at all is the action
+ * table's and the engine's to say, as for every action.
+ */
 export function studentRefusal(action: Action, node: NodeId | null): RefusalReason | null {
   if (node === null) return { code: 'watching' };
-  switch (action.do) {
-    case 'crash':
-    case 'restart':
-    case 'slow':
-    case 'timeout':
-      return action.node === node ? null : { code: 'notYourNode', node, target: action.node };
-    case 'cut':
-    case 'restore':
-    case 'link':
-      return action.from === node || action.to === node ? null : { code: 'notYourLink', node, from: action.from, to: action.to };
-    default:
-      // partition, heal — and an action kind added later is the teacher's until a rule here says otherwise.
-      return { code: 'teacherOnly', action: (action as { do: string }).do };
-  }
+  if ('node' in action && typeof action.node === 'string') return action.node === node ? null : { code: 'notYourNode', node, target: action.node };
+  if ('from' in action && 'to' in action) return action.from === node || action.to === node ? null : { code: 'notYourLink', node, from: action.from, to: action.to };
+  return { code: 'teacherOnly', action: action.do };
 }
 
 export interface MemberSlot {

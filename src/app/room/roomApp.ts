@@ -133,7 +133,8 @@ async function startTeacher(link: RoomLink): Promise<void> {
   let catchingUp = false;
 
   useApp.subscribe((st, prev) => {
-    if (st.sim && st.sim !== prev.sim && st.scenario) {
+    // A new run, not a switch between a run's branches (a room's run never forks, but be sure).
+    if (st.sim && st.sim !== prev.sim && st.scenario && !prev.branches.some((b) => b.sim === st.sim)) {
       if (!roomLoads.has(st.scenario)) {
         // The teacher chose a lesson, restarted (◀◀) or edited it: a new run for everyone.
         const run = follower.view.run + 1;
@@ -153,6 +154,7 @@ async function startTeacher(link: RoomLink): Promise<void> {
         catchingUp = false;
         driver.setFollow(null);
         if (clock?.running && !sim.done) driver.play();
+        else if (!sim.done && sim.now() > 0) set({ status: 'paused' });
       }
       return;
     }
