@@ -184,3 +184,31 @@ for (const lang of ['en', 'zh'] as const) {
     own.stop();
   });
 }
+
+test('the teacher switches the lesson and rewinds: every student follows, keeping her node where it exists', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const own = await startClassroom();
+  try {
+    const teacher = await (await browser.newContext()).newPage();
+    await teacher.goto(`${own.teacherUrl}&lang=en&backend=cpu&speed=2${hash}`);
+    await teacher.getByTestId('classroom-hide-qr').click();
+    const ana = await student(browser, own.joinUrl, 'Ana', 'w0');
+    await teacher.getByTestId('play').click();
+    await expect.poll(() => simTime(ana), { timeout: 30_000 }).toBeGreaterThan(1000);
+    // Pause, then rewind (◀◀): a new run for everyone, from 0, waiting for the teacher.
+    await teacher.getByTestId('play').click();
+    await expect(ana.getByTestId('run-status')).toHaveText('paused');
+    await teacher.getByRole('button', { name: 'Restart (same seed, same run)' }).click();
+    await expect(ana.getByTestId('sim-time')).toHaveText('0', { timeout: 30_000 });
+    await expect(ana.getByTestId('run-status')).toHaveText('paused');
+    // Another lesson: a ring all-reduce of 4 workers; Ana keeps w0, her page runs the new lesson.
+    await teacher.locator('.scenario-field select').selectOption('allreduce-partition');
+    await expect(ana.getByTestId('link-w0-w1')).toBeVisible({ timeout: 30_000 });
+    await expect(ana.getByTestId('node-s0')).toHaveCount(0);
+    await expect(ana.getByTestId('classroom-role')).toHaveText('student · w0');
+    await expect(ana.locator('.scenario-field select')).toHaveValue('allreduce-partition');
+    await expect(ana.locator('.scenario-field select')).toBeDisabled();
+  } finally {
+    own.stop();
+  }
+});
