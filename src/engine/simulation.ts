@@ -2,7 +2,7 @@ import { capOf, createStrategy, type CapClass, type Strategy, type StrategyConte
 import type { Replica, StepResult } from '../protocols/strategy';
 import { coreMetricNames, nodeMetricNames, strategyMetricNames, type MetricName, type Scenario } from '../scenario/schema';
 import { History, type Sha256Factory } from '../sim/history';
-import { Network, quantize } from '../sim/network';
+import { Network, quantize, type DropReason } from '../sim/network';
 import { rngFor, type Rng } from '../sim/rng';
 import { EventQueue } from '../sim/scheduler';
 import type { Action, ActionKind, HistoryEvent, MessageKind, Message, MetricSample, NodeId, NodeRole, SimTime } from '../sim/types';
@@ -10,6 +10,7 @@ import { equalVectors, fingerprint } from '../sim/vectors';
 import type { Evaluation, GradientResult, Trainer } from '../train/types';
 import type { ExpectationResult, InFlight, LinkView, NodeView, RunSummary } from './api';
 import { parseAction } from '../scenario/actions';
+import { noWire } from '../scenario/validate';
 import { compare } from '../scenario/expectations';
 import { clusterMetric, nodeMetric, type MetricState } from './metrics';
 import { replayAt } from './replay';
@@ -17,6 +18,9 @@ import { LossTracker, RoundDelays } from './targets';
 import { FactsRecorder } from './factsRecorder';
 import { runIndexFor, type RunIndex } from './index/runIndex';
 import { runStateAt, type NodeState, type RunState, type RunStatic } from './index/runState';
+import { SecurityLayer } from './security/layer';
+import { Adversaries } from './security/byzantine';
+import type { Outgoing } from './security/mitm';
 import { expectationsFor } from '../scenario/variants';
 
 /** A timeline entry's `on` (CURRICULUM §C.1): the event that fires it. */
@@ -118,6 +122,10 @@ export class Simulation {
   private readonly roundDelays = new RoundDelays();
   private readonly recorder: FactsRecorder;
   private readonly verifyFacts: boolean;
+  /** Integrity, replay protection and men-in-the-middle between the strategy and the network. */
+  private readonly security: SecurityLayer;
+  /** Workers the engine drives as Byzantine (their gradients are replaced before the strategy sends them). */
+  private readonly adversaries: Adversaries;
   /** Timeline entries waiting for their `on` event; each fires once, at the first match. */
   private readonly triggers: Array<{ on: Trigger; action: Action; fired: boolean }> = [];
   /** Fingerprint of the first replica seen at each authoritative version (see ReplicaRt.onLineage). */
@@ -176,7 +184,16 @@ export class Simulation {
       });
     }
     this.losses = new LossTracker(scenario.model.targetLoss, 10 * scenario.compute.stepMs);
+    this.adversaries = new Adversaries(this.workerIds, (n) => rngFor(seed, `byzantine:${n}`));
     this.strategy = createStrategy(scenario.strategy, this.context());
+    this.security = new SecurityLayer(scenario.security, {
+      seed,
+      workers: this.workerIds,
+      codec: this.strategy.wire,
+      incarnation: (n) => this.node(n).inc,
+      tamperOn: (from, to) => this.network.tamper(from, to),
+      note: (what, node, data) => this.history.append({ t: this.t, type: 'note', node, what, data } as HistoryEvent),
+    });
     this.recorder = new FactsRecorder(this.strategy, all, (e) => this.history.append(e));
     this.verifyFacts = opts.verifyFacts ?? false;
     this.history.onAppend((e) => {
@@ -278,6 +295,7 @@ export class Simulation {
         return id;
       },
       violation: (invariant, detail) => this.recordViolation(invariant, detail),
+      isByzantine: (w) => this.adversaries.isByzantine(w),
     };
   }
 
@@ -342,9 +360,16 @@ export class Simulation {
   private send(from: NodeId, to: NodeId, kind: MessageKind, payload: unknown, bytes: number): void {
     if (!this.node(from).up) return;
     this.node(to); // unknown destination is a protocol bug: fail loudly
-    const tx = this.network.transmit(from, to, bytes, this.t);
-    const msg: Message = { id: ++this.nextMsgId, from, to, kind, bytes, payload, sentAt: this.t };
-    this.recordSend(msg, tx.due);
+    // The security layer seals the message; an attacker on the link may alter it or put a replay before it.
+    for (const out of this.security.outgoing(from, to, kind, payload, bytes)) this.transmit(from, to, out);
+  }
+
+  private transmit(from: NodeId, to: NodeId, out: Outgoing): void {
+    const tx = this.network.transmit(from, to, out.bytes, this.t);
+    const msg: Message = { id: ++this.nextMsgId, from, to, kind: out.kind, bytes: out.bytes, payload: out.payload, sentAt: this.t };
+    if (out.sec) msg.sec = out.sec;
+    if (out.tampered) msg.tampered = out.tampered;
+    this.recordSend(msg, tx.due, undefined, out.forged);
     if (tx.dropped === 'cut' || tx.dropped === 'partition') {
       this.drop(msg, tx.dropped);
     } else if (tx.dropped === 'loss') {
@@ -353,22 +378,24 @@ export class Simulation {
       this.queue.push(tx.due, { k: 'deliver', msg });
       if (tx.duplicateDue !== undefined) {
         const copy: Message = { ...msg, id: ++this.nextMsgId };
-        this.recordSend(copy, tx.duplicateDue, msg.id);
+        this.recordSend(copy, tx.duplicateDue, msg.id, out.forged);
         this.queue.push(tx.duplicateDue, { k: 'deliver', msg: copy });
       }
     }
   }
 
-  private recordSend(msg: Message, due: number, dupOf?: number): void {
+  private recordSend(msg: Message, due: number, dupOf?: number, forged?: true): void {
     this.messages++;
     this.bytes += msg.bytes;
-    this.node(msg.from).bytesSent += msg.bytes;
+    // A forged message is on the wire, but its sender did not send it.
+    if (!forged) this.node(msg.from).bytesSent += msg.bytes;
     const e = { t: this.t, type: 'send' as const, id: msg.id, from: msg.from, to: msg.to, kind: msg.kind, bytes: msg.bytes, due };
-    this.history.append(dupOf === undefined ? e : { ...e, dupOf });
+    const marked = forged ? { ...e, forged } : e;
+    this.history.append(dupOf === undefined ? marked : { ...marked, dupOf });
     this.inflight.set(msg.id, { id: msg.id, from: msg.from, to: msg.to, kind: msg.kind, bytes: msg.bytes, sentAt: this.t, due });
   }
 
-  private drop(msg: Message, reason: 'loss' | 'cut' | 'partition' | 'down'): void {
+  private drop(msg: Message, reason: DropReason): void {
     this.dropped++;
     this.inflight.delete(msg.id);
     this.history.append({ t: this.t, type: 'drop', id: msg.id, from: msg.from, to: msg.to, kind: msg.kind, reason, sentAt: msg.sentAt });
@@ -481,6 +508,8 @@ export class Simulation {
         const blocked = this.network.blocked(msg.from, msg.to);
         if (blocked) return this.drop(msg, blocked); // the partition began while it was in flight
         if (!this.node(msg.to).up) return this.drop(msg, 'down');
+        const verdict = this.security.incoming(msg);
+        if (verdict !== 'ok') return this.drop(msg, verdict); // refused by its integrity check or replay protection
         this.inflight.delete(msg.id);
         this.history.append({ t: this.t, type: 'deliver', id: msg.id, from: msg.from, to: msg.to, kind: msg.kind, sentAt: msg.sentAt });
         this.recorder.touch(msg.to);
@@ -525,7 +554,9 @@ export class Simulation {
     n.steps = ev.step;
     this.history.append({ t: this.t, type: 'stepDone', node: ev.node, step: ev.step, version: ev.basedOn, v: { loss: r.loss } });
     this.recorder.touch(ev.node);
-    const result: StepResult = { step: ev.step, grad: r.grad, loss: r.loss, basedOn: ev.basedOn, ...(ev.transient ? { transient: true } : {}) };
+    // A Byzantine worker's program sends the attack's gradient instead of the true one.
+    const grad = this.adversaries.gradient(ev.node, r.grad);
+    const result: StepResult = { step: ev.step, grad, loss: r.loss, basedOn: ev.basedOn, ...(ev.transient ? { transient: true } : {}) };
     this.roundDelays.onStep(ev.node, ev.basedOn, ev.transient);
     this.strategy.onStepDone(ev.node, result);
   }
@@ -609,6 +640,7 @@ export class Simulation {
     if (typeof resolved === 'string') return { ok: false, error: resolved };
     const parsed = parseAction(resolved, [...this.rt.keys()]);
     if (!parsed.ok) return parsed;
+    if (parsed.action.do === 'tamper' && !this.strategy.wire) return { ok: false, error: `tamper: ${noWire(this.strategy.kind, 'alter')}` };
     if (this.ended) return { ok: false, error: 'the run has ended; restart it to try actions' };
     this.queue.push(this.t, { k: 'action', action: parsed.action, source }, PRIO_USER);
     if (!this.busy) this.drainNow();
@@ -728,7 +760,20 @@ export class Simulation {
       case 'cut':
       case 'restore':
       case 'link':
+      case 'untamper':
         return this.network.apply(action);
+      case 'tamper':
+        this.network.apply(action);
+        this.security.onTamper(action.from, action.to);
+        return;
+      case 'byzantine':
+        this.adversaries.set(action.node, { attack: action.attack, ...(action.scale !== undefined ? { scale: action.scale } : {}) });
+        this.recorder.touch(action.node);
+        return;
+      case 'honest':
+        this.adversaries.clear(action.node);
+        this.recorder.touch(action.node);
+        return;
       case 'crash':
         return this.crash(action.node);
       case 'restart':
@@ -765,6 +810,7 @@ export class Simulation {
     // The process starts empty: the strategy fetches state for it.
     n.replica = { params: this.init.slice(), version: 0, synced: 0, onLineage: true };
     this.history.append({ t: this.t, type: 'restart', node: id });
+    this.security.onRestart(id);
     // The empty replica is a version change like any other: the history says so explicitly.
     if (n.role === 'worker') this.history.append({ t: this.t, type: 'version', node: id, version: 0, synced: 0, v: { hash: this.lineage.get(0)! } });
     this.recorder.touch(id);
@@ -786,7 +832,8 @@ export class Simulation {
         messages: this.messages,
         dropped: this.dropped,
         lostUpdates: this.strategy.lostUpdates(),
-        duplicateUpdates: this.strategy.duplicateUpdates(),
+        // Replays an attacker got accepted are old updates applied again.
+        duplicateUpdates: this.strategy.duplicateUpdates() + this.security.replaysAccepted,
       },
       appliedTaus: this.appliedTaus,
     };
@@ -812,6 +859,12 @@ export class Simulation {
         return this.losses.stepsToTarget();
       case 'mergeLossSpike':
         return this.losses.mergeLossSpike();
+      case 'tamperedAccepted':
+        return this.security.tamperedAccepted;
+      case 'tamperedRejected':
+        return this.security.tamperedRejected;
+      case 'replayRejected':
+        return this.security.replayRejected;
       case 'delayedRounds':
         // Lock-step rounds (all-reduce): round r is computed on version r by every worker.
         return this.cap.consistency === 'lockstep' && this.scenario.compute.transient ? this.roundDelays.fraction(this.strategy.authoritativeVersion()) : undefined;
@@ -850,6 +903,7 @@ export class Simulation {
       status: n.up ? this.strategy.status(n.id) : n.failed ? `failed: ${n.failed}` : 'crashed',
       backend: n.role === 'worker' ? this.trainer.backendFor(n.id) : '',
       ...detailOf(this.strategy, n.id),
+      ...(this.adversaries.spec(n.id) ? { byzantine: { ...this.adversaries.spec(n.id)! } } : {}),
     }));
   }
 
@@ -860,7 +914,8 @@ export class Simulation {
         [a, b],
         [b, a],
       ]) {
-        out.push({ from, to, cut: this.network.isCut(from, to), partitioned: this.network.isPartitioned(from, to), props: { ...this.network.props(from, to) } });
+        const tamper = this.network.tamper(from, to);
+        out.push({ from, to, cut: this.network.isCut(from, to), partitioned: this.network.isPartitioned(from, to), props: { ...this.network.props(from, to) }, ...(tamper ? { tamper: { ...tamper } } : {}) });
       }
     }
     return out;
@@ -921,6 +976,7 @@ export class Simulation {
       slowFactor: n.slowFactor * n.straggler,
       computing: n.computing,
       facts: this.strategy.facts?.(n.id) ?? null,
+      ...(this.adversaries.spec(n.id) ? { byzantine: { ...this.adversaries.spec(n.id)! } } : {}),
     }));
   }
 

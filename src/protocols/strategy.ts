@@ -1,6 +1,7 @@
 import type { Rng } from '../sim/rng';
 import type { Action, ActionKind, Message, MessageKind, NodeId, SimTime } from '../sim/types';
 import type { NodeFacts, NodeLog, NoteData, NoteName } from './facts';
+import type { WireCodec } from './wire';
 export type { NodeFacts, NodeLog, NoteData, NoteName };
 
 /**
@@ -76,6 +77,11 @@ export interface StrategyContext {
   op(process: NodeId, op: 'invoke' | 'ok' | 'fail' | 'info', f: 'read' | 'update', opId?: number, version?: number, params?: Float32Array): number;
   /** Reports a broken invariant; it is counted in the `violations` metric and shown in the UI. */
   violation(invariant: string, detail: string): void;
+  /**
+   * Observer bookkeeping only (for notes such as `byzantineOutlierDropped`): whether the engine
+   * currently drives this worker as Byzantine. A real server cannot know; never decide on it.
+   */
+  isByzantine(worker: NodeId): boolean;
 }
 
 /** Rich per-node state for the views (RaftScope-like server cards, Kafka brokers …). */
@@ -155,6 +161,11 @@ export interface Strategy {
   facts?(node: NodeId): NodeFacts | null;
   /** The node's replicated log (Raft servers, Kafka brokers' topic partition 0); null if none. */
   logOf?(node: NodeId): NodeLog | null;
+  /**
+   * How its updates and parameters read on the wire (protocols/wire.ts): the engine's security
+   * layer tags, verifies, tampers with and replays exactly these bodies. Absent: nothing protected.
+   */
+  readonly wire?: WireCodec;
 }
 
 /** The newest version any live worker holds: the authority of strategies without a server. */

@@ -1,5 +1,7 @@
+import './zodConfig'; // the same parser everywhere (the app's entry imports it before anything else)
 import { z } from 'zod';
 import { strategySchema } from '../protocols';
+import { byzantineAttacks, tamperAttacks } from '../sim/types';
 
 /**
  * Scenario file, schema 1 (CONTRACTS.md §1). Structural rules live here; rules that need the
@@ -9,6 +11,7 @@ import { strategySchema } from '../protocols';
 const nodeId = z.string().regex(/^[wsb]\d+$/, 'expected a node id such as "w0", "s0" or "b0"');
 /** Where an action takes one node, a selector resolved when it fires may stand instead (CURRICULUM §C.1). */
 export const nodeSelectors = ['@leader', '@crashed'] as const;
+const workerId = z.string().regex(/^w\d+$/, 'expected a worker id such as "w0" (only a worker computes gradients)');
 const actionNode = z.string().regex(/^([wsb]\d+|@leader|@crashed)$/, 'expected a node id such as "w0", or "@leader" / "@crashed"');
 const text = z.object({ en: z.string(), zh: z.string() });
 const nonNeg = z.number().finite().nonnegative();
@@ -60,6 +63,8 @@ const linkFields = {
   to: actionNode,
   oneWay: z.boolean().optional(),
 };
+/** An attack's strength: a multiplier or a standard deviation (bounded, so no run overflows float32 by accident). */
+const attackScale = z.number().positive().max(1e6);
 
 export const actionSchemas = {
   partition: z.object({ do: z.literal('partition'), groups: z.array(z.array(actionNode).min(1)).min(2) }).strict(),
@@ -81,6 +86,19 @@ export const actionSchemas = {
       duplicate: prob.optional(),
     })
     .strict(),
+  tamper: z
+    .object({
+      do: z.literal('tamper'),
+      from: nodeId,
+      to: nodeId,
+      attack: z.enum(tamperAttacks),
+      scale: attackScale.optional(),
+      count: z.number().int().min(1).max(10000).optional(),
+    })
+    .strict(),
+  untamper: z.object({ do: z.literal('untamper'), from: nodeId, to: nodeId }).strict(),
+  byzantine: z.object({ do: z.literal('byzantine'), node: workerId, attack: z.enum(byzantineAttacks), scale: attackScale.optional() }).strict(),
+  honest: z.object({ do: z.literal('honest'), node: workerId }).strict(),
 } as const;
 
 export const actionSchema = z.discriminatedUnion('do', [
@@ -93,6 +111,10 @@ export const actionSchema = z.discriminatedUnion('do', [
   actionSchemas.slow,
   actionSchemas.timeout,
   actionSchemas.link,
+  actionSchemas.tamper,
+  actionSchemas.untamper,
+  actionSchemas.byzantine,
+  actionSchemas.honest,
 ]);
 
 /** Action kinds in table order (the action table in actions.ts lists the same kinds). */
@@ -141,6 +163,10 @@ export const timelineEntrySchema = z.discriminatedUnion('do', [
   actionSchemas.slow.extend(whenFields),
   actionSchemas.timeout.extend(whenFields),
   actionSchemas.link.extend(whenFields),
+  actionSchemas.tamper.extend(whenFields),
+  actionSchemas.untamper.extend(whenFields),
+  actionSchemas.byzantine.extend(whenFields),
+  actionSchemas.honest.extend(whenFields),
 ]);
 
 /** Metrics the engine defines for every strategy (CONTRACTS.md §1). */
@@ -188,6 +214,9 @@ export const strategyMetricNames = [
   'timeToTarget',
   'stepsToTarget',
   'inDoubt',
+  'tamperedAccepted',
+  'tamperedRejected',
+  'replayRejected',
 ] as const;
 
 export const metricNames = [...coreMetricNames, ...strategyMetricNames] as const;
@@ -246,6 +275,23 @@ export const variantSchema = z
   })
   .strict();
 
+/**
+ * Per-message protection (CURRICULUM §C.1 `security`; the engine's security layer applies it to
+ * every strategy's protected messages). `sha256` attaches an unkeyed digest, which anyone on the
+ * path can recompute; `hmac` an HMAC-SHA-256 tag (RFC 2104) under a key the attacker lacks, over
+ * the values and — with `replayProtection` — the whole message with (worker, step) and a sequence
+ * number; `tls` authenticates every record (with sequence numbers), so tampering becomes loss.
+ */
+export const securitySchema = z
+  .object({
+    integrity: z.enum(['none', 'sha256', 'hmac', 'tls']).default('none'),
+    replayProtection: z.boolean().default(false),
+    /** per-worker: each worker shares its own key with the servers; shared: one key for everyone. */
+    keys: z.enum(['shared', 'per-worker']).default('per-worker'),
+  })
+  .strict();
+export type SecurityConfig = z.infer<typeof securitySchema>;
+
 // Strategy knobs are declared by each strategy module (DESIGN rule 6); the registry unites them.
 export { strategySchema, allreduceKnobs, psAsyncKnobs } from '../protocols';
 
@@ -269,6 +315,7 @@ export const scenarioSchema = z
     compute: computeSchema.default(computeSchema.parse({})),
     network: networkSchema.default(networkSchema.parse({})),
     strategy: strategySchema,
+    security: securitySchema.optional(),
     timeline: z.array(timelineEntrySchema).default([]),
     expect: z.array(expectationSchema).default([]),
     variants: z.array(variantSchema).optional(),

@@ -6,6 +6,7 @@ import type { RaftPsConfig } from './knobs';
 import type { ClientMsg, RaftMsg } from './messages';
 import { RaftObserver } from './observer';
 import { admitRead, admitUpdate, followerAnswered, serveReads } from './requests';
+import { replicatedClientWire } from '../wire';
 import {
   advanceCommit,
   becomeCandidate,
@@ -54,6 +55,7 @@ const MAX_ENTRIES = 64;
 
 export class RaftPsStrategy implements Strategy {
   readonly kind = 'raft-ps';
+  readonly wire = replicatedClientWire;
   private readonly srv = new Map<NodeId, Server>();
   private readonly obs: RaftObserver;
   private readonly clients: RaftClients;
