@@ -118,6 +118,10 @@ test('a teacher and three students: actions reach every screen in step, all four
   await expect(teacher.getByTestId('node-w1')).toHaveAttribute('data-up', 'false', { timeout: 30_000 });
   await expect(teacher.getByTestId('run-status')).toHaveText('paused', { timeout: 30_000 });
   expect(Math.abs((await simTime(teacher)) - (await simTime(ana)))).toBeLessThanOrEqual(1000);
+  // Paused stays paused after the reload: the teacher's clock holds still.
+  const held = await simTime(teacher);
+  await teacher.waitForTimeout(1500);
+  expect(await simTime(teacher)).toBe(held);
   // Locked: a student's own action is refused on her page, before it is sent.
   await teacher.getByTestId('classroom-lock').click();
   await expect(ana.getByText('Actions are locked by the teacher')).toBeVisible();

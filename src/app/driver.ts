@@ -39,7 +39,9 @@ class Driver {
    */
   setFollow(target: (() => number) | null): void {
     this.follow = target;
+    // Back to the user's controls: the loop runs only while playing (play() starts it again).
     if (target) this.startLoop();
+    else this.stopLoop();
   }
 
   get following(): boolean {

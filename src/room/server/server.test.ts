@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { testScenario } from '../../engine/testing/scenarios';
@@ -108,5 +111,20 @@ describe('room server', () => {
     const bad = track(openDoc({ ...link({ role: 'viewer' }), code: 'ZZZZZ' }, 'ZZZZZ'));
     await waitFor(() => logs.some((l) => l.includes('no room "ZZZZZ"')), 'the refusal to be logged');
     bad.provider.disconnect();
+  });
+
+  it('serves the built app with the same headers as vite preview (isolation, the CSP)', async () => {
+    const dist = mkdtempSync(join(tmpdir(), 'room-dist-'));
+    writeFileSync(join(dist, 'index.html'), '<!doctype html><title>app</title>');
+    const other = await startRoomServer({ port: 0, host: '127.0.0.1', dist, code: 'TESTB', log: () => undefined });
+    try {
+      const r = await fetch(`http://127.0.0.1:${other.port}/?room=TESTB`);
+      expect(r.status).toBe(200);
+      expect(await r.text()).toContain('<title>app</title>');
+      expect(r.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+      expect(r.headers.get('content-security-policy')).toMatch(/connect-src 'self'/);
+    } finally {
+      await other.close();
+    }
   });
 });

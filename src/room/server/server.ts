@@ -6,6 +6,7 @@ import type { Duplex } from 'node:stream';
 import { docs, getYDoc, setupWSConnection } from '@y/websocket-server/utils';
 import sirv from 'sirv';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import { cspHeader } from '../../../scripts/csp.mjs';
 import { readRoom } from '../doc';
 import { roomRunFile } from '../export';
 import { CODE_PATTERN, docNames, parseDocName, roomCodeFrom, YJS_PATH } from '../names';
@@ -43,10 +44,12 @@ export interface RoomServer {
 const TEACHER_MAX_PAYLOAD = 8 * 1024 * 1024;
 const STUDENT_MAX_PAYLOAD = 64 * 1024;
 
+/** What `vite preview` sends too (vite.config.ts): cross-origin isolation and the app's CSP. */
 const isolation = {
   'Cross-Origin-Opener-Policy': 'same-origin',
   'Cross-Origin-Embedder-Policy': 'require-corp',
 };
+const pageHeaders = { ...isolation, 'Content-Security-Policy': cspHeader };
 
 export async function startRoomServer(opts: RoomServerOptions): Promise<RoomServer> {
   const code = opts.code ?? roomCodeFrom(randomBytes(8));
@@ -55,7 +58,7 @@ export async function startRoomServer(opts: RoomServerOptions): Promise<RoomServ
   const rooms = new Map([[code, { key, arrivals: 0 }]]);
   const log = (line: string): void => opts.log(`[room ${code}] ${line}`);
 
-  const statics = opts.dist && existsSync(opts.dist) ? sirv(opts.dist, { etag: true, dev: false, setHeaders: (res) => Object.entries(isolation).forEach(([k, v]) => res.setHeader(k, v)) }) : null;
+  const statics = opts.dist && existsSync(opts.dist) ? sirv(opts.dist, { etag: true, dev: false, setHeaders: (res) => Object.entries(pageHeaders).forEach(([k, v]) => res.setHeader(k, v)) }) : null;
   let joinUrl = '';
 
   const server = createServer((req, res) => {
