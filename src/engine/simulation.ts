@@ -239,7 +239,8 @@ export class Simulation {
       for (const r of this.results) times.add(r.time);
       for (const t of lessonTimes) times.add(t);
       times.add(this.durationMs);
-    } else if (hasLessonVerdicts(scenario)) {
+    } else if (hasLessonVerdicts(scenario) || (scenario.sampleAt?.length ?? 0) > 0) {
+      // Without the period, still every time a comparison reads (a variant carries them in sampleAt).
       for (const t of lessonTimes) times.add(t);
       times.add(this.durationMs);
     }
