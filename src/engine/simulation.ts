@@ -963,10 +963,12 @@ export class Simulation {
 
   /** What the history index needs beyond the history itself (cluster, strategy links, defaults). */
   runStatic(): RunStatic {
+    // The links' defaults, as the Network got them: nicMbps is a per-node capacity, no link property.
+    const { nicMbps: _nic, ...linkDefaults } = this.scenario.network;
     return {
       nodes: [...this.rt.values()].map((n) => ({ id: n.id, role: n.role })),
       edges: this.strategy.topology(),
-      network: { ...this.scenario.network },
+      network: linkDefaults,
       stragglers: this.scenario.compute.stragglers,
     };
   }
