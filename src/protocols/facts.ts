@@ -166,7 +166,8 @@ export interface NoteData {
   commit: { index: number };
   entryOverwritten: { index: number; count: number };
   updateAbandoned: { seq: number };
-  staleRead: { version: number; newest: number; server: NodeId };
+  /** A read returned an older version than one committed before it began (parameters, or metadata `key`). */
+  staleRead: { version: number; newest: number; server: NodeId; key?: string };
   timeoutIgnored: { reason: 'leader' };
   // parameter servers
   apply: { worker: NodeId; seq: number; staleness: number };
@@ -194,15 +195,45 @@ export interface NoteData {
   modeSwitch: { to: 'eventual' | 'strong'; epoch: number };
   merge: { rule: 'discard' | 'average' | 'replay'; epoch: number; lostWork: number; replayed: number };
   mergeAborted: { epoch: number; reachable: NodeId[] };
-  /** A message or write carrying an older epoch than the receiver's was refused. */
-  fenced: { what: 'ring' | 'contribution' | 'merged' | 'checkpoint'; from?: NodeId; epoch: number; current: number };
-  staleWriteAccepted: { epoch: number; storeEpoch: number };
+  /**
+   * A message or write carrying an older epoch than the receiver's was refused (degrade); or, at a
+   * parameter server with fencing, a read or write carrying a lock token older than the newest it
+   * has seen (`token`, `newest`).
+   */
+  fenced:
+    | { what: 'ring' | 'contribution' | 'merged' | 'checkpoint'; from?: NodeId; epoch: number; current: number }
+    | { what: 'write' | 'read'; from: NodeId; token: number; newest: number };
+  /** A stale write the store accepted: an older epoch (degrade), or an older lock token at a PS without fencing. */
+  staleWriteAccepted: { epoch: number; storeEpoch: number } | { from: NodeId; token: number; newest: number };
+  /** degrade with a coordination service: the epoch it asked the service for, and the side that holds it. */
+  epochGranted: { epoch: number; side: NodeId[]; ours: boolean };
+  // parameter servers under a coordination-service lock (ps-async writeLock "lease")
+  /** A worker read the parameters (under its lock when there is one; `token`: the lock's fencing token). */
+  paramsRead: { version: number; token?: number };
+  /** A request larger than the server's limit was refused (etcd: "request is too large"). */
+  requestTooLarge: { from: NodeId; bytes: number; limit: number };
+  // coordination service (CURRICULUM §C.6); the node is the client unless said otherwise
+  /** The client holds the lock now; `token` is the fencing token (etcd revision, ZooKeeper zxid). */
+  lockAcquired: { lock: string; token: number };
+  lockReleased: { lock: string; token: number };
+  /** The leader expired the client's lease (etcd) or session (ZooKeeper); its lock keys are deleted. */
+  leaseExpired: { lease: number; server: NodeId };
+  /** The client learned that its lease or session is gone (it opens a new one). */
+  sessionLost: { lease: number };
+  /** A metadata key was written through the service (putMeta); node: the leader. */
+  metaWritten: { key: string; version: number; value: string };
+  /** A client read a metadata key (`stale`: older than a version committed before the read began). */
+  metaRead: { key: string; version: number; value: string | null; server: NodeId; stale: boolean };
+  /** A coordination client switched to another server (its own did not answer). */
+  coordFailover: { from: NodeId; to: NodeId };
   // engine
   transient: { step: number; slowdown: number };
   targetReached: { steps: number };
   /** A timeline action whose selector matched no node when it fired. */
   actionSkipped: { selector: string };
-  actionIgnored: { reason: 'no-election-timer' };
+  actionIgnored: { reason: 'no-election-timer' | 'no-coordination-service' | 'no-leader' };
+  /** A paused process resumed (after a `pause` action): it handles its queued events now. */
+  resumed: { pausedMs: number; queued: number };
 }
 
 export type NoteName = keyof NoteData;
