@@ -18,7 +18,7 @@ export function colourOf(nodeId: string): string {
  * palette test checks it against the strategies' sources.
  */
 export const dataKinds = ['gradient', 'params', 'chunk', 'append', 'records', 'state', 'merged', 'contribution'] as const;
-export const controlKinds = ['vote', 'heartbeat', 'fetch', 'pull', 'ack', 'nack', 'state-req'] as const;
+export const controlKinds = ['vote', 'heartbeat', 'fetch', 'pull', 'ack', 'nack', 'state-req', 'coord'] as const;
 
 export const messageColours: Record<string, string> = {
   // data-carrying: saturated
@@ -38,6 +38,7 @@ export const messageColours: Record<string, string> = {
   ack: '#a9a9a9', // light grey: acknowledgement
   nack: '#b07a86', // muted rose: refusal / redirect to the leader
   'state-req': '#a99cc4', // muted lavender: asks for catch-up state
+  coord: '#7f9a77', // sage: a coordination-service request or answer (lease, lock, metadata)
 };
 
 /** Colour of a message kind; unknown kinds (a strategy newer than this palette) stay neutral grey. */

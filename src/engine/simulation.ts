@@ -1,4 +1,8 @@
 import { capOf, createStrategy, type CapClass, type Strategy, type StrategyContext } from '../protocols';
+import type { CoordServiceRuntime } from '../protocols/coord/api';
+import { CLIENT_TIMER } from '../protocols/coord/api';
+import { createCoordService } from '../protocols/coord/create';
+import type { NodeFacts, NodeLog } from '../protocols/facts';
 import type { Replica, StepResult } from '../protocols/strategy';
 import { coreMetricNames, nodeMetricNames, strategyMetricNames, type MetricName, type Scenario } from '../scenario/schema';
 import { History, type Sha256Factory } from '../sim/history';
@@ -28,10 +32,13 @@ import { runStateAt, type NodeState, type RunState, type RunStatic } from './ind
 
 type Ev =
   | { k: 'action'; action: Action; source: 'timeline' | 'user' }
-  | { k: 'deliver'; msg: Message }
+  /** `arrived`: it reached a paused node earlier and waited in its queue (the network has no say any more). */
+  | { k: 'deliver'; msg: Message; arrived?: true }
   | { k: 'lost'; msg: Message }
-  | { k: 'stepDone'; node: NodeId; step: number; basedOn: number; inc: number; pending: Promise<GradientResult>; transient: boolean }
+  /** `startedAt`/`due`: the modelled computation, which a pause of the node stretches. */
+  | { k: 'stepDone'; node: NodeId; step: number; basedOn: number; inc: number; pending: Promise<GradientResult>; transient: boolean; startedAt: number; due: number }
   | { k: 'timer'; node: NodeId; tag: string; data: unknown; inc: number }
+  | { k: 'resume'; node: NodeId; inc: number }
   | { k: 'sample' }
   | { k: 'expect'; index: number }
   | { k: 'end' };
@@ -66,6 +73,10 @@ interface NodeRt {
   computeRng: Rng;
   /** Its own stream, so scenarios without compute.transient keep their schedules. */
   transientRng: Rng;
+  /** A `pause` in force: until when, and the events that reached the frozen process meanwhile. */
+  paused: { from: number; until: number; held: Ev[] } | null;
+  /** Every pause of this incarnation (a computation in progress is stretched by those it overlaps). */
+  pauses: Array<{ from: number; until: number }>;
 }
 
 interface ReplicaRt {
@@ -99,11 +110,16 @@ export class Simulation {
   private readonly queue = new EventQueue<Ev>();
   private readonly network: Network;
   private readonly strategy: Strategy;
+  /** The coordination service on the `coord` nodes, when the cluster has them. */
+  private readonly coord: CoordServiceRuntime | null;
   private readonly rt = new Map<NodeId, NodeRt>();
   private readonly workerIds: NodeId[];
   private readonly serverIds: NodeId[];
   private readonly brokerIds: NodeId[];
+  private readonly coordIds: NodeId[];
   private readonly init: Float32Array;
+  /** model.virtualParams / real parameters: every payload is charged at the modelled size. */
+  private readonly byteScale: number;
   private readonly inflight = new Map<number, InFlight>();
   private readonly results: ExpectationResult[];
   private readonly snapshots = new Map<NodeId, Array<{ t: number; params: Float32Array }>>();
@@ -141,15 +157,19 @@ export class Simulation {
     this.workerIds = range(c.workers).map((i) => `w${i}`);
     this.serverIds = range(c.servers).map((i) => `s${i}`);
     this.brokerIds = range(c.brokers).map((i) => `b${i}`);
-    const all = [...this.workerIds, ...this.serverIds, ...this.brokerIds];
+    this.coordIds = range(c.coord).map((i) => `c${i}`);
+    const all = [...this.workerIds, ...this.serverIds, ...this.brokerIds, ...this.coordIds];
     this.init = opts.trainer.initialParams();
     if (this.init.length !== opts.trainer.paramCount) throw new Error('trainer returned a wrong parameter count');
+    const vp = scenario.model.virtualParams;
+    if (vp !== undefined && vp < this.init.length) throw new Error(`model.virtualParams: ${vp} is below the model's ${this.init.length} real parameters (it is the modelled size, at least the real one)`);
+    this.byteScale = vp !== undefined ? vp / this.init.length : 1;
     this.lineage.set(0, fingerprint(this.init));
     this.cap = capOf(scenario.strategy);
     const seed = scenario.seed;
     this.network = new Network(all, { ...scenario.network }, rngFor(seed, 'network'));
     for (const id of all) {
-      const role: NodeRole = id[0] === 'w' ? 'worker' : id[0] === 's' ? 'server' : 'broker';
+      const role: NodeRole = id[0] === 'w' ? 'worker' : id[0] === 's' ? 'server' : id[0] === 'c' ? 'coord' : 'broker';
       const straggler = scenario.compute.stragglers.filter((s) => s.node === id).reduce((a, s) => a * s.slowdown, 1);
       this.rt.set(id, {
         id,
@@ -165,11 +185,14 @@ export class Simulation {
         bytesSent: 0,
         computeRng: rngFor(seed, `compute:${id}`),
         transientRng: rngFor(seed, `transient:${id}`),
+        paused: null,
+        pauses: [],
       });
     }
     this.losses = new LossTracker(scenario.model.targetLoss, 10 * scenario.compute.stepMs);
+    this.coord = c.coord > 0 ? createCoordService(scenario.coordination, this.coordContext()) : null;
     this.strategy = createStrategy(scenario.strategy, this.context());
-    this.recorder = new FactsRecorder(this.strategy, all, (e) => this.history.append(e));
+    this.recorder = new FactsRecorder(this.factsSource(), all, (e) => this.history.append(e));
     this.verifyFacts = opts.verifyFacts ?? false;
     this.history.onAppend((e) => {
       if (e.type !== 'note') return;
@@ -199,6 +222,7 @@ export class Simulation {
       for (const s of [...times].sort((a, b) => a - b)) this.queue.push(s, { k: 'sample' }, PRIO_SAMPLE);
     }
     this.queue.push(this.durationMs, { k: 'end' }, PRIO_END);
+    this.coord?.start();
     this.strategy.start();
     this.recorder.touchAll();
     this.recorder.flush(0);
@@ -265,7 +289,49 @@ export class Simulation {
         return id;
       },
       violation: (invariant, detail) => this.recordViolation(invariant, detail),
+      ...(this.coord ? { coord: this.coord.client } : {}),
     };
+  }
+
+  /** What the coordination service sees: the network, timers, notes, and the way back to the app. */
+  private coordContext() {
+    const sc = this.scenario;
+    return {
+      workers: this.workerIds,
+      coord: this.coordIds,
+      now: () => this.t,
+      isUp: (n: NodeId) => this.node(n).up,
+      send: (from: NodeId, to: NodeId, kind: MessageKind, payload: unknown, bytes: number) => this.send(from, to, kind, payload, bytes),
+      setTimer: (node: NodeId, delay: number, tag: string, data?: unknown) => {
+        this.queue.push(quantize(this.t + delay), { k: 'timer', node, tag, data, inc: this.node(node).inc });
+      },
+      note: ((what, node, data) => this.history.append({ t: this.t, type: 'note', node, what, data } as HistoryEvent)) as StrategyContext['note'],
+      touch: (node: NodeId) => this.recorder.touch(node),
+      rng: (stream: string) => rngFor(sc.seed, `coord:${stream}`),
+      violation: (invariant: string, detail: string) => this.recordViolation(invariant, detail),
+      op: (process: NodeId, op: 'invoke' | 'ok' | 'fail' | 'info', f: 'read' | 'update', key: string, opId?: number, version?: number) => {
+        const id = opId ?? ++this.nextOpId;
+        const e = { t: this.t, type: 'op' as const, process, op, f, opId: id, key };
+        this.history.append(version === undefined ? e : { ...e, version });
+        return id;
+      },
+      toApp: (worker: NodeId, ev: Parameters<NonNullable<Strategy['onCoord']>>[1]) => {
+        this.recorder.touch(worker);
+        this.strategy.onCoord?.(worker, ev);
+      },
+    };
+  }
+
+  /** Facts and logs: the coordination nodes' from the service, every other node's from the strategy. */
+  private factsSource(): { facts(node: NodeId): NodeFacts | null; logOf(node: NodeId): NodeLog | null } {
+    return {
+      facts: (node) => (this.isCoordNode(node) ? this.coord!.facts(node) : (this.strategy.facts?.(node) ?? null)),
+      logOf: (node) => (this.isCoordNode(node) ? this.coord!.logOf(node) : (this.strategy.logOf?.(node) ?? null)),
+    };
+  }
+
+  private isCoordNode(node: NodeId): boolean {
+    return this.coord !== null && this.node(node).role === 'coord';
   }
 
   /** Strategies whose replicas at one version must hold identical parameters (checked on every version change). */
@@ -283,6 +349,7 @@ export class Simulation {
   private checkInvariants(): void {
     const found = this.strategy.checkInvariants?.();
     if (found) for (const v of found) this.recordViolation(v.invariant, v.detail);
+    if (this.coord) for (const v of this.coord.checkInvariants()) this.recordViolation(v.invariant, v.detail);
   }
 
   /** A strong strategy promises: live workers at one version hold identical parameters. */
@@ -322,13 +389,15 @@ export class Simulation {
     pending.catch(() => undefined); // handled when the completion event is processed
     this.history.append({ t: this.t, type: 'stepStart', node: w, step, version: basedOn, due });
     if (transient) this.history.append({ t: this.t, type: 'note', node: w, what: 'transient', data: { step, slowdown: tr.slowdown } });
-    this.queue.push(due, { k: 'stepDone', node: w, step, basedOn, inc: n.inc, pending, transient });
+    this.queue.push(due, { k: 'stepDone', node: w, step, basedOn, inc: n.inc, pending, transient, startedAt: this.t, due });
     return true;
   }
 
-  private send(from: NodeId, to: NodeId, kind: MessageKind, payload: unknown, bytes: number): void {
+  private send(from: NodeId, to: NodeId, kind: MessageKind, payload: unknown, rawBytes: number): void {
     if (!this.node(from).up) return;
     this.node(to); // unknown destination is a protocol bug: fail loudly
+    // Charged at the modelled size (model.virtualParams): payloads are 4 bytes per parameter.
+    const bytes = this.byteScale === 1 ? rawBytes : Math.round(rawBytes * this.byteScale);
     const tx = this.network.transmit(from, to, bytes, this.t);
     const msg: Message = { id: ++this.nextMsgId, from, to, kind, bytes, payload, sentAt: this.t };
     this.recordSend(msg, tx.due);
@@ -448,7 +517,7 @@ export class Simulation {
     try {
       this.recorder.flush(this.t);
       if (this.verifyFacts) this.recorder.verifyAll(this.t);
-      if (this.strategy.checkInvariants) this.checkInvariants();
+      if (this.strategy.checkInvariants || this.coord) this.checkInvariants();
     } catch (err) {
       this.fail(err);
     }
@@ -465,13 +534,18 @@ export class Simulation {
         return;
       case 'deliver': {
         const { msg } = ev;
-        const blocked = this.network.blocked(msg.from, msg.to);
-        if (blocked) return this.drop(msg, blocked); // the partition began while it was in flight
-        if (!this.node(msg.to).up) return this.drop(msg, 'down');
+        if (!ev.arrived) {
+          const blocked = this.network.blocked(msg.from, msg.to);
+          if (blocked) return this.drop(msg, blocked); // the partition began while it was in flight
+        }
+        const to = this.node(msg.to);
+        if (!to.up) return this.drop(msg, 'down');
+        if (to.paused) return void to.paused.held.push({ ...ev, arrived: true }); // in its socket buffer until it resumes
         this.inflight.delete(msg.id);
         this.history.append({ t: this.t, type: 'deliver', id: msg.id, from: msg.from, to: msg.to, kind: msg.kind, sentAt: msg.sentAt });
         this.recorder.touch(msg.to);
-        this.strategy.onMessage(msg);
+        if (this.coord && (this.node(msg.to).role === 'coord' || this.node(msg.from).role === 'coord')) this.coord.onMessage(msg);
+        else this.strategy.onMessage(msg);
         return;
       }
       case 'lost':
@@ -479,13 +553,25 @@ export class Simulation {
       case 'timer': {
         const n = this.node(ev.node);
         if (n.up && n.inc === ev.inc) {
+          if (n.paused) return void n.paused.held.push(ev); // its timers fire late, after it resumes
           this.recorder.touch(ev.node);
-          this.strategy.onTimer(ev.node, ev.tag, ev.data);
+          if (this.coord && (n.role === 'coord' || ev.tag.startsWith(CLIENT_TIMER))) this.coord.onTimer(ev.node, ev.tag, ev.data);
+          else this.strategy.onTimer(ev.node, ev.tag, ev.data);
         }
         return;
       }
-      case 'stepDone':
+      case 'resume':
+        return this.resume(ev.node, ev.inc);
+      case 'stepDone': {
+        const n = this.node(ev.node);
+        if (n.up && n.inc === ev.inc) {
+          if (n.paused) return void n.paused.held.push(ev); // a frozen process computes nothing
+          // A pause during the computation stretches it by the time the process stood still.
+          const done = stretched(ev.startedAt, ev.due, n.pauses);
+          if (done > this.t) return void this.queue.push(done, ev);
+        }
         return this.completeStep(ev);
+      }
       case 'sample':
         return this.sample();
       case 'expect':
@@ -646,6 +732,8 @@ export class Simulation {
   /** A node id, or a message starting with "no " when the selector matches nothing now. */
   private resolveOne(sel: string): string {
     if (sel === '@crashed') return [...this.rt.values()].find((n) => !n.up)?.id ?? 'no crashed node for "@crashed"';
+    // With a coordination service, the strategy's leader comes first (raft-ps, Kafka); else the service's.
+    if (sel === '@leader' && this.coord) return this.strategy.resolveSelector?.(sel) ?? this.coord.leader() ?? `no node matches "${sel}" now`;
     return this.strategy.resolveSelector?.(sel) ?? `no node matches "${sel}" now`;
   }
 
@@ -677,7 +765,46 @@ export class Simulation {
           this.history.append({ t: this.t, type: 'note', node: action.node, what: 'actionIgnored', data: { reason: 'no-election-timer' } });
         }
         return;
+      case 'pause':
+        return this.pause(action.node, action.ms);
+      case 'putMeta': {
+        const why = !this.coord ? 'no-coordination-service' : this.coord.putMeta(action.key, action.value) ? null : 'no-leader';
+        if (why) this.history.append({ t: this.t, type: 'note', what: 'actionIgnored', data: { reason: why } });
+        return;
+      }
     }
+  }
+
+  /**
+   * Freezes a process (a GC pause): it handles nothing until `ms` later; what reaches it waits in
+   * its queue; its computation stands still. Its state is untouched. A pause of a paused process
+   * extends it.
+   */
+  private pause(id: NodeId, ms: number): void {
+    const n = this.node(id);
+    if (!n.up) return;
+    const until = quantize(this.t + ms);
+    if (n.paused) {
+      if (until <= n.paused.until) return;
+      n.paused.until = until;
+      n.pauses[n.pauses.length - 1].until = until;
+    } else {
+      n.paused = { from: this.t, until, held: [] };
+      n.pauses.push({ from: this.t, until });
+    }
+    this.recorder.touch(id);
+    this.queue.push(until, { k: 'resume', node: id, inc: n.inc });
+  }
+
+  /** The pause is over: the process handles what queued up, in arrival order, now. */
+  private resume(id: NodeId, inc: number): void {
+    const n = this.node(id);
+    if (!n.paused || n.inc !== inc || n.paused.until !== this.t) return; // superseded by a longer pause, or crashed
+    const { from, held } = n.paused;
+    n.paused = null;
+    this.history.append({ t: this.t, type: 'note', node: id, what: 'resumed', data: { pausedMs: quantize(this.t - from), queued: held.length } });
+    this.recorder.touch(id);
+    for (const ev of held) this.queue.push(this.t, ev);
   }
 
   private crash(id: NodeId, error?: string): void {
@@ -686,9 +813,18 @@ export class Simulation {
     n.up = false;
     n.inc++;
     n.computing = false;
+    // A crash ends a pause: what waited in its queue is lost with the process (delivered to a dead node: dropped).
+    const held = n.paused?.held ?? [];
+    n.paused = null;
+    n.pauses = [];
+    for (const ev of held) this.queue.push(this.t, ev);
     this.history.append(error ? { t: this.t, type: 'crash', node: id, error } : { t: this.t, type: 'crash', node: id });
     this.recorder.touch(id);
-    this.strategy.onCrash(id);
+    if (n.role === 'coord') this.coord?.onCrash(id);
+    else {
+      this.coord?.onCrash(id);
+      this.strategy.onCrash(id);
+    }
   }
 
   private restart(id: NodeId): void {
@@ -703,7 +839,11 @@ export class Simulation {
     // The empty replica is a version change like any other: the history says so explicitly.
     if (n.role === 'worker') this.history.append({ t: this.t, type: 'version', node: id, version: 0, synced: 0, v: { hash: this.lineage.get(0)! } });
     this.recorder.touch(id);
-    this.strategy.onRestart(id);
+    if (n.role === 'coord') this.coord?.onRestart(id);
+    else {
+      this.coord?.onRestart(id);
+      this.strategy.onRestart(id);
+    }
   }
 
   // ---------------------------------------------------------------- views and metrics
@@ -714,7 +854,7 @@ export class Simulation {
       windowMs: 10 * this.scenario.compute.stepMs,
       workers: this.workerIds.map((id) => this.node(id)),
       authoritative: this.strategy.authoritativeVersion(),
-      nodeVersion: (id) => (this.node(id).role === 'worker' ? this.node(id).replica.version : this.strategy.nodeVersion(id)),
+      nodeVersion: (id) => this.nodeVersion(id),
       allNodes: [...this.rt.values()],
       counters: {
         bytes: this.bytes,
@@ -727,11 +867,20 @@ export class Simulation {
     };
   }
 
+  /** Parameter version a node holds: its replica (workers), the strategy's (servers), none (coordination nodes). */
+  private nodeVersion(id: NodeId): number {
+    const role = this.node(id).role;
+    if (role === 'worker') return this.node(id).replica.version;
+    return role === 'coord' ? 0 : this.strategy.nodeVersion(id);
+  }
+
   metric(name: MetricName, node?: NodeId): number | null {
     if (node) this.node(node); // unknown node: fail loudly
     if (name === 'violations') return this.violations;
-    const own = this.strategy.metric?.(name, node);
+    const own = node && this.isCoordNode(node) ? undefined : this.strategy.metric?.(name, node);
     if (own !== undefined) return own;
+    const svc = this.coord?.metric(name, node);
+    if (svc !== undefined) return svc;
     const derived = this.derivedMetric(name);
     if (derived !== undefined) return derived;
     const st = this.metricState();
@@ -760,7 +909,7 @@ export class Simulation {
     for (const m of coreMetricNames) out[m] = this.metric(m);
     for (const m of strategyMetricNames) {
       if (out[m] !== undefined) continue;
-      const own = this.strategy.metric?.(m);
+      const own = this.strategy.metric?.(m) ?? this.coord?.metric(m);
       const v = own !== undefined ? own : this.derivedMetric(m);
       if (v !== undefined) out[m] = v;
     }
@@ -777,20 +926,20 @@ export class Simulation {
       role: n.role,
       up: n.up,
       ...(n.failed ? { failed: n.failed } : {}),
-      version: n.role === 'worker' ? n.replica.version : this.strategy.nodeVersion(n.id),
+      version: this.nodeVersion(n.id),
       synced: n.replica.synced,
       steps: n.steps,
       slowFactor: n.slowFactor * n.straggler,
       computing: n.computing,
-      status: n.up ? this.strategy.status(n.id) : n.failed ? `failed: ${n.failed}` : 'crashed',
+      status: !n.up ? (n.failed ? `failed: ${n.failed}` : 'crashed') : n.role === 'coord' && this.coord ? this.coord.status(n.id) : this.strategy.status(n.id),
       backend: n.role === 'worker' ? this.trainer.backendFor(n.id) : '',
-      ...detailOf(this.strategy, n.id),
+      ...(n.role === 'coord' && this.coord ? coordDetail(this.coord, n.id) : detailOf(this.strategy, n.id)),
     }));
   }
 
   links(): LinkView[] {
     const out: LinkView[] = [];
-    for (const [a, b] of this.strategy.topology()) {
+    for (const [a, b] of this.edges()) {
       for (const [from, to] of [
         [a, b],
         [b, a],
@@ -799,6 +948,11 @@ export class Simulation {
       }
     }
     return out;
+  }
+
+  /** The strategy's links and the coordination service's (clients to their servers, servers among themselves). */
+  private edges(): Array<[NodeId, NodeId]> {
+    return this.coord ? [...this.strategy.topology(), ...this.coord.topology()] : this.strategy.topology();
   }
 
   partitionGroups(): NodeId[][] | null {
@@ -824,7 +978,7 @@ export class Simulation {
   runStatic(): RunStatic {
     return {
       nodes: [...this.rt.values()].map((n) => ({ id: n.id, role: n.role })),
-      edges: this.strategy.topology(),
+      edges: this.edges(),
       network: { ...this.scenario.network },
       stragglers: this.scenario.compute.stragglers,
     };
@@ -855,13 +1009,13 @@ export class Simulation {
       steps: n.steps,
       slowFactor: n.slowFactor * n.straggler,
       computing: n.computing,
-      facts: this.strategy.facts?.(n.id) ?? null,
+      facts: this.factsSource().facts(n.id),
     }));
   }
 
   /** Terms of the node's live replicated log (tests compare them with the history's). */
   liveLog(node: NodeId): number[] | null {
-    const l = this.strategy.logOf?.(node);
+    const l = this.factsSource().logOf(node);
     return l ? l.entries.map((e) => l.item(e).term) : null;
   }
 
@@ -921,7 +1075,7 @@ export class Simulation {
         id: n.id,
         role: n.role,
         up: n.up,
-        version: n.role === 'worker' ? n.replica.version : this.strategy.nodeVersion(n.id),
+        version: this.nodeVersion(n.id),
         steps: n.steps,
         ...(n.role === 'worker' && n.eval ? { loss: n.eval.loss, accuracy: n.eval.accuracy } : {}),
       })),
@@ -937,6 +1091,28 @@ function selectorOf(a: Action): string {
   if ('node' in a && typeof a.node === 'string' && a.node.startsWith('@')) return a.node;
   if (a.do === 'partition') return a.groups.flat().find((id) => id.startsWith('@')) ?? '';
   return '';
+}
+
+function coordDetail(coord: CoordServiceRuntime, id: NodeId) {
+  const d = coord.detail(id);
+  return d ? { detail: d } : {};
+}
+
+/**
+ * When a computation that started at `startedAt` and needed until `due` really ends, given the
+ * pauses of its process: a frozen process computes nothing, so the work left when a pause begins
+ * resumes when it ends.
+ */
+export function stretched(startedAt: number, due: number, pauses: ReadonlyArray<{ from: number; until: number }>): number {
+  let t = startedAt;
+  let remaining = due - startedAt;
+  for (const p of [...pauses].sort((a, b) => a.from - b.from)) {
+    if (p.until <= t) continue;
+    if (p.from >= t + remaining) break; // done before this pause
+    remaining -= Math.max(0, p.from - t);
+    t = p.until;
+  }
+  return quantize(t + remaining);
 }
 
 function detailOf(strategy: Strategy, id: NodeId) {

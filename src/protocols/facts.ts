@@ -26,6 +26,7 @@ export interface RingFacts {
 
 export type NodeFacts =
   | ({ kind: 'ring-worker' } & RingFacts)
+  | CoordServerFacts
   // ---------------------------------------------------------------- parameter servers
   | {
       kind: 'ps-server';
@@ -46,8 +47,8 @@ export type NodeFacts =
        * pulling: restarted, fetching the parameters before it may compute.
        */
       state: 'training' | 'waiting' | 'unreachable' | 'pulling';
-      /** What it waits for, when state is `waiting`. */
-      waitFor?: 'params' | 'barrier' | 'bound';
+      /** What it waits for, when state is `waiting` (`lock`: its turn for the coordination service's lock). */
+      waitFor?: 'params' | 'barrier' | 'bound' | 'lock';
       /** ps-async, ssp: its updates the server has not acknowledged yet. */
       unacked?: number;
       /** ps-sync: the round it computes or waits in; ssp: its clock. */
@@ -55,6 +56,12 @@ export type NodeFacts =
       clock?: number;
       /** ssp: the slowest clock it must see before it may start its next clock (when blocked). */
       needClock?: number | null;
+      /**
+       * ps-async with writeLock "lease": where it is in the recipe (lock → read → compute → write →
+       * release), its lock as it believes it, and the write mode and fencing of the store.
+       */
+      phase?: 'lock' | 'read' | 'compute' | 'write';
+      lock?: WorkerLockFacts;
     }
   // ---------------------------------------------------------------- Raft
   | {
@@ -128,7 +135,55 @@ export type NodeFacts =
       ring?: RingFacts;
       /** The checkpoint store as this worker's side last saw it: epoch and writer. */
       storeEpoch: number;
+      /**
+       * Where its epochs come from. `detector`: each side takes the next epoch from its own failure
+       * detector (a majority of the workers it hears) — under one-way or non-transitive cuts two
+       * sides can both take the same epoch, and fencing then accepts both. `service`: the
+       * coordination service grants each epoch once (a create-if-absent on a majority-replicated
+       * key), so at most one side holds it.
+       */
+      epochFrom?: 'detector' | 'service';
+      /** With a service: an epoch request in flight (the side waits for the service's answer). */
+      epochPending?: number;
     };
+
+/**
+ * A coordination-service server (cluster.coord nodes c0…; CURRICULUM §C.1), etcd-like or
+ * ZooKeeper-like. Everything is the server's own view: its role, its term (Raft) or epoch (Zab),
+ * what it has committed and applied, the leases/sessions in its applied state, and each lock's
+ * queue there — the holder is the oldest key, and its creation revision/zxid is the fencing token.
+ */
+export interface CoordServerFacts {
+  kind: 'coord-server';
+  service: 'etcd' | 'zookeeper';
+  /** Raft: leader/follower/candidate; Zab: leader/follower, or looking while it elects. */
+  role: 'leader' | 'follower' | 'candidate' | 'looking';
+  /** Raft term, or Zab epoch (currentEpoch). */
+  term: number;
+  /** Who it believes leads (null: unknown). */
+  leader: NodeId | null;
+  /** etcd: Raft commit index. ZooKeeper: the zxid of the last transaction it knows committed. */
+  commit: number;
+  /** etcd: the store's revision; ZooKeeper: the zxid of the last transaction it applied. */
+  revision: number;
+  /** Leases (etcd) or sessions (ZooKeeper) alive in its applied state, with their owners. */
+  leases: Array<{ id: number; owner: NodeId }>;
+  /** Locks with a queue in its applied state: holder (oldest key), its token, and who waits. */
+  locks: Array<{ name: string; holder: NodeId; token: number; waiting: NodeId[] }>;
+  /** Metadata keys (not under /locks/) in its applied state, with their versions: a lagging server shows an older one. */
+  meta: Array<{ key: string; version: number }>;
+}
+
+/** What a worker's coordination client (and the application above it) knows of its lock. */
+export interface WorkerLockFacts {
+  /** none: not asked; waiting: queued behind another holder; held: granted (it believes so — a paused holder still does). */
+  state: 'none' | 'waiting' | 'held';
+  /** The fencing token of its grant. */
+  token?: number;
+  /** The server its session is on, and whether the session is open. */
+  server: NodeId;
+  session: 'none' | 'connecting' | 'ok';
+}
 
 export type FactsKind = NodeFacts['kind'];
 

@@ -1,7 +1,9 @@
 import type { Rng } from '../sim/rng';
 import type { Action, Message, MessageKind, NodeId, SimTime } from '../sim/types';
 import type { NodeFacts, NodeLog, NoteData, NoteName } from './facts';
+import type { CoordClient, CoordEvent } from './coord/api';
 export type { NodeFacts, NodeLog, NoteData, NoteName };
+export type { CoordClient, CoordEvent };
 
 /**
  * The one interface every synchronisation strategy implements (DESIGN rule 6).
@@ -76,6 +78,11 @@ export interface StrategyContext {
   op(process: NodeId, op: 'invoke' | 'ok' | 'fail' | 'info', f: 'read' | 'update', opId?: number, version?: number, params?: Float32Array): number;
   /** Reports a broken invariant; it is counted in the `violations` metric and shown in the UI. */
   violation(invariant: string, detail: string): void;
+  /**
+   * The coordination service's client library (locks, create-if-absent), present when the cluster
+   * has `coord` nodes. Its answers arrive through `Strategy.onCoord`.
+   */
+  readonly coord?: CoordClient;
 }
 
 /** Rich per-node state for the views (RaftScope-like server cards, Kafka brokers …). */
@@ -150,6 +157,8 @@ export interface Strategy {
   facts?(node: NodeId): NodeFacts | null;
   /** The node's replicated log (Raft servers, Kafka brokers' topic partition 0); null if none. */
   logOf?(node: NodeId): NodeLog | null;
+  /** An answer of the coordination service's client library to this worker (a lock grant, a create …). */
+  onCoord?(worker: NodeId, ev: CoordEvent): void;
 }
 
 /** The newest version any live worker holds: the authority of strategies without a server. */

@@ -1,15 +1,16 @@
 import { z } from 'zod';
 import { strategySchema } from '../protocols';
+import { coordinationSchema as coordinationSchemaLocal } from '../protocols/coord/config';
 
 /**
  * Scenario file, schema 1 (CONTRACTS.md §1). Structural rules live here; rules that need the
  * whole file (node ids that must exist, ordering) live in validate.ts.
  */
 
-const nodeId = z.string().regex(/^[wsb]\d+$/, 'expected a node id such as "w0", "s0" or "b0"');
+const nodeId = z.string().regex(/^[wsbc]\d+$/, 'expected a node id such as "w0", "s0", "b0" or "c0"');
 /** Where an action takes one node, a selector resolved when it fires may stand instead (CURRICULUM §C.1). */
 export const nodeSelectors = ['@leader', '@crashed'] as const;
-const actionNode = z.string().regex(/^([wsb]\d+|@leader|@crashed)$/, 'expected a node id such as "w0", or "@leader" / "@crashed"');
+const actionNode = z.string().regex(/^([wsbc]\d+|@leader|@crashed)$/, 'expected a node id such as "w0", or "@leader" / "@crashed"');
 const text = z.object({ en: z.string(), zh: z.string() });
 const nonNeg = z.number().finite().nonnegative();
 const prob = z.number().min(0).max(1);
@@ -26,6 +27,11 @@ export const modelSchema = z
     noise: z.number().min(0).max(1).default(0.1),
     /** Target for timeToTarget / stepsToTarget (CURRICULUM §C.1). */
     targetLoss: z.number().positive().optional(),
+    /**
+     * Messages are charged as if the model had this many float32 parameters (the "modelled size");
+     * the real model is unchanged. At least the real parameter count (checked by the validator).
+     */
+    virtualParams: z.number().int().positive().max(1e10).optional(),
   })
   .strict();
 
@@ -75,6 +81,8 @@ export const actionSchemas = {
       duplicate: prob.optional(),
     })
     .strict(),
+  pause: z.object({ do: z.literal('pause'), node: actionNode, ms: z.number().positive().max(600_000) }).strict(),
+  putMeta: z.object({ do: z.literal('putMeta'), key: z.string().regex(/^\/[\w./-]*$/, 'expected a key such as "/ckpt/latest"'), value: z.string().max(1024) }).strict(),
 } as const;
 
 export const actionSchema = z.discriminatedUnion('do', [
@@ -87,6 +95,8 @@ export const actionSchema = z.discriminatedUnion('do', [
   actionSchemas.slow,
   actionSchemas.timeout,
   actionSchemas.link,
+  actionSchemas.pause,
+  actionSchemas.putMeta,
 ]);
 
 /** Action kinds in table order (the action table in actions.ts lists the same kinds). */
@@ -112,6 +122,8 @@ export const timelineEntrySchema = z.discriminatedUnion('do', [
   actionSchemas.slow.extend(atField),
   actionSchemas.timeout.extend(atField),
   actionSchemas.link.extend(atField),
+  actionSchemas.pause.extend(atField),
+  actionSchemas.putMeta.extend(atField),
 ]);
 
 /** Metrics the engine defines for every strategy (CONTRACTS.md §1). */
@@ -158,6 +170,7 @@ export const strategyMetricNames = [
   'delayedRounds',
   'timeToTarget',
   'stepsToTarget',
+  'lastFencedToken',
 ] as const;
 
 export const metricNames = [...coreMetricNames, ...strategyMetricNames] as const;
@@ -200,6 +213,14 @@ export const expectationSchema = z
 // Strategy knobs are declared by each strategy module (DESIGN rule 6); the registry unites them.
 export { strategySchema, allreduceKnobs, psAsyncKnobs } from '../protocols';
 
+/**
+ * How workers use the coordination service (CURRICULUM §C.1): which service the `coord` nodes run,
+ * the lease (etcd) or session (ZooKeeper) timeout, how reads are served, which server each worker's
+ * session is bound to, the modelled disk sync, the request limit, and a metadata key every worker
+ * reads periodically. Fencing tokens are the etcd revision or the ZooKeeper zxid of a lock grant.
+ */
+export { coordinationSchema } from '../protocols/coord/config';
+
 
 export const scenarioSchema = z
   .object({
@@ -214,12 +235,15 @@ export const scenarioSchema = z
         workers: z.number().int().min(1).max(64),
         servers: z.number().int().min(0).max(7).default(0),
         brokers: z.number().int().min(0).max(7).default(0),
+        /** Coordination-service nodes c0… (a majority-replicated metadata service; c0 starts as its leader). */
+        coord: z.number().int().min(0).max(7).default(0),
       })
       .strict(),
     model: modelSchema.default(modelSchema.parse({})),
     compute: computeSchema.default(computeSchema.parse({})),
     network: networkSchema.default(networkSchema.parse({})),
     strategy: strategySchema,
+    coordination: coordinationSchemaLocal.optional(),
     timeline: z.array(timelineEntrySchema).default([]),
     expect: z.array(expectationSchema).default([]),
   })
@@ -231,3 +255,4 @@ export type { StrategyConfig } from '../protocols';
 export type Expectation = z.infer<typeof expectationSchema>;
 export type TimelineEntry = z.infer<typeof timelineEntrySchema>;
 export type ModelSpec = z.infer<typeof modelSchema>;
+export type CoordinationSpec = z.infer<typeof coordinationSchemaLocal>;

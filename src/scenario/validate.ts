@@ -1,5 +1,6 @@
 import { strategyInfo } from '../protocols';
 import { kafkaMisnomers, kafkaPsProblems } from '../protocols/kafka';
+import { coordinationProblems } from '../protocols/coord/config';
 import { scenarioSchema, type Scenario } from './schema';
 import { fieldNamesOf, formatIssues, formatPath, makeSuggester } from './issues';
 import { actionNodeProblems, clusterNodeIds, unknownNodeMessage } from './nodes';
@@ -59,6 +60,12 @@ export function wholeFileProblems(s: Scenario): string[] {
   }
 
   if (s.strategy.kind === 'kafka-ps') for (const [path, msg] of kafkaPsProblems(s.strategy, s.cluster)) at(['strategy', ...path], msg);
+
+  if (s.coordination) for (const [path, msg] of coordinationProblems(s.coordination, s.cluster)) at(['coordination', ...path], msg);
+  if (s.strategy.kind === 'ps-async') {
+    if (s.strategy.writeLock === 'lease' && s.cluster.coord < 1) at(['strategy', 'writeLock'], '"lease" takes its locks from a coordination service: set cluster.coord (3 is usual)');
+    if (s.strategy.fencing && s.strategy.writeLock !== 'lease') at(['strategy', 'fencing'], 'fencing checks the tokens of lock grants: it needs writeLock "lease"');
+  }
 
   s.compute.stragglers.forEach((st, i) => {
     if (!known.has(st.node)) at(['compute', 'stragglers', i, 'node'], unknownNodeMessage(st.node, ids));

@@ -71,6 +71,7 @@ const kindNames: Record<string, Text> = {
   records: { en: 'log records', zh: '日志记录' },
   merged: { en: 'merged model', zh: '合并后的模型' },
   contribution: { en: 'local work', zh: '本地成果' },
+  coord: { en: 'coordination request', zh: '协调请求' },
 };
 
 export function kindName(kind: string, lang: Lang): string {

@@ -180,6 +180,23 @@ export class RaftGroup<E extends RaftEntry, M> {
     for (const s of this.servers.values()) this.resetElectionTimer(s);
   }
 
+  /**
+   * Starts with `leaderId` already leading term 1, as a cluster that has been running does (the
+   * coordination service's c0 is its initial leader, CURRICULUM §C.1): everyone voted for it.
+   */
+  bootstrap(leaderId: NodeId): void {
+    const leader = this.servers.get(leaderId);
+    if (!leader) throw new Error(`no server ${leaderId} to lead`);
+    for (const s of this.servers.values()) {
+      s.p.currentTerm = 1;
+      s.p.votedFor = leaderId;
+      s.v.leaderId = leaderId;
+      s.x.lastHeardLeader = this.io.now();
+    }
+    this.start();
+    this.winElection(leader);
+  }
+
   newEntry(e: Omit<E, 'uid'>): E {
     return { ...e, uid: ++this.uidSeq } as E;
   }
