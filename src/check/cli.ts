@@ -23,6 +23,10 @@ options:
   --liveness MS      after the heal, progress must resume within this bound (default 3000, or
                      the strategy's longest timeout knob + 2 s, e.g. Kafka's request.timeout.ms)
   --workers N        workers in the cluster (default 4, at least what the strategy needs)
+  --coord SERVICE    run a coordination service (etcd or zookeeper) on c0-c2 beside the strategy:
+                     its nodes take faults too, processes pause (GC), the metadata key is written
+                     and read; its invariants count as violations, and etcd's metadata reads are
+                     checked for linearizability
   --json             print one JSON object on stdout
   -h, --help         show this help
 
@@ -37,6 +41,7 @@ export interface CheckArgs {
   workers: number;
   config: Record<string, unknown>;
   configText?: string;
+  coord?: 'etcd' | 'zookeeper';
   expectLoss: boolean;
   json: boolean;
 }
@@ -45,7 +50,7 @@ export function parseCheckArgs(argv: readonly string[]): { ok: true; args: Check
   const errors: string[] = [];
   const values = new Map<string, string>();
   const flags = new Set<string>();
-  const valueNames = ['strategy', 'seeds', 'from', 'duration', 'config', 'liveness', 'workers'];
+  const valueNames = ['strategy', 'seeds', 'from', 'duration', 'config', 'liveness', 'workers', 'coord'];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '-h' || arg === '--help') return { ok: true, help: true };
@@ -115,6 +120,9 @@ export function parseCheckArgs(argv: readonly string[]): { ok: true; args: Check
     const c = strategyConfig(kind, config);
     if (!c.ok) errors.push(`--config for ${kind}: ${c.error}`);
   }
+  const coordText = values.get('coord');
+  if (coordText !== undefined && coordText !== 'etcd' && coordText !== 'zookeeper') errors.push(`--coord: "${coordText}" is not a coordination service (etcd or zookeeper)`);
+  const coord = coordText === 'etcd' || coordText === 'zookeeper' ? coordText : undefined;
   const expectLoss = flags.has('expect-loss');
   if (expectLoss) {
     // With `all`, only the strategies whose default configuration allows loss take part.
@@ -127,7 +135,7 @@ export function parseCheckArgs(argv: readonly string[]): { ok: true; args: Check
   if (errors.length) return { ok: false, errors };
   return {
     ok: true,
-    args: { strategies: list, seeds, from, faultMs, livenessMs, workers, config, ...(configText !== undefined ? { configText } : {}), expectLoss, json: flags.has('json') },
+    args: { strategies: list, seeds, from, faultMs, livenessMs, workers, config, ...(configText !== undefined ? { configText } : {}), ...(coord ? { coord } : {}), expectLoss, json: flags.has('json') },
   };
 }
 
@@ -148,6 +156,9 @@ export interface StrategyReport {
   lossAllowed: boolean;
   livenessOk: number;
   linearizability: { checked: number; linearizable: number; notLinearizable: number; gaveUp: number };
+  /** The coordination service's metadata key (with --coord, where the service promises linearizable reads). */
+  metaLinearizability: { checked: number; linearizable: number; notLinearizable: number; gaveUp: number };
+  coord?: 'etcd' | 'zookeeper';
   ops: number;
   ms: number;
   seedsPerMinute: number;
@@ -160,6 +171,7 @@ export function reproCommand(a: CheckArgs, kind: string, seed: number): string {
   if (a.livenessMs !== 3000) parts.push('--liveness', String(a.livenessMs));
   if (a.workers !== 4) parts.push('--workers', String(a.workers));
   if (a.configText !== undefined) parts.push('--config', `'${a.configText.replace(/'/g, `'\\''`)}'`);
+  if (a.coord) parts.push('--coord', a.coord);
   if (a.expectLoss) parts.push('--expect-loss');
   return parts.join(' ');
 }
@@ -185,13 +197,15 @@ export async function checkStrategy(
     lossAllowed: allowsLoss(c.cfg),
     livenessOk: 0,
     linearizability: { checked: 0, linearizable: 0, notLinearizable: 0, gaveUp: 0 },
+    metaLinearizability: { checked: 0, linearizable: 0, notLinearizable: 0, gaveUp: 0 },
+    ...(a.coord ? { coord: a.coord } : {}),
     ops: 0,
     ms: 0,
     seedsPerMinute: 0,
     pass: true,
   };
   for (let seed = a.from; seed < a.from + a.seeds; seed++) {
-    const res = await runSeed({ kind, config: a.config, seed, faultMs: a.faultMs, livenessMs: a.livenessMs, workers: a.workers, crashServers: a.expectLoss, sha256: opts.sha256 });
+    const res = await runSeed({ kind, config: a.config, seed, faultMs: a.faultMs, livenessMs: a.livenessMs, workers: a.workers, crashServers: a.expectLoss, sha256: opts.sha256, ...(a.coord ? { coord: a.coord } : {}) });
     r.violations += res.violations;
     r.lostUpdates += res.lostUpdates;
     r.ops += res.ops;
@@ -203,6 +217,13 @@ export async function checkStrategy(
       if (lin.result === 'linearizable') r.linearizability.linearizable++;
       else if (lin.result === 'not-linearizable') r.linearizability.notLinearizable++;
       else r.linearizability.gaveUp++;
+    }
+    const ml = res.metaLinearizability;
+    if (ml) {
+      r.metaLinearizability.checked++;
+      if (ml.result === 'linearizable') r.metaLinearizability.linearizable++;
+      else if (ml.result === 'not-linearizable') r.metaLinearizability.notLinearizable++;
+      else r.metaLinearizability.gaveUp++;
     }
     if (res.problems.length) {
       const repro = reproCommand(a, kind, seed);
@@ -227,8 +248,12 @@ export function summaryLine(r: StrategyReport, expectLoss: boolean): string {
   const loss = expectLoss
     ? `lost updates found in ${r.seedsWithLoss}/${r.seeds} seeds (${r.lostUpdates} in all)${r.seedsWithLoss === 0 ? ' — NONE FOUND' : ''}`
     : `lost updates ${r.lostUpdates}${r.lossAllowed ? ` (allowed by this configuration; in ${r.seedsWithLoss} seeds)` : ''}`;
+  const ml = r.metaLinearizability;
+  const coordText = r.coord
+    ? ` · ${r.coord}: metadata ${ml.checked ? `linearizable ${ml.linearizable}/${ml.checked}${ml.gaveUp ? ` (search gave up on ${ml.gaveUp})` : ''}` : 'reads not promised linearizable'}`
+    : '';
   return (
-    `${r.pass ? 'PASS' : 'FAIL'} ${r.kind}: seeds ${r.from}..${r.from + r.seeds - 1}, ${r.failing.length} failing · violations ${r.violations} · ${loss} · ` +
-    `liveness ${r.livenessOk}/${r.seeds} · ${linText} · ${(r.ms / 1000).toFixed(1)} s (${r.seedsPerMinute} seeds/min)`
+    `${r.pass ? 'PASS' : 'FAIL'} ${r.kind}${r.coord ? ` + ${r.coord}` : ''}: seeds ${r.from}..${r.from + r.seeds - 1}, ${r.failing.length} failing · violations ${r.violations} · ${loss} · ` +
+    `liveness ${r.livenessOk}/${r.seeds} · ${linText}${coordText} · ${(r.ms / 1000).toFixed(1)} s (${r.seedsPerMinute} seeds/min)`
   );
 }

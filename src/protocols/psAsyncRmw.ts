@@ -301,6 +301,14 @@ export class PsRmwStrategy implements Strategy {
     return this.store.lost();
   }
 
+  private reportedOverwrites = 0;
+  /** With fencing, no accepted write may replace updates written after its read (restores aside). */
+  checkInvariants(): Array<{ invariant: string; detail: string }> {
+    if (!this.cfg.fencing || this.store.overwrites === this.reportedOverwrites) return [];
+    this.reportedOverwrites = this.store.overwrites;
+    return [{ invariant: 'fencing-overwrite', detail: `an accepted write replaced updates written after its read (version ${this.store.s.version})` }];
+  }
+
   duplicateUpdates(): number {
     return 0; // (worker, seq) pairs are applied once
   }

@@ -61,6 +61,16 @@ export class ParamStore {
   fencedReads = 0;
   staleAccepted = 0;
   lastFencedToken: number | null = null;
+  /**
+   * Observer: accepted set writes computed from a state other than the current one (they replace
+   * what was written since their read) — except from states a restore threw away. With fencing this
+   * must stay 0: it is the invariant fencing exists for.
+   */
+  overwrites = 0;
+  /** Lineage ids [from, to) a restore from a checkpoint discarded. */
+  private readonly restoredAway: Array<[number, number]> = [];
+  /** Lineage length when each snapshot was taken (by the snapshot's head). */
+  private snapNodes = 1;
 
   constructor(
     initial: Float32Array,
@@ -101,6 +111,7 @@ export class ParamStore {
       this.s.params = w.set.slice();
       // A whole-vector write is computed from what the writer read: it replaces what came since.
       if (w.basedOnNode < this.nodes.length) parent = w.basedOnNode;
+      if (parent !== this.s.head && !this.restoredAway.some(([a, b]) => parent >= a && parent < b)) this.overwrites++;
     } else if (w.grad) {
       axpy(this.s.params, -(w.lr ?? 0), w.grad);
     }
@@ -134,6 +145,7 @@ export class ParamStore {
   }
 
   snapshot(): StoreState {
+    this.snapNodes = this.nodes.length;
     return { params: this.s.params.slice(), version: this.s.version, head: this.s.head, applied: new Map(this.s.applied), newestToken: this.s.newestToken };
   }
 
@@ -143,6 +155,7 @@ export class ParamStore {
    */
   restore(snap: StoreState): void {
     const newest = Math.max(this.s.newestToken, snap.newestToken);
+    this.restoredAway.push([this.snapNodes, this.nodes.length]);
     this.s = { params: snap.params.slice(), version: snap.version, head: snap.head, applied: new Map(snap.applied), newestToken: newest };
   }
 }

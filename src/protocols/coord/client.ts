@@ -122,6 +122,11 @@ export class CoordClients implements CoordClient {
     s.server = next;
     s.lastHeard = this.ctx.now();
     for (const [reqId, p] of s.pending) this.transmit(s, reqId, p.op);
+    // Its place in a lock's queue is watched by the server it asked; re-register the watch with the
+    // new one (ZooKeeper clients re-send their watches on reconnect; the state machine keeps one key per lease).
+    if (s.lock?.state === 'waiting' && s.session === 'ok' && ![...s.pending.values()].some((p) => p.op.t === 'lock')) {
+      this.request(s, { t: 'lock', lease: s.lease, name: s.lock.name });
+    }
     this.ctx.touch(s.id);
   }
 
@@ -148,8 +153,9 @@ export class CoordClients implements CoordClient {
   unlock(worker: NodeId, name: string): void {
     const s = this.st(worker);
     if (s.lock?.name !== name) return;
+    const token = s.lock.token;
     s.lock = null;
-    if (s.session === 'ok') this.request(s, { t: 'unlock', lease: s.lease, name });
+    if (s.session === 'ok') this.request(s, token === undefined ? { t: 'unlock', lease: s.lease, name } : { t: 'unlock', lease: s.lease, name, token });
     this.ctx.touch(worker);
   }
 
@@ -167,7 +173,7 @@ export class CoordClients implements CoordClient {
     const s = this.c.get(worker);
     if (!s || !this.ctx.isUp(worker)) return null;
     const f: ClientFacts = { server: s.server, session: s.session, lease: s.session === 'none' ? 0 : s.lease };
-    if (s.lock) f.lock = s.lock.state === 'held' ? { name: s.lock.name, state: 'held', token: s.lock.token } : { name: s.lock.name, state: 'waiting' };
+    if (s.lock) f.lock = s.lock.state === 'held' && s.lock.token !== undefined ? { name: s.lock.name, state: 'held', token: s.lock.token } : { name: s.lock.name, state: 'waiting' };
     return f;
   }
 
@@ -210,7 +216,7 @@ export class CoordClients implements CoordClient {
         s.queued = [];
         return;
       case 'lock':
-        if (r.t === 'queued' && s.lock?.name === op.name && s.lock.state === 'asking' && op.lease === s.lease) s.lock.state = 'waiting';
+        if (r.t === 'queued' && s.lock?.name === op.name && s.lock.state === 'asking' && op.lease === s.lease) s.lock = { name: op.name, state: 'waiting', token: r.token };
         return;
       case 'create': {
         const appId = s.appIds.get(reqId);

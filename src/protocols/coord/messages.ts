@@ -6,7 +6,7 @@ import type { Cmd, CmdResult } from './store';
 export type ClientOp =
   | { t: 'open'; lease: number; ttlMs: number }
   | { t: 'lock'; lease: number; name: string }
-  | { t: 'unlock'; lease: number; name: string }
+  | { t: 'unlock'; lease: number; name: string; token?: number }
   | { t: 'create'; key: string; value: string }
   | { t: 'get'; key: string };
 

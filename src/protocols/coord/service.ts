@@ -130,6 +130,8 @@ export abstract class CoordServiceBase implements CoordServiceRuntime {
   // ---------------------------------------------------------------- clients at a server
 
   private onClient(s: NodeId, from: NodeId, m: ClientMsg, bytes: number): void {
+    // Out of its quorum a server answers nothing (ZooKeeper drops its client connections): its clients move on.
+    if (!this.serving(s)) return;
     if (m.c === 'ping') return this.onClientPing(s, from, m.lease);
     const op = m.op;
     if (bytes > this.cfg.maxRequestBytes) {
@@ -149,7 +151,6 @@ export abstract class CoordServiceBase implements CoordServiceRuntime {
   }
 
   private onClientPing(s: NodeId, from: NodeId, lease: number): void {
-    if (!this.serving(s)) return;
     const store = this.storeOf(s);
     const alive = store.leases.has(lease) ? 'yes' : store.closed.has(lease) ? 'no' : 'unknown';
     this.ctx.send(s, from, 'coord', { c: 'pong', lease, alive } satisfies ServerMsg, 0);
@@ -363,7 +364,7 @@ function toCmd(op: Extract<ClientMsg, { c: 'req' }>['op'], client: NodeId, reqId
     case 'lock':
       return { op: 'lock', client, reqId, lease: op.lease, name: op.name };
     case 'unlock':
-      return { op: 'unlock', client, reqId, lease: op.lease, name: op.name };
+      return op.token === undefined ? { op: 'unlock', client, reqId, lease: op.lease, name: op.name } : { op: 'unlock', client, reqId, lease: op.lease, name: op.name, token: op.token };
     case 'create':
       return { op: 'create', client, reqId, key: op.key, value: op.value };
     case 'get':

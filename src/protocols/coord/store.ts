@@ -27,8 +27,11 @@ export type Cmd =
   | { op: 'close'; lease: number }
   /** Join the lock's queue: a key bound to the lease (etcd Txn createRevision = 0 → put; ZooKeeper create ephemeral|sequential). */
   | { op: 'lock'; client: NodeId; reqId: number; lease: number; name: string }
-  /** Leave it: delete this lease's key under the lock. */
-  | { op: 'unlock'; client: NodeId; reqId: number; lease: number; name: string }
+  /**
+   * Leave it: delete this lease's key under the lock — only the one created with `token` (a Txn on
+   * its create revision), so a late or retried unlock never deletes the key of a later acquisition.
+   */
+  | { op: 'unlock'; client: NodeId; reqId: number; lease: number; name: string; token?: number }
   /** Create a key unless it exists (etcd Txn; ZooKeeper create). */
   | { op: 'create'; client: NodeId; reqId: number; key: string; value: string }
   /** Write a key (putMeta through the leader). */
@@ -138,7 +141,7 @@ export class CoordStore {
       }
       case 'unlock': {
         const key = this.lockKeyOf(cmd.name, cmd.lease);
-        if (!key) return { result: { t: 'unlocked' }, deleted: [] };
+        if (!key || (cmd.token !== undefined && this.keys.get(key)!.createId !== cmd.token)) return { result: { t: 'unlocked' }, deleted: [] };
         this.nextId();
         this.deleteKey(key);
         return { result: { t: 'unlocked' }, deleted: [key] };

@@ -247,6 +247,17 @@ export function handleAck(s: ZabCore, from: NodeId, epoch: number, index: number
   return s.v.committed;
 }
 
+/**
+ * A follower that (re)synchronised with the established leader holds the leader's history up to
+ * `upTo`: that counts as its ACK for every proposal up to there (ZooKeeper's leader counts the
+ * NEWLEADER ack the same way). Returns the new commit point.
+ */
+export function handleSyncedAck(s: ZabCore, from: NodeId, epoch: number, upTo: number): number {
+  if (s.v.role !== 'leading' || !s.v.established || epoch !== s.p.currentEpoch) return s.v.committed;
+  for (let i = s.v.committed + 1; i <= Math.min(upTo, s.p.history.length); i++) s.v.acks.get(i)?.add(from);
+  return handleAck(s, from, epoch, s.v.committed + 1);
+}
+
 /** COMMIT at a follower: everything up to the leader's commit point that it holds. */
 export function handleCommit(s: ZabCore, from: NodeId, epoch: number, upTo: number): void {
   if (s.v.role !== 'following' || s.v.leader !== from || epoch !== s.p.currentEpoch || !s.v.synced) return;

@@ -8,6 +8,7 @@ import type { Routed } from './messages';
 import { CoordServiceBase, type ReplicationFacts } from './service';
 import { CoordStore } from './store';
 import {
+  handleSyncedAck,
   becomeLeader,
   freshZabPersistent,
   freshZabVolatile,
@@ -51,11 +52,13 @@ type ZabMsg =
   | ({ z: 'newEpoch' } & NewEpoch)
   | { z: 'ackEpoch'; r: EpochReply }
   | ({ z: 'newLeader' } & NewLeader)
-  | { z: 'ackLd'; epoch: number }
+  /** The follower holds the leader's history up to `upTo` (1-based length). */
+  | { z: 'ackLd'; epoch: number; upTo: number }
   | ({ z: 'propose' } & Proposal)
   | { z: 'ack'; epoch: number; index: number }
   | { z: 'commit'; epoch: number; upTo: number }
-  | { z: 'ping'; epoch: number; committed: number }
+  /** `last`: the leader's history length, so a follower that missed the latest proposals asks to resync. */
+  | { z: 'ping'; epoch: number; committed: number; last: number }
   | { z: 'pingAck'; epoch: number }
   /** FOLLOWERINFO: a server asks the leader to sync it (it joined late, or missed proposals). */
   | { z: 'info'; acceptedEpoch: number }
@@ -224,15 +227,23 @@ export class ZooKeeperService extends CoordServiceBase {
     s.x.lastHeard = this.ctx.now();
     this.roleChanged(s);
     this.applyCommitted(s, 0);
-    this.afterSync(s, from, { z: 'ackLd', epoch: m.epoch });
+    this.afterSync(s, from, { z: 'ackLd', epoch: m.epoch, upTo: s.p.history.length });
   }
 
-  private onAckLd(s: ZServer, from: NodeId, epoch: number): void {
+  private onAckLd(s: ZServer, from: NodeId, epoch: number, upTo: number): void {
     const r = handleNewLeaderAck(s, from, epoch);
     s.x.heardFrom.set(from, this.ctx.now());
     if (r === 'established') return this.established(s);
-    // A follower that joined an established leader: bring it up to the commit point.
-    if (s.v.established && epoch === s.p.currentEpoch) this.send(s, from, { z: 'commit', epoch, upTo: s.v.committed });
+    if (!s.v.established || epoch !== s.p.currentEpoch) return;
+    // A follower that (re)joined the established leader: its copy acknowledges every proposal it
+    // holds (which may complete a commit), and it learns the commit point.
+    const before = s.v.committed;
+    const after = handleSyncedAck(s, from, epoch, upTo);
+    if (after > before) {
+      for (const p of s.v.ldAcks) if (p !== s.id && p !== from) this.send(s, p, { z: 'commit', epoch, upTo: after });
+      this.applyCommitted(s, before);
+    }
+    this.send(s, from, { z: 'commit', epoch, upTo: s.v.committed });
   }
 
   private established(s: ZServer): void {
@@ -319,7 +330,7 @@ export class ZooKeeperService extends CoordServiceBase {
         lookAgain(s);
         return this.roleChanged(s);
       }
-      for (const p of s.v.ldAcks) if (p !== s.id) this.send(s, p, { z: 'ping', epoch: s.p.currentEpoch, committed: s.v.committed });
+      for (const p of s.v.ldAcks) if (p !== s.id) this.send(s, p, { z: 'ping', epoch: s.p.currentEpoch, committed: s.v.committed, last: s.p.history.length });
     } else if (s.v.role === 'following' && now - s.x.lastHeard >= this.syncLimitMs) {
       lookAgain(s);
       return this.roleChanged(s);
@@ -327,8 +338,10 @@ export class ZooKeeperService extends CoordServiceBase {
     this.ctx.setTimer(s.id, this.tickMs / 2, 'zab-tick', token);
   }
 
-  private onPing(s: ZServer, from: NodeId, m: { epoch: number; committed: number }): void {
+  private onPing(s: ZServer, from: NodeId, m: { epoch: number; committed: number; last: number }): void {
     if (s.v.role === 'following' && s.v.leader === from && m.epoch === s.p.currentEpoch) {
+      // Proposals lost on the way (a cut, a partition): the leader holds more than it does — resync.
+      if (m.last > s.p.history.length || !s.v.synced) return this.send(s, from, { z: 'info', acceptedEpoch: s.p.acceptedEpoch });
       handleCommit(s, from, m.epoch, m.committed);
       this.applyCommitted(s, s.v.applied);
       return this.send(s, from, { z: 'pingAck', epoch: m.epoch });
@@ -374,8 +387,11 @@ export class ZooKeeperService extends CoordServiceBase {
     if (!s || !this.z.has(msg.from)) return false;
     const now = this.ctx.now();
     if (s.v.role === 'leading') s.x.heardFrom.set(msg.from, now);
-    else if (s.v.role === 'following' && s.v.leader === msg.from) s.x.lastHeard = now;
     if (typeof m !== 'object' || m === null || !('z' in m)) return false;
+    // A follower's leader is alive while it leads: its pings, proposals and commits of the current
+    // epoch (a restarted leader's NEWEPOCH is not a sign of the old leadership).
+    const leading = m.z === 'ping' || m.z === 'propose' || m.z === 'commit' || m.z === 'newLeader';
+    if (leading && s.v.role === 'following' && s.v.leader === msg.from && m.epoch >= s.p.currentEpoch) s.x.lastHeard = now;
     switch (m.z) {
       case 'newEpoch':
         this.onNewEpoch(s, msg.from, m);
@@ -387,7 +403,7 @@ export class ZooKeeperService extends CoordServiceBase {
         this.onNewLeader(s, msg.from, m);
         break;
       case 'ackLd':
-        this.onAckLd(s, msg.from, m.epoch);
+        this.onAckLd(s, msg.from, m.epoch, m.upTo);
         break;
       case 'propose':
         this.onProposal(s, msg.from, m);
