@@ -109,8 +109,20 @@ export class CoordClients implements CoordClient {
   private onPingTimer(s: ClientState, lease: unknown): void {
     if (lease !== s.lease || s.session === 'none') return;
     if (this.ctx.now() - s.lastHeard >= this.failoverMs) this.failover(s);
+    else this.watch(s);
     this.ctx.send(s.id, s.server, 'coord', { c: 'ping', lease: s.lease } satisfies ClientMsg, 0);
     this.ctx.setTimer(s.id, this.pingMs, `${CLIENT_TIMER}ping`, s.lease);
+  }
+
+  /**
+   * Its place in a lock's queue is watched by the server it talks to. The watch is (re)registered
+   * with every keep-alive while it waits — after a failover with the new server, as ZooKeeper
+   * clients re-send their watches on reconnect — always for its current key, so a grant lost on the
+   * way is sent again and an old watch never replaces the current one. Not a request: nothing to retry.
+   */
+  private watch(s: ClientState): void {
+    if (s.lock?.state !== 'waiting' || s.lock.token === undefined || s.session !== 'ok') return;
+    this.ctx.send(s.id, s.server, 'coord', { c: 'req', reqId: 0, op: { t: 'watch', lease: s.lease, name: s.lock.name, token: s.lock.token } } satisfies ClientMsg, 0);
   }
 
   /** Its server has been silent too long: the next one in the list, and everything pending again. */
@@ -122,11 +134,7 @@ export class CoordClients implements CoordClient {
     s.server = next;
     s.lastHeard = this.ctx.now();
     for (const [reqId, p] of s.pending) this.transmit(s, reqId, p.op);
-    // Its place in a lock's queue is watched by the server it asked; re-register the watch with the
-    // new one (ZooKeeper clients re-send their watches on reconnect; the state machine keeps one key per lease).
-    if (s.lock?.state === 'waiting' && s.session === 'ok' && ![...s.pending.values()].some((p) => p.op.t === 'lock')) {
-      this.request(s, { t: 'lock', lease: s.lease, name: s.lock.name });
-    }
+    this.watch(s);
     this.ctx.touch(s.id);
   }
 
@@ -155,8 +163,18 @@ export class CoordClients implements CoordClient {
     if (s.lock?.name !== name) return;
     const token = s.lock.token;
     s.lock = null;
+    this.dropPending(s, 'lock', name); // a request still unanswered would create a key nobody wants
     if (s.session === 'ok') this.request(s, token === undefined ? { t: 'unlock', lease: s.lease, name } : { t: 'unlock', lease: s.lease, name, token });
     this.ctx.touch(worker);
+  }
+
+  /** Deletes a key of this session it does not want (only that key: the unlock names its token). */
+  private release(s: ClientState, name: string, token: number): void {
+    if (s.session === 'ok') this.request(s, { t: 'unlock', lease: s.lease, name, token });
+  }
+
+  private dropPending(s: ClientState, t: 'lock', name: string): void {
+    for (const [reqId, p] of s.pending) if (p.op.t === t && p.op.name === name) s.pending.delete(reqId);
   }
 
   create(worker: NodeId, key: string, value: string, appId: number): void {
@@ -188,8 +206,13 @@ export class CoordClients implements CoordClient {
         if (m.lease === s.lease && m.alive === 'no' && s.session === 'ok') this.lost(s);
         return;
       case 'granted':
-        if (m.lease !== s.lease || s.lock?.name !== m.name || s.lock.state === 'held') return;
+        if (m.lease !== s.lease) return;
+        // A key it no longer wants (a late or retried request created it): release it, or it would
+        // hold the lock for nobody until the lease ends (Curator deletes such orphans too).
+        if (s.lock?.name !== m.name || (s.lock.token !== undefined && s.lock.token !== m.token)) return this.release(s, m.name, m.token);
+        if (s.lock.state === 'held') return;
         s.lock = { name: m.name, state: 'held', token: m.token };
+        this.dropPending(s, 'lock', m.name);
         this.ctx.note('lockAcquired', worker, { lock: m.name, token: m.token });
         this.ctx.toApp(worker, { t: 'lockAcquired', lock: m.name, token: m.token });
         return;
@@ -216,7 +239,9 @@ export class CoordClients implements CoordClient {
         s.queued = [];
         return;
       case 'lock':
-        if (r.t === 'queued' && s.lock?.name === op.name && s.lock.state === 'asking' && op.lease === s.lease) s.lock = { name: op.name, state: 'waiting', token: r.token };
+        if (r.t !== 'queued' || op.lease !== s.lease) return;
+        if (s.lock?.name === op.name && s.lock.state === 'asking') s.lock = { name: op.name, state: 'waiting', token: r.token };
+        else if (s.lock?.token !== r.token) this.release(s, op.name, r.token); // an orphan of an earlier request
         return;
       case 'create': {
         const appId = s.appIds.get(reqId);

@@ -45,6 +45,8 @@ const ELECTION_MS: [number, number] = [1000, 2000];
 export class EtcdService extends CoordServiceBase {
   private readonly raft: RaftGroup<CmdEntry, CoordStore>;
   private readonly mr = new Map<NodeId, MemberReads>();
+  /** After a restart: the log length it had (entries it re-applies, without answering clients again). */
+  private readonly replayUpTo = new Map<NodeId, number>();
 
   constructor(ctx: CoordContext, cfg: CoordinationConfig) {
     super(ctx, cfg);
@@ -56,8 +58,8 @@ export class EtcdService extends CoordServiceBase {
         machine: () => new CoordStore('etcd'),
         noop: (term) => ({ term, kind: 'noop' }),
         entryBytes: (e) => (e.cmd && e.cmd.op === 'create' ? e.cmd.key.length + e.cmd.value.length : e.cmd && e.cmd.op === 'put' ? e.cmd.key.length + e.cmd.value.length : 0),
-        apply: (s, _i, e) => {
-          if (e.kind === 'cmd' && e.cmd) this.applied(s.id, e.cmd);
+        apply: (s, i, e) => {
+          if (e.kind === 'cmd' && e.cmd) this.applied(s.id, e.cmd, undefined, i <= (this.replayUpTo.get(s.id) ?? 0));
           this.serveWaiting(s);
         },
         answerRead: (s, r) => this.readIndexReady(s, r),
@@ -161,6 +163,7 @@ export class EtcdService extends CoordServiceBase {
   }
 
   protected restartReplication(node: NodeId): void {
+    this.replayUpTo.set(node, this.raft.get(node)!.p.log.length);
     this.raft.onRestart(node);
   }
 

@@ -7,6 +7,8 @@ export type ClientOp =
   | { t: 'open'; lease: number; ttlMs: number }
   | { t: 'lock'; lease: number; name: string }
   | { t: 'unlock'; lease: number; name: string; token?: number }
+  /** Re-register, with a new server, the watch on its queued lock key (after a failover). Not a write. */
+  | { t: 'watch'; lease: number; name: string; token: number }
   | { t: 'create'; key: string; value: string }
   | { t: 'get'; key: string };
 

@@ -25,8 +25,8 @@ export interface ReplicationFacts {
 
 /** Per-server state the service layer keeps (volatile: a crash loses it). */
 interface ServerSide {
-  /** Clients waiting here for a lock: granted when their key is the oldest under the lock. */
-  waiters: Map<number, { client: NodeId; name: string; key: string }>;
+  /** Clients waiting here for a lock (by lease): granted when their key (by token) is the oldest under the lock. */
+  waiters: Map<number, { client: NodeId; name: string; token: number }>;
   /** Leader: when each lease was last touched (a ping here, or a follower's report). */
   touched: Map<number, number>;
   /** Leader: leases it has proposed to close. */
@@ -139,6 +139,10 @@ export abstract class CoordServiceBase implements CoordServiceRuntime {
       return this.answer(s, from, m.reqId, { t: 'tooLarge', bytes, limit: this.cfg.maxRequestBytes });
     }
     if (op.t === 'get') return this.read(s, from, m.reqId, op.key);
+    if (op.t === 'watch') {
+      this.side.get(s)!.waiters.set(op.lease, { client: from, name: op.name, token: op.token });
+      return this.grantWaiters(s);
+    }
     const cmd: Routed = { ...toCmd(op, from, m.reqId), via: s, reqId: m.reqId };
     this.submit(s, cmd);
   }
@@ -235,9 +239,10 @@ export abstract class CoordServiceBase implements CoordServiceRuntime {
   /**
    * The replication layer applied a committed command at `s` (`firstAnywhere`: no server applied
    * this log position before, i.e. it has just committed). Answers the client whose request came
-   * through `s`, grants locks to clients waiting here, and keeps the observer's books.
+   * through `s`, grants locks to clients waiting here, and keeps the observer's books. `replay`:
+   * a restarted server re-applying entries it had logged before its crash.
    */
-  protected applied(s: NodeId, cmd: Routed, zxid?: number): void {
+  protected applied(s: NodeId, cmd: Routed, zxid?: number, replay = false): void {
     const store = this.storeOf(s);
     const { result, deleted } = store.apply(cmd, zxid);
     const firstAnywhere = store.applied > this.appliedAnywhere;
@@ -245,9 +250,11 @@ export abstract class CoordServiceBase implements CoordServiceRuntime {
       this.appliedAnywhere = store.applied;
       this.observeCommit(s, cmd, result, store);
     }
-    if (cmd.via === s && 'client' in cmd && cmd.reqId !== undefined) {
+    // A restarted server re-applies its log: the answers for those entries went out (or were lost)
+    // in its previous life; its clients have moved on or retry.
+    if (!replay && cmd.via === s && 'client' in cmd && cmd.reqId !== undefined) {
       this.answer(s, cmd.client, cmd.reqId, result);
-      if (cmd.op === 'lock' && result.t === 'queued') this.side.get(s)!.waiters.set(cmd.lease, { client: cmd.client, name: cmd.name, key: result.key });
+      if (cmd.op === 'lock' && result.t === 'queued') this.side.get(s)!.waiters.set(cmd.lease, { client: cmd.client, name: cmd.name, token: result.token });
     }
     if (cmd.op === 'close') this.side.get(s)!.touched.delete(cmd.lease);
     if (deleted.length > 0 || cmd.op === 'lock') this.grantWaiters(s);
@@ -258,12 +265,14 @@ export abstract class CoordServiceBase implements CoordServiceRuntime {
     const side = this.side.get(s)!;
     const store = this.storeOf(s);
     for (const [lease, w] of side.waiters) {
-      if (!store.keys.has(w.key)) {
-        side.waiters.delete(lease); // its lease ended: nothing to grant
+      const queue = store.lockQueue(w.name);
+      if (!queue.some((e) => e.token === w.token)) {
+        // Gone (released, or its lease ended) — or not applied here yet (a lagging server keeps waiting).
+        if (store.closed.has(lease) || w.token <= store.rev) side.waiters.delete(lease);
         continue;
       }
-      const head = store.lockQueue(w.name)[0];
-      if (head?.key !== w.key) continue;
+      const head = queue[0];
+      if (head.token !== w.token) continue;
       side.waiters.delete(lease);
       this.ctx.send(s, w.client, 'coord', { c: 'granted', name: w.name, lease, token: head.token } satisfies ServerMsg, 0);
     }
@@ -368,7 +377,8 @@ function toCmd(op: Extract<ClientMsg, { c: 'req' }>['op'], client: NodeId, reqId
     case 'create':
       return { op: 'create', client, reqId, key: op.key, value: op.value };
     case 'get':
-      throw new Error('a read is not a command'); // reads never enter the log here
+    case 'watch':
+      throw new Error(`"${op.t}" is not a command`); // reads and watches never enter the log
   }
 }
 

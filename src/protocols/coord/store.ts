@@ -8,8 +8,9 @@ import type { NodeId } from '../../sim/types';
  *
  * Two flavours, one model:
  * - etcd: a flat key space with one global `revision` that every change increments; a lock is a
- *   key `/locks/<name>/<lease>` bound to the client's lease (concurrency.Mutex); its create
- *   revision orders the waiters and is the fencing token.
+ *   key `/locks/<name>/<lease>` bound to the client's lease (concurrency.Mutex; a lease that asks
+ *   again while its key still exists gets that key back); its create revision orders the waiters
+ *   and is the fencing token.
  * - ZooKeeper: znodes; every transaction carries the zxid the leader gave it; a lock is an
  *   ephemeral sequential child `/locks/<name>/lock-0000000007` of the client's session; its
  *   creation zxid (czxid) orders the waiters and is the fencing token.
@@ -131,7 +132,8 @@ export class CoordStore {
       case 'lock': {
         const lease = this.leases.get(cmd.lease);
         if (!lease) return { result: { t: 'noLease' }, deleted: [] };
-        const existing = this.lockKeyOf(cmd.name, cmd.lease);
+        // One key per lease and lock (ZooKeeper's recipe finds its own node again after a retry).
+        const existing = this.lockKeysOf(cmd.name, cmd.lease)[0];
         if (existing) return { result: { t: 'queued', key: existing, token: this.keys.get(existing)!.createId }, deleted: [] };
         const key = this.lockKeyName(cmd.name, cmd.lease);
         const id = this.nextId();
@@ -140,11 +142,11 @@ export class CoordStore {
         return { result: { t: 'queued', key, token: id }, deleted: [] };
       }
       case 'unlock': {
-        const key = this.lockKeyOf(cmd.name, cmd.lease);
-        if (!key || (cmd.token !== undefined && this.keys.get(key)!.createId !== cmd.token)) return { result: { t: 'unlocked' }, deleted: [] };
+        const keys = this.lockKeysOf(cmd.name, cmd.lease).filter((k) => cmd.token === undefined || this.keys.get(k)!.createId === cmd.token);
+        if (keys.length === 0) return { result: { t: 'unlocked' }, deleted: [] };
         this.nextId();
-        this.deleteKey(key);
-        return { result: { t: 'unlocked' }, deleted: [key] };
+        for (const k of keys) this.deleteKey(k);
+        return { result: { t: 'unlocked' }, deleted: keys };
       }
       case 'create': {
         const rec = this.keys.get(cmd.key);
@@ -182,13 +184,12 @@ export class CoordStore {
     return `${parent}lock-${String(n).padStart(10, '0')}`;
   }
 
-  /** This lease's key under the lock, if it has one. */
-  lockKeyOf(name: string, lease: number): string | null {
+  /** This lease's keys under the lock (one per acquisition not yet released). */
+  lockKeysOf(name: string, lease: number): string[] {
     const l = this.leases.get(lease);
-    if (!l) return null;
+    if (!l) return [];
     const parent = `${LOCK_PREFIX}${name}/`;
-    for (const k of l.keys) if (k.startsWith(parent)) return k;
-    return null;
+    return [...l.keys].filter((k) => k.startsWith(parent)).sort();
   }
 
   /** The lock's queue, oldest first: the first entry holds the lock. */

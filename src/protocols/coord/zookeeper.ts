@@ -101,6 +101,8 @@ export class ZooKeeperService extends CoordServiceBase {
   private readonly syncLimitMs: number;
   private uidSeq = 0;
   private readonly overwritten = new Map<NodeId, number>();
+  /** After a restart: the history length it had (transactions it re-applies without answering clients again). */
+  private readonly replayUpTo = new Map<NodeId, number>();
 
   constructor(ctx: CoordContext, cfg: CoordinationConfig) {
     super(ctx, cfg);
@@ -303,7 +305,7 @@ export class ZooKeeperService extends CoordServiceBase {
       const txn = s.p.history[i - 1];
       this.checker.onApply(s.id, i, txn);
       if (this.firstCommitAt(i)) this.ctx.note('commit', s.id, { index: i });
-      this.applied(s.id, txn.cmd, txn.zxid);
+      this.applied(s.id, txn.cmd, txn.zxid, i <= (this.replayUpTo.get(s.id) ?? 0));
     }
     this.serveSyncs(s);
   }
@@ -458,6 +460,7 @@ export class ZooKeeperService extends CoordServiceBase {
 
   protected restartReplication(node: NodeId): void {
     const s = this.srv(node);
+    this.replayUpTo.set(node, s.p.history.length);
     s.x.lastHeard = this.ctx.now();
     this.roleChanged(s);
   }

@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import type { HistoryEvent } from '../sim/types';
+import { Simulation, stretched } from './simulation';
+import { InstantTrainer } from './testing/instantTrainer';
+import { testScenario } from './testing/scenarios';
+
+/**
+ * `pause` is an engine-level fault (CURRICULUM §C.2): a frozen process handles no events, its
+ * timers and its computation stand still, messages to it queue, and it resumes with all its
+ * state — whatever strategy runs on it.
+ */
+
+const strategies = [
+  { kind: 'allreduce', cluster: { workers: 4 } },
+  { kind: 'ps-async', cluster: { workers: 4, servers: 1 } },
+  { kind: 'ps-sync', cluster: { workers: 4, servers: 1 } },
+  { kind: 'ssp', cluster: { workers: 4, servers: 1 } },
+  { kind: 'raft-ps', cluster: { workers: 4, servers: 3 } },
+  { kind: 'kafka-ps', cluster: { workers: 4, servers: 1, brokers: 3 } },
+  { kind: 'degrade', cluster: { workers: 4 } },
+] as const;
+
+const PAUSE_AT = 1500;
+const PAUSE_MS = 700;
+
+async function pausedRun(kind: string, cluster: object, node: string) {
+  const sim = await Simulation.create(
+    testScenario({
+      durationMs: 5000,
+      cluster: cluster as never,
+      strategy: { kind } as never,
+      timeline: [{ at: PAUSE_AT, do: 'pause', node, ms: PAUSE_MS }],
+    }),
+    { trainer: new InstantTrainer(), sampleEveryMs: 0, verifyFacts: true },
+  );
+  const s = await sim.runToEnd();
+  return { sim, s, events: sim.history.events };
+}
+
+const during = (e: HistoryEvent) => e.t > PAUSE_AT && e.t < PAUSE_AT + PAUSE_MS;
+
+describe('pause: a process freeze, for every strategy', () => {
+  it.each(strategies)('$kind: a paused worker handles nothing, keeps its state, and resumes where it was', async ({ kind, cluster }) => {
+    const { sim, s, events } = await pausedRun(kind, cluster, 'w1');
+    // Nothing happens *at* w1 while it is frozen: no deliveries, no step completions, no version change.
+    const atW1 = events.filter((e) => during(e) && ((e.type === 'deliver' && e.to === 'w1') || ((e.type === 'stepDone' || e.type === 'version' || e.type === 'stepStart') && e.node === 'w1')));
+    expect(atW1).toEqual([]);
+    // It was not crashed: no crash, no restart; it resumed and trained on.
+    expect(events.some((e) => (e.type === 'crash' || e.type === 'restart') && e.node === 'w1')).toBe(false);
+    const resumed = events.find((e) => e.type === 'note' && e.what === 'resumed' && e.node === 'w1');
+    expect(resumed?.t).toBe(PAUSE_AT + PAUSE_MS);
+    expect(events.some((e) => e.type === 'stepDone' && e.node === 'w1' && e.t > PAUSE_AT + PAUSE_MS)).toBe(true);
+    expect(sim.metric('violations')).toBe(0);
+    expect(s.simTimeMs).toBe(5000);
+  });
+
+  it('messages that arrive during the pause are delivered at the resume, in their order', async () => {
+    const { events } = await pausedRun('ps-async', { workers: 4, servers: 1 }, 's0');
+    const sendsToS0 = events.filter((e): e is Extract<HistoryEvent, { type: 'send' }> => e.type === 'send' && e.to === 's0' && e.due > PAUSE_AT && e.due < PAUSE_AT + PAUSE_MS);
+    expect(sendsToS0.length).toBeGreaterThan(0);
+    const delivered = events.filter((e): e is Extract<HistoryEvent, { type: 'deliver' }> => e.type === 'deliver' && sendsToS0.some((x) => x.id === e.id));
+    expect(delivered.every((e) => e.t === PAUSE_AT + PAUSE_MS)).toBe(true);
+    const order = delivered.map((e) => e.id);
+    const expected = [...sendsToS0].sort((a, b) => a.due - b.due || a.id - b.id).map((e) => e.id).filter((id) => order.includes(id));
+    expect(order).toEqual(expected);
+    const note = events.find((e) => e.type === 'note' && e.what === 'resumed');
+    expect(note && note.type === 'note' && note.what === 'resumed' && note.data.queued).toBeGreaterThanOrEqual(delivered.length);
+  });
+
+  it('a computation in progress stands still: it ends the pause length later', async () => {
+    const { events } = await pausedRun('allreduce', { workers: 4 }, 'w2');
+    const start = events.filter((e): e is Extract<HistoryEvent, { type: 'stepStart' }> => e.type === 'stepStart' && e.node === 'w2' && e.t <= PAUSE_AT).at(-1)!;
+    const done = events.find((e) => e.type === 'stepDone' && e.node === 'w2' && e.t > start.t)!;
+    if (start.due > PAUSE_AT) expect(done.t).toBeCloseTo(start.due + PAUSE_MS, 3);
+    else expect(done.t).toBeCloseTo(start.due, 3); // it had finished before the pause began
+  });
+
+  it('stretched(): only the overlap with pauses pushes a computation back', () => {
+    expect(stretched(0, 300, [])).toBe(300);
+    expect(stretched(0, 300, [{ from: 100, until: 2100 }])).toBe(2300);
+    expect(stretched(0, 300, [{ from: 400, until: 900 }])).toBe(300); // after it finished
+    expect(stretched(200, 500, [{ from: 0, until: 400 }])).toBe(700); // it started inside a pause
+    expect(stretched(0, 300, [{ from: 100, until: 200 }, { from: 250, until: 1250 }])).toBe(1400);
+  });
+
+  it('a crash during a pause ends it: queued messages are lost with the process', async () => {
+    const sim = await Simulation.create(
+      testScenario({
+        durationMs: 4000,
+        cluster: { workers: 4, servers: 1 },
+        strategy: { kind: 'ps-async' },
+        timeline: [
+          { at: 1000, do: 'pause', node: 's0', ms: 2000 },
+          { at: 1500, do: 'crash', node: 's0' },
+          { at: 2500, do: 'restart', node: 's0' },
+        ],
+      }),
+      { trainer: new InstantTrainer(), sampleEveryMs: 0 },
+    );
+    await sim.runToEnd();
+    const ev = sim.history.events;
+    expect(ev.some((e) => e.type === 'note' && e.what === 'resumed')).toBe(false);
+    expect(ev.some((e) => e.type === 'drop' && e.to === 's0' && e.reason === 'down' && e.t === 1500)).toBe(true);
+    expect(ev.some((e) => e.type === 'deliver' && e.to === 's0' && e.t > 2500)).toBe(true);
+  });
+
+  it('the action table validates it and names unknown nodes', async () => {
+    const sim = await Simulation.create(testScenario({ cluster: { workers: 4, servers: 1 }, strategy: { kind: 'ps-async' } }), { trainer: new InstantTrainer(), sampleEveryMs: 0 });
+    expect(sim.apply({ do: 'pause', node: 'w9', ms: 100 })).toEqual({ ok: false, error: 'node: node "w9" does not exist (cluster has w0-w3, s0)' });
+    expect(sim.apply({ do: 'pause', node: 'w1', ms: -5 })).toMatchObject({ ok: false });
+    expect(sim.apply({ do: 'pause', node: 'w1', ms: 100 })).toEqual({ ok: true });
+  });
+});
