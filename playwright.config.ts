@@ -34,7 +34,9 @@ export default defineConfig({
     trace: 'retain-on-failure',
   },
   webServer: {
-    command: `npx vite build && npx vite preview --host 127.0.0.1 --port ${port} --strictPort`,
+    // `exec`: the shell becomes the preview server, so stopping it stops the server (a plain
+    // `build && preview` chain left the server orphaned when Playwright stopped the shell).
+    command: `node node_modules/vite/bin/vite.js build && exec node node_modules/vite/bin/vite.js preview --host 127.0.0.1 --port ${port} --strictPort`,
     url: `http://127.0.0.1:${port}/`,
     reuseExistingServer: !process.env.CI,
     timeout: 180_000,

@@ -2,7 +2,7 @@ import { Simulation } from '../src/engine/simulation';
 import type { Scenario } from '../src/scenario/schema';
 import { rngFor } from '../src/sim/rng';
 import { bareTrainingLoop, benchBatches } from '../src/train/bareLoop';
-import { makeDataset } from '../src/train/datasets';
+import { loadModelData } from '../src/train/modelData';
 import type { Trainer } from '../src/train/types';
 import type { Sha256Factory } from '../src/sim/history';
 
@@ -31,12 +31,12 @@ export function throughputScenario(base: Scenario, durationMs: number, hidden?: 
 }
 
 export async function bareStepsPerSec(scenario: Scenario, steps: number, run: (draws: Uint32Array[]) => Promise<number>): Promise<number> {
-  const data = makeDataset(scenario.model, scenario.seed);
-  const draws = benchBatches(steps, scenario.model.batchSize, data.n, rngFor(scenario.seed, 'bench'));
+  // The training set has model.samples rows for every dataset (a prefix of the image subset).
+  const draws = benchBatches(steps, scenario.model.batchSize, scenario.model.samples, rngFor(scenario.seed, 'bench'));
   return run(draws);
 }
 
-export function bareInProcess(scenario: Scenario) {
-  const data = makeDataset(scenario.model, scenario.seed);
-  return (draws: Uint32Array[]) => bareTrainingLoop(scenario.model, data, draws, scenario.seed);
+export async function bareInProcess(scenario: Scenario) {
+  const { train } = await loadModelData(scenario.model, scenario.seed);
+  return (draws: Uint32Array[]) => bareTrainingLoop(scenario.model, train, draws, scenario.seed);
 }

@@ -23,5 +23,23 @@ async function runBench(opts: { scenario: string; backend: BackendChoice; durati
   }
 }
 
-(window as unknown as { runBench: typeof runBench }).runBench = runBench;
+/** 'auto' in a worker: each backend's measured ms/step on a built-in's model, and the pick. */
+async function measureBackends(opts: { scenario: string; backend?: BackendChoice; timeSoftwareGpu?: boolean }) {
+  const loaded = await fetchBuiltin(opts.scenario, './scenarios/');
+  if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
+  const sc = loaded.scenario;
+  const t0 = performance.now();
+  const spec = { model: sc.model, seed: sc.seed, backend: opts.backend ?? 'auto', timeSoftwareGpu: opts.timeSoftwareGpu };
+  const pool = await WorkerPool.create(spec, { size: 1 });
+  const initMs = performance.now() - t0;
+  try {
+    const sel = pool.backendSelection();
+    return { params: pool.paramCount, chosen: sel?.backend ?? 'none', initMs, measured: sel?.measured ?? [] };
+  } finally {
+    await pool.dispose();
+  }
+}
+
+(window as unknown as { runBench: typeof runBench; measureBackends: typeof measureBackends }).runBench = runBench;
+(window as unknown as { measureBackends: typeof measureBackends }).measureBackends = measureBackends;
 document.body.dataset.ready = 'true';

@@ -35,7 +35,7 @@ function batches(count: number, size: number, samples: number): Uint32Array[] {
 }
 
 function bareLoop(model: ModelSpec, draws: Uint32Array[]): Promise<number> {
-  return bareTrainingLoop(model, makeDataset(model, SEED), draws, SEED);
+  return bareTrainingLoop(model, makeDataset(model, SEED), draws, SEED); // a 2-D dataset: generated at once
 }
 
 async function trainerLoop(model: ModelSpec, backend: BackendName, draws: Uint32Array[]): Promise<number> {

@@ -1,7 +1,10 @@
-import { useEffect, useState, type CSSProperties } from 'react';
+import { useEffect, useMemo, useState, type CSSProperties } from 'react';
 import type { Action } from '../sim/types';
 import { act, parseSelection } from './act';
 import { ActionTools } from './components/ActionTools';
+import { BranchBar } from './components/BranchBar';
+import { ContextMenu, openContextMenu } from './components/ContextMenu';
+import { ShareDialog } from './components/ShareDialog';
 import { ErrorPanel } from './components/ErrorPanel';
 import { ChecksPanel } from './components/ChecksPanel';
 import { ExplainLine } from './components/ExplainLine';
@@ -10,6 +13,8 @@ import { MaxProgress } from './components/RunControls';
 import { StrategyControls } from './components/StrategyControls';
 import { TopBar } from './components/TopBar';
 import { ViewBoundary } from './components/ViewBoundary';
+import { lineageMarks } from './branches';
+import { rs } from './i18n/runStrings';
 import { s } from './i18n/strings';
 import { useShortcuts } from './keys';
 import { boot, followHashChanges } from './load';
@@ -120,6 +125,9 @@ export function App() {
   const loading = useApp((st) => st.loading);
   const showSettings = useApp((st) => st.showSettings);
   const t = cursor ?? (sim ? sim.now() : 0);
+  const branches = useApp((st) => st.branches);
+  const branchId = useApp((st) => st.branchId);
+  const marks = useMemo(() => lineageMarks(branches, branchId, (n) => `${rs(lang, 'branchMark')} ← ${rs(lang, 'branchLabel', { n })}`), [branches, branchId, lang]);
 
   return (
     <div className="app">
@@ -130,12 +138,16 @@ export function App() {
             <StrategyControls />
           </div>
         )}
+        <BranchBar />
         <MaxProgress />
       </header>
+      <ShareDialog />
       <ErrorPanel />
+      <ContextMenu />
       <main className="main">
         <div className="col-left">
-          <section className="view view-topology" aria-label={s(lang, 'topology')}>
+          {/* Right-click a node or a link: its actions, from the action table. */}
+          <section className="view view-topology" aria-label={s(lang, 'topology')} onContextMenu={openContextMenu}>
             {sim ? (
               <ViewBoundary name={s(lang, 'topology')}>
                 <TopologyView sim={sim} t={t} frame={frame} lang={lang} selected={selected} onSelect={onSelect} onAction={onAction} />
@@ -161,7 +173,7 @@ export function App() {
           <section className="view view-timeline" aria-label={s(lang, 'timeline')}>
             {sim && (
               <ViewBoundary name={s(lang, 'timeline')}>
-                <VersionTimeline sim={sim} t={t} frame={frame} lang={lang} cursor={cursor} onScrub={onScrub} />
+                <VersionTimeline sim={sim} t={t} frame={frame} lang={lang} cursor={cursor} onScrub={onScrub} marks={marks} />
               </ViewBoundary>
             )}
           </section>

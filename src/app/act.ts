@@ -1,25 +1,49 @@
 import { parseAction } from '../scenario/actions';
 import type { Action } from '../sim/types';
+import { fork } from './branches';
 import { s } from './i18n/strings';
-import { bumpFrame, get, reportError } from './store';
+import type { Choice } from './actionMenu';
+import { bumpFrame, get, reportError, set } from './store';
 
 /**
  * Every user action — menus, keys, the topology's clicks and drags — goes through here: checked
  * with the action table's schema and node rules, then `sim.apply` at the current simulated time.
- * A refusal is shown in the error panel; nothing else changes.
+ * With the cursor scrubbed into the past, the run forks there instead (branches.ts): the action
+ * applies at the cursor's time on a new branch. A refusal is shown in the error panel; nothing
+ * else changes.
  */
 export function act(input: Action): boolean {
-  const { sim, lang } = get();
-  if (!sim) return false;
-  const parsed = parseAction(input, sim.nodes().map((n) => n.id));
-  if (!parsed.ok) {
-    reportError(s(lang, 'actionFailed', { cause: parsed.error }));
-    return false;
+  return actAll([input]);
+}
+
+/**
+ * Several actions at one instant (the link form applied to every link): all are checked first;
+ * live, they apply in order; scrubbed back, one fork at the cursor applies them all.
+ */
+export function actAll(inputs: readonly Action[]): boolean {
+  const { sim, lang, cursor, forking } = get();
+  if (!sim || forking || inputs.length === 0) return false;
+  const ids = sim.nodes().map((n) => n.id);
+  const actions: Action[] = [];
+  for (const input of inputs) {
+    const parsed = parseAction(input, ids);
+    if (!parsed.ok) {
+      reportError(s(lang, 'actionFailed', { cause: parsed.error }));
+      return false;
+    }
+    actions.push(parsed.action);
   }
-  const r = sim.apply(parsed.action, 'user');
-  if (!r.ok) {
-    reportError(s(lang, 'actionFailed', { cause: r.error }));
-    return false;
+  if (cursor !== null && cursor < sim.now()) {
+    void fork(actions, cursor);
+    return true;
+  }
+  for (const action of actions) {
+    const r = sim.apply(action, 'user');
+    if (!r.ok) {
+      reportError(s(lang, 'actionFailed', { cause: r.error }));
+      bumpFrame();
+      return false;
+    }
   }
   bumpFrame();
   return true;
@@ -31,4 +55,15 @@ export function parseSelection(sel: string | null): { node: string } | { from: s
   const m = /^([a-z]\d+)-([a-z]\d+)$/.exec(sel);
   if (m) return { from: m[1], to: m[2] };
   return { node: sel };
+}
+
+/** Runs a menu item or key: applies its action, or opens its form in the tools panel. */
+export function choose(c: Choice): boolean {
+  set({ menu: null });
+  if ('action' in c) return act(c.action);
+  if (c.spec.target === 'groups') set({ toolTab: 'partition' });
+  else if (c.spec.do === 'putMeta') set({ toolTab: 'meta' });
+  else if (c.target.kind === 'link') set({ toolTab: 'links', selected: `${c.target.from}-${c.target.to}` });
+  else if (c.target.kind === 'node') set({ toolTab: 'node', selected: c.target.id });
+  return false;
 }

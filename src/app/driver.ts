@@ -75,6 +75,30 @@ class Driver {
     }
   }
 
+  /**
+   * Runs unpaced until simulated time `ms` (capped at the end), every event at `ms` included,
+   * then pauses there — for replays and tests (window.capPlayground.runTo). Resolves when there.
+   */
+  async runTo(ms: number): Promise<void> {
+    const sim = this.sim;
+    if (!sim || sim.done || sim.failure) return;
+    this.pause();
+    if (this.busy) await this.busy.catch(() => undefined);
+    if (this.sim !== sim) return;
+    set({ status: 'running', cursor: null });
+    const target = Math.min(ms, sim.durationMs);
+    while (this.sim === sim && !sim.done && !sim.failure) {
+      const due = sim.nextEventTime();
+      if (sim.now() >= target && (due === null || due > target)) break;
+      const run = this.advance(sim, target, maxBudgetMs);
+      this.busy = run;
+      await run;
+      if (this.busy === run) this.busy = null;
+      await new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
+    }
+    if (this.sim === sim && get().status === 'running') set({ status: 'paused' });
+  }
+
   private startLoop(): void {
     if (this.raf !== null) return;
     this.lastWall = null;
@@ -130,6 +154,9 @@ class Driver {
       if (n.failed) reportError(s(lang, 'workerFailed', { node: n.id, cause: n.failed }), undefined, `failed:${n.id}`);
     }
     const progress = sim.durationMs > 0 ? sim.now() / sim.durationMs : 1;
+    // `&at=`: the cursor goes to the shared moment once the run has reached it (CONTRACTS §5).
+    const at = get().pendingAt;
+    if (at !== null && (sim.now() >= at || sim.done)) set({ cursor: Math.min(at, sim.now()), pendingAt: null });
     if (sim.failure) {
       this.stopLoop();
       reportError(s(lang, 'engineFailed', { cause: sim.failure }), undefined, `engine:${sim.failure}`);

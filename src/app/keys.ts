@@ -1,15 +1,18 @@
 import { useEffect } from 'react';
-import { actionsForKey, type ActionSpec } from '../scenario/actions';
-import type { Action } from '../sim/types';
-import { act, parseSelection } from './act';
+import { keyChoice } from './actionMenu';
+import { choose } from './act';
+import { selectionAt } from './components/ContextMenu';
+import { toggleBranch } from './branches';
 import { driver } from './driver';
-import { partitionFromDraft } from './partition';
 import { get, set } from './store';
+import { clusterTarget, selectionTarget } from './targets';
 
 /**
- * Keyboard shortcuts. Action keys come from the one action table (DESIGN rule 5) and act on the
- * selected node or link; keys shared by an action and its inverse (x: crash/restart, c:
- * cut/restore) pick by the current state. Space plays/pauses, → steps one event.
+ * Keyboard shortcuts. Action keys come from the one action table (DESIGN rule 5) through
+ * actionMenu.keyChoice and act on the selected node or link as it is at the cursor time; keys
+ * shared by an action and its inverse (x: crash/restart, c: cut/restore) pick by that state.
+ * Space plays/pauses, → steps one event, B returns to the previous branch of a forked run,
+ * the context-menu key (or Shift+F10) opens the selection's menu, Escape closes it.
  */
 
 function typingInForm(target: EventTarget | null): boolean {
@@ -17,40 +20,25 @@ function typingInForm(target: EventTarget | null): boolean {
   return target.isContentEditable || ['INPUT', 'SELECT', 'TEXTAREA'].includes(target.tagName);
 }
 
-/** Chooses the table entry and fills it in for the current selection; null if it does not apply. */
-export function actionForKey(specs: readonly ActionSpec[]): Action | 'openPartition' | null {
-  const { sim, selected, partitionDraft } = get();
-  if (!sim || specs.length === 0) return null;
-  const sel = parseSelection(selected);
-  const kinds = new Set(specs.map((a) => a.do));
-  const target = specs[0].target;
-  if (target === 'cluster') return kinds.has('heal') ? { do: 'heal' } : null;
-  if (target === 'groups') {
-    const ids = sim.nodes().map((n) => n.id);
-    return partitionFromDraft(partitionDraft, ids) ?? 'openPartition';
-  }
-  if (target === 'node' && sel && 'node' in sel) {
-    const node = sim.nodes().find((n) => n.id === sel.node);
-    if (!node) return null;
-    if (kinds.has('crash') || kinds.has('restart')) return node.up ? { do: 'crash', node: node.id } : { do: 'restart', node: node.id };
-    if (kinds.has('slow')) {
-      const spec = specs.find((a) => a.do === 'slow');
-      const field = spec?.fields.find((f) => f.name === 'factor');
-      const factor = typeof field?.default === 'number' ? field.default : 4;
-      return { do: 'slow', node: node.id, factor: node.slowFactor > 1 ? 1 : factor };
-    }
-  }
-  if (target === 'link' && sel && 'from' in sel && (kinds.has('cut') || kinds.has('restore'))) {
-    const link = sim.links().find((l) => l.from === sel.from && l.to === sel.to);
-    return link?.cut ? { do: 'restore', from: sel.from, to: sel.to } : { do: 'cut', from: sel.from, to: sel.to };
-  }
-  return null;
+/** The menu key opens the context menu of the focused node or link, else of the selection. */
+function openMenuForSelection(): void {
+  const focused = selectionAt(document.activeElement);
+  if (focused) set({ selected: focused, toolTab: focused.includes('-') ? 'links' : 'node' });
+  const selected = focused ?? get().selected;
+  if (!selected) return;
+  const el = document.querySelector(`[data-testid="node-${selected}"], [data-testid="link-${selected}"]`);
+  const r = el?.getBoundingClientRect();
+  set({ menu: { x: r ? r.right : 100, y: r ? r.bottom : 100, sel: selected } });
 }
 
 export function useShortcuts(): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent): void => {
       if (e.ctrlKey || e.metaKey || e.altKey || typingInForm(e.target)) return;
+      if (get().menu) {
+        if (e.key === 'Escape') set({ menu: null });
+        return; // the open menu handles its own keys
+      }
       if (e.key === ' ') {
         // Space on a focused button would also click it: handle it once, here.
         e.preventDefault();
@@ -66,11 +54,22 @@ export function useShortcuts(): void {
         set({ selected: null });
         return;
       }
-      const chosen = actionForKey(actionsForKey(e.key));
+      if (e.key === 'ContextMenu' || (e.key === 'F10' && e.shiftKey)) {
+        e.preventDefault();
+        openMenuForSelection();
+        return;
+      }
+      if (e.key.toLowerCase() === 'b') {
+        toggleBranch();
+        return;
+      }
+      const { sim, selected, partitionDraft, cursor } = get();
+      if (!sim) return;
+      const t = cursor ?? sim.now();
+      const chosen = keyChoice(e.key, selectionTarget(sim, selected, t), clusterTarget(sim, partitionDraft));
       if (chosen === null) return;
       e.preventDefault();
-      if (chosen === 'openPartition') set({ toolTab: 'partition' });
-      else act(chosen);
+      choose(chosen);
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);

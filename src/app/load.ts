@@ -3,10 +3,11 @@ import { WorkerPool } from '../workers/pool';
 import type { Scenario } from '../scenario/schema';
 import { validateScenario } from '../scenario/validate';
 import { fetchBuiltin, fetchBuiltinIds, parseScenarioText } from '../scenario/loader';
-import { decodeScenarioHashAny, encodeScenarioHash, parseUrlParams } from '../scenario/url';
+import { decodeScenarioHashAny, parseUrlParams } from '../scenario/url';
 import type { BackendChoice } from '../train/types';
 import type { Trainer } from '../train/types';
 import { driver } from './driver';
+import { rs } from './i18n/runStrings';
 import { s } from './i18n/strings';
 import { get, reportError, set, setNotice } from './store';
 
@@ -48,7 +49,22 @@ export async function loadScenario(sc: Scenario, opts: { autoplay?: boolean } = 
     }
     const old = get().sim;
     await driver.detach();
-    set((st) => ({ sim, scenario: sc, status: 'idle', progress: 0, cursor: null, selected: null, loading: false, frame: st.frame + 1 }));
+    // A new run: its branches start over (they share the trainer, disposed below with the old run).
+    set((st) => ({
+      sim,
+      scenario: sc,
+      status: 'idle',
+      progress: 0,
+      cursor: null,
+      selected: null,
+      loading: false,
+      branches: [{ id: 1, sim, parent: null }],
+      branchId: 1,
+      previousBranch: null,
+      forking: null,
+      menu: null,
+      frame: st.frame + 1,
+    }));
     driver.attach(sim);
     if (opts.autoplay) driver.play();
     if (old) void old.trainer.dispose().catch(() => undefined);
@@ -113,29 +129,6 @@ export async function openFile(file: File): Promise<void> {
   await loadScenario(r.scenario);
 }
 
-/** The link that reopens the current scenario exactly (CONTRACTS §3, `#scenario=`). */
-export function shareUrl(sc: Scenario, href: string): string {
-  const url = new URL(href);
-  url.searchParams.delete('scenario');
-  url.searchParams.delete('autoplay');
-  url.hash = `scenario=${encodeScenarioHash(JSON.stringify(sc))}`;
-  return url.toString();
-}
-
-export async function share(): Promise<void> {
-  const sc = get().scenario;
-  if (!sc) return;
-  const link = shareUrl(sc, location.href);
-  const lang = get().lang;
-  try {
-    await navigator.clipboard.writeText(link);
-    setNotice(`${s(lang, 'shareCopied')} ${link}`);
-  } catch {
-    // No clipboard permission (or not a secure context): the link is shown to copy by hand.
-    setNotice(`${s(lang, 'shareNotCopied')} ${link}`);
-  }
-}
-
 export async function setBackend(backend: BackendChoice): Promise<void> {
   set({ backend });
   await restart();
@@ -186,10 +179,19 @@ export function followHashChanges(): () => void {
 export async function boot(): Promise<void> {
   const navLang = typeof navigator !== 'undefined' && navigator.language?.toLowerCase().startsWith('zh') ? 'zh' : 'en';
   const p = parseUrlParams(location.search, location.hash, { lang: navLang });
-  set({ lang: p.lang, speed: p.speed, backend: p.backend });
+  set({ lang: p.lang, speed: p.speed, backend: p.backend, pendingAt: p.at ?? null });
   if (p.errors.length > 0) reportError(s(p.lang, 'urlFailed'), p.errors);
   await loadBuiltinList(); // the id list only (one small file); titles arrive later
 
+  await openFromUrl(p);
+  const { sim, pendingAt } = get();
+  if (sim && pendingAt !== null && pendingAt > sim.durationMs) {
+    set({ pendingAt: null });
+    reportError(s(p.lang, 'urlFailed'), [rs(p.lang, 'atAfterEnd', { at: pendingAt, end: sim.durationMs })]);
+  }
+}
+
+async function openFromUrl(p: ReturnType<typeof parseUrlParams>): Promise<void> {
   if (p.scenarioHash && (await openHash(p.scenarioHash, p.autoplay))) return;
   const id = p.scenarioId ?? defaultScenarioId;
   if (await openBuiltin(id, { autoplay: p.autoplay })) return;

@@ -17,8 +17,8 @@ export function colourOf(nodeId: string): string {
  * by hue as well as lightness. Every kind any registered strategy sends is listed here; the
  * palette test checks it against the strategies' sources.
  */
-export const dataKinds = ['gradient', 'params', 'chunk', 'append', 'records', 'state', 'merged', 'contribution'] as const;
-export const controlKinds = ['vote', 'heartbeat', 'fetch', 'pull', 'ack', 'nack', 'state-req', 'coord'] as const;
+export const dataKinds = ['gradient', 'params', 'chunk', 'append', 'records', 'state', 'merged', 'contribution', 'prepare', 'accept'] as const;
+export const controlKinds = ['vote', 'heartbeat', 'fetch', 'pull', 'ack', 'nack', 'state-req', 'promise', 'accepted', 'decision', 'ask', 'coord'] as const;
 
 export const messageColours: Record<string, string> = {
   // data-carrying: saturated
@@ -30,6 +30,8 @@ export const messageColours: Record<string, string> = {
   state: '#5b3fb0', // indigo: catch-up state for a restarted node
   merged: '#0e7c86', // teal: merged model after a partition heals (degrade)
   contribution: '#8e5b1a', // brown: a side's local work sent for the merge (degrade)
+  prepare: '#a0296e', // plum: phase 1 request (2PC's PREPARE with the update; Paxos's prepare)
+  accept: '#6b8e23', // olive: Paxos phase 2 request with a value
   // control: grey-ish, hue kept for the ones a lesson names
   vote: '#c9a227', // muted gold: RequestVote and its reply
   heartbeat: '#8fb3c9', // pale steel blue: liveness beacon
@@ -39,6 +41,10 @@ export const messageColours: Record<string, string> = {
   nack: '#b07a86', // muted rose: refusal / redirect to the leader
   'state-req': '#a99cc4', // muted lavender: asks for catch-up state
   coord: '#7f9a77', // sage: a coordination-service request or answer (lease, lock, metadata)
+  promise: '#d4b86a', // light gold: Paxos phase 1 reply (kin of a vote)
+  accepted: '#9fbf9f', // pale sage: Paxos phase 2 reply
+  decision: '#c48a5a', // tan: 2PC commit / abort
+  ask: '#9db8b0', // pale teal grey: a 2PC participant in doubt asks for the decision
 };
 
 /** Colour of a message kind; unknown kinds (a strategy newer than this palette) stay neutral grey. */

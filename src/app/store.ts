@@ -30,8 +30,19 @@ export interface BuiltinEntry {
   title?: { en: string; zh: string };
 }
 
-export type ToolTab = 'node' | 'partition' | 'links';
+export type ToolTab = 'node' | 'partition' | 'links' | 'meta';
 export type Side = 'A' | 'B';
+
+/**
+ * One run of the loaded scenario. Acting while scrubbed back forks a new branch at that time; the
+ * branches share one trainer (same model and seed) and each keeps its own Simulation.
+ */
+export interface Branch {
+  id: number;
+  sim: Simulation;
+  /** The branch it left and the simulated time it left it at; null for the first run. */
+  parent: { id: number; t: number } | null;
+}
 
 export interface AppState {
   builtins: BuiltinEntry[];
@@ -61,6 +72,18 @@ export interface AppState {
   /** Info line (e.g. the shared link). */
   notice: string | null;
   frame: number;
+  /** Every run of the loaded scenario; `sim` is the current branch's. */
+  branches: Branch[];
+  branchId: number;
+  /** The branch shown before the current one (the B key returns to it). */
+  previousBranch: number | null;
+  /** A fork in progress: its time and how much of the prefix has been replayed (0…1). */
+  forking: { t: number; progress: number } | null;
+  /** From `&at=`: put the cursor there once the run has reached it. */
+  pendingAt: number | null;
+  /** The open context menu: where, and on which node or link (a selection id). */
+  menu: { x: number; y: number; sel: string } | null;
+  shareOpen: boolean;
 }
 
 let nextErrorId = 1;
@@ -91,6 +114,13 @@ export const useApp = create<AppState>()(() => ({
   partitionDraft: {},
   notice: null,
   frame: 0,
+  branches: [],
+  branchId: 0,
+  previousBranch: null,
+  forking: null,
+  pendingAt: null,
+  menu: null,
+  shareOpen: false,
 }));
 
 export const set = useApp.setState;

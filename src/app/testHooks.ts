@@ -1,19 +1,34 @@
-import type { Action } from '../sim/types';
+import type { RunSummary } from '../engine/api';
+import type { Action, SimTime } from '../sim/types';
 import type { FaultMode } from '../workers/protocol';
 import { WorkerPool } from '../workers/pool';
 import { act } from './act';
-import { get } from './store';
+import { driver } from './driver';
+import { get, set } from './store';
 
 /**
- * `window.capPlayground`: a small, stable surface for Playwright tests that need what no button
- * offers — making a training worker fail for real, to check that the failure is shown and the
- * rest keeps running. Not used by the app itself.
+ * `window.capPlayground`: a small, stable surface for Playwright tests and `npm run replay`
+ * (e2e/fixtures.ts wraps it): what no button offers precisely — running to an exact simulated
+ * time, scrubbing to one, reading the run's summary and the user's actions, and making a training
+ * worker fail for real. Not used by the app itself.
  */
 export interface TestHooks {
   /** The next gradient request for `node` fails in its worker ('throw') or kills it ('crash'). */
   injectFault(node: string, mode?: FaultMode): void;
-  /** The same path as every menu and key: parseAction, then sim.apply. */
+  /** The same path as every menu and key: parseAction, then sim.apply (or a fork when scrubbed back). */
   act(action: Action): boolean;
+  /** Runs unpaced until simulated time `ms` (every event at `ms` included), then pauses. */
+  runTo(ms: number): Promise<void>;
+  /** Puts the scrub cursor at `ms` (null: follow the run), as dragging on the timeline does; returns where it went (capped at now). */
+  scrubTo(ms: number | null): number | null;
+  /** The loaded run in brief (cheap: no hashing), or null before one is loaded. */
+  run(): { scenario: string; durationMs: number; now: number; done: boolean } | null;
+  /** The current run's summary (the CLI's `--json` object), or null before a run is loaded. */
+  summary(): RunSummary | null;
+  /** The user's actions on the current branch, with the simulated times they applied. */
+  userActions(): Array<{ t: SimTime; action: Action }>;
+  /** The branches of a forked run: id, the branch and time each left, current or not. */
+  branches(): Array<{ id: number; parent: { id: number; t: number } | null; current: boolean; now: number }>;
 }
 
 declare global {
@@ -30,5 +45,20 @@ export function installTestHooks(): void {
       trainer.injectFault(node, mode);
     },
     act,
+    runTo: (ms) => driver.runTo(ms),
+    scrubTo(ms) {
+      const sim = get().sim;
+      if (!sim) throw new Error('no run is loaded');
+      const cursor = ms === null ? null : Math.max(0, Math.min(ms, sim.now()));
+      set({ cursor });
+      return cursor;
+    },
+    run() {
+      const sim = get().sim;
+      return sim ? { scenario: sim.scenario.id, durationMs: sim.durationMs, now: sim.now(), done: sim.done } : null;
+    },
+    summary: () => get().sim?.summary() ?? null,
+    userActions: () => get().sim?.userActions() ?? [],
+    branches: () => get().branches.map((b) => ({ id: b.id, parent: b.parent, current: b.id === get().branchId, now: b.sim.now() })),
   };
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseCheckArgs, reproCommand } from './cli';
 import { allowsLoss, checkModel } from './models';
 import { nemesisSchedule } from './nemesis';
-import { livenessProblem, runSeed, strategyConfig } from './runner';
+import { buildCheckScenario, livenessProblem, runSeed, strategyConfig } from './runner';
 import type { HistoryEvent } from '../sim/types';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -88,10 +88,29 @@ describe('checker runs', () => {
     }
     expect(coordFaulted).toBe(true);
   });
+  it.each(['paxos-ps', '2pc-ps'])('%s: no violation, no loss, progress after the heal, linearizable', async (kind) => {
+    for (const seed of [1, 2]) {
+      const r = await runSeed({ kind, seed, faultMs: 3000, linBudgetMs: 20_000 });
+      expect(r.problems, JSON.stringify(r.problems)).toEqual([]);
+      expect(r.lossAllowed).toBe(false);
+      expect(r.linearizability?.result).toBe('linearizable');
+      expect(r.ops).toBeGreaterThan(30);
+    }
+  });
+  it('the cluster: --servers, else the strategy’s check size, never below what it needs', () => {
+    const cfg = strategyConfig('2pc-ps');
+    if (!cfg.ok) throw new Error(cfg.error);
+    const servers = (o: Partial<Parameters<typeof buildCheckScenario>[0]>) => (buildCheckScenario({ kind: '2pc-ps', seed: 1, ...o }, cfg.cfg).scenario as { cluster: { servers: number } }).cluster.servers;
+    expect(servers({})).toBe(3);
+    expect(servers({ servers: 5 })).toBe(5);
+    expect(servers({ servers: 1 })).toBe(2);
+  });
   it('models: what each strategy is held to', () => {
     expect(checkModel({ kind: 'allreduce' })).toMatchObject({ mode: 'rounds', promises: true });
     expect(checkModel({ kind: 'ps-async' }).promises).toBe(false);
     expect(checkModel({ kind: 'raft-ps', readMode: 'local' } as never).promises).toBe(false);
+    expect(checkModel({ kind: 'paxos-ps' })).toMatchObject({ mode: 'register', promises: true });
+    expect(checkModel({ kind: '2pc-ps' })).toMatchObject({ mode: 'register', promises: true });
     const c = strategyConfig('ps-async');
     expect(c.ok && allowsLoss(c.cfg)).toBe(true);
     const ar = strategyConfig('allreduce');
@@ -112,6 +131,10 @@ describe('check arguments', () => {
     const c = parseCheckArgs(['--strategy', 'degrade', '--coord', 'zookeeper']);
     if (c.ok && 'args' in c) expect(reproCommand(c.args, 'degrade', 7)).toBe('npm run check -- --strategy degrade --seeds 1 --from 7 --coord zookeeper');
     expect(parseCheckArgs(['--coord', 'consul'])).toMatchObject({ ok: false, errors: ['--coord: "consul" is not a coordination service (etcd or zookeeper)'] });
+    const five = parseCheckArgs(['--strategy', 'paxos-ps', '--servers', '5']);
+    expect(five.ok && 'args' in five && five.args.servers).toBe(5);
+    if (five.ok && 'args' in five) expect(reproCommand(five.args, 'paxos-ps', 9)).toBe('npm run check -- --strategy paxos-ps --seeds 1 --from 9 --servers 5');
+    expect(parseCheckArgs(['--servers', 'x'])).toMatchObject({ ok: false, errors: [expect.stringContaining('--servers')] });
   });
 
   it('npm run check: summary, stand-in note, exit 0; --json prints one object', () => {

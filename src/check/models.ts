@@ -41,6 +41,26 @@ export function checkModel(cfg: StrategyConfig | { kind: string }): CheckModel {
           zh: '把复制的参数服务器看作一个寄存器：已提交的更新和读取必须能排成一个符合真实时间的顺序。',
         },
       };
+    case 'paxos-ps':
+      return {
+        mode: 'register',
+        // Updates are acknowledged once chosen and applied; reads confirm leadership with a majority round first.
+        promises: true,
+        what: {
+          en: 'The Paxos-replicated parameter server as one register: chosen updates and reads must fit a single order that respects real time.',
+          zh: '把 Paxos 复制的参数服务器看作一个寄存器：已选定的更新和读取必须能排成一个符合真实时间的顺序。',
+        },
+      };
+    case '2pc-ps':
+      return {
+        mode: 'register',
+        // Transactions run one at a time and reads are answered by the coordinator, which applies every commit before telling anyone.
+        promises: true,
+        what: {
+          en: 'The 2PC-replicated parameter server as one register: committed transactions and reads must fit a single order that respects real time; aborted updates never take effect.',
+          zh: '把两阶段提交复制的参数服务器看作一个寄存器：已提交的事务和读取必须能排成一个符合真实时间的顺序；中止的更新永远不生效。',
+        },
+      };
     case 'ps-async':
       return {
         mode: 'register',

@@ -8,6 +8,7 @@ import { checkLinearizability, describeVerdict, type Verdict } from './lineariza
 import { allowsLoss, checkModel } from './models';
 import { nemesisSchedule, type Schedule } from './nemesis';
 import { opsFromHistory } from './ops';
+import { truthProblems } from './truths';
 
 /**
  * One seed of the randomized checker: a nemesis schedule over the strategy's cluster, run with the
@@ -28,6 +29,8 @@ export interface CheckRunOptions {
   /** After the heal, every live worker must complete a counted step within this bound (ms). */
   livenessMs?: number;
   workers?: number;
+  /** Servers in the cluster (default: the strategy's `checkServers`, else what it needs). */
+  servers?: number;
   /** Bias the nemesis towards crashing servers, brokers and leaders (the --expect-loss mode). */
   crashServers?: boolean;
   /** Linearizability search budget per seed (ms). */
@@ -42,7 +45,8 @@ export interface CheckRunOptions {
 }
 
 export interface SeedProblem {
-  check: 'violation' | 'lost-updates' | 'liveness' | 'linearizability' | 'engine';
+  /** truth: what the strategy must show about availability (truths.ts), e.g. 2PC commits nothing with a participant down. */
+  check: 'violation' | 'lost-updates' | 'liveness' | 'linearizability' | 'truth' | 'engine';
   detail: string;
 }
 
@@ -74,9 +78,10 @@ export function strategyConfig(kind: string, over: Record<string, unknown> = {})
 }
 
 export function buildCheckScenario(o: CheckRunOptions, cfg: StrategyConfig): { scenario: unknown; schedule: Schedule; quietMs: number } {
-  const needs = strategyInfo(o.kind)?.needs ?? {};
+  const info = strategyInfo(o.kind);
+  const needs = info?.needs ?? {};
   const workers = Math.max(o.workers ?? 4, needs.workers ?? 1);
-  const servers = needs.servers ?? 0;
+  const servers = Math.max(o.servers ?? info?.checkServers ?? 0, needs.servers ?? 0);
   // A replicated log is checked with three brokers (a typical replication factor), not the minimum.
   const brokers = needs.brokers ? Math.max(needs.brokers, 3) : 0;
   const faultMs = o.faultMs ?? 5000;
@@ -137,6 +142,8 @@ export async function runSeed(o: CheckRunOptions): Promise<SeedResult> {
 
   const live = livenessProblem(events, valid.scenario.cluster.workers, schedule.healAt, livenessBound(cfg, o.livenessMs, o.coord), sim.now());
   if (live) problems.push({ check: 'liveness', detail: live });
+  const servers = Array.from({ length: valid.scenario.cluster.servers }, (_, i) => `s${i}`);
+  for (const detail of truthProblems(o.kind, events, servers)) problems.push({ check: 'truth', detail });
 
   const ops = opsFromHistory(events);
   const model = checkModel(cfg);

@@ -9,6 +9,12 @@ describe('parseCliArgs', () => {
     });
   });
 
+  it('--samples takes a file name', () => {
+    expect(parseCliArgs(['x', '--samples', 'out.csv'])).toMatchObject({ ok: true, args: { samples: 'out.csv' } });
+    expect(parseCliArgs(['x', '--samples='])).toEqual({ ok: false, errors: ['--samples: empty file name'] });
+    expect(parseCliArgs(['x', '--samples'])).toEqual({ ok: false, errors: ['--samples needs a value'] });
+  });
+
   it('defaults', () => {
     expect(parseCliArgs(['s.json'])).toEqual({ ok: true, args: { target: 's.json', json: false, backend: 'cpu' } });
   });

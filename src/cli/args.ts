@@ -16,6 +16,8 @@ export interface CliArgs {
   log?: string;
   /** Write the operations on the parameters (reads, updates) as Jepsen-style JSON Lines. */
   history?: string;
+  /** Write the engine's metric samples as CSV (`t_ms,metric,node,value`). */
+  samples?: string;
   backend: CliBackend;
 }
 
@@ -32,12 +34,18 @@ options:
   --history FILE.jsonl
                      write the reads and updates of the parameters, one operation event per
                      line: {process, type: invoke|ok|fail|info, f: read|update, value, time, id}
+  --samples FILE.csv write the engine's metric samples (period 250 ms, every expectation
+                     time and the end): t_ms,metric,node,value — an empty node is cluster-wide
   --backend B        tfjs backend: cpu (default) or wasm
   -h, --help         show this help
 
+A scenario with variants runs the base and then every variant (each with the base seed); the
+summary reports each, --json adds "variants": [{id, metrics, expectations, pass}], and the
+verdict needs all of them. --log and --history describe the base run.
+
 exit status: 0 all expectations hold, 1 one fails, 2 invalid input or arguments`;
 
-const valueFlags = ['seed', 'until', 'log', 'history', 'backend'] as const;
+const valueFlags = ['seed', 'until', 'log', 'history', 'samples', 'backend'] as const;
 type ValueFlag = (typeof valueFlags)[number];
 const boolFlags = ['json', 'help'] as const;
 
@@ -127,6 +135,12 @@ export function parseCliArgs(argv: readonly string[]): ArgsResult {
   if (history !== undefined) {
     if (history === '') errors.push('--history: empty file name');
     else args.history = history;
+  }
+
+  const samples = values.get('samples');
+  if (samples !== undefined) {
+    if (samples === '') errors.push('--samples: empty file name');
+    else args.samples = samples;
   }
 
   const backend = values.get('backend');

@@ -1,4 +1,4 @@
-import type { RunSummary } from '../engine/api';
+import type { RunSummary, VariantSummary } from '../engine/api';
 import { formatExpectation } from '../scenario/expectations';
 
 /**
@@ -34,7 +34,7 @@ export function table(rows: readonly (readonly string[])[], right: readonly numb
 type SummaryExpectation = RunSummary['expectations'][number];
 
 /** An expectation whose time lies after where the run stopped (only with `--until`). */
-export function notReached(e: SummaryExpectation, s: RunSummary, durationMs: number): boolean {
+export function notReached(e: SummaryExpectation, s: Pick<RunSummary, 'simTimeMs'>, durationMs: number): boolean {
   return (e.at === 'end' ? durationMs : e.at) > s.simTimeMs;
 }
 
@@ -44,6 +44,19 @@ export function notReached(e: SummaryExpectation, s: RunSummary, durationMs: num
  */
 export function verdict(s: RunSummary, durationMs: number): boolean {
   return s.expectations.every((e) => e.pass || notReached(e, s, durationMs));
+}
+
+/** A variant's block in the readable output: its expectations and verdict (the JSON has its metrics too). */
+export function formatVariant(v: VariantSummary, durationMs: number, simTimeMs: number): string {
+  const asRun = { simTimeMs };
+  const rows = v.expectations.map((e) =>
+    !e.pass && notReached(e, asRun, durationMs)
+      ? ['SKIP', formatExpectation(e, 'en'), `not reached (run stopped at ${formatNumber(simTimeMs)} ms)`]
+      : [e.pass ? 'PASS' : 'FAIL', formatExpectation(e, 'en'), `actual ${formatNumber(e.actual)}`],
+  );
+  const held = v.expectations.filter((e) => e.pass).length;
+  const total = v.expectations.length - rows.filter((r) => r[0] === 'SKIP').length;
+  return [`variant ${v.id}`, ...(rows.length ? [table(rows)] : []), `result: ${v.pass ? 'PASS' : 'FAIL'} (${held}/${total} expectations hold)`].join('\n');
 }
 
 /** `durationMs` defaults to the simulated time, i.e. the run went to its end. */

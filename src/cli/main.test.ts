@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { parseSamplesCsv } from '../engine/runExport';
+import type { HistoryEvent } from '../sim/types';
 
 /** End-to-end: the real `npm run sim` entry point as a child process (exit codes, stdout purity). */
 
@@ -73,6 +75,34 @@ describe('sim CLI', () => {
     expect(sim(p, '--history', join(dir, 'no-such-dir', 'x.jsonl')).stderr).toContain('error: --history: cannot write');
   });
 
+  it('--samples writes the engine samples as CSV; the cluster steps at the end equal --json', () => {
+    const p = join(dir, 'samples.json');
+    const csv = join(dir, 'samples.csv');
+    const log = join(dir, 'samples-events.jsonl');
+    writeFileSync(p, JSON.stringify({ ...small, cluster: { workers: 2, servers: 1 }, strategy: { kind: 'ps-async' }, expect: [{ at: 700, metric: 'steps', op: '>', value: 0 }] }));
+    const r = sim(p, '--json', '--samples', csv, '--log', log);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { metrics: Record<string, number>; simTimeMs: number };
+    const text = readFileSync(csv, 'utf8');
+    expect(text.split('\n')[0]).toBe('t_ms,metric,node,value');
+    const rows = parseSamplesCsv(text);
+    // Every value is a number: nulls are left out, not written as "null" or "".
+    for (const row of rows) expect(Number.isFinite(row.value), JSON.stringify(row)).toBe(true);
+    const endSteps = rows.filter((x) => x.metric === 'steps' && x.node === null && x.t === out.simTimeMs);
+    expect(endSteps).toHaveLength(1);
+    expect(endSteps[0].value).toBe(out.metrics.steps);
+    expect(out.metrics.steps).toBeGreaterThan(0);
+    // Per-node rows, and the samples are on the simulated clock: every 250 ms, the expectation time, the end.
+    const w1 = rows.filter((x) => x.metric === 'steps' && x.node === 'w1');
+    expect(w1.map((x) => x.t)).toEqual([0, 250, 500, 700, 750, 1000, 1250, 1500]);
+    expect(w1[w1.length - 1].value).toBeLessThanOrEqual(out.metrics.steps);
+    // The CSV is exactly the metrics events of the event log, row for row.
+    const samples = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as HistoryEvent).filter((e) => e.type === 'metrics');
+    const expected = samples.flatMap((e) => (e.type === 'metrics' ? [...Object.values(e.v.cluster), ...Object.values(e.v.nodes).flatMap((n) => Object.values(n))].filter((v) => v !== null) : []));
+    expect(rows.map((x) => x.value)).toEqual(expected);
+    expect(sim(p, '--samples', join(dir, 'no-such-dir', 'x.csv')).stderr).toContain('error: --samples: cannot write');
+  });
+
   it('a failing expectation exits 1 and says FAIL', () => {
     const p = join(dir, 'fails.json');
     writeFileSync(p, JSON.stringify({ ...small, expect: [{ at: 'end', metric: 'steps', op: '<', value: 0 }] }));
@@ -80,5 +110,39 @@ describe('sim CLI', () => {
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toMatch(/^FAIL\s+steps < 0 at end/m);
     expect(r.stdout).toMatch(/result: FAIL/);
+  });
+
+  it('variants: --json adds {id, metrics, expectations, pass} per variant; the verdict needs every one', () => {
+    const p = join(dir, 'variants.json');
+    const scenario = {
+      ...small,
+      variants: [
+        { id: 'three', patch: { cluster: { workers: 3 } } },
+        { id: 'slow', patch: { compute: { stepMs: 1000 } } },
+      ],
+      expect: [
+        { at: 'end', metric: 'steps', op: '>', value: 0, variant: '*' },
+        { at: 'end', metric: 'steps', op: '>', value: 12, variant: 'slow' },
+      ],
+    };
+    writeFileSync(p, JSON.stringify(scenario));
+    const r = sim(p, '--json');
+    expect(r.code, r.stderr).toBe(1);
+    const out = JSON.parse(r.stdout) as { pass: boolean; expectations: unknown[]; variants: Array<{ id: string; pass: boolean; metrics: Record<string, number>; expectations: Array<{ metric: string; pass: boolean }> }> };
+    expect(out.pass).toBe(false);
+    expect(out.expectations).toHaveLength(1); // the base holds "*" only
+    expect(out.variants.map((v) => [v.id, v.pass, v.expectations.length])).toEqual([
+      ['three', true, 1],
+      ['slow', false, 2],
+    ]);
+    expect(Object.keys(out.variants[0]).sort()).toEqual(['expectations', 'id', 'metrics', 'pass']);
+    // 1.5 s at 1 s per step: each of the two workers completes one step.
+    expect(out.variants[1].metrics.steps).toBe(2);
+    const text = sim(p);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toMatch(/^variant slow\nPASS\s+steps > 0 at end\s+actual 2\nFAIL\s+steps > 12 at end/m);
+    expect(text.stdout).toMatch(/overall: FAIL \(base and 2 variants\)/);
+    writeFileSync(p, JSON.stringify({ ...scenario, expect: scenario.expect.slice(0, 1) }));
+    expect(sim(p, '--json').code).toBe(0);
   });
 });

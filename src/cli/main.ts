@@ -1,14 +1,16 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
-import type { RunSummary } from '../engine/api';
-import type { HistoryEvent } from '../sim/types';
+import type { RunSummary, VariantSummary } from '../engine/api';
+import { eventLogLines, samplesCsvLines } from '../engine/runExport';
 import { historyLines } from '../check/ops';
 import { parseCliArgs, usage, type CliArgs } from './args';
 import { resolveScenario } from './builtins';
-import { formatSummary, verdict } from './format';
+import { formatSummary, formatVariant, verdict } from './format';
 import type { Scenario } from '../scenario/schema';
+import { resolveVariant } from '../scenario/validate';
 
 /**
- * `npm run sim -- <scenario.json | built-in id> [--seed N] [--until MS] [--json] [--log FILE.jsonl] [--backend cpu|wasm]`
+ * `npm run sim -- <scenario.json | built-in id> [--seed N] [--until MS] [--json] [--log FILE.jsonl]
+ *  [--history OPS.jsonl] [--samples FILE.csv] [--backend cpu|wasm]`
  * (CONTRACTS §2). This file only wires: arguments (args.ts) → scenario (builtins.ts) → engine →
  * output (format.ts). Exit status: 0 all expectations hold, 1 one fails, 2 invalid input or
  * arguments, 3 the engine itself failed (a bug, not a verdict on the scenario).
@@ -42,19 +44,43 @@ async function main(argv: readonly string[]): Promise<number> {
   // Open the log before the run, so a bad path fails in a second, not after the whole run.
   const logFd = args.log === undefined ? undefined : openLog(args.log);
   const historyFd = args.history === undefined ? undefined : openLog(args.history, '--history');
+  const samplesFd = args.samples === undefined ? undefined : openLog(args.samples, '--samples');
 
   // stdout carries only the result: anything a library logs with console.log goes to stderr.
   console.log = (...a: unknown[]) => console.error(...a);
 
-  const engineSummary = await run(scenario, args, logFd, historyFd);
+  const engineSummary = await run(scenario, args, { log: logFd, history: historyFd, samples: samplesFd });
   // With --until, expectations after the stop are not reached: they neither hold nor fail.
-  const pass = verdict(engineSummary, scenario.durationMs);
-  const summary = { ...engineSummary, pass };
-  process.stdout.write(args.json ? `${JSON.stringify(summary)}\n` : `${formatSummary(summary, scenario.durationMs)}\n`);
+  const basePass = verdict(engineSummary, scenario.durationMs);
+  // Variants (CURRICULUM §C.7) run after the base, each with the base seed; --log and --history
+  // describe the base run only.
+  const variants: Array<VariantSummary & { durationMs: number; simTimeMs: number }> = [];
+  for (const v of scenario.variants ?? []) {
+    const resolved = resolveVariant(scenario, v.id);
+    if (!resolved.ok) throw new UsageError(resolved.errors.map((e) => `variant "${v.id}": ${e}`));
+    const vs = resolved.scenario;
+    const until = args.untilMs === undefined ? undefined : Math.min(args.untilMs, vs.durationMs);
+    const s = await run(vs, { ...args, untilMs: until }, {});
+    variants.push({ id: v.id, metrics: s.metrics, expectations: s.expectations, pass: verdict(s, vs.durationMs), durationMs: vs.durationMs, simTimeMs: s.simTimeMs });
+  }
+  const pass = basePass && variants.every((v) => v.pass);
+  const summary: RunSummary = {
+    ...engineSummary,
+    pass,
+    ...(variants.length ? { variants: variants.map(({ id, metrics, expectations, pass: p }) => ({ id, metrics, expectations, pass: p })) } : {}),
+  };
+  const text = () => [formatSummary({ ...engineSummary, pass: basePass }, scenario.durationMs), ...variants.map((v) => formatVariant(v, v.durationMs, v.simTimeMs)), ...(variants.length ? [`overall: ${pass ? 'PASS' : 'FAIL'} (base and ${variants.length} variant${variants.length === 1 ? '' : 's'})`] : [])].join('\n\n');
+  process.stdout.write(args.json ? `${JSON.stringify(summary)}\n` : `${text()}\n`);
   return pass ? EXIT_PASS : EXIT_FAIL;
 }
 
-async function run(scenario: Scenario, args: CliArgs, logFd: number | undefined, historyFd?: number): Promise<RunSummary> {
+interface OutputFds {
+  log?: number;
+  history?: number;
+  samples?: number;
+}
+
+async function run(scenario: Scenario, args: CliArgs, out: OutputFds): Promise<RunSummary> {
   // Loaded lazily: tfjs takes seconds to import, and argument or file errors should answer at once.
   const [{ Simulation }, { LocalTrainer }] = await Promise.all([import('../engine/simulation'), import('../train/localTrainer')]);
   const trainer = await LocalTrainer.create({ model: scenario.model, seed: scenario.seed, backend: args.backend });
@@ -69,8 +95,9 @@ async function run(scenario: Scenario, args: CliArgs, logFd: number | undefined,
     const summary = await sim.runToEnd({ untilMs: args.untilMs, onProgress: progress.update });
     progress.done();
     if (sim.failure) throw new Error(sim.failure);
-    if (logFd !== undefined) writeLog(logFd, sim.history.events);
-    if (historyFd !== undefined) writeLog(historyFd, historyLines(sim.history.events));
+    if (out.log !== undefined) writeLines(out.log, eventLogLines(sim.history.events));
+    if (out.history !== undefined) writeLines(out.history, historyLines(sim.history.events).map((e) => `${JSON.stringify(e)}\n`));
+    if (out.samples !== undefined) writeLines(out.samples, samplesCsvLines(sim.history.events));
     return summary;
   } finally {
     await trainer.dispose();
@@ -87,13 +114,19 @@ function openLog(path: string, flag = '--log'): number {
   }
 }
 
-/** JSON Lines: one event per line, written in chunks so a long run does not build one huge string. */
-function writeLog(fd: number, events: readonly HistoryEvent[] | readonly object[]): void {
-  const CHUNK = 5000;
+/** Lines (each ending in "\n"), written in chunks so a long run does not build one huge string. */
+function writeLines(fd: number, lines: Iterable<string>): void {
+  const CHUNK = 1 << 20;
+  let buf = '';
   try {
-    for (let i = 0; i < events.length; i += CHUNK) {
-      writeSync(fd, events.slice(i, i + CHUNK).map((e) => `${JSON.stringify(e)}\n`).join(''));
+    for (const l of lines) {
+      buf += l;
+      if (buf.length >= CHUNK) {
+        writeSync(fd, buf);
+        buf = '';
+      }
     }
+    if (buf) writeSync(fd, buf);
   } finally {
     closeSync(fd);
   }

@@ -5,7 +5,7 @@ import { parseSweepArgs, runSweep, shapeOf } from './sweep';
 describe('npm run sweep', () => {
   it('parses its arguments and refuses unknown metrics', () => {
     const p = parseSweepArgs(['ssp-bounded-staleness', '--knob', 'staleness', '--values', '0,1,inf', '--metric', 'timeToTarget', '--json']);
-    expect(p.ok && p.args.values).toEqual([0, 1, 'inf']);
+    expect(p.ok && 'args' in p && p.args.values).toEqual([0, 1, 'inf']);
     expect(parseSweepArgs(['x', '--knob', 'k', '--values', '1', '--metric', 'nope']).ok).toBe(false);
   });
 

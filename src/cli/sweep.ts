@@ -1,13 +1,17 @@
+import { readFileSync } from 'node:fs';
+import { parseShard, shardOf, type Shard } from '../check/shard';
 import type { MetricName, Scenario } from '../scenario/schema';
 import { metricNames } from '../scenario/schema';
 import { validateScenario } from '../scenario/validate';
 import { resolveScenario } from './builtins';
 
 /**
- * `npm run sweep -- <scenario.json | built-in id> --knob staleness --values 0,1,2,4,8,inf --metric timeToTarget [--at MS] [--json]`
+ * `npm run sweep -- <scenario.json | built-in id> --knob staleness --values 0,1,2,4,8,inf --metric timeToTarget [--at MS] [--json | --jsonl] [--shard I/N]`
  * Runs the scenario once per knob value, same seed, and prints the metric for each (a table, or
- * one JSON object with --json). The knob is a strategy knob (e.g. staleness) or a dotted scenario
- * path (e.g. compute.transient.p). Numeric-looking values are numbers, others strings ("inf").
+ * one JSON object with --json, or one JSON line per value with --jsonl). The knob is a strategy
+ * knob (e.g. staleness) or a dotted scenario path (e.g. compute.transient.p). Numeric-looking
+ * values are numbers, others strings ("inf"). `--shard I/N` runs the I-th, (I+N)-th, … value;
+ * `npm run sweep -- --merge FILE…` turns the shards' concatenated lines into the one run's output.
  * Exit status: 0 done, 2 invalid input.
  */
 
@@ -18,6 +22,20 @@ export interface SweepArgs {
   metric: MetricName;
   at?: number;
   json: boolean;
+  jsonl?: boolean;
+  shard?: Shard;
+}
+
+/** One `--jsonl` line: a row and what it belongs to, so shards' lines merge into one run. */
+export interface SweepLine {
+  scenario: string;
+  seed: number;
+  knob: string;
+  metric: MetricName;
+  at: number | null;
+  /** Position of the value in --values: merged rows keep the order the run would have. */
+  index: number;
+  row: SweepRow;
 }
 
 export interface SweepRow {
@@ -27,17 +45,32 @@ export interface SweepRow {
   scheduleHash: string;
 }
 
-export function parseSweepArgs(argv: readonly string[]): { ok: true; args: SweepArgs } | { ok: false; error: string } {
+export function parseSweepArgs(argv: readonly string[]): { ok: true; args: SweepArgs } | { ok: true; merge: string[]; json: boolean } | { ok: false; error: string } {
+  const mergeAt = argv.indexOf('--merge');
+  if (mergeAt >= 0) {
+    const before = argv.slice(0, mergeAt).filter((a) => a !== '--json');
+    const files = argv.slice(mergeAt + 1);
+    if (before.length) return { ok: false, error: `--merge takes only files (and --json before it); got ${before.join(' ')}` };
+    if (!files.length) return { ok: false, error: '--merge needs at least one file of --jsonl lines (- for stdin)' };
+    return { ok: true, merge: files, json: argv.slice(0, mergeAt).includes('--json') };
+  }
   let target: string | undefined;
   let knob: string | undefined;
   let values: string | undefined;
   let metric: string | undefined;
   let at: number | undefined;
   let json = false;
+  let jsonl = false;
+  let shard: Shard | undefined;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--json') json = true;
-    else if (a === '--knob') knob = argv[++i];
+    else if (a === '--jsonl') jsonl = true;
+    else if (a === '--shard') {
+      const p = parseShard(argv[++i] ?? '');
+      if (!p.ok) return { ok: false, error: p.error };
+      shard = p.shard;
+    } else if (a === '--knob') knob = argv[++i];
     else if (a === '--values') values = argv[++i];
     else if (a === '--metric') metric = argv[++i];
     else if (a === '--at') at = Number(argv[++i]);
@@ -50,8 +83,9 @@ export function parseSweepArgs(argv: readonly string[]): { ok: true; args: Sweep
   if (!values) return { ok: false, error: '--values is required (comma-separated)' };
   if (!metric || !(metricNames as readonly string[]).includes(metric)) return { ok: false, error: `--metric must be one of ${metricNames.join(', ')}` };
   if (at !== undefined && !(at >= 0)) return { ok: false, error: '--at must be a non-negative number of ms' };
+  if (json && jsonl) return { ok: false, error: '--json and --jsonl: choose one output' };
   const vals = values.split(',').map((v) => v.trim()).filter(Boolean).map((v) => (/^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v));
-  return { ok: true, args: { target, knob, values: vals, metric: metric as MetricName, at, json } };
+  return { ok: true, args: { target, knob, values: vals, metric: metric as MetricName, at, json, ...(jsonl ? { jsonl } : {}), ...(shard ? { shard } : {}) } };
 }
 
 /** The scenario with one knob set: a strategy knob by name, or a dotted path into the scenario. */
@@ -67,17 +101,22 @@ export function withKnob(sc: Scenario, knob: string, value: number | string): un
   return raw;
 }
 
-export async function runSweep(sc: Scenario, args: SweepArgs): Promise<SweepRow[]> {
+/** Runs the values of args' shard (all without one); `onRow` sees each row as it is done. */
+export async function runSweep(sc: Scenario, args: SweepArgs, onRow?: (row: SweepRow, index: number) => void): Promise<SweepRow[]> {
   const [{ Simulation }, { LocalTrainer }, { nodeSha256 }] = await Promise.all([import('../engine/simulation'), import('../train/localTrainer'), import('./nodeSha256')]);
   const rows: SweepRow[] = [];
-  for (const value of args.values) {
+  const indices = shardOf(args.values.map((_, k) => k), args.shard);
+  for (const index of indices) {
+    const value = args.values[index];
     const v = validateScenario(withKnob(sc, args.knob, value));
     if (!v.ok) throw new Error(`${args.knob}=${value}: ${v.errors.join('; ')}`);
     const trainer = await LocalTrainer.create({ model: v.scenario.model, seed: v.scenario.seed, backend: 'cpu' });
     try {
       const sim = await Simulation.create(v.scenario, { trainer, sha256: nodeSha256 });
       await sim.runToEnd({ untilMs: args.at });
-      rows.push({ value, metric: sim.metric(args.metric), steps: sim.metric('steps'), scheduleHash: sim.scheduleHash() });
+      const row = { value, metric: sim.metric(args.metric), steps: sim.metric('steps'), scheduleHash: sim.scheduleHash() };
+      rows.push(row);
+      onRow?.(row, index);
     } finally {
       await trainer.dispose();
     }
@@ -102,24 +141,76 @@ export function formatSweep(args: SweepArgs, rows: readonly SweepRow[]): string 
   return [head, ...lines, '', `minimum at ${args.knob} = ${rows[s.argmin]?.value}${s.u ? ' (strictly inside: U shape)' : ''}`].join('\n');
 }
 
+export function sweepLine(sc: Scenario, args: SweepArgs, row: SweepRow, index: number): SweepLine {
+  return { scenario: sc.id, seed: sc.seed, knob: args.knob, metric: args.metric, at: args.at ?? null, index, row };
+}
+
+/** The one-run output (--json object or table) of a complete set of rows. */
+export function sweepOutput(head: Omit<SweepLine, 'index' | 'row'>, rows: SweepRow[], json: boolean): string {
+  const s = shapeOf(rows);
+  return json
+    ? JSON.stringify({ ...head, rows, argmin: rows[s.argmin]?.value, u: s.u })
+    : formatSweep({ target: head.scenario, knob: head.knob, values: rows.map((r) => r.value), metric: head.metric, json }, rows);
+}
+
+/** `--merge`: shards' lines (any order) back into one run's rows; errors name the file and line. */
+export function mergeSweepLines(sources: ReadonlyArray<{ name: string; text: string }>): { ok: true; head: Omit<SweepLine, 'index' | 'row'>; rows: SweepRow[] } | { ok: false; errors: string[] } {
+  const errors: string[] = [];
+  const lines: SweepLine[] = [];
+  for (const { name, text } of sources) {
+    text.split('\n').forEach((t, i) => {
+      if (!t.trimStart().startsWith('{')) return; // progress text in collected logs
+      try {
+        const l = JSON.parse(t) as SweepLine;
+        if (!Number.isSafeInteger(l.index) || typeof l.knob !== 'string' || typeof l.row !== 'object') throw new Error('not a --jsonl sweep line');
+        lines.push(l);
+      } catch (e) {
+        errors.push(`${name}:${i + 1}: ${(e as Error).message}`);
+      }
+    });
+  }
+  if (!errors.length && !lines.length) errors.push('no sweep lines to merge');
+  if (errors.length) return { ok: false, errors };
+  const key = (l: SweepLine) => JSON.stringify([l.scenario, l.seed, l.knob, l.metric, l.at]);
+  if (new Set(lines.map(key)).size > 1) return { ok: false, errors: ['lines come from different sweeps (scenario, seed, knob, metric or --at differ)'] };
+  lines.sort((a, b) => a.index - b.index);
+  for (let k = 1; k < lines.length; k++) if (lines[k].index === lines[k - 1].index) return { ok: false, errors: [`value #${lines[k].index} appears twice (overlapping shards?)`] };
+  const { scenario, seed, knob, metric, at } = lines[0];
+  return { ok: true, head: { scenario, seed, knob, metric, at }, rows: lines.map((l) => l.row) };
+}
+
 async function main(argv: readonly string[]): Promise<number> {
   const parsed = parseSweepArgs(argv);
   if (!parsed.ok) {
     process.stderr.write(`sweep: ${parsed.error}\n`);
     return 2;
   }
-  const loaded = resolveScenario(parsed.args.target);
+  if ('merge' in parsed) {
+    let m;
+    try {
+      m = mergeSweepLines(parsed.merge.map((f) => ({ name: f === '-' ? 'stdin' : f, text: readFileSync(f === '-' ? 0 : f, 'utf8') })));
+    } catch (e) {
+      process.stderr.write(`sweep: --merge: ${(e as Error).message}\n`);
+      return 2;
+    }
+    if (!m.ok) {
+      process.stderr.write(`${m.errors.map((e) => `sweep: ${e}`).join('\n')}\n`);
+      return 2;
+    }
+    process.stdout.write(`${sweepOutput(m.head, m.rows, parsed.json)}\n`);
+    return 0;
+  }
+  const args = parsed.args;
+  const loaded = resolveScenario(args.target);
   if (!loaded.ok) {
     process.stderr.write(`${loaded.errors.join('\n')}\n`);
     return 2;
   }
   console.log = (...a: unknown[]) => console.error(...a); // stdout carries only the result
-  const rows = await runSweep(loaded.scenario, parsed.args);
-  const s = shapeOf(rows);
-  const out = parsed.args.json
-    ? JSON.stringify({ scenario: loaded.scenario.id, seed: loaded.scenario.seed, knob: parsed.args.knob, metric: parsed.args.metric, at: parsed.args.at ?? null, rows, argmin: rows[s.argmin]?.value, u: s.u })
-    : formatSweep(parsed.args, rows);
-  process.stdout.write(`${out}\n`);
+  const sc = loaded.scenario;
+  const onRow = args.jsonl ? (row: SweepRow, index: number) => process.stdout.write(`${JSON.stringify(sweepLine(sc, args, row, index))}\n`) : undefined;
+  const rows = await runSweep(sc, args, onRow);
+  if (!args.jsonl) process.stdout.write(`${sweepOutput({ scenario: sc.id, seed: sc.seed, knob: args.knob, metric: args.metric, at: args.at ?? null }, rows, args.json)}\n`);
   return 0;
 }
 

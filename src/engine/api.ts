@@ -79,7 +79,28 @@ export interface RunSummary {
   eventLogHash: string;
   metrics: Partial<Record<MetricName, number>>;
   nodes: NodeSummary[];
-  expectations: Array<{ at: number | 'end'; metric: MetricName; node?: NodeId; op: ComparisonOp; value: number; tolerance?: number; actual: number | null; pass: boolean }>;
+  expectations: SummaryExpectation[];
+  pass: boolean;
+  /** One entry per variant of the scenario (CURRICULUM §C.7, CONTRACTS §5); `pass` above then needs every one. */
+  variants?: VariantSummary[];
+}
+
+export interface SummaryExpectation {
+  at: number | 'end';
+  metric: MetricName;
+  node?: NodeId;
+  op: ComparisonOp;
+  value: number;
+  tolerance?: number;
+  actual: number | null;
+  pass: boolean;
+}
+
+/** A variant's run, as `--json` reports it: `{ id, metrics, expectations, pass }`. */
+export interface VariantSummary {
+  id: string;
+  metrics: RunSummary['metrics'];
+  expectations: SummaryExpectation[];
   pass: boolean;
 }
 

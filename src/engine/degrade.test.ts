@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { runSeed } from '../check/runner';
+import { buildCheckScenario, runSeed, strategyConfig } from '../check/runner';
+import { validateScenario } from '../scenario/validate';
 import { mergeReplicas, type Contribution } from '../protocols/degradeMerge';
 import { Simulation } from './simulation';
 import { InstantTrainer } from './testing/instantTrainer';
@@ -173,6 +174,36 @@ describe('degrade: liveness after the heal (randomized-checker regressions)', ()
   it.each([19, 80, 178, 260, 352])('checker seed %i resumes progress after the heal with no violation', async (seed) => {
     const r = await runSeed({ kind: 'degrade', seed });
     expect(r.problems).toEqual([]);
+  });
+
+  it.each([33182, 40280])('checker seed %i: a worker sent a merge the others have moved past contributes again instead of rejoining an empty ring', async (seed) => {
+    const r = await runSeed({ kind: 'degrade', seed });
+    expect(r.problems).toEqual([]); // both resumed 3.1 s after the heal (bound 3 s) before the fix
+    const conf = strategyConfig('degrade');
+    if (!conf.ok) throw new Error(conf.error);
+    const v = validateScenario(buildCheckScenario({ kind: 'degrade', seed }, conf.cfg).scenario);
+    if (!v.ok) throw new Error(v.errors.join('; '));
+    const sim = await Simulation.create(v.scenario, { trainer: new InstantTrainer(16, 50), sampleEveryMs: 0 });
+    await sim.runToEnd();
+    const ev = sim.history.events;
+    // From the facts: a worker whose contribution was fenced goes strong next in the newest epoch
+    // any live worker holds, never in the old merge's ring that no one else is in.
+    const now = new Map<string, number>();
+    const fenced = new Set<string>();
+    let checked = 0;
+    for (const e of ev) {
+      if (e.type === 'note' && e.what === 'fenced' && e.data.what === 'contribution' && e.node) fenced.add(e.node);
+      if (e.type !== 'facts') continue;
+      if (e.f?.kind !== 'degrade-worker') {
+        now.delete(e.node);
+        continue;
+      }
+      now.set(e.node, e.f.epoch);
+      if (e.f.mode !== 'strong' || !fenced.delete(e.node)) continue;
+      expect(e.f.epoch, `${e.node} at ${e.t}`).toBe(Math.max(...now.values()));
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(0); // the stale contribution happened
   });
 });
 

@@ -1,3 +1,4 @@
+import { applyNetAction, isNetAction, isPartitioned, linkKey, linkProps, noFaults, type NetFaults } from '../sim/faults';
 import type { HistoryEvent, LinkProps, NodeId } from '../sim/types';
 import type { InFlight, LinkView, NodeView } from './api';
 
@@ -35,18 +36,11 @@ export function replayAt(src: ReplaySource, t: number): ReplayState {
   const slowBase = new Map<NodeId, number>();
   for (const s of src.scenario.compute.stragglers) slowBase.set(s.node, (slowBase.get(s.node) ?? 1) * s.slowdown);
   const inFlight = new Map<number, InFlight>();
-  const cuts = new Set<string>();
-  let groups: Map<NodeId, number> | null = null;
-  const props = new Map<string, LinkProps>();
+  // The network's faults come from the one function that defines an action's effect (sim/faults.ts).
+  let faults: NetFaults = noFaults;
+  const nodeIds = [...nodes.keys()];
   const net = src.scenario.network;
   const base: LinkProps = { latencyMs: net.latencyMs, jitterMs: net.jitterMs, bandwidthMbps: net.bandwidthMbps, loss: net.loss, duplicate: net.duplicate };
-  const setProps = (from: NodeId, to: NodeId, patch: Partial<LinkProps>) => {
-    const k = `${from}>${to}`;
-    const cur = props.get(k) ?? base;
-    const next = { ...cur };
-    for (const [key, v] of Object.entries(patch)) if (v !== undefined) (next as Record<string, number>)[key] = v as number;
-    props.set(k, next);
-  };
 
   for (const [id, f] of slowBase) {
     const n = nodes.get(id);
@@ -89,25 +83,11 @@ export function replayAt(src: ReplaySource, t: number): ReplayState {
         break;
       case 'action': {
         const a = e.action;
-        if (a.do === 'partition') {
-          groups = new Map();
-          a.groups.forEach((g, i) => g.forEach((id) => groups!.set(id, i)));
-        } else if (a.do === 'heal') {
-          groups = null;
-          cuts.clear();
-        } else if (a.do === 'cut' || a.do === 'restore') {
-          const pairs = a.oneWay ? [[a.from, a.to]] : [[a.from, a.to], [a.to, a.from]];
-          for (const [f, to] of pairs) {
-            if (a.do === 'cut') cuts.add(`${f}>${to}`);
-            else cuts.delete(`${f}>${to}`);
-          }
+        if (isNetAction(a)) {
+          faults = applyNetAction(faults, a, nodeIds);
         } else if (a.do === 'slow') {
           const n = nodes.get(a.node);
           if (n) n.slowFactor = a.factor * (slowBase.get(a.node) ?? 1);
-        } else if (a.do === 'link') {
-          const { do: _d, from, to, oneWay, ...patch } = a;
-          setProps(from, to, patch);
-          if (!oneWay) setProps(to, from, patch);
         }
         break;
       }
@@ -117,12 +97,11 @@ export function replayAt(src: ReplaySource, t: number): ReplayState {
   }
   // Messages whose delivery time is past t but whose delivery event is not in the prefix are in flight.
   const flying = [...inFlight.values()].filter((m) => m.due > t || m.sentAt === t);
-  const g = groups as Map<NodeId, number> | null;
   const links = src.links().map((l) => ({
     ...l,
-    cut: cuts.has(`${l.from}>${l.to}`),
-    partitioned: g ? (g.get(l.from) ?? 0) !== (g.get(l.to) ?? 0) : false,
-    props: props.get(`${l.from}>${l.to}`) ?? base,
+    cut: faults.cuts.has(linkKey(l.from, l.to)),
+    partitioned: isPartitioned(faults, l.from, l.to),
+    props: linkProps(faults, base, l.from, l.to),
   }));
   const state = { nodes: [...nodes.values()], inFlight: flying, links };
   cache.set(src, { len: events.length, t, state });

@@ -9,7 +9,7 @@ import { History, type Sha256Factory } from '../sim/history';
 import { Network, quantize } from '../sim/network';
 import { rngFor, type Rng } from '../sim/rng';
 import { EventQueue } from '../sim/scheduler';
-import type { Action, HistoryEvent, MessageKind, Message, MetricSample, NodeId, NodeRole, SimTime } from '../sim/types';
+import type { Action, ActionKind, HistoryEvent, MessageKind, Message, MetricSample, NodeId, NodeRole, SimTime } from '../sim/types';
 import { equalVectors, fingerprint } from '../sim/vectors';
 import type { Evaluation, GradientResult, Trainer } from '../train/types';
 import type { ExpectationResult, InFlight, LinkView, NodeView, RunSummary } from './api';
@@ -21,6 +21,10 @@ import { LossTracker, RoundDelays } from './targets';
 import { FactsRecorder } from './factsRecorder';
 import { runIndexFor, type RunIndex } from './index/runIndex';
 import { runStateAt, type NodeState, type RunState, type RunStatic } from './index/runState';
+import { expectationsFor } from '../scenario/variants';
+
+/** A timeline entry's `on` (CURRICULUM §C.1): the event that fires it. */
+type Trigger = { event: string; node?: NodeId; after?: number };
 
 /**
  * The co-simulation engine: a discrete-event loop over the simulated network, one strategy
@@ -31,7 +35,7 @@ import { runStateAt, type NodeState, type RunState, type RunStatic } from './ind
  */
 
 type Ev =
-  | { k: 'action'; action: Action; source: 'timeline' | 'user' }
+  | { k: 'action'; action: Action; source: 'timeline' | 'user'; on?: Trigger }
   /** `arrived`: it reached a paused node earlier and waited in its queue (the network has no say any more). */
   | { k: 'deliver'; msg: Message; arrived?: true }
   | { k: 'lost'; msg: Message }
@@ -43,6 +47,8 @@ type Ev =
   | { k: 'expect'; index: number }
   | { k: 'end' };
 
+/** A timeline action fired by an event runs right after that event, before others due at the same time. */
+const PRIO_TRIGGERED = -1;
 /** Probes run after every ordinary event at their time, so they see the settled state. */
 const PRIO_SAMPLE = 1;
 const PRIO_EXPECT = 2;
@@ -128,6 +134,8 @@ export class Simulation {
   private readonly roundDelays = new RoundDelays();
   private readonly recorder: FactsRecorder;
   private readonly verifyFacts: boolean;
+  /** Timeline entries waiting for their `on` event; each fires once, at the first match. */
+  private readonly triggers: Array<{ on: Trigger; action: Action; fired: boolean }> = [];
   /** Fingerprint of the first replica seen at each authoritative version (see ReplicaRt.onLineage). */
   private readonly lineage = new Map<number, string>();
   readonly cap: CapClass;
@@ -195,16 +203,20 @@ export class Simulation {
     this.recorder = new FactsRecorder(this.factsSource(), all, (e) => this.history.append(e));
     this.verifyFacts = opts.verifyFacts ?? false;
     this.history.onAppend((e) => {
+      if (this.triggers.length > 0 && (e.type === 'note' || e.type === 'action')) this.fireTriggers(e);
       if (e.type !== 'note') return;
       if (e.what === 'apply') this.appliedTaus.push({ t: e.t, node: e.data.worker, tau: e.data.staleness });
       else if (e.what === 'merge') this.losses.onMerge(e.t);
     });
     for (const entry of scenario.timeline) {
-      const { at, by, ...action } = entry;
-      if (by === 'user') this.queue.push(at, { k: 'action', action: action as Action, source: 'user' }, PRIO_USER);
-      else this.queue.push(at, { k: 'action', action: action as Action, source: 'timeline' });
+      const { at, on, by, ...rest } = entry;
+      const action = rest as Action;
+      if (on) this.triggers.push({ on, action, fired: false });
+      else if (at !== undefined && by === 'user') this.queue.push(at, { k: 'action', action, source: 'user' }, PRIO_USER);
+      else if (at !== undefined) this.queue.push(at, { k: 'action', action, source: 'timeline' });
     }
-    this.results = scenario.expect.map((e) => ({
+    // The base run holds the expectations without `variant` (and "*"); a variant's run gets its own.
+    this.results = expectationsFor(scenario.expect, null).map((e) => ({
       ...e,
       time: e.at === 'end' ? this.durationMs : Math.min(e.at, this.durationMs),
       actual: null,
@@ -530,7 +542,7 @@ export class Simulation {
   private handle(ev: Ev): void | Promise<void> {
     switch (ev.k) {
       case 'action':
-        this.applyNow(ev.action, ev.source);
+        this.applyNow(ev.action, ev.source, ev.on);
         return;
       case 'deliver': {
         const { msg } = ev;
@@ -702,6 +714,14 @@ export class Simulation {
     }
   }
 
+  /**
+   * Would the strategy act on a strategy-specific action (Raft's `timeout`) for this node? The
+   * app offers such actions in menus and keys only where it would.
+   */
+  acceptsAction(kind: ActionKind, node: NodeId): boolean {
+    return this.strategy.acceptsAction?.(kind, node) ?? false;
+  }
+
   /** The user's actions so far, with the simulated times they applied (for export and share). */
   userActions(): Array<{ t: SimTime; action: Action }> {
     const out: Array<{ t: SimTime; action: Action }> = [];
@@ -724,6 +744,14 @@ export class Simulation {
       }
       return { ...action, groups };
     }
+    if (action.do === 'cut' || action.do === 'restore' || action.do === 'link') {
+      const from = action.from.startsWith('@') ? this.resolveOne(action.from) : action.from;
+      if (from.startsWith('no ')) return from;
+      const to = action.to.startsWith('@') ? this.resolveOne(action.to) : action.to;
+      if (to.startsWith('no ')) return to;
+      if (from === to) return `to: "${action.from}" and "${action.to}" are the same node now (${from}); a link joins two nodes`;
+      return { ...action, from, to };
+    }
     if (!('node' in action) || typeof action.node !== 'string' || !action.node.startsWith('@')) return action;
     const r = this.resolveOne(action.node);
     return r.startsWith('no ') ? r : { ...action, node: r };
@@ -737,14 +765,30 @@ export class Simulation {
     return this.strategy.resolveSelector?.(sel) ?? `no node matches "${sel}" now`;
   }
 
-  private applyNow(requested: Action, source: 'user' | 'timeline'): void {
+  /**
+   * Timeline `on` (CURRICULUM §C.1): a note named `event`, or an action event `action:<do>`, on
+   * `node` if given, at or after `after`, fires the entry once; it runs at this simulated time,
+   * right after the event being handled. Deterministic, because the history is.
+   */
+  private fireTriggers(e: Extract<HistoryEvent, { type: 'note' } | { type: 'action' }>): void {
+    const name = e.type === 'note' ? e.what : `action:${e.action.do}`;
+    const node = e.type === 'note' ? e.node : 'node' in e.action ? e.action.node : undefined;
+    for (const tr of this.triggers) {
+      if (tr.fired || tr.on.event !== name || e.t < (tr.on.after ?? 0)) continue;
+      if (tr.on.node !== undefined && tr.on.node !== node) continue;
+      tr.fired = true;
+      this.queue.push(this.t, { k: 'action', action: tr.action, source: 'timeline', on: tr.on }, PRIO_TRIGGERED);
+    }
+  }
+
+  private applyNow(requested: Action, source: 'user' | 'timeline', on?: Trigger): void {
     const resolved = this.resolveSelectors(requested);
     if (typeof resolved === 'string') {
       this.history.append({ t: this.t, type: 'note', what: 'actionSkipped', data: { selector: selectorOf(requested) } });
       return;
     }
     const action = resolved;
-    this.history.append({ t: this.t, type: 'action', action, source });
+    this.history.append(on ? { t: this.t, type: 'action', action, source, on } : { t: this.t, type: 'action', action, source });
     switch (action.do) {
       case 'partition':
       case 'heal':
@@ -1090,6 +1134,7 @@ export class Simulation {
 function selectorOf(a: Action): string {
   if ('node' in a && typeof a.node === 'string' && a.node.startsWith('@')) return a.node;
   if (a.do === 'partition') return a.groups.flat().find((id) => id.startsWith('@')) ?? '';
+  if (a.do === 'cut' || a.do === 'restore' || a.do === 'link') return [a.from, a.to].find((id) => id.startsWith('@')) ?? '';
   return '';
 }
 

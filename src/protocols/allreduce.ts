@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { Message, NodeId } from '../sim/types';
 import { axpy } from '../sim/vectors';
 import { chunkBounds, recvChunk, sendChunk, type RingPhase } from './ringPlan';
-import { newestLiveWorkerVersion, type Strategy, type StrategyContext, type StepResult } from './strategy';
+import type { RingFacts } from './facts';
+import { newestLiveWorkerVersion, type NodeFacts, type Strategy, type StrategyContext, type StepResult } from './strategy';
 
 /**
  * Synchronous ring all-reduce (reduce-scatter then all-gather, one message per chunk).
@@ -280,6 +281,24 @@ export class AllreduceStrategy implements Strategy {
     if (s.phase === 'compute') return `computing step ${s.round + 1}`;
     const name = s.phase === 'rs' ? 'reduce-scatter' : 'all-gather';
     return `${name} ${s.k + 1}/${this.n - 1}: waiting for ${this.prev(s.index)}`;
+  }
+
+  facts(node: NodeId): NodeFacts | null {
+    const r = this.ringFacts(node);
+    return r && { kind: 'ring-worker', ...r };
+  }
+
+  /**
+   * Where the worker is in the ring (null while it is down: its place died with the process).
+   * Rounds count from 1, so a finished round r leaves the replica at version base + r; `base` is
+   * the version the ring started from (degrade restarts its ring after each merge). Every change
+   * of it happens in an event addressed to the worker itself, so no other node needs a touch.
+   */
+  ringFacts(node: NodeId, base = 0): RingFacts | null {
+    const s = this.w.get(node);
+    if (!s || !this.ctx.isUp(node)) return null;
+    if (s.phase === 'compute') return { round: base + s.round + 1, phase: 'compute', k: 0, waitingFor: null };
+    return { round: base + s.round + 1, phase: s.phase, k: s.k + 1, waitingFor: this.prev(s.index) };
   }
 
   lostUpdates(): number {

@@ -34,7 +34,9 @@ import { newestLiveWorkerVersion, type CoordEvent, type NodeFacts, type NoteData
  * The merge survives lost messages and crashes: a merging worker resends its contribution every
  * detectTimeoutMs; the coordinator keeps its last merge durably and answers a contribution older
  * than it with that merge (the sender's work is already in it), so a lost `merged` message is
- * repaired by the next resend. A merging worker that stops hearing everyone returns to local
+ * repaired by the next resend. If the coordinator has moved past that merge (the cluster split again
+ * after it), it says so, and the sender contributes again at once instead of rejoining a ring of
+ * the old epoch that no one else is in. A merging worker that stops hearing everyone returns to local
  * training (the merge cannot complete now) and contributes again once healed; steps it takes after a
  * contribution that did get merged are counted in lostWork when it adopts that merge.
  *
@@ -98,6 +100,8 @@ interface MergedMsg {
   version: number;
   /** Local steps of each worker's merged contribution (its later steps are not in the merge). */
   included: Record<NodeId, number>;
+  /** On a resend: the coordinator's epoch, when it has moved past this merge since (see adopt). */
+  supersededBy?: number;
 }
 
 interface WorkerState {
@@ -121,6 +125,8 @@ interface WorkerState {
   /** Heard every worker continuously since (null: not). */
   stableSince: number | null;
   contributedAt: number;
+  /** The worker its last contribution went to (merging). */
+  coordinator: NodeId | null;
   /** Ring messages of a newer epoch that arrived before the merged parameters did. */
   early: Message[];
   /** Coordinator: contributions collected for the next merge. */
@@ -338,6 +344,7 @@ export class DegradeStrategy implements Strategy {
       epoch: s.epoch,
     };
     const coordinator = reach[0];
+    s.coordinator = coordinator;
     const bytes = (1 + c.grads.length) * this.ctx.paramCount * 4;
     if (coordinator === node) this.onContribution(node, c);
     else this.ctx.send(node, coordinator, 'contribution', c, bytes);
@@ -350,8 +357,9 @@ export class DegradeStrategy implements Strategy {
       // Made before the last merge, which therefore holds it (a merge needs every worker): the
       // sender missed the merged parameters. Resend them rather than merge its work twice.
       this.fence(c.worker, { what: 'contribution', from: c.worker, epoch: c.epoch, current: last.epoch });
-      if (c.worker === coordinator) this.adopt(coordinator, last);
-      else this.ctx.send(coordinator, c.worker, 'merged', last, last.params.length * 4);
+      if (c.worker === coordinator) return this.adopt(coordinator, last);
+      const resend: MergedMsg = s.epoch > last.epoch ? { ...last, supersededBy: s.epoch } : last;
+      this.ctx.send(coordinator, c.worker, 'merged', resend, last.params.length * 4);
       return;
     }
     s.contributions.set(c.worker, c); // a resend replaces the earlier copy
@@ -435,17 +443,33 @@ export class DegradeStrategy implements Strategy {
     // Local steps taken after the contribution that was merged (it went back to local training).
     const late = s.grads.length - (m.included[node] ?? s.grads.length);
     if (late > 0) this.lostWork += late;
-    s.mode = 'strong';
     s.epoch = m.epoch;
     s.base = m.version;
     s.ckpt = { params: m.params.slice(), version: m.version, fromRing: false };
     s.grads = [];
     s.stableSince = null;
     s.lastProgress = this.ctx.now();
-    this.ctx.note('modeSwitch', node, { to: 'strong', epoch: m.epoch });
+    const superseded = m.supersededBy !== undefined && m.supersededBy > m.epoch;
+    if (!superseded) this.ctx.note('modeSwitch', node, { to: 'strong', epoch: m.epoch });
     this.ctx.setReplica(node, m.params, m.version, m.version);
     this.ctx.counted(node);
     this.ring.onCrash(node); // a fresh ring state at round 0 (= the merged version)
+    if (superseded) {
+      // A merge it missed, resent by a coordinator that has moved past it: the others split again
+      // after it and train locally in a newer epoch, so a ring of this epoch would hold no one but
+      // this worker. Rejoining it would cost a detector timeout and a second heal hysteresis
+      // (check seeds 33182 and 40280 resumed 3.1 s after the heal). Its work up to the merged
+      // contribution is in these parameters and its later steps were just counted as lost, so it
+      // contributes these parameters, with no local steps, to the merge in progress at once. It
+      // takes no epoch (quorum false): it learned of the newer one, it was not granted it.
+      s.mode = 'degraded';
+      s.side = this.reachable(node, s);
+      s.quorum = false;
+      if (s.side.length === this.n) this.contribute(node, s, s.side);
+      else if (!this.ctx.isComputing(node)) this.ctx.startStep(node, m.version);
+      return;
+    }
+    s.mode = 'strong';
     // A local step still in flight finishes first; the ring then restarts it on the merged replica.
     this.ctx.startStep(node, m.version);
     const early = s.early;
@@ -466,12 +490,12 @@ export class DegradeStrategy implements Strategy {
       this.staleAccepted++;
       this.ctx.note('staleWriteAccepted', node, { epoch: s.epoch, storeEpoch: this.store.epoch });
     }
-    const before = this.store.epoch;
+    const before = { epoch: this.store.epoch, writer: this.store.writer };
     this.store.epoch = Math.max(this.store.epoch, s.epoch);
     this.store.writer = node;
     this.store.version = version;
-    // The store is shared: every worker's facts show its epoch, so a new one touches them all.
-    if (this.store.epoch !== before) for (const w of this.ctx.workers) this.ctx.touch(w);
+    // The store is shared: every worker's facts show it, so a new epoch or writer touches them all.
+    if (this.store.epoch !== before.epoch || this.store.writer !== before.writer) for (const w of this.ctx.workers) this.ctx.touch(w);
   }
 
   // ---------------------------------------------------------------- faults
@@ -532,6 +556,32 @@ export class DegradeStrategy implements Strategy {
     return `eventual (epoch ${s.epoch}${s.quorum ? ', quorum side' : ', minority side'}): ${s.grads.length} local steps`;
   }
 
+  /**
+   * Mode, epoch and the shared checkpoint store for every live worker; strong: its place in the
+   * ring (rounds counted on from the version the ring started at); eventual: its side, whether
+   * that side holds a majority, its unmerged local steps, and whether it waits out the heal
+   * hysteresis; merging: also the coordinator its contribution went to. A coordinator shows how
+   * many contributions it holds. Everything but the store changes only in the worker's own events
+   * (the ring's too: it is driven through this worker's messages and timers); a store write
+   * touches every worker (checkpoint). Where its epochs come from (its failure detector or the
+   * coordination service) and an epoch request in flight: epochFacts. Null while down.
+   */
+  facts(node: NodeId): NodeFacts | null {
+    const s = this.w.get(node);
+    if (!s || s.mode === 'down' || !this.ctx.isUp(node)) return null;
+    const collected = s.contributions.size > 0 ? { collected: s.contributions.size } : {};
+    const store = { storeEpoch: this.store.epoch, storeWriter: this.store.writer, ...this.epochFacts(node) };
+    if (s.mode === 'strong') {
+      const ring = this.ring.ringFacts(node, s.base);
+      return { kind: 'degrade-worker', mode: 'strong', epoch: s.epoch, ...(ring ? { ring } : {}), ...collected, ...store };
+    }
+    const local = { side: [...s.side], majoritySide: s.quorum, localSteps: s.grads.length };
+    if (s.mode === 'merging') {
+      return { kind: 'degrade-worker', mode: 'merging', epoch: s.epoch, ...local, ...(s.coordinator ? { coordinator: s.coordinator } : {}), ...collected, ...store };
+    }
+    return { kind: 'degrade-worker', mode: 'eventual', epoch: s.epoch, ...local, ...(s.stableSince !== null ? { stable: true } : {}), ...collected, ...store };
+  }
+
   lostUpdates(): number {
     return 0; // nothing is acknowledged across workers in eventual mode; discarded local work is lostWork
   }
@@ -558,18 +608,6 @@ export class DegradeStrategy implements Strategy {
   epochFacts(node: NodeId): { epochFrom: 'detector' | 'service'; epochPending?: number } {
     const ask = this.w.get(node)?.epochAsk;
     return { epochFrom: this.fromService ? 'service' : 'detector', ...(ask ? { epochPending: ask.epoch } : {}) };
-  }
-
-  /**
-   * Mode, epoch, the shared checkpoint store's epoch, and where epochs come from (null while down).
-   * (The ring/side detail of these facts lives with the typed-facts work for the ring strategies.)
-   */
-  facts(node: NodeId): NodeFacts | null {
-    const s = this.w.get(node);
-    if (!s || s.mode === 'down' || !this.ctx.isUp(node)) return null;
-    const mode = s.mode === 'degraded' ? 'eventual' : s.mode;
-    const side = s.mode === 'strong' ? {} : { side: [...s.side], majoritySide: s.quorum, localSteps: s.grads.length };
-    return { kind: 'degrade-worker', mode, epoch: s.epoch, ...side, storeEpoch: this.store.epoch, ...this.epochFacts(node) };
   }
 
   detail(node: NodeId) {
@@ -599,6 +637,7 @@ function fresh(epoch: number, params: Float32Array): WorkerState {
     grads: [],
     stableSince: null,
     contributedAt: 0,
+    coordinator: null,
     early: [],
     contributions: new Map(),
     epochAsk: null,

@@ -35,9 +35,14 @@ export type NodeFacts =
       /** ps-sync: gradients received for the open round, and how many close it (N − backup). */
       received?: number;
       quorum?: number;
-      /** ssp: the slowest live worker's clock, and the bound s (null = ∞). */
+      /**
+       * ssp: the slowest worker's clock as the server counts it (its applied clocks; crashed workers
+       * included, as SSP waits for them), and the bound s (null = ∞).
+       */
       minClock?: number;
       staleness?: number | null;
+      /** ssp: the workers at minClock, the ones every blocked worker waits for. */
+      slowest?: NodeId[];
     }
   | {
       kind: 'ps-worker';
@@ -56,6 +61,11 @@ export type NodeFacts =
       clock?: number;
       /** ssp: the slowest clock it must see before it may start its next clock (when blocked). */
       needClock?: number | null;
+      /**
+       * ssp: the slowest clock its last read carried. Blocked with the server already past
+       * needClock means the answer is not reaching it (a cut link), not that someone is slow.
+       */
+      seenMinClock?: number;
       /**
        * ps-async with writeLock "lease": where it is in the recipe (lock → read → compute → write →
        * release), its lock as it believes it, and the write mode and fencing of the store.
@@ -99,8 +109,15 @@ export type NodeFacts =
         hw: number;
         /** Leader epoch of the partition (as this broker knows it). */
         epoch: number;
-        /** Leader only: the in-sync replicas. */
+        /**
+         * Leader: the in-sync replicas. A replica of an offline partition: the ISR the controller
+         * keeps (its last members, which an unclean election would bypass).
+         */
         isr?: NodeId[];
+        /** Follower: the leader it fetches from (absent while it follows nobody, e.g. crashed). */
+        leader?: NodeId;
+        /** Its metadata says the partition has no leader (no live in-sync replica, unclean election off). */
+        offline?: true;
       }>;
     }
   | {
@@ -133,8 +150,19 @@ export type NodeFacts =
       localSteps?: number;
       /** Strong mode: where it is in the ring. */
       ring?: RingFacts;
-      /** The checkpoint store as this worker's side last saw it: epoch and writer. */
+      /** Eventual mode: it hears every worker again and waits out healStableMs before contributing. */
+      stable?: boolean;
+      /** Merging: the worker it sent its contribution to (the lowest id it heard), awaiting the merge. */
+      coordinator?: NodeId;
+      /** Contributions it holds for the next merge, as coordinator (absent when none). */
+      collected?: number;
+      /**
+       * The checkpoint store (outside the simulated network, reachable from every side): the newest
+       * epoch it has accepted, and the worker whose checkpoint it holds as the latest (null: none
+       * yet). Without fencing a stale side's write becomes the latest: storeWriter shows it.
+       */
       storeEpoch: number;
+      storeWriter: NodeId | null;
       /**
        * Where its epochs come from. `detector`: each side takes the next epoch from its own failure
        * detector (a majority of the workers it hears) — under one-way or non-transitive cuts two
@@ -145,6 +173,69 @@ export type NodeFacts =
       epochFrom?: 'detector' | 'service';
       /** With a service: an epoch request in flight (the side waits for the service's answer). */
       epochPending?: number;
+    }
+  // ---------------------------------------------------------------- two-phase commit (2pc-ps)
+  | {
+      kind: '2pc-server';
+      /** This server also runs the coordinator (it is a participant as well). */
+      coordinator: boolean;
+      /** Participant: the transaction it voted yes on and awaits the decision of (null: none). */
+      prepared: number | null;
+      /**
+       * Prepared, and the decision did not come within voteTimeoutMs: it asks the coordinator and
+       * the other participants, and blocks — it can neither commit nor abort on its own.
+       */
+      blocked: boolean;
+      /** Committed updates applied to its replica. */
+      version: number;
+      /** Coordinator only: the transaction collecting votes (null: none), its yes votes so far, of how many. */
+      tx?: number | null;
+      votes?: number;
+      participants?: number;
+      /** Coordinator only: worker updates waiting for their transaction. */
+      queued?: number;
+      /** Coordinator only: the newest decision in its stable log. */
+      decided?: { tx: number; decision: 'commit' | 'abort' } | null;
+    }
+  | {
+      kind: '2pc-client';
+      /** updating: its transaction is with the coordinator; reading: it asks the coordinator for the parameters. */
+      phase: 'idle' | 'computing' | 'updating' | 'reading';
+      /** Sequence number of its newest update. */
+      seq: number;
+      /** Its updates whose transaction aborted so far. */
+      aborted: number;
+    }
+  // ---------------------------------------------------------------- Multi-Paxos (paxos-ps)
+  | {
+      kind: 'paxos-server';
+      /**
+       * Proposer role: leader (phase 1 done for its ballot: it proposes every update), candidate
+       * (running phase 1), follower (not proposing).
+       */
+      role: 'leader' | 'candidate' | 'follower';
+      /** Acceptor: the highest ballot it has promised (stable storage). Ballot b belongs to server s(b mod n). */
+      promised: number;
+      /** The leader it last heard from with a ballot it accepts (null: unknown). */
+      leader: NodeId | null;
+      /** Learner: slots it knows chosen, contiguous from slot 1 (all applied, in order). */
+      chosen: number;
+      /** Acceptor: the highest slot it has accepted a value in (0: none). */
+      accepted: number;
+      /** Updates applied to its replica. */
+      version: number;
+      /** Candidate and leader: its own ballot; candidate: promises it holds (itself included) and how many it needs. */
+      ballot?: number;
+      promises?: number;
+      need?: number;
+    }
+  | {
+      kind: 'paxos-client';
+      phase: 'idle' | 'computing' | 'updating' | 'reading';
+      /** The server it sends requests to now (its guess of the leader). */
+      asking: NodeId | null;
+      /** Sequence number of its newest update. */
+      seq: number;
     };
 
 /**
@@ -189,9 +280,17 @@ export type FactsKind = NodeFacts['kind'];
 
 /** One entry of a replicated log, as the servers panel draws it. */
 export interface LogItem {
-  /** Raft term, or the Kafka leader epoch the record was written in. */
+  /**
+   * Raft term, or the Kafka leader epoch the record was written in; Paxos: the ballot the slot's
+   * value was chosen in (the log is the learner's chosen slots); 2PC: the transaction id.
+   */
   term: number;
-  kind: 'update' | 'noop' | 'read' | 'record';
+  /**
+   * update / noop / read: a state-machine command (Raft, Paxos); record: a Kafka record;
+   * prepare / commit / abort: a 2PC participant's stable-log records (it voted yes; it learned the
+   * decision).
+   */
+  kind: 'update' | 'noop' | 'read' | 'record' | 'prepare' | 'commit' | 'abort';
   worker?: NodeId;
   seq?: number;
 }
@@ -281,6 +380,22 @@ export interface NoteData {
   metaRead: { key: string; version: number; value: string | null; server: NodeId; stale: boolean };
   /** A coordination client switched to another server (its own did not answer). */
   coordFailover: { from: NodeId; to: NodeId };
+  // two-phase commit (2pc-ps); the coordinator's notes carry its node, a participant's its own
+  /** The coordinator sent PREPARE for `tx` to every participant (CURRICULUM §C.6). */
+  '2pc.prepareSent': { tx: number; participants: number };
+  /** A prepared participant's decision did not come: it is in doubt and blocks, asking the others (§C.6). */
+  '2pc.inDoubt': { tx: number };
+  /**
+   * The coordinator decided and wrote the decision to its stable log before sending it. `reason`:
+   * every vote was yes; a vote was no; the vote timeout fired; or, after a restart, a transaction it
+   * had begun but not decided is aborted (presumed abort).
+   */
+  '2pc.decided': { tx: number; decision: 'commit' | 'abort'; reason: 'all-yes' | 'vote-no' | 'vote-timeout' | 'recovery' };
+  /** A participant that was in doubt learned the outcome, from the coordinator or a peer (cooperative termination). */
+  '2pc.resolved': { tx: number; decision: 'commit' | 'abort'; from: NodeId };
+  // Multi-Paxos (paxos-ps) also uses electionStarted / leaderElected / leaderStepDown (term = ballot) and commit (index = slot)
+  /** A new leader finished phase 1: it re-proposes `recovered` previously accepted values and fills `noops` gaps with no-ops. */
+  'paxos.recovered': { ballot: number; from: number; recovered: number; noops: number };
   // engine
   transient: { step: number; slowdown: number };
   targetReached: { steps: number };
@@ -295,3 +410,64 @@ export type NoteName = keyof NoteData;
 
 /** A note as stored in the history (`node` is absent for cluster-wide notes). */
 export type Note = { [K in NoteName]: { what: K; node?: NodeId; data: NoteData[K] } }[NoteName];
+
+/**
+ * Every note name at run time: timeline `on` triggers and narration are checked against it. The
+ * type makes it complete — a note added to NoteData without a row here does not compile.
+ */
+const noteNameRows: { [K in NoteName]: true } = {
+  electionStarted: true,
+  leaderElected: true,
+  leaderStepDown: true,
+  commit: true,
+  entryOverwritten: true,
+  updateAbandoned: true,
+  staleRead: true,
+  timeoutIgnored: true,
+  apply: true,
+  checkpoint: true,
+  pushTimeout: true,
+  pullTimeout: true,
+  barrierBlocked: true,
+  lateGradient: true,
+  retransmit: true,
+  sspBlocked: true,
+  brokerFenced: true,
+  isrShrink: true,
+  isrExpand: true,
+  partitionOffline: true,
+  uncleanElection: true,
+  notEnoughReplicas: true,
+  truncate: true,
+  offlinePartition: true,
+  produceError: true,
+  offsetOutOfRange: true,
+  consumerCaughtUp: true,
+  partitionDetected: true,
+  modeSwitch: true,
+  merge: true,
+  mergeAborted: true,
+  fenced: true,
+  staleWriteAccepted: true,
+  epochGranted: true,
+  paramsRead: true,
+  requestTooLarge: true,
+  lockAcquired: true,
+  lockReleased: true,
+  leaseExpired: true,
+  sessionLost: true,
+  metaWritten: true,
+  metaRead: true,
+  coordFailover: true,
+  '2pc.prepareSent': true,
+  '2pc.inDoubt': true,
+  '2pc.decided': true,
+  '2pc.resolved': true,
+  'paxos.recovered': true,
+  transient: true,
+  targetReached: true,
+  actionSkipped: true,
+  actionIgnored: true,
+  resumed: true,
+};
+export const noteNames: readonly NoteName[] = Object.keys(noteNameRows) as NoteName[];

@@ -7,6 +7,8 @@ import { SspStrategy, sspKnobs } from './ssp';
 import { DegradeStrategy, degradeKnobs } from './degrade';
 import { createKafkaPs, kafkaDurable, kafkaPsKnobs } from './kafka';
 import { RaftPsStrategy, raftPsKnobs } from './raft/raftPs';
+import { TwoPcPsStrategy, twoPcPsKnobs } from './twopc/twoPcPs';
+import { PaxosPsStrategy, paxosPsKnobs } from './paxos/paxosPs';
 import type { CapClass, Strategy, StrategyContext } from './strategy';
 
 /**
@@ -14,7 +16,7 @@ import type { CapClass, Strategy, StrategyContext } from './strategy';
  * Each declares its knobs as a zod schema, so the scenario schema, the validator and the UI's
  * generated controls all come from one declaration.
  */
-export const strategySchema = z.discriminatedUnion('kind', [allreduceKnobs, psAsyncKnobs, kafkaPsKnobs, raftPsKnobs, psSyncKnobs, sspKnobs, degradeKnobs]);
+export const strategySchema = z.discriminatedUnion('kind', [allreduceKnobs, psAsyncKnobs, kafkaPsKnobs, raftPsKnobs, psSyncKnobs, sspKnobs, degradeKnobs, paxosPsKnobs, twoPcPsKnobs]);
 export type StrategyConfig = z.infer<typeof strategySchema>;
 export type StrategyKind = StrategyConfig['kind'];
 
@@ -33,10 +35,13 @@ export interface StrategyInfo {
    * then counts lostUpdates instead of failing on them; absent = never (loss is a violation).
    */
   allowsLoss?: (cfg: StrategyConfig) => boolean;
+  /** Servers the randomized checker (src/check) builds, where the minimum would test too little (default: `needs`). */
+  checkServers?: number;
 }
 
 const lockstep: CapClass = { underPartition: 'C', pacelc: 'PC/EC', consistency: 'lockstep' };
 const eventualPA: CapClass = { underPartition: 'A', pacelc: 'PA/EL', consistency: 'eventual' };
+const linearizableCP: CapClass = { underPartition: 'C', pacelc: 'PC/EC', consistency: 'linearizable' };
 
 /**
  * SSP is tunable: s = 0 is BSP (lockstep, PC/EC); s = ∞ is ASP (PA/EL). A finite s blocks under a
@@ -59,6 +64,10 @@ export const strategies: readonly StrategyInfo[] = [
   // Tunable: s = 0 is PC/EC, s = ∞ PA/EL; a finite s blocks under a partition once the bound is hit (PC) and trades consistency for latency otherwise (EL). The instance reports its own class.
   { kind: 'ssp', name: { en: 'Stale synchronous parallel (SSP)', zh: '陈旧同步并行（SSP）' }, capOf: (cfg) => sspClass(cfg.kind === 'ssp' ? cfg.staleness : 0), needs: { servers: 1 }, allowsLoss: () => false },
   { kind: 'degrade', name: { en: 'Degrade on partition, merge on heal', zh: '分区降级、恢复合并' }, capOf: () => ({ underPartition: 'A', pacelc: 'PA/EC', consistency: 'eventual' }), needs: { workers: 2 }, allowsLoss: () => false /* discarded local work is lostWork, not lost acknowledged updates */ },
+  // A majority of acceptors chooses each value: 2f + 1 servers tolerate f crashes; a minority side chooses nothing (PC); every update waits for a majority round trip (EC).
+  { kind: 'paxos-ps', name: { en: 'Multi-Paxos-replicated parameter server', zh: 'Multi-Paxos 复制的参数服务器' }, capOf: () => linearizableCP, needs: { servers: 3 }, suggested: { servers: 5 }, allowsLoss: () => false /* a chosen value stays chosen */ },
+  // Needs every replica: one missing vote aborts every transaction, and a down coordinator blocks the prepared participants (PC); every update waits for two rounds to all (EC).
+  { kind: '2pc-ps', name: { en: 'Two-phase-commit-replicated parameter server', zh: '两阶段提交复制的参数服务器' }, capOf: () => linearizableCP, needs: { servers: 2 }, suggested: { servers: 5 }, checkServers: 3, allowsLoss: () => false /* commit is forced to every participant's log first */ },
 ];
 
 export function strategyInfo(kind: string): StrategyInfo | undefined {
@@ -89,9 +98,13 @@ export function createStrategy(cfg: StrategyConfig, ctx: StrategyContext): Strat
       return createKafkaPs(cfg, ctx);
     case 'raft-ps':
       return new RaftPsStrategy(ctx, cfg);
+    case 'paxos-ps':
+      return new PaxosPsStrategy(ctx, cfg);
+    case '2pc-ps':
+      return new TwoPcPsStrategy(ctx, cfg);
   }
 }
 
 export { psSyncKnobs, sspKnobs, degradeKnobs };
-export { allreduceKnobs, psAsyncKnobs, kafkaPsKnobs, raftPsKnobs };
+export { allreduceKnobs, psAsyncKnobs, kafkaPsKnobs, raftPsKnobs, paxosPsKnobs, twoPcPsKnobs };
 export type { Strategy, StrategyContext, CapClass } from './strategy';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Message, NodeId } from '../sim/types';
 import { axpy } from '../sim/vectors';
-import type { Strategy, StrategyContext, StepResult } from './strategy';
+import type { NodeFacts, Strategy, StrategyContext, StepResult } from './strategy';
 
 /**
  * Asynchronous parameter server (ASP, the unbounded-delay mode of Li et al., OSDI 2014): a worker
@@ -269,6 +269,23 @@ export class PsAsyncStrategy implements Strategy {
     if (!s.reachable) return `server unreachable: training locally, ${s.unacked.length} updates not acknowledged`;
     if (s.waiting) return 'waiting for parameters from the server';
     return 'training';
+  }
+
+  /**
+   * Server: its version. Worker: what it does and how many of its updates wait for an
+   * acknowledgement. A node's facts change only in events addressed to it (its messages, timers,
+   * steps, crash and restart): the server's apply reaches a worker only as a reply. Null while down.
+   */
+  facts(node: NodeId): NodeFacts | null {
+    if (!this.ctx.isUp(node)) return null;
+    if (node === this.server) return { kind: 'ps-server', version: this.srv.version };
+    const s = this.w.get(node);
+    if (!s) return null;
+    const unacked = s.unacked.length;
+    if (s.needsParams) return { kind: 'ps-worker', state: 'pulling', unacked };
+    if (!s.reachable) return { kind: 'ps-worker', state: 'unreachable', unacked };
+    if (s.waiting) return { kind: 'ps-worker', state: 'waiting', waitFor: 'params', unacked };
+    return { kind: 'ps-worker', state: 'training', unacked };
   }
 
   lostUpdates(): number {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Message, NodeId } from '../sim/types';
 import { axpy } from '../sim/vectors';
-import type { Strategy, StrategyContext, StepResult } from './strategy';
+import type { NodeFacts, Strategy, StrategyContext, StepResult } from './strategy';
 import { crashedWaitClock, freshWaitClock, startWaiting, stopWaiting, waitFraction, type WaitClock } from './waiting';
 
 /**
@@ -243,6 +243,22 @@ export class PsSyncStrategy implements Strategy {
     if (s.needsParams) return 'restarted: pulling parameters';
     if (s.pushed) return `waiting at the barrier for round ${s.round + 1}`;
     return `computing round ${s.round + 1}`;
+  }
+
+  /**
+   * Server: rounds closed and the open round's gradients against the quorum. Worker: the round it
+   * computes or waits in (1-based: finishing round r leaves version r), or pulling after a restart.
+   * Closing a round changes no worker's facts until its parameters arrive (an event of the
+   * worker's own), so no touch is needed. Null while down.
+   */
+  facts(node: NodeId): NodeFacts | null {
+    if (!this.ctx.isUp(node)) return null;
+    if (node === this.server) return { kind: 'ps-server', version: this.srv.version, received: this.srv.received.size, quorum: this.quorum };
+    const s = this.w.get(node);
+    if (!s) return null;
+    if (s.needsParams) return { kind: 'ps-worker', state: 'pulling' };
+    if (s.pushed) return { kind: 'ps-worker', state: 'waiting', waitFor: 'barrier', round: s.round + 1 };
+    return { kind: 'ps-worker', state: 'training', round: s.round + 1 };
   }
 
   lostUpdates(): number {

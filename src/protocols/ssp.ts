@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Message, NodeId } from '../sim/types';
 import { axpy } from '../sim/vectors';
-import type { Strategy, StrategyContext, StepResult } from './strategy';
+import type { NodeFacts, Strategy, StrategyContext, StepResult } from './strategy';
 import { crashedWaitClock, freshWaitClock, startWaiting, stopWaiting, waitFraction, type WaitClock } from './waiting';
 
 /**
@@ -10,7 +10,9 @@ import { crashedWaitClock, freshWaitClock, startWaiting, stopWaiting, waitFracti
  * Clocks. clock(w) = iterations w has completed (each ends with a push of its update, tagged
  * with the iteration's clock c = 0, 1, …). The server applies updates as they arrive and keeps,
  * per worker, how many of its clocks it has applied; minClock = the minimum over all workers
- * (crashed ones included: SSP waits for them, as BSP does).
+ * (crashed and cut-off ones included: the paper's bound is over all P workers, with no notion of
+ * leaving, so SSP waits for them as BSP does). The invariants take a live worker's clock as its
+ * own and a crashed one's as the server's count of it, the clock it will resume at.
  *
  * The rule. A worker may compute iteration c = clock(w) only on parameters that include every
  * update from clocks < c − s, i.e. read at minClock ≥ c − s. The same condition bounds the
@@ -29,6 +31,20 @@ import { crashedWaitClock, freshWaitClock, startWaiting, stopWaiting, waitFracti
  * Delivery: updates carry (worker, clock); the server applies them in clock order and skips
  * duplicates; unacknowledged updates are resent every `rtoMs`. The server persists its state with
  * every applied update, so a server crash loses only pending reads (which the workers repeat).
+ *
+ * Restarts. A restarted worker has lost its clock; the server's count of its applied clocks is
+ * where it resumes (its completed-but-unapplied clocks died with it). It must take that count from
+ * the answer to its own restart pull, never from a reply addressed to its previous incarnation that
+ * was still in flight: such a reply carries an older count, and a worker resuming below the clocks
+ * the server already applied breaks the bound for everyone (seeds 20437, 20807, 30814 of
+ * `npm run check`: the others had legitimately run s clocks past the server's count, and the
+ * restarted worker went back below it). Ho et al. define the bound over every worker's clock; a
+ * crashed worker's clock is what the server holds of it, so the bound and its invariant stay as
+ * they are, and the protocol is what was wrong. Each worker therefore keeps a boot counter
+ * (`incarnation`, on its disk): the restart pull carries it and only the reply echoing it ends the
+ * restart. The server also fences updates of an earlier incarnation that arrive after a later one
+ * said hello (Kafka fences a zombie producer by its epoch the same way); on these FIFO links that
+ * cannot happen, since an old update was sent before the pull, but the rule should not rest on it.
  */
 export const sspKnobs = z
   .object({
@@ -51,6 +67,10 @@ interface PushMsg {
   updates: Update[];
   /** The read this worker needs: minClock ≥ need (null: no read wanted). */
   need: number | null;
+  /** The sender's incarnation (boot counter). */
+  inc: number;
+  /** A restarted worker's pull: the server answers with where its clock stands. */
+  hello?: boolean;
 }
 interface ParamsMsg {
   params: Float32Array;
@@ -58,6 +78,8 @@ interface ParamsMsg {
   minClock: number;
   /** Clocks of this worker applied by the server (its updates 0 … acked−1). */
   acked: number;
+  /** The incarnation whose hello this answers (absent: not an answer to a hello). */
+  hello?: number;
 }
 interface AckMsg {
   acked: number;
@@ -74,12 +96,16 @@ interface WorkerState extends WaitClock {
   /** After a restart: no parameters and no clock until the server answers. */
   needsParams: boolean;
   timerArmed: boolean;
+  /** Persisted boot counter: 0 at the start, +1 per restart. */
+  incarnation: number;
 }
 
 interface ServerState {
   params: Float32Array;
   version: number;
   applied: Map<NodeId, number>;
+  /** Newest incarnation of each worker that said hello (persisted with the rest). */
+  incarnation: Map<NodeId, number>;
 }
 
 export class SspStrategy implements Strategy {
@@ -101,7 +127,7 @@ export class SspStrategy implements Strategy {
     if (ctx.servers.length < 1) throw new Error('ssp needs a server (cluster.servers ≥ 1)');
     this.server = ctx.servers[0];
     this.s = cfg.staleness === 'inf' ? Infinity : cfg.staleness;
-    this.srv = { params: ctx.initialParams(), version: 0, applied: new Map(ctx.workers.map((w) => [w, 0])) };
+    this.srv = { params: ctx.initialParams(), version: 0, applied: new Map(ctx.workers.map((w) => [w, 0])), incarnation: new Map() };
     for (const id of ctx.workers) this.w.set(id, freshWorker(0));
   }
 
@@ -155,7 +181,7 @@ export class SspStrategy implements Strategy {
     this.ctx.counted(worker);
     const need = s.clock - this.s; // −∞ for ASP
     // Every push asks for a read (−1: any minClock will do), so the cache is refreshed each clock.
-    const msg: PushMsg = { updates: [u], need: Number.isFinite(need) ? need : -1 };
+    const msg: PushMsg = { updates: [u], need: Number.isFinite(need) ? need : -1, inc: s.incarnation };
     this.ctx.send(worker, this.server, 'gradient', msg, this.ctx.paramCount * 4);
     this.arm(worker, s);
     if (s.cacheMin >= need) {
@@ -190,7 +216,9 @@ export class SspStrategy implements Strategy {
     if (msg.kind !== 'params') return;
     const m = msg.payload as ParamsMsg;
     if (s.needsParams) {
-      // Restarted: the server tells the worker where its clock stands.
+      // Restarted: only the answer to this incarnation's hello says where its clock stands (see
+      // "Restarts" above); a reply sent to the previous incarnation carries an older count.
+      if (m.hello !== s.incarnation) return;
       s.needsParams = false;
       s.clock = m.acked;
       s.unacked = [];
@@ -227,7 +255,7 @@ export class SspStrategy implements Strategy {
     s.timerArmed = false;
     if (s.unacked.length === 0 && s.need === null && !s.needsParams) return;
     // Resend what the server has not acknowledged, and repeat the read if still blocked.
-    const msg: PushMsg = { updates: s.unacked.slice(), need: s.needsParams ? -Infinity : s.need };
+    const msg: PushMsg = s.needsParams ? helloMsg(s) : { updates: s.unacked.slice(), need: s.need, inc: s.incarnation };
     this.ctx.send(node, this.server, msg.updates.length ? 'gradient' : 'pull', msg, msg.updates.length * this.ctx.paramCount * 4);
     this.arm(node, s);
   }
@@ -237,6 +265,10 @@ export class SspStrategy implements Strategy {
   private onServer(msg: Message): void {
     const worker = msg.from;
     const m = msg.payload as PushMsg;
+    const known = this.srv.incarnation.get(worker) ?? 0;
+    if (m.inc < known) return; // a zombie: an earlier incarnation's message (see "Restarts")
+    if (m.inc > known) this.srv.incarnation.set(worker, m.inc);
+    if (m.hello) return this.sendParams(worker, m.inc);
     const before = this.minClock();
     let applied = this.srv.applied.get(worker) ?? 0;
     for (const u of m.updates) {
@@ -273,8 +305,10 @@ export class SspStrategy implements Strategy {
     }
   }
 
-  private sendParams(worker: NodeId): void {
-    const msg: ParamsMsg = { params: this.srv.params.slice(), version: this.srv.version, minClock: this.minClock(), acked: this.srv.applied.get(worker) ?? 0 };
+  private sendParams(worker: NodeId, hello?: number): void {
+    const acked = this.srv.applied.get(worker) ?? 0;
+    const base = { params: this.srv.params.slice(), version: this.srv.version, minClock: this.minClock(), acked };
+    const msg: ParamsMsg = hello === undefined ? base : { ...base, hello };
     this.ctx.send(this.server, worker, 'params', msg, msg.params.length * 4);
   }
 
@@ -286,7 +320,7 @@ export class SspStrategy implements Strategy {
       return;
     }
     const s = this.w.get(node)!;
-    this.w.set(node, { ...freshWorker(this.ctx.now()), ...crashedWaitClock(s, this.ctx.now()) });
+    this.w.set(node, { ...freshWorker(this.ctx.now()), ...crashedWaitClock(s, this.ctx.now()), incarnation: s.incarnation });
   }
 
   onRestart(node: NodeId): void {
@@ -294,7 +328,8 @@ export class SspStrategy implements Strategy {
     const s = this.w.get(node)!;
     s.liveSince = this.ctx.now();
     s.needsParams = true;
-    this.ctx.send(node, this.server, 'pull', { updates: [], need: -Infinity } satisfies PushMsg, 0);
+    s.incarnation++;
+    this.ctx.send(node, this.server, 'pull', helloMsg(s), 0);
     this.arm(node, s);
   }
 
@@ -329,6 +364,27 @@ export class SspStrategy implements Strategy {
     return `clock ${s.clock}: computing`;
   }
 
+  /**
+   * Server: its version, the slowest clock it counts, who is at it, and s. Worker: its clock and
+   * what blocks it: a read at minClock ≥ needClock (seenMinClock: the newest min clock it has
+   * read). The server's counts reach a worker only in a reply, an event of the worker's own, so
+   * no node changes another's facts. Null while down.
+   */
+  facts(node: NodeId): NodeFacts | null {
+    if (!this.ctx.isUp(node)) return null;
+    if (node === this.server) {
+      const minClock = this.minClock();
+      const slowest = this.ctx.workers.filter((w) => this.srv.applied.get(w) === minClock);
+      return { kind: 'ps-server', version: this.srv.version, minClock, staleness: Number.isFinite(this.s) ? this.s : null, slowest };
+    }
+    const s = this.w.get(node);
+    if (!s) return null;
+    if (s.needsParams) return { kind: 'ps-worker', state: 'pulling' };
+    const own = { clock: s.clock, unacked: s.unacked.length, seenMinClock: s.cacheMin };
+    if (s.need !== null) return { kind: 'ps-worker', state: 'waiting', waitFor: 'bound', needClock: s.need, ...own };
+    return { kind: 'ps-worker', state: 'training', ...own };
+  }
+
   lostUpdates(): number {
     return 0; // the server persists every applied update before acknowledging it
   }
@@ -355,5 +411,10 @@ export class SspStrategy implements Strategy {
 }
 
 function freshWorker(now: number): WorkerState {
-  return { clock: 0, unacked: [], cacheVersion: 0, cacheMin: 0, cacheParams: null, need: null, needsParams: false, timerArmed: false, ...freshWaitClock(now) };
+  return { clock: 0, unacked: [], cacheVersion: 0, cacheMin: 0, cacheParams: null, need: null, needsParams: false, timerArmed: false, incarnation: 0, ...freshWaitClock(now) };
+}
+
+/** A restarted worker's pull: it has no clock and no parameters until the answer. */
+function helloMsg(s: WorkerState): PushMsg {
+  return { updates: [], need: null, inc: s.incarnation, hello: true };
 }

@@ -1,5 +1,5 @@
 import type { Rng } from '../sim/rng';
-import type { Action, Message, MessageKind, NodeId, SimTime } from '../sim/types';
+import type { Action, ActionKind, Message, MessageKind, NodeId, SimTime } from '../sim/types';
 import type { NodeFacts, NodeLog, NoteData, NoteName } from './facts';
 import type { CoordClient, CoordEvent } from './coord/api';
 export type { NodeFacts, NodeLog, NoteData, NoteName };
@@ -147,6 +147,11 @@ export interface Strategy {
   checkInvariants?(): Array<{ invariant: string; detail: string }>;
   /** Strategy-specific actions such as Raft's `timeout`; return false if the action means nothing here. */
   onAction?(a: Action): boolean;
+  /**
+   * Whether onAction would act on a strategy-specific action of this kind for this node (Raft:
+   * `timeout` on a server). Menus and keys offer such actions only where this says true.
+   */
+  acceptsAction?(kind: ActionKind, node: NodeId): boolean;
   /** Resolves a node selector such as "@leader"; null when none matches. */
   resolveSelector?(selector: string): NodeId | null;
   detail?(node: NodeId): NodeDetail | null;

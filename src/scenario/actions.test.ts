@@ -31,6 +31,19 @@ describe('action table', () => {
     expect(actionsForKey('p').map((a) => a.do)).toEqual(['partition']);
     expect(actionsForKey('h').map((a) => a.do)).toEqual(['heal']);
     expect(actionsForKey('s').map((a) => a.do)).toEqual(['slow']);
+    expect(actionsForKey('t').map((a) => a.do)).toEqual(['timeout']);
+    expect(actionsForKey('l').map((a) => a.do)).toEqual(['link']);
+    expect(actionsForKey('g').map((a) => a.do)).toEqual(['pause']);
+    expect(actionsForKey('m').map((a) => a.do)).toEqual(['putMeta']);
+    // Every action has a key (REVIEW: `timeout` had none reachable); the app's own keys stay free.
+    for (const spec of actionTable) expect(spec.key, spec.do).toMatch(/^[a-z]$/);
+    for (const reserved of ['b', ' ']) expect(actionsForKey(reserved)).toEqual([]);
+    // A toggle's two entries apply in opposite states, so one key press picks exactly one.
+    const opposite: Record<string, string> = { up: 'down', down: 'up', intact: 'cut', cut: 'intact' };
+    for (const spec of actionTable) {
+      const same = spec.key ? actionsForKey(spec.key).filter((o) => o !== spec) : [];
+      for (const other of same) expect(other.when?.map((c) => opposite[c] ?? c), `${spec.do}/${other.do}`).toEqual(spec.when);
+    }
     for (const spec of actionTable) {
       if (!spec.key) continue;
       const same = actionsForKey(spec.key);

@@ -28,8 +28,23 @@ export interface FieldSpec {
   default?: number | boolean;
   /** Display unit for numbers (ms, Mbps, ×, %). */
   unit?: string;
+  /** Values a menu offers as one item each (slow: ×1 ×2 ×4 ×8); without them a menu opens a form. */
+  choices?: readonly number[];
+  /**
+   * The value that undoes the action (slow: factor 1). A key sends `default`, or `neutral` when
+   * the target already holds a value other than it — the key toggles.
+   */
+  neutral?: number;
   label: I18nText;
 }
+
+/**
+ * When an entry applies to its target, checked against the state at the cursor time: a node that
+ * is `up` or `down`, a link that is `intact` or `cut`; `strategy`: only where the running strategy
+ * acts on it for that node (Simulation.acceptsAction — Raft's timeout on a server);
+ * `coordination`: only in a cluster with a coordination service (putMeta).
+ */
+export type Condition = 'up' | 'down' | 'intact' | 'cut' | 'strategy' | 'coordination';
 
 export interface ActionSpec {
   do: ActionKind;
@@ -40,6 +55,8 @@ export interface ActionSpec {
   /** The action that undoes this one; with a shared key the UI picks by the current state. */
   inverse?: ActionKind;
   target: 'cluster' | 'node' | 'link' | 'groups';
+  /** All must hold for the entry to be offered (menus) or chosen (keys). */
+  when?: readonly Condition[];
   fields: FieldSpec[];
 }
 
@@ -88,6 +105,7 @@ export const actionTable: readonly ActionSpec[] = [
     key: 'c',
     inverse: 'restore',
     target: 'link',
+    when: ['intact'],
     fields: [from, to, oneWay],
   },
   {
@@ -97,6 +115,7 @@ export const actionTable: readonly ActionSpec[] = [
     key: 'c',
     inverse: 'cut',
     target: 'link',
+    when: ['cut'],
     fields: [from, to, oneWay],
   },
   {
@@ -109,6 +128,7 @@ export const actionTable: readonly ActionSpec[] = [
     key: 'x',
     inverse: 'restart',
     target: 'node',
+    when: ['up'],
     fields: [node],
   },
   {
@@ -118,6 +138,7 @@ export const actionTable: readonly ActionSpec[] = [
     key: 'x',
     inverse: 'crash',
     target: 'node',
+    when: ['down'],
     fields: [node],
   },
   {
@@ -129,9 +150,10 @@ export const actionTable: readonly ActionSpec[] = [
     },
     key: 's',
     target: 'node',
+    when: ['up'],
     fields: [
       node,
-      { name: 'factor', kind: 'number', min: 0.1, max: 1000, step: 0.5, default: 4, unit: '×', label: { en: 'slowdown', zh: '减速倍数' } },
+      { name: 'factor', kind: 'number', min: 0.1, max: 1000, step: 0.5, default: 4, choices: [1, 2, 4, 8], neutral: 1, unit: '×', label: { en: 'slowdown', zh: '减速倍数' } },
     ],
   },
   {
@@ -143,6 +165,7 @@ export const actionTable: readonly ActionSpec[] = [
     },
     key: 't',
     target: 'node',
+    when: ['up', 'strategy'],
     fields: [node],
   },
   {
@@ -152,6 +175,7 @@ export const actionTable: readonly ActionSpec[] = [
       en: 'Change the latency, bandwidth, loss or duplication of a link; fields left out keep their value.',
       zh: '修改链路的延迟、带宽、丢包率或重复率；未填写的项保持原值。',
     },
+    key: 'l',
     target: 'link',
     fields: [
       from,
@@ -173,6 +197,7 @@ export const actionTable: readonly ActionSpec[] = [
     },
     key: 'g',
     target: 'node',
+    when: ['up'],
     fields: [
       node,
       { name: 'ms', kind: 'number', min: 1, max: 600000, step: 100, default: 2000, unit: 'ms', label: { en: 'duration', zh: '时长' } },
@@ -185,7 +210,9 @@ export const actionTable: readonly ActionSpec[] = [
       en: 'Write a metadata key (for example the checkpoint pointer /ckpt/latest) through the coordination service’s leader, as a trainer moving the pointer would.',
       zh: '通过协调服务的领导者写入一个元数据键（例如检查点指针 /ckpt/latest），就像训练主控移动指针那样。',
     },
+    key: 'm',
     target: 'cluster',
+    when: ['coordination'],
     fields: [
       { name: 'key', kind: 'text', placeholder: '/ckpt/latest', label: { en: 'key', zh: '键' } },
       { name: 'value', kind: 'text', placeholder: 'ckpt-10000', label: { en: 'value', zh: '值' } },

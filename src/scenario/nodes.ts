@@ -92,8 +92,9 @@ export function actionNodeProblems(action: Action, nodeIds: readonly string[]): 
     case 'cut':
     case 'restore':
     case 'link':
-      need('from', action.from);
-      need('to', action.to);
+      // Selectors resolve when the action fires; two equal selectors can only name one node.
+      if (!action.from.startsWith('@')) need('from', action.from);
+      if (!action.to.startsWith('@')) need('to', action.to);
       if (action.from === action.to) problems.push(['to', `"from" and "to" are the same node ("${action.to}"); a link joins two nodes`]);
       break;
     case 'crash':

@@ -15,7 +15,13 @@ const text = z.object({ en: z.string(), zh: z.string() });
 const nonNeg = z.number().finite().nonnegative();
 const prob = z.number().min(0).max(1);
 
-export const datasetKinds = ['spiral', 'circles', 'xor', 'gaussians'] as const;
+/** The seeded 2-D datasets (src/train/datasets.ts). */
+export const toyDatasetKinds = ['spiral', 'circles', 'xor', 'gaussians'] as const;
+/** Every dataset a scenario may name: the 2-D ones, and a 5 000-image Fashion-MNIST subset (784 inputs, 10 classes). */
+export const datasetKinds = [...toyDatasetKinds, 'fashion-mnist'] as const;
+export type ToyDatasetKind = (typeof toyDatasetKinds)[number];
+/** Training images in the committed Fashion-MNIST subset: the most `model.samples` may ask for. */
+export const FASHION_TRAIN_IMAGES = 5000;
 
 export const modelSchema = z
   .object({
@@ -56,8 +62,8 @@ export const networkSchema = z
   .strict();
 
 const linkFields = {
-  from: nodeId,
-  to: nodeId,
+  from: actionNode,
+  to: actionNode,
   oneWay: z.boolean().optional(),
 };
 
@@ -103,27 +109,45 @@ export const actionSchema = z.discriminatedUnion('do', [
 export const actionKinds = Object.keys(actionSchemas) as Array<keyof typeof actionSchemas>;
 
 /**
- * A timeline entry is an action plus `at`. Built as one strict object per action (not an
- * intersection with `{ at }`): an intersection lets unknown keys through, because the non-strict
- * `{ at }` side accepts whatever the strict action side rejects.
+ * `on` in place of `at` (CURRICULUM §C.1): the action fires at the first history event that
+ * matches — a note's name (`2pc.prepareSent`), or `action:<do>` — at or after `after` ms, on `node`
+ * if given. Deterministic, because the schedule is. validate.ts checks the event name.
  */
+export const triggerSchema = z
+  .object({
+    event: z.string().min(1),
+    node: nodeId.optional(),
+    after: nonNeg.optional(),
+  })
+  .strict();
+
 /**
- * `by: "user"` marks an action a user applied in a run that was then shared or exported (CONTRACTS
- * §5): it replays after everything else due at its time, as it did live.
+ * A timeline entry is an action plus when it fires: `at` (ms) or `on` (an event); validate.ts
+ * requires exactly one. Built as one strict object per action (not an intersection with
+ * `{ at }`): an intersection lets unknown keys through, because the non-strict `{ at }` side
+ * accepts whatever the strict action side rejects.
  */
-const atField = { at: nonNeg, by: z.literal('user').optional() };
+const whenFields = {
+  at: nonNeg.optional(),
+  on: triggerSchema.optional(),
+  /**
+   * `by: "user"` marks an action a user applied in a run that was then shared or exported
+   * (CONTRACTS §5): it replays after everything else due at its time, as it did live.
+   */
+  by: z.literal('user').optional(),
+};
 export const timelineEntrySchema = z.discriminatedUnion('do', [
-  actionSchemas.partition.extend(atField),
-  actionSchemas.heal.extend(atField),
-  actionSchemas.cut.extend(atField),
-  actionSchemas.restore.extend(atField),
-  actionSchemas.crash.extend(atField),
-  actionSchemas.restart.extend(atField),
-  actionSchemas.slow.extend(atField),
-  actionSchemas.timeout.extend(atField),
-  actionSchemas.link.extend(atField),
-  actionSchemas.pause.extend(atField),
-  actionSchemas.putMeta.extend(atField),
+  actionSchemas.partition.extend(whenFields),
+  actionSchemas.heal.extend(whenFields),
+  actionSchemas.cut.extend(whenFields),
+  actionSchemas.restore.extend(whenFields),
+  actionSchemas.crash.extend(whenFields),
+  actionSchemas.restart.extend(whenFields),
+  actionSchemas.slow.extend(whenFields),
+  actionSchemas.timeout.extend(whenFields),
+  actionSchemas.link.extend(whenFields),
+  actionSchemas.pause.extend(whenFields),
+  actionSchemas.putMeta.extend(whenFields),
 ]);
 
 /** Metrics the engine defines for every strategy (CONTRACTS.md §1). */
@@ -171,6 +195,7 @@ export const strategyMetricNames = [
   'timeToTarget',
   'stepsToTarget',
   'lastFencedToken',
+  'inDoubt',
 ] as const;
 
 export const metricNames = [...coreMetricNames, ...strategyMetricNames] as const;
@@ -207,6 +232,25 @@ export const expectationSchema = z
     op: z.enum(comparisonOps),
     value: z.number(),
     tolerance: nonNeg.optional(),
+    /** The variant it holds for (CURRICULUM §C.7): an id, or "*" for the base and every variant; absent = the base only. */
+    variant: z.string().min(1).optional(),
+  })
+  .strict();
+
+/** Variant ids: what `variant` in an expectation and `&variant=` name. */
+export const variantIdPattern = /^[a-z0-9-]+$/;
+
+/**
+ * A named JSON merge patch of the base scenario (RFC 7386; CURRICULUM §C.1): objects merge, arrays
+ * and other values replace, `null` deletes. One exception, so a patch can switch strategy without
+ * listing the old one's knobs as nulls: a patch whose `strategy.kind` differs from the base's
+ * replaces the strategy whole. Variants run with the base seed; variants.ts applies the patches.
+ */
+export const variantSchema = z
+  .object({
+    id: z.string().regex(variantIdPattern, 'use lowercase letters, digits and "-"'),
+    title: text.optional(),
+    patch: z.record(z.string(), z.unknown()),
   })
   .strict();
 
@@ -246,6 +290,7 @@ export const scenarioSchema = z
     coordination: coordinationSchemaLocal.optional(),
     timeline: z.array(timelineEntrySchema).default([]),
     expect: z.array(expectationSchema).default([]),
+    variants: z.array(variantSchema).optional(),
   })
   .strict();
 
@@ -254,5 +299,7 @@ export type ScenarioInput = z.input<typeof scenarioSchema>;
 export type { StrategyConfig } from '../protocols';
 export type Expectation = z.infer<typeof expectationSchema>;
 export type TimelineEntry = z.infer<typeof timelineEntrySchema>;
+export type TimelineTrigger = z.infer<typeof triggerSchema>;
+export type Variant = z.infer<typeof variantSchema>;
 export type ModelSpec = z.infer<typeof modelSchema>;
 export type CoordinationSpec = z.infer<typeof coordinationSchemaLocal>;

@@ -126,6 +126,18 @@ describe('parseUrlParams', () => {
     ]);
   });
 
+  it('at=<ms> shares a moment, in the query or after the scenario in the hash', () => {
+    expect(parseUrlParams('?scenario=raft-leader-crash&autoplay=1&speed=max&at=3900', '').at).toBe(3900);
+    expect(parseUrlParams('', '#scenario=z:abc&at=6900.5').at).toBe(6900.5);
+    expect(parseUrlParams('', '#scenario=z:abc&at=6900')).toMatchObject({ scenarioHash: 'z:abc', at: 6900 });
+    expect(parseUrlParams('', '').at).toBeUndefined();
+    for (const bad of ['-1', 'soon', '']) {
+      const p = parseUrlParams(`at=${bad}`, '');
+      expect(p.at).toBeUndefined();
+      expect(p.errors).toEqual([`at: "${bad}" is not a simulated time in ms (a number ≥ 0)`]);
+    }
+  });
+
   it('speed outside 0.1…100 is an error', () => {
     expect(parseUrlParams('speed=500', '').errors).toEqual(['speed: 500 is outside 0.1…100 (or use "max")']);
     expect(parseUrlParams('speed=0', '').errors).toHaveLength(1);

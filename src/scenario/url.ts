@@ -128,6 +128,8 @@ export interface UrlParams {
   speed: Speed;
   lang: Lang;
   backend: BackendChoice;
+  /** `at=<ms>`: put the scrub cursor at this simulated time once the run has reached it. */
+  at?: number;
   /** One line per bad parameter; the default is kept for it. */
   errors: string[];
 }
@@ -181,6 +183,14 @@ export function parseUrlParams(search: string, hash: string, defaults: Partial<U
     const base = lang.toLowerCase().split(/[-_]/)[0];
     if (base === 'en' || base === 'zh') out.lang = base;
     else out.errors.push(`lang: "${lang}" is not en or zh`);
+  }
+
+  // In the query, or after the scenario in the hash (`#scenario=…&at=6900`): a shared moment.
+  const at = q.get('at') ?? h.get('at');
+  if (at !== null) {
+    const n = at.trim() === '' ? NaN : Number(at);
+    if (!Number.isFinite(n) || n < 0) out.errors.push(`at: "${at}" is not a simulated time in ms (a number ≥ 0)`);
+    else out.at = n;
   }
 
   const backend = q.get('backend');

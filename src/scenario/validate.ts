@@ -1,9 +1,11 @@
 import { strategyInfo } from '../protocols';
+import { noteNames } from '../protocols/facts';
 import { kafkaMisnomers, kafkaPsProblems } from '../protocols/kafka';
 import { coordinationProblems } from '../protocols/coord/config';
-import { scenarioSchema, type Scenario } from './schema';
+import { actionKinds, FASHION_TRAIN_IMAGES, scenarioSchema, type Scenario, type TimelineEntry } from './schema';
 import { fieldNamesOf, formatIssues, formatPath, makeSuggester } from './issues';
 import { actionNodeProblems, clusterNodeIds, unknownNodeMessage } from './nodes';
+import { expectationsFor, fixedFields, patchedInput } from './variants';
 
 /**
  * Validation of a scenario file (CONTRACTS §1): structure via the zod schema, then the rules
@@ -24,6 +26,14 @@ const MAX_ERRORS = 25;
 const suggest = makeSuggester(fieldNamesOf(scenarioSchema));
 
 export function validateScenario(input: unknown): ValidationResult {
+  const r = validateOne(input);
+  if (!r.ok) return { ok: false, errors: cap(r.errors) };
+  const errors = variantProblems(r.scenario);
+  return errors.length > 0 ? { ok: false, errors: cap(errors) } : r;
+}
+
+/** One scenario without its variants: structure, then the rules across fields. */
+function validateOne(input: unknown): ValidationResult {
   const parsed = scenarioSchema.safeParse(input, { reportInput: true });
   if (!parsed.success) {
     const errors = parsed.error.issues.map((issue) =>
@@ -32,10 +42,64 @@ export function validateScenario(input: unknown): ValidationResult {
         ? `schema: unsupported schema version ${issue.input}; this version of CAP Playground reads schema 1`
         : formatIssues([issue], { root: 'scenario', suggest, misnomers: kafkaMisnomers })[0],
     );
-    return { ok: false, errors: cap(errors) };
+    return { ok: false, errors };
   }
   const errors = wholeFileProblems(parsed.data);
-  return errors.length > 0 ? { ok: false, errors: cap(errors) } : { ok: true, scenario: parsed.data };
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, scenario: parsed.data };
+}
+
+/**
+ * The scenario that variant `id` runs: the base with the variant's patch, the base seed, and the
+ * expectations that name this variant or "*". Validated like any scenario (validateScenario has
+ * already reported the problems of a file's variants, with their paths).
+ */
+export function resolveVariant(base: Scenario, id: string): ValidationResult {
+  const v = base.variants?.find((x) => x.id === id);
+  if (!v) return { ok: false, errors: [`variant: no variant "${id}"${base.variants?.length ? ` (variants: ${base.variants.map((x) => x.id).join(', ')})` : ''}`] };
+  return validateOne({ ...patchedInput(base, v.patch), expect: expectationsFor(base.expect, id) });
+}
+
+/**
+ * Variants (CURRICULUM §C.1, §C.7): unique ids, patches that leave the fixed fields alone, each
+ * patched scenario valid — its problems named under `variants[i].patch.<field>` when the patch
+ * wrote that field, else under `variants[i]` — and expectations that name an existing variant.
+ */
+function variantProblems(s: Scenario): string[] {
+  const errors: string[] = [];
+  const at = (path: ReadonlyArray<string | number>, msg: string) => errors.push(`${formatPath(path)}: ${msg}`);
+  const variants = s.variants ?? [];
+  const ids = variants.map((v) => v.id);
+  variants.forEach((v, i) => {
+    if (ids.indexOf(v.id) !== i) return at(['variants', i, 'id'], `"${v.id}" is used by variants[${ids.indexOf(v.id)}] already`);
+    let fixed = false;
+    for (const key of Object.keys(v.patch)) {
+      if (Object.hasOwn(fixedFields, key)) {
+        at(['variants', i, 'patch', key], fixedFields[key]);
+        fixed = true;
+      }
+    }
+    if (fixed) return;
+    const r = validateOne(patchedInput(s, v.patch));
+    if (r.ok) {
+      s.expect.forEach((e, j) => {
+        if (e.variant !== v.id && e.variant !== '*') return;
+        if (e.at !== 'end' && e.at > r.scenario.durationMs) at(['expect', j, 'at'], `${afterEnd(e.at, r.scenario.durationMs)} of variant "${v.id}"`);
+        const known = clusterNodeIds(r.scenario.cluster);
+        if (e.node !== undefined && !known.includes(e.node)) at(['expect', j, 'node'], `${unknownNodeMessage(e.node, known)} in variant "${v.id}"`);
+      });
+      return;
+    }
+    for (const line of r.errors) {
+      const head = /^[A-Za-z_$][\w$]*/.exec(line)?.[0];
+      if (head !== undefined && Object.hasOwn(v.patch, head)) errors.push(`${formatPath(['variants', i, 'patch'])}.${line}`);
+      else errors.push(`${formatPath(['variants', i])} ("${v.id}"): ${line}`);
+    }
+  });
+  s.expect.forEach((e, j) => {
+    if (e.variant === undefined || e.variant === '*' || ids.includes(e.variant)) return;
+    at(['expect', j, 'variant'], `no variant "${e.variant}" (${ids.length ? `variants: ${ids.join(', ')}` : 'the scenario has no variants'}; "*" means all)`);
+  });
+  return errors;
 }
 
 function cap(errors: string[]): string[] {
@@ -59,6 +123,10 @@ export function wholeFileProblems(s: Scenario): string[] {
     }
   }
 
+  if (s.model.dataset === 'fashion-mnist' && s.model.samples > FASHION_TRAIN_IMAGES) {
+    at(['model', 'samples'], `fashion-mnist has ${FASHION_TRAIN_IMAGES} training images (got ${s.model.samples})`);
+  }
+
   if (s.strategy.kind === 'kafka-ps') for (const [path, msg] of kafkaPsProblems(s.strategy, s.cluster)) at(['strategy', ...path], msg);
 
   if (s.coordination) for (const [path, msg] of coordinationProblems(s.coordination, s.cluster)) at(['coordination', ...path], msg);
@@ -71,8 +139,10 @@ export function wholeFileProblems(s: Scenario): string[] {
     if (!known.has(st.node)) at(['compute', 'stragglers', i, 'node'], unknownNodeMessage(st.node, ids));
   });
 
+  if (s.strategy.kind === '2pc-ps' && !known.has(s.strategy.coordinator)) at(['strategy', 'coordinator'], unknownNodeMessage(s.strategy.coordinator, ids));
+
   s.timeline.forEach((entry, i) => {
-    if (entry.at > s.durationMs) at(['timeline', i, 'at'], afterEnd(entry.at, s.durationMs));
+    for (const [path, msg] of whenProblems(entry, s.durationMs, ids)) at(['timeline', i, ...path], msg);
     for (const [field, msg] of actionNodeProblems(entry, ids)) at(['timeline', i, field], msg);
   });
 
@@ -82,6 +152,28 @@ export function wholeFileProblems(s: Scenario): string[] {
   });
 
   return errors;
+}
+
+/** Events a timeline `on` may name: every note, and `action:<do>` for every action. */
+const triggerEvents: readonly string[] = [...noteNames, ...actionKinds.map((k) => `action:${k}`)];
+const suggestEvent = makeSuggester(triggerEvents);
+
+/** An entry fires at a time (`at`) or on an event (`on`), exactly one of them. */
+function whenProblems(entry: TimelineEntry, durationMs: number, ids: readonly string[]): Array<[Array<string | number>, string]> {
+  const out: Array<[Array<string | number>, string]> = [];
+  if (entry.at === undefined && entry.on === undefined) out.push([[], 'give "at" (a time in ms) or "on" (an event to fire on)']);
+  if (entry.at !== undefined && entry.on !== undefined) out.push([['on'], 'give either "at" or "on", not both']);
+  if (entry.at !== undefined && entry.at > durationMs) out.push([['at'], afterEnd(entry.at, durationMs)]);
+  const on = entry.on;
+  if (on) {
+    if (!triggerEvents.includes(on.event)) {
+      const hint = suggestEvent(on.event);
+      out.push([['on', 'event'], `unknown event "${on.event}"${hint ? ` (did you mean "${hint}"?)` : ''}; an event is a history note such as "leaderElected" or "2pc.prepareSent", or "action:<do>" such as "action:crash"`]);
+    }
+    if (on.node !== undefined && !ids.includes(on.node)) out.push([['on', 'node'], unknownNodeMessage(on.node, ids)]);
+    if (on.after !== undefined && on.after > durationMs) out.push([['on', 'after'], afterEnd(on.after, durationMs)]);
+  }
+  return out;
 }
 
 function afterEnd(t: number, durationMs: number): string {

@@ -67,7 +67,8 @@ export interface Message<P = unknown> {
  * they are excluded from the schedule hash, so the schedule is equal across backends.
  */
 export type HistoryEvent =
-  | { t: SimTime; type: 'action'; action: Action; source: 'timeline' | 'user' }
+  /** `on`: the timeline entry fired on this event trigger (its `t` is when it fired). */
+  | { t: SimTime; type: 'action'; action: Action; source: 'timeline' | 'user'; on?: { event: string; node?: NodeId; after?: number } }
   | {
       t: SimTime;
       type: 'send';

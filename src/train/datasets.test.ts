@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { datasetKinds } from '../scenario/schema';
+import { toyDatasetKinds } from '../scenario/schema';
 import { EVAL_SAMPLES, makeDataset, makeEvalSet } from './datasets';
 
-const spec = (dataset: (typeof datasetKinds)[number], noise = 0.1, samples = 600) => ({ dataset, noise, samples });
+const spec = (dataset: (typeof toyDatasetKinds)[number], noise = 0.1, samples = 600) => ({ dataset, noise, samples });
 
 /** FNV-1a over the bytes: a fingerprint that changes if generation changes at all. */
 function fingerprint(...arrays: Float32Array[]): string {
@@ -15,7 +15,7 @@ function fingerprint(...arrays: Float32Array[]): string {
 }
 
 describe('datasets', () => {
-  for (const kind of datasetKinds) {
+  for (const kind of toyDatasetKinds) {
     it(`${kind}: shapes, labels, bounds, determinism`, () => {
       const d = makeDataset(spec(kind), 42);
       expect(d.n).toBe(600);
@@ -58,11 +58,11 @@ describe('datasets', () => {
   });
 
   it('odd sample counts give exactly n points', () => {
-    for (const kind of datasetKinds) expect(makeDataset(spec(kind, 0.2, 101), 5).y.length).toBe(101);
+    for (const kind of toyDatasetKinds) expect(makeDataset(spec(kind, 0.2, 101), 5).y.length).toBe(101);
   });
 
   it('generation is frozen: scenario expectations depend on these exact bytes', () => {
-    const prints = datasetKinds.map((k) => {
+    const prints = toyDatasetKinds.map((k) => {
       const d = makeDataset(spec(k), 2024);
       return `${k}:${fingerprint(d.x, d.y)}`;
     });

@@ -1,4 +1,4 @@
-import type { ModelSpec } from '../scenario/schema';
+import type { ModelSpec, ToyDatasetKind } from '../scenario/schema';
 import { rngFor, type Rng } from '../sim/rng';
 
 /**
@@ -27,7 +27,8 @@ export interface Dataset {
   bounds: Bounds;
 }
 
-export type DatasetKind = ModelSpec['dataset'];
+export type DatasetKind = ToyDatasetKind;
+/** Any scenario dataset is accepted by type; an image dataset is refused with a clear error. */
 type DatasetSpec = Pick<ModelSpec, 'dataset' | 'samples' | 'noise'>;
 
 /** Size of the fixed evaluation set. */
@@ -106,7 +107,10 @@ const generators: Record<DatasetKind, (n: number, noise: number, rng: Rng) => Po
 };
 
 function generate(spec: DatasetSpec, n: number, rng: Rng): { x: Float32Array; y: Float32Array } {
-  const pts = generators[spec.dataset](n, spec.noise, rng);
+  const gen = (generators as Partial<Record<string, (n: number, noise: number, rng: Rng) => Point[]>>)[spec.dataset];
+  // Image datasets are loaded (modelData.ts), not generated: say so rather than fail obscurely.
+  if (!gen) throw new Error(`dataset "${spec.dataset}" is not a generated 2-D dataset`);
+  const pts = gen(n, spec.noise, rng);
   // Seeded shuffle: generators emit one class after the other; mixing keeps any prefix balanced.
   for (let i = pts.length - 1; i > 0; i--) {
     const j = rng.int(0, i);

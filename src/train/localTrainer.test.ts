@@ -70,3 +70,21 @@ describe('LocalTrainer', () => {
     await t.dispose();
   });
 });
+
+describe("'auto' by measurement in Node", () => {
+  it('times wasm and cpu on the scenario’s model and keeps the faster, recording both', async () => {
+    const t = await LocalTrainer.create({ model: { dataset: 'fashion-mnist', hidden: [32], batchSize: 32, learningRate: 0.03, samples: 500, noise: 0 }, seed: 1, backend: 'auto' });
+    const sel = t.backendSelection();
+    expect(sel.measured?.map((m) => m.backend)).toEqual(['wasm', 'cpu']);
+    const [wasm, cpu] = sel.measured!;
+    expect(wasm.msPerStep).toBeGreaterThan(0);
+    expect(cpu.msPerStep).toBeGreaterThan(0);
+    expect(t.backend).toBe(wasm.msPerStep! <= cpu.msPerStep! ? 'wasm' : 'cpu');
+    expect(tf.getBackend()).toBe(t.backend);
+    await t.dispose();
+    // An explicit choice compares nothing.
+    const named = await LocalTrainer.create(spec);
+    expect(named.backendSelection()).toEqual({ backend: 'cpu', fallbacks: [] });
+    await named.dispose();
+  });
+});

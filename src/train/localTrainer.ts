@@ -1,7 +1,8 @@
-import { selectBackendDetailed } from './backend';
-import { makeDataset, makeEvalSet, type Dataset } from './datasets';
+import type { BackendSelection } from './backend';
 import { initialParams } from './layout';
-import { GradientComputer } from './model';
+import type { GradientComputer } from './model';
+import type { ModelData } from './modelData';
+import { prepareTraining } from './prepare';
 import type { BackendName, Evaluation, GradientRequest, GradientResult, Trainer, TrainerSpec } from './types';
 
 /**
@@ -11,28 +12,27 @@ import type { BackendName, Evaluation, GradientRequest, GradientResult, Trainer,
 export class LocalTrainer implements Trainer {
   readonly paramCount: number;
   readonly samples: number;
-  readonly train: Dataset;
-  readonly evalSet: Dataset;
+  readonly data: ModelData;
+  readonly backend: BackendName;
   /** Why preferred backends were skipped, for display. */
   readonly fallbacks: string[];
 
   private constructor(
     private readonly spec: TrainerSpec,
     private readonly computer: GradientComputer,
-    readonly backend: BackendName,
-    fallbacks: string[],
+    data: ModelData,
+    private readonly selection: BackendSelection,
   ) {
-    this.train = makeDataset(spec.model, spec.seed);
-    this.evalSet = makeEvalSet(spec.model, spec.seed);
-    this.computer.setTrainingSet(this.train.x, this.train.y);
+    this.data = data;
     this.paramCount = computer.paramCount;
-    this.samples = this.train.n;
-    this.fallbacks = fallbacks;
+    this.samples = data.train.n;
+    this.backend = selection.backend;
+    this.fallbacks = selection.fallbacks;
   }
 
   static async create(spec: TrainerSpec): Promise<LocalTrainer> {
-    const { backend, fallbacks } = await selectBackendDetailed(spec.backend);
-    return new LocalTrainer(spec, new GradientComputer(spec.model.hidden), backend, fallbacks);
+    const { data, computer, selection } = await prepareTraining(spec);
+    return new LocalTrainer(spec, computer, data, selection);
   }
 
   initialParams(): Float32Array {
@@ -48,15 +48,20 @@ export class LocalTrainer implements Trainer {
   }
 
   evaluate(params: Float32Array): Promise<Evaluation> {
-    return this.computer.evaluate(params, this.evalSet.x, this.evalSet.y);
+    return this.computer.evaluate(params, this.data.evalSet.x, this.data.evalSet.y);
   }
 
-  predictGrid(params: Float32Array, res: number): Promise<Float32Array> {
-    return this.computer.predictGrid(params, this.train.bounds, res);
+  async predictGrid(params: Float32Array, res: number): Promise<Float32Array> {
+    if (!this.data.bounds) throw new Error(`predictGrid: dataset "${this.spec.model.dataset}" has no 2-D decision boundary`);
+    return this.computer.predictGrid(params, this.data.bounds, res);
   }
 
   backendFor(_node: string): string {
     return this.backend;
+  }
+
+  backendSelection(): BackendSelection {
+    return this.selection;
   }
 
   async dispose(): Promise<void> {

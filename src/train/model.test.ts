@@ -130,6 +130,7 @@ describe('GradientComputer', () => {
     const ev = makeEvalSet(model, 3);
     await gc.gradientAt(p, drawBatch(3, 0, 16, data.n));
     await gc.predictGrid(p, data.bounds, 20);
+    await gc.evaluate(p, ev.x, ev.y);
     const base = tf.memory().numTensors;
     for (let s = 0; s < 50; s++) {
       await gc.gradientAt(p, drawBatch(3, s, 16, data.n));
@@ -138,7 +139,7 @@ describe('GradientComputer', () => {
     }
     expect(tf.memory().numTensors).toBe(base);
     gc.dispose();
-    expect(tf.memory().numTensors).toBe(base - 7); // 6 variables + the cached grid
+    expect(tf.memory().numTensors).toBe(base - 8); // 6 variables + the cached grid and evaluation set
   });
 
   it('evaluate and predictGrid have the documented shapes and ranges', async () => {

@@ -1,4 +1,5 @@
 import type { ModelSpec } from '../scenario/schema';
+import type { BackendSelection } from './backend';
 
 /** The one seam between the simulator and real tfjs training (DESIGN rule 2: values are real). */
 export type BackendName = 'webgpu' | 'webgl' | 'wasm' | 'cpu';
@@ -9,6 +10,8 @@ export interface TrainerSpec {
   /** Scenario seed: the dataset, the evaluation set and the initial parameters derive from it. */
   seed: number;
   backend: BackendChoice;
+  /** 'auto': time software-emulated GPUs too instead of skipping them (benchmarks report them). */
+  timeSoftwareGpu?: boolean;
 }
 
 export interface GradientRequest {
@@ -29,9 +32,25 @@ export interface GradientResult {
   loss: number; // mini-batch loss before the update
 }
 
+/** One evaluation image with the model's answer (multi-class datasets), for replica tiles. */
+export interface SamplePrediction {
+  /** Index into the fixed evaluation set: the same images at every evaluation. */
+  index: number;
+  label: number;
+  predicted: number;
+  /** Softmax probability of `predicted`. */
+  confidence: number;
+  /** 28×28 grey pixels, row-major, 0 = background (Fashion-MNIST's own encoding). */
+  image: Uint8Array;
+}
+
 export interface Evaluation {
   loss: number;
   accuracy: number;
+  /** Multi-class datasets: accuracy on each class of the evaluation set (index = class). */
+  perClass?: number[];
+  /** Multi-class datasets: the first few evaluation images, one per class, with predictions. */
+  samples?: SamplePrediction[];
 }
 
 export interface Trainer {
@@ -47,5 +66,7 @@ export interface Trainer {
   predictGrid(params: Float32Array, res: number): Promise<Float32Array>;
   /** Backend actually in use for a node (after fallback), for display. */
   backendFor(node: string): string;
+  /** How the backend was chosen: for 'auto', each backend's measured ms/step (for display). */
+  backendSelection?(): BackendSelection | null;
   dispose(): Promise<void>;
 }

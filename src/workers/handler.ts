@@ -1,9 +1,9 @@
-import { selectBackendDetailed } from '../train/backend';
-import { makeDataset, makeEvalSet, type Dataset } from '../train/datasets';
-import { GradientComputer } from '../train/model';
 import { bareTrainingLoop } from '../train/bareLoop';
+import type { GradientComputer } from '../train/model';
+import type { ModelData } from '../train/modelData';
+import { prepareTraining } from '../train/prepare';
 import type { TrainerSpec } from '../train/types';
-import type { WorkerRequest, WorkerResponse } from './protocol';
+import type { InitResult, WorkerRequest, WorkerResponse } from './protocol';
 
 /**
  * The worker's request handling, free of worker globals so Vitest can drive it in-process.
@@ -14,14 +14,13 @@ export function createHandler(
   crash: (err: Error) => void,
 ): (req: WorkerRequest) => Promise<void> {
   let computer: GradientComputer | null = null;
-  let train: Dataset | null = null;
-  let evalSet: Dataset | null = null;
+  let data: ModelData | null = null;
   let self = -1;
   let spec: TrainerSpec | null = null;
 
-  const ready = (): { computer: GradientComputer; train: Dataset; evalSet: Dataset } => {
-    if (!computer || !train || !evalSet) throw new Error('worker not initialised');
-    return { computer, train, evalSet };
+  const ready = (): { computer: GradientComputer; data: ModelData; spec: TrainerSpec } => {
+    if (!computer || !data || !spec) throw new Error('worker not initialised');
+    return { computer, data, spec };
   };
 
   return async (req) => {
@@ -30,13 +29,13 @@ export function createHandler(
         case 'init': {
           self = req.worker;
           spec = req.spec;
-          const { backend, fallbacks } = await selectBackendDetailed(req.spec.backend);
-          train = makeDataset(req.spec.model, req.spec.seed);
-          evalSet = makeEvalSet(req.spec.model, req.spec.seed);
           computer?.dispose();
-          computer = new GradientComputer(req.spec.model.hidden);
-          computer.setTrainingSet(train.x, train.y);
-          const result = { backend, fallbacks, paramCount: computer.paramCount, samples: train.n };
+          computer = null;
+          const prepared = await prepareTraining(req.spec);
+          computer = prepared.computer;
+          data = prepared.data;
+          const { backend, fallbacks, measured } = prepared.selection;
+          const result: InitResult = { backend, fallbacks, paramCount: computer.paramCount, samples: data.train.n, ...(measured ? { measured } : {}) };
           post({ id: req.id, ok: true, result }, []);
           return;
         }
@@ -52,19 +51,20 @@ export function createHandler(
         }
         case 'evaluate': {
           const r = ready();
-          post({ id: req.id, ok: true, result: await r.computer.evaluate(req.params, r.evalSet.x, r.evalSet.y) }, []);
+          const e = await r.computer.evaluate(req.params, r.data.evalSet.x, r.data.evalSet.y);
+          post({ id: req.id, ok: true, result: e }, (e.samples ?? []).map((s) => s.image.buffer as ArrayBuffer));
           return;
         }
         case 'predictGrid': {
           const r = ready();
-          const grid = await r.computer.predictGrid(req.params, r.train.bounds, req.res);
+          if (!r.data.bounds) throw new Error(`predictGrid: dataset "${r.spec.model.dataset}" has no 2-D decision boundary`);
+          const grid = await r.computer.predictGrid(req.params, r.data.bounds, req.res);
           post({ id: req.id, ok: true, result: grid }, [grid.buffer as ArrayBuffer]);
           return;
         }
         case 'benchBare': {
           const r = ready();
-          if (!spec) throw new Error('worker not initialised');
-          const stepsPerSec = await bareTrainingLoop(spec.model, r.train, req.batches, spec.seed);
+          const stepsPerSec = await bareTrainingLoop(r.spec.model, r.data.train, req.batches, r.spec.seed);
           post({ id: req.id, ok: true, result: stepsPerSec }, []);
           return;
         }

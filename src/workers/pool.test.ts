@@ -175,3 +175,34 @@ describe('WorkerPool scheduling', () => {
     await pool.dispose();
   });
 });
+
+describe('WorkerPool backend choice', () => {
+  it("'auto': one worker times every backend on the model, the others take its pick, and a second pool reuses it", async () => {
+    const auto: TrainerSpec = { ...spec, model: { ...spec.model, hidden: [5, 7] }, backend: 'auto' };
+    const fakes = [new FakeWorker(), new FakeWorker()];
+    let i = 0;
+    const pool = await WorkerPool.create(auto, { size: 2, workerFactory: () => fakes[i++] as unknown as Worker });
+    const sel = pool.backendSelection();
+    // In Node the candidates are wasm and cpu; both run, so both have a time.
+    expect(sel?.measured?.map((m) => m.backend)).toEqual(['wasm', 'cpu']);
+    for (const m of sel!.measured!) {
+      expect(m.msPerStep).toBeGreaterThan(0);
+      expect(m.steps).toBeGreaterThanOrEqual(3);
+    }
+    const fastest = sel!.measured!.reduce((a, b) => (b.msPerStep! < a.msPerStep! ? b : a));
+    expect(sel!.backend).toBe(fastest.backend);
+    const initBackends = (f: FakeWorker) => f.received.filter((m) => m.kind === 'init').map((m) => (m as { spec: TrainerSpec }).spec.backend);
+    expect(initBackends(fakes[0])).toEqual(['auto']);
+    expect(initBackends(fakes[1])).toEqual([sel!.backend]);
+    expect(pool.workers().map((w) => w.backend)).toEqual([sel!.backend, sel!.backend]);
+    await pool.dispose();
+
+    const again = [new FakeWorker(), new FakeWorker()];
+    let j = 0;
+    const pool2 = await WorkerPool.create(auto, { size: 2, workerFactory: () => again[j++] as unknown as Worker });
+    expect(again.map(initBackends)).toEqual([[sel!.backend], [sel!.backend]]);
+    expect(pool2.backendSelection()).toEqual(sel);
+    await pool2.dispose();
+    await selectBackend('cpu');
+  });
+});

@@ -1,4 +1,5 @@
-import { initialParams, paramCount } from '../train/layout';
+import type { BackendSelection, BackendTiming } from '../train/backend';
+import { initialParams, modelParamCount } from '../train/layout';
 import type { BackendName, Evaluation, GradientRequest, GradientResult, Trainer, TrainerSpec } from '../train/types';
 import {
   transferable,
@@ -64,6 +65,16 @@ export interface PoolWorkerInfo {
   pending: number;
 }
 
+/**
+ * 'auto' decisions already measured in this page, by model shape and batch size: a restart or a
+ * scenario with the same model reuses the measurement instead of timing every backend again.
+ */
+const measuredChoices = new Map<string, BackendSelection>();
+
+function shapeKey(spec: TrainerSpec): string {
+  return JSON.stringify([spec.model.dataset === 'fashion-mnist' ? 'images' : '2d', spec.model.hidden, spec.model.batchSize, spec.timeSoftwareGpu ?? false]);
+}
+
 function before(a: Queued, b: Queued): boolean {
   return a.priority !== b.priority ? a.priority < b.priority : a.seq < b.seq;
 }
@@ -84,13 +95,14 @@ export class WorkerPool implements Trainer {
   private disposed = false;
   private readonly queue: Queued[] = [];
   private queueSeq = 0;
+  private selectionInfo: BackendSelection | null = null;
 
   private constructor(
     private readonly spec: TrainerSpec,
     size: number,
     factory: () => Worker,
   ) {
-    this.paramCount = paramCount(spec.model.hidden);
+    this.paramCount = modelParamCount(spec.model);
     this.samples = spec.model.samples;
     for (let i = 0; i < size; i++) this.slots.push(this.spawn(i, factory));
   }
@@ -99,7 +111,7 @@ export class WorkerPool implements Trainer {
     const cores = (typeof navigator !== 'undefined' && navigator.hardwareConcurrency) || 2;
     const size = Math.max(1, opts.size ?? Math.min(opts.nodes ?? cores, cores));
     const pool = new WorkerPool(spec, size, opts.workerFactory ?? defaultWorker);
-    await Promise.all(pool.slots.map((s) => pool.init(s)));
+    await pool.initAll();
     if (!pool.slots.some((s) => s.alive)) {
       await pool.dispose();
       throw new Error(`no training worker started: ${pool.deaths.join('; ')}`);
@@ -126,16 +138,55 @@ export class WorkerPool implements Trainer {
     return slot;
   }
 
-  private async init(slot: Slot): Promise<void> {
+  /**
+   * 'auto': one worker times the backends on the model (alone, so the others' start-up does not
+   * disturb its clock) and the rest take its choice — every worker computes on the same backend,
+   * so the values do not depend on which worker served a node. A named backend: all at once.
+   */
+  private async initAll(): Promise<void> {
+    if (this.spec.backend !== 'auto') {
+      await Promise.all(this.slots.map((s) => this.init(s, this.spec)));
+      const first = this.slots.find((s) => s.alive && s.backend);
+      this.selectionInfo = first?.backend ? { backend: first.backend, fallbacks: first.fallbacks } : null;
+      return;
+    }
+    const key = shapeKey(this.spec);
+    let chosen = measuredChoices.get(key) ?? null;
+    let rest = this.slots;
+    if (!chosen) {
+      for (const s of this.slots) {
+        rest = rest.filter((r) => r !== s);
+        const measured = await this.init(s, this.spec);
+        if (s.alive && s.backend) {
+          chosen = { backend: s.backend, fallbacks: s.fallbacks, ...(measured ? { measured } : {}) };
+          measuredChoices.set(key, chosen);
+          break;
+        }
+      }
+    }
+    if (!chosen) return;
+    this.selectionInfo = chosen;
+    const named: TrainerSpec = { ...this.spec, backend: chosen.backend };
+    await Promise.all(rest.map((s) => this.init(s, named)));
+  }
+
+  /** How the pool's backend was chosen; for 'auto', each backend's measured ms/step on this model. */
+  backendSelection(): BackendSelection | null {
+    return this.selectionInfo;
+  }
+
+  private async init(slot: Slot, spec: TrainerSpec): Promise<BackendTiming[] | undefined> {
     try {
-      const r = (await this.call(slot, { id: 0, kind: 'init', spec: this.spec, worker: slot.index }, [])) as InitResult;
+      const r = (await this.call(slot, { id: 0, kind: 'init', spec, worker: slot.index }, [])) as InitResult;
       if (r.paramCount !== this.paramCount || r.samples !== this.samples) {
         throw new Error(`model shape mismatch (${r.paramCount} params, ${r.samples} samples)`);
       }
       slot.backend = r.backend;
       slot.fallbacks = r.fallbacks;
+      return r.measured;
     } catch (e) {
       this.kill(slot, `init failed: ${e instanceof Error ? e.message : String(e)}`);
+      return undefined;
     }
   }
 

@@ -1,3 +1,4 @@
+import type { BackendTiming } from '../train/backend';
 import type { BackendName, Evaluation, TrainerSpec } from '../train/types';
 
 /**
@@ -21,6 +22,8 @@ export interface InitResult {
   fallbacks: string[];
   paramCount: number;
   samples: number;
+  /** 'auto': each backend's measured ms/step on this model (the fastest is `backend`). */
+  measured?: BackendTiming[];
 }
 
 export interface GradientReply {

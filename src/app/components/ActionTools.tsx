@@ -1,23 +1,32 @@
 import { useEffect, useState } from 'react';
 import type { LinkView } from '../../engine/api';
-import { actionSpec, actionTable } from '../../scenario/actions';
+import { actionSpec } from '../../scenario/actions';
 import type { Action } from '../../sim/types';
-import { act, parseSelection } from '../act';
-import { tr } from '../i18n/lang';
+import { choiceLabel, choicesFor, type Choice } from '../actionMenu';
+import { act, actAll, choose, parseSelection } from '../act';
+import { tr, type Lang } from '../i18n/lang';
+import { clusterTarget, linkTarget, nodeTarget } from '../targets';
 import { s } from '../i18n/strings';
 import { partitionFromDraft } from '../partition';
 import { get, reportError, set, useApp, type Side, type ToolTab } from '../store';
 
 /**
  * The action panel under the topology: a node's context panel, the partition tool and the link
- * settings form. Labels, hints and fields come from the action table; every button goes
- * through `act` (→ sim.apply).
+ * settings form. Its buttons are generated from the action table (actionMenu.choicesFor) for the
+ * selection's state at the cursor time; every button goes through `act` (→ sim.apply, or a fork
+ * when scrubbed back).
  */
 export function ActionTools() {
   const lang = useApp((st) => st.lang);
   const tab = useApp((st) => st.toolTab);
-  const tabs: ToolTab[] = ['node', 'partition', 'links'];
-  const key = { node: 'nodeTab', partition: 'partitionTab', links: 'linksTab' } as const;
+  const sim = useApp((st) => st.sim);
+  const draft = useApp((st) => st.partitionDraft);
+  useApp((st) => st.frame);
+  // The metadata tab only where a coordination service runs (c0…): putMeta writes through it.
+  const tabs: ToolTab[] = sim && sim.scenario.cluster.coord > 0 ? ['node', 'partition', 'links', 'meta'] : ['node', 'partition', 'links'];
+  const key = { node: 'nodeTab', partition: 'partitionTab', links: 'linksTab', meta: 'metaTab' } as const;
+  // Cluster-wide entries that need no form (heal) sit in the tab row, from the table.
+  const clusterItems = sim ? choicesFor(clusterTarget(sim, draft)).filter((c) => 'action' in c && c.spec.target === 'cluster') : [];
   return (
     <section className="tools panel" aria-label={s(lang, 'tools')}>
       <div className="tabs" role="tablist">
@@ -27,56 +36,89 @@ export function ActionTools() {
           </button>
         ))}
         <span className="spacer" />
-        <button type="button" onClick={() => act({ do: 'heal' })} title={tr(actionSpec('heal').hint, lang)} data-testid="heal">
-          {tr(actionSpec('heal').label, lang)} <kbd>{actionSpec('heal').key?.toUpperCase()}</kbd>
-        </button>
+        {clusterItems.map((c) => (
+          <ChoiceButton key={c.spec.do} choice={c} lang={lang} label={tr(c.spec.label, lang)} testId={c.spec.do} />
+        ))}
       </div>
       <div className="tab-body" role="tabpanel">
         {tab === 'node' && <NodePanel />}
         {tab === 'partition' && <PartitionTool />}
         {tab === 'links' && <LinkForm />}
+        {tab === 'meta' && tabs.includes('meta') && <MetaForm />}
       </div>
     </section>
   );
 }
 
+/** One table entry as a button: its label (or the action in words), hint and key. */
+function ChoiceButton({ choice, lang, label, testId, pressed, disabled }: { choice: Choice; lang: Lang; label?: string; testId?: string; pressed?: boolean; disabled?: boolean }) {
+  return (
+    <button
+      type="button"
+      onClick={() => choose(choice)}
+      title={tr(choice.spec.hint, lang)}
+      data-testid={testId ?? `action-${choice.spec.do}`}
+      aria-pressed={pressed}
+      disabled={disabled}
+    >
+      {label ?? choiceLabel(choice, lang)}
+      {choice.spec.key && pressed === undefined && <kbd>{choice.spec.key.toUpperCase()}</kbd>}
+    </button>
+  );
+}
+
+/**
+ * The selected node's actions, generated from the table for its state at the cursor time: one
+ * button per entry, or a segmented group where a field offers choices (slow ×1 ×2 ×4 ×8).
+ */
 function NodePanel() {
   const lang = useApp((st) => st.lang);
   const sim = useApp((st) => st.sim);
   const selected = useApp((st) => st.selected);
+  const cursor = useApp((st) => st.cursor);
   useApp((st) => st.frame);
   const sel = parseSelection(selected);
-  const node = sim && sel && 'node' in sel ? sim.nodes().find((n) => n.id === sel.node) : undefined;
-  if (!node) return <p className="muted">{s(lang, 'selectNodeHint')}</p>;
-  const crash = actionSpec(node.up ? 'crash' : 'restart');
-  const slow = actionSpec('slow');
+  const t = cursor ?? sim?.now() ?? 0;
+  const target = sim && sel && 'node' in sel ? nodeTarget(sim, sel.node, t) : null;
+  const live = sim && target ? sim.nodes().find((n) => n.id === target.id) : undefined;
+  if (!sim || !target || !live) return <p className="muted">{s(lang, 'selectNodeHint')}</p>;
+  const version = sim.stateAt(t).nodes.find((n) => n.id === target.id)?.version ?? live.version;
+  const choices = choicesFor(target);
+  const specs = [...new Set(choices.map((c) => c.spec))];
   return (
     <div className="node-panel row wrap">
-      <strong className="num">{node.id}</strong>
-      <span className="num">v{node.version}</span>
-      <button type="button" onClick={() => act({ do: crash.do, node: node.id } as Action)} title={tr(crash.hint, lang)} data-testid="node-crash">
-        {tr(crash.label, lang)} <kbd>{crash.key?.toUpperCase()}</kbd>
-      </button>
-      <span className="field-label" title={tr(slow.hint, lang)}>
-        {s(lang, 'slowLabel')}
-      </span>
-      <div className="segmented" role="group" aria-label={tr(slow.label, lang)}>
-        {[1, 2, 4, 8].map((f) => (
-          <button
-            key={f}
-            type="button"
-            aria-pressed={node.slowFactor === f}
-            disabled={!node.up}
-            onClick={() => act({ do: 'slow', node: node.id, factor: f })}
-            title={tr(slow.hint, lang)}
-          >
-            ×{f}
-          </button>
-        ))}
-      </div>
+      <strong className="num">{target.id}</strong>
+      <span className="num">v{version}</span>
+      {specs.map((spec) => {
+        const mine = choices.filter((c) => c.spec === spec);
+        const chooser = spec.fields.find((f) => f.choices);
+        if (!chooser || mine.length < 2) return <ChoiceButton key={spec.do} choice={mine[0]} lang={lang} label={tr(spec.label, lang)} testId={spec.do === 'crash' || spec.do === 'restart' ? 'node-crash' : undefined} />;
+        return (
+          <span key={spec.do} className="row">
+            <span className="field-label" title={tr(spec.hint, lang)}>
+              {tr(spec.label, lang)} <kbd>{spec.key?.toUpperCase()}</kbd>
+            </span>
+            <span className="segmented" role="group" aria-label={tr(spec.label, lang)}>
+              {mine.map((c) => {
+                const v = 'action' in c ? (c.action as unknown as Record<string, number>)[chooser.name] : undefined;
+                return (
+                  <ChoiceButton
+                    key={String(v)}
+                    choice={c}
+                    lang={lang}
+                    label={`${chooser.unit ?? ''}${v}`}
+                    testId={`action-${spec.do}-${v}`}
+                    pressed={target.values[chooser.name] === v}
+                  />
+                );
+              })}
+            </span>
+          </span>
+        );
+      })}
       {/* The status is long (a whole sentence): one line, the rest in the tooltip. */}
-      <span className="muted status-text" title={node.status}>
-        {node.status}
+      <span className="muted status-text" title={live.status}>
+        {live.status}
       </span>
     </div>
   );
@@ -127,12 +169,39 @@ function PartitionTool() {
   );
 }
 
+/** putMeta: a metadata key and value written through the coordination service's leader (fields from the table). */
+function MetaForm() {
+  const lang = useApp((st) => st.lang);
+  const [draft, setDraft] = useState<Record<string, string>>({});
+  const spec = actionSpec('putMeta');
+  const apply = (): void => {
+    const values: Record<string, string> = {};
+    for (const f of spec.fields) values[f.name] = (draft[f.name] ?? '').trim() || (f.placeholder ?? '');
+    if (!values.key) return reportError(s(lang, 'metaNeedsKey'));
+    act({ do: 'putMeta', key: values.key, value: values.value } as Action);
+  };
+  return (
+    <div className="meta-form row wrap">
+      {spec.fields.map((f) => (
+        <label className="field" key={f.name} title={tr(spec.hint, lang)}>
+          <span className="field-label">{tr(f.label, lang)}</span>
+          <input type="text" value={draft[f.name] ?? ''} placeholder={f.placeholder} onChange={(e) => setDraft({ ...draft, [f.name]: e.target.value })} data-testid={`meta-${f.name}`} />
+        </label>
+      ))}
+      <button type="button" className="primary" onClick={apply} title={tr(spec.hint, lang)} data-testid="apply-meta">
+        {s(lang, 'applyMeta')} <kbd>{spec.key?.toUpperCase()}</kbd>
+      </button>
+    </div>
+  );
+}
+
 type LinkDraft = Record<string, string>;
 
 function LinkForm() {
   const lang = useApp((st) => st.lang);
   const sim = useApp((st) => st.sim);
   const selected = useApp((st) => st.selected);
+  const cursor = useApp((st) => st.cursor);
   useApp((st) => st.frame);
   const [draft, setDraft] = useState<LinkDraft>({});
   const [target, setTarget] = useState<string>('all');
@@ -149,7 +218,6 @@ function LinkForm() {
   const chosen = target === 'all' || pairs.includes(target) ? target : 'all';
   const spec = actionSpec('link');
   const numberFields = spec.fields.filter((f) => f.kind === 'number');
-  const cutSpec = actionTable.find((a) => a.do === 'cut');
 
   const apply = (): void => {
     const values: Record<string, number> = {};
@@ -164,12 +232,17 @@ function LinkForm() {
       values[f.name] = n;
     }
     const targets = chosen === 'all' ? pairs : [chosen];
-    for (const pair of targets) {
-      const [from, to] = pair.split('-');
-      if (!act({ do: 'link', from, to, ...values } as Action)) return;
-    }
+    actAll(
+      targets.map((pair) => {
+        const [from, to] = pair.split('-');
+        return { do: 'link', from, to, ...values } as Action;
+      }),
+    );
   };
-  const selectedLink = sel && 'from' in sel ? links.find((l) => l.from === sel.from && l.to === sel.to) : undefined;
+  // Cut or restore the selected link, from the table (state at the cursor time).
+  const t = cursor ?? sim.now();
+  const selTarget = sel && 'from' in sel ? linkTarget(sim, sel.from, sel.to, t) : null;
+  const linkChoices = selTarget ? choicesFor(selTarget).filter((c) => 'action' in c) : [];
 
   return (
     <div className="link-form">
@@ -185,15 +258,9 @@ function LinkForm() {
             ))}
           </select>
         </label>
-        {selectedLink && cutSpec && (
-          <button
-            type="button"
-            onClick={() => act(selectedLink.cut ? { do: 'restore', from: selectedLink.from, to: selectedLink.to } : { do: 'cut', from: selectedLink.from, to: selectedLink.to })}
-            title={tr(cutSpec.hint, lang)}
-          >
-            {selectedLink.cut ? s(lang, 'restoreLink') : s(lang, 'cutLink')} {selectedLink.from}↔{selectedLink.to} <kbd>{cutSpec.key?.toUpperCase()}</kbd>
-          </button>
-        )}
+        {linkChoices.map((c) => (
+          <ChoiceButton key={c.spec.do} choice={c} lang={lang} />
+        ))}
       </div>
       <div className="row wrap">
         {numberFields.map((f) => (

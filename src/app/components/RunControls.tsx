@@ -23,6 +23,7 @@ export function RunControls() {
   const speed = useApp((st) => st.speed);
   const sim = useApp((st) => st.sim);
   const loading = useApp((st) => st.loading);
+  const cursor = useApp((st) => st.cursor);
   useApp((st) => st.frame); // re-render on every engine change: the time display moves
   const now = sim ? sim.now() : 0;
   const finished = status === 'done' || status === 'error';
@@ -77,6 +78,10 @@ export function RunControls() {
       </span>
       <span className="hook" aria-hidden="true" data-testid="schedule-hash">
         {hash}
+      </span>
+      {/* The scrub cursor in simulated ms (empty: following the run), e.g. after `&at=`. */}
+      <span className="hook" aria-hidden="true" data-testid="cursor-time">
+        {cursor === null ? '' : Math.round(cursor)}
       </span>
     </div>
   );

@@ -1,7 +1,8 @@
 import { useRef } from 'react';
 import { tr } from '../i18n/lang';
 import { s } from '../i18n/strings';
-import { openBuiltin, openFile, share } from '../load';
+import { openBuiltin, openFile } from '../load';
+import { rs } from '../i18n/runStrings';
 import { RunControls } from './RunControls';
 import { set, useApp } from '../store';
 
@@ -13,6 +14,7 @@ export function TopBar() {
   const showSettings = useApp((st) => st.showSettings);
   const builtins = useApp((st) => st.builtins);
   const scenario = useApp((st) => st.scenario);
+  const shareOpen = useApp((st) => st.shareOpen);
   const fileRef = useRef<HTMLInputElement>(null);
   const current = scenario?.id ?? '';
   const isBuiltin = builtins.some((b) => b.id === current);
@@ -53,7 +55,15 @@ export function TopBar() {
           if (file) void openFile(file);
         }}
       />
-      <button type="button" onClick={() => void share()} title={s(lang, 'shareTitle')} disabled={!scenario} data-testid="share">
+      <button
+        type="button"
+        onClick={() => set({ shareOpen: !shareOpen })}
+        title={rs(lang, 'shareTitle')}
+        disabled={!scenario}
+        aria-expanded={shareOpen}
+        aria-haspopup="dialog"
+        data-testid="share"
+      >
         {s(lang, 'share')}
       </button>
       <span className="spacer" />

@@ -17,6 +17,8 @@ export interface VersionTimelineProps {
   lang: Lang;
   cursor: number | null;
   onScrub(t: number | null): void;
+  /** Branch points of a forked run (the time this branch left its parent), drawn as dashed lines. */
+  marks?: ReadonlyArray<{ t: number; label: string }>;
 }
 
 const BASE_M = { left: 40, right: 14, top: 26, bottom: 42 };
@@ -54,7 +56,7 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
     front.selectAll('*').remove();
     for (const layer of ['cuts', 'marks', 'labels']) front.append('g').attr('class', `cv-layer-${layer}`);
     front.append('rect').attr('class', 'cv-veil').style('display', 'none');
-    for (const layer of ['lanelabels', 'cursor']) front.append('g').attr('class', `cv-layer-${layer}`);
+    for (const layer of ['lanelabels', 'branches', 'cursor']) front.append('g').attr('class', `cv-layer-${layer}`);
     front.append('rect').attr('class', 'cv-bg');
     placedFor.current = '';
 
@@ -322,6 +324,21 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
           .text((d) => d.version);
       }
 
+      // ---- branch points (a forked run) -----------------------------------------------------------
+      const br = front
+        .select('g.cv-layer-branches')
+        .selectAll<SVGGElement, { t: number; label: string }>('g')
+        .data((p.marks ?? []).filter((m) => m.t >= t0 && m.t <= t1), (d) => String(d.t))
+        .join((enter) => {
+          const g = enter.append('g').attr('class', 'cv-branch').attr('data-testid', 'timeline-branch');
+          g.append('line').attr('class', 'cv-branch-line');
+          g.append('text').attr('class', 'cv-branch-label');
+          return g;
+        });
+      br.attr('data-t', (d) => d.t);
+      br.select('line').attr('x1', (d) => x(d.t)).attr('x2', (d) => x(d.t)).attr('y1', M.top - 6).attr('y2', height - M.bottom + 2);
+      br.select('text').attr('x', (d) => x(d.t) + 3).attr('y', height - M.bottom - 2).text((d) => d.label);
+
       // ---- cursor ---------------------------------------------------------------------------------
       const cur = front
         .select('g.cv-layer-cursor')
@@ -351,7 +368,7 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
         .attr('width', Math.max(0, x(tEnd) - x(tCur)))
         .attr('y', M.top - 6)
         .attr('height', height - M.top - M.bottom + 8);
-    }), [sim, ix, t, frame, size, lang, cursor, hidden]);
+    }), [sim, ix, t, frame, size, lang, cursor, hidden, p.marks]);
 
   const toggle = (kind: string): void =>
     setHidden((h) => {

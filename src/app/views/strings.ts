@@ -71,6 +71,12 @@ const kindNames: Record<string, Text> = {
   records: { en: 'log records', zh: '日志记录' },
   merged: { en: 'merged model', zh: '合并后的模型' },
   contribution: { en: 'local work', zh: '本地成果' },
+  prepare: { en: 'prepare', zh: '准备' },
+  promise: { en: 'promise', zh: '承诺' },
+  accept: { en: 'accept request', zh: '接受请求' },
+  accepted: { en: 'accepted', zh: '已接受' },
+  decision: { en: 'commit / abort', zh: '提交／中止' },
+  ask: { en: 'decision request', zh: '询问决定' },
   coord: { en: 'coordination request', zh: '协调请求' },
 };
 

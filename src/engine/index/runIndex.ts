@@ -1,5 +1,5 @@
 import type { LogItem, NodeFacts, Note } from '../../protocols/facts';
-import { applyNetAction, noFaults, type NetFaults } from '../../sim/faults';
+import { applyNetAction, noFaults, partitionGroups, type NetFaults } from '../../sim/faults';
 import type { Action, HistoryEvent, MetricSample, NodeId, SimTime } from '../../sim/types';
 import { pushTo } from './series';
 
@@ -258,9 +258,12 @@ export class RunIndex {
     const after = applyNetAction(before, a, this.nodeIds);
     if (after === before) return;
     this.net.push({ t, value: after });
-    // Periods for the timeline's bands.
-    if (a.do === 'partition' || a.do === 'heal') this.closePartition(t);
-    if (a.do === 'partition') this.partitions.push({ start: t, end: null, groups: a.groups.map((g) => [...g]) });
+    // Periods for the timeline's bands, read off the faults (every node placed in its group).
+    if (after.groups !== before.groups) {
+      this.closePartition(t);
+      const groups = partitionGroups(after, this.nodeIds);
+      if (groups) this.partitions.push({ start: t, end: null, groups });
+    }
     this.updateCuts(t, before, after);
   }
 

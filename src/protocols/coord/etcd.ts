@@ -106,7 +106,7 @@ export class EtcdService extends CoordServiceBase {
     const srv = this.raft.get(s)!;
     const waiting = this.mr.get(s)!.waiting;
     if (!waiting.some((w) => w.client === client && w.reqId === reqId)) waiting.push({ client, reqId, key, index: null });
-    if (srv.v.role === 'leader') return this.raft.read(srv, { client, readId: reqId });
+    if (srv.v.role === 'leader') return this.raft.read(srv, client, reqId);
     const leader = srv.v.leaderId;
     if (leader !== null && leader !== s) this.ctx.send(s, leader, 'coord', { c: 'ri', client, reqId } satisfies ReadIndexMsg, 0);
   }
@@ -114,10 +114,10 @@ export class EtcdService extends CoordServiceBase {
   /** The leader confirmed a read index: its own read waits for its apply; a member's gets the index. */
   private readIndexReady(s: Server, r: PendingRead): void {
     if (r.via !== undefined) {
-      this.ctx.send(s.id, r.via, 'coord', { c: 'rir', client: r.client, reqId: r.readId, index: r.readIndex! } satisfies ReadIndexMsg, 0);
+      this.ctx.send(s.id, r.via, 'coord', { c: 'rir', client: r.worker, reqId: r.readId, index: r.readIndex! } satisfies ReadIndexMsg, 0);
       return;
     }
-    this.setIndex(s, r.client, r.readId, r.readIndex!);
+    this.setIndex(s, r.worker, r.readId, r.readIndex!);
   }
 
   private setIndex(s: Server, client: NodeId, reqId: number, index: number): void {
@@ -143,7 +143,7 @@ export class EtcdService extends CoordServiceBase {
     const m = msg.payload as ReadIndexMsg;
     const s = this.raft.get(msg.to)!;
     if (m.c === 'ri') {
-      if (s.v.role === 'leader') this.raft.read(s, { client: m.client, readId: m.reqId, via: msg.from });
+      if (s.v.role === 'leader') this.raft.read(s, m.client, m.reqId, msg.from);
       return true;
     }
     if (m.c === 'rir') {

@@ -6,6 +6,7 @@ import {
   diverges,
   electLeader,
   endOffsetForEpoch,
+  epochCacheOf,
   highWatermark,
   laggingFollowers,
   leaderEpochAnswer,
@@ -109,28 +110,61 @@ describe('leader election', () => {
 });
 
 describe('leader-epoch truncation (KIP-101, KIP-279)', () => {
+  const c = epochCacheOf;
+
+  it('the epoch cache holds one run per epoch', () => {
+    expect(c([0, 0, 1, 1, 3])).toEqual({
+      runs: [
+        { epoch: 0, start: 0 },
+        { epoch: 1, start: 2 },
+        { epoch: 3, start: 4 },
+      ],
+      leo: 5,
+    });
+    expect(c([])).toEqual({ runs: [], leo: 0 });
+  });
   it('end offset of an epoch is where the next epoch starts', () => {
-    expect(endOffsetForEpoch([0, 0, 1, 1, 3], 0)).toBe(2);
-    expect(endOffsetForEpoch([0, 0, 1, 1, 3], 1)).toBe(4);
-    expect(endOffsetForEpoch([0, 0, 1, 1, 3], 2)).toBe(4);
-    expect(endOffsetForEpoch([0, 0, 1, 1, 3], 3)).toBe(5);
+    expect(endOffsetForEpoch(c([0, 0, 1, 1, 3]), 0)).toBe(2);
+    expect(endOffsetForEpoch(c([0, 0, 1, 1, 3]), 1)).toBe(4);
+    expect(endOffsetForEpoch(c([0, 0, 1, 1, 3]), 2)).toBe(4);
+    expect(endOffsetForEpoch(c([0, 0, 1, 1, 3]), 3)).toBe(5);
   });
   it('an old leader with an unreplicated tail truncates it (acks=1 loss)', () => {
     const leader = [0, 0, 0, 1, 1]; // b1 took over at offset 3 in epoch 1
     const oldLeader = [0, 0, 0, 0, 0, 0]; // b0 had appended 3 more records in epoch 0
-    expect(diverges(leader, oldLeader.length, 0)).toBe(true);
-    expect(truncationOffset(oldLeader, leaderEpochAnswer(leader, 0))).toBe(3);
+    expect(diverges(c(leader), oldLeader.length, 0)).toBe(true);
+    expect(truncationOffset(c(oldLeader), leaderEpochAnswer(c(leader), 0))).toBe(3);
   });
   it('a follower whose log is a prefix does not truncate', () => {
-    expect(diverges([0, 0, 1, 1], 3, 1)).toBe(false);
-    expect(diverges([0, 0, 1, 1], 0, -1)).toBe(false);
+    expect(diverges(c([0, 0, 1, 1]), 3, 1)).toBe(false);
+    expect(diverges(c([0, 0, 1, 1]), 0, -1)).toBe(false);
   });
   it('a follower with records of an epoch the leader never had truncates to its own end of the common epoch', () => {
     const leader = [0, 0, 2, 2, 2];
     const follower = [0, 0, 1, 1];
-    const a = leaderEpochAnswer(leader, 1);
+    const a = leaderEpochAnswer(c(leader), 1);
     expect(a).toEqual({ epoch: 0, endOffset: 2 });
-    expect(truncationOffset(follower, a)).toBe(2);
+    expect(truncationOffset(c(follower), a)).toBe(2);
+  });
+  it('property: the cache answers exactly as a scan of every record’s epoch would, for any epoch sequence', () => {
+    // The per-record definitions (what the rules computed before the cache), as the oracle.
+    const endScan = (epochs: number[], epoch: number) => {
+      for (let i = 0; i < epochs.length; i++) if (epochs[i] > epoch) return i;
+      return epochs.length;
+    };
+    const answerScan = (epochs: number[], last: number) => {
+      let epoch = -1;
+      for (const e of epochs) if (e <= last && e > epoch) epoch = e;
+      return { epoch, endOffset: endScan(epochs, epoch) };
+    };
+    fc.assert(
+      fc.property(fc.array(fc.nat(4), { maxLength: 12 }), fc.array(fc.nat(4), { maxLength: 12 }), fc.integer({ min: -1, max: 5 }), (leader, follower, e) => {
+        expect(endOffsetForEpoch(c(leader), e)).toBe(endScan(leader, e));
+        const a = leaderEpochAnswer(c(leader), e);
+        expect(a).toEqual(answerScan(leader, e));
+        expect(truncationOffset(c(follower), a)).toBe(Math.min(a.endOffset, endScan(follower, a.epoch), follower.length));
+      }),
+    );
   });
   it('property: after truncation and refetch, the follower log is a prefix of the leader log', () => {
     // Logs as epoch sequences that share a prefix and then diverge with higher epochs on the leader.
@@ -143,8 +177,8 @@ describe('leader-epoch truncation (KIP-101, KIP-279)', () => {
         const follower = [...prefix, ...Array(fTail).fill(last + 1)];
         const leader = [...prefix, ...Array(lTail).fill(last + 2)];
         let f = follower;
-        for (let i = 0; i < 5 && diverges(leader, f.length, f.length ? f[f.length - 1] : -1); i++) {
-          f = f.slice(0, truncationOffset(f, leaderEpochAnswer(leader, f[f.length - 1])));
+        for (let i = 0; i < 5 && diverges(c(leader), f.length, f.length ? f[f.length - 1] : -1); i++) {
+          f = f.slice(0, truncationOffset(c(f), leaderEpochAnswer(c(leader), f[f.length - 1])));
         }
         expect(leader.slice(0, f.length)).toEqual(f);
         expect(f.length).toBeGreaterThanOrEqual(prefix.length);

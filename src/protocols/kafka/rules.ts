@@ -109,34 +109,56 @@ export function shrinkIsr(isr: readonly NodeId[], remove: readonly NodeId[]): No
 }
 
 /**
+ * Kafka's leader-epoch cache (LeaderEpochFileCache): for each run of records of one epoch, in log
+ * order, the epoch and the offset where the run starts; `leo` ends the last run. The rules below
+ * read it instead of every record's epoch, so a fetch costs the number of epochs, not the log.
+ */
+export interface EpochRun {
+  epoch: number;
+  start: number;
+}
+export interface EpochCache {
+  runs: readonly EpochRun[];
+  leo: number;
+}
+
+/** The cache of a log given as one epoch per record (`epochs[i]` of the record at offset i). */
+export function epochCacheOf(epochs: readonly number[]): EpochCache {
+  const runs: EpochRun[] = [];
+  epochs.forEach((epoch, start) => {
+    if (runs.length === 0 || runs[runs.length - 1].epoch !== epoch) runs.push({ epoch, start });
+  });
+  return { runs, leo: epochs.length };
+}
+
+/**
  * Leader-epoch truncation (KIP-101, KIP-279): the end offset the leader has for `epoch`, i.e. the
  * start of the first later epoch in its log, or its LEO when no later epoch exists.
- * `epochs[i]` is the epoch of the record at offset i.
  */
-export function endOffsetForEpoch(epochs: readonly number[], epoch: number): number {
+export function endOffsetForEpoch(log: EpochCache, epoch: number): number {
   // Epochs are non-decreasing along a log: the first record of a later epoch ends `epoch`.
-  for (let i = 0; i < epochs.length; i++) if (epochs[i] > epoch) return i;
-  return epochs.length;
+  for (const r of log.runs) if (r.epoch > epoch) return r.start;
+  return log.leo;
 }
 
 /**
  * The leader's answer to a follower whose last record has epoch `followerLastEpoch` (KIP-279): the
  * largest epoch it has that is ≤ that one, and where that epoch ends in the leader's log.
  */
-export function leaderEpochAnswer(leaderEpochs: readonly number[], followerLastEpoch: number): { epoch: number; endOffset: number } {
+export function leaderEpochAnswer(leader: EpochCache, followerLastEpoch: number): { epoch: number; endOffset: number } {
   let epoch = -1;
-  for (const e of leaderEpochs) if (e <= followerLastEpoch && e > epoch) epoch = e;
-  return { epoch, endOffset: endOffsetForEpoch(leaderEpochs, epoch) };
+  for (const r of leader.runs) if (r.epoch <= followerLastEpoch && r.epoch > epoch) epoch = r.epoch;
+  return { epoch, endOffset: endOffsetForEpoch(leader, epoch) };
 }
 
 /** Whether a follower at (leo, lastEpoch) must truncate before it may fetch (its log is not a prefix of the leader's). */
-export function diverges(leaderEpochs: readonly number[], followerLeo: number, followerLastEpoch: number): boolean {
+export function diverges(leader: EpochCache, followerLeo: number, followerLastEpoch: number): boolean {
   if (followerLeo === 0) return false;
-  const a = leaderEpochAnswer(leaderEpochs, followerLastEpoch);
+  const a = leaderEpochAnswer(leader, followerLastEpoch);
   return a.epoch !== followerLastEpoch || a.endOffset < followerLeo;
 }
 
 /** The follower truncates to the smaller of the leader's end for that epoch and its own. */
-export function truncationOffset(followerEpochs: readonly number[], answer: { epoch: number; endOffset: number }): number {
-  return Math.min(answer.endOffset, endOffsetForEpoch(followerEpochs, answer.epoch), followerEpochs.length);
+export function truncationOffset(follower: EpochCache, answer: { epoch: number; endOffset: number }): number {
+  return Math.min(answer.endOffset, endOffsetForEpoch(follower, answer.epoch), follower.leo);
 }

@@ -3,34 +3,42 @@ import type { Rng } from '../../sim/rng';
 import type { MessageKind, NodeId } from '../../sim/types';
 import type { NoteData, NoteName } from '../facts';
 import { RaftChecker } from './invariants';
+import { isRaftRpc, type RaftRpc } from './messages';
+import { followerAnswered, queueRead, serveReads, type PendingRead } from './requests';
 import {
   advanceCommit,
   becomeCandidate,
   becomeLeader,
   buildAppend,
+  checkQuorum,
+  disregardsVote,
   handleAppendEntries,
   handleAppendReply,
   handlePreVote,
   handleRequestVote,
   handleVoteReply,
   leaderAppend,
+  leaderRecent,
   observeTerm,
   preVoteRequest,
-  type AppendEntries,
-  type AppendReply,
   type RequestVote,
   type VoteReply,
 } from './rules';
-import { freshPersistent, freshVolatile, lastIndex, majority, termAt, type RaftCore, type RaftEntry } from './state';
+import { freshServerX, type RaftServer } from './server';
+import { freshPersistent, freshVolatile, lastIndex, majority, type RaftEntry } from './state';
+
+export type { PendingRead } from './requests';
+export type { RaftServer } from './server';
 
 /**
- * A Raft group: the servers' side of Raft (Ongaro & Ousterhout 2014, Figure 2; the thesis for
- * ReadIndex, lease reads, CheckQuorum and Pre-Vote) around the pure rules of rules.ts — election
- * timers, RequestVote, AppendEntries with one request in flight per follower, the commit rule,
- * applying in order, and linearizable reads. What the log *means* is the owner's: the hooks build
- * its entries, apply them to its state machine and answer its reads. raft-ps (a parameter server)
- * and the etcd-like coordination service both run on it, so there is one implementation of the
- * protocol and one set of invariant checks.
+ * A Raft group: the servers' I/O of Raft (Ongaro & Ousterhout 2014, Figure 2; the thesis for
+ * ReadIndex, lease reads, CheckQuorum and Pre-Vote) — election timers, RPCs, one entry-carrying
+ * AppendEntries in flight per follower, commit, applying in order, modelled fsync. Every decision
+ * is a pure rule: rules.ts (elections, stickiness, CheckQuorum, Pre-Vote, replication, commit) and
+ * requests.ts (ReadIndex and lease reads). What the log *means* is the owner's: its hooks build
+ * entries, apply them to its state machine and answer its reads. raft-ps (a parameter server) and
+ * the etcd-like coordination service both run on it: one implementation of the protocol, one set
+ * of invariant checks.
  */
 
 /** What the group needs of its environment (a StrategyContext, or the coordination service's). */
@@ -59,45 +67,6 @@ export interface RaftGroupConfig {
   fsyncMs?: number;
 }
 
-/** A read waiting for its ReadIndex round (thesis §6.4) or its lease. */
-export interface PendingRead {
-  /** The client that asked (a worker). */
-  client: NodeId;
-  readId: number;
-  /** null until the leader has committed an entry of its own term (thesis §6.4 step 1). */
-  readIndex: number | null;
-  /** Heartbeat round that must reach a majority before answering (0: none started). */
-  round: number;
-  /** Set when a follower asked on the client's behalf: the leader sends it the read index. */
-  via?: NodeId;
-}
-
-/** Volatile server state beyond Figure 2's: timers, leader bookkeeping, the state machine. */
-export interface RaftServerX<M> {
-  sm: M;
-  deadline: number;
-  timerToken: number;
-  armedDue: number | null;
-  lastHeardLeader: number;
-  aeSeq: number;
-  /** Leader: the entry-carrying AppendEntries in flight to each follower. */
-  inflight: Map<NodeId, { id: number; at: number }>;
-  round: number;
-  ackedRound: Map<NodeId, number>;
-  ackedSentAt: Map<NodeId, number>;
-  quorumActive: Set<NodeId>;
-  pendingReads: PendingRead[];
-  /** Pre-candidate: pre-votes granted for the term it probes (null: not probing). */
-  preVotes: Set<NodeId> | null;
-  /** Highest index on its own stable storage (only tracked when fsyncMs > 0). */
-  durable: number;
-}
-
-export interface RaftServer<E extends RaftEntry, M> extends RaftCore<E> {
-  x: RaftServerX<M>;
-  rng: Rng;
-}
-
 export interface RaftHooks<E extends RaftEntry, M> {
   /** A fresh (empty) state machine: at start and after a crash (it is volatile; the log is re-applied). */
   machine(): M;
@@ -113,7 +82,7 @@ export interface RaftHooks<E extends RaftEntry, M> {
   firstCommit?(s: RaftServer<E, M>, i: number, e: E): void;
   /** Apply a committed entry to `s`'s state machine (in index order). */
   apply(s: RaftServer<E, M>, index: number, e: E, firstAnywhere: boolean): void;
-  /** A linearizable read is ready: leadership confirmed and the read index applied. */
+  /** A ReadIndex / lease read is ready: leadership confirmed and the read index applied. */
   answerRead(s: RaftServer<E, M>, r: PendingRead): void;
   /** `s` stopped leading (its clients retry elsewhere). */
   steppedDown?(s: RaftServer<E, M>): void;
@@ -124,22 +93,15 @@ export interface RaftHooks<E extends RaftEntry, M> {
 /** Entries per AppendEntries, so a follower far behind catches up in bounded messages. */
 const MAX_ENTRIES = 64;
 
-export type RaftGroupMsg<E extends RaftEntry> =
-  | ({ t: 'rv' } & RequestVote)
-  | ({ t: 'rvr' } & VoteReply)
-  | ({ t: 'pv' } & RequestVote)
-  | ({ t: 'pvr' } & VoteReply)
-  | ({ t: 'ae'; id: number; round: number; sentAt: number } & AppendEntries<E>)
-  | ({ t: 'aer'; id: number; round: number; sentAt: number } & AppendReply);
-
-const GROUP_TAGS = new Set(['rv', 'rvr', 'pv', 'pvr', 'ae', 'aer']);
+/** The `fsync` timer's data: a follower's held answer, or a leader's own write of up to `upTo`. */
+type FsyncDone<E extends RaftEntry> = { upTo: number } & ({ to: NodeId; reply: RaftRpc<E> } | { term: number });
 
 export class RaftGroup<E extends RaftEntry, M> {
   readonly servers = new Map<NodeId, RaftServer<E, M>>();
   readonly checker = new RaftChecker();
-  // Observer bookkeeping (metrics), never read by the protocol.
+  // Observer bookkeeping (identities for the checks, metrics), never read by the protocol.
   private uidSeq = 0;
-  readonly overwritten = new Map<NodeId, number>();
+  private readonly overwritten = new Map<NodeId, number>();
 
   constructor(
     private readonly io: RaftIo,
@@ -149,27 +111,8 @@ export class RaftGroup<E extends RaftEntry, M> {
   ) {
     for (const id of ids) {
       const peers = ids.filter((p) => p !== id);
-      this.servers.set(id, { id, peers, p: freshPersistent<E>(), v: freshVolatile(), x: this.freshX(), rng: io.rng(`election:${id}`) });
+      this.servers.set(id, { id, peers, p: freshPersistent<E>(), v: freshVolatile(), x: freshServerX(hooks.machine()), rng: io.rng(`election:${id}`) });
     }
-  }
-
-  private freshX(): RaftServerX<M> {
-    return {
-      sm: this.hooks.machine(),
-      deadline: 0,
-      timerToken: 0,
-      armedDue: null,
-      lastHeardLeader: -Infinity,
-      aeSeq: 0,
-      inflight: new Map(),
-      round: 0,
-      ackedRound: new Map(),
-      ackedSentAt: new Map(),
-      quorumActive: new Set(),
-      pendingReads: [],
-      preVotes: null,
-      durable: 0,
-    };
   }
 
   get(id: NodeId): RaftServer<E, M> | undefined {
@@ -197,7 +140,7 @@ export class RaftGroup<E extends RaftEntry, M> {
     this.winElection(leader);
   }
 
-  newEntry(e: Omit<E, 'uid'>): E {
+  private newEntry(e: Omit<E, 'uid'>): E {
     return { ...e, uid: ++this.uidSeq } as E;
   }
 
@@ -205,6 +148,10 @@ export class RaftGroup<E extends RaftEntry, M> {
 
   private get minTimeout(): number {
     return this.cfg.electionTimeoutMs[0];
+  }
+
+  private get fsyncMs(): number {
+    return this.cfg.fsyncMs ?? 0;
   }
 
   /** A fresh randomised deadline; one armed timer per server, re-armed lazily when it fires early. */
@@ -239,7 +186,7 @@ export class RaftGroup<E extends RaftEntry, M> {
     const req = preVoteRequest(s);
     s.x.preVotes = new Set([s.id]);
     this.resetElectionTimer(s);
-    for (const peer of s.peers) this.io.send(s.id, peer, 'vote', { t: 'pv', ...req } satisfies RaftGroupMsg<E>, 0);
+    for (const peer of s.peers) this.io.send(s.id, peer, 'vote', { t: 'pv', ...req } satisfies RaftRpc<E>, 0);
   }
 
   private startElection(s: RaftServer<E, M>): void {
@@ -248,7 +195,7 @@ export class RaftGroup<E extends RaftEntry, M> {
     this.io.note('electionStarted', s.id, { term: req.term });
     this.resetElectionTimer(s);
     if (s.v.votes.size >= majority(s.peers.length + 1)) return this.winElection(s);
-    for (const peer of s.peers) this.io.send(s.id, peer, 'vote', { t: 'rv', ...req } satisfies RaftGroupMsg<E>, 0);
+    for (const peer of s.peers) this.io.send(s.id, peer, 'vote', { t: 'rv', ...req } satisfies RaftRpc<E>, 0);
   }
 
   private winElection(s: RaftServer<E, M>): void {
@@ -279,28 +226,18 @@ export class RaftGroup<E extends RaftEntry, M> {
     this.resetElectionTimer(s);
   }
 
-  /** Heard from a leader within the minimum election timeout (or leads): it refuses to help unseat it. */
-  private heardLeader(s: RaftServer<E, M>): boolean {
-    return s.v.role === 'leader' || this.io.now() - s.x.lastHeardLeader < this.minTimeout;
-  }
-
-  /**
-   * With CheckQuorum or lease reads, a server that heard from a leader less than the minimum
-   * election timeout ago ignores RequestVote (thesis §4.2.3; etcd does this with CheckQuorum).
-   * Lease reads are safe only with it.
-   */
-  private sticky(s: RaftServer<E, M>): boolean {
-    if (!(this.cfg.checkQuorum || this.cfg.leaseReads)) return false;
-    return this.heardLeader(s);
+  /** Leader stickiness is on with CheckQuorum, and with lease reads (which are safe only with it). */
+  private get stickyVotes(): boolean {
+    return this.cfg.checkQuorum || this.cfg.leaseReads;
   }
 
   private onRequestVote(s: RaftServer<E, M>, from: NodeId, req: RequestVote): void {
-    if (req.term > s.p.currentTerm && this.sticky(s)) return;
+    if (this.stickyVotes && disregardsVote(s, req, this.io.now() - s.x.lastHeardLeader, this.minTimeout)) return;
     const wasLeader = s.v.role === 'leader';
     const reply = handleRequestVote(s, req);
     if (wasLeader && s.v.role !== 'leader') this.steppedDown(s);
     if (reply.voteGranted) this.resetElectionTimer(s);
-    this.io.send(s.id, from, 'vote', { t: 'rvr', ...reply } satisfies RaftGroupMsg<E>, 0);
+    this.io.send(s.id, from, 'vote', { t: 'rvr', ...reply } satisfies RaftRpc<E>, 0);
   }
 
   private onVoteReply(s: RaftServer<E, M>, from: NodeId, reply: VoteReply): void {
@@ -311,8 +248,8 @@ export class RaftGroup<E extends RaftEntry, M> {
   }
 
   private onPreVote(s: RaftServer<E, M>, from: NodeId, req: RequestVote): void {
-    const reply = handlePreVote(s, req, this.heardLeader(s));
-    this.io.send(s.id, from, 'vote', { t: 'pvr', ...reply } satisfies RaftGroupMsg<E>, 0);
+    const reply = handlePreVote(s, req, leaderRecent(s, this.io.now() - s.x.lastHeardLeader, this.minTimeout));
+    this.io.send(s.id, from, 'vote', { t: 'pvr', ...reply } satisfies RaftRpc<E>, 0);
   }
 
   private onPreVoteReply(s: RaftServer<E, M>, from: NodeId, reply: VoteReply): void {
@@ -329,6 +266,11 @@ export class RaftGroup<E extends RaftEntry, M> {
     if (!votes || s.v.role === 'leader' || reply.term !== s.p.currentTerm + 1) return; // an answer to an older probe
     votes.add(from);
     if (votes.size >= majority(s.peers.length + 1)) this.startElection(s);
+  }
+
+  private onCheckQuorum(s: RaftServer<E, M>): void {
+    if (checkQuorum(s, s.x.quorumActive) === 'stepdown') return this.steppedDown(s);
+    this.io.setTimer(s.id, this.cfg.electionTimeoutMs[1], 'check-quorum', s.p.currentTerm);
   }
 
   // ================================================================ replication
@@ -354,10 +296,18 @@ export class RaftGroup<E extends RaftEntry, M> {
     if (ae.entries.length) s.x.inflight.set(peer, { id, at: now });
     let bytes = 0;
     for (const e of ae.entries) bytes += this.hooks.entryBytes(e);
-    this.io.send(s.id, peer, 'append', { t: 'ae', ...ae, id, round: s.x.round, sentAt: now } satisfies RaftGroupMsg<E>, bytes);
+    this.io.send(s.id, peer, 'append', { t: 'ae', ...ae, id, round: s.x.round, sentAt: now } satisfies RaftRpc<E>, bytes);
   }
 
-  private onAppendEntries(s: RaftServer<E, M>, from: NodeId, m: Extract<RaftGroupMsg<E>, { t: 'ae' }>): void {
+  private replicate(s: RaftServer<E, M>): void {
+    for (const peer of s.peers) this.sendAppend(s, peer, 'replicate');
+  }
+
+  private heartbeat(s: RaftServer<E, M>): void {
+    for (const peer of s.peers) this.sendAppend(s, peer, 'heartbeat');
+  }
+
+  private onAppendEntries(s: RaftServer<E, M>, from: NodeId, m: Extract<RaftRpc<E>, { t: 'ae' }>): void {
     const wasLeader = s.v.role === 'leader';
     const out = handleAppendEntries(s, m);
     if (wasLeader && s.v.role !== 'leader') this.steppedDown(s);
@@ -367,21 +317,19 @@ export class RaftGroup<E extends RaftEntry, M> {
       this.resetElectionTimer(s);
     }
     if (out.truncated.length) {
-      const first = out.stored[0];
       this.overwritten.set(s.id, (this.overwritten.get(s.id) ?? 0) + out.truncated.length);
       this.hooks.truncated?.(s, out.truncated);
-      this.io.note('entryOverwritten', s.id, { index: first, count: out.truncated.length });
+      this.io.note('entryOverwritten', s.id, { index: out.stored[0], count: out.truncated.length });
     }
     for (const i of out.stored) this.stored(s, i);
     if (s.v.commitIndex > out.commitBefore) this.committed(s, out.commitBefore);
-    const reply: RaftGroupMsg<E> = { t: 'aer', ...out.reply, id: m.id, round: m.round, sentAt: m.sentAt };
-    const fsync = this.cfg.fsyncMs ?? 0;
+    const reply: RaftRpc<E> = { t: 'aer', ...out.reply, id: m.id, round: m.round, sentAt: m.sentAt };
     // New entries reach the disk before the follower says it holds them (Raft's persistence rule).
-    if (fsync > 0 && out.stored.length > 0) this.io.setTimer(s.id, fsync, 'fsync', { to: from, reply, upTo: lastIndex(s.p.log) });
+    if (this.fsyncMs > 0 && out.stored.length > 0) this.io.setTimer(s.id, this.fsyncMs, 'fsync', { to: from, reply, upTo: lastIndex(s.p.log) } satisfies FsyncDone<E>);
     else this.io.send(s.id, from, 'ack', reply, 0);
   }
 
-  private onAppendReply(s: RaftServer<E, M>, from: NodeId, m: Extract<RaftGroupMsg<E>, { t: 'aer' }>): void {
+  private onAppendReply(s: RaftServer<E, M>, from: NodeId, m: Extract<RaftRpc<E>, { t: 'aer' }>): void {
     const wasLeader = s.v.role === 'leader';
     const r = handleAppendReply(s, from, m);
     if (wasLeader && s.v.role !== 'leader') return this.steppedDown(s);
@@ -390,17 +338,23 @@ export class RaftGroup<E extends RaftEntry, M> {
     const inf = x.inflight.get(from);
     if (inf && m.id >= inf.id) x.inflight.delete(from);
     // Any answer in this term means the follower still recognises this leader.
-    x.ackedRound.set(from, Math.max(x.ackedRound.get(from) ?? 0, m.round));
-    x.ackedSentAt.set(from, Math.max(x.ackedSentAt.get(from) ?? -Infinity, m.sentAt));
+    followerAnswered(x, from, m.round, m.sentAt);
     x.quorumActive.add(from);
     if (r === 'progress') this.advanceAndApply(s);
     if ((s.v.nextIndex.get(from) ?? 0) <= lastIndex(s.p.log)) this.sendAppend(s, from, 'replicate');
     this.serveReads(s);
   }
 
+  private onFsync(s: RaftServer<E, M>, d: FsyncDone<E>): void {
+    s.x.durable = Math.max(s.x.durable, Math.min(d.upTo, lastIndex(s.p.log)));
+    if ('to' in d) this.io.send(s.id, d.to, 'ack', d.reply, 0);
+    else if (s.v.role === 'leader' && d.term === s.p.currentTerm) this.advanceAndApply(s);
+  }
+
   private advanceAndApply(s: RaftServer<E, M>): void {
     const before = s.v.commitIndex;
-    const after = (this.cfg.fsyncMs ?? 0) > 0 ? advanceCommit(s, s.x.durable) : advanceCommit(s);
+    // With fsync modelled the leader counts itself only up to what its disk holds.
+    const after = this.fsyncMs > 0 ? advanceCommit(s, s.x.durable) : advanceCommit(s);
     if (after > before) this.committed(s, before);
   }
 
@@ -433,80 +387,35 @@ export class RaftGroup<E extends RaftEntry, M> {
   propose(s: RaftServer<E, M>, entry: Omit<E, 'uid'>): number {
     const index = leaderAppend(s, this.newEntry(entry));
     this.stored(s, index);
-    const fsync = this.cfg.fsyncMs ?? 0;
-    // The leader writes to its disk in parallel with replicating (Raft §10.2.1); it counts itself once synced.
-    if (fsync > 0) this.io.setTimer(s.id, fsync, 'fsync', { upTo: index, term: s.p.currentTerm });
-    for (const peer of s.peers) this.sendAppend(s, peer, 'replicate');
+    // The leader writes to its disk in parallel with replicating (thesis §10.2.1); it counts itself once synced.
+    if (this.fsyncMs > 0) this.io.setTimer(s.id, this.fsyncMs, 'fsync', { upTo: index, term: s.p.currentTerm } satisfies FsyncDone<E>);
+    this.replicate(s);
     this.advanceAndApply(s);
     return index;
   }
 
-  /** Entries of the leader's current term after its commit index, newest first (for de-duplicating retries). */
-  *uncommittedOfTerm(s: RaftServer<E, M>): Generator<E> {
-    for (let i = lastIndex(s.p.log); i > s.v.commitIndex && s.p.log[i - 1].term === s.p.currentTerm; i--) yield s.p.log[i - 1];
-  }
-
   // ================================================================ reads (thesis §6.4)
 
-  /** Queues a ReadIndex / lease read at a leader and serves what it can. */
-  read(s: RaftServer<E, M>, r: Omit<PendingRead, 'readIndex' | 'round'>): void {
-    if (!s.x.pendingReads.some((p) => p.client === r.client && p.readId === r.readId && p.via === r.via)) {
-      s.x.pendingReads.push({ ...r, readIndex: null, round: 0 });
-    }
+  /** Queues a ReadIndex / lease read at a leader (`via`: the member that forwarded it) and serves what it can. */
+  read(s: RaftServer<E, M>, worker: NodeId, readId: number, via?: NodeId): void {
+    queueRead(s.x, worker, readId, via);
     this.serveReads(s);
   }
 
-  /** Lease: a majority (the leader included) acknowledged heartbeats sent within the minimum election timeout. */
-  private leaseValid(s: RaftServer<E, M>): boolean {
-    const sent = s.peers.map((p) => s.x.ackedSentAt.get(p) ?? -Infinity).sort((a, b) => b - a);
-    const need = majority(s.peers.length + 1) - 1;
-    if (need === 0) return true;
-    return this.io.now() < sent[need - 1] + this.minTimeout;
-  }
-
-  private roundConfirmed(s: RaftServer<E, M>, round: number): boolean {
-    let n = 1;
-    for (const p of s.peers) if ((s.x.ackedRound.get(p) ?? 0) >= round) n++;
-    return n >= majority(s.peers.length + 1);
-  }
-
-  /** ReadIndex / lease reads (thesis §6.4): answer those whose index is applied and leadership confirmed. */
+  /** Answers the ReadIndex / lease reads that may be answered now; starts a heartbeat round if they need one. */
   serveReads(s: RaftServer<E, M>): void {
-    if (s.v.role !== 'leader' || s.x.pendingReads.length === 0) return;
-    const committedInTerm = termAt(s.p.log, s.v.commitIndex) === s.p.currentTerm;
-    let newRound = 0;
-    const lease = this.cfg.leaseReads && this.leaseValid(s);
-    s.x.pendingReads = s.x.pendingReads.filter((r) => {
-      if (r.readIndex === null) {
-        if (!committedInTerm) return true; // wait for an entry of this term to commit first
-        r.readIndex = s.v.commitIndex;
-        if (!lease) {
-          if (!newRound) newRound = ++s.x.round;
-          r.round = newRound;
-        }
-      }
-      const confirmed = lease || (r.round > 0 && this.roundConfirmed(s, r.round));
-      if (!confirmed || s.v.lastApplied < r.readIndex) return true;
-      this.hooks.answerRead(s, r);
-      return false;
-    });
-    // A lease that expired while reads waited: fall back to a heartbeat round for them.
-    for (const r of s.x.pendingReads) {
-      if (r.readIndex !== null && r.round === 0 && !lease) {
-        if (!newRound) newRound = ++s.x.round;
-        r.round = newRound;
-      }
-    }
-    if (newRound) for (const peer of s.peers) this.sendAppend(s, peer, 'heartbeat');
+    const r = serveReads(s, s.x, { lease: this.cfg.leaseReads, now: this.io.now(), minElectionTimeoutMs: this.minTimeout });
+    for (const q of r.answer) this.hooks.answerRead(s, q);
+    if (r.heartbeat) this.heartbeat(s);
   }
 
   // ================================================================ dispatch
 
-  /** Handles a Raft message addressed to a server of the group; false if it is not one. */
+  /** Handles a Raft RPC addressed to a server of the group; false if it is not one. */
   onMessage(to: NodeId, from: NodeId, payload: unknown): boolean {
     const s = this.servers.get(to);
-    const m = payload as RaftGroupMsg<E>;
-    if (!s || typeof m !== 'object' || m === null || !GROUP_TAGS.has(m.t)) return false;
+    if (!s || !isRaftRpc<E>(payload)) return false;
+    const m = payload;
     switch (m.t) {
       case 'rv':
         this.onRequestVote(s, from, m);
@@ -534,45 +443,34 @@ export class RaftGroup<E extends RaftEntry, M> {
   onTimer(node: NodeId, tag: string, data: unknown): boolean {
     const s = this.servers.get(node);
     if (!s) return false;
-    if (tag === 'election') {
-      this.onElectionTimer(s, data);
-      return true;
-    }
-    if (tag === 'fsync') {
-      this.onFsync(s, data as { to?: NodeId; reply?: RaftGroupMsg<E>; upTo: number; term?: number });
-      return true;
-    }
-    if (tag !== 'heartbeat' && tag !== 'check-quorum') return false;
-    if (s.v.role !== 'leader' || data !== s.p.currentTerm) return true; // a timer of an earlier leadership
-    if (tag === 'heartbeat') {
-      for (const peer of s.peers) this.sendAppend(s, peer, 'heartbeat');
-      this.io.setTimer(node, this.cfg.heartbeatMs, 'heartbeat', s.p.currentTerm);
-    } else {
-      if (s.x.quorumActive.size + 1 < majority(s.peers.length + 1)) {
-        // CheckQuorum: no majority heard from for an election timeout — stop claiming leadership.
-        s.v.role = 'follower';
-        s.v.leaderId = null;
-        this.steppedDown(s);
+    switch (tag) {
+      case 'election':
+        this.onElectionTimer(s, data);
         return true;
-      }
-      s.x.quorumActive.clear();
-      this.io.setTimer(node, this.cfg.electionTimeoutMs[1], 'check-quorum', s.p.currentTerm);
+      case 'fsync':
+        this.onFsync(s, data as FsyncDone<E>);
+        return true;
+      case 'heartbeat':
+      case 'check-quorum':
+        if (s.v.role !== 'leader' || data !== s.p.currentTerm) return true; // a timer of an earlier leadership
+        if (tag === 'check-quorum') {
+          this.onCheckQuorum(s);
+        } else {
+          this.heartbeat(s);
+          this.io.setTimer(node, this.cfg.heartbeatMs, 'heartbeat', s.p.currentTerm);
+        }
+        return true;
+      default:
+        return false;
     }
-    return true;
   }
 
-  private onFsync(s: RaftServer<E, M>, d: { to?: NodeId; reply?: RaftGroupMsg<E>; upTo: number; term?: number }): void {
-    s.x.durable = Math.max(s.x.durable, Math.min(d.upTo, lastIndex(s.p.log)));
-    if (d.to !== undefined && d.reply) this.io.send(s.id, d.to, 'ack', d.reply, 0);
-    else if (s.v.role === 'leader' && d.term === s.p.currentTerm) this.advanceAndApply(s);
-  }
-
+  /** currentTerm, votedFor and the log are on stable storage; the rest is gone. */
   onCrash(node: NodeId): boolean {
     const s = this.servers.get(node);
     if (!s) return false;
-    // currentTerm, votedFor and the log are on stable storage; the rest is gone.
     s.v = freshVolatile();
-    s.x = this.freshX();
+    s.x = freshServerX(this.hooks.machine());
     s.x.durable = lastIndex(s.p.log);
     return true;
   }

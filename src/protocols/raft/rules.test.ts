@@ -4,6 +4,8 @@ import {
   becomeCandidate,
   becomeLeader,
   buildAppend,
+  checkQuorum,
+  disregardsVote,
   handleAppendEntries,
   handleAppendReply,
   handleRequestVote,
@@ -93,6 +95,59 @@ describe('RequestVote', () => {
     expect(handleVoteReply(s, 's1', { term: 7, voteGranted: false })).toBe('stepdown');
     expect(s.v.role).toBe('follower');
     expect(s.p).toMatchObject({ currentTerm: 7, votedFor: null });
+  });
+});
+
+describe('leader stickiness (thesis §4.2.3)', () => {
+  const rv = (term: number) => ({ term, candidateId: 's4', lastLogIndex: 9, lastLogTerm: 9 });
+  const MIN = 150;
+
+  it.each([
+    // role, currentTerm, request term, ms since it heard a leader → disregarded?
+    ['follower', 2, 3, 40, true, 'heard a leader 40 ms ago: a higher term is ignored'],
+    ['follower', 2, 3, 149, true, 'just inside the minimum election timeout'],
+    ['follower', 2, 3, 150, false, 'a full minimum timeout without a leader: it may vote'],
+    ['follower', 2, 3, Infinity, false, 'never heard a leader'],
+    ['follower', 2, 2, 40, false, 'same term: the normal rules answer (and refuse a second vote)'],
+    ['follower', 5, 3, 40, false, 'older term: the normal rules answer with the newer term'],
+    ['leader', 2, 3, Infinity, true, 'a leader ignores higher terms while it leads'],
+    ['candidate', 2, 3, Infinity, false, 'a candidate knows no live leader'],
+  ] as const)('%s in term %i, RequestVote of term %i, leader heard %s ms ago → %s (%s)', (role, term, reqTerm, since, ignored, _why) => {
+    const s = core('s1', [1], term);
+    s.v.role = role;
+    expect(disregardsVote(s, rv(reqTerm), since, MIN)).toBe(ignored);
+    expect(s.p.currentTerm).toBe(term); // the rule only decides; it never adopts the term
+  });
+});
+
+describe('CheckQuorum', () => {
+  it.each([
+    // cluster size, followers heard from since the last check → outcome
+    [5, [], 'stepdown'],
+    [5, ['s1'], 'stepdown'],
+    [5, ['s1', 's2'], 'stay'],
+    [5, ['s1', 's2', 's3', 's4'], 'stay'],
+    [3, ['s2'], 'stay'],
+    [3, [], 'stepdown'],
+    [1, [], 'stay'],
+  ] as const)('%i servers, heard from %j → %s', (n, heard, outcome) => {
+    const s = core('s0', [1], 1, n);
+    becomeLeader(s);
+    const set = new Set<string>(heard);
+    expect(checkQuorum(s, set)).toBe(outcome);
+    if (outcome === 'stepdown') {
+      expect(s.v).toMatchObject({ role: 'follower', leaderId: null });
+      expect(s.p.currentTerm).toBe(1); // it keeps its term: nobody deposed it, it stops claiming
+    } else {
+      expect(s.v.role).toBe('leader');
+      expect(set.size).toBe(0); // counting starts again for the next election timeout
+    }
+  });
+
+  it('means nothing to a follower', () => {
+    const s = core('s0', [1], 1);
+    expect(checkQuorum(s, new Set())).toBe('none');
+    expect(s.v.role).toBe('follower');
   });
 });
 

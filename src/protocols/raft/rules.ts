@@ -5,7 +5,7 @@ import { lastIndex, lastTerm, majority, termAt, type LogEntry, type RaftCore, ty
  * Raft's rules as guarded transitions (Ongaro & Ousterhout 2014, Figure 2), in the style of
  * RaftScope: each function takes a server's state and one input, checks the guards, changes only
  * that state and returns what the server must send. No clock, no network, no randomness: the
- * strategy (raftPs.ts) owns timers and messages, the tests drive these directly.
+ * group (group.ts) owns timers and messages, the tests drive these directly.
  */
 
 export interface RequestVote {
@@ -81,6 +81,44 @@ export function handleRequestVote<E extends RaftEntry>(s: RaftCore<E>, req: Requ
   return { term: s.p.currentTerm, voteGranted: granted };
 }
 
+/**
+ * Whether a server counts as hearing from a current leader: it leads, or heard from one less than
+ * the minimum election timeout ago (`sinceLeaderMs`). Such a server refuses to help unseat that
+ * leader — it disregards RequestVote under leader stickiness and denies Pre-Vote.
+ */
+export function leaderRecent<E extends RaftEntry>(s: RaftCore<E>, sinceLeaderMs: number, minElectionTimeoutMs: number): boolean {
+  return s.v.role === 'leader' || sinceLeaderMs < minElectionTimeoutMs;
+}
+
+/**
+ * Leader stickiness (thesis §4.2.3; etcd does this with CheckQuorum): a server that leads, or heard
+ * from a leader less than the minimum election timeout ago, disregards a RequestVote of a higher
+ * term — no reply, and it keeps its term — so a server returning from a partition cannot depose a
+ * leader that still has a majority. Lease reads are safe only with it. The strategy enables it
+ * (with CheckQuorum or lease reads); `sinceLeaderMs` is the time since it last heard from a leader.
+ */
+export function disregardsVote<E extends RaftEntry>(s: RaftCore<E>, req: RequestVote, sinceLeaderMs: number, minElectionTimeoutMs: number): boolean {
+  if (req.term <= s.p.currentTerm) return false;
+  return leaderRecent(s, sinceLeaderMs, minElectionTimeoutMs);
+}
+
+/**
+ * CheckQuorum (etcd; thesis §6.2), once per election timeout on a leader: without an answer from a
+ * majority (itself included) since the last check it stops claiming leadership — it keeps its term
+ * and becomes a follower without a known leader; otherwise it starts counting again.
+ * `heardFrom`: the followers that answered in this leadership since the last check.
+ */
+export function checkQuorum<E extends RaftEntry>(s: RaftCore<E>, heardFrom: Set<NodeId>): 'stay' | 'stepdown' | 'none' {
+  if (s.v.role !== 'leader') return 'none';
+  if (heardFrom.size + 1 < majority(s.peers.length + 1)) {
+    s.v.role = 'follower';
+    s.v.leaderId = null;
+    return 'stepdown';
+  }
+  heardFrom.clear();
+  return 'stay';
+}
+
 /** A vote reply at the candidate: 'won' once a majority of the cluster voted for it. */
 export function handleVoteReply<E extends RaftEntry>(s: RaftCore<E>, from: NodeId, reply: VoteReply): 'won' | 'stepdown' | 'none' {
   if (observeTerm(s, reply.term)) return 'stepdown';
@@ -95,7 +133,7 @@ export function handleVoteReply<E extends RaftEntry>(s: RaftCore<E>, from: NodeI
  * server that cannot win (cut off, or only slow to hear the leader) never raises its term and never
  * forces a healthy leader to step down when its messages arrive. A voter grants it when it would
  * grant a vote — the candidate's log is up to date and the term is newer — and it has not heard
- * from a leader recently (`heardLeader`, etcd's CheckQuorum lease).
+ * from a leader recently (`heardLeader`: leaderRecent, etcd's CheckQuorum lease).
  */
 export function handlePreVote<E extends RaftEntry>(s: RaftCore<E>, req: RequestVote, heardLeader: boolean): VoteReply {
   const granted = !heardLeader && req.term > s.p.currentTerm && logUpToDate(req.lastLogIndex, req.lastLogTerm, s.p.log);

@@ -1,0 +1,107 @@
+import { expect, test, type Page } from '@playwright/test';
+import type { TestHooks } from '../src/app/testHooks';
+import { actionTable } from '../src/scenario/actions';
+import type { Action } from '../src/sim/types';
+import { openScenario, runTo } from './fixtures';
+
+/**
+ * One action table, one effect: in the browser, every key of the table, pressed on a suitable
+ * selection, applies the action it names (recorded as the user's in the run), and the node and
+ * link context menus — generated from the same table — reach every action by mouse.
+ */
+
+type Hooked = Window & { capPlayground: TestHooks };
+const lastAction = async (page: Page): Promise<Action | undefined> => (await page.evaluate(() => (window as unknown as Hooked).capPlayground.userActions())).at(-1)?.action;
+
+/**
+ * A right-click on the link (dispatched on the element itself: its centre may lie under a crossing
+ * link's hit line) opens its menu, which selects it; closing the menu keeps the selection.
+ */
+async function selectLink(page: Page, from: string, to: string): Promise<void> {
+  await page.getByTestId(`link-${from}-${to}`).dispatchEvent('contextmenu', { button: 2 });
+  await expect(page.getByTestId('context-menu')).toContainText(`${from}↔${to}`);
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('context-menu')).toHaveCount(0);
+}
+
+test('every key of the action table applies its action on a suitable selection', async ({ page }) => {
+  await openScenario(page, 'raft-leader-crash');
+  await runTo(page, 1000);
+  const pressed = new Set<string>();
+  const press = async (key: string, expected: Action | null) => {
+    const before = await lastAction(page);
+    await page.keyboard.press(key);
+    pressed.add(key.toLowerCase());
+    if (expected) await expect.poll(() => lastAction(page), { message: key }).toEqual(expected);
+    else expect(await lastAction(page), key).toEqual(before);
+  };
+
+  await page.getByTestId('node-s1').click();
+  await press('t', { do: 'timeout', node: 's1' });
+  await press('x', { do: 'crash', node: 's1' });
+  await press('t', null); // a crashed server has no election timer to fire
+  await press('x', { do: 'restart', node: 's1' });
+  await press('s', { do: 'slow', node: 's1', factor: 4 });
+  await press('s', { do: 'slow', node: 's1', factor: 1 });
+  await page.getByTestId('node-w0').click();
+  await press('t', null); // a worker has no election timer
+
+  await selectLink(page, 'w1', 's0');
+  await press('c', { do: 'cut', from: 'w1', to: 's0' });
+  await press('c', { do: 'restore', from: 'w1', to: 's0' });
+  await press('l', null);
+  await expect(page.getByRole('tab', { name: 'Links' })).toHaveAttribute('aria-selected', 'true');
+
+  // p with no partition drawn opens the partition tool; with one drawn, applies it.
+  await page.getByRole('tab', { name: 'Node' }).click();
+  await press('p', null);
+  await expect(page.getByRole('tab', { name: 'Partition' })).toHaveAttribute('aria-selected', 'true');
+  await page.getByTestId('group-B-w2').click();
+  await page.getByTestId('group-B-w3').click();
+  await page.getByTestId('group-B-s2').click();
+  await press('p', { do: 'partition', groups: [['w0', 'w1', 's0', 's1'], ['w2', 'w3', 's2']] });
+  await press('h', { do: 'heal' });
+
+  // Every key the table binds was pressed.
+  expect([...pressed].sort()).toEqual([...new Set(actionTable.flatMap((a) => (a.key ? [a.key] : [])))].sort());
+  await expect(page.getByTestId('error')).toHaveCount(0);
+});
+
+test('node and link context menus come from the table and reach every action by mouse', async ({ page }) => {
+  await openScenario(page, 'raft-leader-crash');
+  await runTo(page, 1000);
+  const menu = page.getByTestId('context-menu');
+  const items = () => menu.getByRole('menuitem').allTextContents();
+
+  await page.getByTestId('node-s0').click({ button: 'right' });
+  await expect(menu).toBeVisible();
+  expect(await items()).toEqual(['crash s0X', 'slow s0 ×2S', 'slow s0 ×4S', 'slow s0 ×8S', 'election timeout on s0T']);
+  await page.screenshot({ path: 'e2e-artifacts/context-menu-node.png' });
+  await menu.getByTestId('menu-timeout').click();
+  await expect.poll(() => lastAction(page)).toEqual({ do: 'timeout', node: 's0' });
+
+  await page.getByTestId('node-w2').click({ button: 'right' });
+  expect(await items()).toEqual(['crash w2X', 'slow w2 ×2S', 'slow w2 ×4S', 'slow w2 ×8S']);
+  await menu.getByTestId('menu-slow-8').click();
+  await expect.poll(() => lastAction(page)).toEqual({ do: 'slow', node: 'w2', factor: 8 });
+  await page.getByTestId('node-w2').click({ button: 'right' });
+  expect(await items()).toEqual(['crash w2X', 'w2 back to normal speedS', 'slow w2 ×2S', 'slow w2 ×4S']);
+  await menu.getByTestId('menu-crash').click();
+  await expect.poll(() => lastAction(page)).toEqual({ do: 'crash', node: 'w2' });
+  await page.getByTestId('node-w2').click({ button: 'right' });
+  expect(await items()).toEqual(['restart w2X']);
+  // Keyboard inside the menu: Enter chooses the focused item.
+  await page.keyboard.press('Enter');
+  await expect.poll(() => lastAction(page)).toEqual({ do: 'restart', node: 'w2' });
+
+  // The menu key opens the menu of the selected (or focused) link too.
+  await selectLink(page, 'w1', 's0');
+  await page.keyboard.press('Shift+F10');
+  await expect(menu).toContainText('w1↔s0');
+  expect(await items()).toEqual(['cut w1↔s0C', 'Link settings…L']);
+  await page.screenshot({ path: 'e2e-artifacts/context-menu-link.png' });
+  await menu.getByTestId('menu-link').click();
+  await expect(page.getByRole('tab', { name: 'Links' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.locator('.link-form select')).toHaveValue('s0-w1');
+  await expect(page.getByTestId('error')).toHaveCount(0);
+});

@@ -1,0 +1,42 @@
+import { expect, test, type Page } from '@playwright/test';
+import { cliSummary } from './cli';
+
+/**
+ * Fashion-MNIST in a real browser: the 101 770-parameter model trains in the worker pool with the
+ * backend 'auto' measured, the scenario replays to `done` with every expectation holding and the
+ * CLI's schedule hash; the data file comes from the app's own origin, and only when a scenario
+ * uses it.
+ */
+const id = 'fashion-mnist-allreduce-vs-async';
+
+function recordRequests(page: Page): string[] {
+  const urls: string[] = [];
+  // Requests from dedicated workers are reported on their page.
+  page.on('request', (r) => urls.push(r.url()));
+  return urls;
+}
+
+test(`${id}: trains in the browser to done with backend=auto, expectations pass, schedule hash equals the CLI's`, async ({ page, baseURL }) => {
+  const cli = cliSummary(id);
+  const urls = recordRequests(page);
+  await page.goto(`./?scenario=${id}&autoplay=1&speed=max&backend=auto`);
+  await expect(page.getByTestId('run-status')).toHaveText('done', { timeout: 110_000 });
+  const expectations = page.getByTestId('expectation');
+  const n = await expectations.count();
+  expect(n).toBe(6);
+  for (let i = 0; i < n; i++) await expect(expectations.nth(i)).toHaveAttribute('data-pass', 'true');
+  await expect(page.getByTestId('schedule-hash')).toHaveText(cli.scheduleHash);
+  await expect(page.getByTestId('error')).toHaveCount(0);
+  const data = urls.filter((u) => /subset\.bin[^/]*\.gz$/.test(u));
+  expect(data.length, 'the subset is fetched (once per training worker at most)').toBeGreaterThan(0);
+  expect(urls.filter((u) => !u.startsWith(baseURL!) && !/^(data|blob):/.test(u)), 'nothing from outside the app').toEqual([]);
+  await page.screenshot({ path: `e2e-artifacts/${id}-done-1280x720.png` });
+});
+
+test('a scenario on a 2-D dataset never loads the Fashion-MNIST file', async ({ page }) => {
+  const urls = recordRequests(page);
+  await page.goto('./?scenario=async-partition&autoplay=1&speed=max&backend=wasm');
+  await expect(page.getByTestId('run-status')).toHaveText('done', { timeout: 110_000 });
+  expect(urls.some((u) => u.includes('.wasm')), 'worker requests are visible to this check').toBe(true);
+  expect(urls.filter((u) => u.includes('subset.bin'))).toEqual([]);
+});

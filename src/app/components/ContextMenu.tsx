@@ -1,0 +1,125 @@
+import { useEffect, useLayoutEffect, useRef, useState, type MouseEvent as ReactMouseEvent } from 'react';
+import { choiceLabel, choicesFor } from '../actionMenu';
+import { choose } from '../act';
+import { rs } from '../i18n/runStrings';
+import { tr } from '../i18n/lang';
+import { set, useApp } from '../store';
+import { selectionTarget } from '../targets';
+
+/**
+ * The node and link context menus: right-click a node or a link in the topology (or press the
+ * menu key / Shift+F10 on the selection). Items are generated from the action table for the
+ * target's state at the cursor time; each shows its key. Arrow keys move, Enter chooses, Escape
+ * closes.
+ */
+
+/** Finds the node or link under a right-click by its stable test id (`node-w1`, `link-w1-s0`). */
+export function selectionAt(el: Element | null): string | null {
+  const hit = el?.closest('[data-testid^="node-"], [data-testid^="link-"]');
+  const id = hit?.getAttribute('data-testid') ?? '';
+  const m = /^(?:node|link)-(.+)$/.exec(id);
+  return m ? m[1] : null;
+}
+
+/** onContextMenu for the topology panel: selects what was right-clicked and opens its menu. */
+export function openContextMenu(e: ReactMouseEvent): void {
+  const sel = selectionAt(e.target as Element);
+  if (!sel) return;
+  e.preventDefault();
+  const isLink = sel.includes('-');
+  set({ selected: sel, toolTab: isLink ? 'links' : 'node', menu: { x: e.clientX, y: e.clientY, sel } });
+}
+
+export function ContextMenu() {
+  const menu = useApp((st) => st.menu);
+  const sim = useApp((st) => st.sim);
+  const lang = useApp((st) => st.lang);
+  const cursor = useApp((st) => st.cursor);
+  useApp((st) => st.frame);
+  const ref = useRef<HTMLDivElement>(null);
+  const [pos, setPos] = useState<{ left: number; top: number } | null>(null);
+
+  const target = menu && sim ? selectionTarget(sim, menu.sel, cursor ?? sim.now()) : null;
+  // A value the target already holds (slow ×1 on a node at normal speed) is no choice.
+  const choices = target
+    ? choicesFor(target).filter((c) => {
+        if (!('action' in c) || target.kind !== 'node') return true;
+        const f = c.spec.fields.find((x) => x.choices);
+        return !f || (c.action as unknown as Record<string, unknown>)[f.name] !== target.values[f.name];
+      })
+    : [];
+
+  // Keep the menu on screen, and focus its first item so the keyboard can drive it.
+  useLayoutEffect(() => {
+    if (!menu || !ref.current) return setPos(null);
+    const r = ref.current.getBoundingClientRect();
+    setPos({ left: Math.max(4, Math.min(menu.x, innerWidth - r.width - 4)), top: Math.max(4, Math.min(menu.y, innerHeight - r.height - 4)) });
+  }, [menu]);
+  // Once placed (and visible: a hidden element cannot take focus), focus the first item.
+  useEffect(() => {
+    if (pos) ref.current?.querySelector<HTMLButtonElement>('button[role="menuitem"]')?.focus();
+  }, [pos]);
+
+  useEffect(() => {
+    if (!menu) return;
+    const close = (e: Event): void => {
+      if (ref.current && e.target instanceof Node && ref.current.contains(e.target)) return;
+      set({ menu: null });
+    };
+    window.addEventListener('pointerdown', close, true);
+    window.addEventListener('resize', close);
+    return () => {
+      window.removeEventListener('pointerdown', close, true);
+      window.removeEventListener('resize', close);
+    };
+  }, [menu]);
+
+  if (!menu || !target) return null;
+  const name = target.kind === 'link' ? `${target.from}↔${target.to}` : target.kind === 'node' ? target.id : '';
+
+  const onKeyDown = (e: React.KeyboardEvent): void => {
+    const items = [...(ref.current?.querySelectorAll<HTMLButtonElement>('button[role="menuitem"]') ?? [])];
+    const i = items.indexOf(document.activeElement as HTMLButtonElement);
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      const next = (i + (e.key === 'ArrowDown' ? 1 : items.length - 1)) % items.length;
+      items[next]?.focus();
+    } else if (e.key === 'Tab') {
+      e.preventDefault();
+      set({ menu: null });
+    }
+    // Escape is handled by the page's key handler (keys.ts): it closes the menu and keeps the selection.
+  };
+
+  return (
+    <div
+      ref={ref}
+      className="context-menu"
+      role="menu"
+      aria-label={rs(lang, 'menuFor', { target: name })}
+      data-testid="context-menu"
+      style={{ left: pos?.left ?? menu.x, top: pos?.top ?? menu.y, visibility: pos ? 'visible' : 'hidden' }}
+      onKeyDown={onKeyDown}
+      onContextMenu={(e) => e.preventDefault()}
+    >
+      <div className="context-menu-title num">{name}</div>
+      {choices.map((c, i) => {
+        const value = 'action' in c ? c.spec.fields.find((f) => f.choices) : undefined;
+        const v = value && 'action' in c ? (c.action as unknown as Record<string, number>)[value.name] : undefined;
+        return (
+          <button
+            key={i}
+            type="button"
+            role="menuitem"
+            title={tr(c.spec.hint, lang)}
+            data-testid={`menu-${c.spec.do}${v !== undefined ? `-${v}` : ''}`}
+            onClick={() => choose(c)}
+          >
+            <span>{choiceLabel(c, lang)}</span>
+            {c.spec.key && <kbd>{c.spec.key.toUpperCase()}</kbd>}
+          </button>
+        );
+      })}
+    </div>
+  );
+}

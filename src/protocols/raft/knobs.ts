@@ -1,0 +1,51 @@
+import { z } from 'zod';
+
+/**
+ * Knobs of `raft-ps` (Ongaro & Ousterhout 2014; the thesis for reads and client sessions; etcd's
+ * CheckQuorum; etcd for fsyncMs and maxRequestBytes). The strategy itself is described in raftPs.ts.
+ *
+ * Reads (`readMode`): "readIndex" (default; thesis §6.4: the leader records commitIndex, confirms
+ * it still leads with a heartbeat round to a majority, then answers once applied ≥ readIndex),
+ * "log" (the read is a log entry, answered when applied), "lease" (the leader answers without the
+ * round while a majority acknowledged a heartbeat sent less than the minimum election timeout ago;
+ * safe only with bounded clock drift — this simulation has none — and only because followers then
+ * refuse to vote within that time of hearing from a leader, thesis §4.2.3), "local" (whichever
+ * server the worker asks answers from its own state machine: stale reads).
+ */
+export const raftPsKnobs = z
+  .object({
+    kind: z.literal('raft-ps'),
+    /** Election timeout drawn uniformly from [min, max] ms each time the timer is reset (§5.2; the paper uses 150–300). */
+    electionTimeoutMs: z
+      .tuple([z.number().positive(), z.number().positive()])
+      .refine(([lo, hi]) => lo <= hi, 'the minimum must not exceed the maximum')
+      .default([150, 300]),
+    heartbeatMs: z.number().positive().default(50),
+    readMode: z.enum(['readIndex', 'log', 'lease', 'local']).default('readIndex'),
+    /**
+     * A new leader appends a no-op of its term so that earlier entries commit (§8). Without it,
+     * nothing of an earlier term commits — and no ReadIndex read is answered — until a client's
+     * entry of the new term commits.
+     */
+    leaderNoop: z.boolean().default(true),
+    /** etcd's CheckQuorum: a leader that has not heard from a majority for an election timeout steps down. */
+    checkQuorum: z.boolean().default(false),
+    clientRetryMs: z.number().positive().default(100),
+    /** A worker abandons an update not acknowledged within this time and reads fresh parameters. */
+    updateTimeoutMs: z.number().positive().default(1000),
+    /** Scale each gradient's learning rate by 1/max(1, τ), τ its staleness at apply (Zhang et al. 2016). */
+    lrStaleness: z.enum(['none', 'inverse']).default('none'),
+    /**
+     * Modelled fdatasync of new log entries (ms): a follower acknowledges, and the leader counts
+     * itself, only once they are on disk — etcd's commit latency is a round trip plus an fsync.
+     */
+    fsyncMs: z.number().nonnegative().default(0),
+    /**
+     * Largest client request a server accepts, in bytes (etcd's --max-request-bytes, 1.5 MiB by
+     * default). A larger update is refused with "request is too large" (rejectedWrites). None by default.
+     */
+    maxRequestBytes: z.number().int().positive().optional(),
+  })
+  .strict();
+export type RaftPsConfig = z.infer<typeof raftPsKnobs>;
+export type ReadMode = RaftPsConfig['readMode'];

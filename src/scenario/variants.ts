@@ -1,0 +1,69 @@
+import type { Expectation, Scenario } from './schema';
+
+/**
+ * Scenario variants (CURRICULUM §C.1): named JSON merge patches of the base scenario (RFC 7386).
+ * Pure functions only; validate.ts validates the patched scenarios and names the fields.
+ */
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * RFC 7386 JSON Merge Patch: a patch object merges into the target key by key (`null` deletes the
+ * key, an object merges recursively, anything else — arrays included — replaces); a patch that is
+ * not an object replaces the target whole. Neither input is modified. Keys are defined as own data
+ * properties, so a key such as "__proto__" in a file stays a (rejected) field, never a prototype.
+ */
+export function mergePatch(target: unknown, patch: unknown): unknown {
+  if (!isPlainObject(patch)) return patch;
+  const out: Record<string, unknown> = {};
+  if (isPlainObject(target)) for (const [k, v] of Object.entries(target)) define(out, k, v);
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k];
+    else define(out, k, mergePatch(Object.hasOwn(out, k) ? out[k] : undefined, v));
+  }
+  return out;
+}
+
+function define(o: Record<string, unknown>, k: string, value: unknown): void {
+  Object.defineProperty(o, k, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/**
+ * Fields a patch may not touch, with the reason. A variant is the same experiment with one thing
+ * changed: it keeps the base's identity and seed, and its expectations live in the base's `expect`
+ * (with `variant`), so one list says what every variant must show.
+ */
+export const fixedFields: Readonly<Record<string, string>> = {
+  schema: 'a variant has the schema version of its base',
+  id: 'a variant is named by its own "id", not the scenario\'s',
+  seed: 'variants run with the base seed, so they differ only by the patch',
+  variants: 'a variant cannot have variants',
+  expect: 'a variant\'s expectations go in the base "expect" with "variant": "<id>" (or "*" for all)',
+};
+
+/**
+ * The base scenario with a variant's patch applied, as unvalidated input: variants and
+ * expectations are left out (the caller adds the variant's own). A patch that switches
+ * `strategy.kind` replaces the strategy whole, so the old strategy's knobs do not linger as
+ * unknown knobs of the new one.
+ */
+export function patchedInput(base: Scenario, patch: Record<string, unknown>): Record<string, unknown> {
+  const { variants: _variants, expect: _expect, ...rest } = base;
+  const merged = mergePatch(rest, patch) as Record<string, unknown>;
+  const ps = patch.strategy;
+  if (isPlainObject(ps) && typeof ps.kind === 'string' && ps.kind !== base.strategy.kind) define(merged, 'strategy', mergePatch({}, ps));
+  return merged;
+}
+
+/** Whether an expectation holds for the run `variant` (null: the base). */
+export function expectationApplies(e: Pick<Expectation, 'variant'>, variant: string | null): boolean {
+  if (e.variant === undefined) return variant === null;
+  return e.variant === '*' || e.variant === variant;
+}
+
+/** The expectations of one run (null: the base), without their `variant` field. */
+export function expectationsFor(expect: readonly Expectation[], variant: string | null): Expectation[] {
+  return expect.filter((e) => expectationApplies(e, variant)).map(({ variant: _v, ...e }) => e);
+}
