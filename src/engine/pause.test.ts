@@ -1,5 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { validateScenario } from '../scenario/validate';
+import type { Scenario } from '../scenario/schema';
 import type { HistoryEvent } from '../sim/types';
+import { runScenario } from './runExport';
 import { Simulation, stretched } from './simulation';
 import { InstantTrainer } from './testing/instantTrainer';
 import { testScenario } from './testing/scenarios';
@@ -18,6 +22,8 @@ const strategies = [
   { kind: 'raft-ps', cluster: { workers: 4, servers: 3 } },
   { kind: 'kafka-ps', cluster: { workers: 4, servers: 1, brokers: 3 } },
   { kind: 'degrade', cluster: { workers: 4 } },
+  { kind: 'paxos-ps', cluster: { workers: 4, servers: 3 } },
+  { kind: '2pc-ps', cluster: { workers: 4, servers: 3 } },
 ] as const;
 
 const PAUSE_AT = 1500;
@@ -109,5 +115,60 @@ describe('pause: a process freeze, for every strategy', () => {
     expect(sim.apply({ do: 'pause', node: 'w9', ms: 100 })).toEqual({ ok: false, error: 'node: node "w9" does not exist (cluster has w0-w3, s0)' });
     expect(sim.apply({ do: 'pause', node: 'w1', ms: -5 })).toMatchObject({ ok: false });
     expect(sim.apply({ do: 'pause', node: 'w1', ms: 100 })).toEqual({ ok: true });
+  });
+});
+
+describe('pause with user actions and timeline triggers', () => {
+  const l11 = (): Scenario => {
+    const v = validateScenario(JSON.parse(readFileSync(new URL('../../public/scenarios/coordination-fencing.json', import.meta.url), 'utf8')));
+    if (!v.ok) throw new Error(v.errors.join('\n'));
+    return v.scenario;
+  };
+  const make = (s: Scenario) => Simulation.create(s, { trainer: new InstantTrainer(16, 50), sampleEveryMs: 250 });
+
+  /**
+   * L11 (its `on paramsRead` trigger pauses w0 after 4 s) with a user who, between paced advances,
+   * pauses w0 again while it is still frozen (extending the trigger's pause), pauses s0 later, and
+   * moves the checkpoint pointer.
+   */
+  async function userRun(s: Scenario): Promise<Simulation> {
+    const sim = await make(s);
+    const plan: Array<[number, Parameters<Simulation['apply']>[0]]> = [
+      [5000, { do: 'pause', node: 'w0', ms: 1500 }],
+      [7000, { do: 'pause', node: 's0', ms: 400 }],
+      [8000, { do: 'putMeta', key: '/ckpt/latest', value: 'ckpt-8000' }],
+    ];
+    while (!sim.done) {
+      await sim.advanceTo(sim.now() + 41.7, { wallBudgetMs: 0.01 });
+      if (plan.length && sim.now() > plan[0][0]) expect(sim.apply(plan.shift()![1])).toEqual({ ok: true });
+    }
+    return sim;
+  }
+
+  it("a user's pause composes with the triggered one, and the exported run replays to the same hash", async () => {
+    const s = l11();
+    const sim = await userRun(s);
+    const ev = sim.history.events;
+    const triggered = ev.find((e): e is Extract<HistoryEvent, { type: 'action' }> => e.type === 'action' && e.action.do === 'pause' && e.source === 'timeline');
+    expect(triggered?.on).toEqual({ event: 'paramsRead', node: 'w0', after: 4000 });
+    const user = sim.userActions();
+    expect(user.map((u) => u.action.do)).toEqual(['pause', 'pause', 'putMeta']);
+    // The user's pause of w0 came while the triggered one held it: it extends that pause, so w0
+    // resumes once, at the later end.
+    const w0Resumes = ev.filter((e) => e.type === 'note' && e.what === 'resumed' && e.node === 'w0');
+    expect(user[0].t).toBeLessThan(triggered!.t + 2000);
+    expect(w0Resumes.map((e) => e.t)).toEqual([Math.round((user[0].t + 1500) * 1000) / 1000]);
+    expect(ev.some((e) => e.type === 'note' && e.what === 'resumed' && e.node === 's0')).toBe(true);
+    expect(ev.some((e) => e.type === 'note' && e.what === 'metaWritten' && e.data.value === 'ckpt-8000')).toBe(true);
+
+    // Export (as Share and Export run do), through JSON, and replay: the same schedule.
+    const shared = runScenario(s, user);
+    expect(shared.timeline.filter((e) => e.by === 'user').map((e) => e.do)).toEqual(['pause', 'pause', 'putMeta']);
+    const v = validateScenario(JSON.parse(JSON.stringify(shared)));
+    if (!v.ok) throw new Error(v.errors.join('\n'));
+    const replay = await make(v.scenario);
+    await replay.runToEnd();
+    expect(replay.scheduleHash()).toBe(sim.scheduleHash());
+    expect(replay.history.events.length).toBe(ev.length);
   });
 });
