@@ -45,6 +45,8 @@ test('every key of the action table applies its action on a suitable selection',
   await press('s', { do: 'slow', node: 's1', factor: 1 });
   await page.getByTestId('node-w0').click();
   await press('t', null); // a worker has no election timer
+  await press('g', { do: 'pause', node: 'w0', ms: 2000 });
+  await press('m', null); // no coordination service here: no metadata to write
 
   await selectLink(page, 'w1', 's0');
   await press('c', { do: 'cut', from: 'w1', to: 's0' });
@@ -75,17 +77,17 @@ test('node and link context menus come from the table and reach every action by 
 
   await page.getByTestId('node-s0').click({ button: 'right' });
   await expect(menu).toBeVisible();
-  expect(await items()).toEqual(['crash s0X', 'slow s0 ×2S', 'slow s0 ×4S', 'slow s0 ×8S', 'election timeout on s0T']);
+  expect(await items()).toEqual(['crash s0X', 'slow s0 ×2S', 'slow s0 ×4S', 'slow s0 ×8S', 'election timeout on s0T', 'pause s0 2 s (GC)G']);
   await page.screenshot({ path: 'e2e-artifacts/context-menu-node.png' });
   await menu.getByTestId('menu-timeout').click();
   await expect.poll(() => lastAction(page)).toEqual({ do: 'timeout', node: 's0' });
 
   await page.getByTestId('node-w2').click({ button: 'right' });
-  expect(await items()).toEqual(['crash w2X', 'slow w2 ×2S', 'slow w2 ×4S', 'slow w2 ×8S']);
+  expect(await items()).toEqual(['crash w2X', 'slow w2 ×2S', 'slow w2 ×4S', 'slow w2 ×8S', 'pause w2 2 s (GC)G']);
   await menu.getByTestId('menu-slow-8').click();
   await expect.poll(() => lastAction(page)).toEqual({ do: 'slow', node: 'w2', factor: 8 });
   await page.getByTestId('node-w2').click({ button: 'right' });
-  expect(await items()).toEqual(['crash w2X', 'w2 back to normal speedS', 'slow w2 ×2S', 'slow w2 ×4S']);
+  expect(await items()).toEqual(['crash w2X', 'w2 back to normal speedS', 'slow w2 ×2S', 'slow w2 ×4S', 'pause w2 2 s (GC)G']);
   await menu.getByTestId('menu-crash').click();
   await expect.poll(() => lastAction(page)).toEqual({ do: 'crash', node: 'w2' });
   await page.getByTestId('node-w2').click({ button: 'right' });
@@ -103,5 +105,20 @@ test('node and link context menus come from the table and reach every action by 
   await menu.getByTestId('menu-link').click();
   await expect(page.getByRole('tab', { name: 'Links' })).toHaveAttribute('aria-selected', 'true');
   await expect(page.locator('.link-form select')).toHaveValue('s0-w1');
+  await expect(page.getByTestId('error')).toHaveCount(0);
+});
+
+test('with a coordination service: m opens the metadata form, which writes through the leader; g pauses a worker', async ({ page }) => {
+  await openScenario(page, 'coordination-fencing');
+  await runTo(page, 1000);
+  await page.getByTestId('node-w2').click();
+  await page.keyboard.press('g');
+  await expect.poll(() => lastAction(page)).toEqual({ do: 'pause', node: 'w2', ms: 2000 });
+  await page.keyboard.press('m');
+  await expect(page.getByRole('tab', { name: 'Metadata' })).toHaveAttribute('aria-selected', 'true');
+  await page.getByTestId('meta-value').fill('ckpt-1000');
+  await page.getByTestId('apply-meta').click();
+  // An empty key takes the suggested one (the checkpoint pointer).
+  await expect.poll(() => lastAction(page)).toEqual({ do: 'putMeta', key: '/ckpt/latest', value: 'ckpt-1000' });
   await expect(page.getByTestId('error')).toHaveCount(0);
 });
