@@ -9,6 +9,11 @@ export default tseslint.config(
     files: ['scripts/**/*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },
+  {
+    // Classic scripts the page loads before the app (public/theme.js): the browser's globals.
+    files: ['public/**/*.js'],
+    languageOptions: { sourceType: 'script', globals: { window: 'readonly', document: 'readonly' } },
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,5 +1,6 @@
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { cspHeader, cspMeta } from './scripts/csp.mjs';
 
 // Cross-origin isolation keeps SharedArrayBuffer available should a backend want it,
 // and costs nothing: every asset (WASM included) is served by the app itself.
@@ -8,12 +9,33 @@ const isolation = {
   'Cross-Origin-Embedder-Policy': 'require-corp',
 };
 
+/**
+ * The built page carries its Content-Security-Policy as a <meta> (it holds on any static host);
+ * the dev server does not, because Vite's dev client and React's refresh preamble are inline.
+ */
+function contentSecurityPolicy(): Plugin {
+  return {
+    name: 'cap-playground-csp',
+    apply: 'build',
+    // Right after <meta charset>, before any script: a meta policy governs only what follows it.
+    transformIndexHtml: {
+      order: 'post',
+      handler: (html) => {
+        const charset = /<meta charset="UTF-8" \/>/;
+        if (!charset.test(html)) throw new Error('index.html: <meta charset="UTF-8" /> not found; the CSP goes right after it');
+        return html.replace(charset, (m) => `${m}\n    <meta http-equiv="Content-Security-Policy" content="${cspMeta}" />`);
+      },
+    },
+  };
+}
+
 export default defineConfig({
   base: './',
-  plugins: [react()],
+  plugins: [react(), contentSecurityPolicy()],
   worker: { format: 'es' },
   server: { headers: isolation },
-  preview: { headers: isolation },
+  // The preview server is the built site: it sends the policy as a header too (with frame-ancestors).
+  preview: { headers: { ...isolation, 'Content-Security-Policy': cspHeader } },
   build: {
     target: 'es2022',
     chunkSizeWarningLimit: 4000,

@@ -1,3 +1,5 @@
+// First: no schema may be built before zod's eval-based compiler is off (the page runs under the app's CSP).
+import '../src/scenario/zodConfig';
 import { bareStepsPerSec, clusterStepsPerSec, throughputScenario } from './cluster';
 import { fetchBuiltin } from '../src/scenario/loader';
 import type { BackendChoice } from '../src/train/types';

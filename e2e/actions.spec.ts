@@ -46,11 +46,17 @@ test('every key of the action table applies its action on a suitable selection',
   await page.getByTestId('node-w0').click();
   await press('t', null); // a worker has no election timer
   await press('g', { do: 'pause', node: 'w0', ms: 2000 });
-  await press('m', null); // no coordination service here: no metadata to write
+  await press('w', null); // no coordination service here: no metadata to write
+  await press('y', { do: 'byzantine', node: 'w0', attack: 'sign-flip', scale: 10 });
+  await press('y', { do: 'honest', node: 'w0' });
+  await page.getByTestId('node-s1').click();
+  await press('y', null); // a server computes no gradients
 
   await selectLink(page, 'w1', 's0');
   await press('c', { do: 'cut', from: 'w1', to: 's0' });
   await press('c', { do: 'restore', from: 'w1', to: 's0' });
+  await press('m', { do: 'tamper', from: 'w1', to: 's0', attack: 'flip', scale: 10 });
+  await press('m', { do: 'untamper', from: 'w1', to: 's0' });
   await press('l', null);
   await expect(page.getByRole('tab', { name: 'Links' })).toHaveAttribute('aria-selected', 'true');
 
@@ -82,16 +88,22 @@ test('node and link context menus come from the table and reach every action by 
   await menu.getByTestId('menu-timeout').click();
   await expect.poll(() => lastAction(page)).toEqual({ do: 'timeout', node: 's0' });
 
+  const byzantine = (w: string) => [`${w} turns Byzantine: sign flip ×10Y`, `${w} turns Byzantine: huge gradient ×10Y`, `${w} turns Byzantine: random noise ×10Y`, `${w} turns Byzantine: "A Little Is Enough" ×10Y`];
   await page.getByTestId('node-w2').click({ button: 'right' });
-  expect(await items()).toEqual(['crash w2X', 'slow w2 ×2S', 'slow w2 ×4S', 'slow w2 ×8S', 'pause w2 2 s (GC)G']);
+  expect(await items()).toEqual(['crash w2X', 'slow w2 ×2S', 'slow w2 ×4S', 'slow w2 ×8S', 'pause w2 2 s (GC)G', ...byzantine('w2')]);
   await menu.getByTestId('menu-slow-8').click();
   await expect.poll(() => lastAction(page)).toEqual({ do: 'slow', node: 'w2', factor: 8 });
   await page.getByTestId('node-w2').click({ button: 'right' });
-  expect(await items()).toEqual(['crash w2X', 'w2 back to normal speedS', 'slow w2 ×2S', 'slow w2 ×4S', 'pause w2 2 s (GC)G']);
+  expect(await items()).toEqual(['crash w2X', 'w2 back to normal speedS', 'slow w2 ×2S', 'slow w2 ×4S', 'pause w2 2 s (GC)G', ...byzantine('w2')]);
+  await menu.getByTestId('menu-byzantine-alie').click();
+  await expect.poll(() => lastAction(page)).toEqual({ do: 'byzantine', node: 'w2', attack: 'alie', scale: 10 });
+  await page.getByTestId('node-w2').click({ button: 'right' });
+  expect(await items()).toEqual(['crash w2X', 'w2 back to normal speedS', 'slow w2 ×2S', 'slow w2 ×4S', 'pause w2 2 s (GC)G', 'w2 is honest againY']);
   await menu.getByTestId('menu-crash').click();
   await expect.poll(() => lastAction(page)).toEqual({ do: 'crash', node: 'w2' });
   await page.getByTestId('node-w2').click({ button: 'right' });
-  expect(await items()).toEqual(['restart w2X']);
+  // A compromised program stays compromised across a crash: "honest again" is still offered.
+  expect(await items()).toEqual(['restart w2X', 'w2 is honest againY']);
   // Keyboard inside the menu: Enter chooses the focused item.
   await page.keyboard.press('Enter');
   await expect.poll(() => lastAction(page)).toEqual({ do: 'restart', node: 'w2' });
@@ -100,7 +112,7 @@ test('node and link context menus come from the table and reach every action by 
   await selectLink(page, 'w1', 's0');
   await page.keyboard.press('Shift+F10');
   await expect(menu).toContainText('w1↔s0');
-  expect(await items()).toEqual(['cut w1↔s0C', 'Link settings…L']);
+  expect(await items()).toEqual(['cut w1↔s0C', 'Link settings…L', 'tamper w1→s0: flip ×10M', 'tamper w1→s0: scale ×10M', 'tamper w1→s0: noise ×10M', 'tamper w1→s0: replay ×10M']);
   await page.screenshot({ path: 'e2e-artifacts/context-menu-link.png' });
   await menu.getByTestId('menu-link').click();
   await expect(page.getByRole('tab', { name: 'Links' })).toHaveAttribute('aria-selected', 'true');
@@ -108,13 +120,13 @@ test('node and link context menus come from the table and reach every action by 
   await expect(page.getByTestId('error')).toHaveCount(0);
 });
 
-test('with a coordination service: m opens the metadata form, which writes through the leader; g pauses a worker', async ({ page }) => {
+test('with a coordination service: w opens the metadata form, which writes through the leader; g pauses a worker', async ({ page }) => {
   await openScenario(page, 'coordination-fencing');
   await runTo(page, 1000);
   await page.getByTestId('node-w2').click();
   await page.keyboard.press('g');
   await expect.poll(() => lastAction(page)).toEqual({ do: 'pause', node: 'w2', ms: 2000 });
-  await page.keyboard.press('m');
+  await page.keyboard.press('w');
   await expect(page.getByRole('tab', { name: 'Metadata' })).toHaveAttribute('aria-selected', 'true');
   await page.getByTestId('meta-value').fill('ckpt-1000');
   await page.getByTestId('apply-meta').click();

@@ -15,8 +15,8 @@ const actionOf = (c: Choice | null): Action | 'form' | null => (c === null ? nul
 /** A target on which the entry applies: its `when` conditions read off backwards. */
 function suitable(spec: ActionSpec): Target {
   const when = spec.when ?? [];
-  if (spec.target === 'node') return node({ up: !when.includes('down'), accepts: new Set<ActionKind>(when.includes('strategy') ? [spec.do] : []) });
-  if (spec.target === 'link') return link({ cut: when.includes('cut') });
+  if (spec.target === 'node') return node({ id: when.includes('worker') ? 'w1' : 's1', up: !when.includes('down'), accepts: new Set<ActionKind>(when.includes('strategy') ? [spec.do] : []), worker: when.includes('worker'), byzantine: when.includes('byzantine') });
+  if (spec.target === 'link') return link({ cut: when.includes('cut'), tampered: when.includes('tampered'), wire: when.includes('wire') });
   return cluster(spec.target === 'groups' ? draft : null, when.includes('coordination'));
 }
 
@@ -50,11 +50,17 @@ describe('every key of the action table', () => {
     ['t', 'does nothing on a crashed server', node({ up: false, accepts: new Set(['timeout']) }), cluster(), null],
     ['g', 'pauses a live node for 2 s (a GC pause)', node({ id: 'w0' }), cluster(), { do: 'pause', node: 'w0', ms: 2000 }],
     ['g', 'does nothing on a crashed node', node({ up: false }), cluster(), null],
-    ['m', 'opens the metadata form where a coordination service runs', node(), cluster(null, true), 'form'],
-    ['m', 'does nothing without a coordination service', node(), cluster(), null],
+    ['w', 'opens the metadata form where a coordination service runs', node(), cluster(null, true), 'form'],
+    ['w', 'does nothing without a coordination service', node(), cluster(), null],
     ['l', 'opens the link settings of a link', link(), cluster(), 'form'],
     ['l', 'does nothing without a link', null, cluster(), null],
     ['q', 'an unbound key does nothing', node(), cluster(draft), null],
+    ['m', 'puts a man-in-the-middle (flip ×10) on a parameter-server link', link({ wire: true }), cluster(), { do: 'tamper', from: 'w1', to: 's0', attack: 'flip', scale: 10 }],
+    ['m', 'takes it off again', link({ wire: true, tampered: true }), cluster(), { do: 'untamper', from: 'w1', to: 's0' }],
+    ['m', 'does nothing on a ring link (no parameter-server updates to alter)', link(), cluster(), null],
+    ['y', 'makes a live worker Byzantine (sign flip ×10)', node({ id: 'w2', worker: true }), cluster(), { do: 'byzantine', node: 'w2', attack: 'sign-flip', scale: 10 }],
+    ['y', 'makes it honest again, up or down', node({ id: 'w2', worker: true, byzantine: true, up: false }), cluster(), { do: 'honest', node: 'w2' }],
+    ['y', 'does nothing on a server', node(), cluster(), null],
   ];
   it.each(cases)('%s %s', (key, _what, sel, cl, expected) => {
     expect(actionOf(keyChoice(key, sel, cl))).toEqual(expected);
@@ -81,6 +87,25 @@ describe('menus from the table', () => {
     expect(choicesFor(cluster()).map((c) => choiceLabel(c, 'zh'))).toEqual(['网络分区…', '修复网络']);
     // With a coordination service, metadata is written from a form (key and value to type).
     expect(items(cluster(null, true))).toEqual(['Partition…', 'heal', 'Write metadata…']);
+  });
+
+  it('a worker: one item per attack; a parameter-server link: one tamper item per attack', () => {
+    expect(items(node({ id: 'w2', worker: true }))).toEqual([
+      'crash w2',
+      'w2 back to normal speed',
+      'slow w2 ×2',
+      'slow w2 ×4',
+      'slow w2 ×8',
+      'pause w2 2 s (GC)',
+      'w2 turns Byzantine: sign flip ×10',
+      'w2 turns Byzantine: huge gradient ×10',
+      'w2 turns Byzantine: random noise ×10',
+      'w2 turns Byzantine: "A Little Is Enough" ×10',
+    ]);
+    expect(items(node({ id: 'w2', worker: true, byzantine: true }))).toContain('w2 is honest again');
+    expect(items(link({ wire: true }))).toEqual(['cut w1↔s0', 'Link settings…', 'tamper w1→s0: flip ×10', 'tamper w1→s0: scale ×10', 'tamper w1→s0: noise ×10', 'tamper w1→s0: replay ×10']);
+    expect(items(link({ wire: true, tampered: true }))).toEqual(['cut w1↔s0', 'Link settings…', 'remove the attacker from w1→s0']);
+    for (const c of [...choicesFor(node({ id: 'w2', worker: true })), ...choicesFor(link({ wire: true }))]) if ('action' in c) expect(parseAction(c.action, nodes).ok, c.spec.do).toBe(true);
   });
 
   it('every table entry is offered on some target (reachable by mouse)', () => {

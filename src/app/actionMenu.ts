@@ -17,6 +17,10 @@ export interface NodeTarget {
   values: Readonly<Record<string, number>>;
   /** Strategy-specific actions the running strategy acts on for this node (Raft server: timeout). */
   accepts: ReadonlySet<ActionKind>;
+  /** Workers compute gradients (and only they can turn Byzantine); absent: not a worker. */
+  worker?: boolean;
+  /** The engine drives it as Byzantine now. */
+  byzantine?: boolean;
 }
 
 export interface LinkTarget {
@@ -24,6 +28,10 @@ export interface LinkTarget {
   from: NodeId;
   to: NodeId;
   cut: boolean;
+  /** A man-in-the-middle is on this direction. */
+  tampered?: boolean;
+  /** The strategy sends parameter-server updates over links an attacker could alter (protocols/wire.ts). */
+  wire?: boolean;
 }
 
 export interface ClusterTarget {
@@ -55,6 +63,18 @@ function holds(c: Condition, t: Target, kind: ActionKind): boolean {
       return t.kind === 'node' && t.accepts.has(kind);
     case 'coordination':
       return t.kind === 'cluster' && t.coordination === true;
+    case 'worker':
+      return t.kind === 'node' && t.worker === true;
+    case 'faithful':
+      return t.kind === 'node' && !t.byzantine;
+    case 'byzantine':
+      return t.kind === 'node' && t.byzantine === true;
+    case 'untampered':
+      return t.kind === 'link' && !t.tampered;
+    case 'tampered':
+      return t.kind === 'link' && t.tampered === true;
+    case 'wire':
+      return t.kind === 'link' && t.wire === true;
   }
 }
 
@@ -84,10 +104,18 @@ function needsForm(spec: ActionSpec): boolean {
   return numbers.some((f) => needsValue(f) && f.default === undefined && !f.choices);
 }
 
+/** A field whose values a menu lists one item each: numbers with `choices`, or a `choice` field's options. */
+function listed(spec: ActionSpec): { field: FieldSpec; values: ReadonlyArray<number | string> } | null {
+  const numbers = spec.fields.filter(needsValue).find((f) => f.choices);
+  if (numbers) return { field: numbers, values: numbers.choices! };
+  const options = spec.fields.find((f) => f.kind === 'choice' && f.options);
+  return options ? { field: options, values: options.options!.map((o) => o.value) } : null;
+}
+
 /**
- * Every table entry that applies to the target, in table order. A numeric field with `choices`
- * becomes one item per value; an action that needs values the target cannot give (link settings,
- * an incomplete partition) becomes a form.
+ * Every table entry that applies to the target, in table order. A numeric field with `choices`,
+ * or a choice field (an attack), becomes one item per value; an action that needs values the
+ * target cannot give (link settings, an incomplete partition) becomes a form.
  */
 export function choicesFor(t: Target): Choice[] {
   const out: Choice[] = [];
@@ -101,19 +129,25 @@ export function choicesFor(t: Target): Choice[] {
       out.push({ spec, form: true, target: t });
       continue;
     }
-    const base = { do: spec.do, ...targetFields(t) };
-    const valued = spec.fields.filter(needsValue);
-    const chooser = valued.find((f) => f.choices);
-    if (chooser) {
-      for (const v of chooser.choices!) out.push({ spec, action: { ...base, ...defaults(valued), [chooser.name]: v } as Action });
-    } else out.push({ spec, action: { ...base, ...defaults(valued) } as Action });
+    const base = { do: spec.do, ...targetFields(t), ...defaults(spec.fields) };
+    const list = listed(spec);
+    if (list) {
+      for (const v of list.values) out.push({ spec, action: { ...base, [list.field.name]: v } as Action });
+    } else out.push({ spec, action: base as Action });
   }
   return out;
 }
 
-function defaults(fields: readonly FieldSpec[]): Record<string, number | boolean> {
-  const out: Record<string, number | boolean> = {};
-  for (const f of fields) if (f.default !== undefined) out[f.name] = f.default;
+/**
+ * What a key or a menu item sends beside its target and listed value: every numeric field with a
+ * default (slow ×4; an attack's ×10) and a choice field's first option (its default attack).
+ */
+function defaults(fields: readonly FieldSpec[]): Record<string, number | boolean | string> {
+  const out: Record<string, number | boolean | string> = {};
+  for (const f of fields) {
+    if (f.kind === 'number' && f.default !== undefined) out[f.name] = f.default;
+    if (f.kind === 'choice' && f.options?.length) out[f.name] = f.options[0].value;
+  }
   return out;
 }
 
@@ -130,7 +164,7 @@ export function keyChoice(key: string, selection: NodeTarget | LinkTarget | null
     if (spec.target === 'groups') return cluster.partition ? { spec, action: cluster.partition } : { spec, form: true, target: cluster };
     if (needsForm(spec)) return { spec, form: true, target: t };
     const valued = spec.fields.filter(needsValue);
-    const values: Record<string, number | boolean> = {};
+    const values: Record<string, number | boolean | string> = defaults(spec.fields);
     for (const f of valued) {
       const current = t.kind === 'node' ? t.values[f.name] : undefined;
       values[f.name] = f.neutral !== undefined && current !== undefined && current !== f.neutral ? f.neutral : f.default!;

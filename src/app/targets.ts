@@ -1,5 +1,6 @@
 import type { Simulation } from '../engine/simulation';
 import { actionTable } from '../scenario/actions';
+import { strategiesWithWire } from '../protocols/wire';
 import type { ActionKind, NodeId } from '../sim/types';
 import type { ClusterTarget, LinkTarget, NodeTarget } from './actionMenu';
 import { parseSelection } from './act';
@@ -25,16 +26,18 @@ export function nodeTarget(sim: Simulation, id: NodeId, t: number): NodeTarget |
     up: n.up,
     values: { factor: n.slowFactor / straggler },
     accepts: new Set(strategyKinds.filter((k) => sim.acceptsAction(k, id))),
+    worker: n.role === 'worker',
+    byzantine: n.byzantine !== undefined,
   };
 }
 
 export function linkTarget(sim: Simulation, from: NodeId, to: NodeId, t: number): LinkTarget | null {
   const l = sim.stateAt(t).links.find((x) => x.from === from && x.to === to);
-  return l ? { kind: 'link', from, to, cut: l.cut } : null;
+  return l ? { kind: 'link', from, to, cut: l.cut, tampered: l.tamper !== undefined, wire: strategiesWithWire.includes(sim.strategyKind) } : null;
 }
 
 export function clusterTarget(sim: Simulation, draft: Record<string, Side>): ClusterTarget {
-  return { kind: 'cluster', partition: partitionFromDraft(draft, sim.nodes().map((n) => n.id)), coordination: sim.scenario.cluster.coord > 0 };
+  return { kind: 'cluster', partition: partitionFromDraft(draft, sim.nodes().map((n) => n.id)) };
 }
 
 /** The selection (a node id or `from-to`) as a target, or null. */

@@ -2,9 +2,10 @@
  * The engine's public surface, shared by the app (browser), the CLI (Node) and tests.
  * The engine wires a scenario to the discrete-event simulator, a strategy plugin and a Trainer.
  */
-import type { Action, HistoryEvent, LinkProps, MessageKind, NodeId, NodeRole, SimTime } from '../sim/types';
+import type { Action, ByzantineAttack, HistoryEvent, LinkProps, MessageKind, NodeId, NodeRole, SimTime } from '../sim/types';
 import type { ComparisonOp, Expectation, MetricName } from '../scenario/schema';
 import type { NodeDetail } from '../protocols/strategy';
+import type { TamperSpec } from '../sim/faults';
 export type { NodeDetail };
 
 export interface NodeView {
@@ -26,6 +27,8 @@ export interface NodeView {
   backend: string;
   /** Strategy-specific state: Raft role, term, log and commit index; Kafka offsets … */
   detail?: NodeDetail;
+  /** Present while the engine drives this worker as Byzantine. */
+  byzantine?: { attack: ByzantineAttack; scale?: number };
 }
 
 export interface LinkView {
@@ -36,6 +39,8 @@ export interface LinkView {
   /** Separated by the current partition. */
   partitioned: boolean;
   props: LinkProps;
+  /** Present while a man-in-the-middle is on this direction of the link. */
+  tamper?: TamperSpec;
 }
 
 /** A message on the wire at the current time, for animation: position = (now - sentAt) / (due - sentAt). */

@@ -2,7 +2,7 @@ import { capOf, type CapClass, type Strategy } from '../protocols';
 import type { CoordServiceRuntime } from '../protocols/coord/api';
 import type { Scenario } from '../scenario/schema';
 import { History, type Sha256Factory } from '../sim/history';
-import { Network, quantize } from '../sim/network';
+import { Network, quantize, type DropReason } from '../sim/network';
 import { rngFor } from '../sim/rng';
 import { EventQueue } from '../sim/scheduler';
 import type { Message, MessageKind, NodeId, NodeRole } from '../sim/types';
@@ -11,12 +11,15 @@ import type { Trainer } from '../train/types';
 import type { InFlight } from './api';
 import type { FactsRecorder } from './factsRecorder';
 import type { Ev, NodeRt } from './runtime';
+import { Adversaries } from './security/byzantine';
+import type { SecurityLayer } from './security/layer';
+import type { Outgoing } from './security/mitm';
 
 /**
  * The engine's state and the primitives every part of it uses: the clock, the event queue, the
  * network, the nodes' runtime records, the history, and sending, dropping, timers, steps and
- * violations. The event loop (simulation.ts) drives it; ports.ts, faultInjection.ts and
- * readModel.ts work on it.
+ * violations. Every message passes the security layer (security/) on its way out and in. The
+ * event loop (simulation.ts) drives it; ports.ts, faultInjection.ts and readModel.ts work on it.
  */
 export class EngineCore {
   readonly history: History;
@@ -42,6 +45,10 @@ export class EngineCore {
   /** The coordination service on the `coord` nodes, when the cluster has them. */
   coord: CoordServiceRuntime | null = null;
   recorder!: FactsRecorder;
+  /** Integrity, replay protection and men-in-the-middle between the protocols and the network (built on the strategy's codec). */
+  security!: SecurityLayer;
+  /** Workers the engine drives as Byzantine (their gradients are replaced before the strategy sends them). */
+  readonly adversaries: Adversaries;
   t = 0;
   nextMsgId = 0;
   nextOpId = 0;
@@ -72,6 +79,7 @@ export class EngineCore {
     this.cap = capOf(scenario.strategy);
     const seed = scenario.seed;
     this.network = new Network(all, { ...scenario.network }, rngFor(seed, 'network'));
+    this.adversaries = new Adversaries(this.workerIds, (n) => rngFor(seed, `byzantine:${n}`));
     for (const id of all) {
       const role: NodeRole = id[0] === 'w' ? 'worker' : id[0] === 's' ? 'server' : id[0] === 'c' ? 'coord' : 'broker';
       const straggler = scenario.compute.stragglers.filter((s) => s.node === id).reduce((a, s) => a * s.slowdown, 1);
@@ -143,9 +151,16 @@ export class EngineCore {
     this.node(to); // unknown destination is a protocol bug: fail loudly
     // Charged at the modelled size (model.virtualParams): payloads are 4 bytes per parameter.
     const bytes = this.byteScale === 1 ? rawBytes : Math.round(rawBytes * this.byteScale);
-    const tx = this.network.transmit(from, to, bytes, this.t);
-    const msg: Message = { id: ++this.nextMsgId, from, to, kind, bytes, payload, sentAt: this.t };
-    this.recordSend(msg, tx.due);
+    // The security layer seals the message; an attacker on the link may alter it or put a replay before it.
+    for (const out of this.security.outgoing(from, to, kind, payload, bytes)) this.transmit(from, to, out);
+  }
+
+  private transmit(from: NodeId, to: NodeId, out: Outgoing): void {
+    const tx = this.network.transmit(from, to, out.bytes, this.t);
+    const msg: Message = { id: ++this.nextMsgId, from, to, kind: out.kind, bytes: out.bytes, payload: out.payload, sentAt: this.t };
+    if (out.sec) msg.sec = out.sec;
+    if (out.tampered) msg.tampered = out.tampered;
+    this.recordSend(msg, tx.due, undefined, out.forged);
     if (tx.dropped === 'cut' || tx.dropped === 'partition') {
       this.drop(msg, tx.dropped);
     } else if (tx.dropped === 'loss') {
@@ -154,22 +169,24 @@ export class EngineCore {
       this.queue.push(tx.due, { k: 'deliver', msg });
       if (tx.duplicateDue !== undefined) {
         const copy: Message = { ...msg, id: ++this.nextMsgId };
-        this.recordSend(copy, tx.duplicateDue, msg.id);
+        this.recordSend(copy, tx.duplicateDue, msg.id, out.forged);
         this.queue.push(tx.duplicateDue, { k: 'deliver', msg: copy });
       }
     }
   }
 
-  private recordSend(msg: Message, due: number, dupOf?: number): void {
+  private recordSend(msg: Message, due: number, dupOf?: number, forged?: true): void {
     this.messages++;
     this.bytes += msg.bytes;
-    this.node(msg.from).bytesSent += msg.bytes;
+    // A forged message is on the wire, but its sender did not send it.
+    if (!forged) this.node(msg.from).bytesSent += msg.bytes;
     const e = { t: this.t, type: 'send' as const, id: msg.id, from: msg.from, to: msg.to, kind: msg.kind, bytes: msg.bytes, due };
-    this.history.append(dupOf === undefined ? e : { ...e, dupOf });
+    const marked = forged ? { ...e, forged } : e;
+    this.history.append(dupOf === undefined ? marked : { ...marked, dupOf });
     this.inflight.set(msg.id, { id: msg.id, from: msg.from, to: msg.to, kind: msg.kind, bytes: msg.bytes, sentAt: this.t, due });
   }
 
-  drop(msg: Message, reason: 'loss' | 'cut' | 'partition' | 'down'): void {
+  drop(msg: Message, reason: DropReason): void {
     this.dropped++;
     this.inflight.delete(msg.id);
     this.history.append({ t: this.t, type: 'drop', id: msg.id, from: msg.from, to: msg.to, kind: msg.kind, reason, sentAt: msg.sentAt });

@@ -1,4 +1,5 @@
 import { parseAction } from '../scenario/actions';
+import { noWire } from '../scenario/validate';
 import { quantize } from '../sim/network';
 import type { Action, HistoryEvent, NodeId } from '../sim/types';
 import type { EngineCore } from './core';
@@ -8,7 +9,8 @@ import { PRIO_TRIGGERED, type Trigger } from './runtime';
  * What actions do (DESIGN rule 5), whoever applies them — the timeline, a timeline `on` trigger or
  * a user: selectors resolve when an action fires, network faults go to the network, crashes and
  * restarts to the node and the protocols, `pause` freezes a process, `putMeta` writes through the
- * coordination service, `timeout` goes to the strategy.
+ * coordination service, `timeout` goes to the strategy, `tamper` puts a man-in-the-middle on a link
+ * (the security layer acts), `byzantine` / `honest` switch a worker's attack.
  */
 export class FaultInjection {
   /** Timeline entries waiting for their `on` event; each fires once, at the first match. */
@@ -44,7 +46,9 @@ export class FaultInjection {
   validate(action: Action): { ok: true; action: Action } | { ok: false; error: string } {
     const resolved = this.resolveSelectors(action);
     if (typeof resolved === 'string') return { ok: false, error: resolved };
-    return parseAction(resolved, [...this.c.rt.keys()]);
+    const parsed = parseAction(resolved, [...this.c.rt.keys()]);
+    if (parsed.ok && parsed.action.do === 'tamper' && !this.c.strategy.wire) return { ok: false, error: `tamper: ${noWire(this.c.strategy.kind, 'alter')}` };
+    return parsed;
   }
 
   /** Node selectors such as "@leader" resolve when the action fires (CURRICULUM §C.1). */
@@ -100,7 +104,20 @@ export class FaultInjection {
       case 'cut':
       case 'restore':
       case 'link':
+      case 'untamper':
         return c.network.apply(action);
+      case 'tamper':
+        c.network.apply(action);
+        c.security.onTamper(action.from, action.to);
+        return;
+      case 'byzantine':
+        c.adversaries.set(action.node, { attack: action.attack, ...(action.scale !== undefined ? { scale: action.scale } : {}) });
+        c.recorder.touch(action.node);
+        return;
+      case 'honest':
+        c.adversaries.clear(action.node);
+        c.recorder.touch(action.node);
+        return;
       case 'crash':
         return this.crash(action.node);
       case 'restart':
@@ -189,6 +206,7 @@ export class FaultInjection {
     // The process starts empty: the strategy fetches state for it.
     n.replica = { params: c.init.slice(), version: 0, synced: 0, onLineage: true };
     c.history.append({ t: c.t, type: 'restart', node: id });
+    c.security.onRestart(id);
     // The empty replica is a version change like any other: the history says so explicitly.
     if (n.role === 'worker') c.history.append({ t: c.t, type: 'version', node: id, version: 0, synced: 0, v: { hash: c.lineage.get(0)! } });
     c.recorder.touch(id);

@@ -6,6 +6,7 @@ import { rngFor } from '../sim/rng';
 import type { HistoryEvent, MessageKind, NodeId } from '../sim/types';
 import { equalVectors, fingerprint } from '../sim/vectors';
 import type { EngineCore } from './core';
+import type { SecurityHost } from './security/layer';
 
 /**
  * The ports through which the plugged-in protocols see the world: the strategy's context, the
@@ -56,6 +57,7 @@ export function strategyContext(c: EngineCore): StrategyContext {
       return id;
     },
     violation: (invariant, detail) => c.recordViolation(invariant, detail),
+    isByzantine: (w) => c.adversaries.isByzantine(w),
     ...(c.coord ? { coord: c.coord.client } : {}),
   };
 }
@@ -84,6 +86,19 @@ export function coordContext(c: EngineCore): CoordContext {
       c.recorder.touch(worker);
       c.strategy.onCoord?.(worker, ev);
     },
+  };
+}
+
+/** What the security layer works with: the strategy's codec, incarnations, the links' attackers, notes. */
+export function securityHost(c: EngineCore): SecurityHost {
+  return {
+    seed: c.scenario.seed,
+    workers: c.workerIds,
+    codec: c.strategy.wire,
+    incarnation: (n) => c.node(n).inc,
+    tamperOn: (from, to) => c.network.tamper(from, to),
+    // The generic K cannot be narrowed to one member of the Note union; the parameters' types tie it.
+    note: (what, node, data) => c.history.append({ t: c.t, type: 'note', node, what, data } as HistoryEvent),
   };
 }
 

@@ -47,7 +47,8 @@ export class ReadModel {
         messages: c.messages,
         dropped: c.dropped,
         lostUpdates: c.strategy.lostUpdates(),
-        duplicateUpdates: c.strategy.duplicateUpdates(),
+        // Replays an attacker got accepted are old updates applied again.
+        duplicateUpdates: c.strategy.duplicateUpdates() + c.security.replaysAccepted,
       },
       appliedTaus: this.appliedTaus,
     };
@@ -83,6 +84,12 @@ export class ReadModel {
         return this.losses.stepsToTarget();
       case 'mergeLossSpike':
         return this.losses.mergeLossSpike();
+      case 'tamperedAccepted':
+        return this.c.security.tamperedAccepted;
+      case 'tamperedRejected':
+        return this.c.security.tamperedRejected;
+      case 'replayRejected':
+        return this.c.security.replayRejected;
       case 'delayedRounds':
         // Lock-step rounds (all-reduce): round r is computed on version r by every worker.
         return this.c.cap.consistency === 'lockstep' && this.c.scenario.compute.transient ? this.roundDelays.fraction(this.c.strategy.authoritativeVersion()) : undefined;
@@ -96,7 +103,9 @@ export class ReadModel {
     for (const m of coreMetricNames) out[m] = this.metric(m);
     for (const m of strategyMetricNames) {
       if (out[m] !== undefined) continue;
-      const own = this.c.strategy.metric?.(m) ?? this.c.coord?.metric(m);
+      // A strategy's null ("none yet") stands: only undefined ("not mine") asks the service.
+      const mine = this.c.strategy.metric?.(m);
+      const own = mine !== undefined ? mine : this.c.coord?.metric(m);
       const v = own !== undefined ? own : this.derivedMetric(m);
       if (v !== undefined) out[m] = v;
     }
@@ -137,6 +146,7 @@ export class ReadModel {
       status: !n.up ? (n.failed ? `failed: ${n.failed}` : 'crashed') : n.role === 'coord' && c.coord ? c.coord.status(n.id) : c.strategy.status(n.id),
       backend: n.role === 'worker' ? c.trainer.backendFor(n.id) : '',
       ...(n.role === 'coord' && c.coord ? coordDetail(c.coord, n.id) : detailOf(c.strategy, n.id)),
+      ...byzantineOf(c, n.id),
     }));
   }
 
@@ -148,7 +158,8 @@ export class ReadModel {
         [a, b],
         [b, a],
       ]) {
-        out.push({ from, to, cut: net.isCut(from, to), partitioned: net.isPartitioned(from, to), props: { ...net.props(from, to) } });
+        const tamper = net.tamper(from, to);
+        out.push({ from, to, cut: net.isCut(from, to), partitioned: net.isPartitioned(from, to), props: { ...net.props(from, to) }, ...(tamper ? { tamper: { ...tamper } } : {}) });
       }
     }
     return out;
@@ -211,6 +222,7 @@ export class ReadModel {
       slowFactor: n.slowFactor * n.straggler,
       computing: n.computing,
       facts: live.facts(n.id),
+      ...byzantineOf(this.c, n.id),
     }));
   }
 
@@ -260,6 +272,12 @@ export class ReadModel {
       pass: expectations.every((e) => e.pass),
     };
   }
+}
+
+/** A worker the engine drives as Byzantine: its attack (views and the history-derived state show it). */
+function byzantineOf(c: EngineCore, id: NodeId) {
+  const spec = c.adversaries.spec(id);
+  return spec ? { byzantine: { ...spec } } : {};
 }
 
 function coordDetail(coord: CoordServiceRuntime, id: NodeId) {

@@ -15,9 +15,10 @@ import { FactsRecorder } from './factsRecorder';
 import { FaultInjection } from './faultInjection';
 import type { RunIndex } from './index/runIndex';
 import type { NodeState, RunState, RunStatic } from './index/runState';
-import { checkInvariants, coordContext, factsSource, strategyContext } from './ports';
+import { checkInvariants, coordContext, factsSource, securityHost, strategyContext } from './ports';
 import { ReadModel } from './readModel';
 import { replayAt } from './replay';
+import { SecurityLayer } from './security/layer';
 import { PRIO_END, PRIO_EXPECT, PRIO_SAMPLE, PRIO_USER, stretched, type Ev } from './runtime';
 
 export { stretched } from './runtime';
@@ -32,7 +33,8 @@ export { stretched } from './runtime';
  * This module is the event loop and the engine's public surface. Its parts: core.ts (state and
  * primitives: network, timers, steps), ports.ts (what the strategy and the coordination service
  * see), faultInjection.ts (what actions do, pauses included), readModel.ts (metrics, views, the
- * history-derived state at any t).
+ * history-derived state at any t), security/ (the layer every message passes: integrity, replay
+ * protection, men-in-the-middle; Byzantine workers).
  */
 
 export interface SimulationOptions {
@@ -87,6 +89,7 @@ export class Simulation {
     this.faults = new FaultInjection(c);
     c.coord = scenario.cluster.coord > 0 ? createCoordService(scenario.coordination, coordContext(c)) : null;
     this.strategy = c.strategy = createStrategy(scenario.strategy, strategyContext(c));
+    c.security = new SecurityLayer(scenario.security, securityHost(c));
     c.recorder = new FactsRecorder(factsSource(c), c.allIds, (e) => c.history.append(e));
     this.verifyFacts = opts.verifyFacts ?? false;
     this.history.onAppend((e) => {
@@ -246,6 +249,9 @@ export class Simulation {
         const to = c.node(msg.to);
         if (!to.up) return c.drop(msg, 'down');
         if (to.paused) return void to.paused.held.push({ ...ev, arrived: true }); // in its socket buffer until it resumes
+        // Checked once, when the process takes it (a held message is checked on resume, in order).
+        const verdict = c.security.incoming(msg);
+        if (verdict !== 'ok') return c.drop(msg, verdict); // refused by its integrity check or replay protection
         c.inflight.delete(msg.id);
         c.history.append({ t: c.t, type: 'deliver', id: msg.id, from: msg.from, to: msg.to, kind: msg.kind, sentAt: msg.sentAt });
         c.recorder.touch(msg.to);
@@ -304,7 +310,9 @@ export class Simulation {
     n.steps = ev.step;
     c.history.append({ t: c.t, type: 'stepDone', node: ev.node, step: ev.step, version: ev.basedOn, v: { loss: r.loss } });
     c.recorder.touch(ev.node);
-    const result: StepResult = { step: ev.step, grad: r.grad, loss: r.loss, basedOn: ev.basedOn, ...(ev.transient ? { transient: true } : {}) };
+    // A Byzantine worker's program sends the attack's gradient instead of the true one.
+    const grad = c.adversaries.gradient(ev.node, r.grad);
+    const result: StepResult = { step: ev.step, grad, loss: r.loss, basedOn: ev.basedOn, ...(ev.transient ? { transient: true } : {}) };
     this.read.roundDelays.onStep(ev.node, ev.basedOn, ev.transient);
     this.strategy.onStepDone(ev.node, result);
   }

@@ -1,4 +1,5 @@
-import type { NodeId } from '../sim/types';
+import type { NodeId, TamperAttack } from '../sim/types';
+import type { AggregationRule } from './aggregation';
 
 /**
  * What a strategy tells the rest of the product about its state: typed facts, never prose
@@ -396,6 +397,21 @@ export interface NoteData {
   // Multi-Paxos (paxos-ps) also uses electionStarted / leaderElected / leaderStepDown (term = ballot) and commit (index = slot)
   /** A new leader finished phase 1: it re-proposes `recovered` previously accepted values and fills `noops` gaps with no-ops. */
   'paxos.recovered': { ballot: number; from: number; recovered: number; noops: number };
+  // security (engine/security; the observer's notes: it knows which messages an attacker touched)
+  /** A message a man-in-the-middle altered passed the receiver's check (`check`: the integrity in force) and was applied. */
+  tamperAccepted: { from: NodeId; kind: string; step?: number; attack: TamperAttack; check: 'none' | 'sha256' | 'hmac' | 'tls' };
+  /** The receiver's check refused an altered message (under TLS: the record failed authentication). */
+  tamperRejected: { from: NodeId; kind: string; step?: number; attack: TamperAttack; check: 'none' | 'sha256' | 'hmac' | 'tls' };
+  /** A replayed genuine message passed every check and was applied again. */
+  replayAccepted: { from: NodeId; kind: string; step?: number };
+  /** A replayed message was refused: by its sequence number (`sequence`), or by TLS record authentication. */
+  replayRejected: { from: NodeId; kind: string; step?: number; check: 'none' | 'sha256' | 'hmac' | 'tls' | 'sequence' };
+  /**
+   * The aggregation rule left a Byzantine worker's gradient out of a round (note's node: that
+   * worker): Krum did not select it, or a coordinate-wise rule treated it as an outlier in `share`
+   * (> ½) of the coordinates. Observer's note: the server cannot know who is Byzantine.
+   */
+  byzantineOutlierDropped: { rule: AggregationRule; round: number; share: number };
   // engine
   transient: { step: number; slowdown: number };
   targetReached: { steps: number };
@@ -464,6 +480,11 @@ const noteNameRows: { [K in NoteName]: true } = {
   '2pc.decided': true,
   '2pc.resolved': true,
   'paxos.recovered': true,
+  tamperAccepted: true,
+  tamperRejected: true,
+  replayAccepted: true,
+  replayRejected: true,
+  byzantineOutlierDropped: true,
   transient: true,
   targetReached: true,
   actionSkipped: true,

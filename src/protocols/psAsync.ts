@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Message, NodeId } from '../sim/types';
 import { axpy } from '../sim/vectors';
 import type { NodeFacts, Strategy, StrategyContext, StepResult } from './strategy';
+import { updatesBody, updatesOf, type WireCodec } from './wire';
 
 /**
  * Asynchronous parameter server (ASP, the unbounded-delay mode of Li et al., OSDI 2014): a worker
@@ -86,8 +87,25 @@ interface ServerState {
   applied: Map<NodeId, number>;
 }
 
+/** Pushes carry (seq, basedOn, gradient) per update; parameters carry (version, ackedSeq, parameters). */
+export const psAsyncWire: WireCodec = {
+  read(kind, payload, from, to) {
+    if (kind === 'gradient') return updatesBody(from, (payload as PushMsg).updates, (u) => u.seq);
+    if (kind === 'params') {
+      const m = payload as ParamsMsg;
+      return { worker: to, step: m.version, labels: [m.ackedSeq], vectors: [m.params] };
+    }
+    return null;
+  },
+  write(kind, payload, body) {
+    if (kind === 'gradient') return { ...(payload as PushMsg), updates: updatesOf(body).map((u) => ({ seq: u.label, basedOn: u.basedOn, grad: u.grad })) } satisfies PushMsg;
+    return { ...(payload as ParamsMsg), version: body.step, ackedSeq: body.labels[0] ?? 0, params: body.vectors[0] } satisfies ParamsMsg;
+  },
+};
+
 export class PsAsyncStrategy implements Strategy {
   readonly kind = 'ps-async';
+  readonly wire = psAsyncWire;
   private readonly server: NodeId;
   private srv: ServerState;
   private checkpoint: ServerState;

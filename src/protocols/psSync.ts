@@ -2,6 +2,8 @@ import { z } from 'zod';
 import type { Message, NodeId } from '../sim/types';
 import { axpy } from '../sim/vectors';
 import type { NodeFacts, Strategy, StrategyContext, StepResult } from './strategy';
+import type { WireCodec } from './wire';
+import { aggregate, aggregationRules, krumProblem } from './aggregation';
 import { crashedWaitClock, freshWaitClock, startWaiting, stopWaiting, waitFraction, type WaitClock } from './waiting';
 
 /**
@@ -20,6 +22,12 @@ import { crashedWaitClock, freshWaitClock, startWaiting, stopWaiting, waitFracti
  * parameters (the worker evidently missed them). The server persists (params, version) when it
  * applies a round (a checkpoint per round): a server crash loses only the gradients of the round
  * in progress, which the waiting workers resend; nothing acknowledged is lost.
+ *
+ * Aggregation (CURRICULUM L13): the mean by default; `median`, `trimmed-mean`, `krum` and
+ * `multi-krum` (protocols/aggregation.ts) replace it by a robust estimate of the mean that one
+ * Byzantine worker cannot drag arbitrarily far, at the price of needing every gradient
+ * individually (no summing on the way, as ring all-reduce does). Under the linear scaling rule
+ * the robust estimate is scaled like the mean.
  */
 export const psSyncKnobs = z
   .object({
@@ -28,8 +36,12 @@ export const psSyncKnobs = z
     backupWorkers: z.number().int().min(0).default(0),
     /** Linear scaling rule (Goyal et al.): lr × aggregated count on the mean, i.e. the sum. */
     lrLinearScaling: z.boolean().default(true),
-    /** Aggregation rule; robust rules (median, trimmed mean, Krum) come with the security issue. */
-    aggregation: z.enum(['mean']).default('mean'),
+    /** How the round's gradients are combined: the mean, or a Byzantine-robust rule (protocols/aggregation.ts). */
+    aggregation: z.enum(aggregationRules).default('mean'),
+    /** trimmed-mean: fraction β trimmed from each end of every coordinate (⌊β·n⌋ values per side). */
+    trim: z.number().min(0).max(0.49).default(0.1),
+    /** krum, multi-krum (and the median's outlier count): the number f of Byzantine workers assumed. */
+    f: z.number().int().min(0).default(1),
     /** Retransmission timeout of a push that got no parameters back. */
     rtoMs: z.number().positive().default(300),
   })
@@ -65,6 +77,7 @@ interface ServerState {
 
 export class PsSyncStrategy implements Strategy {
   readonly kind = 'ps-sync';
+  readonly wire = psSyncWire;
   private readonly server: NodeId;
   private readonly n: number;
   /** How many gradients close a round. */
@@ -89,6 +102,8 @@ export class PsSyncStrategy implements Strategy {
     this.n = ctx.workers.length;
     if (cfg.backupWorkers >= this.n) throw new Error(`ps-sync: backupWorkers (${cfg.backupWorkers}) must be below the number of workers (${this.n})`);
     this.quorum = this.n - cfg.backupWorkers;
+    const problem = psSyncAggregationProblem(cfg, this.n);
+    if (problem) throw new Error(`ps-sync: ${problem}`);
     this.srv = { params: ctx.initialParams(), version: 0, received: new Map() };
     this.persisted = { params: this.srv.params.slice(), version: 0 };
     for (const id of ctx.workers) this.w.set(id, freshWorker(0));
@@ -176,14 +191,22 @@ export class PsSyncStrategy implements Strategy {
     const round = this.srv.version;
     const grads = [...this.srv.received.entries()].slice(0, this.quorum);
     const k = grads.length;
-    const mean = new Float32Array(this.ctx.paramCount);
-    for (const [, g] of grads) axpy(mean, 1 / k, g);
+    const agg = aggregate(
+      grads.map(([, g]) => g),
+      { rule: this.cfg.aggregation, trim: this.cfg.trim, f: this.cfg.f },
+    );
     const scale = this.cfg.lrLinearScaling ? k : 1;
-    axpy(this.srv.params, -this.ctx.learningRate * scale, mean);
+    axpy(this.srv.params, -this.ctx.learningRate * scale, agg.vector);
     this.srv.version = round + 1;
     this.srv.received = new Map();
     this.persisted = { params: this.srv.params.slice(), version: this.srv.version };
     let delayed = false;
+    grads.forEach(([worker], i) => {
+      // Observer's note: the rule kept a Byzantine worker's gradient out (Krum: not selected;
+      // coordinate-wise rules: an outlier in most coordinates). The server itself cannot tell.
+      const share = agg.leftOut[i];
+      if (share > 0.5 && this.ctx.isByzantine(worker)) this.ctx.note('byzantineOutlierDropped', worker, { rule: this.cfg.aggregation, round, share });
+    });
     for (const [worker] of grads) {
       this.ctx.note('apply', this.server, { worker, seq: round, staleness: 0 });
       if (this.transient.delete(`${worker}:${round}`)) delayed = true;
@@ -283,6 +306,34 @@ export class PsSyncStrategy implements Strategy {
     return this.dupSkipped;
   }
 }
+
+/**
+ * Why this aggregation cannot run on the round's n = N − b gradients, or null: Krum needs
+ * n > 2f + 2 (Blanchard et al. 2017). (A trimmed mean always keeps a value: trim < ½.)
+ */
+export function psSyncAggregationProblem(cfg: Pick<PsSyncConfig, 'aggregation' | 'f' | 'backupWorkers'>, workers: number): string | null {
+  const krum = krumProblem(cfg.aggregation, workers - cfg.backupWorkers, cfg.f);
+  return krum && cfg.backupWorkers > 0 ? `${krum} (n = workers − backupWorkers)` : krum;
+}
+
+/** Pushes carry (round, gradient); parameters carry (version, parameters). Pulls carry nothing to protect. */
+export const psSyncWire: WireCodec = {
+  read(kind, payload, from, to) {
+    if (kind === 'gradient') {
+      const m = payload as PushMsg;
+      return { worker: from, step: m.round, labels: [], vectors: [m.grad] };
+    }
+    if (kind === 'params') {
+      const m = payload as ParamsMsg;
+      return { worker: to, step: m.version, labels: [], vectors: [m.params] };
+    }
+    return null;
+  },
+  write(kind, payload, body) {
+    if (kind === 'gradient') return { ...(payload as PushMsg), round: body.step, grad: body.vectors[0] } satisfies PushMsg;
+    return { ...(payload as ParamsMsg), version: body.step, params: body.vectors[0] } satisfies ParamsMsg;
+  },
+};
 
 function freshWorker(now: number): WorkerState {
   return { round: 0, pushed: null, needsParams: false, op: null, ...freshWaitClock(now) };

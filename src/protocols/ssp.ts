@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Message, NodeId } from '../sim/types';
 import { axpy } from '../sim/vectors';
 import type { NodeFacts, Strategy, StrategyContext, StepResult } from './strategy';
+import { updatesBody, updatesOf, type WireCodec } from './wire';
 import { crashedWaitClock, freshWaitClock, startWaiting, stopWaiting, waitFraction, type WaitClock } from './waiting';
 
 /**
@@ -108,8 +109,25 @@ interface ServerState {
   incarnation: Map<NodeId, number>;
 }
 
+/** Pushes carry (clock, basedOn, gradient) per update; parameters carry (version, minClock, acked, parameters). */
+export const sspWire: WireCodec = {
+  read(kind, payload, from, to) {
+    if (kind === 'gradient') return updatesBody(from, (payload as PushMsg).updates, (u) => u.clock);
+    if (kind === 'params') {
+      const m = payload as ParamsMsg;
+      return { worker: to, step: m.version, labels: [m.minClock, m.acked], vectors: [m.params] };
+    }
+    return null;
+  },
+  write(kind, payload, body) {
+    if (kind === 'gradient') return { ...(payload as PushMsg), updates: updatesOf(body).map((u) => ({ clock: u.label, basedOn: u.basedOn, grad: u.grad })) } satisfies PushMsg;
+    return { ...(payload as ParamsMsg), version: body.step, minClock: body.labels[0] ?? 0, acked: body.labels[1] ?? 0, params: body.vectors[0] } satisfies ParamsMsg;
+  },
+};
+
 export class SspStrategy implements Strategy {
   readonly kind = 'ssp';
+  readonly wire = sspWire;
   private readonly s: number;
   private readonly server: NodeId;
   private srv: ServerState;

@@ -2,6 +2,7 @@ import type { Rng } from '../sim/rng';
 import type { Action, ActionKind, Message, MessageKind, NodeId, SimTime } from '../sim/types';
 import type { NodeFacts, NodeLog, NoteData, NoteName } from './facts';
 import type { CoordClient, CoordEvent } from './coord/api';
+import type { WireCodec } from './wire';
 export type { NodeFacts, NodeLog, NoteData, NoteName };
 export type { CoordClient, CoordEvent };
 
@@ -83,6 +84,11 @@ export interface StrategyContext {
    * has `coord` nodes. Its answers arrive through `Strategy.onCoord`.
    */
   readonly coord?: CoordClient;
+  /**
+   * Observer bookkeeping only (for notes such as `byzantineOutlierDropped`): whether the engine
+   * currently drives this worker as Byzantine. A real server cannot know; never decide on it.
+   */
+  isByzantine(worker: NodeId): boolean;
 }
 
 /** Rich per-node state for the views (RaftScope-like server cards, Kafka brokers …). */
@@ -164,6 +170,11 @@ export interface Strategy {
   logOf?(node: NodeId): NodeLog | null;
   /** An answer of the coordination service's client library to this worker (a lock grant, a create …). */
   onCoord?(worker: NodeId, ev: CoordEvent): void;
+  /**
+   * How its updates and parameters read on the wire (protocols/wire.ts): the engine's security
+   * layer tags, verifies, tampers with and replays exactly these bodies. Absent: nothing protected.
+   */
+  readonly wire?: WireCodec;
 }
 
 /** The newest version any live worker holds: the authority of strategies without a server. */

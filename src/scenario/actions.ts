@@ -1,4 +1,4 @@
-import type { Action, ActionKind } from '../sim/types';
+import type { Action, ActionKind, ByzantineAttack, TamperAttack } from '../sim/types';
 import { actionSchema, actionSchemas } from './schema';
 import { fieldNamesOf, formatIssues, makeSuggester } from './issues';
 import { actionNodeProblems } from './nodes';
@@ -13,7 +13,7 @@ import type { I18nText, Lang } from './i18n';
 
 export type { Lang, I18nText };
 
-export type FieldKind = 'node' | 'number' | 'boolean' | 'groups' | 'text';
+export type FieldKind = 'node' | 'number' | 'boolean' | 'groups' | 'text' | 'choice';
 
 export interface FieldSpec {
   name: string;
@@ -28,6 +28,8 @@ export interface FieldSpec {
   default?: number | boolean;
   /** Display unit for numbers (ms, Mbps, ×, %). */
   unit?: string;
+  /** `choice` fields: the values, in menu order, with their labels. */
+  options?: ReadonlyArray<{ value: string; label: I18nText }>;
   /** Values a menu offers as one item each (slow: ×1 ×2 ×4 ×8); without them a menu opens a form. */
   choices?: readonly number[];
   /**
@@ -42,9 +44,11 @@ export interface FieldSpec {
  * When an entry applies to its target, checked against the state at the cursor time: a node that
  * is `up` or `down`, a link that is `intact` or `cut`; `strategy`: only where the running strategy
  * acts on it for that node (Simulation.acceptsAction — Raft's timeout on a server);
- * `coordination`: only in a cluster with a coordination service (putMeta).
+ * `coordination`: only in a cluster with a coordination service (putMeta). Security:
+ * a `worker` node that is `faithful` or `byzantine`; a link that is `untampered` or `tampered`, and
+ * `wire`: the strategy sends parameter-server updates over it an attacker could alter.
  */
-export type Condition = 'up' | 'down' | 'intact' | 'cut' | 'strategy' | 'coordination';
+export type Condition = 'up' | 'down' | 'intact' | 'cut' | 'strategy' | 'coordination' | 'worker' | 'faithful' | 'byzantine' | 'untampered' | 'tampered' | 'wire';
 
 export interface ActionSpec {
   do: ActionKind;
@@ -210,13 +214,89 @@ export const actionTable: readonly ActionSpec[] = [
       en: 'Write a metadata key (for example the checkpoint pointer /ckpt/latest) through the coordination service’s leader, as a trainer moving the pointer would.',
       zh: '通过协调服务的领导者写入一个元数据键（例如检查点指针 /ckpt/latest），就像训练主控移动指针那样。',
     },
-    key: 'm',
+    key: 'w',
     target: 'cluster',
     when: ['coordination'],
     fields: [
       { name: 'key', kind: 'text', placeholder: '/ckpt/latest', label: { en: 'key', zh: '键' } },
       { name: 'value', kind: 'text', placeholder: 'ckpt-10000', label: { en: 'value', zh: '值' } },
     ],
+  },
+  {
+    do: 'tamper',
+    label: { en: 'Tamper', zh: '篡改' },
+    hint: {
+      en: 'A man-in-the-middle on this direction of the link alters the updates in flight and recomputes every check it can without a key (a plain SHA-256 digest, yes; an HMAC, no). "replay" re-sends genuine messages it recorded earlier.',
+      zh: '在这条链路的这个方向上安插中间人：它篡改传输中的更新，并重新计算一切无需密钥就能算出的校验（普通 SHA-256 摘要可以，HMAC 不行）。“重放”会重发它先前录下的真实消息。',
+    },
+    key: 'm',
+    inverse: 'untamper',
+    target: 'link',
+    when: ['untampered', 'wire'],
+    fields: [
+      from,
+      to,
+      {
+        name: 'attack',
+        kind: 'choice',
+        label: { en: 'attack', zh: '攻击方式' },
+        options: [
+          { value: 'flip', label: { en: 'flip the sign (× scale)', zh: '取反（× 倍数）' } },
+          { value: 'scale', label: { en: 'scale', zh: '放大' } },
+          { value: 'noise', label: { en: 'add noise', zh: '加噪声' } },
+          { value: 'replay', label: { en: 'replay recorded messages', zh: '重放录下的消息' } },
+        ],
+      },
+      { name: 'scale', kind: 'number', optional: true, min: 0.001, max: 1e6, step: 1, default: 10, unit: '×', label: { en: 'scale (noise: std. deviation)', zh: '倍数（噪声：标准差）' } },
+      { name: 'count', kind: 'number', optional: true, min: 1, max: 10000, step: 1, label: { en: 'messages (empty: until removed)', zh: '消息条数（留空：直到撤除）' } },
+    ],
+  },
+  {
+    do: 'untamper',
+    label: { en: 'Remove attacker', zh: '撤除中间人' },
+    hint: { en: 'Take the man-in-the-middle off this direction of the link.', zh: '把中间人从这条链路的这个方向上撤走。' },
+    key: 'm',
+    inverse: 'tamper',
+    target: 'link',
+    when: ['tampered'],
+    fields: [from, to],
+  },
+  {
+    do: 'byzantine',
+    label: { en: 'Byzantine', zh: '拜占庭（内鬼）' },
+    hint: {
+      en: 'The worker turns malicious: it still holds valid keys, so every check passes, but it sends poisoned gradients. Only a robust aggregation rule can limit it.',
+      zh: '该工作节点变成恶意节点：它仍持有有效密钥，所有校验都会通过，但它发送的是投毒梯度。只有鲁棒聚合规则能限制它。',
+    },
+    key: 'y',
+    inverse: 'honest',
+    target: 'node',
+    when: ['up', 'worker', 'faithful'],
+    fields: [
+      { ...node, label: { en: 'worker', zh: '工作节点' } },
+      {
+        name: 'attack',
+        kind: 'choice',
+        label: { en: 'attack', zh: '攻击方式' },
+        options: [
+          { value: 'sign-flip', label: { en: 'sign flip (× scale)', zh: '符号翻转（× 倍数）' } },
+          { value: 'large-norm', label: { en: 'huge gradient (× scale)', zh: '超大梯度（× 倍数）' } },
+          { value: 'random', label: { en: 'random noise (std. scale)', zh: '随机噪声（标准差 = 倍数）' } },
+          { value: 'alie', label: { en: '"A Little Is Enough"', zh: '“A Little Is Enough”（小扰动）' } },
+        ],
+      },
+      { name: 'scale', kind: 'number', optional: true, min: 0.001, max: 1e6, step: 1, default: 10, unit: '×', label: { en: 'scale (alie: z)', zh: '倍数（alie：z 值）' } },
+    ],
+  },
+  {
+    do: 'honest',
+    label: { en: 'Honest again', zh: '恢复诚实' },
+    hint: { en: 'The worker sends its true gradients again.', zh: '该工作节点重新发送真实梯度。' },
+    key: 'y',
+    inverse: 'byzantine',
+    target: 'node',
+    when: ['worker', 'byzantine'],
+    fields: [{ ...node, label: { en: 'worker', zh: '工作节点' } }],
   },
 ];
 
@@ -306,8 +386,29 @@ export function describeAction(a: Action, lang: Lang): string {
       return zh ? `暂停 ${a.node} ${fmtSeconds(a.ms, lang)}（GC）` : `pause ${a.node} ${fmtSeconds(a.ms, lang)} (GC)`;
     case 'putMeta':
       return zh ? `写入元数据 ${a.key} = "${a.value}"` : `put ${a.key} = "${a.value}"`;
+    case 'tamper': {
+      const words = zh ? tamperWordsZh : tamperWordsEn;
+      const parts = [words[a.attack]];
+      if (a.scale !== undefined) parts.push(`×${fmtNum(a.scale)}`);
+      if (a.count !== undefined) parts.push(zh ? `${a.count} 条` : `${a.count} messages`);
+      return zh ? `篡改 ${a.from}→${a.to}：${parts.join(' ')}` : `tamper ${a.from}→${a.to}: ${parts.join(' ')}`;
+    }
+    case 'untamper':
+      return zh ? `撤除 ${a.from}→${a.to} 上的中间人` : `remove the attacker from ${a.from}→${a.to}`;
+    case 'byzantine': {
+      const w = (zh ? byzantineWordsZh : byzantineWordsEn)[a.attack];
+      const scale = a.scale !== undefined ? ` ×${fmtNum(a.scale)}` : '';
+      return zh ? `${a.node} 变为拜占庭节点：${w}${scale}` : `${a.node} turns Byzantine: ${w}${scale}`;
+    }
+    case 'honest':
+      return zh ? `${a.node} 恢复诚实` : `${a.node} is honest again`;
   }
 }
+
+const tamperWordsEn: Record<TamperAttack, string> = { flip: 'flip', scale: 'scale', noise: 'noise', replay: 'replay' };
+const tamperWordsZh: Record<TamperAttack, string> = { flip: '取反', scale: '放大', noise: '加噪声', replay: '重放' };
+const byzantineWordsEn: Record<ByzantineAttack, string> = { 'sign-flip': 'sign flip', 'large-norm': 'huge gradient', random: 'random noise', alie: '"A Little Is Enough"' };
+const byzantineWordsZh: Record<ByzantineAttack, string> = { 'sign-flip': '符号翻转', 'large-norm': '超大梯度', random: '随机噪声', alie: '“A Little Is Enough”' };
 
 /** Keys of each action's zod schema except `do`: used by the table's consistency test. */
 export function schemaFieldNames(kind: ActionKind): string[] {

@@ -51,7 +51,7 @@ function jsonType(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'object') return 'an object';
   if (typeof value === 'string') return `a string (${describeValue(value)})`;
-  if (typeof value === 'number') return Number.isInteger(value) ? `the number ${value}` : `the number ${value}`;
+  if (typeof value === 'number') return Number.isFinite(value) ? `the number ${value}` : 'a number too large to represent (it reads as infinity)';
   if (typeof value === 'boolean') return String(value);
   return typeof value;
 }

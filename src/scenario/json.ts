@@ -8,12 +8,20 @@
 
 export type JsonResult = { ok: true; value: unknown } | { ok: false; error: string };
 
+/**
+ * Deepest nesting the error scanner follows. A scenario is about six levels deep; a file nested
+ * thousands of levels deep is hostile or broken, and following it would exhaust the stack.
+ */
+export const MAX_JSON_DEPTH = 256;
+
 export function parseJson(text: string): JsonResult {
   // A byte-order mark is invisible in editors and harmless; JSON.parse rejects it.
   const src = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   try {
     return { ok: true, value: JSON.parse(src) };
   } catch (e) {
+    // A parser that recurses (some engines do) runs out of stack on hostile nesting: say so.
+    if (e instanceof RangeError) return { ok: false, error: `the JSON is nested too deeply to read (${e.message})` };
     const found = findJsonError(src);
     if (found) return { ok: false, error: `${lineColumn(src, found.pos)}: ${found.message}` };
     // The scanner and V8 disagree (should not happen): fall back to V8's position, if any.
@@ -107,11 +115,18 @@ export function findJsonError(text: string): { pos: number; message: string } | 
     unexpected('a value');
   };
 
+  let depth = 0;
+  const nested = (read: () => void) => {
+    if (++depth > MAX_JSON_DEPTH) fail(`nesting deeper than ${MAX_JSON_DEPTH} levels (a scenario needs about 6)`);
+    read();
+    depth--;
+  };
+
   const value = (): void => {
     ws();
     const ch = text[i];
-    if (ch === '{') return object();
-    if (ch === '[') return array();
+    if (ch === '{') return nested(object);
+    if (ch === '[') return nested(array);
     if (ch === '"') return string();
     if (ch === '-' || (ch >= '0' && ch <= '9')) return number();
     if (ch === "'") fail('strings need double quotes, not single quotes');

@@ -92,6 +92,8 @@ export function actionNodeProblems(action: Action, nodeIds: readonly string[]): 
     case 'cut':
     case 'restore':
     case 'link':
+    case 'tamper':
+    case 'untamper':
       // Selectors resolve when the action fires; two equal selectors can only name one node.
       if (!action.from.startsWith('@')) need('from', action.from);
       if (!action.to.startsWith('@')) need('to', action.to);
@@ -102,6 +104,8 @@ export function actionNodeProblems(action: Action, nodeIds: readonly string[]): 
     case 'slow':
     case 'timeout':
     case 'pause':
+    case 'byzantine':
+    case 'honest':
       // Selectors ("@leader", "@crashed") resolve when the action fires.
       if (!action.node.startsWith('@')) need('node', action.node);
       break;

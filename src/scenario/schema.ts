@@ -1,6 +1,8 @@
+import './zodConfig'; // the same parser everywhere (the app's entry imports it before anything else)
 import { z } from 'zod';
 import { strategySchema } from '../protocols';
 import { coordinationSchema as coordinationSchemaLocal } from '../protocols/coord/config';
+import { byzantineAttacks, tamperAttacks } from '../sim/types';
 
 /**
  * Scenario file, schema 1 (CONTRACTS.md §1). Structural rules live here; rules that need the
@@ -11,6 +13,7 @@ const nodeId = z.string().regex(/^[wsbc]\d+$/, 'expected a node id such as "w0",
 /** Where an action takes one node, a selector resolved when it fires may stand instead (CURRICULUM §C.1). */
 export const nodeSelectors = ['@leader', '@crashed'] as const;
 const actionNode = z.string().regex(/^([wsbc]\d+|@leader|@crashed)$/, 'expected a node id such as "w0", or "@leader" / "@crashed"');
+const workerId = z.string().regex(/^w\d+$/, 'expected a worker id such as "w0" (only a worker computes gradients)');
 const text = z.object({ en: z.string(), zh: z.string() });
 const nonNeg = z.number().finite().nonnegative();
 const prob = z.number().min(0).max(1);
@@ -66,6 +69,8 @@ const linkFields = {
   to: actionNode,
   oneWay: z.boolean().optional(),
 };
+/** An attack's strength: a multiplier or a standard deviation (bounded, so no run overflows float32 by accident). */
+const attackScale = z.number().positive().max(1e6);
 
 export const actionSchemas = {
   partition: z.object({ do: z.literal('partition'), groups: z.array(z.array(actionNode).min(1)).min(2) }).strict(),
@@ -89,6 +94,19 @@ export const actionSchemas = {
     .strict(),
   pause: z.object({ do: z.literal('pause'), node: actionNode, ms: z.number().positive().max(600_000) }).strict(),
   putMeta: z.object({ do: z.literal('putMeta'), key: z.string().regex(/^\/[\w./-]*$/, 'expected a key such as "/ckpt/latest"'), value: z.string().max(1024) }).strict(),
+  tamper: z
+    .object({
+      do: z.literal('tamper'),
+      from: nodeId,
+      to: nodeId,
+      attack: z.enum(tamperAttacks),
+      scale: attackScale.optional(),
+      count: z.number().int().min(1).max(10000).optional(),
+    })
+    .strict(),
+  untamper: z.object({ do: z.literal('untamper'), from: nodeId, to: nodeId }).strict(),
+  byzantine: z.object({ do: z.literal('byzantine'), node: workerId, attack: z.enum(byzantineAttacks), scale: attackScale.optional() }).strict(),
+  honest: z.object({ do: z.literal('honest'), node: workerId }).strict(),
 } as const;
 
 export const actionSchema = z.discriminatedUnion('do', [
@@ -103,6 +121,10 @@ export const actionSchema = z.discriminatedUnion('do', [
   actionSchemas.link,
   actionSchemas.pause,
   actionSchemas.putMeta,
+  actionSchemas.tamper,
+  actionSchemas.untamper,
+  actionSchemas.byzantine,
+  actionSchemas.honest,
 ]);
 
 /** Action kinds in table order (the action table in actions.ts lists the same kinds). */
@@ -148,6 +170,10 @@ export const timelineEntrySchema = z.discriminatedUnion('do', [
   actionSchemas.link.extend(whenFields),
   actionSchemas.pause.extend(whenFields),
   actionSchemas.putMeta.extend(whenFields),
+  actionSchemas.tamper.extend(whenFields),
+  actionSchemas.untamper.extend(whenFields),
+  actionSchemas.byzantine.extend(whenFields),
+  actionSchemas.honest.extend(whenFields),
 ]);
 
 /** Metrics the engine defines for every strategy (CONTRACTS.md §1). */
@@ -196,6 +222,9 @@ export const strategyMetricNames = [
   'stepsToTarget',
   'lastFencedToken',
   'inDoubt',
+  'tamperedAccepted',
+  'tamperedRejected',
+  'replayRejected',
 ] as const;
 
 export const metricNames = [...coreMetricNames, ...strategyMetricNames] as const;
@@ -254,6 +283,23 @@ export const variantSchema = z
   })
   .strict();
 
+/**
+ * Per-message protection (CURRICULUM §C.1 `security`; the engine's security layer applies it to
+ * every strategy's protected messages). `sha256` attaches an unkeyed digest, which anyone on the
+ * path can recompute; `hmac` an HMAC-SHA-256 tag (RFC 2104) under a key the attacker lacks, over
+ * the values and — with `replayProtection` — the whole message with (worker, step) and a sequence
+ * number; `tls` authenticates every record (with sequence numbers), so tampering becomes loss.
+ */
+export const securitySchema = z
+  .object({
+    integrity: z.enum(['none', 'sha256', 'hmac', 'tls']).default('none'),
+    replayProtection: z.boolean().default(false),
+    /** per-worker: each worker shares its own key with the servers; shared: one key for everyone. */
+    keys: z.enum(['shared', 'per-worker']).default('per-worker'),
+  })
+  .strict();
+export type SecurityConfig = z.infer<typeof securitySchema>;
+
 // Strategy knobs are declared by each strategy module (DESIGN rule 6); the registry unites them.
 export { strategySchema, allreduceKnobs, psAsyncKnobs } from '../protocols';
 
@@ -288,6 +334,7 @@ export const scenarioSchema = z
     network: networkSchema.default(networkSchema.parse({})),
     strategy: strategySchema,
     coordination: coordinationSchemaLocal.optional(),
+    security: securitySchema.optional(),
     timeline: z.array(timelineEntrySchema).default([]),
     expect: z.array(expectationSchema).default([]),
     variants: z.array(variantSchema).optional(),

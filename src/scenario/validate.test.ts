@@ -62,6 +62,36 @@ describe('validateScenario: good files', () => {
 describe('validateScenario: bad files, one readable line each', () => {
   const table: Array<[string, unknown, string[]]> = [
     [
+      'Krum on too few workers names the rule and the bound',
+      { ...base, cluster: { workers: 4, servers: 1 }, strategy: { kind: 'ps-sync', aggregation: 'krum' } },
+      ['strategy.aggregation: krum needs n > 2f + 2 gradients per round (Blanchard et al. 2017); with f = 1 that is at least 5, got n = 4'],
+    ],
+    [
+      'multi-Krum counts the gradients a round aggregates (backup workers excluded)',
+      { ...base, cluster: { workers: 7, servers: 1 }, strategy: { kind: 'ps-sync', aggregation: 'multi-krum', f: 2, backupWorkers: 1 } },
+      ['strategy.aggregation: multi-krum needs n > 2f + 2 gradients per round (Blanchard et al. 2017); with f = 2 that is at least 7, got n = 6 (n = workers − backupWorkers)'],
+    ],
+    [
+      'a digest on a strategy without parameter-server updates',
+      { ...base, security: { integrity: 'hmac' } },
+      ['security: strategy "allreduce" sends no parameter-server updates to protect with a digest, a tag or a sequence number; "tls" covers every record (only ps-sync, ps-async, ssp, raft-ps, kafka-ps, paxos-ps, 2pc-ps do)'],
+    ],
+    [
+      'a man-in-the-middle on a ring',
+      { ...base, timeline: [{ at: 5, do: 'tamper', from: 'w0', to: 'w1', attack: 'flip' }] },
+      ['timeline[0].do: strategy "allreduce" sends no parameter-server updates to alter (only ps-sync, ps-async, ssp, raft-ps, kafka-ps, paxos-ps, 2pc-ps do)'],
+    ],
+    [
+      'an unknown integrity check',
+      { ...base, security: { integrity: 'md5' } },
+      ['security.integrity: expected one of "none", "sha256", "hmac", "tls", got "md5"'],
+    ],
+    [
+      'a Byzantine server',
+      { ...base, cluster: { workers: 4, servers: 1 }, strategy: { kind: 'ps-sync' }, timeline: [{ at: 1, do: 'byzantine', node: 's0', attack: 'alie' }] },
+      ['timeline[0].node: expected a worker id such as "w0" (only a worker computes gradients), got "s0"'],
+    ],
+    [
       'unknown node in partition groups',
       { ...base, timeline: [{ at: 1000, do: 'heal' }, { at: 2000, do: 'partition', groups: [['w0', 'w9'], ['w2']] }] },
       ['timeline[1].groups: node "w9" does not exist (cluster has w0-w3)'],
@@ -109,12 +139,12 @@ describe('validateScenario: bad files, one readable line each', () => {
     [
       'unknown action lists the valid ones',
       { ...base, timeline: [{ at: 1, do: 'explode', node: 'w0' }] },
-      ['timeline[0].do: unknown action "explode"; valid actions: partition, heal, cut, restore, crash, restart, slow, timeout, link, pause, putMeta'],
+      ['timeline[0].do: unknown action "explode"; valid actions: partition, heal, cut, restore, crash, restart, slow, timeout, link, pause, putMeta, tamper, untamper, byzantine, honest'],
     ],
     [
       'missing action',
       { ...base, timeline: [{ at: 1 }] },
-      ['timeline[0].do: missing action; valid actions: partition, heal, cut, restore, crash, restart, slow, timeout, link, pause, putMeta'],
+      ['timeline[0].do: missing action; valid actions: partition, heal, cut, restore, crash, restart, slow, timeout, link, pause, putMeta, tamper, untamper, byzantine, honest'],
     ],
     [
       'unknown strategy',

@@ -2,6 +2,8 @@ import { strategyInfo } from '../protocols';
 import { noteNames } from '../protocols/facts';
 import { kafkaMisnomers, kafkaPsProblems } from '../protocols/kafka';
 import { coordinationProblems } from '../protocols/coord/config';
+import { psSyncAggregationProblem } from '../protocols/psSync';
+import { strategiesWithWire } from '../protocols/wire';
 import { actionKinds, FASHION_TRAIN_IMAGES, scenarioSchema, type Scenario, type TimelineEntry } from './schema';
 import { fieldNamesOf, formatIssues, formatPath, makeSuggester } from './issues';
 import { actionNodeProblems, clusterNodeIds, unknownNodeMessage } from './nodes';
@@ -128,6 +130,14 @@ export function wholeFileProblems(s: Scenario): string[] {
   }
 
   if (s.strategy.kind === 'kafka-ps') for (const [path, msg] of kafkaPsProblems(s.strategy, s.cluster)) at(['strategy', ...path], msg);
+  if (s.strategy.kind === 'ps-sync') {
+    const problem = psSyncAggregationProblem(s.strategy, s.cluster.workers);
+    if (problem) at(['strategy', 'aggregation'], problem);
+  }
+  const wire = strategiesWithWire.includes(s.strategy.kind);
+  if (!wire && s.security && (s.security.integrity === 'sha256' || s.security.integrity === 'hmac' || s.security.replayProtection)) {
+    at(['security'], noWire(s.strategy.kind, 'protect with a digest, a tag or a sequence number; "tls" covers every record'));
+  }
 
   if (s.coordination) for (const [path, msg] of coordinationProblems(s.coordination, s.cluster)) at(['coordination', ...path], msg);
   if (s.strategy.kind === 'ps-async') {
@@ -143,6 +153,7 @@ export function wholeFileProblems(s: Scenario): string[] {
 
   s.timeline.forEach((entry, i) => {
     for (const [path, msg] of whenProblems(entry, s.durationMs, ids)) at(['timeline', i, ...path], msg);
+    if (entry.do === 'tamper' && !wire) at(['timeline', i, 'do'], noWire(s.strategy.kind, 'alter'));
     for (const [field, msg] of actionNodeProblems(entry, ids)) at(['timeline', i, field], msg);
   });
 
@@ -152,6 +163,11 @@ export function wholeFileProblems(s: Scenario): string[] {
   });
 
   return errors;
+}
+
+/** Strategies without parameter-server updates on the wire (protocols/wire.ts). */
+export function noWire(kind: string, what: string): string {
+  return `strategy "${kind}" sends no parameter-server updates to ${what} (only ${strategiesWithWire.join(', ')} do)`;
 }
 
 /** Events a timeline `on` may name: every note, and `action:<do>` for every action. */

@@ -1,4 +1,4 @@
-import type { Action, LinkProps, NodeId } from './types';
+import type { Action, LinkProps, NodeId, TamperAttack } from './types';
 
 /**
  * THE effect of an action on the network (DESIGN rule 5: one action, one effect). The engine's
@@ -13,6 +13,16 @@ export interface NetFaults {
   readonly groups: ReadonlyMap<NodeId, number> | null;
   /** Per directed link, the settings `link` actions changed ("from>to" → changed fields). */
   readonly props: ReadonlyMap<string, Readonly<Partial<LinkProps>>>;
+  /** Per directed link, the man-in-the-middle attached by `tamper` ("from>to" → its attack); absent: none. */
+  readonly tampers?: ReadonlyMap<string, Readonly<TamperSpec>>;
+}
+
+/** A man-in-the-middle on one directed link (CURRICULUM §C.2 `tamper`). */
+export interface TamperSpec {
+  attack: TamperAttack;
+  scale?: number;
+  /** Messages it alters (replay: re-sends) before it stops; absent: until `untamper`. */
+  count?: number;
 }
 
 export const noFaults: NetFaults = { cuts: new Set(), groups: null, props: new Map() };
@@ -23,14 +33,16 @@ export function linkKey(from: NodeId, to: NodeId): string {
 
 /** Does the action change the network? (The others act on nodes, or on the strategy.) */
 export function isNetAction(a: Action): boolean {
-  return a.do === 'partition' || a.do === 'heal' || a.do === 'cut' || a.do === 'restore' || a.do === 'link';
+  return a.do === 'partition' || a.do === 'heal' || a.do === 'cut' || a.do === 'restore' || a.do === 'link' || a.do === 'tamper' || a.do === 'untamper';
 }
 
 /**
  * The faults after `a`, given those before (unchanged object when `a` is not a network action).
  * `partition` replaces any earlier partition and puts unlisted nodes in the first group
  * (CONTRACTS §1); `heal` removes the partition and every cut but keeps link settings
- * (CURRICULUM §C.5); `cut`/`restore`/`link` act on both directions unless `oneWay`.
+ * (CURRICULUM §C.5) and any man-in-the-middle (healing connectivity evicts no attacker);
+ * `cut`/`restore`/`link` act on both directions unless `oneWay`; `tamper` attaches an attacker
+ * to one direction (replacing an earlier one there) and `untamper` removes it.
  */
 export function applyNetAction(f: NetFaults, a: Action, nodes: readonly NodeId[]): NetFaults {
   switch (a.do) {
@@ -58,6 +70,13 @@ export function applyNetAction(f: NetFaults, a: Action, nodes: readonly NodeId[]
       const props = new Map(f.props);
       for (const [x, y] of directions(a)) props.set(linkKey(x, y), { ...props.get(linkKey(x, y)), ...changed });
       return { ...f, props };
+    }
+    case 'tamper':
+    case 'untamper': {
+      const tampers = new Map(f.tampers ?? []);
+      if (a.do === 'untamper') tampers.delete(linkKey(a.from, a.to));
+      else tampers.set(linkKey(a.from, a.to), { attack: a.attack, ...(a.scale !== undefined ? { scale: a.scale } : {}), ...(a.count !== undefined ? { count: a.count } : {}) });
+      return { ...f, tampers };
     }
     default:
       return f;
@@ -97,4 +116,9 @@ export function partitionGroups(f: NetFaults, nodes: readonly NodeId[]): NodeId[
 export function linkProps(f: NetFaults, defaults: LinkProps, from: NodeId, to: NodeId): LinkProps {
   const p = f.props.get(linkKey(from, to));
   return p ? { ...defaults, ...p } : defaults;
+}
+
+/** The man-in-the-middle on the directed link from → to under these faults, or null. */
+export function tamperOn(f: NetFaults, from: NodeId, to: NodeId): TamperSpec | null {
+  return f.tampers?.get(linkKey(from, to)) ?? null;
 }

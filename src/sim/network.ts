@@ -1,4 +1,4 @@
-import { applyNetAction, blockedBy, isPartitioned, linkKey, linkProps, noFaults, partitionGroups, type NetFaults } from './faults';
+import { applyNetAction, blockedBy, isPartitioned, linkKey, linkProps, noFaults, partitionGroups, tamperOn, type NetFaults, type TamperSpec } from './faults';
 import type { Rng } from './rng';
 import type { Action, LinkProps, MessageKind, NodeId, SimTime } from './types';
 
@@ -13,7 +13,7 @@ import type { Action, LinkProps, MessageKind, NodeId, SimTime } from './types';
  * Loss and duplication are seeded draws; cuts and partitions drop at send and, for messages
  * already in flight, at delivery.
  */
-export type DropReason = 'loss' | 'cut' | 'partition' | 'down';
+export type DropReason = 'loss' | 'cut' | 'partition' | 'down' | 'auth' | 'replay';
 
 export interface Transmission {
   /** Delivery time of the message, or of its loss (when the drop becomes visible). */
@@ -58,6 +58,11 @@ export class Network {
 
   restore(from: NodeId, to: NodeId): void {
     this.apply({ do: 'restore', from, to, oneWay: true });
+  }
+
+  /** The man-in-the-middle on the directed link, or null. */
+  tamper(from: NodeId, to: NodeId): TamperSpec | null {
+    return tamperOn(this.state, from, to);
   }
 
   isCut(from: NodeId, to: NodeId): boolean {

@@ -18,6 +18,16 @@ export interface LinkProps {
   duplicate: number; // probability a message is delivered twice, 0..1
 }
 
+/**
+ * What a man-in-the-middle does to the payloads on a link (CURRICULUM §C.2 `tamper`): negate
+ * (and scale), scale, add noise, or re-send genuine messages it recorded earlier.
+ */
+export const tamperAttacks = ['flip', 'scale', 'noise', 'replay'] as const;
+export type TamperAttack = (typeof tamperAttacks)[number];
+/** What a Byzantine worker sends in place of its gradient (CURRICULUM §C.2 `byzantine`). */
+export const byzantineAttacks = ['sign-flip', 'large-norm', 'random', 'alie'] as const;
+export type ByzantineAttack = (typeof byzantineAttacks)[number];
+
 /** Actions a user, a scenario timeline or a test can apply (DESIGN rule 5). */
 export type Action =
   | { do: 'partition'; groups: NodeId[][] }
@@ -36,6 +46,12 @@ export type Action =
   | { do: 'pause'; node: NodeId; ms: number }
   /** Write a metadata key through the coordination service's leader (e.g. the checkpoint pointer). */
   | { do: 'putMeta'; key: string; value: string }
+  /** A man-in-the-middle on the directed link from → to (sim/faults.ts holds it; the engine's security layer acts). */
+  | { do: 'tamper'; from: NodeId; to: NodeId; attack: TamperAttack; scale?: number; count?: number }
+  | { do: 'untamper'; from: NodeId; to: NodeId }
+  /** The worker, holding valid keys, sends malicious gradients from now on; `honest` ends it. */
+  | { do: 'byzantine'; node: NodeId; attack: ByzantineAttack; scale?: number }
+  | { do: 'honest'; node: NodeId }
   | {
       do: 'link';
       from: NodeId;
@@ -60,6 +76,26 @@ export interface Message<P = unknown> {
   bytes: number; // payload bytes (4 per float32), headers excluded
   payload: P;
   sentAt: SimTime;
+  /**
+   * What the sender's security layer attached (engine/security): an integrity tag over the
+   * message's canonical bytes and, with replay protection, its session and sequence number.
+   * Absent when the scenario has no `security` block. Strategies never read it.
+   */
+  sec?: SecEnvelope;
+  /**
+   * Observer bookkeeping (metrics, notes, views), never read by a receiver's logic: a
+   * man-in-the-middle altered this message in flight, or ('replay') injected it in the sender's name.
+   */
+  tampered?: TamperAttack;
+}
+
+export interface SecEnvelope {
+  /** SHA-256 digest or HMAC-SHA-256 tag (32 bytes); absent under TLS, whose records carry their own. */
+  tag?: Uint8Array;
+  /** The sender's and receiver's incarnations when it was sent (a new session after a restart). */
+  session: readonly [number, number];
+  /** Per directed link and session, 1, 2, 3 … (RFC 4303-style anti-replay). */
+  seq: number;
 }
 
 /**
@@ -80,6 +116,8 @@ export type HistoryEvent =
       due: SimTime;
       /** Set on a copy the network made of message `dupOf` (duplication fault). */
       dupOf?: number;
+      /** Set on a message a man-in-the-middle injected in `from`'s name (a `tamper` replay). */
+      forged?: true;
     }
   | { t: SimTime; type: 'deliver'; id: number; from: NodeId; to: NodeId; kind: MessageKind; sentAt: SimTime }
   | {
@@ -89,7 +127,11 @@ export type HistoryEvent =
       from: NodeId;
       to: NodeId;
       kind: MessageKind;
-      reason: 'loss' | 'cut' | 'partition' | 'down';
+      /**
+       * `auth`: the receiver's integrity check failed (a tampered message, or a TLS record that did
+       * not authenticate); `replay`: its replay protection refused a sequence number it had seen.
+       */
+      reason: 'loss' | 'cut' | 'partition' | 'down' | 'auth' | 'replay';
       sentAt: SimTime;
     }
   | { t: SimTime; type: 'stepStart'; node: NodeId; step: number; version: number; due: SimTime }

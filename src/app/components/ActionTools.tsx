@@ -91,7 +91,8 @@ function NodePanel() {
       <span className="num">v{version}</span>
       {specs.map((spec) => {
         const mine = choices.filter((c) => c.spec === spec);
-        const chooser = spec.fields.find((f) => f.choices);
+        // A listed field (slow's factor, an attack) becomes a segmented group, one button per value.
+        const chooser = spec.fields.find((f) => f.choices || f.kind === 'choice');
         if (!chooser || mine.length < 2) return <ChoiceButton key={spec.do} choice={mine[0]} lang={lang} label={tr(spec.label, lang)} testId={spec.do === 'crash' || spec.do === 'restart' ? 'node-crash' : undefined} />;
         return (
           <span key={spec.do} className="row">
@@ -100,15 +101,16 @@ function NodePanel() {
             </span>
             <span className="segmented" role="group" aria-label={tr(spec.label, lang)}>
               {mine.map((c) => {
-                const v = 'action' in c ? (c.action as unknown as Record<string, number>)[chooser.name] : undefined;
+                const v = 'action' in c ? (c.action as unknown as Record<string, number | string>)[chooser.name] : undefined;
+                const option = chooser.options?.find((o) => o.value === v);
                 return (
                   <ChoiceButton
                     key={String(v)}
                     choice={c}
                     lang={lang}
-                    label={`${chooser.unit ?? ''}${v}`}
+                    label={option ? tr(option.label, lang) : `${chooser.unit ?? ''}${v}`}
                     testId={`action-${spec.do}-${v}`}
-                    pressed={target.values[chooser.name] === v}
+                    pressed={option ? undefined : target.values[chooser.name] === v}
                   />
                 );
               })}

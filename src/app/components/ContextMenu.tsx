@@ -104,7 +104,8 @@ export function ContextMenu() {
     >
       <div className="context-menu-title num">{name}</div>
       {choices.map((c, i) => {
-        const value = 'action' in c ? c.spec.fields.find((f) => f.choices) : undefined;
+        // The listed value (slow's factor, an attack) tells items of one entry apart.
+        const value = 'action' in c ? c.spec.fields.find((f) => f.choices || f.kind === 'choice') : undefined;
         const v = value && 'action' in c ? (c.action as unknown as Record<string, number>)[value.name] : undefined;
         return (
           <button

@@ -1,6 +1,6 @@
 import type { LogItem, NodeFacts, Note } from '../../protocols/facts';
 import { applyNetAction, noFaults, partitionGroups, type NetFaults } from '../../sim/faults';
-import type { Action, HistoryEvent, MetricSample, NodeId, SimTime } from '../../sim/types';
+import type { Action, ByzantineAttack, HistoryEvent, MetricSample, NodeId, SimTime } from '../../sim/types';
 import { pushTo } from './series';
 
 /**
@@ -127,6 +127,8 @@ export class RunIndex {
   readonly stepsDone = new Map<NodeId, Array<Timed<number>>>();
   /** `slow` factors per node (the action's factor, before persistent stragglers). */
   readonly slows = new Map<NodeId, Array<Timed<number>>>();
+  /** Per worker, its Byzantine attack from each `byzantine` action (null from each `honest`). */
+  readonly byzantine = new Map<NodeId, Array<Timed<{ attack: ByzantineAttack; scale?: number } | null>>>();
   readonly facts = new Map<NodeId, Array<Timed<NodeFacts | null>>>();
   readonly logs = new Map<NodeId, LogTrack>();
 
@@ -254,6 +256,8 @@ export class RunIndex {
   private action(t: SimTime, a: Action, source: 'timeline' | 'user'): void {
     this.actions.push({ t, action: a, source });
     if (a.do === 'slow') pushTo(this.slows, a.node, { t, value: a.factor });
+    if (a.do === 'byzantine') pushTo(this.byzantine, a.node, { t, value: { attack: a.attack, ...(a.scale !== undefined ? { scale: a.scale } : {}) } });
+    if (a.do === 'honest') pushTo(this.byzantine, a.node, { t, value: null });
     const before = this.net[this.net.length - 1].value;
     const after = applyNetAction(before, a, this.nodeIds);
     if (after === before) return;

@@ -22,7 +22,7 @@ async function make(id: string, seed: number): Promise<Simulation> {
 function liveSnapshot(sim: Simulation) {
   return {
     nodes: sim.liveNodeStates(),
-    links: sim.links().map((l) => ({ from: l.from, to: l.to, cut: l.cut, partitioned: l.partitioned, props: l.props })),
+    links: sim.links().map((l) => ({ from: l.from, to: l.to, cut: l.cut, partitioned: l.partitioned, props: l.props, ...(l.tamper ? { tamper: l.tamper } : {}) })),
     inFlight: sim.inFlight().map((m) => m.id).sort((a, b) => a - b),
     partition: sim.partitionGroups(),
   };

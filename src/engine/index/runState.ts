@@ -1,6 +1,6 @@
 import type { LogItem, NodeFacts } from '../../protocols/facts';
-import { isPartitioned, linkKey, linkProps, partitionGroups, type NetFaults } from '../../sim/faults';
-import type { LinkProps, MetricSample, NodeId, NodeRole, SimTime } from '../../sim/types';
+import { isPartitioned, linkKey, linkProps, partitionGroups, tamperOn, type NetFaults, type TamperSpec } from '../../sim/faults';
+import type { ByzantineAttack, LinkProps, MetricSample, NodeId, NodeRole, SimTime } from '../../sim/types';
 import type { MessageSpan, NoteEvent, RunIndex, StepSpan } from './runIndex';
 import { firstAtOrAfter, lastAtOrBefore, valueAt } from './series';
 
@@ -32,6 +32,8 @@ export interface NodeState {
   /** The step in progress, if any (for the progress ring). */
   computing: StepSpan | null;
   facts: NodeFacts | null;
+  /** Present while the engine drives this worker as Byzantine (`byzantine` … `honest`). */
+  byzantine?: { attack: ByzantineAttack; scale?: number };
 }
 
 export interface LinkState {
@@ -40,6 +42,8 @@ export interface LinkState {
   cut: boolean;
   partitioned: boolean;
   props: LinkProps;
+  /** Present while a man-in-the-middle is on this direction (`tamper` … `untamper`). */
+  tamper?: TamperSpec;
 }
 
 export interface RunState {
@@ -66,6 +70,7 @@ export function nodeAt(ix: RunIndex, st: RunStatic, id: NodeId, role: NodeRole, 
   const down = di >= 0 && (downs![di].end === null || downs![di].end! > t) ? downs![di] : null;
   const straggler = st.stragglers.filter((s) => s.node === id).reduce((a, s) => a * s.slowdown, 1);
   const slow = valueAt(ix.slows.get(id), t)?.value ?? 1;
+  const byzantine = valueAt(ix.byzantine.get(id), t)?.value ?? null;
   return {
     id,
     role,
@@ -77,6 +82,7 @@ export function nodeAt(ix: RunIndex, st: RunStatic, id: NodeId, role: NodeRole, 
     slowFactor: slow * straggler,
     computing: down ? null : stepAt(ix, id, t),
     facts: valueAt(ix.facts.get(id), t)?.value ?? null,
+    ...(byzantine ? { byzantine } : {}),
   };
 }
 
@@ -97,7 +103,8 @@ export function linksAt(ix: RunIndex, st: RunStatic, t: SimTime): LinkState[] {
       [a, b],
       [b, a],
     ]) {
-      out.push({ from, to, cut: f.cuts.has(linkKey(from, to)), partitioned: isPartitioned(f, from, to), props: linkProps(f, st.network, from, to) });
+      const tamper = tamperOn(f, from, to);
+      out.push({ from, to, cut: f.cuts.has(linkKey(from, to)), partitioned: isPartitioned(f, from, to), props: linkProps(f, st.network, from, to), ...(tamper ? { tamper } : {}) });
     }
   }
   return out;

@@ -6,6 +6,7 @@ import { Consumers } from './consumer';
 import { Controller } from './controller';
 import { Followers } from './follower';
 import type { KafkaPsConfig } from './knobs';
+import { kafkaWire } from './wire';
 import { Leaders } from './leader';
 import { KafkaObserver } from './observer';
 import { Producers } from './producer';
@@ -25,6 +26,7 @@ import { KafkaView } from './view';
  */
 export class KafkaPsStrategy implements Strategy {
   readonly kind = 'kafka-ps';
+  readonly wire = kafkaWire;
   private readonly k: KafkaCluster;
   private readonly r: KafkaRoles;
   private readonly view: KafkaView;

@@ -7,6 +7,7 @@ import { updateKey } from '../paramMachine';
 import { clientKnobShape, RsmClients, type ClientMsg } from '../rsmClient';
 import type { NodeDetail, StepResult, Strategy, StrategyContext } from '../strategy';
 import { PaxosChecker } from './invariants';
+import { replicatedClientWire } from '../wire';
 import {
   becomeLeader,
   learn,
@@ -106,6 +107,7 @@ interface Server extends PaxosCore {
 
 export class PaxosPsStrategy implements Strategy {
   readonly kind = 'paxos-ps';
+  readonly wire = replicatedClientWire;
   private readonly srv = new Map<NodeId, Server>();
   private readonly clients: RsmClients;
   private readonly checker: PaxosChecker;

@@ -8,6 +8,7 @@ import { RaftObserver } from './observer';
 import { admitRead, admitUpdate } from './requests';
 import type { Server } from './server';
 import { ParamMachine, updateKey, type LogEntry, type RaftCore } from './state';
+import { replicatedClientWire } from '../wire';
 import { clientDetail, clientFacts, clientStatus, logItem, serverDetail, serverFacts, serverStatus } from './view';
 import { RaftClients } from './workers';
 
@@ -38,6 +39,7 @@ export { raftPsKnobs, type RaftPsConfig } from './knobs';
  */
 export class RaftPsStrategy implements Strategy {
   readonly kind = 'raft-ps';
+  readonly wire = replicatedClientWire;
   private readonly raft: RaftGroup<LogEntry, ParamMachine>;
   private readonly srv: ReadonlyMap<NodeId, Server>;
   private readonly obs: RaftObserver;

@@ -8,6 +8,7 @@ import { TwoPcChecker } from './invariants';
 import { beginTx, decide, onDecision, onDecisionRequest, onInquiry, onPrepare, onVote, onVoteTimeout, updateStatus, type Vote } from './rules';
 import { recoverCoordinator, recoverParticipant, undecided, type Coordinator, type Decision, type Participant, type PartRecord } from './state';
 import { partItem, serverFacts, serverStatus, type ServerView } from './views';
+import { replicatedClientWire } from '../wire';
 
 /**
  * A parameter server replicated by two-phase commit across the servers (Gray 1978; Bernstein,
@@ -71,6 +72,7 @@ interface ServerX {
 
 export class TwoPcPsStrategy implements Strategy {
   readonly kind = '2pc-ps';
+  readonly wire = replicatedClientWire;
   private readonly coordId: NodeId;
   /** Every server is a participant, the coordinator's too. */
   private readonly participants: readonly NodeId[];
