@@ -1,5 +1,5 @@
 import { parseAction } from '../scenario/actions';
-import { noWire } from '../scenario/validate';
+import { tamperProblem } from '../scenario/validate';
 import { quantize } from '../sim/network';
 import type { Action, HistoryEvent, NodeId } from '../sim/types';
 import type { EngineCore } from './core';
@@ -47,7 +47,10 @@ export class FaultInjection {
     const resolved = this.resolveSelectors(action);
     if (typeof resolved === 'string') return { ok: false, error: resolved };
     const parsed = parseAction(resolved, [...this.c.rt.keys()]);
-    if (parsed.ok && parsed.action.do === 'tamper' && !this.c.strategy.wire) return { ok: false, error: `tamper: ${noWire(this.c.strategy.kind, 'alter')}` };
+    if (parsed.ok && parsed.action.do === 'tamper') {
+      const problem = tamperProblem(this.c.strategy.kind, parsed.action.from, parsed.action.to);
+      if (problem) return { ok: false, error: `tamper: ${problem[1]}` };
+    }
     return parsed;
   }
 

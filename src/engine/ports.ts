@@ -89,12 +89,19 @@ export function coordContext(c: EngineCore): CoordContext {
   };
 }
 
-/** What the security layer works with: the strategy's codec, incarnations, the links' attackers, notes. */
+/**
+ * What the security layer works with: the strategy's codec, for the strategy's own messages only.
+ * The coordination service's messages (to and from c0…: locks, leases, metadata) carry no
+ * updates: TLS seals them as it does every record, a digest or a tag has nothing of theirs to
+ * cover, and a `tamper` on their links is refused (scenario/validate.ts, tamperProblem).
+ */
 export function securityHost(c: EngineCore): SecurityHost {
+  const codec = c.strategy.wire;
+  const ofService = (from: NodeId, to: NodeId) => c.isCoordNode(from) || c.isCoordNode(to);
   return {
     seed: c.scenario.seed,
     workers: c.workerIds,
-    codec: c.strategy.wire,
+    codec: codec && c.coord ? { read: (kind, payload, from, to) => (ofService(from, to) ? null : codec.read(kind, payload, from, to)), write: (kind, payload, body) => codec.write(kind, payload, body) } : codec,
     incarnation: (n) => c.node(n).inc,
     tamperOn: (from, to) => c.network.tamper(from, to),
     // The generic K cannot be narrowed to one member of the Note union; the parameters' types tie it.

@@ -5,6 +5,7 @@ import type { NodeFacts } from './facts';
 import type { PsAsyncConfig } from './psAsync';
 import { ParamStore, type StoreState } from './psStore';
 import type { Strategy, StrategyContext, StepResult } from './strategy';
+import type { WireCodec } from './wire';
 
 /**
  * ps-async with read-modify-write writers (CURRICULUM L11; answer B's recipe): a worker
@@ -35,6 +36,40 @@ type ServerMsg =
   | { t: 'ack'; seq: number; version: number }
   | { t: 'fenced'; id?: number; seq?: number; newest: number };
 
+type Write = Extract<WorkerMsg, { t: 'write' }>;
+type Params = Extract<ServerMsg, { t: 'params' }>;
+
+/**
+ * What the security layer protects of the read-modify-write path: a write (seq; basedOn, the
+ * lineage node it read and the lock's fencing token in the header; the whole vector or the
+ * gradient) and the parameters a read is answered with (version; read id, lineage node). The
+ * token is part of what a tag covers, so an attacker cannot renew a stale write's token; a
+ * replayed write keeps its old token, which a fencing server refuses. Read requests, acks and
+ * "fenced" answers carry no body (TLS covers them, as every record).
+ */
+export const psRmwWire: WireCodec = {
+  read(kind, payload, from, to) {
+    const m = payload as WorkerMsg | ServerMsg;
+    if ((kind === 'gradient' || kind === 'params') && m.t === 'write') {
+      const values = m.set ?? m.grad;
+      if (!values) return null;
+      return { worker: from, step: m.seq, labels: m.token === undefined ? [m.basedOn, m.basedOnNode] : [m.basedOn, m.basedOnNode, m.token], vectors: [values] };
+    }
+    if (kind === 'params' && m.t === 'params') return { worker: to, step: m.version, labels: [m.id, m.node], vectors: [m.params] };
+    return null;
+  },
+  write(_kind, payload, body) {
+    const m = payload as WorkerMsg | ServerMsg;
+    if (m.t === 'write') {
+      const { token: _old, set, ...rest } = m;
+      const [basedOn = 0, basedOnNode = 0, token] = body.labels;
+      const values = set ? { set: body.vectors[0] } : { grad: body.vectors[0] };
+      return { ...rest, ...values, seq: body.step, basedOn, basedOnNode, ...(token === undefined ? {} : { token }) } satisfies Write;
+    }
+    return { ...(m as Params), version: body.step, id: body.labels[0] ?? 0, node: body.labels[1] ?? 0, params: body.vectors[0] } satisfies Params;
+  },
+};
+
 type Phase = 'lock' | 'read' | 'compute' | 'write' | 'down';
 
 interface WorkerState {
@@ -55,6 +90,7 @@ interface WorkerState {
 
 export class PsRmwStrategy implements Strategy {
   readonly kind = 'ps-async';
+  readonly wire = psRmwWire;
   private readonly server: NodeId;
   private readonly store: ParamStore;
   private checkpoint: StoreState;
