@@ -17,6 +17,7 @@ import { LocalTrainer } from '../src/train/localTrainer';
 import { chromiumArgs, findChromium } from '../scripts/chromium.mjs';
 import { nodeSha256 } from '../src/cli/nodeSha256';
 import { bareInProcess, bareStepsPerSec, clusterStepsPerSec, throughputScenario } from './cluster';
+import { seekBench } from './seek';
 
 const log = (s: string) => process.stderr.write(s + '\n');
 const FASHION = 'fashion-mnist-allreduce-vs-async';
@@ -127,6 +128,8 @@ async function waitForServer(url: string) {
 
 const core = await simCore();
 log(`simulator core: ${core.events} events, ${Math.round(core.eventsPerSec).toLocaleString('en')} events/s (64-node ring, stand-in gradients)`);
+const seek = await seekBench(nodeSha256);
+log(`seek in a 60 s, 16-worker raft-ps run (${seek.events} events): index ${seek.indexMs} ms once, state at t ${seek.seekMeanMs} ms mean / ${seek.seekMaxMs} ms worst, whole screen's data ${seek.screenMeanMs} ms mean / ${seek.screenMaxMs} ms worst`);
 const node = { allreduce: await nodeCluster('allreduce-partition', 20000), async: await nodeCluster('async-partition', 20000) };
 for (const [k, r] of Object.entries(node))
   log(`node ${k.padEnd(9)} ${r.backend}: bare ${r.bareStepsPerSec.toFixed(0)} steps/s, cluster ${r.clusterStepsPerSec.toFixed(0)} steps/s, ratio ${r.ratio.toFixed(3)}`);
@@ -168,6 +171,7 @@ const ratios = [node.allreduce.ratio, node.async.ratio, ...(browser ? [Number(br
 console.log(
   JSON.stringify({
     simEventsPerSec: Math.round(core.eventsPerSec),
+    seek,
     clusterVsBare: Number(Math.min(...ratios).toFixed(3)),
     node: Object.fromEntries(Object.entries(node).map(([k, r]) => [k, { ...r, ratio: Number(r.ratio.toFixed(3)) }])),
     browser,

@@ -23,8 +23,8 @@ import { set, useApp } from './store';
 import { LossCharts } from './views/LossCharts';
 import { ReplicaBoundaries } from './views/ReplicaBoundaries';
 import { ServerStates } from './views/ServerStates';
+import { indexOf, staticOf } from './views/runView';
 import { showServers } from './views/serverModel';
-import { isLive } from './views/simTypes';
 import { TopologyView } from './views/TopologyView';
 import { VersionTimeline } from './views/VersionTimeline';
 
@@ -64,9 +64,8 @@ function BottomRight({ t }: { t: number }) {
   const sim = useApp((st) => st.sim);
   const frame = useApp((st) => st.frame);
   const [pick, setPick] = useState<'servers' | 'replicas'>('servers');
-  const servers = sim ? showServers(sim.nodes()) : false;
+  const servers = sim ? showServers(indexOf(sim)) : false;
   const view = servers ? pick : 'replicas';
-  const live = sim ? isLive(sim, t) : true;
   return (
     <section className="view view-replicas" aria-label={s(lang, view === 'servers' ? 'serversTitle' : 'replicas')}>
       {sim && servers && (
@@ -80,7 +79,7 @@ function BottomRight({ t }: { t: number }) {
       )}
       {sim && view === 'servers' && (
         <ViewBoundary name={s(lang, 'serversTitle')}>
-          <ServerStates sim={sim} frame={frame} lang={lang} live={live} />
+          <ServerStates sim={sim} t={t} frame={frame} lang={lang} />
         </ViewBoundary>
       )}
       {sim && view === 'replicas' && (
@@ -157,11 +156,11 @@ export function App() {
             )}
           </section>
           <ActionTools />
-          <ChecksPanel onScrub={onScrub} />
+          <ChecksPanel t={t} onScrub={onScrub} />
         </div>
         {/* The timeline gets at least ~1.25 rem a lane (Raft: 4 workers + 5 servers), the servers
             panel a row per server. */}
-        <div className="col-right" style={{ '--lanes': sim ? sim.nodes().length : 4, '--servers': sim && showServers(sim.nodes()) ? sim.nodes().filter((n) => n.role !== 'worker').length : 0 } as CSSProperties}>
+        <div className="col-right" style={{ '--lanes': sim ? staticOf(sim).nodes.length : 4, '--servers': sim && showServers(indexOf(sim)) ? staticOf(sim).nodes.filter((n) => n.role !== 'worker').length : 0 } as CSSProperties}>
           {cursor !== null && (
             <div className="scrub-banner" role="status">
               <span>{s(lang, 'scrubbed', { t: formatSeconds(cursor).replace(' s', '') })}</span>
@@ -187,8 +186,8 @@ export function App() {
           <BottomRight t={t} />
         </div>
       </main>
-      <MetricsStrip />
-      <ExplainLine />
+      <MetricsStrip t={t} />
+      <ExplainLine t={t} />
     </div>
   );
 }

@@ -2,49 +2,59 @@ import { useEffect, useRef, useState } from 'react';
 import { checkLinearizabilityAsync, describeVerdict, explainWitness, type Verdict } from '../check/linearizability';
 import { checkModel } from '../check/models';
 import { opsFromHistory } from '../check/ops';
+import { lastAtOrBefore } from '../engine/index/series';
 import type { Simulation } from '../engine/simulation';
-import type { HistoryEvent } from '../sim/types';
+import { capOf, strategyInfo } from '../protocols';
+import { consistencyName } from './explain/common';
+import { indexOf } from './views/runView';
 import './LinearizabilityPanel.css';
 
 /**
  * "Linearizability check": runs the Wing & Gong / Lowe checker over the run's recorded reads and
- * updates, in slices so the page stays responsive, and shows the verdict — for a strategy that
- * gives up C, the concrete pair of operations no sequential order explains. Also the `violations`
- * metric with the first violation's detail. Self-contained: it needs only the simulation.
+ * updates up to the cursor time, in slices so the page stays responsive, and shows the verdict —
+ * for a strategy that gives up C, the concrete pair of operations no sequential order explains.
+ * What the check means is said for the running configuration: all-reduce and ps-sync are checked
+ * as lockstep rounds (reads may lag), which is not linearizability.
  */
 
 type Lang = 'en' | 'zh';
 
-const text = {
+export const linText = {
   title: { en: 'Linearizability check', zh: '线性一致性检查' },
-  button: { en: 'check history', zh: '检查历史' },
+  button: { en: 'check history up to t = {t} s', zh: '检查截至 t = {t} 秒的历史' },
   running: { en: 'checking…', zh: '检查中…' },
   checkedAt: { en: 'history up to t = {t} s, {n} operations', zh: '截至 t = {t} 秒的历史，{n} 个操作' },
-  promised: { en: 'This strategy promises it: a failure is a bug.', zh: '该策略承诺这一点：不通过就是缺陷。' },
-  notPromised: { en: 'This strategy does not promise it.', zh: '该策略不承诺这一点。' },
-  linearizable: { en: 'linearizable', zh: '可线性化' },
-  notLinearizable: { en: 'not linearizable', zh: '不可线性化' },
+  promisedC: { en: 'This configuration promises linearizability (C): a failure is a bug.', zh: '这一配置承诺线性一致（C）：不通过就是缺陷。' },
+  promisedRounds: { en: 'The strategy promises this order of rounds: a failure is a bug.', zh: '该策略承诺这样的轮次顺序：不通过就是缺陷。' },
+  notPromised: { en: 'This configuration does not promise linearizability — it gives {what}: a failing check shows what that costs.', zh: '这一配置不承诺线性一致——它提供的是{what}：检查不通过正好说明代价在哪里。' },
+  linearizable: { en: 'linearizable', zh: '线性一致' },
+  notLinearizable: { en: 'not linearizable', zh: '不是线性一致的' },
+  roundsOk: { en: 'rounds in order, one parameter set per version', zh: '轮次有序，每个版本只有一组参数' },
+  roundsBad: { en: 'rounds out of order or forked', zh: '轮次错序或出现分叉' },
   unknown: { en: 'undecided', zh: '未判定' },
-  violations: { en: 'invariant violations', zh: '不变量违反' },
+  violations: { en: 'invariant violations', zh: '不变量违例' },
   first: { en: 'first at t = {t} s', zh: '首次在 t = {t} 秒' },
   show: { en: 'show', zh: '跳转' },
   none: { en: 'no operations recorded yet', zh: '尚未记录任何操作' },
+  gaveUp: { en: '', zh: '检查超出了时间或操作数的预算，没有得出结论。' },
 } as const;
 
-function tr(lang: Lang, key: keyof typeof text, vars: Record<string, string | number> = {}): string {
-  return text[key][lang].replace(/\{(\w+)\}/g, (_, k: string) => String(vars[k] ?? ''));
+function tr(lang: Lang, key: keyof typeof linText, vars: Record<string, string | number> = {}): string {
+  return linText[key][lang].replace(/\{(\w+)\}/g, (_, k: string) => String(vars[k] ?? ''));
 }
 
 export interface LinearizabilityPanelProps {
   sim: Simulation;
   lang: Lang;
+  /** The cursor time: the check covers the operations recorded up to it. */
+  t: number;
   /** Moves the play-head to a time (the first violation); optional. */
   onScrub?: (t: number) => void;
   /** Inside the checks panel: its tab carries the title and the violations count. */
   embedded?: boolean;
 }
 
-export function LinearizabilityPanel({ sim, lang, onScrub, embedded = false }: LinearizabilityPanelProps) {
+export function LinearizabilityPanel({ sim, lang, t, onScrub, embedded = false }: LinearizabilityPanelProps) {
   const [result, setResult] = useState<{ verdict: Verdict; at: number } | null>(null);
   const [running, setRunning] = useState(false);
   const current = useRef(sim);
@@ -56,13 +66,19 @@ export function LinearizabilityPanel({ sim, lang, onScrub, embedded = false }: L
   }, [sim]);
 
   const model = checkModel(sim.scenario.strategy);
-  const violations = sim.metric('violations') ?? 0;
-  const firstViolation = violations > 0 ? sim.history.events.find((e): e is Extract<HistoryEvent, { type: 'violation' }> => e.type === 'violation') : undefined;
+  const cap = strategyInfo(sim.scenario.strategy.kind) ? capOf(sim.scenario.strategy) : null;
+  const ix = indexOf(sim);
+  const upTo = lastAtOrBefore(ix.violations, t, (v) => v.t) + 1;
+  const violations = upTo;
+  const firstViolation = upTo > 0 ? ix.violations[0] : undefined;
+  const rounds = model.mode === 'rounds';
+  const promise = rounds ? tr(lang, 'promisedRounds') : model.promises ? tr(lang, 'promisedC') : tr(lang, 'notPromised', { what: cap ? consistencyName(cap)[lang] : '—' });
 
   const run = async () => {
-    const at = sim.now();
+    const at = t;
     setRunning(true);
-    const ops = opsFromHistory(sim.history.events);
+    const events = sim.history.events;
+    const ops = opsFromHistory(events.slice(0, lastAtOrBefore(events, at, (e) => e.t) + 1));
     const verdict = await checkLinearizabilityAsync(ops, { mode: model.mode, budgetMs: 10_000, sliceMs: 12 });
     if (current.current !== sim) return;
     setResult({ verdict, at });
@@ -80,7 +96,7 @@ export function LinearizabilityPanel({ sim, lang, onScrub, embedded = false }: L
         </span>
       </h2>
       <p className="muted">
-        {model.what[lang]} {tr(lang, model.promises ? 'promised' : 'notPromised')}
+        {model.what[lang]} {promise}
       </p>
       {firstViolation && (
         <details className="violation-detail" data-testid="violation-detail">
@@ -92,20 +108,21 @@ export function LinearizabilityPanel({ sim, lang, onScrub, embedded = false }: L
               </button>
             )}
           </summary>
-          <p className="num">{firstViolation.detail}</p>
+          {lang === 'en' && <p className="num">{firstViolation.detail}</p>}
         </details>
       )}
       <p className="lin-actions">
         <button type="button" data-testid="lin-check" disabled={running} onClick={() => void run()}>
-          {running ? tr(lang, 'running') : tr(lang, 'button')}
+          {running ? tr(lang, 'running') : tr(lang, 'button', { t: (t / 1000).toFixed(1) })}
         </button>
       </p>
       {v && result && (
         <div className={`lin-verdict ${verdictClass}`} data-testid="lin-verdict" data-result={v.result}>
-          <strong>{v.result === 'linearizable' ? tr(lang, 'linearizable') : v.result === 'not-linearizable' ? tr(lang, 'notLinearizable') : tr(lang, 'unknown')}</strong>
+          <strong>{v.result === 'linearizable' ? tr(lang, rounds ? 'roundsOk' : 'linearizable') : v.result === 'not-linearizable' ? tr(lang, rounds ? 'roundsBad' : 'notLinearizable') : tr(lang, 'unknown')}</strong>
           <span className="muted num"> · {v.ops === 0 ? tr(lang, 'none') : tr(lang, 'checkedAt', { t: (result.at / 1000).toFixed(1), n: v.ops })}</span>
           {v.result === 'not-linearizable' && <p className="num">{explainWitness(v.witness, lang)}</p>}
-          {v.result === 'unknown' && <p className="num">{describeVerdict(v, lang)}</p>}
+          {/* The checker's reason is its own English diagnostic: a Chinese screen says what it means. */}
+          {v.result === 'unknown' && <p className="num">{lang === 'zh' ? tr(lang, 'gaveUp') : describeVerdict(v, lang)}</p>}
         </div>
       )}
     </section>

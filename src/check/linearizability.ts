@@ -402,7 +402,7 @@ export function explainWitness(w: Witness, lang: 'en' | 'zh' = 'en'): string {
 }
 
 export function describeVerdict(v: Verdict, lang: 'en' | 'zh' = 'en'): string {
-  if (v.result === 'linearizable') return lang === 'zh' ? `可线性化（${v.ops} 个操作）` : `linearizable (${v.ops} operations)`;
+  if (v.result === 'linearizable') return lang === 'zh' ? `线性一致（${v.ops} 个操作）` : `linearizable (${v.ops} operations)`;
   if (v.result === 'unknown') return lang === 'zh' ? `未判定：${v.reason}` : `unknown: ${v.reason}`;
-  return `${lang === 'zh' ? '不可线性化' : 'not linearizable'}: ${explainWitness(v.witness, lang)}`;
+  return `${lang === 'zh' ? '不是线性一致的' : 'not linearizable'}: ${explainWitness(v.witness, lang)}`;
 }

@@ -26,8 +26,8 @@ export function checkModel(cfg: StrategyConfig | { kind: string }): CheckModel {
         mode: 'rounds',
         promises: true,
         what: {
-          en: 'Each synchronous round is one collective update: rounds must apply in order with one parameter set per version; a worker adopting a replica reads the lineage (it may lag, but never fork).',
-          zh: '每个同步轮次是一次集体更新：各轮必须按顺序生效、每个版本只有一组参数；工作节点采用副本是读取谱系（可以落后，但不能分叉）。',
+          en: 'Lockstep rounds, not linearizability: each synchronous round is one collective update; rounds must apply in order with one parameter set per version, and a worker adopting a replica reads the lineage — it may lag (a stale read is allowed), but never fork.',
+          zh: '检查的是锁步轮次，而不是线性一致：每个同步轮次是一次集体更新；各轮必须按顺序生效、每个版本只有一组参数，工作节点采用副本就是读取这条谱系——可以落后（允许陈旧读），但不能分叉。',
         },
       };
     case 'raft-ps':

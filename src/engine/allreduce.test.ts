@@ -20,8 +20,8 @@ describe('ring all-reduce on the simulated network', () => {
     // Between rounds (every worker computing), bytes so far = rounds × 2(N−1)·M·4 exactly.
     for (let t = 50; t <= 3000; t += 7) {
       await sim.advanceTo(t);
-      const nodes = sim.nodes();
-      if (!nodes.every((x) => x.status.startsWith('computing'))) continue;
+      const nodes = sim.liveNodeStates();
+      if (!nodes.every((x) => x.facts?.kind === 'ring-worker' && x.facts.phase === 'compute')) continue;
       const rounds = nodes[0].version;
       if (!nodes.every((x) => x.version === rounds) || rounds === 0) continue;
       const per = chunkBytesBy(sim);

@@ -4,9 +4,7 @@
  */
 import type { Action, ByzantineAttack, HistoryEvent, LinkProps, MessageKind, NodeId, NodeRole, SimTime } from '../sim/types';
 import type { ComparisonOp, Expectation, MetricName } from '../scenario/schema';
-import type { NodeDetail } from '../protocols/strategy';
 import type { TamperSpec } from '../sim/faults';
-export type { NodeDetail };
 
 export interface NodeView {
   id: NodeId;
@@ -22,11 +20,7 @@ export interface NodeView {
   slowFactor: number;
   /** True while a training step is in progress. */
   computing: boolean;
-  /** Protocol-specific status line, e.g. "waiting for chunk 2/3 from w1". */
-  status: string;
   backend: string;
-  /** Strategy-specific state: Raft role, term, log and commit index; Kafka offsets … */
-  detail?: NodeDetail;
   /** Present while the engine drives this worker as Byzantine. */
   byzantine?: { attack: ByzantineAttack; scale?: number };
 }

@@ -102,8 +102,9 @@ async function stepUntil(sim: Sim, until: (e: Sim['history']['events'][number]) 
 async function expectStrongAndProgressing(sim: Sim, end = 12000): Promise<void> {
   await sim.advanceTo(end);
   expect(sim.metric('degradedWorkers')).toBe(0);
-  expect(sim.nodes().every((n) => n.status.startsWith('strong'))).toBe(true);
-  expect(new Set(sim.nodes().map((n) => /epoch (\d+)/.exec(n.status)?.[1])).size).toBe(1);
+  const facts = sim.liveNodeStates().map((n) => n.facts);
+  expect(facts.every((f) => f?.kind === 'degrade-worker' && f.mode === 'strong')).toBe(true);
+  expect(new Set(facts.map((f) => (f?.kind === 'degrade-worker' ? f.epoch : null))).size).toBe(1);
   const counted = sim.history.events.filter((e) => e.type === 'counted' && e.t > end - 1000);
   expect(new Set(counted.map((e) => (e.type === 'counted' ? e.node : ''))).size).toBe(6);
   expect(sim.metric('versionConflicts')).toBe(0);

@@ -171,9 +171,9 @@ describe('paxos-ps: nodes it does not use', () => {
     const sim = await make({ cluster: { workers: 4, servers: 5, brokers: 2 }, durationMs: 2000, timeline: [{ at: 500, do: 'crash', node: 'b1' }, { at: 900, do: 'restart', node: 'b1' }] });
     await sim.advanceTo(2000);
     expect(sim.failure).toBeNull();
-    const b0 = sim.nodes().find((n) => n.id === 'b0')!;
-    expect(b0.status).toBe('');
-    expect(b0.detail).toBeUndefined();
+    const b0 = sim.liveNodeStates().find((n) => n.id === 'b0')!;
+    expect(b0.up).toBe(true);
+    expect(b0.facts).toBeNull();
     expect(sim.metric('availability')).toBe(1);
   });
 });

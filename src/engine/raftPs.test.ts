@@ -70,7 +70,7 @@ describe('raft-ps: elections', () => {
     const follower = ['s0', 's1', 's2', 's3', 's4'].find((s) => s !== leader(sim))!;
     expect(sim.apply({ do: 'timeout', node: follower })).toEqual({ ok: true });
     expect(sim.metric('term', follower)).toBe(before + 1);
-    expect(sim.nodes().find((n) => n.id === follower)!.status).toMatch(/^candidate, term \d+: 1\/3 votes$/);
+    expect(sim.liveNodeStates().find((n) => n.id === follower)!.facts).toMatchObject({ kind: 'raft-server', role: 'candidate', term: before + 1, votes: 1 });
     await sim.advanceTo(3000);
     expect(sim.metric('leaders')).toBe(1);
     expect(sim.metric('violations')).toBe(0);
@@ -263,7 +263,7 @@ describe('node selectors in actions', () => {
   it('"@leader" in partition groups resolves to the leader when the action fires, and is recorded resolved', async () => {
     const sim = await make({ durationMs: 3000, timeline: [{ at: 1500, do: 'partition', groups: [['@leader'], ['w0', 'w1', 'w2', 'w3']] }] });
     await sim.advanceTo(1499);
-    const leader = sim.nodes().find((n) => n.detail?.role === 'leader')?.id;
+    const leader = sim.liveNodeStates().find((n) => n.up && n.facts?.kind === 'raft-server' && n.facts.role === 'leader')?.id;
     expect(leader).toMatch(/^s\d$/);
     await sim.advanceTo(1500);
     const action = sim.history.events.find((e): e is Extract<HistoryEvent, { type: 'action' }> => e.type === 'action');
@@ -283,7 +283,7 @@ describe('node selectors in actions', () => {
     expect(validateScenario({ schema: 1, id: 'x', seed: 1, cluster: { workers: 4, servers: 3 }, strategy: { kind: 'raft-ps' }, ...sc }).ok).toBe(true);
     const sim = await make(sc);
     await sim.advanceTo(1499);
-    const leader = sim.nodes().find((n) => n.detail?.role === 'leader')?.id;
+    const leader = sim.liveNodeStates().find((n) => n.up && n.facts?.kind === 'raft-server' && n.facts.role === 'leader')?.id;
     expect(leader).toMatch(/^s\d$/);
     await sim.advanceTo(1800);
     const actions = sim.history.events.filter((e): e is Extract<HistoryEvent, { type: 'action' }> => e.type === 'action').map((e) => e.action);

@@ -1,11 +1,10 @@
-import type { CoordServiceRuntime } from '../protocols/coord/api';
-import type { Strategy } from '../protocols/strategy';
 import { coreMetricNames, nodeMetricNames, strategyMetricNames, type MetricName } from '../scenario/schema';
 import type { MetricSample, NodeId, SimTime } from '../sim/types';
 import type { ExpectationResult, LinkView, NodeView, RunSummary } from './api';
 import type { EngineCore } from './core';
 import { runIndexFor, type RunIndex } from './index/runIndex';
 import { runStateAt, type NodeState, type RunState, type RunStatic } from './index/runState';
+import { valueAt } from './index/series';
 import { clusterMetric, nodeMetric, type MetricState } from './metrics';
 import { factsSource } from './ports';
 import { LossTracker, RoundDelays } from './targets';
@@ -143,9 +142,7 @@ export class ReadModel {
       steps: n.steps,
       slowFactor: n.slowFactor * n.straggler,
       computing: n.computing,
-      status: !n.up ? (n.failed ? `failed: ${n.failed}` : 'crashed') : n.role === 'coord' && c.coord ? c.coord.status(n.id) : c.strategy.status(n.id),
       backend: n.role === 'worker' ? c.trainer.backendFor(n.id) : '',
-      ...(n.role === 'coord' && c.coord ? coordDetail(c.coord, n.id) : detailOf(c.strategy, n.id)),
       ...byzantineOf(c, n.id),
     }));
   }
@@ -171,15 +168,10 @@ export class ReadModel {
     return c.coord ? [...c.strategy.topology(), ...c.coord.topology()] : c.strategy.topology();
   }
 
+  /** The parameters a worker held at its newest loss sample at or before t (the replica tiles). */
   paramsAt(node: NodeId, t: SimTime): Float32Array | null {
-    const snaps = this.snapshots.get(node);
-    if (!snaps) return null;
-    let best: Float32Array | null = null;
-    for (const s of snaps) {
-      if (s.t > t) break;
-      best = s.params;
-    }
-    return best ? best.slice() : null;
+    const best = valueAt(this.snapshots.get(node), t);
+    return best ? best.params.slice() : null;
   }
 
   // ---------------------------------------------------------------- the history-derived read model
@@ -223,6 +215,7 @@ export class ReadModel {
       computing: n.computing,
       facts: live.facts(n.id),
       ...byzantineOf(this.c, n.id),
+      ...(n.paused ? { paused: { since: n.paused.from } } : {}),
     }));
   }
 
@@ -278,14 +271,4 @@ export class ReadModel {
 function byzantineOf(c: EngineCore, id: NodeId) {
   const spec = c.adversaries.spec(id);
   return spec ? { byzantine: { ...spec } } : {};
-}
-
-function coordDetail(coord: CoordServiceRuntime, id: NodeId) {
-  const d = coord.detail(id);
-  return d ? { detail: d } : {};
-}
-
-function detailOf(strategy: Strategy, id: NodeId) {
-  const d = strategy.detail?.(id);
-  return d ? { detail: d } : {};
 }

@@ -17,7 +17,6 @@ import type { RunIndex } from './index/runIndex';
 import type { NodeState, RunState, RunStatic } from './index/runState';
 import { checkInvariants, coordContext, factsSource, securityHost, strategyContext } from './ports';
 import { ReadModel } from './readModel';
-import { replayAt } from './replay';
 import { SecurityLayer } from './security/layer';
 import { PRIO_END, PRIO_EXPECT, PRIO_SAMPLE, PRIO_USER, stretched, type Ev } from './runtime';
 
@@ -477,16 +476,7 @@ export class Simulation {
     return this.read.liveLog(node);
   }
 
-  // Scrubbing: views are functions of (state, t), derived from the history.
-  nodesAt(t: SimTime): NodeView[] {
-    return replayAt(this, t).nodes;
-  }
-  inFlightAt(t: SimTime): InFlight[] {
-    return replayAt(this, t).inFlight;
-  }
-  linksAt(t: SimTime): LinkView[] {
-    return replayAt(this, t).links;
-  }
+  /** The parameters a worker held at its newest loss sample at or before t (the replica tiles). */
   paramsAt(node: NodeId, t: SimTime): Float32Array | null {
     return this.read.paramsAt(node, t);
   }

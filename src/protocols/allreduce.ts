@@ -275,14 +275,6 @@ export class AllreduceStrategy implements Strategy {
     return this.ctx.replica(node).version;
   }
 
-  status(node: NodeId): string {
-    const s = this.w.get(node);
-    if (!s) return '';
-    if (s.phase === 'compute') return `computing step ${s.round + 1}`;
-    const name = s.phase === 'rs' ? 'reduce-scatter' : 'all-gather';
-    return `${name} ${s.k + 1}/${this.n - 1}: waiting for ${this.prev(s.index)}`;
-  }
-
   facts(node: NodeId): NodeFacts | null {
     const r = this.ringFacts(node);
     return r && { kind: 'ring-worker', ...r };

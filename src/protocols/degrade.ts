@@ -548,14 +548,6 @@ export class DegradeStrategy implements Strategy {
     return this.ctx.replica(node).version;
   }
 
-  status(node: NodeId): string {
-    const s = this.w.get(node);
-    if (!s) return '';
-    if (s.mode === 'strong') return `strong (epoch ${s.epoch}): ${this.ring.status(node)}`;
-    if (s.mode === 'merging') return `healed: merging (${this.cfg.merge})`;
-    return `eventual (epoch ${s.epoch}${s.quorum ? ', quorum side' : ', minority side'}): ${s.grads.length} local steps`;
-  }
-
   /**
    * Mode, epoch and the shared checkpoint store for every live worker; strong: its place in the
    * ring (rounds counted on from the version the ring started at); eventual: its side, whether
@@ -608,12 +600,6 @@ export class DegradeStrategy implements Strategy {
   epochFacts(node: NodeId): { epochFrom: 'detector' | 'service'; epochPending?: number } {
     const ask = this.w.get(node)?.epochAsk;
     return { epochFrom: this.fromService ? 'service' : 'detector', ...(ask ? { epochPending: ask.epoch } : {}) };
-  }
-
-  detail(node: NodeId) {
-    const s = this.w.get(node);
-    if (!s) return null;
-    return { role: s.mode === 'strong' ? 'strong' : 'eventual', term: s.epoch, lines: [`epoch ${s.epoch}`, `checkpoint store: epoch ${this.store.epoch} by ${this.store.writer ?? '—'}`] };
   }
 
   /** Merges done so far (for tests and the status line). */

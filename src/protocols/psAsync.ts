@@ -279,16 +279,6 @@ export class PsAsyncStrategy implements Strategy {
     return node === this.server ? this.srv.version : this.ctx.replica(node).version;
   }
 
-  status(node: NodeId): string {
-    if (node === this.server) return `version ${this.srv.version}`;
-    const s = this.w.get(node);
-    if (!s) return '';
-    if (s.needsParams) return 'restarted: pulling parameters';
-    if (!s.reachable) return `server unreachable: training locally, ${s.unacked.length} updates not acknowledged`;
-    if (s.waiting) return 'waiting for parameters from the server';
-    return 'training';
-  }
-
   /**
    * Server: its version. Worker: what it does and how many of its updates wait for an
    * acknowledgement. A node's facts change only in events addressed to it (its messages, timers,

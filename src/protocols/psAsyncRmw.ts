@@ -302,12 +302,6 @@ export class PsRmwStrategy implements Strategy {
     return node === this.server ? this.store.s.version : this.ctx.replica(node).version;
   }
 
-  status(node: NodeId): string {
-    if (node === this.server) return `version ${this.store.s.version}${this.cfg.fencing ? `, newest token ${this.store.s.newestToken}` : ''}`;
-    const s = this.w.get(node);
-    return s ? `${s.phase}${s.token !== undefined ? ` (token ${s.token})` : ''}` : '';
-  }
-
   facts(node: NodeId): NodeFacts | null {
     if (!this.ctx.isUp(node)) return null;
     if (node === this.server) return { kind: 'ps-server', version: this.store.s.version };

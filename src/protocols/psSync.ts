@@ -259,15 +259,6 @@ export class PsSyncStrategy implements Strategy {
     return node === this.server ? this.srv.version : this.ctx.replica(node).version;
   }
 
-  status(node: NodeId): string {
-    if (node === this.server) return `round ${this.srv.version + 1}: ${this.srv.received.size}/${this.quorum} gradients`;
-    const s = this.w.get(node);
-    if (!s) return '';
-    if (s.needsParams) return 'restarted: pulling parameters';
-    if (s.pushed) return `waiting at the barrier for round ${s.round + 1}`;
-    return `computing round ${s.round + 1}`;
-  }
-
   /**
    * Server: rounds closed and the open round's gradients against the quorum. Worker: the round it
    * computes or waits in (1-based: finishing round r leaves version r), or pulling after a restart.

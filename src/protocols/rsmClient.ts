@@ -238,14 +238,6 @@ export class RsmClients {
     return { phase: w.phase, asking: this.fixed ?? w.guess, seq: w.seq, aborted: w.aborted };
   }
 
-  status(worker: NodeId): string {
-    const w = this.wk.get(worker)!;
-    if (w.phase === 'updating' && w.upd) return `waiting for #${w.upd.seq} to be applied (asking ${w.guess ?? this.fixed ?? '?'})`;
-    if (w.phase === 'reading') return `reading parameters (asking ${w.guess ?? this.fixed ?? '?'})`;
-    if (w.phase === 'computing') return 'computing a gradient';
-    return 'idle';
-  }
-
   staleReads(worker?: NodeId): number | null {
     if (worker === undefined) {
       let n = 0;

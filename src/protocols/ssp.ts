@@ -373,15 +373,6 @@ export class SspStrategy implements Strategy {
     return node === this.server ? this.srv.version : this.ctx.replica(node).version;
   }
 
-  status(node: NodeId): string {
-    if (node === this.server) return `version ${this.srv.version}, min clock ${this.minClock()}`;
-    const s = this.w.get(node);
-    if (!s) return '';
-    if (s.needsParams) return 'restarted: pulling parameters';
-    if (s.need !== null) return `clock ${s.clock}: blocked until the slowest worker reaches clock ${s.need}`;
-    return `clock ${s.clock}: computing`;
-  }
-
   /**
    * Server: its version, the slowest clock it counts, who is at it, and s. Worker: its clock and
    * what blocks it: a read at minClock ≥ needClock (seenMinClock: the newest min clock it has
@@ -414,12 +405,6 @@ export class SspStrategy implements Strategy {
     if (name === 'maxClockGap') return this.maxGap;
     if (name === 'waitFraction') return waitFraction(this.ctx, (id) => this.w.get(id), node);
     return undefined;
-  }
-
-  detail(node: NodeId) {
-    if (node === this.server) return { lines: [`min clock ${this.minClock()}`, `s = ${this.cfg.staleness}`] };
-    const s = this.w.get(node);
-    return s ? { lines: [`clock ${s.clock}`] } : null;
   }
 
   /** Duplicates the server recognised and skipped. */

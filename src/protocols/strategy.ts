@@ -91,18 +91,6 @@ export interface StrategyContext {
   isByzantine(worker: NodeId): boolean;
 }
 
-/** Rich per-node state for the views (RaftScope-like server cards, Kafka brokers …). */
-export interface NodeDetail {
-  /** e.g. 'leader' | 'follower' | 'candidate' | 'consumer' */
-  role?: string;
-  term?: number;
-  commitIndex?: number;
-  /** The node's log, newest last (a window of it is enough for long logs). */
-  log?: Array<{ index: number; term: number; committed: boolean; label?: string }>;
-  /** Further short lines: "votedFor s1", "ISR {b0,b1}", "offset 412, lag 3". */
-  lines?: string[];
-}
-
 /**
  * A strategy's place in CAP/PACELC, computed from its running configuration (TRUTHS: a class
  * belongs to a configuration, not to a product).
@@ -139,8 +127,6 @@ export interface Strategy {
   authoritativeVersion(): number;
   /** Version held by a non-worker node (servers); workers' versions come from their replicas. */
   nodeVersion(node: NodeId): number;
-  /** One line for the node's tooltip/status, e.g. "waiting for chunk 2 from w1". */
-  status(node: NodeId): string;
   lostUpdates(): number;
   duplicateUpdates(): number;
 
@@ -160,7 +146,6 @@ export interface Strategy {
   acceptsAction?(kind: ActionKind, node: NodeId): boolean;
   /** Resolves a node selector such as "@leader"; null when none matches. */
   resolveSelector?(selector: string): NodeId | null;
-  detail?(node: NodeId): NodeDetail | null;
   /**
    * The node's typed facts now (null: nothing beyond what the engine knows). Called after every
    * event that touched the node; keep it cheap. Views and sentences are built from these.

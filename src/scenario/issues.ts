@@ -174,13 +174,15 @@ export function makeSuggester(known: Iterable<string>): FieldSuggester {
   const names = [...new Set(known)];
   return (key) => {
     const lower = key.toLowerCase();
-    const exact = names.find((n) => n.toLowerCase() === lower);
+    // A name valid elsewhere in the file (e.g. a step's "when") is no hint for this place.
+    const exact = names.find((n) => n.toLowerCase() === lower && n !== key);
     if (exact) return exact;
     // Short names are too close to everything: only suggest when the typo is small for its length.
     if (key.length < 3) return undefined;
     let best: string | undefined;
     let bestD = key.length < 6 ? 2 : 3;
     for (const n of names) {
+      if (n === key) continue;
       const d = distance(lower, n.toLowerCase());
       if (d < bestD) {
         bestD = d;

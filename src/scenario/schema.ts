@@ -1,5 +1,6 @@
 import './zodConfig'; // the same parser everywhere (the app's entry imports it before anything else)
 import { z } from 'zod';
+import { actSchema, lessonMetaSchema, stepSchema } from './lesson';
 import { strategySchema } from '../protocols';
 import { coordinationSchema as coordinationSchemaLocal } from '../protocols/coord/config';
 import { byzantineAttacks, tamperAttacks } from '../sim/types';
@@ -157,6 +158,12 @@ const whenFields = {
    * (CONTRACTS §5): it replays after everything else due at its time, as it did live.
    */
   by: z.literal('user').optional(),
+  /**
+   * In guided mode the play-head stops at `at` and waits for the learner to perform exactly this
+   * action, or to press "do it for me" (CURRICULUM §C.1). Either way it applies at the same
+   * simulated time, so the engine ignores the flag.
+   */
+  interactive: z.boolean().optional(),
 };
 export const timelineEntrySchema = z.discriminatedUnion('do', [
   actionSchemas.partition.extend(whenFields),
@@ -338,6 +345,10 @@ export const scenarioSchema = z
     timeline: z.array(timelineEntrySchema).default([]),
     expect: z.array(expectationSchema).default([]),
     variants: z.array(variantSchema).optional(),
+    /** The lesson script (CURRICULUM §C.7; lesson.ts): acts of steps, or a one-act `narration`. */
+    acts: z.array(actSchema).optional(),
+    narration: z.array(stepSchema).optional(),
+    lesson: lessonMetaSchema.optional(),
   })
   .strict();
 

@@ -8,6 +8,9 @@ import { tr, type Lang } from '../i18n/lang';
 import { clusterTarget, linkTarget, nodeTarget } from '../targets';
 import { s } from '../i18n/strings';
 import { partitionFromDraft } from '../partition';
+import { stateAt } from '../views/runView';
+import { versionOf } from '../words/nodeWords';
+import { NodeFactsLine } from './NodeFactsLine';
 import { get, reportError, set, useApp, type Side, type ToolTab } from '../store';
 
 /**
@@ -82,7 +85,9 @@ function NodePanel() {
   const target = sim && sel && 'node' in sel ? nodeTarget(sim, sel.node, t) : null;
   const live = sim && target ? sim.nodes().find((n) => n.id === target.id) : undefined;
   if (!sim || !target || !live) return <p className="muted">{s(lang, 'selectNodeHint')}</p>;
-  const version = sim.stateAt(t).nodes.find((n) => n.id === target.id)?.version ?? live.version;
+  const state = stateAt(sim, t);
+  const node = state.nodes.find((n) => n.id === target.id);
+  const version = node ? versionOf(node, state.metrics?.nodes[node.id]?.version) : live.version;
   const choices = choicesFor(target);
   const specs = [...new Set(choices.map((c) => c.spec))];
   return (
@@ -118,10 +123,8 @@ function NodePanel() {
           </span>
         );
       })}
-      {/* The status is long (a whole sentence): one line, the rest in the tooltip. */}
-      <span className="muted status-text" title={live.status}>
-        {live.status}
-      </span>
+      {/* The node's facts in words (long): one line, the rest in the tooltip. */}
+      <NodeFactsLine id={target.id} />
     </div>
   );
 }

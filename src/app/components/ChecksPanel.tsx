@@ -3,7 +3,9 @@ import type { Lang } from '../i18n/lang';
 import { s } from '../i18n/strings';
 import { LinearizabilityPanel } from '../LinearizabilityPanel';
 import { useApp } from '../store';
-import { Expectations } from './Expectations';
+import { lastAtOrBefore } from '../../engine/index/series';
+import { indexOf } from '../views/runView';
+import { Expectations, expectationsAt } from './Expectations';
 
 const linLabel = { en: 'Linearizability', zh: '线性一致性' } as const;
 const violationsLabel = { en: 'violations', zh: '违反' } as const;
@@ -14,15 +16,15 @@ const violationsLabel = { en: 'violations', zh: '违反' } as const;
  * the other tab), and the topology keeps the rest of the column. Both tabs stay mounted: the
  * expectation rows are test hooks, and a finished linearizability verdict survives a tab switch.
  */
-export function ChecksPanel({ onScrub }: { onScrub: (t: number) => void }) {
+export function ChecksPanel({ t, onScrub }: { t: number; onScrub: (t: number) => void }) {
   const lang: Lang = useApp((st) => st.lang);
   const sim = useApp((st) => st.sim);
   useApp((st) => st.frame);
   const [tab, setTab] = useState<'expect' | 'lin'>('expect');
-  const list = sim ? sim.expectations() : [];
+  const list = sim ? expectationsAt(sim, t) : [];
   const passed = list.filter((e) => e.pass === true).length;
   const failed = list.filter((e) => e.pass === false).length;
-  const violations = sim ? (sim.metric('violations') ?? 0) : 0;
+  const violations = sim ? lastAtOrBefore(indexOf(sim).violations, t, (v) => v.t) + 1 : 0;
   return (
     <section className="panel checks" aria-label={s(lang, 'expectations')}>
       <div className="checks-tabs" role="tablist">
@@ -50,10 +52,10 @@ export function ChecksPanel({ onScrub }: { onScrub: (t: number) => void }) {
         </button>
       </div>
       <div className="checks-pane" role="tabpanel" hidden={tab !== 'expect'}>
-        <Expectations embedded />
+        <Expectations embedded t={t} />
       </div>
       <div className="checks-pane" role="tabpanel" hidden={tab !== 'lin'}>
-        {sim && <LinearizabilityPanel sim={sim} lang={lang} onScrub={onScrub} embedded />}
+        {sim && <LinearizabilityPanel sim={sim} lang={lang} t={t} onScrub={onScrub} embedded />}
       </div>
     </section>
   );

@@ -1,18 +1,25 @@
 import { useEffect, useRef } from 'react';
 import { s } from '../i18n/strings';
 import { expectationText } from '../format';
+import type { ExpectationResult } from '../../engine/api';
+import type { Simulation } from '../../engine/simulation';
 import { useApp } from '../store';
+
+/** The expectations as of t: one whose time lies after a scrubbed cursor is still pending there. */
+export function expectationsAt(sim: Pick<Simulation, 'expectations'>, t: number): ExpectationResult[] {
+  return sim.expectations().map((e) => (e.time > t ? { ...e, actual: null, pass: null } : e));
+}
 
 /**
  * The scenario's expectations, pending until their time, then ✓ or ✗ with the actual value.
  * The title carries the tally, and the list keeps the next pending one in view, so a teacher
  * sees how the run is doing without scrolling.
  */
-export function Expectations({ embedded = false }: { embedded?: boolean } = {}) {
+export function Expectations({ embedded = false, t }: { embedded?: boolean; t: number }) {
   const lang = useApp((st) => st.lang);
   const sim = useApp((st) => st.sim);
   useApp((st) => st.frame);
-  const list = sim ? sim.expectations() : [];
+  const list = sim ? expectationsAt(sim, t) : [];
   const passed = list.filter((e) => e.pass === true).length;
   const failed = list.filter((e) => e.pass === false).length;
   const firstPending = list.findIndex((e) => e.pass === null);

@@ -1,32 +1,21 @@
-import { useRef } from 'react';
-import { deriveExplainState, explain, HistoryTracker, RepairTracker } from '../explain';
+import { deriveExplainState, explain } from '../explain';
 import { s } from '../i18n/strings';
 import { useApp } from '../store';
-import { completeGroups, indexFor } from '../views/historyIndex';
+import { indexOf, isLive, stateAt, staticOf } from '../views/runView';
 
-/** Bottom "WHAT YOU SEE" line, derived from the run's state at the shown time. */
-export function ExplainLine() {
+/** Bottom "WHAT YOU SEE" line, derived from the run's state at the cursor time (now, when live). */
+export function ExplainLine({ t }: { t: number }) {
   const lang = useApp((st) => st.lang);
   const sim = useApp((st) => st.sim);
   const status = useApp((st) => st.status);
   useApp((st) => st.frame);
-  const repairs = useRef(new RepairTracker());
-  const tracker = useRef(new HistoryTracker());
   if (!sim) return <footer className="explain" />;
-  const now = sim.now();
-  const nodes = sim.nodes();
-  const part = indexFor(sim.history).partitionAt(now);
   const st = deriveExplainState({
-    strategy: sim.scenario.strategy.kind,
-    now,
-    done: status === 'done',
-    nodes,
-    links: sim.links(),
-    lastRepairAt: repairs.current.lastRepairAt(sim.history.events),
-    metrics: sim.metrics(),
-    config: sim.scenario.strategy as Record<string, unknown>,
-    partition: part ? completeGroups(part.groups, nodes.map((n) => n.id)) : null,
-    history: tracker.current.summary(sim.history.events),
+    cfg: sim.scenario.strategy,
+    ix: indexOf(sim),
+    static: staticOf(sim),
+    state: stateAt(sim, t),
+    done: status === 'done' && isLive(sim, t),
     stepMs: sim.scenario.compute.stepMs,
   });
   const text = explain(st, lang);

@@ -2,26 +2,27 @@ import { metricNames, type MetricName } from '../../scenario/schema';
 import { s, type StringKey } from '../i18n/strings';
 import { formatBytes, formatMetric, stripLayout } from '../format';
 import { useApp } from '../store';
+import { indexOf, stateAt } from '../views/runView';
 
 /**
  * The metrics strip: the core C/A metrics, the running strategy's own (leaders, term, consumer
  * lag, clock gap …, those it defines) and `violations`, one `data-testid="metric-<name>"` each.
- * Metrics that do not fit stay in the DOM as invisible hooks, so scripts can still read them.
+ * Values are the engine's sample at the cursor time (the same samples the charts plot and
+ * `--samples` writes), never computed by the screen. Metrics that do not fit stay in the DOM as
+ * invisible hooks, so scripts can still read them.
  */
-export function MetricsStrip() {
+export function MetricsStrip({ t }: { t: number }) {
   const lang = useApp((st) => st.lang);
   const sim = useApp((st) => st.sim);
   useApp((st) => st.frame);
-  const values: Partial<Record<MetricName, number | null>> = sim ? sim.metrics() : {};
-  const value = (name: MetricName): number | null => {
-    const v = values[name];
-    return v !== undefined ? v : sim ? sim.metric(name) : null;
-  };
+  const sample = sim ? stateAt(sim, t).metrics : null;
+  const value = (name: MetricName): number | null => sample?.cluster[name] ?? null;
   const kind = sim?.scenario.strategy.kind ?? '';
   const { visible, hidden } = stripLayout(kind, (m) => value(m) !== null, metricNames);
   const violations = value('violations') ?? 0;
-  const first = violations > 0 && sim ? sim.history.events.find((e) => e.type === 'violation') : undefined;
-  const firstText = first && first.type === 'violation' ? s(lang, 'violationTitle', { what: `${first.invariant}: ${first.detail}` }) : '';
+  const first = violations > 0 && sim ? indexOf(sim).violations[0] : undefined;
+  // The detail is the strategy's own English diagnostic: a Chinese screen names the invariant only.
+  const firstText = first ? s(lang, 'violationTitle', { what: lang === 'zh' ? first.invariant : `${first.invariant}: ${first.detail}` }) : '';
   return (
     <section className="metrics-strip" aria-label={s(lang, 'metrics')} style={{ gridTemplateColumns: `repeat(${visible.length}, minmax(0, 1fr))` }}>
       {visible.map((name) => {

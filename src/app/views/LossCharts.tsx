@@ -2,11 +2,11 @@ import { useEffect, useRef, type JSX } from 'react';
 import * as d3 from 'd3';
 import type { Lang } from '../i18n/lang';
 import { colourOf } from '../palette';
-import { finiteMax, sampleMetrics, seriesFor, thin } from './chartModel';
-import { indexFor, lastAtOrBefore } from './historyIndex';
-import { timed, useSize } from './hooks';
+import { lastAtOrBefore } from '../../engine/index/series';
+import { finiteMax, metricSeries, thin } from './chartModel';
+import { textWidth, timed, useFontSize, useSize } from './hooks';
 import type { Simulation } from '../../engine/simulation';
-import { isLive } from './simTypes';
+import { indexOf, isLive, staticOf } from './runView';
 import { vs, type ViewStringKey } from './strings';
 import { laneOrder, timeDomain } from './timelineModel';
 import './views.css';
@@ -30,6 +30,8 @@ interface Series {
 interface ChartSpec {
   id: string;
   title: ViewStringKey;
+  /** A second line under the title saying what is plotted (divergence: forks, not lag). */
+  note?: ViewStringKey;
   xLabel: ViewStringKey;
   xDomain: [number, number];
   yDomain: [number, number];
@@ -51,7 +53,7 @@ const fmtY = (v: number, int: boolean): string => {
   return a === 0 ? '0' : a >= 10 ? v.toFixed(0) : a >= 1 ? v.toFixed(1) : a >= 0.01 ? v.toFixed(2) : v.toExponential(0);
 };
 
-function drawChart(svgEl: SVGSVGElement, spec: ChartSpec, width: number, height: number, lang: Lang, cursor: number | null): void {
+function drawChart(svgEl: SVGSVGElement, spec: ChartSpec, width: number, height: number, lang: Lang, cursor: number | null, fs: number): void {
   const svg = d3.select(svgEl).attr('viewBox', `0 0 ${width} ${height}`);
   if (svg.select('g.cv-plot').empty()) {
     svg.append('g').attr('class', 'cv-periods');
@@ -60,14 +62,16 @@ function drawChart(svgEl: SVGSVGElement, spec: ChartSpec, width: number, height:
     svg.append('g').attr('class', 'cv-plot');
     svg.append('line').attr('class', 'cv-cursor');
     svg.append('text').attr('class', 'cv-chart-title').attr('x', 4).attr('y', 14);
+    svg.append('text').attr('class', 'cv-chart-note').attr('x', 4).attr('y', 27);
     svg.append('text').attr('class', 'cv-axis-label').attr('text-anchor', 'end');
     svg.append('text').attr('class', 'cv-nodata');
   }
+  const top = spec.note ? M.top + 12 : M.top;
   const x = d3.scaleLinear().domain(spec.xDomain).range([M.left, width - M.right]);
   // Step counts grow every frame; a nice domain moves in steps, so axes need not redraw each time.
   if (!spec.xIsTime) x.nice();
-  const y = d3.scaleLinear().domain(spec.yDomain).range([height - M.bottom, M.top]).nice();
-  const yTicks = Math.max(2, Math.floor((height - M.top - M.bottom) / 28));
+  const y = d3.scaleLinear().domain(spec.yDomain).range([height - M.bottom, top]).nice();
+  const yTicks = Math.max(2, Math.floor((height - top - M.bottom) / 28));
 
   // Axes only when their scale or the language changed: regenerating ticks every frame is most
   // of a chart's cost, and the domains change in steps, not every frame.
@@ -96,6 +100,9 @@ function drawChart(svgEl: SVGSVGElement, spec: ChartSpec, width: number, height:
       );
   }
   svg.select('text.cv-chart-title').text(vs(lang, spec.title));
+  // The note is shown only where it fits the chart's width (estimated, not measured: no layout reads).
+  const note = spec.note ? vs(lang, spec.note) : '';
+  svg.select('text.cv-chart-note').text(note && textWidth(note, fs * 0.75) <= width - 8 ? note : '');
   svg
     .select('text.cv-axis-label')
     .attr('x', width - M.right)
@@ -110,8 +117,8 @@ function drawChart(svgEl: SVGSVGElement, spec: ChartSpec, width: number, height:
     .attr('class', 'cv-period')
     .attr('x', (d) => x(d[0]))
     .attr('width', (d) => Math.max(1, x(d[1]) - x(d[0])))
-    .attr('y', M.top)
-    .attr('height', height - M.top - M.bottom);
+    .attr('y', top)
+    .attr('height', height - top - M.bottom);
 
   const line = d3
     .line<XY>()
@@ -131,14 +138,14 @@ function drawChart(svgEl: SVGSVGElement, spec: ChartSpec, width: number, height:
   svg
     .select('text.cv-nodata')
     .attr('x', (M.left + width - M.right) / 2)
-    .attr('y', (M.top + height - M.bottom) / 2)
+    .attr('y', (top + height - M.bottom) / 2)
     .text(empty ? vs(lang, 'noData') : '');
   svg
     .select('line.cv-cursor')
     .style('display', cursor === null ? 'none' : 'inline')
     .attr('x1', cursor === null ? 0 : x(cursor))
     .attr('x2', cursor === null ? 0 : x(cursor))
-    .attr('y1', M.top)
+    .attr('y1', top)
     .attr('y2', height - M.bottom);
 }
 
@@ -147,15 +154,13 @@ export function LossCharts(p: LossChartsProps): JSX.Element {
   const wrapRef = useRef<HTMLDivElement>(null);
   const refs = [useRef<SVGSVGElement>(null), useRef<SVGSVGElement>(null), useRef<SVGSVGElement>(null), useRef<SVGSVGElement>(null)];
   const size = useSize(wrapRef);
+  const fs = useFontSize(wrapRef, size, 15);
 
   useEffect(() =>
     timed('charts', () => {
-      const ix = indexFor(sim.history);
-      const workerViews = sim.nodes().filter((n) => n.role === 'worker');
-      const workers = laneOrder(workerViews.map((n) => n.id));
-      const down = new Set(workerViews.filter((n) => !n.up).map((n) => n.id));
-      const sampled = seriesFor(sim);
-      sampleMetrics(sampled, sim, workers, (w) => !down.has(w));
+      const ix = indexOf(sim);
+      const workers = laneOrder(staticOf(sim).nodes.filter((n) => n.role === 'worker').map((n) => n.id));
+      const sampled = metricSeries(ix, workers);
       const live = isLive(sim, t);
       const now = sim.now();
       const timeDom = timeDomain(now, sim.durationMs);
@@ -198,6 +203,7 @@ export function LossCharts(p: LossChartsProps): JSX.Element {
         {
           id: 'divergence',
           title: 'divergence',
+          note: 'divergenceNote',
           xLabel: 'timeSec',
           xDomain: timeDom,
           yDomain: [0, finiteMax(div.map((d) => d[1]), 0) || 1],
@@ -208,6 +214,7 @@ export function LossCharts(p: LossChartsProps): JSX.Element {
         {
           id: 'staleness',
           title: 'staleness',
+          note: 'stalenessNote',
           xLabel: 'timeSec',
           xDomain: timeDom,
           yDomain: [0, Math.max(1, finiteMax(stale.flatMap((s) => s.points.map((q) => q[1])), 0))],
@@ -224,11 +231,11 @@ export function LossCharts(p: LossChartsProps): JSX.Element {
         // getBoundingClientRect: reading layout mid-frame would force a synchronous reflow.
         const w = Math.floor((size.width - GAP * (specs.length - 1)) / specs.length);
         if (w < 10 || size.height < 10) return;
-        drawChart(el, spec, w, size.height, lang, spec.xIsTime ? cursor : null);
+        drawChart(el, spec, w, size.height, lang, spec.xIsTime ? cursor : null, fs);
       });
       // refs are stable useRef objects; listing them would only add noise.
       // eslint-disable-next-line react-hooks/exhaustive-deps
-    }), [sim, t, frame, lang, size]);
+    }), [sim, t, frame, lang, size, fs]);
 
   return (
     <div className="cv-view cv-charts" ref={wrapRef}>

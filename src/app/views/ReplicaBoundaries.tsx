@@ -1,13 +1,12 @@
 import { useEffect, useMemo, useRef, useState, type JSX } from 'react';
-import type { NodeView } from '../../engine/api';
 import { makeDataset, makeEvalSet, type Bounds, type Dataset } from '../../train/datasets';
 import type { Lang } from '../i18n/lang';
 import { colourOf } from '../palette';
 import { classColours, gridDecision, probColour, type GridSlot } from './boundary';
-import { indexFor } from './historyIndex';
+import { valueAt } from '../../engine/index/series';
 import { useSize } from './hooks';
 import type { Simulation } from '../../engine/simulation';
-import { isLive } from './simTypes';
+import { indexOf, stateAt } from './runView';
 import { vs } from './strings';
 import { laneOrder } from './timelineModel';
 import './views.css';
@@ -125,11 +124,13 @@ export function ReplicaBoundaries(p: ReplicaBoundariesProps): JSX.Element {
     slots.current = new Map();
   }, [sim]);
 
-  const live = isLive(sim, t);
-  const nodes: NodeView[] = (live ? sim.nodes() : sim.nodesAt(t)).filter((n) => n.role === 'worker');
+  // Each tile is the replica at t: its version from the history, its boundary from the parameter
+  // snapshot the engine took at the newest sample ≤ t (live included: t = now).
+  const nodes = stateAt(sim, t).nodes.filter((n) => n.role === 'worker');
   const ordered = laneOrder(nodes.map((n) => n.id)).map((id) => nodes.find((n) => n.id === id)!);
   const side = tileSide(Math.max(1, ordered.length), size.width, size.height);
-  const ix = indexFor(sim.history);
+  const ix = indexOf(sim);
+  const sampleAt = (id: string) => valueAt(ix.samples.get(id), t) ?? null;
 
   useEffect(() => {
     const wall = performance.now();
@@ -147,9 +148,9 @@ export function ReplicaBoundaries(p: ReplicaBoundariesProps): JSX.Element {
         paint(canvas, slot.grid, evalSet, bounds, side);
         painted.current.set(canvas, paintKey);
       }
-      // Live: recompute on a new version. Scrubbed: on a different sampled snapshot.
-      const snap = live ? null : ix.sampleAt(n.id, t);
-      const want = live ? `v${n.version}` : snap ? `s${snap.t}` : null;
+      // Recompute when the sampled snapshot at t changes (one per sample period, live or scrubbed).
+      const snap = sampleAt(n.id);
+      const want = snap ? `s${snap.t}` : null;
       if (want === null) continue;
       const d = gridDecision(slot, want, wall);
       if (d === 'no') continue;
@@ -157,7 +158,7 @@ export function ReplicaBoundaries(p: ReplicaBoundariesProps): JSX.Element {
         retry = Math.min(retry, d);
         continue;
       }
-      const params = live ? sim.params(n.id) : sim.paramsAt(n.id, t);
+      const params = sim.paramsAt(n.id, snap!.t);
       if (!params) continue;
       const s = slot;
       s.pending = want;
@@ -184,12 +185,12 @@ export function ReplicaBoundaries(p: ReplicaBoundariesProps): JSX.Element {
     return () => clearTimeout(timer);
     // `ordered` derives from (sim, t, frame); listing it would re-run on every render.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [sim, t, frame, tick, side, live, evalSet, bounds, ix]);
+  }, [sim, t, frame, tick, side, evalSet, bounds, ix]);
 
   return (
     <div className="cv-view cv-replicas" ref={wrapRef} aria-label={vs(lang, 'replicas')}>
       {ordered.map((n) => {
-        const s = ix.sampleAt(n.id, t);
+        const s = sampleAt(n.id);
         return (
           <figure className={`cv-replica${n.up ? '' : ' down'}`} key={n.id} data-testid={`replica-${n.id}`} style={{ margin: 0 }}>
             <canvas

@@ -3,16 +3,18 @@ import * as d3 from 'd3';
 import type { Simulation } from '../../engine/simulation';
 import type { Lang } from '../i18n/lang';
 import { s, type StringKey } from '../i18n/strings';
-import { useSize } from './hooks';
-import { rowFacts, serverPanelModel, termColour, termText, type LogBox, type ServerRow } from './serverModel';
+import { textWidth, timed, useFontSize, useSize } from './hooks';
+import { indexOf, stateAt, staticOf } from './runView';
+import { serverPanelModel, termColour, termText, type LogBox, type PanelFlavor, type RowRole, type ServerRow } from './serverModel';
+import { wordsContext } from './wordsContext';
 import './views.css';
 
 export interface ServerStatesProps {
   sim: Simulation;
+  /** The cursor time: the panel shows the servers as they stood then (now, when live). */
+  t: number;
   frame: number;
   lang: Lang;
-  /** False while scrubbing: detail() is live state only, so the panel says so instead of lying. */
-  live: boolean;
 }
 
 /** Header: title and legend on one line, index ticks on the next (above the log columns). */
@@ -22,12 +24,18 @@ const LEFT_W = 262;
 const BOX_GAP = 3;
 const PAD = 8;
 
-function roleText(lang: Lang, role: string): string {
-  const key = `srvRole_${role}` as StringKey;
-  const known = ['leader', 'follower', 'candidate', 'crashed', 'consumer'].includes(role);
-  const word = known ? s(lang, key) : role;
+/** The panel's words per protocol: what a box's number is, what the second column counts, what the log is. */
+const flavorWords: Record<PanelFlavor, { term: StringKey; commit: StringKey; log: StringKey }> = {
+  raft: { term: 'srvTerm', commit: 'srvCommit', log: 'srvLog' },
+  kafka: { term: 'srvEpoch', commit: 'srvHW', log: 'srvLogKafka' },
+  paxos: { term: 'srvBallot', commit: 'srvChosen', log: 'srvLogPaxos' },
+  '2pc': { term: 'srvTx', commit: 'srvCommit', log: 'srvLog2pc' },
+};
+
+function roleText(lang: Lang, role: RowRole): string {
+  const word = s(lang, `srvRole_${role}` as StringKey);
   // Shape as well as words: a crown for the leader, a question for a candidate, a cross when down.
-  return role === 'leader' ? `♛ ${word}` : role === 'candidate' ? `? ${word}` : role === 'crashed' ? `✕ ${word}` : word;
+  return role === 'leader' ? `♛ ${word}` : role === 'candidate' ? `? ${word}` : role === 'crashed' || role === 'offline' ? `✕ ${word}` : word;
 }
 
 /**
@@ -35,10 +43,11 @@ function roleText(lang: Lang, role: string): string {
  * the log as boxes aligned by index across rows, coloured by term; committed solid, uncommitted
  * hollow and dashed. D3 keyed joins: rows by node id, boxes by log index.
  */
-export function ServerStates({ sim, frame, lang, live }: ServerStatesProps): JSX.Element {
+export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.Element {
   const wrapRef = useRef<HTMLDivElement>(null);
   const svgRef = useRef<SVGSVGElement>(null);
   const size = useSize(wrapRef);
+  const fs = useFontSize(svgRef, size, 15);
 
   useEffect(() => {
     const svg = d3.select(svgRef.current!);
@@ -47,34 +56,36 @@ export function ServerStates({ sim, frame, lang, live }: ServerStatesProps): JSX
     svg.append('g').attr('class', 'sv-rows');
   }, []);
 
-  useEffect(() => {
+  useEffect(() => timed('servers', () => {
     const el = svgRef.current;
     const { width, height } = size;
     if (!el || width === 0 || height === 0) return;
     const svg = d3.select(el).attr('viewBox', `0 0 ${width} ${height}`);
-    const fs = parseFloat(getComputedStyle(el).fontSize) || 15;
     // Room for id, role badge, term and commit/HW at any type size (Chinese labels are wider).
     const left = Math.max(LEFT_W, fs * 19);
     const logW = Math.max(60, width - left - PAD);
-    const nodes = sim.nodes();
+    const state = stateAt(sim, t);
+    const ix = indexOf(sim);
+    const ctx = wordsContext(sim.scenario, staticOf(sim));
     // Box side from the row height, then as many columns as fit.
-    const probe = serverPanelModel(nodes, 1);
-    const consensus = probe.rows.filter((r) => r.kind !== 'consumer').length;
-    const consumers = probe.rows.length - consensus;
+    const consensus = state.nodes.filter((n) => n.facts?.kind === 'raft-server' || n.facts?.kind === 'kafka-broker' || n.facts?.kind === 'paxos-server' || n.facts?.kind === '2pc-server').length;
+    const consumers = state.nodes.filter((n) => n.facts?.kind === 'kafka-consumer').length;
     const rowH = Math.max(24, Math.min(fs * 3, (height - HEAD_H - consumers * CONSUMER_H - 4) / Math.max(1, consensus)));
     const box = Math.max(12, Math.min(24, rowH * (rowH >= fs * 2.4 ? 0.5 : 0.72)));
     const cols = Math.max(1, Math.floor((logW + BOX_GAP) / (box + BOX_GAP)));
-    const model = serverPanelModel(nodes, cols);
+    const model = serverPanelModel(state, ix, cols, ctx, lang);
     const twoLines = rowH >= fs * 2.4;
-    const termWord = s(lang, model.kafka ? 'srvEpoch' : 'srvTerm');
-    const commitWord = s(lang, model.kafka ? 'srvHW' : 'srvCommit');
+    const words = flavorWords[model.flavor];
+    const termWord = s(lang, words.term);
+    const commitWord = s(lang, words.commit);
+    const logWord = s(lang, words.log);
     const colX = (index: number): number => left + (index - (model.window?.lo ?? 0)) * (box + BOX_GAP);
 
     // ---- header: title, legend and index ticks ---------------------------------------------
     const head = svg.select('g.sv-head');
     const headData = [
-      { key: 'title', x: PAD, text: `${s(lang, model.kafka ? 'brokersTitle' : 'serversTitle')}${live ? '' : ` — ${s(lang, 'srvLiveOnly')}`}`, cls: 'sv-title' },
-      { key: 'log', x: left, text: s(lang, 'srvLog'), cls: 'sv-sub' },
+      { key: 'title', x: PAD, text: s(lang, model.kafka ? 'brokersTitle' : 'serversTitle'), cls: 'sv-title' },
+      { key: 'log', x: left, text: logWord, cls: 'sv-sub' },
     ];
     head
       .selectAll<SVGTextElement, (typeof headData)[number]>('text.sv-htext')
@@ -103,12 +114,18 @@ export function ServerStates({ sim, frame, lang, live }: ServerStatesProps): JSX
       .attr('stroke', termColour(2))
       .attr('stroke-width', (d) => (d.committed ? 1 : 1.5))
       .attr('stroke-dasharray', (d) => (d.committed ? null : '2 1.5'));
-    // Legend right after the "log" heading (the top-right corner holds the servers/replicas switch).
-    const sub = head.selectAll<SVGTextElement, unknown>('text.sv-sub').node();
-    let lx = left + (sub ? sub.getBBox().width : 0) + 16;
-    lg.each(function () {
-      d3.select(this).attr('transform', `translate(${lx},5)`);
-      lx += (this as SVGGElement).getBBox().width + 12;
+    // Legend on the second header line, left of the log columns (whose index ticks share that
+    // line) where it fits; else after the "log" heading (the top-right corner holds the
+    // servers/replicas switch). Widths are estimated from the text, not measured: no layout
+    // reads in a frame.
+    const subFs = fs * 0.92; // .sv-sub is 0.8rem in a 0.87rem svg
+    const legendW = legend.reduce((a, d) => a + 15 + textWidth(d.text, subFs) + 12, 0);
+    const below = PAD + legendW <= left - 8;
+    let lx = below ? PAD : left + textWidth(logWord, subFs) + 16;
+    const ly = below ? HEAD_H - 14 : 5;
+    lg.each(function (d) {
+      d3.select(this).attr('transform', `translate(${lx},${ly})`);
+      lx += 15 + textWidth(d.text, subFs) + 12;
     });
     // Index ticks every 5th column, so "index 12" can be pointed at across rows.
     const ticks = model.window ? d3.range(model.window.lo, model.window.hi + 1).filter((i) => i % 5 === 0) : [];
@@ -183,6 +200,7 @@ export function ServerStates({ sim, frame, lang, live }: ServerStatesProps): JSX
     // Term and commit: beside the badge on one line, or under id and badge on a second line.
     const factsY = (d: Placed): number => (twoLines ? fs * 2.15 : mid(d));
     const termX = twoLines ? PAD : badgeX + badgeW + 8;
+    const maxTerm = model.rows.reduce((m, r) => Math.max(m, r.term ?? 0), 0);
     rows
       .select('text.sv-term')
       .attr('x', termX)
@@ -191,7 +209,8 @@ export function ServerStates({ sim, frame, lang, live }: ServerStatesProps): JSX
       .text((d) => (d.r.term === null ? '' : `${termWord} ${d.r.term}`));
     rows
       .select('text.sv-commit')
-      .attr('x', twoLines ? PAD + fs * 5.6 : termX + fs * 4.6)
+      // After the widest term label (estimated, not measured): Chinese words and 3-digit ballots are wider.
+      .attr('x', termX + Math.max(twoLines ? fs * 5.6 - (termX - PAD) : fs * 4.6, textWidth(`${termWord} ${maxTerm}`, fs) + fs * 0.6))
       .attr('y', factsY)
       .attr('dy', '0.35em')
       .text((d) => (d.r.commitIndex === null ? '' : `${commitWord} ${d.r.commitIndex}`));
@@ -224,7 +243,9 @@ export function ServerStates({ sim, frame, lang, live }: ServerStatesProps): JSX
         .attr('y', box / 2)
         .attr('fill', (e) => (e.committed ? termText(e.term) : 'var(--fg)'))
         .style('font-size', `${Math.max(10, Math.min(13, box * 0.6))}px`)
-        .text((e) => (box >= 15 ? String(e.term) : ''));
+        // The term (epoch, ballot) where it fits; a 2PC box is coloured by its transaction and
+        // shows only a decision (✓ commit, ✗ abort): transaction ids run to three digits.
+        .text((e) => (model.flavor === '2pc' ? (e.label === '✓' || e.label === '✗' ? e.label : '') : box >= 15 && e.term < 100 ? String(e.term) : box >= 22 ? String(e.term) : ''));
       g.select('title').text(
         (e) => `#${e.index} · ${termWord} ${e.term}${e.label ? ` · ${e.label}` : ''} · ${s(lang, e.committed ? 'srvLegendCommitted' : 'srvLegendUncommitted')}`,
       );
@@ -235,9 +256,9 @@ export function ServerStates({ sim, frame, lang, live }: ServerStatesProps): JSX
       .attr('y', (d) => (d.r.kind === 'consumer' ? d.h / 2 : twoLines ? fs * 2.15 : d.h / 2))
       .attr('dy', '0.35em')
       .style('display', (d) => (d.r.kind === 'consumer' || twoLines ? null : 'none'))
-      .text((d) => rowFacts(d.r) || (d.r.log.length === 0 && d.r.kind !== 'consumer' ? s(lang, 'srvNoLog') : ''));
+      .text((d) => d.r.facts || (d.r.log.length === 0 && d.r.kind !== 'consumer' ? s(lang, 'srvNoLog') : ''));
     rows.select('title').text((d) => describeRow(d.r, lang, termWord, commitWord));
-  }, [sim, frame, size, lang, live]);
+  }), [sim, t, frame, size, fs, lang]);
 
   return (
     <div className="cv-view sv-servers" ref={wrapRef}>

@@ -1,15 +1,18 @@
 import { useEffect, useId, useRef, type JSX } from 'react';
 import * as d3 from 'd3';
-import type { InFlight, LinkView, NodeView } from '../../engine/api';
-import type { Action, NodeId } from '../../sim/types';
+import type { DropMark, MessageSpan } from '../../engine/index/runIndex';
+import type { LinkState, NodeState } from '../../engine/index/runState';
+import type { Action, NodeId, NodeRole } from '../../sim/types';
 import type { Lang } from '../i18n/lang';
 import { colourOf, kindColour, messageColours } from '../palette';
+import { nodeLines, roleOf, termOf, termWord, versionOf, type DataRole } from '../words/nodeWords';
 import { directedSegment, flightFraction, groupsFromDrop, hullPath, labelPlacement, lerpSeg, nodeHitBox, pairLinks, textOn, topologyLayout, type LinkPair, type Pt, type TopologyLayout } from './geometry';
-import { completeGroups, indexFor, type DropMark } from './historyIndex';
 import { timed, useReducedMotion, useSize } from './hooks';
 import type { Simulation } from '../../engine/simulation';
-import { stateAt } from './simTypes';
+import { dropsNear, messageById } from './drops';
+import { indexOf, stateAt, staticOf } from './runView';
 import { kindName, vs } from './strings';
+import { wordsContext } from './wordsContext';
 import './views.css';
 
 export interface TopologyViewProps {
@@ -31,12 +34,19 @@ const DROP_FLASH_MS = 200;
 /** A drop closer than this to the home position is a click or a fumble, not a partition gesture. */
 const DRAG_MIN_PX = 40;
 const SPRING_MS = 350;
-/** Roles drawn on a server/broker glyph; others (client, consumer, strong/eventual) are not consensus roles. */
-const consensusRoles = new Set(['leader', 'candidate', 'follower']);
+/** Roles drawn on a server/broker glyph (RaftScope): leader, candidate, follower. */
+const consensusRoles = new Set<DataRole>(['leader', 'candidate', 'follower']);
 
 interface NodeDatum {
   id: NodeId;
-  node: NodeView;
+  node: NodeState;
+  /** The stable `data-role` hook at the cursor time (crashed, leader, follower, worker …). */
+  role: DataRole;
+  /** Raft term or Kafka leader epoch at the cursor time (null where it does not apply). */
+  term: number | null;
+  /** The version it holds at the cursor time (servers: from their facts). */
+  version: number;
+  backend: string;
   p: Pt;
   colour: string;
   isWorker: boolean;
@@ -46,7 +56,7 @@ interface NodeDatum {
 }
 
 interface DirDatum {
-  link: LinkView;
+  link: LinkState;
   seg: { x1: number; y1: number; x2: number; y2: number };
   offset: number;
 }
@@ -59,7 +69,7 @@ function hexagon(r: number): string {
   return `M${pts.join('L')}Z`;
 }
 
-function shapePath(role: NodeView['role'], r: number): string {
+function shapePath(role: NodeRole, r: number): string {
   if (role === 'worker') return `M${-r},0A${r},${r} 0 1,0 ${r},0A${r},${r} 0 1,0 ${-r},0Z`;
   if (role === 'broker') return hexagon(r * 1.05);
   const s = r * 0.9;
@@ -92,7 +102,7 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
     return { x: sp.from.x + (home.x - sp.from.x) * e, y: sp.from.y + (home.y - sp.from.y) * e };
   };
 
-  const ix = indexFor(sim.history);
+  const ix = indexOf(sim);
 
   // One-time scaffold: layers in paint order, and the background that clears the selection.
   useEffect(() => {
@@ -125,9 +135,9 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
       svg.attr('viewBox', `0 0 ${width} ${height}`);
       svg.select('rect.cv-bg').attr('width', width).attr('height', height);
 
-      const { nodes, links, inFlight } = stateAt(sim, t);
-      const part = ix.partitionAt(t);
-      const groups = part ? completeGroups(part.groups, nodes.map((n) => n.id)) : [];
+      const { nodes, links, inFlight, partition, metrics } = stateAt(sim, t);
+      const ctx = wordsContext(sim.scenario, staticOf(sim));
+      const groups = partition ?? [];
       const lay = topologyLayout(nodes, width, height, 0, undefined, groups);
       svg.classed('cluster', lay.kind === 'cluster');
       layoutRef.current = lay;
@@ -157,7 +167,7 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
 
       // ---- links ---------------------------------------------------------------------------------
       const pairs = pairLinks(links).filter((pr) => lay.pos.has(pr.a) && lay.pos.has(pr.b));
-      const dirsOf = (pr: LinkPair<LinkView>): DirDatum[] => {
+      const dirsOf = (pr: LinkPair<LinkState>): DirDatum[] => {
         const both = pr.ab !== undefined && pr.ba !== undefined;
         const out: DirDatum[] = [];
         for (const l of [pr.ab, pr.ba]) {
@@ -169,7 +179,7 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
       };
       const pairSel = svg
         .select('g.cv-layer-links')
-        .selectAll<SVGGElement, LinkPair<LinkView>>('g.cv-pair')
+        .selectAll<SVGGElement, LinkPair<LinkState>>('g.cv-pair')
         .data(pairs, (d) => d.key)
         .join('g')
         .attr('class', 'cv-pair')
@@ -235,7 +245,7 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
       const cutPairs = pairs.filter((pr) => pr.ab?.cut || pr.ba?.cut);
       svg
         .select('g.cv-layer-cuts')
-        .selectAll<SVGTextElement, LinkPair<LinkView>>('text')
+        .selectAll<SVGTextElement, LinkPair<LinkState>>('text')
         .data(cutPairs, (d) => d.key)
         .join('text')
         .attr('class', 'cv-scissors')
@@ -256,7 +266,7 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
           const s = segFor(m.from, m.to);
           return s ? { m, at: lerpSeg(s, quantise(flightFraction(t, m.sentAt, m.due))) } : null;
         })
-        .filter((x): x is { m: InFlight; at: Pt } => x !== null);
+        .filter((x): x is { m: MessageSpan; at: Pt } => x !== null);
       svg
         .select('g.cv-layer-msgs')
         .selectAll<SVGCircleElement, (typeof msgs)[number]>('circle')
@@ -270,10 +280,10 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
 
       // Dropped messages flash a ✕ where they were lost, fading over DROP_FLASH_MS of sim time.
       const drops: { dm: DropMark; at: Pt; age: number }[] = [];
-      for (const dm of ix.dropsNear(t, DROP_FLASH_MS)) {
+      for (const dm of dropsNear(ix, t, DROP_FLASH_MS)) {
         const s = segFor(dm.from, dm.to);
         if (!s) continue;
-        const span = ix.messageById(dm.id);
+        const span = messageById(ix, dm.id, dm.sentAt);
         const f = span ? flightFraction(dm.t, span.sentAt, span.due) : 0.5;
         drops.push({ dm, at: lerpSeg(s, Math.max(0.15, Math.min(0.85, f))), age: t - dm.t });
       }
@@ -297,15 +307,19 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
           const dx = q.x - lay.cx;
           const dy = q.y - lay.cy;
           const len = Math.hypot(dx, dy);
-          const step = n.computing ? ix.stepAt(n.id, t) : null;
+          const isWorker = n.role === 'worker';
           return {
             id: n.id,
             node: n,
+            role: roleOf(n),
+            term: termOf(n),
+            version: versionOf(n, metrics?.nodes[n.id]?.version),
+            backend: isWorker ? sim.trainer.backendFor(n.id) : '',
             p: q,
             colour: colourOf(n.id),
-            isWorker: n.role === 'worker',
+            isWorker,
             out: len > 1 ? { x: dx / len, y: dy / len } : { x: 0, y: 1 },
-            progress: n.computing ? (step ? flightFraction(t, step.t, step.due) : 0) : null,
+            progress: n.computing ? flightFraction(t, n.computing.t, n.computing.due) : null,
           };
         });
       const nodeSel = svg
@@ -354,9 +368,10 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
       nodeSel
         .attr('data-testid', (d) => `node-${d.id}`)
         .attr('data-up', (d) => String(d.node.up))
-        .attr('data-version', (d) => String(d.node.version))
-        .attr('data-role', (d) => d.node.role)
-        .attr('aria-label', (d) => `${d.id} v${d.node.version}${d.node.up ? '' : ` (${vs(lang, 'crashed')})`}`)
+        .attr('data-version', (d) => String(d.version))
+        .attr('data-role', (d) => d.role)
+        .attr('data-term', (d) => (d.term === null ? null : String(d.term)))
+        .attr('aria-label', (d) => `${d.id} v${d.version}${d.node.up ? '' : ` (${vs(lang, 'crashed')})`}`)
         .classed('down', (d) => !d.node.up)
         .classed('failed', (d) => d.node.failed !== undefined)
         .classed('selected', (d) => d.id === selected)
@@ -377,18 +392,17 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         .attr('stroke', (d) => (d.isWorker ? d.colour : null));
       // Consensus role on server/broker glyphs (RaftScope): leader = bold ring and a crown,
       // candidate = dashed ring, follower plain; the term (Kafka: leader epoch) under the version.
-      const roleOf = (d: NodeDatum): string => (!d.isWorker && d.node.up && d.node.detail?.role && consensusRoles.has(d.node.detail.role) ? d.node.detail.role : 'none');
+      const ring = (d: NodeDatum): string => (!d.isWorker && consensusRoles.has(d.role) ? d.role : 'none');
       nodeSel
-        .attr('data-consensus-role', (d) => (roleOf(d) === 'none' ? null : roleOf(d)))
         .select('path.cv-role-ring')
-        .attr('class', (d) => `cv-role-ring ${roleOf(d)}`)
-        .attr('d', (d) => (roleOf(d) === 'leader' || roleOf(d) === 'candidate' ? shapePath(d.node.role, R + 6) : ''));
+        .attr('class', (d) => `cv-role-ring ${ring(d)}`)
+        .attr('d', (d) => (ring(d) === 'leader' || ring(d) === 'candidate' ? shapePath(d.node.role, R + 6) : ''));
       nodeSel
         .select('text.cv-crown')
         .attr('x', 0)
         .attr('y', -(R + 10))
         .attr('text-anchor', 'middle')
-        .style('display', (d) => (roleOf(d) === 'leader' ? null : 'none'));
+        .style('display', (d) => (ring(d) === 'leader' ? null : 'none'));
       const k = R * 0.55;
       nodeSel.select('path.cv-cross').attr('d', (d) => (d.node.up ? '' : `M${-k},${-k}L${k},${k}M${k},${-k}L${-k},${k}`));
       nodeSel
@@ -401,23 +415,23 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
       // Version (and backend) outside the glyph: beside side nodes, above/below the others.
       nodeSel.each(function (d) {
         const sideOf = lay.side.get(d.id);
-        const term0 = !d.isWorker && d.node.detail?.term !== undefined;
+        const term0 = !d.isWorker && d.term !== null;
         const lp =
           sideOf !== undefined
-            ? labelPlacement({ x: sideOf, y: 0 }, true, R, d.isWorker ? d.node.backend !== '' && !lay.dense : term0)
-            : labelPlacement(d.out, d.isWorker, R, d.isWorker && d.node.backend !== '');
+            ? labelPlacement({ x: sideOf, y: 0 }, true, R, d.isWorker ? d.backend !== '' && !lay.dense : term0)
+            : labelPlacement(d.out, d.isWorker, R, d.isWorker && d.backend !== '');
         const g = d3.select(this);
-        g.select('text.cv-ver').attr('x', lp.x).attr('y', lp.yVersion).attr('text-anchor', lp.anchor).text(`v${d.node.version}`);
+        g.select('text.cv-ver').attr('x', lp.x).attr('y', lp.yVersion).attr('text-anchor', lp.anchor).text(`v${d.version}`);
         g.select('text.cv-backend')
           .attr('x', lp.x)
           .attr('y', lp.yBackend)
           .attr('text-anchor', lp.anchor)
-          .text(d.isWorker && !lay.dense ? d.node.backend : '');
-        const term = !d.isWorker && d.node.detail?.term !== undefined ? `${vs(lang, d.node.role === 'broker' ? 'epoch' : 'term')} ${d.node.detail.term}` : '';
+          .text(d.isWorker && !lay.dense ? d.backend : '');
+        const term = !d.isWorker && d.term !== null ? `${termWord(d.node, lang)} ${d.term}` : '';
         g.select('text.cv-term').attr('x', lp.x).attr('y', lp.yBackend).attr('text-anchor', lp.anchor).text(term);
         // Servers in a cluster sit close together: their hit area is the glyph alone, so one
         // server's box never covers a neighbour's centre.
-        const hit = !d.isWorker && sideOf !== undefined ? { x: -(R + 8), y: -(R + 8), width: 2 * (R + 8), height: 2 * (R + 8) } : nodeHitBox(lp, R, `v${d.node.version}`.length, d.isWorker ? d.node.backend.length : term.length);
+        const hit = !d.isWorker && sideOf !== undefined ? { x: -(R + 8), y: -(R + 8), width: 2 * (R + 8), height: 2 * (R + 8) } : nodeHitBox(lp, R, `v${d.version}`.length, d.isWorker ? d.backend.length : term.length);
         g.select('rect.cv-node-hit').attr('x', hit.x).attr('y', hit.y).attr('width', hit.width).attr('height', hit.height);
       });
 
@@ -443,12 +457,11 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         .attr('y', -R * 0.55)
         .style('display', (d) => (d.node.failed !== undefined ? null : 'none'));
       nodeSel.select('title').text((d) => {
-        const lines = [`${d.id} · v${d.node.version}`];
+        const lines = [`${d.id} · v${d.version}`];
         if (d.node.failed !== undefined) lines.push(`${vs(lang, 'failed')}: ${d.node.failed}`);
         else if (!d.node.up) lines.push(vs(lang, 'crashed'));
         if (d.node.slowFactor > 1) lines.push(`${vs(lang, 'slow')} ×${fmtFactor(d.node.slowFactor)}`);
-        if (d.node.status) lines.push(d.node.status);
-        for (const l of d.node.detail?.lines ?? []) lines.push(l);
+        if (d.node.up) lines.push(...nodeLines(d.node, ctx, lang));
         return lines.join('\n');
       });
 

@@ -3,11 +3,14 @@ import * as d3 from 'd3';
 import type { NodeId } from '../../sim/types';
 import type { Lang } from '../i18n/lang';
 import { colourOf, kindColour } from '../palette';
-import { firstAtOrAfter, indexFor, lastAtOrBefore, type VersionMark } from './historyIndex';
-import { timed, useSize } from './hooks';
+import type { NoteEvent, VersionMark } from '../../engine/index/runIndex';
+import { firstAtOrAfter, lastAtOrBefore } from '../../engine/index/series';
+import { noteText } from '../words/noteWords';
+import { timed, useFontSize, useSize } from './hooks';
 import type { Simulation } from '../../engine/simulation';
+import { indexOf, staticOf } from './runView';
 import { kindName, vs } from './strings';
-import { labelledMarks, laneOrder, laneStretches, timeDomain, visibleMessages } from './timelineModel';
+import { keyNotes, labelledMarks, laneOrder, laneStretches, timeDomain, visibleMessages } from './timelineModel';
 import './views.css';
 
 export interface VersionTimelineProps {
@@ -36,6 +39,8 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const frontRef = useRef<SVGSVGElement>(null);
   const size = useSize(wrapRef);
+  // The axis and the legend under it grow with the type (18 px root at 1920): keep them apart.
+  const fs = useFontSize(wrapRef, size, 14);
   const [hidden, setHidden] = useState<ReadonlySet<string>>(() => new Set());
   const onScrub = useRef(p.onScrub);
   useEffect(() => {
@@ -45,7 +50,7 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
   const placedFor = useRef('');
   const xRef = useRef<d3.ScaleLinear<number, number> | null>(null);
 
-  const ix = indexFor(sim.history);
+  const ix = indexOf(sim);
   const kinds = ix.kinds;
 
   useEffect(() => {
@@ -58,6 +63,8 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
     front.append('rect').attr('class', 'cv-veil').style('display', 'none');
     for (const layer of ['lanelabels', 'branches', 'cursor']) front.append('g').attr('class', `cv-layer-${layer}`);
     front.append('rect').attr('class', 'cv-bg');
+    // Above the scrub surface, so a note's tooltip shows on hover (a press still bubbles up to scrub).
+    front.append('g').attr('class', 'cv-layer-notes');
     placedFor.current = '';
 
     // Scrubbing: press/drag anywhere on the plot; double-click returns to live.
@@ -92,14 +99,12 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
       const { width, height } = size;
       const canvas = canvasRef.current;
       if (!canvas || width === 0 || height === 0) return;
-      // The axis and the legend under it grow with the type (18 px root at 1920): keep them apart.
-      const fs = parseFloat(getComputedStyle(wrapRef.current!).fontSize) || 14;
       const M = { ...BASE_M, bottom: Math.max(BASE_M.bottom, Math.round(fs * 3.1)) };
       const now = sim.now();
       const [t0, t1] = timeDomain(now, sim.durationMs);
       const x = d3.scaleLinear().domain([t0, t1]).range([M.left, width - M.right]);
       xRef.current = x;
-      const ids = laneOrder(sim.nodes().map((n) => n.id));
+      const ids = laneOrder(staticOf(sim).nodes.map((n) => n.id));
       const laneH = (height - M.top - M.bottom) / Math.max(1, ids.length);
       const yOf = new Map<NodeId, number>(ids.map((id, i) => [id, M.top + (i + 0.5) * laneH]));
       // Everything recorded so far is drawn (up to now); when scrubbed back, the part after the
@@ -324,6 +329,25 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
           .text((d) => d.version);
       }
 
+      // ---- protocol notes: elections, ISR changes, mode switches, merges (typed notes, in words) ----
+      const notes = keyNotes(ix).filter((n) => n.t >= t0 && n.t <= tEnd && (n.node === undefined || yOf.has(n.node)));
+      const noteY = (n: NoteEvent): number => (n.node !== undefined ? yOf.get(n.node)! - Math.min(9, laneH * 0.38) : M.top - 12);
+      const noteSel = front
+        .select<SVGGElement>('g.cv-layer-notes')
+        .selectAll<SVGGElement, NoteEvent>('g')
+        .data(notes, (n) => `${n.what}@${n.t}:${n.node ?? ''}`)
+        .join((enter) => {
+          const g = enter.append('g').attr('class', (n) => `cv-note note-${n.what}`);
+          g.append('path').attr('d', 'M0,-4L4,0L0,4L-4,0Z');
+          g.append('text').attr('class', 'cv-note-label cv-num').attr('x', 5).attr('dy', '0.35em');
+          g.append('title');
+          return g;
+        });
+      noteSel.attr('transform', (n) => `translate(${x(n.t)},${noteY(n)})`);
+      // A crown and the term for an election: it reads in both languages and says who leads from when.
+      noteSel.select('text').text((n) => (n.what === 'leaderElected' && laneH >= 16 ? `♛${n.data.term}` : ''));
+      noteSel.select('title').text((n) => `${(n.t / 1000).toFixed(3)} s · ${noteText(n, lang, sim.scenario)}`);
+
       // ---- branch points (a forked run) -----------------------------------------------------------
       const br = front
         .select('g.cv-layer-branches')
@@ -368,7 +392,7 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
         .attr('width', Math.max(0, x(tEnd) - x(tCur)))
         .attr('y', M.top - 6)
         .attr('height', height - M.top - M.bottom + 8);
-    }), [sim, ix, t, frame, size, lang, cursor, hidden, p.marks]);
+    }), [sim, ix, t, frame, size, fs, lang, cursor, hidden, p.marks]);
 
   const toggle = (kind: string): void =>
     setHidden((h) => {

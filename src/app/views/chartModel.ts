@@ -1,55 +1,45 @@
+import type { RunIndex } from '../../engine/index/runIndex';
+import { lastAtOrBefore } from '../../engine/index/series';
 import type { NodeId } from '../../sim/types';
 
 /**
- * Metric series the charts sample once per frame (divergence and staleness are current-state
- * metrics, not history events). Kept per simulation object, so remounting a chart — switching
- * layout, changing language — does not lose what was already sampled.
+ * The charts' metric series, read from the engine's samples in the history (taken on the
+ * simulated clock: a fixed period, every expectation time, the end) — never computed by the
+ * screen, so they do not depend on frame rate and `npm run sim -- --samples` writes the same
+ * points. Extracted incrementally: each frame reads only the samples added since the last one.
  */
-export interface SampledSeries {
+export interface MetricSeries {
   t: number[];
+  /** Cluster divergence: the largest distance between two *forked* replicas (lagging ones count as staleness). */
   divergence: number[];
+  /** Per worker; NaN while the worker is down (a crashed replica serves nothing). */
   staleness: Map<NodeId, number[]>;
+  /** How many of the index's samples have been read. */
+  read: number;
 }
 
-export interface MetricSource {
-  now(): number;
-  metric(name: 'divergence' | 'staleness', node?: string): number | null;
+const cache = new WeakMap<RunIndex, MetricSeries>();
+
+function downAt(ix: RunIndex, node: NodeId, t: number): boolean {
+  const d = ix.downs.get(node);
+  if (!d) return false;
+  const i = lastAtOrBefore(d, t, (p) => p.start);
+  return i >= 0 && (d[i].end === null || d[i].end! > t);
 }
 
-const store = new WeakMap<object, SampledSeries>();
-
-export function seriesFor(sim: object): SampledSeries {
-  let s = store.get(sim);
+export function metricSeries(ix: RunIndex, workers: readonly NodeId[]): MetricSeries {
+  let s = cache.get(ix);
   if (!s) {
-    s = { t: [], divergence: [], staleness: new Map() };
-    store.set(sim, s);
+    s = { t: [], divergence: [], staleness: new Map(workers.map((w) => [w, []])), read: 0 };
+    cache.set(ix, s);
+  }
+  for (; s.read < ix.metrics.length; s.read++) {
+    const { t, value } = ix.metrics[s.read];
+    s.t.push(t);
+    s.divergence.push(value.cluster.divergence ?? NaN);
+    for (const [w, arr] of s.staleness) arr.push(downAt(ix, w, t) ? NaN : (value.nodes[w]?.staleness ?? NaN));
   }
   return s;
-}
-
-/**
- * Appends one sample at sim.now() if time moved forward since the last one (a paused or scrubbed
- * view adds nothing). Missing values (no live workers, …) are stored as NaN: a gap in the line.
- */
-export function sampleMetrics(series: SampledSeries, sim: MetricSource, workers: readonly NodeId[], isUp: (w: NodeId) => boolean = () => true): boolean {
-  const now = sim.now();
-  const last = series.t.length ? series.t[series.t.length - 1] : -Infinity;
-  if (!(now > last)) return false;
-  const n = series.t.length;
-  series.t.push(now);
-  series.divergence.push(sim.metric('divergence') ?? NaN);
-  for (const w of workers) {
-    let arr = series.staleness.get(w);
-    if (!arr) {
-      // A worker first seen late gets NaN for the samples before it.
-      arr = new Array<number>(n).fill(NaN);
-      series.staleness.set(w, arr);
-    }
-    // A crashed replica serves nothing, so its staleness means nothing: leave a gap.
-    arr.push(isUp(w) ? (sim.metric('staleness', w) ?? NaN) : NaN);
-  }
-  for (const [w, arr] of series.staleness) if (!workers.includes(w)) arr.push(NaN);
-  return true;
 }
 
 /** Largest finite value, or `floor` when there is none or all are below it. */

@@ -1,5 +1,6 @@
 import { useEffect, useState, type RefObject } from 'react';
 
+
 export interface Size {
   width: number;
   height: number;
@@ -56,4 +57,30 @@ export function timed(name: string, fn: () => void): void {
   const t0 = performance.now();
   fn();
   performance.measure(`cv:${name}`, { start: t0, end: performance.now() });
+}
+
+/**
+ * The element's computed font size, read when its box or the page's type size changes — not in
+ * every frame (a style read mid-frame may force a recalculation). `size` is the element's box
+ * from useSize; presenter mode changes both.
+ */
+export function useFontSize(ref: RefObject<Element | null>, size: Size, fallback: number): number {
+  const [fs, setFs] = useState(fallback);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || typeof getComputedStyle === 'undefined') return;
+    const v = parseFloat(getComputedStyle(el).fontSize);
+    if (Number.isFinite(v) && v > 0) setFs((old) => (old === v ? old : v));
+  }, [ref, size.width, size.height]);
+  return fs;
+}
+
+/**
+ * Estimated width of a label in px, for placing things after it without measuring (getBBox in a
+ * frame forces layout). CJK characters are about one em wide, Latin ones about 0.58 em.
+ */
+export function textWidth(text: string, fontPx: number): number {
+  let em = 0;
+  for (const ch of text) em += /[\u2e80-\u9fff\uff00-\uffef]/.test(ch) ? 1 : 0.58;
+  return em * fontPx;
 }

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { gridDecision, probColour } from './boundary';
-import { finiteMax, sampleMetrics, seriesFor, thin } from './chartModel';
-import type { MessageSpan } from './historyIndex';
+import { RunIndex, type MessageSpan } from '../../engine/index/runIndex';
+import type { HistoryEvent } from '../../sim/types';
+import { finiteMax, metricSeries, thin } from './chartModel';
 import { labelledMarks, laneOrder, laneStretches, timeDomain, visibleMessages } from './timelineModel';
 
-const msg = (id: number, sentAt: number, end: number | null, kind = 'chunk'): MessageSpan => ({ id, from: 'w0', to: 'w1', kind, sentAt, due: sentAt + 10, end, dropped: false });
+const msg = (id: number, sentAt: number, end: number | null, kind = 'chunk'): MessageSpan => ({ id, from: 'w0', to: 'w1', kind, bytes: 4, sentAt, due: sentAt + 10, end, dropped: false });
 
 describe('timeline model', () => {
   it('shows short runs whole and long runs as a sliding window', () => {
@@ -39,22 +40,23 @@ describe('timeline model', () => {
 });
 
 describe('chart model', () => {
-  it('samples metrics once per simulated instant, NaN for missing values', () => {
-    let now = 0;
-    const sim = { now: () => now, metric: (name: string, node?: string) => (name === 'divergence' ? null : node === 'w1' ? 2 : 0) };
-    const s = seriesFor(sim);
-    expect(sampleMetrics(s, sim, ['w0', 'w1'])).toBe(true);
-    expect(sampleMetrics(s, sim, ['w0', 'w1'])).toBe(false);
-    now = 100;
-    sampleMetrics(s, sim, ['w0', 'w1', 'w2']);
-    expect(s.t).toEqual([0, 100]);
-    expect(s.divergence.every(Number.isNaN)).toBe(true);
-    expect(s.staleness.get('w1')).toEqual([2, 2]);
-    expect(s.staleness.get('w2')).toEqual([NaN, 0]);
-    expect(seriesFor(sim)).toBe(s);
-    now = 200;
-    sampleMetrics(s, sim, ['w0', 'w1', 'w2'], (w) => w !== 'w1');
-    expect(s.staleness.get('w1')?.[2]).toBeNaN();
+  it('reads the engine samples incrementally, NaN for missing values and while a worker is down', () => {
+    const ix = new RunIndex(['w0', 'w1', 's0']);
+    const sample = (t: number, div: number | null, w1: number): HistoryEvent => ({ t, type: 'metrics', v: { cluster: { divergence: div }, nodes: { w0: { staleness: 0 }, w1: { staleness: w1 } } } });
+    const events: HistoryEvent[] = [sample(0, 0, 0), sample(250, null, 2)];
+    ix.sync(events);
+    const s = metricSeries(ix, ['w0', 'w1']);
+    expect(s.t).toEqual([0, 250]);
+    expect(s.divergence[0]).toBe(0);
+    expect(s.divergence[1]).toBeNaN();
+    expect(s.staleness.get('w1')).toEqual([0, 2]);
+    events.push({ t: 300, type: 'crash', node: 'w1' }, sample(500, 0.5, 3));
+    ix.sync(events);
+    expect(metricSeries(ix, ['w0', 'w1'])).toBe(s);
+    expect(s.t).toEqual([0, 250, 500]);
+    expect(s.divergence[2]).toBe(0.5);
+    expect(s.staleness.get('w1')![2]).toBeNaN();
+    expect(s.staleness.get('w0')).toEqual([0, 0, 0]);
   });
   it('thin keeps the last point and bounds the count', () => {
     const xs = Array.from({ length: 1001 }, (_, i) => i);

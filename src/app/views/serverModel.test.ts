@@ -1,47 +1,107 @@
 import { describe, expect, it } from 'vitest';
-import type { NodeView } from '../../engine/api';
-import type { NodeDetail } from '../../protocols/strategy';
-import { rowFacts, serverPanelModel, showServers, termColour, termText } from './serverModel';
+import { RunIndex } from '../../engine/index/runIndex';
+import { runStateAt, type RunStatic } from '../../engine/index/runState';
+import type { LogItem, NodeFacts } from '../../protocols/facts';
+import { strategySchema } from '../../protocols';
+import type { HistoryEvent } from '../../sim/types';
+import { serverPanelModel, showServers, termColour, termText } from './serverModel';
 
-function node(id: string, detail?: NodeDetail, up = true): NodeView {
-  return { id, role: id.startsWith('w') ? 'worker' : id.startsWith('b') ? 'broker' : 'server', up, version: 0, synced: 0, steps: 0, slowFactor: 1, computing: false, status: '', backend: '', ...(detail ? { detail } : {}) };
+/** A synthetic history: the panel model must read facts and logs at t, whatever produced them. */
+const props = { latencyMs: 5, jitterMs: 1, bandwidthMbps: 100, loss: 0, duplicate: 0 };
+function runStatic(ids: string[]): RunStatic {
+  return { nodes: ids.map((id) => ({ id, role: id[0] === 'w' ? 'worker' : id[0] === 's' ? 'server' : 'broker' })), edges: [], network: props, stragglers: [] };
 }
-const log = (from: number, to: number, term: number, commit: number) =>
-  Array.from({ length: to - from + 1 }, (_, i) => ({ index: from + i, term, committed: from + i <= commit, label: `w0#${from + i}` }));
+const raftCfg = strategySchema.parse({ kind: 'raft-ps' });
+const kafkaCfg = strategySchema.parse({ kind: 'kafka-ps' });
+
+function raft(role: 'leader' | 'follower' | 'candidate', term: number, commitIndex: number, leader: string | null = 's0'): NodeFacts {
+  return { kind: 'raft-server', role, term, votedFor: leader, leader, commitIndex, lastApplied: commitIndex, version: commitIndex };
+}
+const entries = (n: number, term: number): LogItem[] => Array.from({ length: n }, (_, i) => ({ term, kind: 'update', worker: 'w0', seq: i + 1 }));
+
+function build(ids: string[], events: HistoryEvent[]): RunIndex {
+  const ix = new RunIndex(ids);
+  ix.sync(events);
+  return ix;
+}
 
 describe('servers panel model', () => {
-  it('shows for Raft servers and Kafka brokers, not for SSP lines or degrade workers', () => {
-    expect(showServers([node('w0', { role: 'client', lines: [] }), node('s0', { role: 'leader', term: 1, commitIndex: 0, log: [] })])).toBe(true);
-    expect(showServers([node('w0', { role: 'eventual', term: 2 }), node('s0', { lines: ['min clock 3'] })])).toBe(false);
-    expect(showServers([node('w0'), node('s0')])).toBe(false);
+  it('shows for Raft servers and Kafka brokers, not for parameter servers', () => {
+    expect(showServers(build(['w0', 's0'], [{ t: 0, type: 'facts', node: 's0', f: raft('leader', 1, 0) }]))).toBe(true);
+    expect(showServers(build(['w0', 's0'], [{ t: 0, type: 'facts', node: 's0', f: { kind: 'ps-server', version: 0, minClock: 0, staleness: 3 } }]))).toBe(false);
+    expect(showServers(build(['w0', 's0'], []))).toBe(false);
   });
 
-  it('aligns every row on one index window ending at the newest entry', () => {
-    const m = serverPanelModel([node('s0', { role: 'leader', term: 2, commitIndex: 9, log: log(1, 12, 2, 9) }), node('s1', { role: 'follower', term: 2, commitIndex: 9, log: log(1, 10, 2, 9) }), node('w0', { role: 'client' })], 5);
+  it('aligns every row on one index window ending at the newest entry, committed per each server', () => {
+    const ids = ['w0', 's0', 's1'];
+    const ix = build(ids, [
+      { t: 0, type: 'facts', node: 's0', f: raft('leader', 2, 9) },
+      { t: 0, type: 'facts', node: 's1', f: raft('follower', 2, 7) },
+      { t: 10, type: 'log', node: 's0', from: 1, add: entries(12, 2) },
+      { t: 10, type: 'log', node: 's1', from: 1, add: entries(10, 2) },
+    ]);
+    const m = serverPanelModel(runStateAt(ix, runStatic(ids), 20), ix, 5, { workers: 1, servers: 2, cfg: raftCfg }, 'en');
+    expect(m.kafka).toBe(false);
     expect(m.window).toEqual({ lo: 8, hi: 12 });
     expect(m.rows.map((r) => r.id)).toEqual(['s0', 's1']);
-    expect(m.kafka).toBe(false);
+    expect(m.rows[0].log.map((b) => [b.index, b.committed])).toEqual([
+      [8, true],
+      [9, true],
+      [10, false],
+      [11, false],
+      [12, false],
+    ]);
+    expect(m.rows[1].log.map((b) => b.index)).toEqual([8, 9, 10]);
+    expect(m.rows[1].log.every((b) => !b.committed)).toBe(true); // s1 knows commit index 7 only
+    expect(m.rows[0].log[0].label).toBe('w0#8');
+    expect(m.rows[1].facts).toBe('leader s0 · voted for s0');
   });
 
-  it('marks a down server crashed and keeps its log (persistent state)', () => {
-    const m = serverPanelModel([node('s0', { role: 'leader', term: 1, commitIndex: 2, log: log(1, 3, 1, 2) }, false)], 10);
-    expect(m.rows[0].role).toBe('crashed');
-    expect(m.rows[0].log).toHaveLength(3);
+  it('a scrubbed t shows the log, role and term as they stood then (an overwritten suffix included)', () => {
+    const ids = ['w0', 's0', 's1', 's2'];
+    const ix = build(ids, [
+      { t: 0, type: 'facts', node: 's1', f: raft('leader', 1, 1, 's1') },
+      { t: 10, type: 'log', node: 's1', from: 1, add: entries(3, 1) },
+      { t: 100, type: 'crash', node: 's1' },
+      { t: 200, type: 'restart', node: 's1' },
+      { t: 210, type: 'facts', node: 's1', f: raft('follower', 2, 1, 's2') },
+      { t: 220, type: 'log', node: 's1', from: 2, add: entries(1, 2) },
+    ]);
+    const ctx = { workers: 1, servers: 3, cfg: raftCfg };
+    const before = serverPanelModel(runStateAt(ix, runStatic(ids), 50), ix, 10, ctx, 'en').rows[0];
+    expect([before.role, before.term]).toEqual(['leader', 1]);
+    expect(before.log.map((b) => b.term)).toEqual([1, 1, 1]);
+    expect(serverPanelModel(runStateAt(ix, runStatic(ids), 150), ix, 10, ctx, 'en').rows[0].role).toBe('crashed');
+    const after = serverPanelModel(runStateAt(ix, runStatic(ids), 300), ix, 10, ctx, 'zh').rows[0];
+    expect([after.role, after.term]).toEqual(['follower', 2]);
+    expect(after.log.map((b) => b.term)).toEqual([1, 2]);
+    expect(after.facts).toBe('领导者 s2 · 投票给 s2');
   });
 
-  it('Kafka: brokers then consumers, labels as w#seq, ISR and offsets in the facts', () => {
-    const m = serverPanelModel(
-      [
-        node('s0', { role: 'consumer', lines: ['offset 10, lag 2'] }),
-        node('b0', { role: 'leader', term: 1, commitIndex: 10, log: [{ index: 11, term: 1, committed: false, label: 'w2:7' }], lines: ['p0 leader · LEO 12 · HW 10 · ISR {b0,b1} · epoch 1'] }),
-      ],
-      10,
-    );
+  it('Kafka: epoch and HW of topic partition 0, ISR on the leader, records below the HW committed, consumers last', () => {
+    const ids = ['w0', 's0', 'b0', 'b1'];
+    const ix = build(ids, [
+      { t: 0, type: 'facts', node: 's0', f: { kind: 'kafka-consumer', offset: 10, lag: 2, caughtUp: true } },
+      { t: 0, type: 'facts', node: 'b0', f: { kind: 'kafka-broker', parts: [{ p: 0, role: 'leader', leo: 12, hw: 10, epoch: 1, isr: ['b0', 'b1'] }] } },
+      { t: 0, type: 'facts', node: 'b1', f: { kind: 'kafka-broker', parts: [{ p: 0, role: 'follower', leo: 11, hw: 10, epoch: 1, leader: 'b0' }] } },
+      { t: 5, type: 'log', node: 'b0', from: 0, add: Array.from({ length: 12 }, (_, i) => ({ term: 1, kind: 'record' as const, worker: 'w0', seq: i })) },
+    ]);
+    const m = serverPanelModel(runStateAt(ix, runStatic(ids), 10), ix, 4, { workers: 1, servers: 1, cfg: kafkaCfg }, 'en');
     expect(m.kafka).toBe(true);
-    expect(m.rows.map((r) => r.id)).toEqual(['b0', 's0']);
-    expect(m.rows[0].log[0].label).toBe('w2#7');
-    expect(rowFacts(m.rows[0])).toBe('LEO 12 · HW 10 · ISR {b0,b1}');
-    expect(rowFacts(m.rows[1])).toBe('offset 10, lag 2');
+    expect(m.rows.map((r) => [r.id, r.role, r.term, r.commitIndex])).toEqual([
+      ['b0', 'leader', 1, 10],
+      ['b1', 'follower', 1, 10],
+      ['s0', 'consumer', null, null],
+    ]);
+    expect(m.window).toEqual({ lo: 8, hi: 11 });
+    expect(m.rows[0].log.map((b) => [b.index, b.committed])).toEqual([
+      [8, true],
+      [9, true],
+      [10, false],
+      [11, false],
+    ]);
+    expect(m.rows[0].facts).toBe('ISR {b0, b1} · LEO 12');
+    expect(m.rows[2].facts).toBe('offset 10 · lag 2 · caught up');
   });
 
   it('neighbouring terms get different colours with readable text', () => {

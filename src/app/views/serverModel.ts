@@ -1,30 +1,44 @@
-import type { NodeView } from '../../engine/api';
 import * as d3 from 'd3';
+import type { RunIndex } from '../../engine/index/runIndex';
+import { logAt, logEndAt, type NodeState, type RunState } from '../../engine/index/runState';
+import type { LogItem } from '../../protocols/facts';
+import type { Lang } from '../i18n/lang';
+import { nodeLines, p0, type WordsContext } from '../words/nodeWords';
+import { setOf } from '../words/text';
 
 /**
- * What the servers panel draws, as plain data (unit-tested): one row per server or broker whose
- * strategy reports consensus state (`detail()` with a role, term or log), plus Kafka's consumers
- * as one-line rows. Logs share one index window so the same index lines up in every row — the
- * RaftScope picture where a missing or conflicting entry shows as a gap in a column.
+ * What the servers panel draws at a time t, as plain data (unit-tested): one row per Raft server,
+ * Kafka broker, Paxos server or 2PC participant, from its typed facts and its log as it stood at
+ * t (RaftScope's picture), plus Kafka's consumers as one-line rows. Logs share one index window, so the same index lines up in
+ * every row and a missing or conflicting entry shows as a gap in a column.
  */
 
 export interface LogBox {
   index: number;
   term: number;
   committed: boolean;
+  /** `w2#14` for an update, record or 2PC prepare, `no-op` for a leader's no-op entry, ✓/✗ for a 2PC decision. */
   label: string;
 }
+
+export type RowRole = 'leader' | 'follower' | 'candidate' | 'crashed' | 'consumer' | 'offline' | 'coordinator' | 'participant' | 'prepared' | 'inDoubt';
+
+/** Whose words the panel speaks: term/commit (Raft), epoch/HW (Kafka), ballot/chosen (Paxos), transactions (2PC). */
+export type PanelFlavor = 'raft' | 'kafka' | 'paxos' | '2pc';
 
 export interface ServerRow {
   id: string;
   kind: 'server' | 'broker' | 'consumer';
   up: boolean;
-  /** leader | follower | candidate | crashed | consumer … as the strategy names it. */
-  role: string;
+  role: RowRole;
+  /** Raft term, the Kafka leader epoch of topic partition 0, or the Paxos ballot promised. */
   term: number | null;
+  /** Raft commit index, the Kafka high watermark of topic partition 0 (an exclusive offset), or the Paxos chosen prefix. */
   commitIndex: number | null;
   log: LogBox[];
-  /** Short extra facts: ISR, LEO, votedFor, offset and lag. */
+  /** One short line of further facts in the reader's language (leader and vote; ISR and LEO; offset and lag). */
+  facts: string;
+  /** Every fact line, for the row's tooltip. */
   lines: string[];
 }
 
@@ -32,55 +46,137 @@ export interface ServerPanelModel {
   rows: ServerRow[];
   /** Kafka words (epoch, HW) rather than Raft's (term, commit). */
   kafka: boolean;
+  flavor: PanelFlavor;
   /** Inclusive index window every row's boxes are placed in; null when every log is empty. */
   window: { lo: number; hi: number } | null;
 }
 
-const consensusRoles = new Set(['leader', 'follower', 'candidate', 'crashed']);
+const panelKinds = new Set(['raft-server', 'kafka-broker', 'paxos-server', '2pc-server']);
 
-/** Nodes the panel has a row for: non-workers with consensus state, and consumers. */
-export function hasServerState(n: NodeView): boolean {
-  if (n.role === 'worker' || !n.detail) return false;
-  const d = n.detail;
-  return d.log !== undefined || d.commitIndex !== undefined || (d.role !== undefined && (consensusRoles.has(d.role) || d.role === 'consumer'));
+/**
+ * Whether the run has consensus servers or brokers to draw. A node's kind of facts never changes,
+ * so its first non-null facts decide (called every frame: no scan of the series).
+ */
+export function showServers(ix: RunIndex): boolean {
+  for (const series of ix.facts.values()) {
+    const first = series.find((x) => x.value !== null)?.value;
+    if (first && panelKinds.has(first.kind)) return true;
+  }
+  return false;
 }
 
-/** Whether the panel has anything to show for this run (Raft servers, Kafka brokers). */
-export function showServers(nodes: readonly NodeView[]): boolean {
-  return nodes.some((n) => hasServerState(n) && n.detail?.role !== 'consumer');
+function w(lang: Lang, en: string, zh: string): string {
+  return lang === 'zh' ? zh : en;
+}
+
+export function itemLabel(item: LogItem, lang: Lang): string {
+  if (item.kind === 'noop') return w(lang, 'no-op', '空操作');
+  if (item.kind === 'read') return w(lang, 'read', '读');
+  if (item.kind === 'commit') return '✓';
+  if (item.kind === 'abort') return '✗';
+  return item.worker !== undefined ? `${item.worker}#${item.seq ?? '?'}` : '';
+}
+
+interface Draft {
+  n: NodeState;
+  kind: ServerRow['kind'];
+  role: RowRole;
+  term: number | null;
+  commitIndex: number | null;
+  facts: string;
+  /** Is the entry at this index committed in this node's own view? */
+  committed: (index: number, item: LogItem) => boolean;
+  hasLog: boolean;
+}
+
+function draft(n: NodeState, lang: Lang): Draft | null {
+  const f = n.facts;
+  if (f?.kind === 'raft-server') {
+    const role: RowRole = n.up ? f.role : 'crashed';
+    const leader = f.leader ? w(lang, `leader ${f.leader}`, `领导者 ${f.leader}`) : w(lang, 'leader unknown', '领导者未知');
+    const vote = f.votedFor ? w(lang, `voted for ${f.votedFor}`, `投票给 ${f.votedFor}`) : w(lang, 'no vote', '未投票');
+    const facts = f.role === 'candidate' && n.up ? `${w(lang, 'votes', '得票')} ${f.votes ?? 1} · ${vote}` : `${leader} · ${vote}`;
+    return { n, kind: 'server', role, term: f.term, commitIndex: f.commitIndex, facts, committed: (i) => i <= f.commitIndex, hasLog: true };
+  }
+  if (f?.kind === 'kafka-broker') {
+    const part = p0(f);
+    const role: RowRole = !n.up ? 'crashed' : part?.offline ? 'offline' : (part?.role ?? 'follower');
+    const others = f.parts.filter((x) => x.p !== 0).map((x) => `p${x.p} ${x.role === 'leader' ? w(lang, 'leader', '领导者') : w(lang, 'follower', '跟随者')} HW ${x.hw}`);
+    const head = !part ? '' : part.role === 'leader' || part.offline ? `ISR ${setOf(part.isr ?? [])} · LEO ${part.leo}` : `LEO ${part.leo}`;
+    const facts = [head, ...others].filter((x) => x !== '').join(' | ');
+    const hw = part?.hw ?? 0;
+    return { n, kind: 'broker', role, term: part?.epoch ?? null, commitIndex: part ? part.hw : null, facts, committed: (i) => i < hw, hasLog: part !== undefined };
+  }
+  if (f?.kind === 'paxos-server') {
+    const role: RowRole = n.up ? f.role : 'crashed';
+    const leader = f.leader ? w(lang, `leader ${f.leader}`, `领导者 ${f.leader}`) : w(lang, 'leader unknown', '领导者未知');
+    const facts =
+      f.role === 'candidate' && n.up
+        ? w(lang, `promises ${f.promises ?? 1}/${f.need ?? '?'} · accepted to slot ${f.accepted}`, `承诺 ${f.promises ?? 1}/${f.need ?? '?'} · 已接受到槽位 ${f.accepted}`)
+        : `${leader} · ${w(lang, `accepted to slot ${f.accepted}`, `已接受到槽位 ${f.accepted}`)}`;
+    // Its log is the learner's chosen slots: everything in it is chosen.
+    return { n, kind: 'server', role, term: f.promised, commitIndex: f.chosen, facts, committed: (i) => i <= f.chosen, hasLog: true };
+  }
+  if (f?.kind === '2pc-server') {
+    const role: RowRole = !n.up ? 'crashed' : f.coordinator ? 'coordinator' : f.prepared !== null ? (f.blocked ? 'inDoubt' : 'prepared') : 'participant';
+    const parts: string[] = [];
+    if (f.coordinator) parts.push(f.tx !== null && f.tx !== undefined ? w(lang, `tx ${f.tx}: ${f.votes ?? 0}/${f.participants ?? '?'} yes`, `事务 ${f.tx}：${f.votes ?? 0}/${f.participants ?? '?'} 赞成`) : w(lang, 'no transaction open', '无进行中的事务'));
+    if (f.prepared !== null) parts.push(f.blocked ? w(lang, `in doubt on tx ${f.prepared}: blocked`, `事务 ${f.prepared} 不确定：阻塞`) : w(lang, `prepared tx ${f.prepared}`, `已准备事务 ${f.prepared}`));
+    parts.push(w(lang, `version ${f.version}`, `版本 ${f.version}`));
+    // A participant's stable log: a prepare (it voted yes) is settled by the commit or abort record after it.
+    return { n, kind: 'server', role, term: null, commitIndex: null, facts: parts.join(' · '), committed: (_i, item) => item.kind === 'commit', hasLog: true };
+  }
+  if (f?.kind === 'kafka-consumer') {
+    const state = f.caughtUp ? w(lang, 'caught up', '已追上') : w(lang, 'replaying', '回放中');
+    const facts = w(lang, `offset ${f.offset} · lag ${f.lag} · ${state}`, `偏移量 ${f.offset} · 滞后 ${f.lag} · ${state}`);
+    return { n, kind: 'consumer', role: n.up ? 'consumer' : 'crashed', term: null, commitIndex: null, facts, committed: () => false, hasLog: false };
+  }
+  return null;
 }
 
 /**
- * Builds the rows. `maxBoxes` is how many log columns fit the width: the window ends at the
- * newest index any row holds and reaches back that far.
+ * Builds the rows at t. `maxBoxes` is how many log columns fit the width: the window ends at the
+ * newest index any row holds at t and reaches back that far.
  */
-export function serverPanelModel(nodes: readonly NodeView[], maxBoxes: number): ServerPanelModel {
-  const rows: ServerRow[] = nodes.filter(hasServerState).map((n) => {
-    const d = n.detail!;
-    const kind: ServerRow['kind'] = d.role === 'consumer' ? 'consumer' : n.role === 'broker' ? 'broker' : 'server';
-    return {
-      id: n.id,
-      kind,
-      up: n.up,
-      role: n.up ? (d.role ?? '') : 'crashed',
-      term: d.term ?? null,
-      commitIndex: d.commitIndex ?? null,
-      log: (d.log ?? []).map((e) => ({ index: e.index, term: e.term, committed: e.committed, label: (e.label ?? '').replace(':', '#') })),
-      lines: d.lines ?? [],
-    };
-  });
-  // Consensus rows first (in id order, servers before brokers as the engine lists them), consumers last.
-  rows.sort((a, b) => Number(a.kind === 'consumer') - Number(b.kind === 'consumer'));
-  let hi = -Infinity;
-  for (const r of rows) for (const e of r.log) hi = Math.max(hi, e.index);
-  const window = Number.isFinite(hi) ? { lo: Math.max(minIndex(rows), hi - Math.max(1, maxBoxes) + 1), hi } : null;
-  return { rows, kafka: rows.some((r) => r.kind === 'broker'), window };
-}
-
-function minIndex(rows: readonly ServerRow[]): number {
-  let lo = Infinity;
-  for (const r of rows) for (const e of r.log) lo = Math.min(lo, e.index);
-  return Number.isFinite(lo) ? lo : 0;
+export function serverPanelModel(state: RunState, ix: RunIndex, maxBoxes: number, ctx: WordsContext, lang: Lang): ServerPanelModel {
+  const drafts = state.nodes.map((n) => draft(n, lang)).filter((d): d is Draft => d !== null);
+  // Consensus rows first (servers, then brokers, in id order as the engine lists them), consumers last.
+  drafts.sort((a, b) => Number(a.kind === 'consumer') - Number(b.kind === 'consumer'));
+  // The window ends at the newest entry a live server holds; a crashed one's longer log (a Kafka
+  // leader's unreplicated tail, a deposed Raft leader's entries) shows for up to a third of it.
+  let hiUp = -Infinity;
+  let hiAll = -Infinity;
+  let base = Infinity;
+  for (const d of drafts) {
+    if (!d.hasLog) continue;
+    const end = logEndAt(ix, d.n.id, state.t);
+    const track = ix.logs.get(d.n.id);
+    if (end === null || !track) continue;
+    base = Math.min(base, track.base);
+    if (end <= track.base) continue;
+    hiAll = Math.max(hiAll, end - 1);
+    if (d.n.up) hiUp = Math.max(hiUp, end - 1);
+  }
+  const cols = Math.max(1, maxBoxes);
+  const hi = Number.isFinite(hiUp) ? Math.min(hiAll, hiUp + Math.floor(cols / 3)) : hiAll;
+  const window = Number.isFinite(hi) ? { lo: Math.max(base, hi - cols + 1), hi } : null;
+  const rows: ServerRow[] = drafts.map((d) => ({
+    id: d.n.id,
+    kind: d.kind,
+    up: d.n.up,
+    role: d.role,
+    term: d.term,
+    commitIndex: d.commitIndex,
+    log:
+      window && d.hasLog
+        ? logAt(ix, d.n.id, state.t, window.lo, window.hi + 1).map((r) => ({ index: r.index, term: r.item.term, committed: d.committed(r.index, r.item), label: itemLabel(r.item, lang) }))
+        : [],
+    facts: d.facts,
+    lines: nodeLines(d.n, ctx, lang),
+  }));
+  const kinds = new Set(state.nodes.map((n) => n.facts?.kind));
+  const flavor: PanelFlavor = kinds.has('kafka-broker') ? 'kafka' : kinds.has('paxos-server') ? 'paxos' : kinds.has('2pc-server') ? '2pc' : 'raft';
+  return { rows, kafka: flavor === 'kafka', flavor, window };
 }
 
 /**
@@ -96,15 +192,4 @@ export function termColour(term: number): string {
 export function termText(term: number): string {
   const c = d3.hsl(termColour(term));
   return c.l > 0.55 ? '#111' : '#fff';
-}
-
-/** Short summary lines for a row: the ISR and offsets for Kafka, votedFor/leader for Raft. */
-export function rowFacts(r: ServerRow): string {
-  if (r.kind === 'consumer') return r.lines.join(' · ');
-  if (r.kind === 'broker') {
-    return r.lines
-      .map((l) => l.replace(/^p\d+ (leader|follower) · /, '').replace(/ · epoch \d+$/, ''))
-      .join(' | ');
-  }
-  return r.lines.filter((l) => !l.startsWith('applied')).join(' · ');
 }

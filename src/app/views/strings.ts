@@ -2,20 +2,20 @@ import type { Lang, Text } from '../i18n/lang';
 
 /**
  * Every label the four views draw, in English and Simplified Chinese. Chinese terms follow the
- * curriculum glossary (版本, 陈旧度, 副本分歧, 损失, 准确率, 分区 …) so a lesson's text and the
+ * curriculum glossary (版本, 陈旧度, 副本分歧, 损失, 准确率, 网络分区, 主题分区 …) so a lesson's text and the
  * picture it points at use the same words.
  */
 export const viewStrings = {
   // topology
   topology: { en: 'Topology', zh: '拓扑' },
-  topologyHint: { en: 'click a link: cut / restore · drag a worker across the middle: partition', zh: '点击链路：切断／恢复 · 把工作节点拖过中线：制造分区' },
-  heal: { en: 'heal', zh: '修复分区' },
+  topologyHint: { en: 'click a link: cut / restore · drag a worker across the middle: partition', zh: '点击链路：切断／恢复 · 把工作节点拖过中线：制造网络分区' },
+  heal: { en: 'heal', zh: '修复网络分区' },
   crashed: { en: 'crashed', zh: '已崩溃' },
   failed: { en: 'worker failed', zh: '工作节点出错' },
   cutLink: { en: 'link cut', zh: '链路已切断' },
   clickToCut: { en: 'click to cut', zh: '点击切断' },
   clickToRestore: { en: 'click to restore', zh: '点击恢复' },
-  partitioned: { en: 'partitioned', zh: '已分区' },
+  partitioned: { en: 'partitioned', zh: '被网络分区隔开' },
   messages: { en: 'messages', zh: '消息' },
   slow: { en: 'slowed', zh: '已减速' },
   term: { en: 'term', zh: '任期' },
@@ -24,16 +24,18 @@ export const viewStrings = {
   // timeline
   timeline: { en: 'Version timeline', zh: '版本时间线' },
   timeAxis: { en: 'simulated time (s)', zh: '模拟时间（秒）' },
-  partition: { en: 'partition', zh: '分区' },
+  partition: { en: 'partition', zh: '网络分区' },
   live: { en: 'live', zh: '实时' },
   scrubHint: { en: 'click / drag: go back in time · double-click: live', zh: '单击／拖动：回看 · 双击：回到实时' },
   dropped: { en: 'dropped', zh: '丢弃' },
 
   // charts
-  lossVsSteps: { en: 'Loss vs steps', zh: '损失 vs 步数' },
-  lossVsTime: { en: 'Loss vs time', zh: '损失 vs 时间' },
+  lossVsSteps: { en: 'Loss vs steps', zh: '损失随步数变化' },
+  lossVsTime: { en: 'Loss vs time', zh: '损失随时间变化' },
   divergence: { en: 'Replica divergence', zh: '副本分歧' },
   staleness: { en: 'Staleness', zh: '陈旧度' },
+  divergenceNote: { en: 'forked replicas, not lagging', zh: '只计分叉，不计落后' },
+  stalenessNote: { en: 'versions behind', zh: '落后的版本数' },
   steps: { en: 'cluster steps', zh: '集群步数' },
   stepsAxis: { en: 'steps (per worker)', zh: '步数（每个工作节点）' },
   timeSec: { en: 'time (s)', zh: '时间（秒）' },

@@ -1,5 +1,7 @@
+import type { MessageSpan, NoteEvent, Period, RunIndex, VersionMark } from '../../engine/index/runIndex';
+import { firstAtOrAfter, lastAtOrBefore } from '../../engine/index/series';
 import type { NodeId } from '../../sim/types';
-import { firstAtOrAfter, lastAtOrBefore, type MessageSpan, type Period, type VersionMark } from './historyIndex';
+import { timelineNotes } from '../words/noteWords';
 
 /**
  * Pure helpers of the version timeline (time-space diagram): which time window to show, which
@@ -80,4 +82,17 @@ export function labelledMarks(marks: readonly VersionMark[], x: (t: number) => n
 export function laneOrder(ids: readonly NodeId[]): NodeId[] {
   const rank = (id: NodeId): number => (id[0] === 'w' ? 0 : id[0] === 's' ? 1 : 2);
   return [...ids].sort((a, b) => rank(a) - rank(b) || Number(a.slice(1)) - Number(b.slice(1)));
+}
+
+const noteCache = new WeakMap<RunIndex, { read: number; list: NoteEvent[] }>();
+
+/** The notes worth a timeline mark (timelineNotes), kept incrementally: O(new notes) per frame. */
+export function keyNotes(ix: RunIndex): NoteEvent[] {
+  let c = noteCache.get(ix);
+  if (!c) {
+    c = { read: 0, list: [] };
+    noteCache.set(ix, c);
+  }
+  for (; c.read < ix.notes.length; c.read++) if (timelineNotes.has(ix.notes[c.read].what)) c.list.push(ix.notes[c.read]);
+  return c.list;
 }

@@ -24,7 +24,7 @@ export async function runWithLeaderCrashes(seed: number, knobs: Record<string, u
   for (let i = 0; i < episodes && t < durationMs - 3000; i++) {
     t += rng.int(500, 2500);
     await sim.advanceTo(t);
-    const leader = sim.nodes().find((n) => n.role === 'broker' && n.up && n.detail?.role === 'leader')?.id;
+    const leader = sim.liveNodeStates().find((n) => n.up && n.facts?.kind === 'kafka-broker' && n.facts.parts.some((p) => p.p === 0 && p.role === 'leader'))?.id;
     if (!leader) continue;
     const others = sim.nodes().filter((n) => n.role === 'broker' && n.id !== leader).map((n) => n.id);
     const act = (a: Action) => sim.apply(a, 'timeline');

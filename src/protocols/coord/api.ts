@@ -1,7 +1,6 @@
 import type { Rng } from '../../sim/rng';
 import type { Message, MessageKind, NodeId } from '../../sim/types';
 import type { NodeFacts, NodeLog, NoteData, NoteName } from '../facts';
-import type { NodeDetail } from '../strategy';
 import type { CoordService } from './config';
 
 /**
@@ -88,8 +87,6 @@ export interface CoordServiceRuntime {
   checkInvariants(): Array<{ invariant: string; detail: string }>;
   /** The server that believes it leads (highest term/epoch, up), or null. */
   leader(): NodeId | null;
-  status(node: NodeId): string;
-  detail(node: NodeId): NodeDetail | null;
   /** What the service promises, for the checkers: are its metadata reads linearizable in this configuration? */
   linearizableReads(): boolean;
 }

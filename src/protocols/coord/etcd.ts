@@ -2,7 +2,6 @@ import type { Message, NodeId } from '../../sim/types';
 import type { LogItem, NodeLog } from '../facts';
 import { RaftGroup, type PendingRead, type RaftServer } from '../raft/group';
 import type { RaftEntry } from '../raft/state';
-import type { NodeDetail } from '../strategy';
 import type { CoordContext } from './api';
 import type { CoordinationConfig } from './config';
 import type { Routed } from './messages';
@@ -191,24 +190,6 @@ export class EtcdService extends CoordServiceBase {
   logOf(node: NodeId): NodeLog<CmdEntry> | null {
     const s = this.raft.get(node);
     return s ? { base: 1, entries: s.p.log, item: logItem } : null;
-  }
-
-  detail(node: NodeId): NodeDetail | null {
-    const s = this.raft.get(node);
-    if (!s) return null;
-    const log = s.p.log;
-    const window = [];
-    for (let i = Math.max(1, log.length - 11); i <= log.length; i++) {
-      const e = log[i - 1];
-      window.push({ index: i, term: e.term, committed: i <= s.v.commitIndex, label: e.cmd ? e.cmd.op : 'no-op' });
-    }
-    return {
-      role: this.ctx.isUp(node) ? s.v.role : 'crashed',
-      term: s.p.currentTerm,
-      commitIndex: s.v.commitIndex,
-      log: window,
-      lines: [`leader ${s.v.leaderId ?? '?'}`, `revision ${s.x.sm.rev}`, `leases ${s.x.sm.leases.size}`],
-    };
   }
 }
 

@@ -1,6 +1,5 @@
 import type { Message, NodeId } from '../../sim/types';
 import type { CoordServerFacts, NodeFacts, NodeLog } from '../facts';
-import type { NodeDetail } from '../strategy';
 import type { CoordContext, CoordServiceRuntime } from './api';
 import { CLIENT_TIMER } from './api';
 import { CoordClients } from './client';
@@ -88,7 +87,6 @@ export abstract class CoordServiceBase implements CoordServiceRuntime {
   protected abstract replicationInvariants(): Array<{ invariant: string; detail: string }>;
   abstract leader(): NodeId | null;
   abstract logOf(node: NodeId): NodeLog | null;
-  abstract detail(node: NodeId): NodeDetail | null;
   abstract linearizableReads(): boolean;
   /** Replication metrics (leaders, term, commitIndex …). */
   protected abstract replicationMetric(name: string, node?: NodeId): number | null | undefined;
@@ -334,11 +332,6 @@ export abstract class CoordServiceBase implements CoordServiceRuntime {
       locks,
       meta: meta.sort((a, b) => (a.key < b.key ? -1 : 1)),
     };
-  }
-
-  status(node: NodeId): string {
-    const f = this.replicationFacts(node);
-    return `${this.service} ${f.role}, ${this.service === 'etcd' ? 'term' : 'epoch'} ${f.term}`;
   }
 
   metric(name: string, node?: NodeId): number | null | undefined {

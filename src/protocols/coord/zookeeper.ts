@@ -1,7 +1,6 @@
 import type { Message, NodeId } from '../../sim/types';
 import type { LogItem, NodeLog } from '../facts';
 import { RaftChecker } from '../raft/invariants';
-import type { NodeDetail } from '../strategy';
 import type { CoordContext } from './api';
 import type { CoordinationConfig } from './config';
 import type { Routed } from './messages';
@@ -19,12 +18,10 @@ import {
   handleNewLeader,
   handleNewLeaderAck,
   handleProposal,
-  lastZxid,
   leaderPropose,
   lookAgain,
   quorum,
   startCandidacy,
-  zxidHex,
   type EpochReply,
   type NewEpoch,
   type NewLeader,
@@ -530,16 +527,6 @@ export class ZooKeeperService extends CoordServiceBase {
   logOf(node: NodeId): NodeLog<Txn> | null {
     const s = this.z.get(node);
     return s ? { base: 1, entries: s.p.history, item: logItem } : null;
-  }
-
-  detail(node: NodeId): NodeDetail | null {
-    const s = this.z.get(node);
-    if (!s) return null;
-    const h = s.p.history;
-    const window = [];
-    for (let i = Math.max(1, h.length - 11); i <= h.length; i++) window.push({ index: i, term: h[i - 1].term, committed: i <= s.v.committed, label: `${zxidHex(h[i - 1].zxid)} ${h[i - 1].cmd.op}` });
-    const f = this.replicationFacts(node);
-    return { role: this.ctx.isUp(node) ? f.role : 'crashed', term: s.p.currentEpoch, commitIndex: s.v.committed, log: window, lines: [`leader ${f.leader ?? '?'}`, `last zxid ${zxidHex(lastZxid(s.p))}`, `sessions ${s.x.store.leases.size}`] };
   }
 }
 

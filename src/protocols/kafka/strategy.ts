@@ -1,6 +1,6 @@
 import type { Message, NodeId } from '../../sim/types';
 import type { NodeFacts, NodeLog } from '../facts';
-import type { NodeDetail, Strategy, StrategyContext, StepResult } from '../strategy';
+import type { Strategy, StrategyContext, StepResult } from '../strategy';
 import { KafkaCluster, type KafkaRoles } from './cluster';
 import { Consumers } from './consumer';
 import { Controller } from './controller';
@@ -163,14 +163,6 @@ export class KafkaPsStrategy implements Strategy {
 
   nodeVersion(node: NodeId): number {
     return this.view.nodeVersion(node);
-  }
-
-  status(node: NodeId): string {
-    return this.view.status(node);
-  }
-
-  detail(node: NodeId): NodeDetail | null {
-    return this.view.detail(node);
   }
 
   facts(node: NodeId): NodeFacts | null {

@@ -1,6 +1,5 @@
 import type { NodeId } from '../../sim/types';
 import type { LogItem, NodeFacts, NodeLog } from '../facts';
-import type { NodeDetail } from '../strategy';
 import type { KafkaCluster, KafkaRoles } from './cluster';
 import type { Broker, Rec } from './types';
 
@@ -105,48 +104,6 @@ export class KafkaView {
     }
   }
 
-  status(node: NodeId): string {
-    const { k, r } = this;
-    const c = r.consumers.state(node);
-    if (c) return `offset ${r.consumers.offsetOf(c)}, lag ${this.lagOf(node)}`;
-    const br = k.b.get(node);
-    if (br) {
-      const led = [...br.leading.keys()];
-      return led.length ? `leader of ${led.map((p) => `p${p}`).join(', ')}` : 'follower';
-    }
-    const pr = r.producers.state(node);
-    if (!pr) return '';
-    if (pr.phase === 'ack') return k.meta[k.partitionOf(node)].leader === null ? 'partition offline: retrying' : 'waiting for the acknowledgement';
-    if (pr.phase === 'pull') return `reading parameters from ${r.producers.readFrom.get(node)}`;
-    return 'training';
-  }
-
-  detail(node: NodeId): NodeDetail | null {
-    const { k, r } = this;
-    const br = k.b.get(node);
-    if (br) {
-      const lines: string[] = [];
-      k.meta.forEach((m, p) => {
-        if (!m.replicas.includes(node)) return;
-        const part = br.parts[p];
-        const role = m.leader === node ? 'leader' : 'follower';
-        lines.push(`p${p} ${role} · LEO ${part.leo} · HW ${part.hw}${m.leader === node ? ` · ISR {${m.isr.join(',')}} · epoch ${m.epoch}` : ''}`);
-      });
-      const p0 = br.parts[0];
-      const from = Math.max(0, p0.leo - 20);
-      return {
-        role: k.meta.some((m) => m.leader === node) ? 'leader' : 'follower',
-        term: k.meta[0].epoch,
-        commitIndex: p0.hw,
-        log: p0.records.slice(from).map((rec, i) => ({ index: from + i, term: rec.epoch, committed: from + i < p0.hw, label: `${rec.worker}:${rec.seq}` })),
-        lines,
-      };
-    }
-    const c = r.consumers.state(node);
-    if (c) return { role: 'consumer', lines: [`offset ${r.consumers.offsetOf(c)}, lag ${this.lagOf(node)}`] };
-    if (r.producers.state(node)) return { role: 'producer', lines: [`reads from ${r.producers.readFrom.get(node)}`, `writes to p${k.partitionOf(node)} (acks=${k.acks})`] };
-    return null;
-  }
 }
 
 function recItem(rec: Rec): LogItem {

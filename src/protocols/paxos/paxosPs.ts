@@ -5,7 +5,7 @@ import type { Action, Message, NodeId } from '../../sim/types';
 import type { NodeFacts, NodeLog } from '../facts';
 import { updateKey } from '../paramMachine';
 import { clientKnobShape, RsmClients, type ClientMsg } from '../rsmClient';
-import type { NodeDetail, StepResult, Strategy, StrategyContext } from '../strategy';
+import type { StepResult, Strategy, StrategyContext } from '../strategy';
 import { PaxosChecker } from './invariants';
 import { replicatedClientWire } from '../wire';
 import {
@@ -24,7 +24,7 @@ import {
   type Prepare,
 } from './rules';
 import { freshDurable, freshVolatile, majority, proposerOf, type Accepted, type PaxosCore, type PromiseReply, type Value } from './state';
-import { chosenItem, serverDetail, serverFacts, serverMetric, serverStatus } from './views';
+import { chosenItem, serverFacts, serverMetric } from './views';
 
 /**
  * A parameter server replicated with Multi-Paxos and a distinguished proposer (Lamport, "Paxos
@@ -508,21 +508,6 @@ export class PaxosPsStrategy implements Strategy {
   nodeVersion(node: NodeId): number {
     const s = this.srv.get(node);
     return s ? s.v.sm.version : this.ctx.replica(node).version;
-  }
-
-  status(node: NodeId): string {
-    if (this.clients.has(node)) return this.clients.status(node);
-    const s = this.srv.get(node);
-    return s ? serverStatus(s, this.quorum) : ''; // '': a node this strategy does not use (brokers left in the cluster)
-  }
-
-  detail(node: NodeId): NodeDetail | null {
-    if (this.clients.has(node)) {
-      const v = this.clients.view(node);
-      return { role: 'client', lines: [`leader ${v.asking ?? '?'}`, `seq ${v.seq}`] };
-    }
-    const s = this.srv.get(node);
-    return s ? serverDetail(s, this.ctx.isUp(node), this.quorum) : null;
   }
 
   facts(node: NodeId): NodeFacts | null {

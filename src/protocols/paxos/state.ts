@@ -95,6 +95,3 @@ export function proposerOf(ballot: number, servers: readonly NodeId[]): NodeId |
   return ballot > 0 ? servers[ballot % servers.length] : null;
 }
 
-export function valueLabel(v: Value): string {
-  return v.kind === 'noop' ? 'no-op' : `${v.update.worker}#${v.update.seq}`;
-}

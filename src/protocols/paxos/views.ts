@@ -1,36 +1,12 @@
 import type { NodeId } from '../../sim/types';
 import type { LogItem, NodeFacts } from '../facts';
-import type { NodeDetail } from '../strategy';
-import { valueLabel, type Accepted, type PaxosCore } from './state';
+import type { Accepted, PaxosCore } from './state';
 
 /**
- * What paxos-ps shows of a server: its status line, the legacy detail card, its typed facts, its
- * log items and the metrics it defines under Raft's names. Pure functions of one server's state
+ * What paxos-ps shows of a server: its typed facts (the app writes the words), its log items and
+ * the metrics it defines under Raft's names. Pure functions of one server's state
  * (the metric of all of them), so the strategy class keeps only the protocol's I/O.
  */
-
-export function serverStatus(s: PaxosCore, quorum: number): string {
-  if (s.v.role === 'leader') return `leader, ballot ${s.v.ballot}, ${s.v.pending.size} proposals in phase 2`;
-  if (s.v.role === 'candidate') return `candidate, ballot ${s.v.ballot}: ${s.v.promises.size}/${quorum} promises`;
-  return `follower, promised ${s.d.promised}${s.v.leaderId ? `, leader ${s.v.leaderId}` : ''}`;
-}
-
-/** The card: the last accepted slots (coloured by ballot; committed = known chosen here). */
-export function serverDetail(s: PaxosCore, up: boolean, quorum: number): NodeDetail {
-  const acc = s.d.accepted;
-  const log = [];
-  for (let i = Math.max(1, acc.length - 11); i <= acc.length; i++) {
-    const a = acc[i - 1];
-    log.push({ index: i, term: a.ballot, committed: i <= s.d.chosen.length, label: a.value === null ? '—' : valueLabel(a.value) });
-  }
-  return {
-    role: up ? s.v.role : 'crashed',
-    term: s.d.promised,
-    commitIndex: s.d.chosen.length,
-    log,
-    lines: [serverStatus(s, quorum), `chosen ${s.d.chosen.length}, version ${s.v.sm.version}`],
-  };
-}
 
 export function serverFacts(s: PaxosCore, quorum: number): NodeFacts {
   const f: NodeFacts = {

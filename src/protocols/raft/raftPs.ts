@@ -1,6 +1,6 @@
 import type { Action, ActionKind, Message, NodeId } from '../../sim/types';
 import type { NodeFacts, NodeLog } from '../facts';
-import type { NodeDetail, StepResult, Strategy, StrategyContext } from '../strategy';
+import type { StepResult, Strategy, StrategyContext } from '../strategy';
 import { RaftGroup } from './group';
 import type { RaftPsConfig } from './knobs';
 import type { ClientMsg, ClientRequest, RaftMsg } from './messages';
@@ -9,7 +9,7 @@ import { admitRead, admitUpdate } from './requests';
 import type { Server } from './server';
 import { ParamMachine, updateKey, type LogEntry, type RaftCore } from './state';
 import { replicatedClientWire } from '../wire';
-import { clientDetail, clientFacts, clientStatus, logItem, serverDetail, serverFacts, serverStatus } from './view';
+import { clientFacts, logItem, serverFacts } from './view';
 import { RaftClients } from './workers';
 
 export { raftPsKnobs, type RaftPsConfig } from './knobs';
@@ -220,20 +220,6 @@ export class RaftPsStrategy implements Strategy {
   nodeVersion(node: NodeId): number {
     const s = this.srv.get(node);
     return s ? s.x.sm.version : this.ctx.replica(node).version;
-  }
-
-  status(node: NodeId): string {
-    const s = this.srv.get(node);
-    if (s) return serverStatus(s);
-    const c = this.clients.state(node);
-    return c ? clientStatus(c, this.cfg.readMode) : '';
-  }
-
-  detail(node: NodeId): NodeDetail | null {
-    const s = this.srv.get(node);
-    if (s) return serverDetail(s, this.ctx.isUp(node));
-    const c = this.clients.state(node);
-    return c ? clientDetail(c) : null;
   }
 
   facts(node: NodeId): NodeFacts | null {

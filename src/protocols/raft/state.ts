@@ -102,11 +102,6 @@ export function updateKey(worker: NodeId, seq: number): string {
   return `${worker}#${seq}`;
 }
 
-export function entryLabel(e: LogEntry): string {
-  if (e.kind === 'noop') return 'no-op';
-  if (e.kind === 'read') return `read ${e.worker}`;
-  return `${e.worker}#${e.seq}`;
-}
 
 /**
  * The replicated state machine: the parameter vector. Applying an update entry is one SGD step;

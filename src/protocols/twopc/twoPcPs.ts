@@ -3,11 +3,11 @@ import type { Message, NodeId } from '../../sim/types';
 import type { NodeFacts, NodeLog } from '../facts';
 import { updateKey, type UpdateCommand } from '../paramMachine';
 import { clientKnobShape, RsmClients, type ClientMsg } from '../rsmClient';
-import type { NodeDetail, StepResult, Strategy, StrategyContext } from '../strategy';
+import type { StepResult, Strategy, StrategyContext } from '../strategy';
 import { TwoPcChecker } from './invariants';
 import { beginTx, decide, onDecision, onDecisionRequest, onInquiry, onPrepare, onVote, onVoteTimeout, updateStatus, type Vote } from './rules';
 import { recoverCoordinator, recoverParticipant, undecided, type Coordinator, type Decision, type Participant, type PartRecord } from './state';
-import { partItem, serverFacts, serverStatus, type ServerView } from './views';
+import { partItem, serverFacts, type ServerView } from './views';
 import { replicatedClientWire } from '../wire';
 
 /**
@@ -376,20 +376,6 @@ export class TwoPcPsStrategy implements Strategy {
 
   private view(node: NodeId, x: ServerX): ServerView {
     return { part: x.part, blocked: x.blocked, coord: node === this.coordId ? this.coord : null, participants: this.participants.length };
-  }
-
-  status(node: NodeId): string {
-    if (this.clients.has(node)) return this.clients.status(node);
-    const x = this.srv.get(node);
-    return x ? serverStatus(this.view(node, x)) : ''; // '': a node this strategy does not use (brokers left in the cluster)
-  }
-
-  detail(node: NodeId): NodeDetail | null {
-    if (this.clients.has(node)) return { role: 'client', lines: [`seq ${this.clients.view(node).seq}`] };
-    const x = this.srv.get(node);
-    if (!x) return null;
-    const role = !this.ctx.isUp(node) ? 'crashed' : node === this.coordId ? 'coordinator' : x.part.prepared ? 'prepared' : 'participant';
-    return { role, lines: [serverStatus(this.view(node, x))] };
   }
 
   facts(node: NodeId): NodeFacts | null {

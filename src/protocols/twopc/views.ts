@@ -2,7 +2,7 @@ import type { LogItem, NodeFacts } from '../facts';
 import type { Coordinator, Participant, PartRecord } from './state';
 
 /**
- * What 2pc-ps shows of a server — status line and typed facts — as pure functions of its state
+ * What 2pc-ps shows of a server — its typed facts (the app writes the words) — as pure functions of its state
  * (and, on the coordinator's server, the coordinator's), so the strategy class keeps only the I/O.
  */
 
@@ -13,17 +13,6 @@ export interface ServerView {
   /** The coordinator's state, on the server that runs it. */
   coord: Coordinator | null;
   participants: number;
-}
-
-export function serverStatus(v: ServerView): string {
-  const parts: string[] = [];
-  if (v.coord) {
-    const cur = v.coord.current;
-    parts.push(cur ? `coordinator: tx ${cur.tx} collecting votes (${cur.yes.size}/${v.participants} yes)` : 'coordinator: idle');
-  }
-  const p = v.part.prepared;
-  parts.push(p ? `prepared on tx ${p.tx}${v.blocked ? ', in doubt: blocked' : ''}` : `version ${v.part.sm.version}`);
-  return parts.join('; ');
 }
 
 export function serverFacts(v: ServerView): NodeFacts {

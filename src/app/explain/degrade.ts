@@ -1,0 +1,121 @@
+import type { NodeState } from '../../engine/index/runState';
+import type { NodeFacts } from '../../protocols/facts';
+import { mergeRuleName } from '../words/nodeWords';
+import { num, setOf } from '../words/text';
+import { S, type Sentence } from './common';
+import type { ExplainState } from './state';
+
+/**
+ * Degrade on partition, merge on heal (TRUTHS: the minority side can only train locally; on heal
+ * a merge rule with a visible cost; split brain is prevented only by fencing; local SGD averages
+ * workers equally — so sides by size — and equal weight per side gives each minority worker more
+ * say; averaging dilutes work, it does not discard it; an epoch protects only if the store checks
+ * it, and epochs each side takes from its own detector can collide under one-way cuts).
+ */
+
+type DegradeFacts = Extract<NodeFacts, { kind: 'degrade-worker' }>;
+
+function facts(n: NodeState): DegradeFacts | null {
+  return n.facts?.kind === 'degrade-worker' ? n.facts : null;
+}
+
+/** The merge rule and what it costs, for the running knobs. */
+function mergeCost(st: ExplainState): Sentence {
+  if (st.cfg.kind !== 'degrade') return S('', '');
+  const cfg = st.cfg;
+  const lost = num(st.metrics.lostWork ?? null);
+  switch (cfg.merge) {
+    case 'discard':
+      return S(`discard: the minority side's local steps are thrown away (lost work ${lost})`, `丢弃：少数派一侧的本地训练步被扔掉（丢失的工作 ${lost}）`);
+    case 'average':
+      return cfg.averageWeights === 'equal'
+        ? S(
+            "average, each side weighted equally: a minority worker gets more say than a majority one (local SGD would weight every worker equally, so each side by its size). No side's steps are discarded, but each side's work is diluted by the other's",
+            '平均，两侧等权：少数派的每个节点比多数派的节点分量更重（本地 SGD 对每个节点等权，也就是按各侧节点数加权）。没有哪一侧的训练步被丢弃，但各侧的成果都被另一侧稀释了',
+          )
+        : S(
+            "average, weighted by worker count — every worker counts once, as local SGD averages. No side's steps are discarded, but each side's work is diluted by the other's",
+            '平均，按节点数加权——每个节点计一次，与本地 SGD 的平均方式相同。没有哪一侧的训练步被丢弃，但各侧的成果都被另一侧稀释了',
+          );
+    case 'replay':
+      return cfg.replayLr === 'inverse'
+        ? S("replay: the minority's gradients are replayed on the merged model with the learning rate scaled by 1/staleness", '回放：少数派的梯度在合并后的模型上重放，学习率按 1/陈旧度 缩小')
+        : S("replay: the minority's gradients are replayed on the merged model at the full learning rate (watch the loss spike)", '回放：少数派的梯度在合并后的模型上以完整学习率重放（留意损失的尖峰）');
+  }
+}
+
+export function degrade(st: ExplainState): Sentence {
+  if (st.cfg.kind !== 'degrade') return S('', '');
+  const cfg = st.cfg;
+  const pacelc = st.cap?.pacelc ?? 'PA/EC';
+  const rule = mergeRuleName(cfg.merge, 'en');
+  const ruleZh = mergeRuleName(cfg.merge, 'zh');
+  const fenced = st.metrics.fencedWrites ?? 0;
+  const staleAccepted = st.metrics.staleWritesAccepted ?? 0;
+  const live = st.workers.filter((w) => w.up && facts(w) !== null);
+  const eventual = live.filter((w) => facts(w)!.mode === 'eventual');
+  const merging = live.filter((w) => facts(w)!.mode === 'merging').map((w) => w.id);
+  if (!st.started)
+    return S(
+      `Degrade: strong (ring all-reduce, lockstep replicas) while healthy; when a worker detects a partition it switches to eventual mode and trains locally; on heal the sides merge by rule "${rule}". Press ▶ to start.`,
+      `降级策略：正常时为强一致（环形全归约，副本锁步前进）；工作节点检测到网络分区后切换到最终一致模式，在本地训练；恢复后两侧按“${ruleZh}”规则合并。按 ▶ 开始。`,
+    );
+  if (staleAccepted > 0 && !cfg.fencing)
+    return S(
+      `Split brain: fencing is off, so a checkpoint write carrying an old epoch was accepted (stale writes accepted ${staleAccepted}) and overwrote newer state. An epoch only protects the store if the store checks it.`,
+      `脑裂：防护令牌（fencing token）检查被关闭，一次带着旧纪元号的检查点写入被接受（被接受的陈旧写入 ${staleAccepted}），覆盖了更新的状态。纪元号只有在存储端检查时才能起保护作用。`,
+    );
+  const merged = st.recent.merge;
+  if (merging.length > 0 || (merged && eventual.length === 0 && !st.partition)) {
+    const cost = mergeCost(st);
+    return S(
+      `Healed: the sides ${merging.length ? 'are merging' : 'merged'} — ${cost.en}. Then the ring resumes in strong mode. Every merge rule has a visible cost.`,
+      `已恢复：两侧${merging.length ? '正在合并' : '已经合并'}——${cost.zh}。之后环路以强一致模式继续。每种合并规则都有看得见的代价。`,
+    );
+  }
+  if (eventual.length > 0) {
+    // Sides as the workers themselves see them (their facts), not as the network is drawn.
+    const sides = new Map<string, { ids: string[]; majority: boolean; epoch: number }>();
+    for (const w of eventual) {
+      const f = facts(w)!;
+      const key = (f.side ?? [w.id]).join(',');
+      if (!sides.has(key)) sides.set(key, { ids: f.side ?? [w.id], majority: f.majoritySide === true, epoch: f.epoch });
+    }
+    const majors = [...sides.values()].filter((x) => x.majority);
+    const fenceS =
+      fenced > 0 && majors.length !== 1
+        ? S(` The store refused writes carrying an old epoch (fenced writes ${fenced}).`, `存储拒绝了带着旧纪元号的写入（被拦截的写入 ${fenced}）。`)
+        : S('', '');
+    const epochS =
+      majors.length > 1
+        ? S(
+            ` ${majors.length} sides each believe they hold a majority (${majors.map((m) => setOf(m.ids)).join(' and ')}): with one-way or non-transitive cuts the detectors disagree, and epochs each side takes for itself can collide — an epoch is a fencing token only if one authority grants it once.`,
+            `有 ${majors.length} 侧都认为自己是多数派（${majors.map((m) => setOf(m.ids)).join(' 与 ')}）：单向或不可传递的切断让各侧的故障检测器看法不一，各自拿到的纪元号可能相撞——纪元号只有由一个权威只发一次时，才算得上防护令牌。`,
+          )
+        : majors.length === 1
+          ? S(
+              ` Only the majority side ${setOf(majors[0].ids)} (epoch ${majors[0].epoch}) may take a new epoch and write the checkpoint; the minority's writes carry the old epoch${cfg.fencing ? `, and the store refuses them (fenced writes ${fenced})` : ', and without fencing the store accepts them'}.`,
+              `只有多数派一侧 ${setOf(majors[0].ids)}（纪元号 ${majors[0].epoch}）可以取新的纪元号并写检查点；少数派的写入带着旧的纪元号${cfg.fencing ? `，存储会拒绝它们（被拦截的写入 ${fenced}）` : '，关闭防护后存储照样接受'}。`,
+            )
+          : S(' No side holds a majority, so neither may take a new epoch.', '哪一侧都不是多数派，所以谁都不能取新的纪元号。');
+    const n = eventual.length;
+    return S(
+      `Degraded: ${n} worker${n === 1 ? '' : 's'} switched to eventual mode and ${n === 1 ? 'trains' : 'train'} locally (local SGD) — A kept, C lost (divergence ${num(st.divergence)}).${epochS.en}${fenceS.en}`,
+      `已降级：${n} 个工作节点切换到最终一致模式，在本地训练（本地 SGD）——保住了 A，放弃了 C（副本分歧 ${num(st.divergence)}）。${epochS.zh}${fenceS.zh}`,
+    );
+  }
+  if (st.networkFault || st.partition)
+    return S(
+      `The ring is cut: in strong mode every worker waits, until the failure detector (detectTimeoutMs ${cfg.detectTimeoutMs} ms without progress) decides this is a partition, not slowness — from inside, the two look the same.`,
+      `环被切断：强一致模式下所有工作节点都在等待，直到故障检测器（detectTimeoutMs ${cfg.detectTimeoutMs} ms 没有进展）判定这是网络分区而不是变慢——从内部看，两者一模一样。`,
+    );
+  if (st.recentlyHealed)
+    return S(
+      'Healed: the ring is whole again and every worker is back in strong mode on one merged model.',
+      '已恢复：环路重新完整，所有工作节点都在同一个合并后的模型上回到了强一致模式。',
+    );
+  return S(
+    `Strong mode: a ring all-reduce keeps all ${st.workers.length} replicas in lockstep. On a detected partition it would rather keep training (A) and pay later, in a merge — ${pacelc}.`,
+    `强一致模式：环形全归约让 ${st.workers.length} 个副本锁步前进。一旦检测到网络分区，它宁可继续训练（A），把代价留到之后的合并——${pacelc}。`,
+  );
+}

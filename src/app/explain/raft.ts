@@ -1,0 +1,203 @@
+import type { NodeState } from '../../engine/index/runState';
+import type { NodeFacts } from '../../protocols/facts';
+import { list, majority, setOf, tolerance } from '../words/text';
+import { join, S, type Sentence } from './common';
+import type { ExplainState } from './state';
+
+/**
+ * Raft-replicated parameter server (TRUTHS: majority quorum; a leader commits by counting only
+ * entries of its own term (Figure 8) and earlier entries beneath them; a minority side never
+ * commits; unavailability after a leader crash ≈ election timeout + one round; only committed
+ * prefixes never disagree). Reads are linearizable except with `readMode: "local"`.
+ */
+
+type RaftFacts = Extract<NodeFacts, { kind: 'raft-server' }>;
+interface Server {
+  n: NodeState;
+  f: RaftFacts;
+}
+
+function servers(st: ExplainState): Server[] {
+  return st.servers.flatMap((n) => (n.facts?.kind === 'raft-server' ? [{ n, f: n.facts }] : []));
+}
+
+/** The commit rule, for the leader's current term T (Figure 8). */
+function commitRule(term: number | null, need: number, n: number): Sentence {
+  if (term === null)
+    return S(
+      `an entry commits once a majority (${need} of ${n}) stores it — counted only for an entry of the leader's own term; earlier entries commit beneath it (Figure 8)`,
+      `条目被多数派（${n} 台中的 ${need} 台）存下才提交——只对领导者本任期的条目计数，更早任期的条目随它一起提交（图 8）`,
+    );
+  return S(
+    `an entry of term ${term} commits once a majority (${need} of ${n}) stores it, and every entry before it commits with it; entries of earlier terms are never committed by counting (Figure 8)`,
+    `任期 ${term} 的条目被多数派（${n} 台中的 ${need} 台）存下即提交，它之前的所有条目随之提交；更早任期的条目从不靠计数提交（图 8）`,
+  );
+}
+
+/** What a read returns under the configured readMode. */
+function reads(st: ExplainState): Sentence {
+  const mode = st.cfg.kind === 'raft-ps' ? st.cfg.readMode : 'readIndex';
+  switch (mode) {
+    case 'readIndex':
+      return S('Reads use ReadIndex: the leader confirms it still leads before answering, so reads are linearizable.', '读取使用 ReadIndex：领导者先确认自己仍是领导者再回答，所以读取是线性一致的。');
+    case 'log':
+      return S('Reads go through the log like writes, so they are linearizable.', '读取和写入一样经过日志，所以是线性一致的。');
+    case 'lease':
+      return S('Reads are served under a leader lease: linearizable while clocks keep time, as they do in the simulator.', '读取在领导者租约下直接应答：只要时钟准确（模拟器中是准确的），就是线性一致的。');
+    case 'local':
+      return S(
+        'With readMode "local" each server answers reads from its own state, which may be behind: reads can be stale, so they are not linearizable (a committed prefix, not C).',
+        'readMode 为 "local" 时，每台服务器用自己的状态回答读取，而它可能落后：读取可能陈旧，因此不是线性一致的（只是已提交的前缀，不是 C）。',
+      );
+  }
+}
+
+/** "C kept" is true only where reads are linearizable; with local reads name what is kept. */
+function kept(st: ExplainState): Sentence {
+  return st.cap?.consistency === 'linearizable'
+    ? S('C kept', '保住了 C')
+    : S('committed prefixes kept (local reads may be stale)', '已提交的前缀保持一致（本地读取可能陈旧）');
+}
+
+export function raft(st: ExplainState): Sentence {
+  const all = servers(st);
+  const n = all.length;
+  const need = majority(n);
+  const live = all.filter((x) => x.n.up);
+  const leaders = live.filter((x) => x.f.role === 'leader');
+  const newest = leaders.slice().sort((a, b) => b.f.term - a.f.term)[0] ?? null;
+  const candidates = live.filter((x) => x.f.role === 'candidate');
+  const crashed = all.filter((x) => !x.n.up).map((x) => x.n.id);
+  const cfg = st.cfg.kind === 'raft-ps' ? st.cfg : null;
+  const eto = cfg?.electionTimeoutMs ?? [150, 300];
+  const etoText = `${eto[0]}–${eto[1]} ms`;
+  const pacelc = st.cap?.pacelc ?? 'PC/EC';
+  const lead = (x: Server): Sentence => S(`${x.n.id} (term ${x.f.term})`, `${x.n.id}（任期 ${x.f.term}）`);
+
+  if (!st.started) {
+    const rule = commitRule(null, need, n);
+    const r = reads(st);
+    return S(
+      `Raft-replicated parameter server: ${n} servers elect a leader; every update is an entry in the leader's log, and ${rule.en}. ${capital(tolerance(n, 'en'))}. ${r.en} Press ▶ to start.`,
+      `Raft 复制的参数服务器：${n} 台服务器选出一个领导者；每次更新都是领导者日志中的一个条目，${rule.zh}。${tolerance(n, 'zh')}。${r.zh}按 ▶ 开始。`,
+    );
+  }
+
+  // A partition that splits the servers: only a side with a majority can commit.
+  if (st.partition) {
+    const ids = new Set(all.map((x) => x.n.id));
+    const sides = st.partition.map((g) => ({ g, servers: live.filter((x) => g.includes(x.n.id)) })).filter((x) => x.g.some((id) => ids.has(id)));
+    if (sides.length > 1 || st.partition.some((g) => !g.some((id) => ids.has(id)))) {
+      const major = sides.find((x) => x.servers.length >= need) ?? null;
+      const minorityWorkers = st.workers.filter((w) => !major || !major.g.includes(w.id)).map((w) => w.id);
+      const minorityServers = all.filter((x) => !major || !major.g.includes(x.n.id)).map((x) => x.n.id);
+      const staleLeader = leaders.find((x) => major && !major.g.includes(x.n.id)) ?? null;
+      if (!major)
+        return S(
+          `Network partition: no side holds a majority of the ${n} servers (${need} needed), so nothing commits anywhere and every worker's update waits. Raft gives up A rather than consistency until the partition heals.`,
+          `网络分区：没有任何一侧拥有 ${n} 台服务器中的多数派（需要 ${need} 台），所以哪里都无法提交，每个工作节点的更新都在等待。网络分区恢复之前，Raft 宁可放弃 A，也不放弃一致性。`,
+        );
+      const majorLeader = major.servers.find((x) => x.f.role === 'leader') ?? null;
+      const mIds = setOf(major.servers.map((x) => x.n.id));
+      const stale = staleLeader
+        ? S(
+            ` ${staleLeader.n.id} still believes it leads (term ${staleLeader.f.term}) and may append entries, but it can never commit them: no majority answers it. Those uncommitted entries are why only committed prefixes never disagree.`,
+            `${staleLeader.n.id} 仍以为自己是领导者（任期 ${staleLeader.f.term}），还可能追加条目，但永远提交不了：没有多数派回应它。正因为有这些未提交的条目，才只有“已提交的前缀”永不分歧。`,
+          )
+        : S('', '');
+      const one = major.servers.length === 1;
+      const majorS = majorLeader
+        ? S(`${one ? 'keeps' : 'keep'} committing under leader ${lead(majorLeader).en}`, `在领导者 ${lead(majorLeader).zh} 之下继续提交`)
+        : S(`${one ? 'is' : 'are'} electing a new leader and will commit again once one wins`, '正在选举新的领导者，选出后即可继续提交');
+      const minW = minorityWorkers.length
+        ? S(`, so ${list(minorityWorkers, 'en')} there ${minorityWorkers.length === 1 ? 'waits' : 'wait'}`, `，那一侧的 ${list(minorityWorkers, 'zh')} 只能等待`)
+        : S('', '');
+      return S(
+        `Network partition: ${mIds} ${major.servers.length === 1 ? 'is' : 'are'} a majority (${major.servers.length} of ${n}) and ${majorS.en}. ${list(minorityServers, 'en')} on the minority side never ${minorityServers.length === 1 ? 'commits' : 'commit'}${minW.en} — ${kept(st).en} everywhere, A lost on the minority side.${stale.en}`,
+        `网络分区：${mIds} 是多数派（${n} 台中的 ${major.servers.length} 台），${majorS.zh}。少数派一侧的 ${list(minorityServers, 'zh')} 永远无法提交${minW.zh}——各处${kept(st).zh}，少数派一侧放弃了 A。${stale.zh}`,
+      );
+    }
+  }
+
+  if (live.length < need)
+    return S(
+      `Only ${live.length} of ${n} servers are up — fewer than a majority (${need}): no leader can be elected and nothing commits. Raft gives up A rather than consistency.`,
+      `${n} 台服务器中只有 ${live.length} 台在运行，不足多数派（${need} 台）：选不出领导者，什么都无法提交。Raft 宁可放弃 A，也不放弃一致性。`,
+    );
+
+  if (!newest) {
+    if (candidates.length > 0) {
+      const c = candidates[0];
+      return S(
+        `Election in progress: ${c.n.id} is a candidate for term ${c.f.term} and asks the others for votes (${c.f.votes ?? 1} so far; it needs ${need} of ${n}). Until a leader wins, no update commits and the workers wait — consistency kept, A paused.`,
+        `选举进行中：${c.n.id} 以任期 ${c.f.term} 成为候选者，正在向其他服务器拉票（目前 ${c.f.votes ?? 1} 票；需要 ${n} 台中的 ${need} 票）。在领导者产生之前没有更新能提交，工作节点只能等待——保住一致性，A 暂时中断。`,
+      );
+    }
+    return S(
+      `No leader${crashed.length ? `: ${list(crashed, 'en')} crashed` : ''}. The followers wait for their randomised election timeout (${etoText} without a heartbeat); the first to expire becomes a candidate. Meanwhile nothing commits — consistency kept, A paused.`,
+      `没有领导者${crashed.length ? `：${list(crashed, 'zh')} 已崩溃` : ''}。跟随者等待各自的随机选举超时（${etoText} 没收到心跳）；最先超时的成为候选者。在此期间什么都无法提交——保住一致性，A 暂时中断。`,
+    );
+  }
+
+  const elected = st.recent.leaderElected;
+  if (elected && elected.node === newest.n.id && newest.f.term > 1) {
+    const gap = typeof st.metrics.maxCommitGapMs === 'number' ? Math.round(st.metrics.maxCommitGapMs) : null;
+    const gapS = gap !== null ? S(` (longest gap between commits so far: ${gap} ms${gap < 1000 ? ' — not seconds' : ''})`, `（目前两次提交之间最长间隔 ${gap} ms${gap < 1000 ? '，而不是几秒' : ''}）`) : S('', '');
+    const noop =
+      cfg?.leaderNoop === false
+        ? S(
+            `It appends no no-op (leaderNoop off): entries left from earlier terms commit only when an entry of term ${newest.f.term} does (Figure 8).`,
+            `它不追加空操作条目（leaderNoop 关闭）：之前任期留下的条目，要等到任期 ${newest.f.term} 的某个条目提交时才随之提交（图 8）。`,
+          )
+        : S(
+            `It appends a no-op of term ${newest.f.term}; once a majority stores it, it commits, and every entry before it with it (Figure 8).`,
+            `它追加一条任期 ${newest.f.term} 的空操作条目；多数派存下后它即提交，之前的所有条目随之提交（图 8）。`,
+          );
+    return join([
+      S(`${newest.n.id} won the election for term ${newest.f.term} with a majority of votes.`, `${newest.n.id} 以多数票赢得任期 ${newest.f.term} 的选举。`),
+      noop,
+      S(`The pause in commits was about one election timeout plus one round${gapS.en}.`, `提交中断的时间大约是一个选举超时加一轮通信${gapS.zh}。`),
+    ]);
+  }
+  if (crashed.length > 0)
+    return S(
+      `${list(crashed, 'en')} crashed, but ${live.length} of ${n} servers are still a majority: leader ${lead(newest).en} keeps committing. ${capital(tolerance(n, 'en'))}; a restarted server keeps its term, vote and log and catches up as a follower.`,
+      `${list(crashed, 'zh')} 已崩溃，但 ${n} 台中的 ${live.length} 台仍是多数派：领导者 ${lead(newest).zh} 继续提交。${tolerance(n, 'zh')}；重启的服务器保留任期、投票和日志，以跟随者身份追上进度。`,
+    );
+  if (st.recentlyHealed) {
+    const over = typeof st.metrics.overwrittenEntries === 'number' ? st.metrics.overwrittenEntries : 0;
+    const overS =
+      over > 0
+        ? S(
+            ` Their uncommitted entries that conflicted with the leader's log were overwritten (overwritten entries ${over}): Raft logs do diverge — only committed prefixes never disagree, and committed entries never change.`,
+            `它们日志中与领导者冲突的未提交条目被覆盖了（被覆盖的条目 ${over}）：Raft 的日志确实会分歧——只有已提交的前缀永不分歧，已提交的条目永远不变。`,
+          )
+        : S(' Nothing had to be overwritten: every entry they hold is in the leader\'s log too.', '没有条目需要覆盖：它们持有的每个条目领导者的日志里也有。');
+    const r = st.lastRepair;
+    if (r?.kind === 'restart' && r.node && all.some((x) => x.n.id === r.node))
+      return S(
+        `${r.node} restarted with its term, vote and log intact (they are persistent); it sees term ${newest.f.term}, follows leader ${newest.n.id} and catches up on what it missed.${overS.en}`,
+        `${r.node} 重启了，任期、投票和日志都完好（它们是持久化的）；它看到任期 ${newest.f.term}，跟随领导者 ${newest.n.id}，补上错过的条目。${overS.zh}`,
+      );
+    return S(
+      `Healed: servers that were cut off see the higher term ${newest.f.term} and follow leader ${newest.n.id}.${overS.en}`,
+      `已恢复：被隔开的服务器看到更高的任期 ${newest.f.term}，跟随领导者 ${newest.n.id}。${overS.zh}`,
+    );
+  }
+  const split = leaders.length > 1
+    ? S(
+        ` (${leaders.length} servers believe they lead, in different terms; only the one a majority answers — term ${newest.f.term} — can commit.)`,
+        `（有 ${leaders.length} 台服务器以为自己是领导者，任期不同；只有多数派回应的那一台——任期 ${newest.f.term}——能提交。）`,
+      )
+    : S('', '');
+  const rule = commitRule(newest.f.term, need, n);
+  const r = reads(st);
+  return S(
+    `Leader ${lead(newest).en} appends every update to its log and replicates it; ${rule.en}.${split.en} ${r.en} Even with no fault each update pays a replication round trip — ${pacelc}.`,
+    `领导者 ${lead(newest).zh}把每次更新追加到自己的日志并复制出去；${rule.zh}。${split.zh}${r.zh}即使没有故障，每次更新也要付出一轮复制的往返——${pacelc}。`,
+  );
+}
+
+function capital(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}

@@ -1,0 +1,157 @@
+import type { NoteEvent, RunIndex, ViolationEvent } from '../../engine/index/runIndex';
+import type { LinkState, NodeState, RunState, RunStatic } from '../../engine/index/runState';
+import { lastAtOrBefore } from '../../engine/index/series';
+import { capOf, strategyInfo, type CapClass, type StrategyConfig } from '../../protocols';
+import type { NoteName } from '../../protocols/facts';
+import type { NodeId } from '../../sim/types';
+
+/**
+ * What the "What you see" line knows about the run at a time t: the state at t (RunState: nodes
+ * with their typed facts, links, partition, the engine's metric sample), the recent typed notes,
+ * and the class of the *running configuration* (capOf). Plain data, derived from the history
+ * alone, so the sentence for a scrubbed t is the one the live run showed at t.
+ */
+
+/** How long a note counts as "just happened" for the sentence (simulated ms). */
+export const recentMs = 2500;
+
+/** How long after a repair the "after heal" sentence stays up (simulated ms). */
+export const healWindowMs = 3000;
+
+export interface ExplainInput {
+  cfg: StrategyConfig;
+  ix: RunIndex;
+  static: RunStatic;
+  /** The run at the cursor time. */
+  state: RunState;
+  /** The run has finished and the cursor is at its end. */
+  done: boolean;
+  stepMs: number;
+}
+
+export interface ExplainState {
+  cfg: StrategyConfig;
+  /** Null for a strategy the registry does not know (it gets the generic sentence). */
+  cap: CapClass | null;
+  t: number;
+  started: boolean;
+  done: boolean;
+  workers: NodeState[];
+  /** Parameter servers, Raft servers, Kafka's PS replicas (cluster role `server`). */
+  servers: NodeState[];
+  brokers: NodeState[];
+  /** The partition in force at t, every node placed; null when none. */
+  partition: NodeId[][] | null;
+  /** A strategy link is cut or crosses the partition at t. */
+  networkFault: boolean;
+  /** The directed strategy links that are cut or partitioned at t. */
+  brokenLinks: LinkState[];
+  /** Workers with a broken link to the (first) server: they cannot reach it. */
+  isolated: NodeId[];
+  crashedWorkers: NodeId[];
+  serverDown: boolean;
+  slow: Array<{ node: NodeId; factor: number }>;
+  /** A heal, restore or restart ended a fault within healWindowMs before t, and none is in force. */
+  recentlyHealed: boolean;
+  /** The newest repair at or before t (what recentlyHealed refers to). */
+  lastRepair: Repair | null;
+  /** The engine's cluster metrics at the newest sample ≤ t. */
+  metrics: Record<string, number | null>;
+  availability: number | null;
+  staleness: number | null;
+  divergence: number | null;
+  /** The newest note of each name within recentMs before t. */
+  recent: Partial<Record<NoteName, NoteEvent>>;
+  /** When each node last crashed, at or before t. */
+  crashedAt: Record<NodeId, number>;
+  firstViolation: ViolationEvent | null;
+  stepMs: number;
+}
+
+function broken(l: LinkState): boolean {
+  return l.cut || l.partitioned;
+}
+
+export interface Repair {
+  t: number;
+  /** heal/restore: a network fault ended; restart: a crashed node came back. */
+  kind: 'heal' | 'restore' | 'restart';
+  node?: NodeId;
+}
+
+function lastRepairAt(ix: RunIndex, t: number): Repair | null {
+  let last: Repair | null = null;
+  for (let k = lastAtOrBefore(ix.actions, t, (a) => a.t); k >= 0; k--) {
+    const a = ix.actions[k].action;
+    if (a.do === 'heal' || a.do === 'restore') {
+      last = { t: ix.actions[k].t, kind: a.do };
+      break;
+    }
+  }
+  // Restarts from the down periods (a restart action may name a selector such as @crashed).
+  for (const [node, downs] of ix.downs) for (const d of downs) if (d.end !== null && d.end <= t && (last === null || d.end > last.t)) last = { t: d.end, kind: 'restart', node };
+  return last;
+}
+
+export function deriveExplainState(input: ExplainInput): ExplainState {
+  const { state, ix, cfg } = input;
+  const t = state.t;
+  const workers = state.nodes.filter((n) => n.role === 'worker');
+  const servers = state.nodes.filter((n) => n.role === 'server');
+  const brokers = state.nodes.filter((n) => n.role === 'broker');
+  const server = servers[0] ?? null;
+  const faulty = state.links.filter(broken);
+  const isolated = server ? workers.filter((w) => faulty.some((l) => (l.from === w.id && l.to === server.id) || (l.from === server.id && l.to === w.id))).map((w) => w.id) : [];
+  const networkFault = faulty.length > 0;
+  const faultNow = networkFault || state.nodes.some((n) => !n.up);
+  const repair = lastRepairAt(ix, t);
+  const recent: Partial<Record<NoteName, NoteEvent>> = {};
+  for (let i = lastAtOrBefore(ix.notes, t, (n) => n.t); i >= 0 && ix.notes[i].t >= t - recentMs; i--) {
+    const n = ix.notes[i];
+    if (!recent[n.what]) recent[n.what] = n;
+  }
+  const crashedAt: Record<NodeId, number> = {};
+  for (const [id, downs] of ix.downs) {
+    const i = lastAtOrBefore(downs, t, (d) => d.start);
+    if (i >= 0) crashedAt[id] = downs[i].start;
+  }
+  const v = ix.violations[0];
+  return {
+    cfg,
+    cap: strategyInfo(cfg.kind) ? capOf(cfg) : null,
+    t,
+    started: t > 0,
+    done: input.done,
+    workers,
+    servers,
+    brokers,
+    partition: state.partition,
+    networkFault,
+    brokenLinks: faulty,
+    isolated,
+    crashedWorkers: workers.filter((w) => !w.up).map((w) => w.id),
+    serverDown: server !== null && !server.up,
+    slow: state.nodes.filter((n) => n.up && n.slowFactor > 1).map((n) => ({ node: n.id, factor: n.slowFactor })),
+    recentlyHealed: !faultNow && repair !== null && t - repair.t <= healWindowMs,
+    lastRepair: repair,
+    metrics: state.metrics?.cluster ?? {},
+    availability: state.metrics?.cluster.availability ?? null,
+    staleness: state.metrics?.cluster.staleness ?? null,
+    divergence: state.metrics?.cluster.divergence ?? null,
+    recent,
+    crashedAt,
+    firstViolation: v && v.t <= t ? v : null,
+    stepMs: input.stepMs,
+  };
+}
+
+/** A metric's value at t, or null when the run does not define it (or it is not finite). */
+export function metric(st: ExplainState, name: string): number | null {
+  const v = st.metrics[name];
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+}
+
+/** The partition group holding `id` (groups are complete: every node is in one). */
+export function groupOf(st: ExplainState, id: NodeId): NodeId[] | null {
+  return st.partition?.find((g) => g.includes(id)) ?? null;
+}

@@ -1,0 +1,43 @@
+import { loadBuiltin } from '../../cli/builtins';
+import type { RunState } from '../../engine/index/runState';
+import { Simulation } from '../../engine/simulation';
+import type { Scenario } from '../../scenario/schema';
+import { InstantTrainer } from '../../engine/testing/instantTrainer';
+import { deriveExplainState, type ExplainState } from '../explain';
+import { indexOf, stateAt, staticOf } from '../views/runView';
+
+/**
+ * Real runs for the app's text tests: a built-in scenario simulated to its end with stand-in
+ * gradients (safety and protocol state do not depend on gradient values), then read at any t
+ * the way the screen reads it.
+ */
+export async function runBuiltin(id: string, patch?: (s: Scenario) => Scenario): Promise<Simulation> {
+  const v = loadBuiltin(id);
+  if (!v.ok) throw new Error(v.errors.join('\n'));
+  const sim = await Simulation.create(patch ? patch(v.scenario) : v.scenario, { trainer: new InstantTrainer() });
+  await sim.runToEnd();
+  return sim;
+}
+
+/** The times worth reading a run at: the start, just after each scripted action, between them, the end. */
+export function interestingTimes(sim: Simulation): number[] {
+  const end = sim.durationMs;
+  const out = new Set<number>([0, 1, Math.round(end / 3), Math.round(end / 2), end]);
+  for (const e of sim.scenario.timeline) if (e.at !== undefined) for (const dt of [50, 400, 1500]) out.add(Math.min(end, e.at + dt));
+  // The first few of each turning point, and just after them.
+  const seen = new Map<string, number>();
+  for (const n of indexOf(sim).notes) {
+    if (!['leaderElected', 'electionStarted', 'uncleanElection', 'modeSwitch', 'merge', 'notEnoughReplicas', 'isrShrink', 'partitionOffline', 'sspBlocked', 'fenced', 'staleWriteAccepted', '2pc.inDoubt', '2pc.resolved', 'paxos.recovered'].includes(n.what)) continue;
+    const k = seen.get(n.what) ?? 0;
+    if (k >= 3) continue;
+    seen.set(n.what, k + 1);
+    out.add(n.t);
+    out.add(Math.min(end, n.t + 120));
+  }
+  return [...out].sort((a, b) => a - b);
+}
+
+export function explainAt(sim: Simulation, t: number): { state: RunState; st: ExplainState } {
+  const state = stateAt(sim, t);
+  return { state, st: deriveExplainState({ cfg: sim.scenario.strategy, ix: indexOf(sim), static: staticOf(sim), state, done: t >= sim.durationMs, stepMs: sim.scenario.compute.stepMs }) };
+}

@@ -1,0 +1,285 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { builtinIds } from '../cli/builtins';
+import type { Simulation } from '../engine/simulation';
+import { capOf, strategies } from '../protocols';
+import { resolveVariant } from '../scenario/validate';
+import { metricNames, type Scenario } from '../scenario/schema';
+import { checkModel } from '../check/models';
+import { explain } from './explain';
+import { linText } from './LinearizabilityPanel';
+import { keysOf, s, type StringKey } from './i18n/strings';
+import { explainAt, interestingTimes, runBuiltin } from './testing/runs';
+import { indexOf, staticOf } from './views/runView';
+import { serverPanelModel } from './views/serverModel';
+import { kindName, viewStrings, type ViewStringKey } from './views/strings';
+import { wordsContext } from './views/wordsContext';
+import { nodeLines } from './words/nodeWords';
+import { noteText } from './words/noteWords';
+
+/**
+ * What the app says, checked on real simulations of every built-in (stand-in gradients: the
+ * protocols, faults and facts are real) at the moments that matter, in English and Chinese:
+ * the explanation is true for the configuration on screen (TRUTHS "Careful wording"), and no
+ * English word reaches a Chinese screen.
+ */
+
+interface Run {
+  label: string;
+  sim: Simulation;
+  times: number[];
+}
+
+const runs: Run[] = [];
+
+/** Built-ins with a knob changed: the truths that depend on the configuration, on real runs. */
+const variants: Array<[string, string, (s: Scenario) => Scenario]> = [
+  ['raft-ps-majority', 'raft, local reads', (sc) => ({ ...sc, strategy: { ...sc.strategy, readMode: 'local' } as Scenario['strategy'] })],
+  ['raft-ps-majority', 'raft, no leader no-op', (sc) => ({ ...sc, strategy: { ...sc.strategy, leaderNoop: false } as Scenario['strategy'] })],
+  ['raft-leader-crash', 'raft, 4 servers', (sc) => ({ ...sc, cluster: { ...sc.cluster, servers: 4 } })],
+  ['ssp-bounded-staleness', 'ssp, s = ∞', (sc) => ({ ...sc, strategy: { ...sc.strategy, staleness: 'inf' } as Scenario['strategy'] })],
+  ['ssp-bounded-staleness', 'ssp, s = 0', (sc) => ({ ...sc, strategy: { ...sc.strategy, staleness: 0 } as Scenario['strategy'] })],
+  ['kafka-acks-isr', 'kafka, 2 topic partitions', (sc) => ({ ...sc, strategy: { ...sc.strategy, 'num.partitions': 2 } as Scenario['strategy'] })],
+];
+
+beforeAll(async () => {
+  for (const id of builtinIds()) {
+    const sim = await runBuiltin(id);
+    runs.push({ label: id, sim, times: interestingTimes(sim) });
+    // The file's own variants too (paxos-vs-2pc's "2pc" runs two-phase commit).
+    for (const v of sim.scenario.variants ?? []) {
+      const variant = await runBuiltin(id, (sc) => {
+        const r = resolveVariant(sc, v.id);
+        if (!r.ok) throw new Error(r.errors.join('\n'));
+        return r.scenario;
+      });
+      runs.push({ label: `${id} / ${v.id}`, sim: variant, times: interestingTimes(variant) });
+    }
+  }
+  for (const [id, label, patch] of variants) {
+    const sim = await runBuiltin(id, patch);
+    runs.push({ label, sim, times: interestingTimes(sim) });
+  }
+}, 240_000);
+
+function each(f: (r: Run, t: number, en: string, zh: string) => void): void {
+  for (const r of runs)
+    for (const t of r.times) {
+      const { st } = explainAt(r.sim, t);
+      f(r, t, explain(st, 'en'), explain(st, 'zh'));
+    }
+}
+
+function newestLeaderTerm(r: Run, t: number): number | null {
+  let term: number | null = null;
+  for (const n of explainAt(r.sim, t).state.nodes) if (n.up && n.facts?.kind === 'raft-server' && n.facts.role === 'leader') term = Math.max(term ?? 0, n.facts.term);
+  return term;
+}
+
+describe('the explanation is true for the configuration on screen (real runs)', () => {
+  it('covers every built-in and the knob variants', () => {
+    expect(runs.length).toBeGreaterThanOrEqual(builtinIds().length + variants.length);
+    expect(new Set(runs.map((r) => r.sim.scenario.strategy.kind))).toEqual(new Set(strategies.map((x) => x.kind)));
+  });
+
+  it('never prints "2f + 1" for an even number of servers, and states the tolerance of the cluster it runs', () => {
+    each((r, t, en, zh) => {
+      for (const text of [en, zh]) {
+        const m = /2f \+ 1 = (\d+)/.exec(text);
+        if (m) expect(Number(m[1]) % 2, `${r.label} @${t}: ${text}`).toBe(1);
+      }
+    });
+    const four = runs.find((r) => r.label === 'raft, 4 servers')!;
+    const { st } = explainAt(four.sim, 0);
+    expect(explain(st, 'en')).toContain('4 servers tolerate f = 1 crash — no more than 3 would');
+  });
+
+  it('names only the class of the running configuration (capOf), and the Kafka durable recipe never says PA', () => {
+    each((r, t, en, zh) => {
+      const cap = capOf(r.sim.scenario.strategy);
+      for (const text of [en, zh]) {
+        for (const m of text.matchAll(/P[AC]\/E[LC]/g)) expect(m[0], `${r.label} @${t}: ${text}`).toBe(cap.pacelc);
+        if (cap.partitionKeeps === 'durability') {
+          expect(text, `${r.label} @${t}`).not.toMatch(/\bPA\b|PA\//);
+          expect(text).not.toMatch(/C over A|选择 C|保住了 C/);
+        }
+      }
+    });
+    // The durable recipe is labelled PC/EL somewhere in its run, and the acks=1 one PA/EL.
+    const said = (label: string) => runs.find((r) => r.label === label)!.times.map((t) => explain(explainAt(runs.find((r) => r.label === label)!.sim, t).st, 'en')).join(' ');
+    expect(said('kafka-acks-isr')).toContain('PC/EL');
+    expect(said('kafka-acks-isr')).toContain('durability over write availability');
+    expect(said('kafka-acks1-leader-crash')).toContain('PA/EL');
+  });
+
+  it('calls only linearizable configurations C: lockstep, bounded staleness, durability and local reads are named for what they are', () => {
+    each((r, t, en, zh) => {
+      const cap = capOf(r.sim.scenario.strategy);
+      if (cap.consistency === 'linearizable') return;
+      expect(en, `${r.label} @${t}`).not.toMatch(/C over A|keeps C\b|C kept|choos\w* C\b|linearizable \(C\)|history: C/);
+      expect(zh, `${r.label} @${t}`).not.toMatch(/保住了 C|保住 C|选择 C|线性一致（C）/);
+      if (cap.consistency !== 'committed-prefix') expect(en).not.toMatch(/(?<!not |not be |never )linearizable(?! history)/);
+    });
+  });
+
+  it('Raft: a sentence about the commit rule names the leader\'s current term and Figure 8; local reads are not called linearizable', () => {
+    let checked = 0;
+    let localSaid = 0;
+    each((r, t, en, zh) => {
+      if (r.sim.scenario.strategy.kind !== 'raft-ps') return;
+      const term = newestLeaderTerm(r, t);
+      if (/commits? once a majority/.test(en)) {
+        expect(en, `${r.label} @${t}`).toContain('Figure 8');
+        expect(zh).toContain('图 8');
+        if (term !== null && !/Raft-replicated parameter server/.test(en)) {
+          expect(en, `${r.label} @${t}`).toContain(`term ${term}`);
+          checked++;
+        }
+      }
+      if (r.label === 'raft, local reads') {
+        expect(en).not.toMatch(/reads are linearizable|so they are linearizable|C kept/);
+        if (/not linearizable/.test(en) && /may be stale|can be stale/.test(en)) localSaid++;
+      }
+      if (r.label === 'raft, no leader no-op') expect(en).not.toContain('appends a no-op');
+    });
+    expect(checked).toBeGreaterThan(3);
+    expect(localSaid).toBeGreaterThan(2);
+  });
+
+  it('raft-partition: only committed prefixes never disagree (never "the replicas never disagree")', () => {
+    each((_r, _t, en, zh) => {
+      expect(en).not.toMatch(/replicas never disagree/);
+      expect(zh).not.toMatch(/副本之间从不出现分歧/);
+    });
+    const p = runs.find((r) => r.label === 'raft-partition')!;
+    expect(p.times.map((t) => explain(explainAt(p.sim, t).st, 'en')).join(' ')).toContain('only committed prefixes never disagree');
+  });
+
+  it('degrade: averaging is weighted by worker unless averageWeights is "equal", and it dilutes rather than loses work', () => {
+    each((r, _t, en) => {
+      const cfg = r.sim.scenario.strategy;
+      if (cfg.kind !== 'degrade') return;
+      expect(en).not.toMatch(/no work (is )?lost|EASGD/);
+      if (/average,/.test(en)) expect(en).toContain(cfg.averageWeights === 'equal' ? 'each side weighted equally' : 'weighted by worker count');
+      if (/average,/.test(en)) expect(en).toContain('diluted');
+    });
+  });
+
+  it('SSP: s = ∞ never blocks on the bound, s = 0 is lockstep; a finite s is bounded staleness, not C', () => {
+    each((r, t, en) => {
+      const cfg = r.sim.scenario.strategy;
+      if (cfg.kind !== 'ssp' || t === 0) return;
+      if (cfg.staleness === 'inf') expect(en, `@${t}`).not.toMatch(/wait at the bound|block at the bound/);
+      if (cfg.staleness === 0) expect(en).not.toMatch(/Bounded staleness, s = 0/);
+    });
+  });
+
+  it('Chinese: 网络分区 for a network partition and 主题分区 for a Kafka topic partition, glossary terms only', () => {
+    each((r, t, _en, zh) => {
+      for (const m of zh.matchAll(/分区/g)) {
+        const before = zh.slice(Math.max(0, m.index! - 2), m.index);
+        expect(['网络', '主题'], `${r.label} @${t}: ${zh}`).toContain(before);
+      }
+      expect(zh).not.toMatch(/可线性化|非干净|发散/);
+    });
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// No English word on a Chinese screen.
+
+/** Latin-script names that stay as they are in Chinese technical text. */
+const namesKept = new Set([
+  // protocols, systems and their own terms (CURRICULUM §2 keeps them)
+  'Raft', 'Kafka', 'ReadIndex', 'NotEnoughReplicas', 'ISR', 'HW', 'LEO', 'SGD', 'EASGD', 'SSP', 'BSP', 'ASP', 'PACELC', 'CAP', 'CA', 'AP',
+  'PC', 'PA', 'EC', 'EL', 'broker', 'Broker', 'unclean', 'fencing', 'token', 'All', 'Reduce', 'Scatter', 'Gather',
+  'Paxos', 'Multi', 'PREPARE', 'COMMIT', 'ABORT', 'Krum',
+  // coordination services and their own terms (etcd's revision, ZooKeeper's zxid and sync(), GC pause)
+  'etcd', 'ZooKeeper', 'Zab', 'zxid', 'revision', 'sync', 'serializable', 'GC', 'TTL', 'Jepsen',
+  // security (glossary: 消息认证码（MAC）)
+  'SHA', 'HMAC', 'TLS', 'MAC',
+  // units
+  'ms', 'KiB', 'MiB', 'GiB', 'Mbps', 'json',
+  // people (a cited algorithm)
+  'Wing', 'Gong',
+]);
+
+function allowedFor(sim: Simulation): Set<string> {
+  const allowed = new Set(namesKept);
+  for (const m of metricNames) allowed.add(m);
+  for (const [k, v] of Object.entries(sim.scenario.strategy)) {
+    for (const part of k.split('.')) allowed.add(part);
+    // Knob values quoted with their knob: readMode "local", acks=all, …enable=false.
+    if (typeof v === 'string') allowed.add(v);
+    if (typeof v === 'boolean') allowed.add(String(v));
+  }
+  return allowed;
+}
+
+/**
+ * Latin words (2+ letters) that are not node ids, keys (/ckpt/latest) and the values written to
+ * them, zxids, knob names or values, metric ids or kept names. etcd's error message is quoted as
+ * etcd writes it (CURRICULUM L11 does so in Chinese too).
+ */
+function englishWords(text: string, allowed: Set<string>): string[] {
+  const words = text.replace(/\b[wsbc]\d+\b|\/[\w./-]+|\b0x[0-9a-f]+\b|= “[^”]*”|“request is too large”/g, ' ').match(/[A-Za-z][A-Za-z-]*[A-Za-z]/g) ?? [];
+  return words.flatMap((w) => w.split('-')).filter((w) => w.length > 1 && !allowed.has(w));
+}
+
+describe('no English word reaches a Chinese screen (real runs)', () => {
+  it('explanation, node tooltips and panel, servers panel, timeline notes', () => {
+    const problems: string[] = [];
+    for (const r of runs) {
+      const allowed = allowedFor(r.sim);
+      const check = (where: string, text: string) => {
+        const bad = englishWords(text, allowed);
+        if (bad.length) problems.push(`${r.label} ${where}: [${bad.join(', ')}] in “${text}”`);
+      };
+      const ctx = wordsContext(r.sim.scenario, staticOf(r.sim));
+      for (const t of r.times) {
+        const { st, state } = explainAt(r.sim, t);
+        check(`explain@${t}`, explain(st, 'zh'));
+        for (const n of state.nodes) for (const line of nodeLines(n, ctx, 'zh')) check(`${n.id}@${t}`, line);
+        const panel = serverPanelModel(state, indexOf(r.sim), 30, ctx, 'zh');
+        for (const row of panel.rows) {
+          check(`panel ${row.id}@${t}`, row.facts);
+          for (const line of row.lines) check(`panel ${row.id}@${t}`, line);
+          for (const b of row.log) check(`log ${row.id}#${b.index}@${t}`, b.label);
+        }
+      }
+      for (const n of indexOf(r.sim).notes) check(`note ${n.what}@${n.t}`, noteText(n, 'zh', r.sim.scenario));
+    }
+    expect(problems.slice(0, 20)).toEqual([]);
+  });
+
+  it('labels: metrics, views, message kinds, roles', () => {
+    const allowed = new Set([...namesKept, ...metricNames]);
+    const bad: string[] = [];
+    for (const k of keysOf('zh') as StringKey[]) {
+      // The language switch names the other language in it; the app title is a product name.
+      if (k === 'langToggle' || k === 'langToggleTitle' || k === 'appTitle') continue;
+      const w = englishWords(s('zh', k, {}).replace(/\{\w+\}/g, ' '), allowed);
+      if (w.length) bad.push(`${k}: ${w.join(', ')}`);
+    }
+    for (const k of Object.keys(viewStrings) as ViewStringKey[]) {
+      const w = englishWords(viewStrings[k].zh, allowed);
+      if (w.length) bad.push(`view ${k}: ${w.join(', ')}`);
+    }
+    for (const r of runs) for (const k of indexOf(r.sim).kinds) if (englishWords(kindName(k, 'zh'), allowed).length) bad.push(`kind ${k}`);
+    for (const [k, v] of Object.entries(linText)) if (englishWords(v.zh.replace(/\{\w+\}/g, ' '), allowed).length) bad.push(`linearizability panel ${k}`);
+    for (const r of runs) if (englishWords(checkModel(r.sim.scenario.strategy).what.zh, allowed).length) bad.push(`check model ${r.label}`);
+    // 网络分区 vs 主题分区 in the labels too.
+    const labels = [...(keysOf('zh') as StringKey[]).map((k) => s('zh', k, {})), ...Object.values(viewStrings).map((v) => v.zh)];
+    for (const text of labels) for (const m of text.matchAll(/分区/g)) if (!['网络', '主题'].includes(text.slice(Math.max(0, m.index! - 2), m.index))) bad.push(`分区 without 网络/主题: ${text}`);
+    expect(bad).toEqual([]);
+  });
+
+  it('every metric has a label in both languages (the strip shows it)', () => {
+    const keys = new Set(keysOf('en'));
+    expect(metricNames.filter((m) => !keys.has(`m_${m}`))).toEqual([]);
+  });
+
+  it('the checker itself finds English (so the tests above can fail)', () => {
+    expect(englishWords('领导者 s0 is down（任期 2）', new Set(namesKept))).toEqual(['is', 'down']);
+    expect(englishWords('acks=all：w0 · ISR {b0, b1}', new Set([...namesKept, 'acks', 'all']))).toEqual([]);
+  });
+});

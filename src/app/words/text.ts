@@ -1,0 +1,66 @@
+import type { Lang, Text } from '../i18n/lang';
+
+/**
+ * Small helpers every sentence builder shares: lists and numbers in the reader's punctuation,
+ * majorities and the fault tolerance they buy. Node ids, knob names and metric ids stay in Latin script in Chinese
+ * text (they are names, not words); everything else is written in the reader's language.
+ */
+
+export type { Lang, Text };
+
+/** `w0, w1` / `w0、w1`. */
+export function list(ids: readonly string[], lang: Lang): string {
+  return ids.join(lang === 'zh' ? '、' : ', ');
+}
+
+/** `{b0, b1}` — a set of nodes (ISR, a partition side). */
+export function setOf(ids: readonly string[]): string {
+  return `{${ids.join(', ')}}`;
+}
+
+/** A metric value as a sentence quotes it: integers as they are, others to two decimals, — when unknown. */
+export function num(v: number | null | undefined): string {
+  if (v === null || v === undefined || !Number.isFinite(v)) return '—';
+  if (Number.isInteger(v)) return String(v);
+  return v.toFixed(2);
+}
+
+/**
+ * A fencing token as its service prints it. A ZooKeeper zxid carries the leader's epoch in its high
+ * 32 bits (every zxid is ≥ 2³²: epochs start at 1) and is written 0x<epoch><counter>, as ZooKeeper
+ * writes it; an etcd revision (a store-wide counter, far below 2³² in any run) as a number.
+ */
+export function tokenText(token: number): string {
+  if (token < 2 ** 32) return String(token);
+  const epoch = Math.floor(token / 2 ** 32);
+  return `0x${epoch.toString(16)}${(token % 2 ** 32).toString(16).padStart(8, '0')}`;
+}
+
+/** A slowdown factor: `4`, `2.5`. */
+export function factor(f: number): string {
+  return Number.isInteger(f) ? String(f) : f.toFixed(1);
+}
+
+/** English plural by count ("1 crash", "2 crashes"); Chinese has none. */
+function plural(n: number, one: string, many: string): string {
+  return n === 1 ? one : many;
+}
+
+
+/** A majority of n: ⌊n/2⌋ + 1. */
+export function majority(n: number): number {
+  return Math.floor(n / 2) + 1;
+}
+
+/**
+ * How many crashes n replicas of a majority protocol tolerate: f = ⌊(n − 1)/2⌋. For odd n that is
+ * the familiar 2f + 1 = n; an even n tolerates no more than n − 1 would (TRUTHS: never print
+ * "2f + 1 = 4").
+ */
+export function tolerance(n: number, lang: Lang): string {
+  const f = Math.floor((n - 1) / 2);
+  if (n % 2 === 1) return lang === 'zh' ? `2f + 1 = ${n} 台服务器可以容忍 f = ${f} 台崩溃` : `2f + 1 = ${n} servers tolerate f = ${f} ${plural(f, 'crash', 'crashes')}`;
+  return lang === 'zh'
+    ? `${n} 台服务器可以容忍 f = ${f} 台崩溃——和 ${n - 1} 台一样多（偶数个副本并不多容忍一台）`
+    : `${n} servers tolerate f = ${f} ${plural(f, 'crash', 'crashes')} — no more than ${n - 1} would (an even count adds no tolerance)`;
+}
