@@ -375,10 +375,20 @@ function degradeLines(f: Extract<NodeFacts, { kind: 'degrade-worker' }>, ctx: Wo
     if (f.ring) out.push(ringLine(f.ring, ctx, lang));
   } else {
     const side = f.side ? setOf(f.side) : '?';
-    const which = f.majoritySide ? w(lang, 'majority', '多数派') : w(lang, 'minority', '少数派');
     const steps = f.localSteps ?? 0;
     if (f.mode === 'eventual') {
-      out.push(w(lang, `eventual mode, epoch ${f.epoch}: local SGD on the ${which} side ${side}, ${steps} local ${steps === 1 ? 'step' : 'steps'} not merged yet`, `最终一致模式，纪元号 ${f.epoch}：在${which}一侧 ${side} 做本地 SGD，${steps} 个本地训练步尚未合并`));
+      const stepsEn = `${steps} local ${steps === 1 ? 'step' : 'steps'} not merged yet`;
+      if (f.epochFrom === 'service') {
+        // With a service, the side is authoritative once the service granted it an epoch (majoritySide), whatever its size.
+        out.push(
+          f.majoritySide
+            ? w(lang, `eventual mode, epoch ${f.epoch} (granted by the service): local SGD on side ${side}, ${stepsEn}`, `最终一致模式，纪元号 ${f.epoch}（协调服务发放）：在 ${side} 一侧做本地 SGD，${steps} 个本地训练步尚未合并`)
+            : w(lang, `eventual mode, epoch ${f.epoch} (no newer epoch granted): local SGD on side ${side}, provisional, ${stepsEn}`, `最终一致模式，纪元号 ${f.epoch}（没有拿到更新的纪元号）：在 ${side} 一侧做本地 SGD，成果只是临时的，${steps} 个本地训练步尚未合并`),
+        );
+      } else {
+        const which = f.majoritySide ? w(lang, 'majority', '多数派') : w(lang, 'minority', '少数派');
+        out.push(w(lang, `eventual mode, epoch ${f.epoch}: local SGD on the ${which} side ${side}, ${stepsEn}`, `最终一致模式，纪元号 ${f.epoch}：在${which}一侧 ${side} 做本地 SGD，${steps} 个本地训练步尚未合并`));
+      }
       if (f.stable) out.push(w(lang, 'hears every worker again: waiting out healStableMs before it contributes to the merge', '重新能连到所有节点：先等过 healStableMs，再交出成果参与合并'));
     } else {
       const rule = mergeRuleName(ctx.cfg.kind === 'degrade' ? ctx.cfg.merge : 'average', lang);

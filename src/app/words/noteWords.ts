@@ -2,7 +2,7 @@ import type { Note, NoteData, NoteName } from '../../protocols/facts';
 import type { Lang } from '../i18n/lang';
 import { kindName } from '../views/strings';
 import { mergeRuleName } from './nodeWords';
-import { list, setOf, tokenText } from './text';
+import { list, mib, setOf, tokenText } from './text';
 
 /**
  * The strategies' typed notes (CURRICULUM §C.6) in words: timeline labels and tooltips. One entry
@@ -116,8 +116,8 @@ const say: { [K in NoteName]: Say<K> } = {
   lockReleased: (d, who, l) => w(l, `${who} releases the lock ${lockKey(d.lock)} (token ${tokenText(d.token)})`, `${who} 释放锁 ${lockKey(d.lock)}（防护令牌 ${tokenText(d.token)}）`),
   leaseExpired: (d, who, l, _v, coord) =>
     coord === 'zookeeper'
-      ? w(l, `leader ${d.server} closes ${who}'s session: no heartbeat within its timeout, so its ephemeral nodes — its place in the lock queue among them — are deleted`, `领导者 ${d.server} 关闭 ${who} 的会话：超时时间内没有收到心跳，它的临时节点（包括它在锁队列里的位置）随之删除`)
-      : w(l, `leader ${d.server} expires ${who}'s lease: no keep-alive within its TTL, so the keys under it — its lock key among them — are deleted`, `领导者 ${d.server} 让 ${who} 的租约过期：在有效期内没有收到续约，租约下的键（包括它的锁键）随之删除`),
+      ? w(l, `leader ${d.server} closes ${who}'s session: no heartbeat within its timeout, so its ephemeral nodes (a lock it held or queued for) are deleted`, `领导者 ${d.server} 关闭 ${who} 的会话：超时时间内没有收到心跳，它的临时节点（包括它持有或排队的锁）随之删除`)
+      : w(l, `leader ${d.server} expires ${who}'s lease: no keep-alive within its TTL, so the keys attached to it (a lock it held or queued for) are deleted`, `领导者 ${d.server} 让 ${who} 的租约过期：在有效期内没有收到续约，绑定在它上面的键（包括它持有或排队的锁）随之删除`),
   sessionLost: (_d, who, l, _v, coord) =>
     coord === 'zookeeper' ? w(l, `${who} learns that its session expired and opens a new one`, `${who} 得知自己的会话已过期，重新建立一个`) : w(l, `${who} learns that its lease is gone and asks for a new one`, `${who} 得知自己的租约已失效，重新申请一个`),
   metaWritten: (d, who, l) => w(l, `${who} commits ${d.key} = "${d.value}" (version ${d.version})`, `${who} 提交 ${d.key} = “${d.value}”（版本 ${d.version}）`),
@@ -159,12 +159,6 @@ const say: { [K in NoteName]: Say<K> } = {
   resumed: (d, who, l) =>
     w(l, `${who} resumes after a ${(d.pausedMs / 1000).toFixed(1)} s pause and handles the ${d.queued} ${d.queued === 1 ? 'event' : 'events'} that waited meanwhile`, `${who} 在暂停 ${(d.pausedMs / 1000).toFixed(1)} 秒后恢复，处理期间积压的 ${d.queued} 个事件`),
 };
-
-/** A byte count as the etcd documentation writes its limits: MiB. */
-function mib(bytes: number): string {
-  const v = bytes / 2 ** 20;
-  return `${Number.isInteger(v) ? v : v.toFixed(2)} MiB`;
-}
 
 /** The key a lock lives under (psAsyncRmw's lock "params" is /locks/params in the service). */
 function lockKey(name: string): string {

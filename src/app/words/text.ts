@@ -36,6 +36,12 @@ export function tokenText(token: number): string {
   return `0x${epoch.toString(16)}${(token % 2 ** 32).toString(16).padStart(8, '0')}`;
 }
 
+/** A byte count as the etcd documentation writes its limits: MiB. */
+export function mib(bytes: number): string {
+  const v = bytes / 2 ** 20;
+  return `${Number(v.toFixed(2))} MiB`; // 1.5 MiB, as the docs write it (not 1.50)
+}
+
 /** A slowdown factor: `4`, `2.5`. */
 export function factor(f: number): string {
   return Number.isInteger(f) ? String(f) : f.toFixed(1);
