@@ -110,6 +110,35 @@ describe('pause: a process freeze, for every strategy', () => {
     expect(ev.some((e) => e.type === 'deliver' && e.to === 's0' && e.t > 2500)).toBe(true);
   });
 
+  it('the history says who is paused at any t, as the engine did live: a pause of a paused process extends it, a crash ends it, a down process ignores it', async () => {
+    const timeline = [
+      { at: 1000, do: 'pause', node: 'w1', ms: 1000 },
+      { at: 1500, do: 'pause', node: 'w1', ms: 1000 }, // extends w1's pause to 2500
+      { at: 1000, do: 'pause', node: 's0', ms: 2000 },
+      { at: 1500, do: 'crash', node: 's0' }, // ends s0's pause
+      { at: 2000, do: 'restart', node: 's0' },
+      { at: 1200, do: 'crash', node: 'w2' },
+      { at: 1300, do: 'pause', node: 'w2', ms: 500 }, // down: ignored
+    ] as Scenario['timeline'];
+    const make = () => Simulation.create(testScenario({ durationMs: 4000, cluster: { workers: 4, servers: 1 }, strategy: { kind: 'ps-async' }, timeline }), { trainer: new InstantTrainer(), sampleEveryMs: 0 });
+    const live = await make();
+    const times = [999, 1000, 1499, 1500, 1800, 2000, 2100, 2499, 2500, 3000];
+    const seen: Array<{ t: number; paused: Record<string, number | undefined> }> = [];
+    for (const t of times) {
+      await live.advanceTo(t);
+      seen.push({ t, paused: Object.fromEntries(live.liveNodeStates().map((n) => [n.id, n.paused?.since])) });
+    }
+    await live.runToEnd();
+    for (const { t, paused } of seen) expect(Object.fromEntries(live.stateAt(t).nodes.map((n) => [n.id, n.paused?.since])), `t=${t}`).toEqual(paused);
+    const at = (t: number) => seen.find((x) => x.t === t)!.paused;
+    expect(at(2499).w1).toBe(1000); // extended, and still the pause that began at 1000
+    expect(at(2500).w1).toBeUndefined();
+    expect(at(1499).s0).toBe(1000);
+    expect(at(1500).s0).toBeUndefined(); // the crash ended it
+    expect(at(2100).s0).toBeUndefined(); // and the restart does not bring it back
+    expect(at(1800).w2).toBeUndefined(); // a down process is not paused
+  });
+
   it('the action table validates it and names unknown nodes', async () => {
     const sim = await Simulation.create(testScenario({ cluster: { workers: 4, servers: 1 }, strategy: { kind: 'ps-async' } }), { trainer: new InstantTrainer(), sampleEveryMs: 0 });
     expect(sim.apply({ do: 'pause', node: 'w9', ms: 100 })).toEqual({ ok: false, error: 'node: node "w9" does not exist (cluster has w0-w3, s0)' });
