@@ -25,6 +25,7 @@ import { ReplicaBoundaries } from './views/ReplicaBoundaries';
 import { ServerStates } from './views/ServerStates';
 import { indexOf, staticOf } from './views/runView';
 import { showServers } from './views/serverModel';
+import { timeDomain } from './views/timelineModel';
 import { TopologyView } from './views/TopologyView';
 import { VersionTimeline } from './views/VersionTimeline';
 
@@ -162,7 +163,8 @@ export function App() {
             panel a row per server. */}
         <div className="col-right" style={{ '--lanes': sim ? staticOf(sim).nodes.length : 4, '--servers': sim && showServers(indexOf(sim)) ? staticOf(sim).nodes.filter((n) => n.role !== 'worker').length : 0 } as CSSProperties}>
           {cursor !== null && (
-            <div className="scrub-banner" role="status">
+            // Over the half of the timeline away from the cursor: the moment scrubbed to stays in view.
+            <div className="scrub-banner" role="status" style={{ left: sim && scrubFraction(cursor, sim) > 0.5 ? '35%' : '65%' }}>
               <span>{s(lang, 'scrubbed', { t: formatSeconds(cursor).replace(' s', '') })}</span>
               <button type="button" onClick={() => set({ cursor: null })}>
                 {s(lang, 'now')}
@@ -190,4 +192,10 @@ export function App() {
       <ExplainLine t={t} />
     </div>
   );
+}
+
+/** Where the cursor sits along the timeline's time axis (0 left … 1 right). */
+function scrubFraction(cursor: number, sim: { now(): number; durationMs: number }): number {
+  const [t0, t1] = timeDomain(sim.now(), sim.durationMs);
+  return t1 > t0 ? (cursor - t0) / (t1 - t0) : 0.5;
 }
