@@ -54,6 +54,19 @@ export class FaultInjection {
     return parsed;
   }
 
+  /**
+   * An action to apply later (sim.schedule): checked now as a timeline entry would be, its node
+   * selectors left to resolve when it fires.
+   */
+  validateDeferred(action: Action): { ok: true; action: Action } | { ok: false; error: string } {
+    const parsed = parseAction(action, [...this.c.rt.keys()]);
+    if (parsed.ok && parsed.action.do === 'tamper') {
+      const problem = tamperProblem(this.c.strategy.kind, parsed.action.from, parsed.action.to);
+      if (problem) return { ok: false, error: `tamper: ${problem[1]}` };
+    }
+    return parsed;
+  }
+
   /** Node selectors such as "@leader" resolve when the action fires (CURRICULUM §C.1). */
   private resolveSelectors(action: Action): Action | string {
     if (action.do === 'partition') {
