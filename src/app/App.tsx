@@ -175,8 +175,9 @@ export function App() {
             panel a row per server. */}
         <div className="col-right" style={{ '--lanes': sim ? staticOf(sim).nodes.length : 4, '--servers': sim && showServers(indexOf(sim)) ? staticOf(sim).nodes.filter((n) => n.role !== 'worker').length : 0 } as CSSProperties}>
           {cursor !== null && (
-            // Over the half of the timeline away from the cursor: the moment scrubbed to stays in view.
-            <div className="scrub-banner" role="status" style={{ left: sim && scrubFraction(cursor, sim) > 0.5 ? '35%' : '65%' }}>
+            // At the end of the timeline away from the cursor, so the cursor and its time label stay
+            // in view: right of the lane labels, or left of the "live" button.
+            <div className={`scrub-banner ${sim && scrubFraction(cursor, sim) >= 0.47 ? 'at-left' : 'at-right'}`} role="status">
               <span>{s(lang, 'scrubbed', { t: formatSeconds(cursor).replace(' s', '') })}</span>
               <button type="button" onClick={() => set({ cursor: null })}>
                 {s(lang, 'now')}

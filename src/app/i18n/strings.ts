@@ -119,6 +119,8 @@ const en = {
   m_leaders: 'leaders',
   m_meanGradStaleness: 'mean grad staleness',
   m_term: 'term',
+  /** The term tile when ZooKeeper's Zab epoch is the only one the run has. */
+  m_term_zab: 'epoch',
   m_commitIndex: 'commit index',
   m_logLength: 'log length',
   m_maxCommitGapMs: 'commit gap ms',
@@ -294,6 +296,7 @@ const zh: Record<StringKey, string> = {
   m_leaders: '领导者数',
   m_meanGradStaleness: '平均梯度陈旧度',
   m_term: '任期',
+  m_term_zab: '纪元',
   m_commitIndex: '提交索引',
   m_logLength: '日志长度',
   m_maxCommitGapMs: '提交间隔 ms',
