@@ -25,6 +25,7 @@ import { ReplicaBoundaries } from './views/ReplicaBoundaries';
 import { ServerStates } from './views/ServerStates';
 import { indexOf, staticOf } from './views/runView';
 import { showServers } from './views/serverModel';
+import { timeDomain } from './views/timelineModel';
 import { TopologyView } from './views/TopologyView';
 import { VersionTimeline } from './views/VersionTimeline';
 import { roomParamsFrom } from './room/roomStore';
@@ -174,7 +175,9 @@ export function App() {
             panel a row per server. */}
         <div className="col-right" style={{ '--lanes': sim ? staticOf(sim).nodes.length : 4, '--servers': sim && showServers(indexOf(sim)) ? staticOf(sim).nodes.filter((n) => n.role !== 'worker').length : 0 } as CSSProperties}>
           {cursor !== null && (
-            <div className="scrub-banner" role="status">
+            // At the end of the timeline away from the cursor, so the cursor and its time label stay
+            // in view: right of the lane labels, or left of the "live" button.
+            <div className={`scrub-banner ${sim && scrubFraction(cursor, sim) >= 0.47 ? 'at-left' : 'at-right'}`} role="status">
               <span>{s(lang, 'scrubbed', { t: formatSeconds(cursor).replace(' s', '') })}</span>
               <button type="button" onClick={() => set({ cursor: null })}>
                 {s(lang, 'now')}
@@ -202,4 +205,10 @@ export function App() {
       <ExplainLine t={t} />
     </div>
   );
+}
+
+/** Where the cursor sits along the timeline's time axis (0 left … 1 right). */
+function scrubFraction(cursor: number, sim: { now(): number; durationMs: number }): number {
+  const [t0, t1] = timeDomain(sim.now(), sim.durationMs);
+  return t1 > t0 ? (cursor - t0) / (t1 - t0) : 0.5;
 }

@@ -72,6 +72,7 @@ export function choose(c: Choice): boolean {
   set({ menu: null });
   if ('action' in c) return act(c.action);
   if (c.spec.target === 'groups') set({ toolTab: 'partition' });
+  else if (c.spec.do === 'putMeta') set({ toolTab: 'meta' });
   else if (c.target.kind === 'link') set({ toolTab: 'links', selected: `${c.target.from}-${c.target.to}` });
   else if (c.target.kind === 'node') set({ toolTab: 'node', selected: c.target.id });
   return false;

@@ -30,7 +30,7 @@ export interface BuiltinEntry {
   title?: { en: string; zh: string };
 }
 
-export type ToolTab = 'node' | 'partition' | 'links';
+export type ToolTab = 'node' | 'partition' | 'links' | 'meta';
 export type Side = 'A' | 'B';
 
 /**

@@ -1,3 +1,4 @@
+import { capOf } from '../protocols';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,7 +20,7 @@ describe('built-in scenarios', () => {
     expect(r.scenario.description?.zh.length).toBeGreaterThan(0);
   });
 
-  it('texts agree with TRUTHS: all-reduce is never called "CA" as a claim, async PS is PA/EL', () => {
+  it('texts agree with TRUTHS: all-reduce is never called "CA" as a claim, async PS names its configuration\'s class', () => {
     for (const id of builtinIds()) {
       const r = loadBuiltin(id);
       if (!r.ok) continue;
@@ -29,7 +30,8 @@ describe('built-in scenarios', () => {
         // "CA" may appear only when it is being corrected.
         for (const sentence of text.split(/(?<=\.)\s+/)) if (sentence.includes('"CA"')) expect(sentence).toMatch(/\bnot\b|wrong/);
       }
-      if (r.scenario.strategy.kind === 'ps-async') expect(text).toMatch(/PA\/EL/);
+      // The class is the configuration's (TRUTHS): plain async PS is PA/EL; writers under a lock are PC/EC.
+      if (r.scenario.strategy.kind === 'ps-async') expect(text).toContain(capOf(r.scenario.strategy).pacelc);
     }
   });
 

@@ -2,6 +2,7 @@ import './zodConfig'; // the same parser everywhere (the app's entry imports it 
 import { z } from 'zod';
 import { actSchema, comparisonFields, lessonMetaSchema, shapeExpectationSchema, stepSchema } from './lesson';
 import { strategySchema } from '../protocols';
+import { coordinationSchema as coordinationSchemaLocal } from '../protocols/coord/config';
 import { byzantineAttacks, tamperAttacks } from '../sim/types';
 
 /**
@@ -9,11 +10,11 @@ import { byzantineAttacks, tamperAttacks } from '../sim/types';
  * whole file (node ids that must exist, ordering) live in validate.ts.
  */
 
-const nodeId = z.string().regex(/^[wsb]\d+$/, 'expected a node id such as "w0", "s0" or "b0"');
+const nodeId = z.string().regex(/^[wsbc]\d+$/, 'expected a node id such as "w0", "s0", "b0" or "c0"');
 /** Where an action takes one node, a selector resolved when it fires may stand instead (CURRICULUM §C.1). */
 export const nodeSelectors = ['@leader', '@crashed'] as const;
+const actionNode = z.string().regex(/^([wsbc]\d+|@leader|@crashed)$/, 'expected a node id such as "w0", or "@leader" / "@crashed"');
 const workerId = z.string().regex(/^w\d+$/, 'expected a worker id such as "w0" (only a worker computes gradients)');
-const actionNode = z.string().regex(/^([wsb]\d+|@leader|@crashed)$/, 'expected a node id such as "w0", or "@leader" / "@crashed"');
 const text = z.object({ en: z.string(), zh: z.string() });
 const nonNeg = z.number().finite().nonnegative();
 const prob = z.number().min(0).max(1);
@@ -36,6 +37,11 @@ export const modelSchema = z
     noise: z.number().min(0).max(1).default(0.1),
     /** Target for timeToTarget / stepsToTarget (CURRICULUM §C.1). */
     targetLoss: z.number().positive().optional(),
+    /**
+     * Messages are charged as if the model had this many float32 parameters (the "modelled size");
+     * the real model is unchanged. At least the real parameter count (checked by the validator).
+     */
+    virtualParams: z.number().int().positive().max(1e10).optional(),
   })
   .strict();
 
@@ -92,6 +98,8 @@ export const actionSchemas = {
       duplicate: prob.optional(),
     })
     .strict(),
+  pause: z.object({ do: z.literal('pause'), node: actionNode, ms: z.number().positive().max(600_000) }).strict(),
+  putMeta: z.object({ do: z.literal('putMeta'), key: z.string().regex(/^\/[\w./-]*$/, 'expected a key such as "/ckpt/latest"'), value: z.string().max(1024) }).strict(),
   tamper: z
     .object({
       do: z.literal('tamper'),
@@ -127,6 +135,8 @@ export const actionSchema = z.discriminatedUnion('do', [
   actionSchemas.slow,
   actionSchemas.timeout,
   actionSchemas.link,
+  actionSchemas.pause,
+  actionSchemas.putMeta,
   actionSchemas.tamper,
   actionSchemas.untamper,
   actionSchemas.byzantine,
@@ -187,6 +197,8 @@ export const timelineEntrySchema = z.discriminatedUnion('do', [
   actionSchemas.slow.extend(whenFields),
   actionSchemas.timeout.extend(whenFields),
   actionSchemas.link.extend(whenFields),
+  actionSchemas.pause.extend(whenFields),
+  actionSchemas.putMeta.extend(whenFields),
   actionSchemas.tamper.extend(whenFields),
   actionSchemas.untamper.extend(whenFields),
   actionSchemas.byzantine.extend(whenFields),
@@ -239,6 +251,7 @@ export const strategyMetricNames = [
   'delayedRounds',
   'timeToTarget',
   'stepsToTarget',
+  'lastFencedToken',
   'inDoubt',
   'tamperedAccepted',
   'tamperedRejected',
@@ -349,6 +362,14 @@ export type SecurityConfig = z.infer<typeof securitySchema>;
 // Strategy knobs are declared by each strategy module (DESIGN rule 6); the registry unites them.
 export { strategySchema, allreduceKnobs, psAsyncKnobs } from '../protocols';
 
+/**
+ * How workers use the coordination service (CURRICULUM §C.1): which service the `coord` nodes run,
+ * the lease (etcd) or session (ZooKeeper) timeout, how reads are served, which server each worker's
+ * session is bound to, the modelled disk sync, the request limit, and a metadata key every worker
+ * reads periodically. Fencing tokens are the etcd revision or the ZooKeeper zxid of a lock grant.
+ */
+export { coordinationSchema } from '../protocols/coord/config';
+
 
 export const scenarioSchema = z
   .object({
@@ -363,12 +384,15 @@ export const scenarioSchema = z
         workers: z.number().int().min(1).max(64),
         servers: z.number().int().min(0).max(7).default(0),
         brokers: z.number().int().min(0).max(7).default(0),
+        /** Coordination-service nodes c0… (a majority-replicated metadata service; c0 starts as its leader). */
+        coord: z.number().int().min(0).max(7).default(0),
       })
       .strict(),
     model: modelSchema.default(modelSchema.parse({})),
     compute: computeSchema.default(computeSchema.parse({})),
     network: networkSchema.default(networkSchema.parse({})),
     strategy: strategySchema,
+    coordination: coordinationSchemaLocal.optional(),
     security: securitySchema.optional(),
     timeline: z.array(timelineEntrySchema).default([]),
     expect: z.array(expectationSchema).default([]),
@@ -401,3 +425,4 @@ export type TimelineEntry = z.infer<typeof timelineEntrySchema>;
 export type TimelineTrigger = z.infer<typeof triggerSchema>;
 export type Variant = z.infer<typeof variantSchema>;
 export type ModelSpec = z.infer<typeof modelSchema>;
+export type CoordinationSpec = z.infer<typeof coordinationSchemaLocal>;

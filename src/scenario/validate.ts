@@ -1,6 +1,7 @@
 import { strategyInfo } from '../protocols';
 import { noteNames } from '../protocols/facts';
 import { kafkaMisnomers, kafkaPsProblems } from '../protocols/kafka';
+import { coordinationProblems } from '../protocols/coord/config';
 import { psSyncAggregationProblem } from '../protocols/psSync';
 import { strategiesWithWire } from '../protocols/wire';
 import { actionKinds, FASHION_TRAIN_IMAGES, scenarioSchema, type Scenario, type TimelineEntry } from './schema';
@@ -151,6 +152,12 @@ export function wholeFileProblems(s: Scenario): string[] {
     at(['security'], noWire(s.strategy.kind, 'protect with a digest, a tag or a sequence number; "tls" covers every record'));
   }
 
+  if (s.coordination) for (const [path, msg] of coordinationProblems(s.coordination, s.cluster)) at(['coordination', ...path], msg);
+  if (s.strategy.kind === 'ps-async') {
+    if (s.strategy.writeLock === 'lease' && s.cluster.coord < 1) at(['strategy', 'writeLock'], '"lease" takes its locks from a coordination service: set cluster.coord (3 is usual)');
+    if (s.strategy.fencing && s.strategy.writeLock !== 'lease') at(['strategy', 'fencing'], 'fencing checks the tokens of lock grants: it needs writeLock "lease"');
+  }
+
   s.compute.stragglers.forEach((st, i) => {
     if (!known.has(st.node)) at(['compute', 'stragglers', i, 'node'], unknownNodeMessage(st.node, ids));
   });
@@ -159,7 +166,10 @@ export function wholeFileProblems(s: Scenario): string[] {
 
   s.timeline.forEach((entry, i) => {
     for (const [path, msg] of whenProblems(entry, s.durationMs, ids)) at(['timeline', i, ...path], msg);
-    if (entry.do === 'tamper' && !wire) at(['timeline', i, 'do'], noWire(s.strategy.kind, 'alter'));
+    if (entry.do === 'tamper') {
+      const problem = tamperProblem(s.strategy.kind, entry.from, entry.to);
+      if (problem) at(['timeline', i, problem[0]], problem[1]);
+    }
     for (const [field, msg] of actionNodeProblems(entry, ids)) at(['timeline', i, field], msg);
   });
 
@@ -177,6 +187,19 @@ export function wholeFileProblems(s: Scenario): string[] {
 /** Strategies without parameter-server updates on the wire (protocols/wire.ts). */
 export function noWire(kind: string, what: string): string {
   return `strategy "${kind}" sends no parameter-server updates to ${what} (only ${strategiesWithWire.join(', ')} do)`;
+}
+
+/**
+ * Why a `tamper` on from → to would have nothing to alter, as [field, message], or null: the
+ * strategy sends no parameter-server updates, or the link is the coordination service's (its
+ * locks, leases and metadata are not updates; TLS covers them, and nothing else does).
+ */
+export function tamperProblem(kind: string, from: string, to: string): ['do' | 'from' | 'to', string] | null {
+  if (!strategiesWithWire.includes(kind)) return ['do', noWire(kind, 'alter')];
+  for (const [field, id] of [['from', from], ['to', to]] as const) {
+    if (/^c\d+$/.test(id)) return [field, `"${id}" is a node of the coordination service: its messages (locks, leases, metadata) carry no parameter-server updates to alter`];
+  }
+  return null;
 }
 
 /** Events a timeline `on` (and a lesson step's `when`) may name: every note, and `action:<do>` for every action. */

@@ -5,8 +5,8 @@ import type { LogItem, NodeFacts, Note } from '../protocols/facts';
  * Layers above (protocols, train, scenario, app, cli) speak these types.
  */
 
-export type NodeId = string; // workers w0…, servers s0…, brokers b0…
-export type NodeRole = 'worker' | 'server' | 'broker';
+export type NodeId = string; // workers w0…, servers s0…, brokers b0…, coordination nodes c0…
+export type NodeRole = 'worker' | 'server' | 'broker' | 'coord';
 export type SimTime = number; // simulated milliseconds
 
 /** Link properties of one directed link. */
@@ -39,6 +39,13 @@ export type Action =
   | { do: 'slow'; node: NodeId; factor: number }
   /** Fire a node's election timer now (Raft, like RaftScope's "timeout"); strategies that elect handle it. */
   | { do: 'timeout'; node: NodeId }
+  /**
+   * Freeze a process for `ms` (a GC pause, a VM freeze): it handles no events, its timers and its
+   * computation stop, incoming messages queue; then it resumes unaware. Unlike crash, state is kept.
+   */
+  | { do: 'pause'; node: NodeId; ms: number }
+  /** Write a metadata key through the coordination service's leader (e.g. the checkpoint pointer). */
+  | { do: 'putMeta'; key: string; value: string }
   /** A man-in-the-middle on the directed link from → to (sim/faults.ts holds it; the engine's security layer acts). */
   | { do: 'tamper'; from: NodeId; to: NodeId; attack: TamperAttack; scale?: number; count?: number }
   | { do: 'untamper'; from: NodeId; to: NodeId }
@@ -161,6 +168,8 @@ export type HistoryEvent =
       opId: number;
       version?: number;
       v?: { hash: string };
+      /** A metadata key of the coordination service (absent: the parameters). */
+      key?: string;
     }
   /** An invariant the run broke (Raft election safety, SSP bound, lost acknowledged update …). */
   | { t: SimTime; type: 'violation'; invariant: string; detail: string }

@@ -5,7 +5,7 @@ import type { LinkState, NodeState } from '../../engine/index/runState';
 import type { Action, NodeId, NodeRole } from '../../sim/types';
 import type { Lang } from '../i18n/lang';
 import { colourOf, kindColour, messageColours } from '../palette';
-import { nodeLines, roleOf, termOf, termWord, versionOf, type DataRole } from '../words/nodeWords';
+import { consensusRoleOf, nodeLines, roleOf, termOf, termWord, versionOf, type DataRole } from '../words/nodeWords';
 import { directedSegment, flightFraction, groupsFromDrop, hullPath, labelPlacement, lerpSeg, nodeHitBox, pairLinks, textOn, topologyLayout, type LinkPair, type Pt, type TopologyLayout } from './geometry';
 import { timed, useReducedMotion, useSize } from './hooks';
 import type { Simulation } from '../../engine/simulation';
@@ -34,8 +34,6 @@ const DROP_FLASH_MS = 200;
 /** A drop closer than this to the home position is a click or a fumble, not a partition gesture. */
 const DRAG_MIN_PX = 40;
 const SPRING_MS = 350;
-/** Roles drawn on a server/broker glyph (RaftScope): leader, candidate, follower. */
-const consensusRoles = new Set<DataRole>(['leader', 'candidate', 'follower']);
 
 interface NodeDatum {
   id: NodeId;
@@ -72,6 +70,8 @@ function hexagon(r: number): string {
 function shapePath(role: NodeRole, r: number): string {
   if (role === 'worker') return `M${-r},0A${r},${r} 0 1,0 ${r},0A${r},${r} 0 1,0 ${-r},0Z`;
   if (role === 'broker') return hexagon(r * 1.05);
+  // A coordination-service server: a diamond, apart from the strategy's own servers.
+  if (role === 'coord') return `M0,${-r * 1.15}L${r * 1.15},0L0,${r * 1.15}L${-r * 1.15},0Z`;
   const s = r * 0.9;
   return `M${-s},${-s}H${s}V${s}H${-s}Z`;
 }
@@ -136,7 +136,7 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
       svg.select('rect.cv-bg').attr('width', width).attr('height', height);
 
       const { nodes, links, inFlight, partition, metrics } = stateAt(sim, t);
-      const ctx = wordsContext(sim.scenario.strategy, staticOf(sim));
+      const ctx = wordsContext(sim.scenario, staticOf(sim));
       const groups = partition ?? [];
       const lay = topologyLayout(nodes, width, height, 0, undefined, groups);
       svg.classed('cluster', lay.kind === 'cluster');
@@ -361,6 +361,10 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
           clock.append('path');
           clock.append('text').attr('class', 'cv-num');
           g.append('text').attr('class', 'cv-bang').text('!');
+          // A pause sign (two bars on a disc), drawn: the ⏸ character is missing from common fonts.
+          const pause = g.append('g').attr('class', 'cv-paused');
+          pause.append('circle').attr('r', 9);
+          pause.append('path').attr('d', 'M-3.5,-4.5V4.5M3.5,-4.5V4.5');
           g.append('title');
           return g;
         });
@@ -373,6 +377,8 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         .attr('data-term', (d) => (d.term === null ? null : String(d.term)))
         .attr('aria-label', (d) => `${d.id} v${d.version}${d.node.up ? '' : ` (${vs(lang, 'crashed')})`}`)
         .classed('down', (d) => !d.node.up)
+        .classed('infra', (d) => !d.isWorker)
+        .classed('paused', (d) => d.node.paused !== undefined)
         .classed('failed', (d) => d.node.failed !== undefined)
         .classed('selected', (d) => d.id === selected)
         .classed('draggable', (d) => d.isWorker)
@@ -392,7 +398,8 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         .attr('stroke', (d) => (d.isWorker ? d.colour : null));
       // Consensus role on server/broker glyphs (RaftScope): leader = bold ring and a crown,
       // candidate = dashed ring, follower plain; the term (Kafka: leader epoch) under the version.
-      const ring = (d: NodeDatum): string => (!d.isWorker && consensusRoles.has(d.role) ? d.role : 'none');
+      // Coordination servers are `coord` in data-role but lead and follow all the same.
+      const ring = (d: NodeDatum): string => (d.isWorker ? 'none' : (consensusRoleOf(d.node) ?? 'none'));
       nodeSel
         .select('path.cv-role-ring')
         .attr('class', (d) => `cv-role-ring ${ring(d)}`)
@@ -421,14 +428,16 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
             ? labelPlacement({ x: sideOf, y: 0 }, true, R, d.isWorker ? d.backend !== '' && !lay.dense : term0)
             : labelPlacement(d.out, d.isWorker, R, d.isWorker && d.backend !== '');
         const g = d3.select(this);
-        g.select('text.cv-ver').attr('x', lp.x).attr('y', lp.yVersion).attr('text-anchor', lp.anchor).text(`v${d.version}`);
+        // A coordination server holds no parameters: no version label (its term or epoch says enough).
+        g.select('text.cv-ver').attr('x', lp.x).attr('y', lp.yVersion).attr('text-anchor', lp.anchor).text(d.node.role === 'coord' ? '' : `v${d.version}`);
         g.select('text.cv-backend')
           .attr('x', lp.x)
           .attr('y', lp.yBackend)
           .attr('text-anchor', lp.anchor)
           .text(d.isWorker && !lay.dense ? d.backend : '');
         const term = !d.isWorker && d.term !== null ? `${termWord(d.node, lang)} ${d.term}` : '';
-        g.select('text.cv-term').attr('x', lp.x).attr('y', lp.yBackend).attr('text-anchor', lp.anchor).text(term);
+        // A coordination server has no version label: its term (epoch) takes that line.
+        g.select('text.cv-term').attr('x', lp.x).attr('y', d.node.role === 'coord' ? lp.yVersion : lp.yBackend).attr('text-anchor', lp.anchor).text(term);
         // Servers in a cluster sit close together: their hit area is the glyph alone, so one
         // server's box never covers a neighbour's centre.
         const hit = !d.isWorker && sideOf !== undefined ? { x: -(R + 8), y: -(R + 8), width: 2 * (R + 8), height: 2 * (R + 8) } : nodeHitBox(lp, R, `v${d.version}`.length, d.isWorker ? d.backend.length : term.length);
@@ -456,6 +465,10 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         .attr('x', -R * 0.95)
         .attr('y', -R * 0.55)
         .style('display', (d) => (d.node.failed !== undefined ? null : 'none'));
+      nodeSel
+        .select('g.cv-paused')
+        .attr('transform', `translate(${R * 0.85},${R * 0.85})`)
+        .style('display', (d) => (d.node.paused !== undefined ? null : 'none'));
       nodeSel.select('title').text((d) => {
         const lines = [`${d.id} · v${d.version}`];
         if (d.node.failed !== undefined) lines.push(`${vs(lang, 'failed')}: ${d.node.failed}`);

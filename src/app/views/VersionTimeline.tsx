@@ -10,7 +10,7 @@ import { timed, useFontSize, useSize } from './hooks';
 import type { Simulation } from '../../engine/simulation';
 import { indexOf, staticOf } from './runView';
 import { kindName, vs } from './strings';
-import { keyNotes, labelledMarks, laneOrder, laneStretches, timeDomain, visibleMessages } from './timelineModel';
+import { keyNotes, labelledMarks, laneOrder, laneStretches, pausedStretches, timeDomain, visibleMessages } from './timelineModel';
 import './views.css';
 
 export interface VersionTimelineProps {
@@ -177,7 +177,7 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
       );
       back
         .select('g.cv-layer-lanes')
-        .selectAll<SVGLineElement, (typeof lanes)[number]>('line')
+        .selectAll<SVGLineElement, (typeof lanes)[number]>('line.cv-lane')
         .data(lanes, (d) => d.key)
         .join('line')
         .attr('class', (d) => `cv-lane${d.up ? '' : ' down'}`)
@@ -186,6 +186,19 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
         .attr('x2', (d) => x(d.end))
         .attr('y1', (d) => yOf.get(d.id)!)
         .attr('y2', (d) => yOf.get(d.id)!);
+      // Paused (a GC pause): a thick hollow band over the lane — up, but handling nothing.
+      const pauses = ids.flatMap((id) => pausedStretches(ix.pauses.get(id), t0, tEnd).map((s) => ({ key: `${id}@${s.start}`, id, ...s })));
+      back
+        .select('g.cv-layer-lanes')
+        .selectAll<SVGRectElement, (typeof pauses)[number]>('rect.cv-lane-paused')
+        .data(pauses, (d) => d.key)
+        .join('rect')
+        .attr('class', 'cv-lane-paused')
+        .attr('stroke', (d) => colourOf(d.id))
+        .attr('x', (d) => x(d.start))
+        .attr('width', (d) => Math.max(1, x(d.end) - x(d.start)))
+        .attr('y', (d) => yOf.get(d.id)! - 4)
+        .attr('height', 8);
       const labels = front
         .select('g.cv-layer-lanelabels')
         .selectAll<SVGGElement, NodeId>('g')
@@ -346,7 +359,7 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
       noteSel.attr('transform', (n) => `translate(${x(n.t)},${noteY(n)})`);
       // A crown and the term for an election: it reads in both languages and says who leads from when.
       noteSel.select('text').text((n) => (n.what === 'leaderElected' && laneH >= 16 ? `♛${n.data.term}` : ''));
-      noteSel.select('title').text((n) => `${(n.t / 1000).toFixed(3)} s · ${noteText(n, lang, sim.scenario.strategy.kind)}`);
+      noteSel.select('title').text((n) => `${(n.t / 1000).toFixed(3)} s · ${noteText(n, lang, sim.scenario)}`);
 
       // ---- branch points (a forked run) -----------------------------------------------------------
       const br = front

@@ -79,6 +79,7 @@ const kindNames: Record<string, Text> = {
   accepted: { en: 'accepted', zh: '已接受' },
   decision: { en: 'commit / abort', zh: '提交／中止' },
   ask: { en: 'decision request', zh: '询问决定' },
+  coord: { en: 'coordination request', zh: '协调请求' },
 };
 
 export function kindName(kind: string, lang: Lang): string {

@@ -64,6 +64,16 @@ export function laneStretches(downs: readonly Period[] | undefined, t0: number, 
   return out;
 }
 
+/** A node's pauses (GC pauses) from t0 to t, each cut at t: the stretches its lane shows frozen. */
+export function pausedStretches(pauses: ReadonlyArray<{ start: number; until: number }> | undefined, t0: number, t: number): Array<{ start: number; end: number }> {
+  const out: Array<{ start: number; end: number }> = [];
+  for (const p of pauses ?? []) {
+    if (p.until <= t0 || p.start >= t) continue;
+    out.push({ start: Math.max(p.start, t0), end: Math.min(p.until, t) });
+  }
+  return out;
+}
+
 /** Marks of one lane that get a version label: at least `minGapPx` from the previous labelled one. */
 export function labelledMarks(marks: readonly VersionMark[], x: (t: number) => number, minGapPx: number): Set<VersionMark> {
   const out = new Set<VersionMark>();

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * Knobs of `raft-ps` (Ongaro & Ousterhout 2014; the thesis for reads and client sessions; etcd's
- * CheckQuorum). The strategy itself is described in raftPs.ts.
+ * CheckQuorum; etcd for fsyncMs and maxRequestBytes). The strategy itself is described in raftPs.ts.
  *
  * Reads (`readMode`): "readIndex" (default; thesis §6.4: the leader records commitIndex, confirms
  * it still leads with a heartbeat round to a majority, then answers once applied ≥ readIndex),
@@ -40,6 +40,16 @@ export const raftPsKnobs = z
     updateTimeoutMs: z.number().positive().default(1000),
     /** Scale each gradient's learning rate by 1/max(1, τ), τ its staleness at apply (Zhang et al. 2016). */
     lrStaleness: z.enum(['none', 'inverse']).default('none'),
+    /**
+     * Modelled fdatasync of new log entries (ms): a follower acknowledges, and the leader counts
+     * itself, only once they are on disk — etcd's commit latency is a round trip plus an fsync.
+     */
+    fsyncMs: z.number().nonnegative().default(0),
+    /**
+     * Largest client request a server accepts, in bytes (etcd's --max-request-bytes, 1.5 MiB by
+     * default). A larger update is refused with "request is too large" (rejectedWrites). None by default.
+     */
+    maxRequestBytes: z.number().int().positive().optional(),
   })
   .strict();
 export type RaftPsConfig = z.infer<typeof raftPsKnobs>;

@@ -2,7 +2,7 @@ import type { NodeId } from '../../sim/types';
 import type { NodeFacts } from '../facts';
 import type { StepResult, StrategyContext } from '../strategy';
 import type { ClientSide } from './clientSide';
-import { beginRead, beginUpdate, freshClient, onAck, onParams, onRedirect, onRetry, target, type ClientState } from './client';
+import { beginRead, beginUpdate, freshClient, onAck, onParams, onRedirect, onRetry, onTooLarge, target, type ClientState } from './client';
 import type { RaftPsConfig } from './knobs';
 import type { ClientMsg, RaftMsg } from './messages';
 import type { RaftObserver } from './observer';
@@ -66,6 +66,12 @@ export class RaftClients implements ClientSide {
         if (m.op === 'update') this.sendUpdate(worker, c);
         else this.sendRead(worker, c);
         return;
+      }
+      case 'tooLarge': {
+        const refused = onTooLarge(c, m.seq);
+        if (!refused) return;
+        this.ctx.op(worker, 'fail', 'update', refused.opId);
+        return this.startRead(worker, c);
       }
       case 'ack': {
         const done = onAck(c, m.seq, from);
