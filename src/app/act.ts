@@ -12,6 +12,12 @@ import { bumpFrame, get, reportError, set } from './store';
  * applies at the cursor's time on a new branch. A refusal is shown in the error panel; nothing
  * else changes.
  */
+/**
+ * Guided mode looks at every action first (lesson/controller.ts): the one an `interactive`
+ * timeline entry scripts is taken as that entry, at its own time, instead of applying now.
+ */
+export const actionHooks: { intercept?: (actions: readonly Action[]) => boolean } = {};
+
 export function act(input: Action): boolean {
   return actAll([input]);
 }
@@ -32,6 +38,10 @@ export function actAll(inputs: readonly Action[]): boolean {
       return false;
     }
     actions.push(parsed.action);
+  }
+  if (actionHooks.intercept?.(actions)) {
+    bumpFrame();
+    return true;
   }
   if (cursor !== null && cursor < sim.now()) {
     void fork(actions, cursor);
