@@ -28,6 +28,8 @@ const EPS_MS = 0.001;
 export interface Guide {
   companions(): readonly Simulation[];
   stop(): { t: number; inclusive: boolean } | null;
+  /** ▶ pressed: true if the guide took it (at a wait, ▶ is "do it for me"). */
+  beforePlay?(): boolean;
 }
 
 class Driver {
@@ -76,6 +78,7 @@ class Driver {
   play(): void {
     const sim = this.sim;
     if (!sim || sim.failure) return;
+    if (this.guide?.beforePlay?.()) return;
     // Guided: a scrubbed cursor replays from where it is (the recorded run), even after the end.
     const replay = this.guide !== null && get().cursor !== null;
     if (this.runs(sim).every((r) => r.done) && !replay) return;

@@ -184,7 +184,11 @@ async function loadBuiltinList(): Promise<void> {
   void Promise.all(
     r.ids.map(async (id) => {
       const one = await fetchBuiltin(id, builtinBase);
-      if (one.ok) set((st) => ({ builtins: st.builtins.map((b) => (b.id === id ? { id, title: one.scenario.title } : b)) }));
+      if (!one.ok) return;
+      const sc = one.scenario;
+      const lesson = sc.lesson ? { number: sc.lesson.number, minutes: sc.lesson.minutes, prerequisites: sc.lesson.prerequisites } : undefined;
+      const guided = (sc.acts?.length ?? 0) > 0 || (sc.narration?.length ?? 0) > 0;
+      set((st) => ({ builtins: st.builtins.map((b) => (b.id === id ? { id, title: sc.title, ...(lesson ? { lesson } : {}), guided } : b)) }));
     }),
   );
 }
@@ -218,8 +222,20 @@ export function followHashChanges(): () => void {
 export async function boot(): Promise<void> {
   const navLang = typeof navigator !== 'undefined' && navigator.language?.toLowerCase().startsWith('zh') ? 'zh' : 'en';
   const p = parseUrlParams(location.search, location.hash, { lang: navLang });
-  set({ lang: p.lang, speed: p.speed, backend: p.backend, pendingAt: p.at ?? null });
+  set({
+    lang: p.lang,
+    speed: p.speed,
+    backend: p.backend,
+    pendingAt: p.at ?? null,
+    ...(p.present ? { presenter: true, showSettings: false } : {}),
+    indexOpen: p.lessons,
+    landing: !p.scenarioId && !p.scenarioHash && !p.lessonId && !p.lessons,
+  });
   if (p.errors.length > 0) reportError(s(p.lang, 'urlFailed'), p.errors);
+  // Guided mode's keys and hooks (Shift+P, F, and the lessons the index opens). Imported
+  // dynamically: the lesson modules use this one.
+  const lessons = await import('./lesson/open');
+  lessons.wireLessons();
   await loadBuiltinList(); // the id list only (one small file); titles arrive later
 
   await openFromUrl(p);
@@ -231,6 +247,19 @@ export async function boot(): Promise<void> {
 }
 
 async function openFromUrl(p: ReturnType<typeof parseUrlParams>): Promise<void> {
+  const lessonOpts = { mode: p.mode, variant: p.variant, step: p.step, autoplay: p.autoplay };
+  if (p.lessonId) {
+    // `?lesson=<id>`, and a link may carry that lesson itself (`#scenario=`, e.g. one not shipped yet).
+    const carried = p.scenarioHash ? await decodeScenarioHashAny(p.scenarioHash) : null;
+    const parsed = carried?.ok ? parseScenarioText(carried.json) : null;
+    const { openLessonById } = await import('./lesson/open');
+    if (await openLessonById(p.lessonId, lessonOpts, parsed?.ok ? parsed.scenario : undefined)) return;
+  } else if (p.scenarioHash && p.mode === 'guided') {
+    const decoded = await decodeScenarioHashAny(p.scenarioHash);
+    const r = decoded.ok ? parseScenarioText(decoded.json) : null;
+    const { openLesson } = await import('./lesson/open');
+    if (r?.ok && (await openLesson(r.scenario, lessonOpts))) return;
+  }
   if (p.scenarioHash && (await openHash(p.scenarioHash, p.autoplay))) return;
   const id = p.scenarioId ?? defaultScenarioId;
   if (await openBuiltin(id, { autoplay: p.autoplay })) return;

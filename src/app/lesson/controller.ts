@@ -7,7 +7,7 @@ import { get, set, useApp } from '../store';
 import { stateAt } from '../views/runView';
 import { roleOf } from '../words/nodeWords';
 import { allGates, focusVariant, stops } from './runtime';
-import { sameAction, stepKey, type Position } from './script';
+import { sameAction, stepKey, type Gate, type Position } from './script';
 import { getLesson, setLesson, useLesson } from './store';
 import { revealTime, stepAt, stepTimes, type RunFacts } from './when';
 import { recordProgress } from './progress';
@@ -225,8 +225,12 @@ export function resetTracking(): void {
 
 // ------------------------------------------------------------------------------------ moves
 
-/** Puts the play-head on a step: the cursor goes to its time, running forward first if needed. */
-export async function goTo(p: Position): Promise<void> {
+/**
+ * Puts the play-head on a step: the cursor goes to its time, running forward first if needed.
+ * A wait on the way stops there (the learner acts, or "do it for me") — unless `skipWaits` (a
+ * link to a later step): then the script takes each wait, as ▶ would.
+ */
+export async function goTo(p: Position, opts: { skipWaits?: boolean } = {}): Promise<void> {
   const st = getLesson();
   const act = st.acts[p.act];
   if (!act || !get().sim) return;
@@ -246,24 +250,28 @@ export async function goTo(p: Position): Promise<void> {
     setLesson({ pos: { act: p.act, step: -1 } });
     return;
   }
-  let t = timesOf(p.act)[step];
   const sim = get().sim!;
+  const reached = () => {
+    const ft = timesOf(p.act)[step];
+    return ft !== null && ft <= driver.edge(sim);
+  };
+  navigating = true;
+  try {
+    while (!reached()) {
+      // Not reached yet: run (unpaced) until the step fires, or a wait or the end stops the runs.
+      await driver.runTo(timesOf(p.act)[step] ?? Number.MAX_SAFE_INTEGER, reached);
+      if (reached() || get().sim !== sim) break;
+      const gate = pendingGates().find((g) => driver.edge(sim) >= g.at - 0.002);
+      if (!gate || !opts.skipWaits) break;
+      takeWait(gate.at);
+    }
+  } finally {
+    navigating = false;
+  }
+  const t = timesOf(p.act)[step];
   if (t === null || t > driver.edge(sim)) {
-    // Not reached yet: run (unpaced) until the step fires, or a wait or the end stops the runs.
-    navigating = true;
-    try {
-      await driver.runTo(t ?? Number.MAX_SAFE_INTEGER, () => {
-        const ft = timesOf(p.act)[step];
-        return ft !== null && ft <= driver.edge(sim);
-      });
-    } finally {
-      navigating = false;
-    }
-    t = timesOf(p.act)[step];
-    if (t === null || t > driver.edge(sim)) {
-      tick();
-      return; // stopped short (a wait): the step panel shows the wait
-    }
+    tick();
+    return; // stopped short (a wait): the step panel shows the wait
   }
   moveCursor(t);
   pinned = { pos: { act: p.act, step }, t };
@@ -279,40 +287,97 @@ function moveCursor(t: number): void {
   set({ cursor: t >= edge ? null : t, status: get().status === 'running' ? 'paused' : get().status });
 }
 
+/**
+ * Moves queue: a key pressed while the runs go forward to a step counts from that step, and the
+ * moves happen in order (three quick → are three steps, not one).
+ */
+let queue: Promise<void> = Promise.resolve();
+let target: Position | null = null;
+
+function enqueue(p: Position): Promise<void> {
+  target = p;
+  queue = queue
+    .then(() => goTo(p))
+    .catch(() => undefined)
+    .finally(() => {
+      if (target === p) target = null;
+    });
+  return queue;
+}
+
+function stepAfter({ act, step }: Position): Position | null {
+  const acts = getLesson().acts;
+  if (!acts[act]) return null;
+  if (step + 1 < acts[act].steps.length) return { act, step: step + 1 };
+  if (act + 1 < acts.length) return { act: act + 1, step: 0 };
+  return null;
+}
+
+function stepBefore({ act, step }: Position): Position {
+  const acts = getLesson().acts;
+  if (step > 0) return { act, step: step - 1 };
+  if (act > 0) return { act: act - 1, step: acts[act - 1].steps.length - 1 };
+  return { act, step: -1 };
+}
+
 export function next(): Promise<void> {
-  const { acts, pos } = getLesson();
-  const act = acts[pos.act];
-  if (!act) return Promise.resolve();
-  if (pos.step + 1 < act.steps.length) return goTo({ act: pos.act, step: pos.step + 1 });
-  if (pos.act + 1 < acts.length) return goTo({ act: pos.act + 1, step: 0 });
-  return Promise.resolve();
+  const p = stepAfter(target ?? getLesson().pos);
+  return p ? enqueue(p) : queue;
 }
 
 export function prev(): Promise<void> {
-  const { acts, pos } = getLesson();
-  if (pos.step > 0) return goTo({ act: pos.act, step: pos.step - 1 });
-  if (pos.act > 0) return goTo({ act: pos.act - 1, step: acts[pos.act - 1].steps.length - 1 });
-  return goTo({ act: pos.act, step: -1 });
+  return enqueue(stepBefore(target ?? getLesson().pos));
 }
 
-/** Picks option `i` (0-based) of the current predict step, until it is revealed. */
+/**
+ * The prediction on screen: the latest predict step of the act at or before the current step,
+ * from its own step until the step during which its answer is revealed (a reveal usually comes
+ * a few steps later, when the run shows it: L1 asks at 5.5 s and reveals at 9 s).
+ */
+export function visiblePredict(): { act: Act; step: number } | null {
+  const st = getLesson();
+  const act = st.acts[st.pos.act];
+  if (!act || st.pos.step < 0) return null;
+  const times = timesOf(st.pos.act);
+  const now = times[st.pos.step];
+  for (let i = st.pos.step; i >= 0; i--) {
+    if (!act.steps[i].predict) continue;
+    if (i === st.pos.step) return { act, step: i };
+    const r = revealAt(act, i);
+    return r === null || now === null || r >= now ? { act, step: i } : null;
+  }
+  return null;
+}
+
+/** Picks option `i` (0-based) of the prediction on screen, until it is revealed. */
 export function choose(i: number): void {
-  const act = currentAct();
+  const v = visiblePredict();
   const st = getLesson();
-  const step = act?.steps[st.pos.step];
-  if (!act || !step?.predict || i < 0 || i >= step.predict.options.length) return;
-  if (isRevealed(act, st.pos.step)) return;
-  setLesson({ answers: { ...st.answers, [stepKey(act, step)]: i } });
-  recordProgress(st.lesson!.id, st.acts, st.pos, { [stepKey(act, step)]: i });
+  const step = v?.act.steps[v.step];
+  if (!v || !step?.predict || i < 0 || i >= step.predict.options.length) return;
+  if (isRevealed(v.act, v.step)) return;
+  const key = stepKey(v.act, step);
+  setLesson({ answers: { ...st.answers, [key]: i } });
+  recordProgress(st.lesson!.id, st.acts, st.pos, { [key]: i });
 }
 
-/** Reveals the current predict step's answer now (the presenter's R). */
+/** Reveals the prediction on screen now (the presenter's R). */
 export function reveal(): void {
-  const act = currentAct();
+  const v = visiblePredict();
   const st = getLesson();
-  const step = act?.steps[st.pos.step];
-  if (!act || !step?.predict) return;
-  setLesson({ revealed: { ...st.revealed, [stepKey(act, step)]: true } });
+  const step = v?.act.steps[v.step];
+  if (!v || !step?.predict) return;
+  setLesson({ revealed: { ...st.revealed, [stepKey(v.act, step)]: true } });
+}
+
+/** The `interactive` entry a "try" step is about (same action), in any run, if one exists. */
+export function gateForTry(step: Step): (Gate & { variant: string; done: boolean }) | null {
+  if (!step.try) return null;
+  const sim = get().sim;
+  const nodes = sim ? sim.nodes().map((n) => n.id) : [];
+  const done = getLesson().gatesDone;
+  const g = allGates().find((x) => sameAction(x.action, step.try!.action as unknown as Action, nodes, resolveSelector));
+  return g ? { index: g.index, at: g.at, action: g.action, variant: g.variant, done: !!done[`${g.variant}:${g.index}`] || g.sim.now() >= g.at } : null;
 }
 
 /** Takes the wait: every run's entry at that time is left to fire as scripted; play resumes. */
@@ -328,6 +393,13 @@ export function doItForMe(): void {
   takeWait(w.at);
   driver.play();
 }
+
+// ▶ at a wait does it for the learner (the lesson's hint: "or press ▶ and the script does it").
+stops.beforePlay = () => {
+  if (!getLesson().waiting) return false;
+  doItForMe();
+  return true;
+};
 
 /** `@leader` / `@crashed` as the focused run shows them at the play-head (for matching a learner's node). */
 function resolveSelector(selector: string): string[] {

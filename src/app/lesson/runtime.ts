@@ -25,8 +25,8 @@ export interface OpenLessonOptions {
   autoplay?: boolean;
 }
 
-/** Stops ahead of the play-head, from the controller (set there, to keep this file free of it). */
-export const stops: { next: () => { t: number; inclusive: boolean } | null } = { next: () => null };
+/** The controller's part of the guide (set there, to keep this file free of it). */
+export const stops: { next: () => { t: number; inclusive: boolean } | null; beforePlay: () => boolean } = { next: () => null, beforePlay: () => false };
 
 function modelKey(sc: Scenario): string {
   return JSON.stringify([sc.model, sc.seed, sc.cluster.workers]);
@@ -121,6 +121,7 @@ export function installGuide(): void {
       return st.runs.filter((r) => r.id !== st.focus).map((r) => r.sim);
     },
     stop: () => (getLesson().mode === 'guided' ? stops.next() : null),
+    beforePlay: () => getLesson().mode === 'guided' && stops.beforePlay(),
   });
 }
 
