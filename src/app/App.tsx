@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type CSSProperties } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState, type CSSProperties } from 'react';
 import type { Action } from '../sim/types';
 import { act, parseSelection } from './act';
 import { ActionTools } from './components/ActionTools';
@@ -33,6 +33,12 @@ import { Doors, LessonIndex } from './lesson/ui/LessonIndex';
 import { BackToLesson, LessonPanel } from './lesson/ui/LessonPanel';
 import { VariantPanels } from './lesson/ui/VariantPanels';
 import './lesson/ui/lesson.css';
+import { roomParamsFrom } from './room/roomStore';
+
+// Live room (src/app/room): loaded only when the URL names a room, so pages outside one never
+// download Yjs.
+const roomParams = typeof location !== 'undefined' ? roomParamsFrom(location.search) : null;
+const RoomUi = lazy(() => import('./room/RoomUi'));
 
 /** Page-level settings that live outside React's tree: <html lang>, theme, presenter size, motion. */
 function useDocumentSettings(): void {
@@ -183,7 +189,8 @@ export function App() {
     // StrictMode mounts twice in development; the page boots once.
     if (booted) return;
     booted = true;
-    void boot();
+    if (roomParams) void import('./room/roomApp').then((m) => m.bootRoom(roomParams));
+    else void boot();
   }, []);
   useEffect(() => followHashChanges(), []);
   const sim = useApp((st) => st.sim);
@@ -205,6 +212,11 @@ export function App() {
           </div>
         )}
         <BranchBar />
+        {roomParams && (
+          <Suspense fallback={null}>
+            <RoomUi />
+          </Suspense>
+        )}
         <MaxProgress />
       </header>
       <ShareDialog />

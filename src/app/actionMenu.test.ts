@@ -78,9 +78,9 @@ describe('menus from the table', () => {
   it('links: cut or restore, and the settings form; the cluster: partition and heal', () => {
     expect(items(link())).toEqual(['cut w1↔s0', 'Link settings…']);
     expect(items(link({ cut: true }))).toEqual(['restore w1↔s0', 'Link settings…']);
-    expect(items(cluster())).toEqual(['Partition…', 'heal']);
-    expect(items(cluster(draft))).toEqual(['partition {w0,w1,s0} | {w2,w3,s1,s2}', 'heal']);
-    expect(choicesFor(cluster()).map((c) => choiceLabel(c, 'zh'))).toEqual(['网络分区…', '修复网络']);
+    expect(items(cluster())).toEqual(['Partition…', 'heal', 'Whole network…']);
+    expect(items(cluster(draft))).toEqual(['partition {w0,w1,s0} | {w2,w3,s1,s2}', 'heal', 'Whole network…']);
+    expect(choicesFor(cluster()).map((c) => choiceLabel(c, 'zh'))).toEqual(['网络分区…', '修复网络', '整个网络…']);
   });
 
   it('a worker: one item per attack; a parameter-server link: one tamper item per attack', () => {

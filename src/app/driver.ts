@@ -60,11 +60,30 @@ class Driver {
     return stop ? (stop.inclusive ? stop.t : stop.t - EPS_MS) : Infinity;
   }
 
+  /** Live room (src/app/room): where the room's clock says this device should be; null = the user's controls. */
+  private follow: (() => number) | null = null;
+
   /** Makes `sim` the one the loop drives (the previous one must have been detached). */
   attach(sim: Simulation): void {
     this.sim = sim;
     this.owedWallMs = 0;
     this.lastWall = null;
+    if (this.follow) this.startLoop();
+  }
+
+  /**
+   * Live room: advance as fast as the page allows towards `target()` — the teacher's clock, never
+   * past the room's horizon — instead of by the local speed and play/pause, which then do nothing.
+   */
+  setFollow(target: (() => number) | null): void {
+    this.follow = target;
+    // Back to the user's controls: the loop runs only while playing (play() starts it again).
+    if (target) this.startLoop();
+    else this.stopLoop();
+  }
+
+  get following(): boolean {
+    return this.follow !== null;
   }
 
   /** Stops the loop and waits for an advance in flight, so the old trainer can be disposed safely. */
@@ -77,7 +96,7 @@ class Driver {
 
   play(): void {
     const sim = this.sim;
-    if (!sim || sim.failure) return;
+    if (!sim || sim.failure || this.follow) return;
     if (this.guide?.beforePlay?.()) return;
     // Guided: a scrubbed cursor replays from where it is (the recorded run), even after the end.
     const replay = this.guide !== null && get().cursor !== null;
@@ -87,6 +106,7 @@ class Driver {
   }
 
   pause(): void {
+    if (this.follow) return;
     this.stopLoop();
     const st = get().status;
     if (st === 'running' || st === 'idle') set({ status: 'paused' });
@@ -100,7 +120,7 @@ class Driver {
   /** Processes exactly one event (the ▶| button); pauses a running loop first. */
   async step(): Promise<void> {
     const sim = this.sim;
-    if (!sim || sim.done || sim.failure) return;
+    if (!sim || sim.done || sim.failure || this.follow) return;
     this.pause();
     if (this.busy) await this.busy.catch(() => undefined);
     if (this.sim !== sim) return;
@@ -185,7 +205,11 @@ class Driver {
     const end = Math.max(...runs.map((r) => r.durationMs));
     let target: number;
     let budget: number;
-    if (speed === 'max') {
+    if (this.follow) {
+      target = Math.min(sim.durationMs, this.follow());
+      budget = maxBudgetMs;
+      if (target <= sim.now()) return;
+    } else if (speed === 'max') {
       target = end;
       budget = maxBudgetMs;
     } else {

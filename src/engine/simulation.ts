@@ -1,6 +1,6 @@
 import { capOf, createStrategy, type CapClass, type Strategy, type StrategyContext } from '../protocols';
 import type { Replica, StepResult } from '../protocols/strategy';
-import { coreMetricNames, nodeMetricNames, strategyMetricNames, type MetricName, type Scenario } from '../scenario/schema';
+import { coreMetricNames, isComparison, nodeMetricNames, strategyMetricNames, type MetricName, type PlainExpectation, type Scenario } from '../scenario/schema';
 import { History, type Sha256Factory } from '../sim/history';
 import { Network, quantize, type DropReason } from '../sim/network';
 import { rngFor, type Rng } from '../sim/rng';
@@ -14,6 +14,7 @@ import { noWire } from '../scenario/validate';
 import { compare } from '../scenario/expectations';
 import { clusterMetric, nodeMetric, type MetricState } from './metrics';
 import { LossTracker, RoundDelays } from './targets';
+import { RoundTracker } from './rounds';
 import { FactsRecorder } from './factsRecorder';
 import { runIndexFor, type RunIndex } from './index/runIndex';
 import { runStateAt, type NodeState, type RunState, type RunStatic } from './index/runState';
@@ -21,7 +22,8 @@ import { valueAt } from './index/series';
 import { SecurityLayer } from './security/layer';
 import { Adversaries } from './security/byzantine';
 import type { Outgoing } from './security/mitm';
-import { expectationsFor } from '../scenario/variants';
+import { baseIdOf, expectationsFor } from '../scenario/variants';
+import { hasLessonVerdicts, lessonSampleTimes } from '../scenario/lessonRefs';
 
 /** A timeline entry's `on` (CURRICULUM §C.1): the event that fires it. */
 type Trigger = { event: string; node?: NodeId; after?: number };
@@ -120,6 +122,8 @@ export class Simulation {
   private readonly appliedTaus: Array<{ t: number; node: NodeId; tau: number }> = [];
   private readonly losses: LossTracker;
   private readonly roundDelays = new RoundDelays();
+  /** sentPerRound and syncMs of lock-step strategies (rounds.ts); null for the others. */
+  private readonly rounds: RoundTracker | null;
   private readonly recorder: FactsRecorder;
   private readonly verifyFacts: boolean;
   /** Integrity, replay protection and men-in-the-middle between the strategy and the network. */
@@ -163,7 +167,8 @@ export class Simulation {
     this.lineage.set(0, fingerprint(this.init));
     this.cap = capOf(scenario.strategy);
     const seed = scenario.seed;
-    this.network = new Network(all, { ...scenario.network }, rngFor(seed, 'network'));
+    const { nicMbps, ...linkDefaults } = scenario.network;
+    this.network = new Network(all, linkDefaults, rngFor(seed, 'network'), nicMbps);
     for (const id of all) {
       const role: NodeRole = id[0] === 'w' ? 'worker' : id[0] === 's' ? 'server' : 'broker';
       const straggler = scenario.compute.stragglers.filter((s) => s.node === id).reduce((a, s) => a * s.slowdown, 1);
@@ -196,37 +201,49 @@ export class Simulation {
     });
     this.recorder = new FactsRecorder(this.strategy, all, (e) => this.history.append(e));
     this.verifyFacts = opts.verifyFacts ?? false;
+    this.rounds = this.cap.consistency === 'lockstep' ? new RoundTracker(this.workerIds) : null;
     this.history.onAppend((e) => {
+      this.rounds?.onEvent(e);
       if (this.triggers.length > 0 && (e.type === 'note' || e.type === 'action')) this.fireTriggers(e);
       if (e.type !== 'note') return;
       if (e.what === 'apply') this.appliedTaus.push({ t: e.t, node: e.data.worker, tau: e.data.staleness });
       else if (e.what === 'merge') this.losses.onMerge(e.t);
     });
     for (const entry of scenario.timeline) {
-      const { at, on, by, ...rest } = entry;
+      // `who` (who did it, in a live room's export) is a label for people; the engine ignores it.
+      const { at, on, by, who: _who, ...rest } = entry;
       const action = rest as Action;
       if (on) this.triggers.push({ on, action, fired: false });
       else if (at !== undefined && by === 'user') this.queue.push(at, { k: 'action', action, source: 'user' }, PRIO_USER);
       else if (at !== undefined) this.queue.push(at, { k: 'action', action, source: 'timeline' });
     }
     // The base run holds the expectations without `variant` (and "*"); a variant's run gets its own.
-    this.results = expectationsFor(scenario.expect, null).map((e) => ({
-      ...e,
-      time: e.at === 'end' ? this.durationMs : Math.min(e.at, this.durationMs),
-      actual: null,
-      pass: null,
-    }));
+    // Comparisons with another run or time are judged after the runs, from the samples (lessonVerdict.ts).
+    this.results = expectationsFor(scenario.expect, null, baseIdOf(scenario))
+      .filter((e): e is PlainExpectation & { variant?: string } => !isComparison(e) && e.value !== undefined)
+      .map((e) => ({
+        ...e,
+        time: e.at === 'end' ? this.durationMs : Math.min(e.at, this.durationMs),
+        actual: null,
+        pass: null,
+      }));
     this.results.forEach((r, index) => this.queue.push(r.time, { k: 'expect', index }, PRIO_EXPECT));
-    // Metrics are sampled on the simulated clock — a fixed period, every expectation time and the
-    // end — never by the screen: the charts and `--samples` plot the same points.
+    // Metrics are sampled on the simulated clock — a fixed period, every expectation time, every
+    // time the lesson reads (lessonRefs.ts) and the end — never by the screen: the charts,
+    // `--samples` and the lesson's comparisons read the same points.
     const every = opts.sampleEveryMs ?? 250;
+    const times = new Set<number>();
+    const lessonTimes = lessonSampleTimes(scenario).filter((t) => t <= this.durationMs);
     if (every > 0) {
-      const times = new Set<number>();
       for (let s = 0; s <= this.durationMs; s += every) times.add(s);
       for (const r of this.results) times.add(r.time);
+      for (const t of lessonTimes) times.add(t);
       times.add(this.durationMs);
-      for (const s of [...times].sort((a, b) => a - b)) this.queue.push(s, { k: 'sample' }, PRIO_SAMPLE);
+    } else if (hasLessonVerdicts(scenario)) {
+      for (const t of lessonTimes) times.add(t);
+      times.add(this.durationMs);
     }
+    for (const s of [...times].sort((a, b) => a - b)) this.queue.push(s, { k: 'sample' }, PRIO_SAMPLE);
     this.queue.push(this.durationMs, { k: 'end' }, PRIO_END);
     this.strategy.start();
     this.recorder.touchAll();
@@ -646,6 +663,26 @@ export class Simulation {
     return { ok: true };
   }
 
+  /**
+   * Queue an action to apply at simulated time `at` (≥ now), after everything else due at that
+   * instant — the same slot a timeline entry marked "by": "user" takes, so the run equals the
+   * replay of its export. A live room uses it: the teacher's device picks a time a little ahead of
+   * every device's clock, and each device schedules the action there. Refused (nothing queued) if
+   * `at` is in the past, past the end, or the action is invalid.
+   */
+  schedule(action: Action, at: SimTime): { ok: true } | { ok: false; error: string } {
+    if (!Number.isFinite(at)) return { ok: false, error: `at: ${at} is not a time` };
+    if (at < this.t) return { ok: false, error: `at: ${at} is before now (${this.t}); an action cannot apply in the past` };
+    if (at > this.durationMs) return { ok: false, error: `at: ${at} is after the end of the run (${this.durationMs})` };
+    if (this.ended) return { ok: false, error: 'the run has ended; restart it to try actions' };
+    // Node selectors resolve when the action fires, as they do for timeline entries.
+    const parsed = parseAction(action, [...this.rt.keys()]);
+    if (!parsed.ok) return parsed;
+    this.queue.push(at, { k: 'action', action: parsed.action, source: 'user' }, PRIO_USER);
+    if (at === this.t && !this.busy) this.drainNow();
+    return { ok: true };
+  }
+
   /** Runs what is due at the current instant (the action just queued, and what it causes now). */
   private drainNow(): void {
     for (let next = this.queue.peek(); next && next.time <= this.t && !this.ended && !this.failure; next = this.queue.peek()) {
@@ -739,6 +776,7 @@ export class Simulation {
       case 'cut':
       case 'restore':
       case 'link':
+      case 'network':
       case 'untamper':
         return this.network.apply(action);
       case 'tamper':
@@ -761,9 +799,10 @@ export class Simulation {
         this.node(action.node).slowFactor = action.factor;
         return;
       case 'timeout':
+      case 'submit':
         this.recorder.touch(action.node);
         if (this.node(action.node).up && !this.strategy.onAction?.(action)) {
-          this.history.append({ t: this.t, type: 'note', node: action.node, what: 'actionIgnored', data: { reason: 'no-election-timer' } });
+          this.history.append({ t: this.t, type: 'note', node: action.node, what: 'actionIgnored', data: { reason: action.do === 'timeout' ? 'no-election-timer' : 'no-manual-client' } });
         }
         return;
     }
@@ -823,14 +862,14 @@ export class Simulation {
     if (name === 'violations') return this.violations;
     const own = this.strategy.metric?.(name, node);
     if (own !== undefined) return own;
-    const derived = this.derivedMetric(name);
+    const derived = this.derivedMetric(name, node);
     if (derived !== undefined) return derived;
     const st = this.metricState();
     return node ? nodeMetric(st, name, this.node(node)) : clusterMetric(st, name);
   }
 
   /** Metrics derived from loss samples and step draws (targets.ts); undefined for other names. */
-  private derivedMetric(name: MetricName): number | null | undefined {
+  private derivedMetric(name: MetricName, node?: NodeId): number | null | undefined {
     switch (name) {
       case 'timeToTarget':
         return this.losses.timeToTarget();
@@ -838,6 +877,10 @@ export class Simulation {
         return this.losses.stepsToTarget();
       case 'mergeLossSpike':
         return this.losses.mergeLossSpike();
+      case 'sentPerRound':
+        return this.rounds ? this.rounds.sentPerRound(node) : undefined;
+      case 'syncMs':
+        return this.rounds ? this.rounds.syncMs() : undefined;
       case 'tamperedAccepted':
         return this.security.tamperedAccepted;
       case 'tamperedRejected':

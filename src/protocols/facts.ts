@@ -333,7 +333,8 @@ export interface NoteData {
   targetReached: { steps: number };
   /** A timeline action whose selector matched no node when it fired. */
   actionSkipped: { selector: string };
-  actionIgnored: { reason: 'no-election-timer' };
+  /** A `timeout` on a node without an election timer; a `submit` where no worker is a manual client (raft-ps clientMode "manual"). */
+  actionIgnored: { reason: 'no-election-timer' | 'no-manual-client' };
 }
 
 export type NoteName = keyof NoteData;

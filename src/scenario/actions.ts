@@ -265,6 +265,37 @@ export const actionTable: readonly ActionSpec[] = [
     when: ['worker', 'byzantine'],
     fields: [{ ...node, label: { en: 'worker', zh: '工作节点' } }],
   },
+  {
+    do: 'submit',
+    label: { en: 'Submit an update', zh: '提交一次更新' },
+    hint: {
+      en: 'The worker pushes one update to the Raft servers now (a manual client, clientMode "manual"; the lesson on Raft’s Figure 8 scripts every update this way).',
+      zh: '该工作节点立即向 Raft 服务器推送一次更新（手动客户端，clientMode 为 "manual"；讲 Raft 图 8 的那一课用它逐个安排每次更新）。',
+    },
+    key: 'u',
+    target: 'node',
+    when: ['up', 'worker', 'strategy'],
+    fields: [
+      { ...node, label: { en: 'worker', zh: '工作节点' } },
+      { name: 'count', kind: 'number', optional: true, min: 1, max: 100, step: 1, default: 1, label: { en: 'updates', zh: '更新次数' } },
+    ],
+  },
+  {
+    do: 'network',
+    label: { en: 'Whole network', zh: '整个网络' },
+    hint: {
+      en: 'Change the latency, jitter, bandwidth or loss of every link at once; fields left out keep their value.',
+      zh: '一次性修改所有链路的延迟、抖动、带宽或丢包率；未填写的项保持原值。',
+    },
+    key: 'n',
+    target: 'cluster',
+    fields: [
+      { name: 'latencyMs', kind: 'number', optional: true, min: 0, max: 10000, step: 1, unit: 'ms', label: { en: 'latency', zh: '延迟' } },
+      { name: 'jitterMs', kind: 'number', optional: true, min: 0, max: 10000, step: 1, unit: 'ms', label: { en: 'jitter', zh: '抖动' } },
+      { name: 'bandwidthMbps', kind: 'number', optional: true, min: 0.01, max: 100000, step: 1, unit: 'Mbps', label: { en: 'bandwidth', zh: '带宽' } },
+      { name: 'loss', kind: 'number', optional: true, min: 0, max: 1, step: 0.01, label: { en: 'loss rate', zh: '丢包率' } },
+    ],
+  },
 ];
 
 export function actionSpec(kind: ActionKind): ActionSpec {
@@ -359,6 +390,14 @@ export function describeAction(a: Action, lang: Lang): string {
     }
     case 'honest':
       return zh ? `${a.node} 恢复诚实` : `${a.node} is honest again`;
+    case 'submit': {
+      const n = a.count ?? 1;
+      return zh ? `${a.node} 提交 ${n} 次更新` : `${a.node} submits ${n === 1 ? 'an update' : `${n} updates`}`;
+    }
+    case 'network': {
+      const changes = linkChanges({ from: '', to: '', ...a, do: 'link' }, lang);
+      return zh ? `全部链路：${changes}` : `every link: ${changes}`;
+    }
   }
 }
 

@@ -102,10 +102,12 @@ export function actionNodeProblems(action: Action, nodeIds: readonly string[]): 
     case 'timeout':
     case 'byzantine':
     case 'honest':
+    case 'submit':
       // Selectors ("@leader", "@crashed") resolve when the action fires.
       if (!action.node.startsWith('@')) need('node', action.node);
       break;
     case 'heal':
+    case 'network':
       break;
   }
   return problems;

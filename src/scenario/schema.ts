@@ -1,6 +1,6 @@
 import './zodConfig'; // the same parser everywhere (the app's entry imports it before anything else)
 import { z } from 'zod';
-import { actSchema, lessonMetaSchema, stepSchema } from './lesson';
+import { actSchema, comparisonFields, lessonMetaSchema, shapeExpectationSchema, stepSchema } from './lesson';
 import { strategySchema } from '../protocols';
 import { byzantineAttacks, tamperAttacks } from '../sim/types';
 
@@ -56,6 +56,11 @@ export const networkSchema = z
     bandwidthMbps: z.number().positive().default(100),
     loss: prob.default(0),
     duplicate: prob.default(0),
+    /**
+     * Per-node NIC capacity (CURRICULUM §C.1): a node's outgoing links share it, and so, separately,
+     * do its incoming ones. Absent: no NIC limit, every link has its own `bandwidthMbps`.
+     */
+    nicMbps: z.number().positive().optional(),
   })
   .strict();
 
@@ -100,6 +105,16 @@ export const actionSchemas = {
   untamper: z.object({ do: z.literal('untamper'), from: nodeId, to: nodeId }).strict(),
   byzantine: z.object({ do: z.literal('byzantine'), node: workerId, attack: z.enum(byzantineAttacks), scale: attackScale.optional() }).strict(),
   honest: z.object({ do: z.literal('honest'), node: workerId }).strict(),
+  submit: z.object({ do: z.literal('submit'), node: workerId, count: z.number().int().min(1).max(100).optional() }).strict(),
+  network: z
+    .object({
+      do: z.literal('network'),
+      latencyMs: nonNeg.optional(),
+      jitterMs: nonNeg.optional(),
+      bandwidthMbps: z.number().positive().optional(),
+      loss: prob.optional(),
+    })
+    .strict(),
 } as const;
 
 export const actionSchema = z.discriminatedUnion('do', [
@@ -116,6 +131,8 @@ export const actionSchema = z.discriminatedUnion('do', [
   actionSchemas.untamper,
   actionSchemas.byzantine,
   actionSchemas.honest,
+  actionSchemas.submit,
+  actionSchemas.network,
 ]);
 
 /** Action kinds in table order (the action table in actions.ts lists the same kinds). */
@@ -154,6 +171,11 @@ const whenFields = {
    * simulated time, so the engine ignores the flag.
    */
   interactive: z.boolean().optional(),
+  /**
+   * `who` names the person who applied it (a live room's export: "Ana (w2)", "teacher"); a label
+   * for people, ignored by the engine.
+   */
+  who: z.string().min(1).max(80).optional(),
 };
 export const timelineEntrySchema = z.discriminatedUnion('do', [
   actionSchemas.partition.extend(whenFields),
@@ -169,6 +191,8 @@ export const timelineEntrySchema = z.discriminatedUnion('do', [
   actionSchemas.untamper.extend(whenFields),
   actionSchemas.byzantine.extend(whenFields),
   actionSchemas.honest.extend(whenFields),
+  actionSchemas.submit.extend(whenFields),
+  actionSchemas.network.extend(whenFields),
 ]);
 
 /** Metrics the engine defines for every strategy (CONTRACTS.md §1). */
@@ -219,6 +243,8 @@ export const strategyMetricNames = [
   'tamperedAccepted',
   'tamperedRejected',
   'replayRejected',
+  'sentPerRound',
+  'syncMs',
 ] as const;
 
 export const metricNames = [...coreMetricNames, ...strategyMetricNames] as const;
@@ -241,6 +267,7 @@ export const nodeMetricNames = [
   'staleReads',
   'consumerLag',
   'waitFraction',
+  'sentPerRound',
 ] as const satisfies readonly (typeof coreMetricNames[number] | typeof strategyMetricNames[number])[];
 export type MetricName = (typeof metricNames)[number];
 
@@ -253,12 +280,37 @@ export const expectationSchema = z
     metric: z.enum(metricNames),
     node: nodeId.optional(),
     op: z.enum(comparisonOps),
-    value: z.number(),
+    /** The number compared with; absent exactly when the expectation compares with another run (`than`) or time (`thanAt`). */
+    value: z.number().optional(),
     tolerance: nonNeg.optional(),
     /** The variant it holds for (CURRICULUM §C.7): an id, or "*" for the base and every variant; absent = the base only. */
     variant: z.string().min(1).optional(),
+    /** Comparison (CURRICULUM §C.7): holds iff actual op factor × (the same metric in `than` / at `thanAt`) + offset. */
+    ...comparisonFields,
   })
-  .strict();
+  .strict()
+  .superRefine((e, ctx) => {
+    const comparison = e.than !== undefined || e.thanAt !== undefined;
+    if (!comparison && e.value === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['value'], message: 'missing (expected a number); only a comparison with another variant ("than") or another time ("thanAt") leaves it out' });
+    }
+    if (comparison && e.value !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['value'], message: 'a comparison ("than"/"thanAt") has no "value": it holds iff actual op factor × other + offset (give "factor" and "offset")' });
+    }
+    if (!comparison) {
+      for (const k of ['factor', 'offset'] as const) {
+        if (e[k] !== undefined) ctx.addIssue({ code: 'custom', path: [k], message: `only a comparison uses "${k}": give "than" (a variant) or "thanAt" (a time)` });
+      }
+    }
+  });
+
+/** An expectation against a fixed number: what the engine checks itself while it runs. */
+export type PlainExpectation = Omit<Expectation, 'value' | 'than' | 'thanAt' | 'factor' | 'offset'> & { value: number };
+
+/** True for an expectation that compares with another run or time (evaluated after the runs, engine/lessonVerdict.ts). */
+export function isComparison(e: Pick<Expectation, 'than' | 'thanAt'>): boolean {
+  return e.than !== undefined || e.thanAt !== undefined;
+}
 
 /** Variant ids: what `variant` in an expectation and `&variant=` name. */
 export const variantIdPattern = /^[a-z0-9-]+$/;
@@ -321,6 +373,19 @@ export const scenarioSchema = z
     timeline: z.array(timelineEntrySchema).default([]),
     expect: z.array(expectationSchema).default([]),
     variants: z.array(variantSchema).optional(),
+    /**
+     * The name the base goes by among its variants (CURRICULUM names it: L1's "ring", L5's "ssp-4"):
+     * `variant`, `than`, shapes, acts' `show` and placeholders may use it; "base" always works too.
+     */
+    base: z.object({ id: z.string().regex(variantIdPattern, 'use lowercase letters, digits and "-"'), title: text.optional() }).strict().optional(),
+    /** Shape expectations over ordered variants (CURRICULUM §C.7): "u" holds iff the minimum is strictly inside. */
+    shapes: z.array(shapeExpectationSchema).optional(),
+    /**
+     * Extra simulated times (ms) at which the engine samples every metric, beyond every 250 ms,
+     * every expectation time and the end. A variant resolved from a lesson carries the times its
+     * lesson reads (resolveVariant), so every run of the lesson is sampled at the same times.
+     */
+    sampleAt: z.array(nonNeg).optional(),
     /** The lesson script (CURRICULUM §C.7; lesson.ts): acts of steps, or a one-act `narration`. */
     acts: z.array(actSchema).optional(),
     narration: z.array(stepSchema).optional(),

@@ -139,12 +139,12 @@ describe('validateScenario: bad files, one readable line each', () => {
     [
       'unknown action lists the valid ones',
       { ...base, timeline: [{ at: 1, do: 'explode', node: 'w0' }] },
-      ['timeline[0].do: unknown action "explode"; valid actions: partition, heal, cut, restore, crash, restart, slow, timeout, link, tamper, untamper, byzantine, honest'],
+      ['timeline[0].do: unknown action "explode"; valid actions: partition, heal, cut, restore, crash, restart, slow, timeout, link, tamper, untamper, byzantine, honest, submit, network'],
     ],
     [
       'missing action',
       { ...base, timeline: [{ at: 1 }] },
-      ['timeline[0].do: missing action; valid actions: partition, heal, cut, restore, crash, restart, slow, timeout, link, tamper, untamper, byzantine, honest'],
+      ['timeline[0].do: missing action; valid actions: partition, heal, cut, restore, crash, restart, slow, timeout, link, tamper, untamper, byzantine, honest, submit, network'],
     ],
     [
       'unknown strategy',
@@ -275,5 +275,13 @@ describe('formatPath', () => {
     expect(formatPath(['strategy', 'kind'])).toBe('strategy.kind');
     expect(formatPath(['strategy', 'max.message.delay.ms'])).toBe('strategy["max.message.delay.ms"]');
     expect(formatPath([])).toBe('');
+  });
+});
+
+describe('validateScenario: who did a user action (a live room’s export)', () => {
+  it('keeps `who` next to `by: "user"` and rejects an empty one by name', () => {
+    const r = validateScenario({ ...base, timeline: [{ at: 1200, by: 'user', who: 'Ana (w2)', do: 'crash', node: 'w2' }] });
+    expect(r.ok && r.scenario.timeline[0]).toEqual({ at: 1200, by: 'user', who: 'Ana (w2)', do: 'crash', node: 'w2' });
+    expect(errorsOf({ ...base, timeline: [{ at: 1200, by: 'user', who: '', do: 'crash', node: 'w2' }] }).join('\n')).toMatch(/^timeline\[0\]\.who: /m);
   });
 });

@@ -45,6 +45,10 @@ export type Action =
   /** The worker, holding valid keys, sends malicious gradients from now on; `honest` ends it. */
   | { do: 'byzantine'; node: NodeId; attack: ByzantineAttack; scale?: number }
   | { do: 'honest'; node: NodeId }
+  /** The worker pushes `count` (1) updates now: raft-ps with `clientMode: "manual"` (CURRICULUM §C.2, L7). */
+  | { do: 'submit'; node: NodeId; count?: number }
+  /** Change every link at once (CURRICULUM §C.2); fields left out keep their value. */
+  | { do: 'network'; latencyMs?: number; jitterMs?: number; bandwidthMbps?: number; loss?: number }
   | {
       do: 'link';
       from: NodeId;

@@ -6,6 +6,7 @@ import { rs } from '../i18n/runStrings';
 import { ls } from '../i18n/lessonStrings';
 import { RunControls } from './RunControls';
 import { set, useApp } from '../store';
+import { useIsStudent } from '../room/roomStore';
 
 /** First row: title, scenario picker, open file, share, run controls, language, theme, presenter size. */
 export function TopBar() {
@@ -19,6 +20,8 @@ export function TopBar() {
   const fileRef = useRef<HTMLInputElement>(null);
   const current = scenario?.id ?? '';
   const isBuiltin = builtins.some((b) => b.id === current);
+  // Live room: the teacher chooses the lesson for everyone.
+  const student = useIsStudent();
 
   return (
     <div className="bar-row">
@@ -27,6 +30,7 @@ export function TopBar() {
         <span className="field-label">{s(lang, 'scenario')}</span>
         <select
           value={isBuiltin ? current : ''}
+          disabled={student}
           onChange={(e) => {
             if (e.target.value) void openBuiltin(e.target.value);
           }}
@@ -42,7 +46,7 @@ export function TopBar() {
       <button type="button" onClick={() => set({ indexOpen: true })} title={ls(lang, 'lessonsTitle')} data-testid="open-lessons">
         {ls(lang, 'lessons')}
       </button>
-      <button type="button" onClick={() => fileRef.current?.click()} title={s(lang, 'openFileTitle')} data-testid="open-file-button">
+      <button type="button" onClick={() => fileRef.current?.click()} title={s(lang, 'openFileTitle')} data-testid="open-file-button" disabled={student}>
         {s(lang, 'openFile')}
       </button>
       <input

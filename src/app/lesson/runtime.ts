@@ -1,13 +1,14 @@
 import { Simulation } from '../../engine/simulation';
 import type { Scenario } from '../../scenario/schema';
 import { resolveVariant } from '../../scenario/validate';
+import { isBaseId } from '../../scenario/variants';
 import type { Trainer } from '../../train/types';
 import { WorkerPool } from '../../workers/pool';
 import { driver } from '../driver';
 import { ls } from '../i18n/lessonStrings';
 import { beginLoad, isCurrentLoad, lessonHooks, loadFailed, swapIn } from '../load';
 import { get, reportError, set } from '../store';
-import { actsOf, BASE, gatesOf, shownVariants, variantIds } from './script';
+import { actsOf, gatesOf, shownVariants, variantIds } from './script';
 import { getLesson, initialLesson, setLesson, type LessonMode, type VariantRun } from './store';
 
 /**
@@ -34,7 +35,8 @@ function modelKey(sc: Scenario): string {
 
 /** The scenario each shown variant runs (the base itself for "base"), or the errors naming why not. */
 export function variantScenarios(sc: Scenario): { ok: true; runs: Array<{ id: string; scenario: Scenario }> } | { ok: false; errors: string[] } {
-  const known = variantIds(sc);
+  // "base" names the base run even where `base.id` gives it another name.
+  const known = [...variantIds(sc), 'base'];
   const errors: string[] = [];
   const runs: Array<{ id: string; scenario: Scenario }> = [];
   for (const id of shownVariants(actsOf(sc))) {
@@ -42,7 +44,7 @@ export function variantScenarios(sc: Scenario): { ok: true; runs: Array<{ id: st
       errors.push(`acts: shows variant "${id}", which the scenario does not define (variants: ${known.join(', ')})`);
       continue;
     }
-    if (id === BASE) {
+    if (isBaseId(sc, id)) {
       runs.push({ id, scenario: sc });
       continue;
     }

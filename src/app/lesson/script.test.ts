@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { validateScenario } from '../../scenario/validate';
 import type { Scenario } from '../../scenario/schema';
-import { actsOf, gatesOf, isLesson, parseStepParam, sameAction, shownVariants, stepParam } from './script';
+import { actsOf, gatesOf, isLesson, parseStepParam, shownVariants, stepParam } from './script';
 import { fillText, formatValue, placeholdersOf } from './placeholders';
 
 const text = { en: 'x', zh: 'x' };
@@ -53,31 +53,6 @@ describe('the lesson script', () => {
       { index: 1, at: 6000, action: { do: 'partition', groups: [['w0', 'w1'], ['w2', 'w3']] } },
       { index: 0, at: 13000, action: { do: 'heal' } },
     ]);
-  });
-});
-
-describe('sameAction: is the learner doing exactly what the script does?', () => {
-  const nodes = ['w0', 'w1', 'w2', 'w3', 's0'];
-  const scripted = { do: 'partition' as const, groups: [['w0', 'w1'], ['w2', 'w3']] };
-  it('partitions compare as sets of groups, unlisted nodes joining the first', () => {
-    expect(sameAction(scripted, { do: 'partition', groups: [['w3', 'w2'], ['w1', 'w0', 's0']] }, nodes)).toBe(true);
-    expect(sameAction(scripted, { do: 'partition', groups: [['w0', 'w1', 's0'], ['w2', 'w3']] }, nodes)).toBe(true);
-    // s0 on the other side is another partition.
-    expect(sameAction(scripted, { do: 'partition', groups: [['w0', 'w1'], ['w2', 'w3', 's0']] }, nodes)).toBe(false);
-    expect(sameAction(scripted, { do: 'partition', groups: [['w0'], ['w1', 'w2', 'w3']] }, nodes)).toBe(false);
-  });
-  it('other actions field by field; an absent oneWay is false; the kind must match', () => {
-    expect(sameAction({ do: 'cut', from: 'w1', to: 'w2' }, { do: 'cut', from: 'w1', to: 'w2', oneWay: false }, nodes)).toBe(true);
-    expect(sameAction({ do: 'cut', from: 'w1', to: 'w2' }, { do: 'cut', from: 'w2', to: 'w1' }, nodes)).toBe(false);
-    expect(sameAction({ do: 'cut', from: 'w1', to: 'w2' }, { do: 'cut', from: 'w1', to: 'w2', oneWay: true }, nodes)).toBe(false);
-    expect(sameAction({ do: 'slow', node: 'w2', factor: 4 }, { do: 'slow', node: 'w2', factor: 2 }, nodes)).toBe(false);
-    expect(sameAction({ do: 'heal' }, { do: 'heal' }, nodes)).toBe(true);
-    expect(sameAction({ do: 'heal' }, { do: 'crash', node: 'w1' }, nodes)).toBe(false);
-  });
-  it('a selector matches the node it resolves to at the wait', () => {
-    const leader = (s: string) => (s === '@leader' ? ['s1'] : []);
-    expect(sameAction({ do: 'crash', node: '@leader' }, { do: 'crash', node: 's1' }, nodes, leader)).toBe(true);
-    expect(sameAction({ do: 'crash', node: '@leader' }, { do: 'crash', node: 's2' }, nodes, leader)).toBe(false);
   });
 });
 

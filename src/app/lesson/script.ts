@@ -1,6 +1,7 @@
 import type { Act, Step } from '../../scenario/lesson';
 import type { Scenario, TimelineEntry } from '../../scenario/schema';
 import type { Action } from '../../sim/types';
+import { baseIdOf, isBaseId } from '../../scenario/variants';
 
 /**
  * A lesson's script as the guided mode walks it (CURRICULUM §C.7–C.8): its acts (a one-act
@@ -8,9 +9,6 @@ import type { Action } from '../../sim/types';
  * (`&step=<act>.<n>`), the `interactive` timeline entries the play-head waits at, and whether a
  * learner's action is the one such an entry scripts. Pure functions of the scenario.
  */
-
-/** The id that names the scenario itself among its variants (`show: ["base", …]`). */
-export const BASE = 'base';
 
 export interface Position {
   /** Index into the acts. */
@@ -24,7 +22,7 @@ export function actsOf(sc: Scenario): Act[] {
   if (sc.acts && sc.acts.length > 0) return sc.acts;
   if (sc.narration && sc.narration.length > 0) {
     // One act: the base and its variants side by side (at most four fit a screen).
-    const show = [BASE, ...(sc.variants ?? []).map((v) => v.id)].slice(0, 4);
+    const show = [baseIdOf(sc), ...(sc.variants ?? []).map((v) => v.id)].slice(0, 4);
     return [{ id: 'main', title: sc.title, show, steps: sc.narration }];
   }
   return [];
@@ -43,12 +41,12 @@ export function shownVariants(acts: readonly Act[]): string[] {
 
 /** Variant ids that exist in the scenario (the base included). */
 export function variantIds(sc: Scenario): string[] {
-  return [BASE, ...(sc.variants ?? []).map((v) => v.id)];
+  return [baseIdOf(sc), ...(sc.variants ?? []).map((v) => v.id)];
 }
 
 /** The variant's title, or its id (the base: the scenario's title). */
 export function variantTitle(sc: Scenario, id: string): { en: string; zh: string } {
-  if (id === BASE) return sc.title;
+  if (isBaseId(sc, id)) return sc.base?.title ?? sc.title;
   const v = sc.variants?.find((x) => x.id === id);
   return v?.title ?? { en: id, zh: id };
 }
@@ -97,42 +95,4 @@ export function gatesOf(timeline: readonly TimelineEntry[]): Gate[] {
     out.push({ index, at, action: rest as Action });
   });
   return out.sort((a, b) => a.at - b.at || a.index - b.index);
-}
-
-/** Partition groups as the engine applies them: unlisted nodes join the first group. */
-function fullGroups(groups: readonly string[][], nodes: readonly string[]): string[][] {
-  const listed = new Set(groups.flat());
-  const out = groups.map((g) => [...g]);
-  if (out.length > 0) out[0].push(...nodes.filter((n) => !listed.has(n)));
-  return out.map((g) => [...new Set(g)].sort()).filter((g) => g.length > 0);
-}
-
-function canonical(a: Action, nodes: readonly string[]): string {
-  if (a.do === 'partition') {
-    const groups = fullGroups(a.groups, nodes)
-      .map((g) => g.join(','))
-      .sort();
-    return `partition:${groups.join('|')}`;
-  }
-  const fields = Object.entries(a)
-    .filter(([k, v]) => k !== 'do' && v !== undefined && !(k === 'oneWay' && v === false))
-    .sort(([x], [y]) => x.localeCompare(y));
-  return `${a.do}:${JSON.stringify(fields)}`;
-}
-
-/**
- * Is the learner's action exactly the scripted one? Partitions compare as sets of groups (order
- * and the first group's unlisted nodes do not matter); other actions field by field, an absent
- * `oneWay` being false. A selector in the script (`@leader`) matches the node it stands for,
- * which the caller resolves (`resolve`) at the wait.
- */
-export function sameAction(scripted: Action, learner: Action, nodes: readonly string[], resolve: (selector: string) => string[] = () => []): boolean {
-  if (scripted.do !== learner.do) return false;
-  const s = { ...scripted } as Record<string, unknown>;
-  for (const k of ['node', 'from', 'to']) {
-    const v = s[k];
-    const l = (learner as Record<string, unknown>)[k];
-    if (typeof v === 'string' && v.startsWith('@') && typeof l === 'string' && resolve(v).includes(l)) s[k] = l;
-  }
-  return canonical(s as Action, nodes) === canonical(learner, nodes);
 }
