@@ -47,7 +47,8 @@ type Kind<K extends NodeFacts['kind']> = Extract<NodeFacts, { kind: K }>;
 describe('raft-ps and kafka-ps built-ins: every change of facts and logs is in the history', () => {
   it('the built-ins include raft and kafka lessons', () => {
     expect(builtins.filter((s) => s.strategy.kind === 'raft-ps').length).toBeGreaterThanOrEqual(3);
-    expect(builtins.filter((s) => s.strategy.kind === 'kafka-ps').length).toBeGreaterThanOrEqual(6);
+    // L9, L10 and the three single-fault Kafka scenarios (the lessons branch folded a duplicate into L10).
+    expect(builtins.filter((s) => s.strategy.kind === 'kafka-ps').length).toBeGreaterThanOrEqual(5);
   });
 
   it.each(builtins.map((s) => [s.id, s] as const))('%s', async (_id, scenario) => {
