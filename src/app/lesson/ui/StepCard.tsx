@@ -52,7 +52,7 @@ const seconds = (t: number) => formatSeconds(t).replace(' s', '');
  * A prediction: the question and its options (keys 1–4), "reveal" until its answer is shown. On
  * the steps after it (until its reveal) it stays, compact: the question and the pick only.
  */
-function Predict({ act, index, lang, compact }: { act: Act; index: number; lang: Lang; compact: boolean }) {
+function Predict({ act, index, lang, compact, asked }: { act: Act; index: number; lang: Lang; compact: boolean; asked: boolean }) {
   const answers = useLesson((st) => st.answers);
   useLesson((st) => st.revealed);
   useApp((st) => st.frame);
@@ -65,7 +65,8 @@ function Predict({ act, index, lang, compact }: { act: Act; index: number; lang:
   return (
     <section className={`predict${compact ? ' compact' : ''}`} aria-label={ls(lang, 'predict')}>
       <h3 className="lesson-kicker">{ls(lang, 'predict')}</h3>
-      <p className="predict-q">{p.question[lang]}</p>
+      {/* A step whose text is the question already says it: not twice on a projector. */}
+      {!asked && <p className="predict-q">{p.question[lang]}</p>}
       <ol className="predict-options">
         {p.options.map((o, i) => {
           const right = revealed && i === p.answer;
@@ -167,6 +168,7 @@ export function StepCard({ lang }: { lang: Lang }) {
   const acts = useLesson((st) => st.acts);
   const pos = useLesson((st) => st.pos);
   const focus = useLesson((st) => st.focus);
+  const waiting = useLesson((st) => st.waiting);
   useApp((st) => st.frame);
   const act = acts[pos.act];
   if (!act) return null;
@@ -184,8 +186,18 @@ export function StepCard({ lang }: { lang: Lang }) {
       aria-live="polite"
     >
       {step ? <LiveText className="step-text" text={step.text[lang]} lang={lang} /> : <p className="step-text muted">{ls(lang, 'beforeFirst')}</p>}
-      {predict && <Predict act={predict.act} index={predict.step} lang={lang} compact={predict.act !== act || predict.step !== pos.step} />}
-      {step?.try && <Try step={step} lang={lang} />}
+      {/* At a wait the "try" (its hint and tools) comes first: the class acts now, the prediction was before. */}
+      {waiting && step?.try && <Try step={step} lang={lang} />}
+      {predict && (
+        <Predict
+          act={predict.act}
+          index={predict.step}
+          lang={lang}
+          compact={predict.act !== act || predict.step !== pos.step}
+          asked={predict.act === act && predict.step === pos.step && step?.text[lang].trim() === predict.act.steps[predict.step].predict!.question[lang].trim()}
+        />
+      )}
+      {!waiting && step?.try && <Try step={step} lang={lang} />}
       {step?.chart && <LessonChart chart={step.chart} focus={focus} lang={lang} />}
       <span className="hook" aria-hidden="true" data-testid="lesson-time">
         {Math.round(playhead())}
