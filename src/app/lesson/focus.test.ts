@@ -20,6 +20,9 @@ describe('focus', () => {
       links: ['.lesson-stage [data-testid="link-w1-w2"]', '.lesson-stage [data-testid="link-w2-w1"]'],
     });
     expect(focusSelectors(focusList('panel:expectations')).boxes).toEqual(['.lesson-stage .checks', '.lesson-stage .vp-checks']);
+    // A metric with no chart of its own rings its readout in the panels, or its cell of the strip.
+    expect(focusSelectors(focusList('async/chart:availability')).boxes).toEqual(['[data-testid="variant-async"] .vp-metric[data-metric="availability"]', '.metrics-strip .metric:has([data-testid="metric-availability"])']);
+    expect(focusSelectors(focusList('chart:sweep')).boxes).toEqual(['.lesson-chart']);
     // A name cannot break out of its selector.
     expect(focusSelectors([{ variant: 'a"]{}', kind: 'node', name: 'w1"]' }]).nodes).toEqual(['[data-testid="variant-a"] [data-testid="node-w1"]']);
   });

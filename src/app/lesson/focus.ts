@@ -59,6 +59,14 @@ export function panelCharts(act: Act | undefined, step: number): ChartId[] {
   return focused && !defaults.includes(focused) ? ['loss-time', focused] : defaults;
 }
 
+/**
+ * The metrics a step points at that have no chart of their own in the panels (`chart:availability`,
+ * `chart:accuracy` …): each panel shows them as a readout at the play-head, so the ring has a target.
+ */
+export function focusedMetrics(targets: readonly FocusTarget[], known: readonly string[]): string[] {
+  return targets.filter((f) => f.kind === 'chart' && chartIdOf(f.name) === null && known.includes(f.name)).map((f) => f.name);
+}
+
 const panelSelectors: Record<string, string> = {
   expectations: '.checks, .vp-checks',
   checks: '.checks, .vp-checks',
@@ -91,7 +99,11 @@ export function focusSelectors(targets: readonly FocusTarget[]): { boxes: string
         break;
       case 'chart': {
         const id = chartIdOf(f.name);
-        boxes.push(id ? `${scope}.cv-chart[data-chart="${id}"]` : `.lesson-chart`);
+        if (id) boxes.push(`${scope}.cv-chart[data-chart="${id}"]`);
+        else if (f.name === 'sweep' || f.name === 'table') boxes.push('.lesson-chart');
+        // A metric without a chart of its own (availability, accuracy, isrSize …): its readout in
+        // each panel, or its cell of the metrics strip when one variant fills the stage.
+        else boxes.push(`${scope}.vp-metric[data-metric="${name}"]`, `.metrics-strip .metric:has([data-testid="metric-${name}"])`);
         break;
       }
       case 'panel':

@@ -5,16 +5,19 @@ import type { Action } from '../../../sim/types';
 import { act, parseSelection } from '../../act';
 import { expectationsAt } from '../../components/Expectations';
 import { ViewBoundary } from '../../components/ViewBoundary';
-import { expectationText } from '../../format';
+import { expectationText, formatMetric } from '../../format';
 import { ls } from '../../i18n/lessonStrings';
 import { tr, type Lang } from '../../i18n/lang';
-import { s } from '../../i18n/strings';
+import { s, type StringKey } from '../../i18n/strings';
 import { set, useApp } from '../../store';
 import { LossCharts, type ChartId } from '../../views/LossCharts';
 import { TopologyView } from '../../views/TopologyView';
 import { VersionTimeline } from '../../views/VersionTimeline';
 import { playhead, simOf } from '../controller';
-import { focusList, panelCharts } from '../focus';
+import { focusedMetrics, focusList, panelCharts } from '../focus';
+import { sampleValue } from '../when';
+import { valueAt } from '../../../engine/index/series';
+import { metricNames, type MetricName } from '../../../scenario/schema';
 import { focusVariant } from '../runtime';
 import { variantTitle } from '../script';
 import { useLesson } from '../store';
@@ -57,7 +60,28 @@ function Checks({ sim, t, lang, offScript, open }: { sim: Simulation; t: number;
   );
 }
 
-function VariantPanel({ id, charts, single, checksFocused }: { id: string; charts: ChartId[]; single: boolean; checksFocused: boolean }) {
+/** The focused metrics' values at the play-head, in this variant's run (the engine's samples). */
+function MetricReadout({ sim, t, lang, metrics }: { sim: Simulation; t: number; lang: Lang; metrics: readonly MetricName[] }) {
+  if (metrics.length === 0) return null;
+  const m = valueAt(sim.index().metrics, t);
+  return (
+    <div className="vp-metrics">
+      {metrics.map((name) => {
+        const v = m ? sampleValue(m.value, name) : null;
+        return (
+          <div key={name} className="vp-metric" data-metric={name}>
+            <span className="metric-label">{s(lang, `m_${name}` as StringKey)}</span>{' '}
+            <span className="metric-value num" data-testid={`variant-metric-${name}`} data-value={v ?? ''}>
+              {formatMetric(name, v)}
+            </span>
+          </div>
+        );
+      })}
+    </div>
+  );
+}
+
+function VariantPanel({ id, charts, single, checksFocused, metrics }: { id: string; charts: ChartId[]; single: boolean; checksFocused: boolean; metrics: readonly MetricName[] }) {
   const lang = useApp((st) => st.lang);
   const frame = useApp((st) => st.frame);
   const cursor = useApp((st) => st.cursor);
@@ -101,6 +125,7 @@ function VariantPanel({ id, charts, single, checksFocused }: { id: string; chart
           {Math.round(sim.now())}
         </span>
       </header>
+      <MetricReadout sim={sim} t={t} lang={lang} metrics={metrics} />
       <div className="vp-body">
         <div className="view view-topology" aria-label={s(lang, 'topology')}>
           <ViewBoundary name={s(lang, 'topology')}>
@@ -130,11 +155,12 @@ export function VariantPanels() {
   if (!act) return null;
   const charts = panelCharts(act, pos.step);
   // A step that points at the checks opens them.
+  const metrics = focusedMetrics(focusList(act.steps[pos.step]?.focus), metricNames) as MetricName[];
   const checksFocused = focusList(act.steps[pos.step]?.focus).some((f) => f.kind === 'panel' && (f.name === 'expectations' || f.name === 'checks'));
   return (
     <div className="vp-grid" data-count={act.show.length}>
       {act.show.map((id) => (
-        <VariantPanel key={id} id={id} charts={charts} single={act.show.length === 1} checksFocused={checksFocused} />
+        <VariantPanel key={id} id={id} charts={charts} single={act.show.length === 1} checksFocused={checksFocused} metrics={metrics} />
       ))}
     </div>
   );
