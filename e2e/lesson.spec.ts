@@ -18,7 +18,7 @@ import { isComparison } from '../src/scenario/schema';
 
 type Hooked = Window & { capPlayground: TestHooks };
 const LESSON = 'cap-partition-choice';
-const shots = 'test-results/lesson';
+const shots = 'e2e-artifacts/lesson';
 
 async function lessonState(page: Page) {
   return page.evaluate(() => (window as unknown as Hooked).capPlayground.lesson());
