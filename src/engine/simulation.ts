@@ -239,7 +239,8 @@ export class Simulation {
       for (const r of this.results) times.add(r.time);
       for (const t of lessonTimes) times.add(t);
       times.add(this.durationMs);
-    } else if (hasLessonVerdicts(scenario)) {
+    } else if (hasLessonVerdicts(scenario) || (scenario.sampleAt?.length ?? 0) > 0) {
+      // Without the period, still every time a comparison reads (a variant carries them in sampleAt).
       for (const t of lessonTimes) times.add(t);
       times.add(this.durationMs);
     }
@@ -962,10 +963,12 @@ export class Simulation {
 
   /** What the history index needs beyond the history itself (cluster, strategy links, defaults). */
   runStatic(): RunStatic {
+    // The links' defaults, as the Network got them: nicMbps is a per-node capacity, no link property.
+    const { nicMbps: _nic, ...linkDefaults } = this.scenario.network;
     return {
       nodes: [...this.rt.values()].map((n) => ({ id: n.id, role: n.role })),
       edges: this.strategy.topology(),
-      network: { ...this.scenario.network },
+      network: linkDefaults,
       stragglers: this.scenario.compute.stragglers,
     };
   }

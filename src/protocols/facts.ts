@@ -89,6 +89,8 @@ export type NodeFacts =
       asking: NodeId | null;
       /** Sequence number of its newest update. */
       seq: number;
+      /** A manual client (clientMode "manual"): updates offered to every server and not yet acknowledged. */
+      pending?: number;
     }
   // ---------------------------------------------------------------- Kafka
   | {
@@ -220,6 +222,8 @@ export type NodeFacts =
       asking: NodeId | null;
       /** Sequence number of its newest update. */
       seq: number;
+      /** A manual client (clientMode "manual"): updates offered to every server and not yet acknowledged. */
+      pending?: number;
     };
 
 export type FactsKind = NodeFacts['kind'];

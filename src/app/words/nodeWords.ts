@@ -223,6 +223,8 @@ function raftClientLine(f: Extract<NodeFacts, { kind: 'raft-client' }>, ctx: Wor
     case 'computing':
       return w(lang, 'computing a gradient', '正在计算梯度');
     case 'updating':
+      // A manual client offers each update to every server and may wait for several.
+      if (f.pending !== undefined) return w(lang, `waiting for ${f.pending === 1 ? 'an update' : `${f.pending} updates`} to commit (newest #${f.seq}, offered to every server)`, `等待 ${f.pending} 个更新提交（最新 #${f.seq}，已发往所有服务器）`);
       return w(lang, `waiting for its update #${f.seq} to commit (asking ${asking})`, `等待更新 #${f.seq} 提交（发往 ${asking}）`);
     case 'reading': {
       const mode = ctx.cfg.kind === 'raft-ps' ? ctx.cfg.readMode : 'readIndex';

@@ -30,8 +30,13 @@ export const raftPsKnobs = z
     leaderNoop: z.boolean().default(true),
     /** etcd's CheckQuorum: a leader that has not heard from a majority for an election timeout steps down. */
     checkQuorum: z.boolean().default(false),
+    /**
+     * "training": workers loop read → compute → update. "manual": a worker updates only when the
+     * timeline or the learner says `submit` (CURRICULUM L7, Figure 8 scripted step by step).
+     */
+    clientMode: z.enum(['training', 'manual']).default('training'),
     clientRetryMs: z.number().positive().default(100),
-    /** A worker abandons an update not acknowledged within this time and reads fresh parameters. */
+    /** A training worker abandons an update not acknowledged within this time and reads fresh parameters (a manual client never does). */
     updateTimeoutMs: z.number().positive().default(1000),
     /** Scale each gradient's learning rate by 1/max(1, τ), τ its staleness at apply (Zhang et al. 2016). */
     lrStaleness: z.enum(['none', 'inverse']).default('none'),

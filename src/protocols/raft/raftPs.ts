@@ -24,7 +24,9 @@ import {
 } from './rules';
 import { freshServerX, type Server } from './server';
 import { freshPersistent, freshVolatile, lastIndex, majority, updateKey, type LogEntry, type RaftCore } from './state';
-import { clientFacts, logItem, serverFacts } from './view';
+import type { ClientSide } from './clientSide';
+import { ManualClients } from './manualWorkers';
+import { logItem, serverFacts } from './view';
 import { RaftClients } from './workers';
 
 export { raftPsKnobs, type RaftPsConfig } from './knobs';
@@ -58,7 +60,7 @@ export class RaftPsStrategy implements Strategy {
   readonly wire = replicatedClientWire;
   private readonly srv = new Map<NodeId, Server>();
   private readonly obs: RaftObserver;
-  private readonly clients: RaftClients;
+  private readonly clients: ClientSide;
 
   constructor(
     private readonly ctx: StrategyContext,
@@ -70,7 +72,8 @@ export class RaftPsStrategy implements Strategy {
       const peers = ctx.servers.filter((p) => p !== id);
       this.srv.set(id, { id, peers, p: freshPersistent(), v: freshVolatile(), x: freshServerX(ctx.initialParams()), rng: ctx.rng(`election:${id}`) });
     }
-    this.clients = new RaftClients(ctx, cfg, this.obs, () => this.authoritativeVersion());
+    const newest = () => this.authoritativeVersion();
+    this.clients = cfg.clientMode === 'manual' ? new ManualClients(ctx, cfg, this.obs, newest) : new RaftClients(ctx, cfg, this.obs, newest);
   }
 
   topology(): Array<[NodeId, NodeId]> {
@@ -361,10 +364,7 @@ export class RaftPsStrategy implements Strategy {
 
   onTimer(node: NodeId, tag: string, data: unknown): void {
     const s = this.srv.get(node);
-    if (!s) {
-      if (tag === 'retry') this.clients.onRetryTimer(node, data);
-      return;
-    }
+    if (!s) return this.clients.onTimer(node, tag, data);
     if (tag === 'election') return this.onElectionTimer(s, data);
     if (s.v.role !== 'leader' || data !== s.p.currentTerm) return; // a timer of an earlier leadership
     if (tag === 'heartbeat') {
@@ -391,10 +391,12 @@ export class RaftPsStrategy implements Strategy {
   }
 
   acceptsAction(kind: ActionKind, node: NodeId): boolean {
+    if (kind === 'submit') return this.clients.manual && this.ctx.workers.includes(node);
     return kind === 'timeout' && this.srv.has(node);
   }
 
   onAction(a: Action): boolean {
+    if (a.do === 'submit') return this.clients.submit(a.node, a.count ?? 1);
     if (a.do !== 'timeout') return false;
     const s = this.srv.get(a.node);
     if (!s) return false;
@@ -420,8 +422,7 @@ export class RaftPsStrategy implements Strategy {
   facts(node: NodeId): NodeFacts | null {
     const s = this.srv.get(node);
     if (s) return serverFacts(s);
-    const c = this.clients.state(node);
-    return c ? clientFacts(c) : null;
+    return this.clients.facts(node);
   }
 
   /** The server's log, base 1. Entries are immutable and only pushed or spliced off the tail (rules.ts). */
@@ -459,7 +460,7 @@ export class RaftPsStrategy implements Strategy {
       case 'overwrittenEntries':
         return node ? (s ? this.obs.overwrittenOn(node) : null) : this.obs.overwrittenOn();
       case 'staleReads':
-        return node ? (this.clients.state(node) ? this.obs.staleReadsOf(node) : null) : this.obs.staleReadsOf();
+        return node ? (this.ctx.workers.includes(node) ? this.obs.staleReadsOf(node) : null) : this.obs.staleReadsOf();
       default:
         return undefined;
     }
