@@ -140,6 +140,22 @@ for (const lang of ['en', 'zh'] as const) {
   }
 }
 
+test('presenter in the dark theme: the focused view carries the laser ring in the dark theme’s colour', async ({ page }) => {
+  test.setTimeout(120_000);
+  mkdirSync(shots, { recursive: true });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await openLesson(page, 'en', { present: '1' });
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await key(page, 'ArrowRight'); // n2: focus ring/topology
+  await expect(step(page)).toHaveAttribute('data-step-id', 'n2');
+  const ring = page.getByTestId('variant-ring').locator('.view-topology');
+  await expect.poll(() => ring.evaluate((el) => getComputedStyle(el).outlineColor)).toBe('rgb(240, 228, 66)');
+  // Only the named variant's view: the other panel's topology is not ringed.
+  expect(await page.getByTestId('variant-async').locator('.view-topology').evaluate((el) => getComputedStyle(el).outlineStyle)).not.toBe('solid');
+  await page.screenshot({ path: `${shots}/dark-1920x1080-focus.png` });
+});
+
 test('the landing page’s second door: the lesson index (14 lessons, time, prerequisites, the lecture paths) and progress kept in the browser', async ({ page }) => {
   test.setTimeout(180_000);
   mkdirSync(shots, { recursive: true });
