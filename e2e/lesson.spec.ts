@@ -194,9 +194,10 @@ test('the landing page’s second door: the lesson index (14 lessons, time, prer
 
 /**
  * The lessons whose runs are compared with the CLI's: L1 by default; `LESSON_HASHES=all` runs
- * every built-in lesson (minutes on two cores).
+ * every built-in lesson (minutes on two cores), `LESSON_HASHES=id,id` the ones named.
  */
-const hashLessons = process.env.LESSON_HASHES === 'all' ? builtinIds().filter((id) => isLessonFile(id)) : [LESSON];
+const want = process.env.LESSON_HASHES;
+const hashLessons = want === 'all' ? builtinIds().filter((id) => isLessonFile(id)) : want ? want.split(',') : [LESSON];
 
 function isLessonFile(id: string): boolean {
   const j = JSON.parse(readFileSync(`public/scenarios/${id}.json`, 'utf8')) as { acts?: unknown[]; narration?: unknown[] };
