@@ -28,6 +28,12 @@ import { showServers } from './views/serverModel';
 import { timeDomain } from './views/timelineModel';
 import { TopologyView } from './views/TopologyView';
 import { VersionTimeline } from './views/VersionTimeline';
+import { useLesson } from './lesson/store';
+import { FocusStyle } from './lesson/ui/FocusStyle';
+import { Doors, LessonIndex } from './lesson/ui/LessonIndex';
+import { BackToLesson, LessonPanel } from './lesson/ui/LessonPanel';
+import { VariantPanels } from './lesson/ui/VariantPanels';
+import './lesson/ui/lesson.css';
 import { roomParamsFrom } from './room/roomStore';
 
 // Live room (src/app/room): loaded only when the URL names a room, so pages outside one never
@@ -113,6 +119,72 @@ function onScrub(t: number | null): void {
   set({ cursor: t });
 }
 
+/**
+ * The run's views in two columns: topology, tools and checks on the left; timeline, charts and
+ * the servers or replicas on the right — the whole screen in free play, the stage of a lesson's
+ * "all views".
+ */
+function RunViews({ guided }: { guided: boolean }) {
+  const lang = useApp((st) => st.lang);
+  const sim = useApp((st) => st.sim);
+  const frame = useApp((st) => st.frame);
+  const cursor = useApp((st) => st.cursor);
+  const selected = useApp((st) => st.selected);
+  const loading = useApp((st) => st.loading);
+  const t = cursor ?? (sim ? sim.now() : 0);
+  const branches = useApp((st) => st.branches);
+  const branchId = useApp((st) => st.branchId);
+  const marks = useMemo(() => lineageMarks(branches, branchId, (n) => `${rs(lang, 'branchMark')} ← ${rs(lang, 'branchLabel', { n })}`), [branches, branchId, lang]);
+  return (
+    <>
+      <div className="col-left">
+        {/* Right-click a node or a link: its actions, from the action table. */}
+        <section className="view view-topology" aria-label={s(lang, 'topology')} onContextMenu={openContextMenu}>
+          {sim ? (
+            <ViewBoundary name={s(lang, 'topology')}>
+              <TopologyView sim={sim} t={t} frame={frame} lang={lang} selected={selected} onSelect={onSelect} onAction={onAction} />
+            </ViewBoundary>
+          ) : (
+            <div className="placeholder">{s(lang, loading ? 'starting' : 'loading')}</div>
+          )}
+        </section>
+        <ActionTools />
+        <ChecksPanel t={t} onScrub={onScrub} />
+      </div>
+      {/* The timeline gets at least ~1.25 rem a lane (Raft: 4 workers + 5 servers), the servers
+          panel a row per server. */}
+      <div className="col-right" style={{ '--lanes': sim ? staticOf(sim).nodes.length : 4, '--servers': sim && showServers(indexOf(sim)) ? staticOf(sim).nodes.filter((n) => n.role !== 'worker').length : 0 } as CSSProperties}>
+        {/* In a lesson the cursor is the lesson's play-head: the step panel says where it is. */}
+        {cursor !== null && !guided && (
+          // At the end of the timeline away from the cursor, so the cursor and its time label stay
+          // in view: right of the lane labels, or left of the "live" button.
+          <div className={`scrub-banner ${sim && scrubFraction(cursor, sim) >= 0.47 ? 'at-left' : 'at-right'}`} role="status">
+            <span>{s(lang, 'scrubbed', { t: formatSeconds(cursor).replace(' s', '') })}</span>
+            <button type="button" onClick={() => set({ cursor: null })}>
+              {s(lang, 'now')}
+            </button>
+          </div>
+        )}
+        <section className="view view-timeline" aria-label={s(lang, 'timeline')}>
+          {sim && (
+            <ViewBoundary name={s(lang, 'timeline')}>
+              <VersionTimeline sim={sim} t={t} frame={frame} lang={lang} cursor={cursor} onScrub={onScrub} marks={marks} />
+            </ViewBoundary>
+          )}
+        </section>
+        <section className="view view-charts" aria-label={s(lang, 'charts')}>
+          {sim && (
+            <ViewBoundary name={s(lang, 'charts')}>
+              <LossCharts sim={sim} t={t} frame={frame} lang={lang} />
+            </ViewBoundary>
+          )}
+        </section>
+        <BottomRight t={t} />
+      </div>
+    </>
+  );
+}
+
 export function App() {
   useDocumentSettings();
   useShortcuts();
@@ -124,23 +196,20 @@ export function App() {
     else void boot();
   }, []);
   useEffect(() => followHashChanges(), []);
-  const lang = useApp((st) => st.lang);
   const sim = useApp((st) => st.sim);
-  const frame = useApp((st) => st.frame);
   const cursor = useApp((st) => st.cursor);
-  const selected = useApp((st) => st.selected);
-  const loading = useApp((st) => st.loading);
   const showSettings = useApp((st) => st.showSettings);
+  const lesson = useLesson((st) => st.lesson);
+  const mode = useLesson((st) => st.mode);
+  const stage = useLesson((st) => st.stage);
+  const guided = lesson !== null && mode === 'guided';
   const t = cursor ?? (sim ? sim.now() : 0);
-  const branches = useApp((st) => st.branches);
-  const branchId = useApp((st) => st.branchId);
-  const marks = useMemo(() => lineageMarks(branches, branchId, (n) => `${rs(lang, 'branchMark')} ← ${rs(lang, 'branchLabel', { n })}`), [branches, branchId, lang]);
 
   return (
-    <div className="app">
+    <div className={`app${guided ? ' guided' : ''}`}>
       <header className="topbar">
         <TopBar />
-        {showSettings && (
+        {showSettings && !guided && (
           <div className="bar-row" id="settings-row">
             <StrategyControls />
           </div>
@@ -156,53 +225,22 @@ export function App() {
       <ShareDialog />
       <ErrorPanel />
       <ContextMenu />
-      <main className="main">
-        <div className="col-left">
-          {/* Right-click a node or a link: its actions, from the action table. */}
-          <section className="view view-topology" aria-label={s(lang, 'topology')} onContextMenu={openContextMenu}>
-            {sim ? (
-              <ViewBoundary name={s(lang, 'topology')}>
-                <TopologyView sim={sim} t={t} frame={frame} lang={lang} selected={selected} onSelect={onSelect} onAction={onAction} />
-              </ViewBoundary>
-            ) : (
-              <div className="placeholder">{s(lang, loading ? 'starting' : 'loading')}</div>
-            )}
-          </section>
-          <ActionTools />
-          <ChecksPanel t={t} onScrub={onScrub} />
-        </div>
-        {/* The timeline gets at least ~1.25 rem a lane (Raft: 4 workers + 5 servers), the servers
-            panel a row per server. */}
-        <div className="col-right" style={{ '--lanes': sim ? staticOf(sim).nodes.length : 4, '--servers': sim && showServers(indexOf(sim)) ? staticOf(sim).nodes.filter((n) => n.role !== 'worker').length : 0 } as CSSProperties}>
-          {cursor !== null && (
-            // At the end of the timeline away from the cursor, so the cursor and its time label stay
-            // in view: right of the lane labels, or left of the "live" button.
-            <div className={`scrub-banner ${sim && scrubFraction(cursor, sim) >= 0.47 ? 'at-left' : 'at-right'}`} role="status">
-              <span>{s(lang, 'scrubbed', { t: formatSeconds(cursor).replace(' s', '') })}</span>
-              <button type="button" onClick={() => set({ cursor: null })}>
-                {s(lang, 'now')}
-              </button>
-            </div>
-          )}
-          <section className="view view-timeline" aria-label={s(lang, 'timeline')}>
-            {sim && (
-              <ViewBoundary name={s(lang, 'timeline')}>
-                <VersionTimeline sim={sim} t={t} frame={frame} lang={lang} cursor={cursor} onScrub={onScrub} marks={marks} />
-              </ViewBoundary>
-            )}
-          </section>
-          <section className="view view-charts" aria-label={s(lang, 'charts')}>
-            {sim && (
-              <ViewBoundary name={s(lang, 'charts')}>
-                <LossCharts sim={sim} t={t} frame={frame} lang={lang} />
-              </ViewBoundary>
-            )}
-          </section>
-          <BottomRight t={t} />
-        </div>
-      </main>
-      <MetricsStrip t={t} />
-      <ExplainLine t={t} />
+      {guided ? (
+        <main className="main lesson-main">
+          <div className={`lesson-stage ${stage}`}>{stage === 'multiples' ? <VariantPanels /> : <RunViews guided />}</div>
+          <LessonPanel />
+          <FocusStyle />
+        </main>
+      ) : (
+        <main className="main">
+          <RunViews guided={false} />
+        </main>
+      )}
+      {(!guided || stage === 'single') && <MetricsStrip t={t} />}
+      {(!guided || stage === 'single') && <ExplainLine t={t} />}
+      <BackToLesson />
+      <Doors />
+      <LessonIndex />
     </div>
   );
 }

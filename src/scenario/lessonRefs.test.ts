@@ -15,10 +15,12 @@ describe('tryMatchesEntry (a step’s try against a timeline entry)', () => {
     expect(tryMatchesEntry({ do: 'heal' }, { at: 1, do: 'heal', extra: 1 })).toBe(false);
   });
 
-  it('compares nested arrays in order (partition groups)', () => {
+  it('compares partition groups as sets of groups', () => {
     const p = { do: 'partition', groups: [['w0', 'w1'], ['w2']] };
     expect(tryMatchesEntry(p, { at: 5, do: 'partition', groups: [['w0', 'w1'], ['w2']] })).toBe(true);
-    expect(tryMatchesEntry(p, { at: 5, do: 'partition', groups: [['w1', 'w0'], ['w2']] })).toBe(false);
+    // The same partition written in another order: the engine applies it alike, so it is the same action.
+    expect(tryMatchesEntry(p, { at: 5, do: 'partition', groups: [['w1', 'w0'], ['w2']] })).toBe(true);
+    expect(tryMatchesEntry(p, { at: 5, do: 'partition', groups: [['w0'], ['w1', 'w2']] })).toBe(false);
     expect(tryMatchesEntry(p, { at: 5, do: 'partition', groups: [['w0', 'w1']] })).toBe(false);
   });
 });

@@ -98,23 +98,5 @@ export function hasLessonVerdicts(s: Scenario): boolean {
   return s.expect.some(isComparison) || (s.shapes?.length ?? 0) > 0;
 }
 
-/** Deep equality of JSON values (actions are plain data). */
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => sameJson(x, b[i]));
-  if (a && b && typeof a === 'object' && typeof b === 'object' && !Array.isArray(a) && !Array.isArray(b)) {
-    const ka = Object.keys(a);
-    const kb = Object.keys(b);
-    return ka.length === kb.length && ka.every((k) => sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
-  }
-  return false;
-}
-
-/**
- * Whether a step's `try` action is the timeline entry (CURRICULUM §C.7): the same action with the
- * same fields, ignoring when it fires (`at`/`on`), who applied it (`by`) and `interactive`.
- */
-export function tryMatchesEntry(action: Readonly<Record<string, unknown>>, entry: Readonly<Record<string, unknown>>): boolean {
-  const { at: _at, on: _on, by: _by, interactive: _i, ...rest } = entry;
-  return sameJson(action, rest);
-}
+/** A step's `try` against a timeline entry: one implementation, shared with guided mode (actionMatch.ts). */
+export { tryMatchesEntry } from './actionMatch';
