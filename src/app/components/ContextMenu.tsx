@@ -49,6 +49,20 @@ export function ContextMenu() {
       })
     : [];
 
+  // Where the focus was when the menu opened (the node or link, for the keyboard): it goes back
+  // there when the menu closes, unless the user has put it somewhere else meanwhile.
+  const openerRef = useRef<Element | null>(null);
+  useEffect(() => {
+    if (menu) {
+      openerRef.current ??= document.activeElement;
+      return;
+    }
+    const opener = openerRef.current;
+    openerRef.current = null;
+    const lost = document.activeElement === null || document.activeElement === document.body;
+    if (lost && opener?.isConnected && (opener instanceof HTMLElement || opener instanceof SVGElement)) opener.focus();
+  }, [menu]);
+
   // Keep the menu on screen, and focus its first item so the keyboard can drive it.
   useLayoutEffect(() => {
     if (!menu || !ref.current) return setPos(null);

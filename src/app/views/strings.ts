@@ -20,6 +20,13 @@ export const viewStrings = {
   slow: { en: 'slowed', zh: '已减速' },
   term: { en: 'term', zh: '任期' },
   epoch: { en: 'epoch', zh: '纪元' },
+  leader: { en: 'leader', zh: '领导者' },
+  candidate: { en: 'candidate', zh: '候选者' },
+  follower: { en: 'follower', zh: '跟随者' },
+  topologyKeys: {
+    en: 'Keyboard: arrow keys move between nodes and links; Enter on a node opens its actions, on a link cuts or restores it; the menu key (Shift+F10) opens the actions of either.',
+    zh: '键盘：方向键在节点和链路之间移动；在节点上按回车打开它的操作，在链路上按回车切断或恢复；菜单键（Shift+F10）打开两者的操作。',
+  },
 
   // timeline
   timeline: { en: 'Version timeline', zh: '版本时间线' },
