@@ -381,6 +381,11 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
           clock.append('path');
           clock.append('text').attr('class', 'cv-num');
           g.append('text').attr('class', 'cv-bang').attr('aria-hidden', 'true').text('!');
+          // A space after each drawn word (SVG does not render text between elements): read as
+          // one string, "w0 v3 wasm" stays three words, as the aria-label has them.
+          g.selectAll<SVGTextElement, unknown>('text').each(function () {
+            this.after(' ');
+          });
           g.append('title');
           return g;
         });
