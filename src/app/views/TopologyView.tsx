@@ -401,6 +401,7 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         .classed('failed', (d) => d.node.failed !== undefined)
         .classed('selected', (d) => d.id === selected)
         .classed('draggable', (d) => d.isWorker)
+        .classed('infra', (d) => !d.isWorker)
         .attr('transform', (d) => {
           const q = posOf(d.id) ?? d.p;
           return `translate(${q.x},${q.y})`;
@@ -434,7 +435,9 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         .select('text.cv-id')
         .attr('dy', '0.35em')
         .style('font-size', `${Math.max(12, Math.min(16, R * 0.6))}px`)
-        .attr('fill', (d) => (d.isWorker && d.node.up ? textOn(d.colour) : null))
+        // A style, not an attribute: the stylesheet's fill (the theme's text colour) would win
+        // over an attribute, and light text on yellow or orange fails contrast.
+        .style('fill', (d) => (d.isWorker && d.node.up ? textOn(d.colour) : null))
         .text((d) => d.id);
 
       // Version (and backend) outside the glyph: beside side nodes, above/below the others.
