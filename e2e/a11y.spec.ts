@@ -156,6 +156,27 @@ test.describe('keyboard', () => {
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe(node);
   });
 
+  test('the timeline scrubs by keyboard: arrows, Page keys, Home, End (live)', async ({ page }) => {
+    await openScenario(page, 'raft-leader-crash');
+    await runTo(page, 3000);
+    const slider = page.getByRole('slider', { name: /Version timeline/ });
+    await slider.focus();
+    const now = Number(await page.getByTestId('sim-time').textContent());
+    await page.keyboard.press('ArrowLeft');
+    await expect(page.getByTestId('cursor-time')).toHaveText(String(now - 100));
+    await page.keyboard.press('PageDown');
+    await expect(page.getByTestId('cursor-time')).toHaveText(String(now - 1100));
+    await expect(slider).toHaveAttribute('aria-valuenow', String(now - 1100));
+    // → moves the cursor, not the run.
+    await page.keyboard.press('ArrowRight');
+    await expect(page.getByTestId('cursor-time')).toHaveText(String(now - 1000));
+    expect(Number(await page.getByTestId('sim-time').textContent())).toBe(now);
+    await page.keyboard.press('Home');
+    await expect(page.getByTestId('cursor-time')).toHaveText('0');
+    await page.keyboard.press('End');
+    await expect(page.getByTestId('cursor-time')).toHaveText('');
+  });
+
   test('every button shows a visible focus outline', async ({ page }) => {
     await openScenario(page, 'raft-leader-crash');
     const play = page.getByTestId('play');

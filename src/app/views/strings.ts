@@ -35,6 +35,10 @@ export const viewStrings = {
   live: { en: 'live', zh: '实时' },
   scrubHint: { en: 'click / drag: go back in time · double-click: live', zh: '单击／拖动：回看 · 双击：回到实时' },
   dropped: { en: 'dropped', zh: '丢弃' },
+  timelineKeys: {
+    en: 'Keyboard: left and right arrows go back or forward 0.1 s, Page Up and Page Down 1 s, Home to the start, End back to live.',
+    zh: '键盘：左右方向键后退或前进 0.1 秒，Page Up／Page Down 一秒，Home 回到开头，End 回到实时。',
+  },
 
   // charts
   lossVsSteps: { en: 'Loss vs steps', zh: '损失随步数变化' },
