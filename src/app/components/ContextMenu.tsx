@@ -26,6 +26,10 @@ export function openContextMenu(e: ReactMouseEvent): void {
   const sel = selectionAt(e.target as Element);
   if (!sel) return;
   e.preventDefault();
+  // What was right-clicked takes the focus (as the pointer's press would give it), so the focus
+  // comes back to it when the menu closes, and the menu key then means the same target.
+  const hit = (e.target as Element).closest('[data-testid^="node-"], [data-testid^="link-"]');
+  if (hit instanceof SVGElement || hit instanceof HTMLElement) hit.focus({ preventScroll: true });
   const isLink = sel.includes('-');
   set({ selected: sel, toolTab: isLink ? 'links' : 'node', menu: { x: e.clientX, y: e.clientY, sel } });
 }
