@@ -415,7 +415,8 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         .select('path.cv-shape')
         .attr('d', (d) => shapePath(d.node.role, R))
         .attr('fill', (d) => (d.isWorker ? d.colour : null))
-        .attr('stroke', (d) => (d.isWorker ? d.colour : null));
+        // A darker rim: a yellow or orange disc on a white panel is under 3:1 (WCAG 1.4.11); its rim is not.
+        .attr('stroke', (d) => (d.isWorker ? (d3.color(d.colour)?.darker(1.5).formatHex() ?? d.colour) : null));
       // Consensus role on server/broker glyphs (RaftScope): leader = bold ring and a crown,
       // candidate = dashed ring, follower plain; the term (Kafka: leader epoch) under the version.
       const ring = (d: NodeDatum): string => (!d.isWorker && consensusRoles.has(d.role) ? d.role : 'none');

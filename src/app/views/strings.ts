@@ -37,7 +37,7 @@ export const viewStrings = {
   dropped: { en: 'dropped', zh: '丢弃' },
   timelineKeys: {
     en: 'Keyboard: left and right arrows go back or forward 0.1 s, Page Up and Page Down 1 s, Home to the start, End back to live.',
-    zh: '键盘：左右方向键后退或前进 0.1 秒，Page Up／Page Down 一秒，Home 回到开头，End 回到实时。',
+    zh: '键盘：左右方向键后退或前进 0.1 秒，PgUp／PgDn 一秒，Home 回到开头，End 回到实时。',
   },
 
   // charts
