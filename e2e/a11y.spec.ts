@@ -244,6 +244,12 @@ test.describe('screenshots', () => {
         await settle(page);
         await page.screenshot({ path: `e2e-artifacts/a11y/raft-${width}-${theme}.png`, fullPage: width < 1280 });
       }
+      // The keyboard focus on a node and on a link (the topology's focus rings).
+      await page.getByTestId('node-w0').focus();
+      await page.keyboard.press('ArrowDown');
+      await page.locator('.view-topology').screenshot({ path: `e2e-artifacts/a11y/focus-node-${theme}.png` });
+      await page.keyboard.press('End');
+      await page.locator('.view-topology').screenshot({ path: `e2e-artifacts/a11y/focus-link-${theme}.png` });
     });
   }
 });
