@@ -53,6 +53,11 @@ const fmtY = (v: number, int: boolean): string => {
   return a === 0 ? '0' : a >= 10 ? v.toFixed(0) : a >= 1 ? v.toFixed(1) : a >= 0.01 ? v.toFixed(2) : v.toExponential(0);
 };
 
+/** Four charts in a row, or two by two where a row would make each narrower than ~130 px (phones). */
+function columnsFor(width: number): number {
+  return width > 0 && width < 540 ? 2 : 4;
+}
+
 function drawChart(svgEl: SVGSVGElement, spec: ChartSpec, width: number, height: number, lang: Lang, cursor: number | null, fs: number): void {
   const svg = d3.select(svgEl).attr('viewBox', `0 0 ${width} ${height}`);
   if (svg.select('g.cv-plot').empty()) {
@@ -229,16 +234,19 @@ export function LossCharts(p: LossChartsProps): JSX.Element {
         if (!el) return;
         // Sizes from the wrapper's ResizeObserver (equal flex columns), never from
         // getBoundingClientRect: reading layout mid-frame would force a synchronous reflow.
-        const w = Math.floor((size.width - GAP * (specs.length - 1)) / specs.length);
-        if (w < 10 || size.height < 10) return;
-        drawChart(el, spec, w, size.height, lang, spec.xIsTime ? cursor : null, fs);
+        const cols = columnsFor(size.width);
+        const rows = Math.ceil(specs.length / cols);
+        const w = Math.floor((size.width - GAP * (cols - 1)) / cols);
+        const h = Math.floor((size.height - GAP * (rows - 1)) / rows);
+        if (w < 10 || h < 10) return;
+        drawChart(el, spec, w, h, lang, spec.xIsTime ? cursor : null, fs);
       });
       // refs are stable useRef objects; listing them would only add noise.
       // eslint-disable-next-line react-hooks/exhaustive-deps
     }), [sim, t, frame, lang, size, fs]);
 
   return (
-    <div className="cv-view cv-charts" ref={wrapRef}>
+    <div className={columnsFor(size.width) === 2 ? 'cv-view cv-charts two-by-two' : 'cv-view cv-charts'} ref={wrapRef}>
       {refs.map((r, i) => (
         <div className="cv-chart" key={i}>
           <svg ref={r} className="cv-svg" role="img" aria-label={vs(lang, (['lossVsSteps', 'lossVsTime', 'divergence', 'staleness'] as const)[i])} />
