@@ -246,6 +246,8 @@ const namesKept = new Set([
   'ms', 'KiB', 'MiB', 'GiB', 'Mbps', 'json',
   // people (a cited algorithm)
   'Wing', 'Gong',
+  // keys as printed on the keyboard (keyboard help of the topology and the timeline)
+  'Shift', 'Home', 'End', 'PgUp', 'PgDn',
 ]);
 
 function allowedFor(sim: Simulation): Set<string> {

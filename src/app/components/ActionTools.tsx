@@ -32,12 +32,15 @@ export function ActionTools() {
   const clusterItems = sim ? choicesFor(clusterTarget(sim, draft)).filter((c) => 'action' in c && c.spec.target === 'cluster') : [];
   return (
     <section className="tools panel" aria-label={s(lang, 'tools')}>
-      <div className="tabs" role="tablist">
-        {tabs.map((t) => (
-          <button key={t} type="button" role="tab" aria-selected={tab === t} className={tab === t ? 'tab active' : 'tab'} onClick={() => set({ toolTab: t })}>
-            {s(lang, key[t])}
-          </button>
-        ))}
+      <div className="tabs">
+        {/* The tablist holds the tabs alone; the cluster buttons (heal) sit beside it. */}
+        <div className="tablist" role="tablist">
+          {tabs.map((t) => (
+            <button key={t} type="button" role="tab" aria-selected={tab === t} className={tab === t ? 'tab active' : 'tab'} onClick={() => set({ toolTab: t })}>
+              {s(lang, key[t])}
+            </button>
+          ))}
+        </div>
         <span className="spacer" />
         {clusterItems.map((c) => (
           <ChoiceButton key={c.spec.do} choice={c} lang={lang} label={tr(c.spec.label, lang)} testId={c.spec.do} />

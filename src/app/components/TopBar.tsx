@@ -82,7 +82,7 @@ export function TopBar() {
         lang={lang === 'en' ? 'zh' : 'en'}
         onClick={() => set({ lang: lang === 'en' ? 'zh' : 'en' })}
         title={s(lang, 'langToggleTitle')}
-        aria-label={s(lang, 'langToggleTitle')}
+        aria-label={`${s(lang, 'langToggle')}: ${s(lang, 'langToggleTitle')}`}
         data-testid="lang-toggle"
       >
         {s(lang, 'langToggle')}

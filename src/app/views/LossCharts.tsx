@@ -59,6 +59,11 @@ const fmtY = (v: number, int: boolean): string => {
   return a === 0 ? '0' : a >= 10 ? v.toFixed(0) : a >= 1 ? v.toFixed(1) : a >= 0.01 ? v.toFixed(2) : v.toExponential(0);
 };
 
+/** Four charts in a row, or two by two where a row would make each narrower than ~130 px (phones). */
+function columnsFor(width: number): number {
+  return width > 0 && width < 540 ? 2 : 4;
+}
+
 function drawChart(svgEl: SVGSVGElement, spec: ChartSpec, width: number, height: number, lang: Lang, cursor: number | null, fs: number): void {
   const svg = d3.select(svgEl).attr('viewBox', `0 0 ${width} ${height}`);
   if (svg.select('g.cv-plot').empty()) {
@@ -246,9 +251,12 @@ export function LossCharts(p: LossChartsProps): JSX.Element {
         if (!el) return;
         // Sizes from the wrapper's ResizeObserver (equal flex columns), never from
         // getBoundingClientRect: reading layout mid-frame would force a synchronous reflow.
-        const w = Math.floor((size.width - GAP * (drawn.length - 1)) / drawn.length);
-        if (w < 10 || size.height < 10) return;
-        drawChart(el, spec, w, size.height, lang, spec.xIsTime ? cursor : null, fs);
+        const cols = Math.min(columnsFor(size.width), drawn.length);
+        const rows = Math.ceil(drawn.length / cols);
+        const w = Math.floor((size.width - GAP * (cols - 1)) / cols);
+        const h = Math.floor((size.height - GAP * (rows - 1)) / rows);
+        if (w < 10 || h < 10) return;
+        drawChart(el, spec, w, h, lang, spec.xIsTime ? cursor : null, fs);
       });
       // refs are stable useRef objects; listing them would only add noise.
       // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -256,7 +264,7 @@ export function LossCharts(p: LossChartsProps): JSX.Element {
 
   const titles: Record<ChartId, ViewStringKey> = { 'loss-steps': 'lossVsSteps', 'loss-time': 'lossVsTime', divergence: 'divergence', staleness: 'staleness' };
   return (
-    <div className="cv-view cv-charts" ref={wrapRef}>
+    <div className={Math.min(columnsFor(size.width), shown.length) === 2 && shown.length > 2 ? 'cv-view cv-charts two-by-two' : 'cv-view cv-charts'} ref={wrapRef}>
       {shown.map((id, i) => (
         <div className="cv-chart" key={id} data-chart={id}>
           <svg ref={refs[i]} className="cv-svg" role="img" aria-label={vs(lang, titles[id])} />

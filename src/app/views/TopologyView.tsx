@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type JSX } from 'react';
+import { useEffect, useId, useRef, type FocusEvent as ReactFocusEvent, type JSX, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import * as d3 from 'd3';
 import type { DropMark, MessageSpan } from '../../engine/index/runIndex';
 import type { LinkState, NodeState } from '../../engine/index/runState';
@@ -103,6 +103,14 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
   };
 
   const ix = indexOf(sim);
+  // Roving tab stop: the whole drawing is one Tab stop; this is the node or link that holds it.
+  const stopRef = useRef<string | null>(null);
+  const onFocus = (e: ReactFocusEvent<SVGSVGElement>): void => {
+    const id = (e.target as Element).closest('g.cv-node, g.cv-link')?.getAttribute('data-testid');
+    if (!id || !svgRef.current) return;
+    stopRef.current = id;
+    applyRoving(svgRef.current, id, selected);
+  };
 
   // One-time scaffold: layers in paint order, and the background that clears the selection.
   useEffect(() => {
@@ -195,15 +203,17 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
           const g = enter
             .append('g')
             .attr('class', 'cv-link')
-            .attr('tabindex', 0)
+            .attr('tabindex', -1)
             .attr('role', 'button')
             .on('click', (ev: MouseEvent, d) => {
               ev.stopPropagation();
               handlers.current.onAction({ do: d.link.cut ? 'restore' : 'cut', from: d.link.from, to: d.link.to });
             })
             .on('keydown', (ev: KeyboardEvent, d) => {
+              // Enter and Space do what a click does; neither reaches the page's shortcuts (Space: play).
               if (ev.key !== 'Enter' && ev.key !== ' ') return;
               ev.preventDefault();
+              ev.stopPropagation();
               handlers.current.onAction({ do: d.link.cut ? 'restore' : 'cut', from: d.link.from, to: d.link.to });
             });
           g.append('line').attr('class', 'cv-link-vis');
@@ -217,7 +227,7 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         .attr('data-partitioned', (d) => String(d.link.partitioned))
         .classed('cut', (d) => d.link.cut)
         .classed('partitioned', (d) => d.link.partitioned)
-        .attr('aria-label', (d) => `${d.link.from} → ${d.link.to}: ${vs(lang, d.link.cut ? 'clickToRestore' : 'clickToCut')}`);
+        .attr('aria-label', (d) => `${d.link.from} → ${d.link.to}${d.link.cut ? ` (${vs(lang, 'cutLink')})` : ''}${d.link.partitioned ? ` (${vs(lang, 'partitioned')})` : ''}: ${vs(lang, d.link.cut ? 'clickToRestore' : 'clickToCut')}`);
       dirSel.select('title').text((d) => `${d.link.from} → ${d.link.to}${d.link.cut ? ` (${vs(lang, 'cutLink')})` : ''}${d.link.partitioned ? ` (${vs(lang, 'partitioned')})` : ''}`);
       dirSel
         .select<SVGLineElement>('line.cv-link-vis')
@@ -330,17 +340,25 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
           const g = enter
             .append('g')
             .attr('class', 'cv-node')
-            .attr('tabindex', 0)
+            .attr('tabindex', -1)
             .attr('role', 'button')
+            .attr('aria-haspopup', 'menu')
             .on('click', (ev: MouseEvent, d) => {
               ev.stopPropagation();
               if (ev.defaultPrevented) return; // the click that ends a drag
               handlers.current.onSelect(d.id);
             })
-            .on('keydown', (ev: KeyboardEvent, d) => {
+            .on('keydown', function (ev: KeyboardEvent, d) {
               if (ev.key !== 'Enter' && ev.key !== ' ') return;
               ev.preventDefault();
+              ev.stopPropagation(); // Space must not also play/pause
               handlers.current.onSelect(d.id);
+              // Enter opens the node's action menu by the right-click path (the panel's
+              // onContextMenu), placed at the glyph's corner.
+              if (ev.key === 'Enter') {
+                const r = this.getBoundingClientRect();
+                this.dispatchEvent(new MouseEvent('contextmenu', { bubbles: true, cancelable: true, clientX: r.right, clientY: r.bottom }));
+              }
             });
           // Transparent hit area over glyph and labels: a generous target, and the centre of the
         // group's box (where Playwright and a quick hand both click) is always on the node.
@@ -350,21 +368,28 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
           g.append('path').attr('class', 'cv-role-ring');
           g.append('path').attr('class', 'cv-shape');
           g.append('path').attr('class', 'cv-cross');
-          g.append('text').attr('class', 'cv-id');
-          g.append('text').attr('class', 'cv-ver cv-num');
-          g.append('text').attr('class', 'cv-backend');
-          g.append('text').attr('class', 'cv-term');
-          g.append('text').attr('class', 'cv-crown').text('♛');
-          const clock = g.append('g').attr('class', 'cv-clock');
+          // The drawn words are hidden from assistive technology: the group's aria-label says
+          // them all in a sentence (id, role, version, term, state).
+          g.append('text').attr('class', 'cv-id').attr('aria-hidden', 'true');
+          g.append('text').attr('class', 'cv-ver cv-num').attr('aria-hidden', 'true');
+          g.append('text').attr('class', 'cv-backend').attr('aria-hidden', 'true');
+          g.append('text').attr('class', 'cv-term').attr('aria-hidden', 'true');
+          g.append('text').attr('class', 'cv-crown').attr('aria-hidden', 'true').text('♛');
+          const clock = g.append('g').attr('class', 'cv-clock').attr('aria-hidden', 'true');
           clock.append('rect');
           clock.append('circle');
           clock.append('path');
           clock.append('text').attr('class', 'cv-num');
-          g.append('text').attr('class', 'cv-bang').text('!');
+          g.append('text').attr('class', 'cv-bang').attr('aria-hidden', 'true').text('!');
           // A pause sign (two bars on a disc), drawn: the ⏸ character is missing from common fonts.
-          const pause = g.append('g').attr('class', 'cv-paused');
+          const pause = g.append('g').attr('class', 'cv-paused').attr('aria-hidden', 'true');
           pause.append('circle').attr('r', 9);
           pause.append('path').attr('d', 'M-3.5,-4.5V4.5M3.5,-4.5V4.5');
+          // A space after each drawn word (SVG does not render text between elements): read as
+          // one string, "w0 v3 wasm" stays three words, as the aria-label has them.
+          g.selectAll<SVGTextElement, unknown>('text').each(function () {
+            this.after(' ');
+          });
           g.append('title');
           return g;
         });
@@ -375,13 +400,14 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         .attr('data-version', (d) => String(d.version))
         .attr('data-role', (d) => d.role)
         .attr('data-term', (d) => (d.term === null ? null : String(d.term)))
-        .attr('aria-label', (d) => `${d.id} v${d.version}${d.node.up ? '' : ` (${vs(lang, 'crashed')})`}`)
+        .attr('aria-label', (d) => nodeLabel(d, lang, !lay.dense))
         .classed('down', (d) => !d.node.up)
         .classed('infra', (d) => !d.isWorker)
         .classed('paused', (d) => d.node.paused !== undefined)
         .classed('failed', (d) => d.node.failed !== undefined)
         .classed('selected', (d) => d.id === selected)
         .classed('draggable', (d) => d.isWorker)
+        .classed('infra', (d) => !d.isWorker)
         .attr('transform', (d) => {
           const q = posOf(d.id) ?? d.p;
           return `translate(${q.x},${q.y})`;
@@ -395,7 +421,8 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         .select('path.cv-shape')
         .attr('d', (d) => shapePath(d.node.role, R))
         .attr('fill', (d) => (d.isWorker ? d.colour : null))
-        .attr('stroke', (d) => (d.isWorker ? d.colour : null));
+        // A darker rim: a yellow or orange disc on a white panel is under 3:1 (WCAG 1.4.11); its rim is not.
+        .attr('stroke', (d) => (d.isWorker ? (d3.color(d.colour)?.darker(1.5).formatHex() ?? d.colour) : null));
       // Consensus role on server/broker glyphs (RaftScope): leader = bold ring and a crown,
       // candidate = dashed ring, follower plain; the term (Kafka: leader epoch) under the version.
       // Coordination servers are `coord` in data-role but lead and follow all the same.
@@ -416,7 +443,9 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         .select('text.cv-id')
         .attr('dy', '0.35em')
         .style('font-size', `${Math.max(12, Math.min(16, R * 0.6))}px`)
-        .attr('fill', (d) => (d.isWorker && d.node.up ? textOn(d.colour) : null))
+        // A style, not an attribute: the stylesheet's fill (the theme's text colour) would win
+        // over an attribute, and light text on yellow or orange fails contrast.
+        .style('fill', (d) => (d.isWorker && d.node.up ? textOn(d.colour) : null))
         .text((d) => d.id);
 
       // Version (and backend) outside the glyph: beside side nodes, above/below the others.
@@ -519,6 +548,7 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
           });
         });
       nodeSel.call(drag);
+      applyRoving(svgEl, stopRef.current, selected);
 
     }), [sim, ix, t, frame, size, lang, selected, reduced, uid]);
 
@@ -528,7 +558,10 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
     <div className="cv-view cv-topology">
       <div className="cv-hint">{vs(lang, 'topologyHint')}</div>
       <div className="cv-topo-stage" ref={stageRef}>
-        <svg ref={svgRef} className="cv-svg" role="img" aria-label={vs(lang, 'topology')} />
+        <svg ref={svgRef} className="cv-svg" role="group" aria-label={vs(lang, 'topology')} aria-describedby={`keys-${uid}`} onFocus={onFocus} onKeyDown={onRovingKey} />
+        <span id={`keys-${uid}`} className="visually-hidden">
+          {vs(lang, 'topologyKeys')}
+        </span>
       </div>
       {kinds.length > 0 && (
         <div className="cv-topo-legend" aria-label={vs(lang, 'messages')}>
@@ -542,6 +575,51 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
       )}
     </div>
   );
+}
+
+/** The focusable items in arrow-key order: nodes (in layout order), then links. */
+function rovingItems(svg: SVGSVGElement): SVGGElement[] {
+  return [...svg.querySelectorAll<SVGGElement>('g.cv-node'), ...svg.querySelectorAll<SVGGElement>('g.cv-link')];
+}
+
+/** Gives tabindex 0 to one item (the last focused, else the selected node, else the first) and -1 to the rest. */
+function applyRoving(svg: SVGSVGElement, stop: string | null, selected: string | null): void {
+  const items = rovingItems(svg);
+  const find = (id: string | null): SVGGElement | undefined => (id === null ? undefined : items.find((el) => el.getAttribute('data-testid') === id));
+  const current = find(stop) ?? find(selected === null ? null : `node-${selected}`) ?? items[0];
+  for (const el of items) el.setAttribute('tabindex', el === current ? '0' : '-1');
+}
+
+/** Arrow keys, Home and End move the focus inside the drawing (and never reach the page's shortcuts: → would step). */
+function onRovingKey(e: ReactKeyboardEvent<SVGSVGElement>): void {
+  const items = rovingItems(e.currentTarget);
+  const i = items.indexOf(document.activeElement as SVGGElement);
+  if (i < 0 || items.length === 0) return;
+  const n = items.length;
+  const next = { ArrowDown: i + 1, ArrowRight: i + 1, ArrowUp: i - 1 + n, ArrowLeft: i - 1 + n, Home: 0, End: n - 1 }[e.key];
+  if (next === undefined) return;
+  e.preventDefault();
+  e.stopPropagation();
+  items[next % n].focus();
+}
+
+/**
+ * What a screen reader says for a node: first the words the glyph shows, in their order (id,
+ * version, backend, term, slow factor: a speech-input user says what they see, WCAG 2.5.3),
+ * then its role and state in words.
+ */
+function nodeLabel(d: NodeDatum, lang: Lang, showBackend: boolean): string {
+  const shown = [d.id, `v${d.version}`];
+  if (d.isWorker && showBackend && d.backend) shown.push(d.backend);
+  if (!d.isWorker && d.term !== null) shown.push(`${termWord(d.node, lang)} ${d.term}`);
+  if (d.node.slowFactor > 1) shown.push(`×${fmtFactor(d.node.slowFactor)}`);
+  const state: string[] = [];
+  if (d.role === 'leader' || d.role === 'candidate' || d.role === 'follower') state.push(vs(lang, d.role));
+  if (d.node.failed !== undefined) state.push(vs(lang, 'failed'));
+  else if (!d.node.up) state.push(vs(lang, 'crashed'));
+  if (d.node.paused !== undefined) state.push(vs(lang, 'paused'));
+  if (d.node.slowFactor > 1) state.push(vs(lang, 'slow'));
+  return state.length > 0 ? `${shown.join(' ')}: ${state.join(', ')}` : shown.join(' ');
 }
 
 function fmtFactor(f: number): string {

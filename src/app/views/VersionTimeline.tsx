@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type JSX } from 'react';
+import { useEffect, useId, useRef, useState, type JSX, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import * as d3 from 'd3';
 import type { NodeId } from '../../sim/types';
 import type { Lang } from '../i18n/lang';
@@ -38,6 +38,7 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
   const backRef = useRef<SVGSVGElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const frontRef = useRef<SVGSVGElement>(null);
+  const uid = useId().replace(/[^a-zA-Z0-9_-]/g, '');
   const size = useSize(wrapRef);
   // The axis and the legend under it grow with the type (18 px root at 1920): keep them apart.
   const fs = useFontSize(wrapRef, size, 14);
@@ -407,6 +408,22 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
         .attr('height', height - M.top - M.bottom + 8);
     }), [sim, ix, t, frame, size, fs, lang, cursor, hidden, p.marks]);
 
+  // Keyboard scrubbing (the drawing is a slider over simulated time): ←/→ 0.1 s, PageUp/PageDown
+  // or Shift+arrows 1 s, Home the start, End back to live. Handled here, so → never steps the run.
+  const now = sim.now();
+  const at = cursor ?? now;
+  const onKey = (e: ReactKeyboardEvent<SVGSVGElement>): void => {
+    const step = ({ ArrowLeft: -100, ArrowDown: -100, ArrowRight: 100, ArrowUp: 100, PageDown: -1000, PageUp: 1000 } as Record<string, number>)[e.key];
+    let next: number | null;
+    if (step !== undefined) next = Math.max(0, at + step * (e.shiftKey && Math.abs(step) === 100 ? 10 : 1));
+    else if (e.key === 'Home') next = 0;
+    else if (e.key === 'End') next = null;
+    else return;
+    e.preventDefault();
+    e.stopPropagation();
+    p.onScrub(next !== null && next >= now ? null : next);
+  };
+
   const toggle = (kind: string): void =>
     setHidden((h) => {
       const n = new Set(h);
@@ -419,7 +436,22 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
     <div className="cv-view cv-timeline" ref={wrapRef} title={vs(lang, 'scrubHint')}>
       <svg ref={backRef} className="cv-svg" aria-hidden="true" />
       <canvas ref={canvasRef} />
-      <svg ref={frontRef} className="cv-svg" role="img" aria-label={vs(lang, 'timeline')} />
+      <svg
+        ref={frontRef}
+        className="cv-svg"
+        role="slider"
+        tabIndex={0}
+        aria-label={vs(lang, 'timeline')}
+        aria-valuemin={0}
+        aria-valuemax={Math.round(now)}
+        aria-valuenow={Math.round(at)}
+        aria-valuetext={`t=${(at / 1000).toFixed(1)} s${cursor === null ? ` (${vs(lang, 'live')})` : ''}`}
+        aria-describedby={`${uid}-keys`}
+        onKeyDown={onKey}
+      />
+      <span id={`${uid}-keys`} className="visually-hidden">
+        {vs(lang, 'timelineKeys')}
+      </span>
       <div className="cv-kinds cv-kinds-top">
         {kinds.map((k) => (
           <label key={k}>
