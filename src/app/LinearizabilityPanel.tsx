@@ -7,6 +7,7 @@ import type { Simulation } from '../engine/simulation';
 import { capOf, strategyInfo } from '../protocols';
 import { consistencyName } from './explain/common';
 import { indexOf } from './views/runView';
+import { invariantName } from './words/invariantWords';
 import './LinearizabilityPanel.css';
 
 /**
@@ -101,7 +102,7 @@ export function LinearizabilityPanel({ sim, lang, t, onScrub, embedded = false }
       {firstViolation && (
         <details className="violation-detail" data-testid="violation-detail">
           <summary>
-            {firstViolation.invariant} — {tr(lang, 'first', { t: (firstViolation.t / 1000).toFixed(3) })}
+            {invariantName(firstViolation.invariant, lang)} — {tr(lang, 'first', { t: (firstViolation.t / 1000).toFixed(3) })}
             {onScrub && (
               <button type="button" onClick={() => onScrub(firstViolation.t)}>
                 {tr(lang, 'show')}
