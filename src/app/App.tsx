@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type CSSProperties } from 'react';
+import { useEffect, useMemo, useState, type CSSProperties, type ReactNode } from 'react';
 import type { Action } from '../sim/types';
 import { act, parseSelection } from './act';
 import { ActionTools } from './components/ActionTools';
@@ -19,7 +19,7 @@ import { s } from './i18n/strings';
 import { useShortcuts } from './keys';
 import { boot, followHashChanges } from './load';
 import { formatSeconds } from './format';
-import { set, useApp } from './store';
+import { get, set, useApp } from './store';
 import { LossCharts } from './views/LossCharts';
 import { ReplicaBoundaries } from './views/ReplicaBoundaries';
 import { ServerStates } from './views/ServerStates';
@@ -59,10 +59,9 @@ function useDocumentSettings(): void {
  * (who leads, which term, what is committed) is in the logs. The panel keeps its full width,
  * which the aligned log columns need.
  */
-function BottomRight({ t }: { t: number }) {
+function BottomRight() {
   const lang = useApp((st) => st.lang);
-  const sim = useApp((st) => st.sim);
-  const frame = useApp((st) => st.frame);
+  const { sim, t, frame } = useRunFrame();
   const [pick, setPick] = useState<'servers' | 'replicas'>('servers');
   const servers = sim ? showServers(indexOf(sim)) : false;
   const view = servers ? pick : 'replicas';
@@ -89,6 +88,62 @@ function BottomRight({ t }: { t: number }) {
       )}
     </section>
   );
+}
+
+/**
+ * The run, the time the views show (the cursor, or now when following the run) and the frame
+ * counter. Only the components that draw the run call this, so a new engine frame re-renders
+ * them and not the whole page (top bar, tools, dialogs).
+ */
+function useRunFrame(): { sim: ReturnType<typeof get>['sim']; t: number; frame: number } {
+  const sim = useApp((st) => st.sim);
+  const frame = useApp((st) => st.frame);
+  const cursor = useApp((st) => st.cursor);
+  return { sim, t: cursor ?? (sim ? sim.now() : 0), frame };
+}
+
+/** Renders `children(t)` with the view time, re-rendered on every engine frame. */
+function AtT({ children }: { children: (t: number, frame: number) => ReactNode }) {
+  const { t, frame } = useRunFrame();
+  return children(t, frame);
+}
+
+function Topology() {
+  const lang = useApp((st) => st.lang);
+  const loading = useApp((st) => st.loading);
+  const selected = useApp((st) => st.selected);
+  const { sim, t, frame } = useRunFrame();
+  return sim ? (
+    <ViewBoundary name={s(lang, 'topology')}>
+      <TopologyView sim={sim} t={t} frame={frame} lang={lang} selected={selected} onSelect={onSelect} onAction={onAction} />
+    </ViewBoundary>
+  ) : (
+    <div className="placeholder">{s(lang, loading ? 'starting' : 'loading')}</div>
+  );
+}
+
+function Timeline() {
+  const lang = useApp((st) => st.lang);
+  const { sim, t, frame } = useRunFrame();
+  const cursor = useApp((st) => st.cursor);
+  const branches = useApp((st) => st.branches);
+  const branchId = useApp((st) => st.branchId);
+  const marks = useMemo(() => lineageMarks(branches, branchId, (n) => `${rs(lang, 'branchMark')} ← ${rs(lang, 'branchLabel', { n })}`), [branches, branchId, lang]);
+  return sim ? (
+    <ViewBoundary name={s(lang, 'timeline')}>
+      <VersionTimeline sim={sim} t={t} frame={frame} lang={lang} cursor={cursor} onScrub={onScrub} marks={marks} />
+    </ViewBoundary>
+  ) : null;
+}
+
+function Charts() {
+  const lang = useApp((st) => st.lang);
+  const { sim, t, frame } = useRunFrame();
+  return sim ? (
+    <ViewBoundary name={s(lang, 'charts')}>
+      <LossCharts sim={sim} t={t} frame={frame} lang={lang} />
+    </ViewBoundary>
+  ) : null;
 }
 
 let booted = false;
@@ -118,15 +173,8 @@ export function App() {
   useEffect(() => followHashChanges(), []);
   const lang = useApp((st) => st.lang);
   const sim = useApp((st) => st.sim);
-  const frame = useApp((st) => st.frame);
   const cursor = useApp((st) => st.cursor);
-  const selected = useApp((st) => st.selected);
-  const loading = useApp((st) => st.loading);
   const showSettings = useApp((st) => st.showSettings);
-  const t = cursor ?? (sim ? sim.now() : 0);
-  const branches = useApp((st) => st.branches);
-  const branchId = useApp((st) => st.branchId);
-  const marks = useMemo(() => lineageMarks(branches, branchId, (n) => `${rs(lang, 'branchMark')} ← ${rs(lang, 'branchLabel', { n })}`), [branches, branchId, lang]);
 
   return (
     <div className="app">
@@ -147,16 +195,10 @@ export function App() {
         <div className="col-left">
           {/* Right-click a node or a link: its actions, from the action table. */}
           <section className="view view-topology" aria-label={s(lang, 'topology')} onContextMenu={openContextMenu}>
-            {sim ? (
-              <ViewBoundary name={s(lang, 'topology')}>
-                <TopologyView sim={sim} t={t} frame={frame} lang={lang} selected={selected} onSelect={onSelect} onAction={onAction} />
-              </ViewBoundary>
-            ) : (
-              <div className="placeholder">{s(lang, loading ? 'starting' : 'loading')}</div>
-            )}
+            <Topology />
           </section>
           <ActionTools />
-          <ChecksPanel t={t} onScrub={onScrub} />
+          <AtT>{(t) => <ChecksPanel t={t} onScrub={onScrub} />}</AtT>
         </div>
         {/* The timeline gets at least ~1.25 rem a lane (Raft: 4 workers + 5 servers), the servers
             panel a row per server. */}
@@ -170,24 +212,16 @@ export function App() {
             </div>
           )}
           <section className="view view-timeline" aria-label={s(lang, 'timeline')}>
-            {sim && (
-              <ViewBoundary name={s(lang, 'timeline')}>
-                <VersionTimeline sim={sim} t={t} frame={frame} lang={lang} cursor={cursor} onScrub={onScrub} marks={marks} />
-              </ViewBoundary>
-            )}
+            <Timeline />
           </section>
           <section className="view view-charts" aria-label={s(lang, 'charts')}>
-            {sim && (
-              <ViewBoundary name={s(lang, 'charts')}>
-                <LossCharts sim={sim} t={t} frame={frame} lang={lang} />
-              </ViewBoundary>
-            )}
+            <Charts />
           </section>
-          <BottomRight t={t} />
+          <BottomRight />
         </div>
       </main>
-      <MetricsStrip t={t} />
-      <ExplainLine t={t} />
+      <AtT>{(t) => <MetricsStrip t={t} />}</AtT>
+      <AtT>{(t) => <ExplainLine t={t} />}</AtT>
     </div>
   );
 }
