@@ -130,6 +130,8 @@ export class Simulation {
   private readonly triggers: Array<{ on: Trigger; action: Action; fired: boolean }> = [];
   /** Fingerprint of the first replica seen at each authoritative version (see ReplicaRt.onLineage). */
   private readonly lineage = new Map<number, string>();
+  /** The user's actions as recorded in the history (`action` events with source 'user'). */
+  private readonly userActionLog: Array<{ t: SimTime; action: Action }> = [];
   readonly cap: CapClass;
   private t = 0;
   private nextMsgId = 0;
@@ -588,14 +590,16 @@ export class Simulation {
 
   /** Every metric the run defines now: cluster-wide, and per node where the metric has a node form. */
   metricSample(): MetricSample {
+    // One instant: the engine's state (and the strategy's counters) is read once for every metric.
+    const st = this.oneMetricState();
     const cluster: Record<string, number | null> = {};
-    const all = this.metrics();
+    const all = this.metrics(st);
     for (const k of Object.keys(all) as MetricName[]) cluster[k] = all[k] ?? null;
     const nodes: Record<NodeId, Record<string, number | null>> = {};
     for (const id of this.rt.keys()) {
       const row: Record<string, number | null> = {};
       for (const m of nodeMetricNames) {
-        const v = this.metric(m, id);
+        const v = this.metricIn(st, m, id);
         if (v !== null) row[m] = v;
       }
       nodes[id] = row;
@@ -670,9 +674,8 @@ export class Simulation {
 
   /** The user's actions so far, with the simulated times they applied (for export and share). */
   userActions(): Array<{ t: SimTime; action: Action }> {
-    const out: Array<{ t: SimTime; action: Action }> = [];
-    for (const e of this.history.events) if (e.type === 'action' && e.source === 'user') out.push({ t: e.t, action: e.action });
-    return out;
+    // Kept as they are recorded: the share dialog asks on every frame, and the history grows.
+    return this.userActionLog.map((a) => ({ ...a }));
   }
 
   /** Node selectors such as "@leader" resolve when the action fires (CURRICULUM §C.1). */
@@ -733,6 +736,7 @@ export class Simulation {
     }
     const action = resolved;
     this.history.append(on ? { t: this.t, type: 'action', action, source, on } : { t: this.t, type: 'action', action, source });
+    if (source === 'user') this.userActionLog.push({ t: this.t, action });
     switch (action.do) {
       case 'partition':
       case 'heal':
@@ -798,6 +802,12 @@ export class Simulation {
 
   // ---------------------------------------------------------------- views and metrics
 
+  /** The metric state, built on first use and then reused: for many metrics read at one instant. */
+  private oneMetricState(): () => MetricState {
+    let st: MetricState | null = null;
+    return () => (st ??= this.metricState());
+  }
+
   private metricState(): MetricState {
     return {
       now: this.t,
@@ -819,13 +829,18 @@ export class Simulation {
   }
 
   metric(name: MetricName, node?: NodeId): number | null {
+    return this.metricIn(() => this.metricState(), name, node);
+  }
+
+  /** A metric, with the engine's state built by `state` only if a generic metric needs it. */
+  private metricIn(state: () => MetricState, name: MetricName, node?: NodeId): number | null {
     if (node) this.node(node); // unknown node: fail loudly
     if (name === 'violations') return this.violations;
     const own = this.strategy.metric?.(name, node);
     if (own !== undefined) return own;
     const derived = this.derivedMetric(name);
     if (derived !== undefined) return derived;
-    const st = this.metricState();
+    const st = state();
     return node ? nodeMetric(st, name, this.node(node)) : clusterMetric(st, name);
   }
 
@@ -852,9 +867,10 @@ export class Simulation {
     }
   }
 
-  metrics(): Partial<Record<MetricName, number | null>> {
+  metrics(state?: () => MetricState): Partial<Record<MetricName, number | null>> {
+    const st = state ?? this.oneMetricState();
     const out: Partial<Record<MetricName, number | null>> = {};
-    for (const m of coreMetricNames) out[m] = this.metric(m);
+    for (const m of coreMetricNames) out[m] = this.metricIn(st, m);
     for (const m of strategyMetricNames) {
       if (out[m] !== undefined) continue;
       const own = this.strategy.metric?.(m);

@@ -16,13 +16,14 @@ export function ShareDialog() {
   const sim = useApp((st) => st.sim);
   const lang = useApp((st) => st.lang);
   const cursor = useApp((st) => st.cursor);
-  const frame = useApp((st) => st.frame);
+  // Closed, the dialog does not follow the run (it would re-render on every frame).
+  const frame = useApp((st) => (st.shareOpen ? st.frame : -1));
   const [moment, setMoment] = useState(false);
   const [link, setLink] = useState('');
   const [copyState, setCopyState] = useState<'idle' | 'copied' | 'failed'>('idle');
   const [exportState, setExportState] = useState<string>('');
   const inputRef = useRef<HTMLInputElement>(null);
-  const userCount = sim ? sim.userActions().length : 0;
+  const userCount = sim && open ? sim.userActions().length : 0;
   const at = moment && cursor !== null ? cursor : undefined;
 
   useEffect(() => {
