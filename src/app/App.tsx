@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type CSSProperties, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState, type CSSProperties, type ReactNode } from 'react';
 import type { Action } from '../sim/types';
 import { act, parseSelection } from './act';
 import { ActionTools } from './components/ActionTools';
@@ -27,6 +27,12 @@ import { indexOf, staticOf } from './views/runView';
 import { showServers } from './views/serverModel';
 import { TopologyView } from './views/TopologyView';
 import { VersionTimeline } from './views/VersionTimeline';
+import { roomParamsFrom } from './room/roomStore';
+
+// Live room (src/app/room): loaded only when the URL names a room, so pages outside one never
+// download Yjs.
+const roomParams = typeof location !== 'undefined' ? roomParamsFrom(location.search) : null;
+const RoomUi = lazy(() => import('./room/RoomUi'));
 
 /** Page-level settings that live outside React's tree: <html lang>, theme, presenter size, motion. */
 function useDocumentSettings(): void {
@@ -168,7 +174,8 @@ export function App() {
     // StrictMode mounts twice in development; the page boots once.
     if (booted) return;
     booted = true;
-    void boot();
+    if (roomParams) void import('./room/roomApp').then((m) => m.bootRoom(roomParams));
+    else void boot();
   }, []);
   useEffect(() => followHashChanges(), []);
   const lang = useApp((st) => st.lang);
@@ -186,6 +193,11 @@ export function App() {
           </div>
         )}
         <BranchBar />
+        {roomParams && (
+          <Suspense fallback={null}>
+            <RoomUi />
+          </Suspense>
+        )}
         <MaxProgress />
       </header>
       <ShareDialog />

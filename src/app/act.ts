@@ -33,6 +33,9 @@ export function actAll(inputs: readonly Action[]): boolean {
     }
     actions.push(parsed.action);
   }
+  // Live room: the room orders every action at its own time (src/app/room/roomApp.ts); a room's
+  // run never forks, whatever the cursor.
+  if (router) return actions.every((a) => router!(a));
   if (cursor !== null && cursor < sim.now()) {
     void fork(actions, cursor);
     return true;
@@ -47,6 +50,13 @@ export function actAll(inputs: readonly Action[]): boolean {
   }
   bumpFrame();
   return true;
+}
+
+let router: ((action: Action) => boolean) | null = null;
+
+/** Live room: hand every validated action to the room instead of applying it here. */
+export function setActionRouter(fn: ((action: Action) => boolean) | null): void {
+  router = fn;
 }
 
 /** Selection ids: a node (`w2`) or a link (`w1-w2`, as in the `link-<a>-<b>` test ids). */

@@ -22,12 +22,30 @@ class Driver {
   private lastWall: number | null = null;
   private owedWallMs = 0;
   private busy: Promise<void> | null = null;
+  /** Live room (src/app/room): where the room's clock says this device should be; null = the user's controls. */
+  private follow: (() => number) | null = null;
 
   /** Makes `sim` the one the loop drives (the previous one must have been detached). */
   attach(sim: Simulation): void {
     this.sim = sim;
     this.owedWallMs = 0;
     this.lastWall = null;
+    if (this.follow) this.startLoop();
+  }
+
+  /**
+   * Live room: advance as fast as the page allows towards `target()` — the teacher's clock, never
+   * past the room's horizon — instead of by the local speed and play/pause, which then do nothing.
+   */
+  setFollow(target: (() => number) | null): void {
+    this.follow = target;
+    // Back to the user's controls: the loop runs only while playing (play() starts it again).
+    if (target) this.startLoop();
+    else this.stopLoop();
+  }
+
+  get following(): boolean {
+    return this.follow !== null;
   }
 
   /** Stops the loop and waits for an advance in flight, so the old trainer can be disposed safely. */
@@ -40,12 +58,13 @@ class Driver {
 
   play(): void {
     const sim = this.sim;
-    if (!sim || sim.done || sim.failure) return;
+    if (!sim || sim.done || sim.failure || this.follow) return;
     set({ status: 'running', cursor: null });
     this.startLoop();
   }
 
   pause(): void {
+    if (this.follow) return;
     this.stopLoop();
     const st = get().status;
     if (st === 'running' || st === 'idle') set({ status: 'paused' });
@@ -59,7 +78,7 @@ class Driver {
   /** Processes exactly one event (the ▶| button); pauses a running loop first. */
   async step(): Promise<void> {
     const sim = this.sim;
-    if (!sim || sim.done || sim.failure) return;
+    if (!sim || sim.done || sim.failure || this.follow) return;
     this.pause();
     if (this.busy) await this.busy.catch(() => undefined);
     if (this.sim !== sim) return;
@@ -121,7 +140,11 @@ class Driver {
     const speed = get().speed;
     let target: number;
     let budget: number;
-    if (speed === 'max') {
+    if (this.follow) {
+      target = Math.min(sim.durationMs, this.follow());
+      budget = maxBudgetMs;
+      if (target <= sim.now()) return;
+    } else if (speed === 'max') {
       target = sim.durationMs;
       budget = maxBudgetMs;
     } else {

@@ -135,7 +135,7 @@ export async function setBackend(backend: BackendChoice): Promise<void> {
 }
 
 /** The scenario picker's list (ids; titles are filled in as each file arrives). */
-async function loadBuiltinList(): Promise<void> {
+export async function loadBuiltinList(): Promise<void> {
   const r = await fetchBuiltinIds(builtinBase);
   if (!r.ok) {
     reportError(r.error);

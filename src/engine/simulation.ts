@@ -205,7 +205,8 @@ export class Simulation {
       else if (e.what === 'merge') this.losses.onMerge(e.t);
     });
     for (const entry of scenario.timeline) {
-      const { at, on, by, ...rest } = entry;
+      // `who` (who did it, in a live room's export) is a label for people; the engine ignores it.
+      const { at, on, by, who: _who, ...rest } = entry;
       const action = rest as Action;
       if (on) this.triggers.push({ on, action, fired: false });
       else if (at !== undefined && by === 'user') this.queue.push(at, { k: 'action', action, source: 'user' }, PRIO_USER);
@@ -647,6 +648,26 @@ export class Simulation {
     if (this.ended) return { ok: false, error: 'the run has ended; restart it to try actions' };
     this.queue.push(this.t, { k: 'action', action: parsed.action, source }, PRIO_USER);
     if (!this.busy) this.drainNow();
+    return { ok: true };
+  }
+
+  /**
+   * Queue an action to apply at simulated time `at` (≥ now), after everything else due at that
+   * instant — the same slot a timeline entry marked "by": "user" takes, so the run equals the
+   * replay of its export. A live room uses it: the teacher's device picks a time a little ahead of
+   * every device's clock, and each device schedules the action there. Refused (nothing queued) if
+   * `at` is in the past, past the end, or the action is invalid.
+   */
+  schedule(action: Action, at: SimTime): { ok: true } | { ok: false; error: string } {
+    if (!Number.isFinite(at)) return { ok: false, error: `at: ${at} is not a time` };
+    if (at < this.t) return { ok: false, error: `at: ${at} is before now (${this.t}); an action cannot apply in the past` };
+    if (at > this.durationMs) return { ok: false, error: `at: ${at} is after the end of the run (${this.durationMs})` };
+    if (this.ended) return { ok: false, error: 'the run has ended; restart it to try actions' };
+    // Node selectors resolve when the action fires, as they do for timeline entries.
+    const parsed = parseAction(action, [...this.rt.keys()]);
+    if (!parsed.ok) return parsed;
+    this.queue.push(at, { k: 'action', action: parsed.action, source: 'user' }, PRIO_USER);
+    if (at === this.t && !this.busy) this.drainNow();
     return { ok: true };
   }
 

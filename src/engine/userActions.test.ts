@@ -65,3 +65,59 @@ describe('user actions replay from the exported run', () => {
     expect(sim.scheduleHash()).not.toBe(plain.scheduleHash());
   });
 });
+
+describe('actions scheduled ahead (a live room: applied at the teacher’s now + a lead)', () => {
+  it('a run with scheduled actions equals the replay of its exported timeline, `who` included', async () => {
+    const s = sc();
+    const sim = await make(s);
+    const scheduled: Array<{ at: number; who: string; action: Parameters<Simulation['schedule']>[0] }> = [];
+    const plan = [
+      { when: 700, lead: 300, who: 'Ana (w1)', action: { do: 'cut' as const, from: 'w1', to: 's0' } },
+      // Two actions due at one instant keep the order in which they were scheduled.
+      { when: 1500, lead: 250, who: 'Bo (w2)', action: { do: 'crash' as const, node: 'w2' } },
+      { when: 1500, lead: 250, who: 'teacher', action: { do: 'slow' as const, node: 'w3', factor: 3 } },
+      { when: 2600, lead: 0, who: 'Bo (w2)', action: { do: 'restart' as const, node: 'w2' } },
+      { when: 3000, lead: 400, who: 'Ana (w1)', action: { do: 'restore' as const, from: 'w1', to: 's0' } },
+    ];
+    let next = 0;
+    while (!sim.done) {
+      await sim.advanceTo(sim.now() + 41.7, { wallBudgetMs: 0.01 });
+      while (next < plan.length && sim.now() >= plan[next].when) {
+        const p = plan[next++];
+        const at = Math.ceil(sim.now() + p.lead);
+        expect(sim.schedule(p.action, at)).toEqual({ ok: true });
+        scheduled.push({ at, who: p.who, action: p.action });
+      }
+    }
+    expect(next).toBe(plan.length);
+    expect(sim.userActions().map((u) => u.t)).toEqual(scheduled.map((x) => x.at));
+    const file: Scenario = { ...s, timeline: [...s.timeline, ...scheduled.map(({ at, who, action }) => ({ at, by: 'user' as const, who, ...action }))] };
+    const replay = await make(file);
+    await replay.runToEnd();
+    expect(replay.scheduleHash()).toBe(sim.scheduleHash());
+    expect(replay.userActions()).toEqual(sim.userActions());
+  });
+
+  it('refuses a time in the past or after the end, and an invalid action, queuing nothing', async () => {
+    const sim = await make(sc());
+    await sim.advanceTo(1000);
+    expect(sim.schedule({ do: 'crash', node: 'w1' }, 999)).toMatchObject({ ok: false, error: expect.stringContaining('before now') });
+    expect(sim.schedule({ do: 'crash', node: 'w1' }, 4001)).toMatchObject({ ok: false, error: expect.stringContaining('after the end') });
+    expect(sim.schedule({ do: 'crash', node: 'w9' }, 1200)).toMatchObject({ ok: false, error: expect.stringContaining('node "w9" does not exist') });
+    await sim.runToEnd();
+    expect(sim.userActions()).toEqual([]);
+  });
+
+  it('an action scheduled at now applies at once, after the instant, like apply()', async () => {
+    const a = await make(sc());
+    const b = await make(sc());
+    await a.advanceTo(1234);
+    await b.advanceTo(1234);
+    expect(a.schedule({ do: 'crash', node: 'w0' }, a.now()).ok).toBe(true);
+    expect(b.apply({ do: 'crash', node: 'w0' }).ok).toBe(true);
+    expect(a.nodes().find((n) => n.id === 'w0')?.up).toBe(false);
+    await a.runToEnd();
+    await b.runToEnd();
+    expect(a.scheduleHash()).toBe(b.scheduleHash());
+  });
+});

@@ -154,6 +154,11 @@ const whenFields = {
    * simulated time, so the engine ignores the flag.
    */
   interactive: z.boolean().optional(),
+  /**
+   * `who` names the person who applied it (a live room's export: "Ana (w2)", "teacher"); a label
+   * for people, ignored by the engine.
+   */
+  who: z.string().min(1).max(80).optional(),
 };
 export const timelineEntrySchema = z.discriminatedUnion('do', [
   actionSchemas.partition.extend(whenFields),

@@ -277,3 +277,11 @@ describe('formatPath', () => {
     expect(formatPath([])).toBe('');
   });
 });
+
+describe('validateScenario: who did a user action (a live room’s export)', () => {
+  it('keeps `who` next to `by: "user"` and rejects an empty one by name', () => {
+    const r = validateScenario({ ...base, timeline: [{ at: 1200, by: 'user', who: 'Ana (w2)', do: 'crash', node: 'w2' }] });
+    expect(r.ok && r.scenario.timeline[0]).toEqual({ at: 1200, by: 'user', who: 'Ana (w2)', do: 'crash', node: 'w2' });
+    expect(errorsOf({ ...base, timeline: [{ at: 1200, by: 'user', who: '', do: 'crash', node: 'w2' }] }).join('\n')).toMatch(/^timeline\[0\]\.who: /m);
+  });
+});

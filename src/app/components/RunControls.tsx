@@ -4,6 +4,7 @@ import { driver } from '../driver';
 import { formatSeconds } from '../format';
 import { restart } from '../load';
 import { set, speeds, useApp, type Speed } from '../store';
+import { useIsStudent } from '../room/roomStore';
 
 /** A URL may ask for any speed (speed=4): it joins the list in order rather than showing as ×0.1. */
 function speedOptions(current: Speed): Speed[] {
@@ -23,6 +24,8 @@ export function RunControls() {
   const speed = useApp((st) => st.speed);
   const sim = useApp((st) => st.sim);
   const loading = useApp((st) => st.loading);
+  // Live room: a student's device follows the teacher's clock; the controls are the teacher's.
+  const student = useIsStudent();
   const cursor = useApp((st) => st.cursor);
   useApp((st) => st.frame); // re-render on every engine change: the time display moves
   const now = sim ? sim.now() : 0;
@@ -33,7 +36,7 @@ export function RunControls() {
 
   return (
     <div className="run-controls" role="group" aria-label="run">
-      <button type="button" className="icon" onClick={() => void restart()} title={s(lang, 'restart')} aria-label={s(lang, 'restart')} disabled={!sim || loading}>
+      <button type="button" className="icon" onClick={() => void restart()} title={s(lang, 'restart')} aria-label={s(lang, 'restart')} disabled={!sim || loading || student}>
         ◀◀
       </button>
       <button
@@ -42,12 +45,12 @@ export function RunControls() {
         onClick={() => driver.toggle()}
         title={s(lang, running ? 'pause' : 'play')}
         aria-label={s(lang, running ? 'pause' : 'play')}
-        disabled={!sim || finished}
+        disabled={!sim || finished || student}
         data-testid="play"
       >
         {running ? '❚❚' : '▶'}
       </button>
-      <button type="button" className="icon" onClick={() => void driver.step()} title={s(lang, 'step')} aria-label={s(lang, 'step')} disabled={!sim || finished}>
+      <button type="button" className="icon" onClick={() => void driver.step()} title={s(lang, 'step')} aria-label={s(lang, 'step')} disabled={!sim || finished || student}>
         ▶|
       </button>
       <label className="field">
@@ -55,6 +58,7 @@ export function RunControls() {
         <select
           value={String(speed)}
           title={s(lang, 'speed')}
+          disabled={student}
           data-testid="speed"
           onChange={(e) => set({ speed: e.target.value === 'max' ? 'max' : Number(e.target.value) })}
         >

@@ -5,6 +5,7 @@ import { openBuiltin, openFile } from '../load';
 import { rs } from '../i18n/runStrings';
 import { RunControls } from './RunControls';
 import { set, useApp } from '../store';
+import { useIsStudent } from '../room/roomStore';
 
 /** First row: title, scenario picker, open file, share, run controls, language, theme, presenter size. */
 export function TopBar() {
@@ -18,6 +19,8 @@ export function TopBar() {
   const fileRef = useRef<HTMLInputElement>(null);
   const current = scenario?.id ?? '';
   const isBuiltin = builtins.some((b) => b.id === current);
+  // Live room: the teacher chooses the lesson for everyone.
+  const student = useIsStudent();
 
   return (
     <div className="bar-row">
@@ -26,6 +29,7 @@ export function TopBar() {
         <span className="field-label">{s(lang, 'scenario')}</span>
         <select
           value={isBuiltin ? current : ''}
+          disabled={student}
           onChange={(e) => {
             if (e.target.value) void openBuiltin(e.target.value);
           }}
@@ -38,7 +42,7 @@ export function TopBar() {
           ))}
         </select>
       </label>
-      <button type="button" onClick={() => fileRef.current?.click()} title={s(lang, 'openFileTitle')}>
+      <button type="button" onClick={() => fileRef.current?.click()} title={s(lang, 'openFileTitle')} disabled={student}>
         {s(lang, 'openFile')}
       </button>
       <input

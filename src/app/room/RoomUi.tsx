@@ -1,0 +1,28 @@
+import { useEffect } from 'react';
+import { useApp } from '../store';
+import { ActivityPanel } from './ActivityPanel';
+import { JoinCard } from './JoinCard';
+import { NamePrompt } from './NamePrompt';
+import { decorateTopology } from './nodeTags';
+import { RoomBar } from './RoomBar';
+import { useRoom } from './roomStore';
+import './room.css';
+
+/** Everything a room adds to the page (loaded only in a room): the bar, the cards, the node names. */
+export default function RoomUi() {
+  const frame = useApp((st) => st.frame);
+  const members = useRoom((st) => st.members);
+  const myNode = useRoom((st) => st.myNode);
+  useEffect(() => {
+    const topo = document.querySelector('.view-topology');
+    if (topo) decorateTopology(topo, members, myNode);
+  }, [frame, members, myNode]);
+  return (
+    <>
+      <RoomBar />
+      <ActivityPanel />
+      <JoinCard />
+      <NamePrompt />
+    </>
+  );
+}
