@@ -1032,7 +1032,7 @@ export class Simulation {
       seed: this.scenario.seed,
       strategy: this.scenario.strategy.kind,
       simTimeMs: this.t,
-      events: this.history.events.length,
+      events: this.history.length,
       params: this.init.length,
       scheduleHash: this.history.scheduleHash(),
       eventLogHash: this.history.eventLogHash(),

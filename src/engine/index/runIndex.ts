@@ -100,6 +100,12 @@ export interface LogTrack {
   slots: Array<Array<Timed<LogItem>>>;
 }
 
+/** An array of events, or the History itself (which stores most events compactly). */
+export interface EventSource {
+  readonly length: number;
+  at(i: number): HistoryEvent | undefined;
+}
+
 export type OpEvent = Extract<HistoryEvent, { type: 'op' }>;
 export type ViolationEvent = Extract<HistoryEvent, { type: 'violation' }>;
 export type NoteEvent = Extract<HistoryEvent, { type: 'note' }>;
@@ -148,10 +154,10 @@ export class RunIndex {
   constructor(private readonly nodeIds: readonly NodeId[]) {}
 
   /** Consume events appended since the last call. Returns whether anything new was read. */
-  sync(events: readonly HistoryEvent[]): boolean {
+  sync(events: EventSource): boolean {
     if (events.length < this.read) throw new Error('history shrank; use a fresh RunIndex');
     const start = this.read;
-    for (let i = start; i < events.length; i++) this.consume(events[i]);
+    for (let i = start; i < events.length; i++) this.consume(events.at(i)!);
     this.read = events.length;
     return events.length > start;
   }
@@ -297,13 +303,13 @@ export class RunIndex {
 /** One index per history; the history object outlives any view that reads it. */
 const indexes = new WeakMap<object, RunIndex>();
 
-export function runIndexFor(history: { readonly events: readonly HistoryEvent[] }, nodeIds: readonly NodeId[]): RunIndex {
+export function runIndexFor(history: EventSource, nodeIds: readonly NodeId[]): RunIndex {
   let ix = indexes.get(history);
   if (!ix) {
     ix = new RunIndex(nodeIds);
     indexes.set(history, ix);
   }
-  ix.sync(history.events);
+  ix.sync(history);
   return ix;
 }
 
