@@ -17,7 +17,7 @@ import { LossTracker, RoundDelays } from './targets';
 import { FactsRecorder } from './factsRecorder';
 import { runIndexFor, type RunIndex } from './index/runIndex';
 import { runStateAt, type NodeState, type RunState, type RunStatic } from './index/runState';
-import { valueAt } from './index/series';
+import { SnapshotSeries } from './snapshots';
 import { SecurityLayer } from './security/layer';
 import { Adversaries } from './security/byzantine';
 import type { Outgoing } from './security/mitm';
@@ -116,7 +116,7 @@ export class Simulation {
   private readonly init: Float32Array;
   private readonly inflight = new Map<number, InFlight>();
   private readonly results: ExpectationResult[];
-  private readonly snapshots = new Map<NodeId, Array<{ t: number; params: Float32Array }>>();
+  private readonly snapshots = new Map<NodeId, SnapshotSeries>();
   private readonly appliedTaus: Array<{ t: number; node: NodeId; tau: number }> = [];
   private readonly losses: LossTracker;
   private readonly roundDelays = new RoundDelays();
@@ -578,7 +578,7 @@ export class Simulation {
       if (!e) return;
       n.eval = e;
       let snaps = this.snapshots.get(n.id);
-      if (!snaps) this.snapshots.set(n.id, (snaps = []));
+      if (!snaps) this.snapshots.set(n.id, (snaps = new SnapshotSeries()));
       snaps.push({ t: this.t, params: n.replica.params.slice() });
     });
     const sampled = evals.filter((e): e is Evaluation => !!e);
@@ -1002,7 +1002,7 @@ export class Simulation {
 
   /** The parameters a worker held at its newest loss sample at or before t (the replica tiles). */
   paramsAt(node: NodeId, t: SimTime): Float32Array | null {
-    const best = valueAt(this.snapshots.get(node), t);
+    const best = this.snapshots.get(node)?.at(t);
     return best ? best.params.slice() : null;
   }
 
