@@ -36,16 +36,17 @@ const DENSE = 2000;
 export class SettledLayer {
   private key = '';
   private ix: RunIndex | null = null;
-  /** ix.messages[i] for i < msgRead have been seen: drawn, hidden, or waiting in `pending`. */
+  /** Message rows i < msgRead have been seen: drawn, hidden, or waiting in `pending` (rows). */
   private msgRead = 0;
-  private pending: MessageSpan[] = [];
+  private pending: number[] = [];
   private marksRead = 0;
   private count = 0;
   private dense = false;
 
   /** Messages seen but not yet delivered or dropped (the live layer draws them). */
   inFlight(): readonly MessageSpan[] {
-    return this.pending;
+    const ms = this.ix?.messages;
+    return ms ? this.pending.map((r) => ms.get(r)) : [];
   }
 
   /**
@@ -59,7 +60,7 @@ export class SettledLayer {
       this.ix = ix;
       this.pending = [];
       this.count = 0;
-      this.msgRead = firstAtOrAfter(ix.messages, g.t0 - LOOKBACK_MS, (m) => m.sentAt);
+      this.msgRead = ix.messages.firstSentAtOrAfter(g.t0 - LOOKBACK_MS);
       this.marksRead = firstAtOrAfter(ix.versions, g.t0, (m) => m.t);
       ctx.clearRect(0, 0, g.width, g.height);
     }
@@ -71,17 +72,23 @@ export class SettledLayer {
     const fresh: MessageSpan[] = [];
     const msgs = ix.messages;
     for (; this.msgRead < msgs.length; this.msgRead++) {
-      const m = msgs[this.msgRead];
-      if (m.sentAt > g.t1) break;
-      if (hidden.has(m.kind) || !g.yOf.has(m.from) || !g.yOf.has(m.to)) continue;
-      if (m.end !== null && m.end < g.t0) continue;
+      const r = this.msgRead;
+      if (msgs.sentAt(r) > g.t1) break;
+      if (hidden.has(msgs.kind(r))) continue;
+      const end = msgs.end(r);
+      if (end !== null && end < g.t0) continue;
+      const m = msgs.get(r);
+      if (!g.yOf.has(m.from) || !g.yOf.has(m.to)) continue;
       this.count++;
-      if (m.end === null) this.pending.push(m);
+      if (end === null) this.pending.push(r);
       else fresh.push(m);
     }
     if (this.pending.length > 0) {
-      const still: MessageSpan[] = [];
-      for (const m of this.pending) (m.end === null ? still : fresh).push(m);
+      const still: number[] = [];
+      for (const r of this.pending) {
+        if (msgs.end(r) === null) still.push(r);
+        else fresh.push(msgs.get(r));
+      }
       this.pending = still;
     }
     const dense = this.count > DENSE;
