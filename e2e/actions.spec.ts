@@ -45,6 +45,8 @@ test('every key of the action table applies its action on a suitable selection',
   await press('s', { do: 'slow', node: 's1', factor: 1 });
   await page.getByTestId('node-w0').click();
   await press('t', null); // a worker has no election timer
+  await press('g', { do: 'pause', node: 'w0', ms: 2000 });
+  await press('w', null); // no coordination service here: no metadata to write
   await press('y', { do: 'byzantine', node: 'w0', attack: 'sign-flip', scale: 10 });
   await press('y', { do: 'honest', node: 'w0' });
   await page.getByTestId('node-s1').click();
@@ -81,22 +83,22 @@ test('node and link context menus come from the table and reach every action by 
 
   await page.getByTestId('node-s0').click({ button: 'right' });
   await expect(menu).toBeVisible();
-  expect(await items()).toEqual(['crash s0X', 'slow s0 ×2S', 'slow s0 ×4S', 'slow s0 ×8S', 'election timeout on s0T']);
+  expect(await items()).toEqual(['crash s0X', 'slow s0 ×2S', 'slow s0 ×4S', 'slow s0 ×8S', 'election timeout on s0T', 'pause s0 2 s (GC)G']);
   await page.screenshot({ path: 'e2e-artifacts/context-menu-node.png' });
   await menu.getByTestId('menu-timeout').click();
   await expect.poll(() => lastAction(page)).toEqual({ do: 'timeout', node: 's0' });
 
   const byzantine = (w: string) => [`${w} turns Byzantine: sign flip ×10Y`, `${w} turns Byzantine: huge gradient ×10Y`, `${w} turns Byzantine: random noise ×10Y`, `${w} turns Byzantine: "A Little Is Enough" ×10Y`];
   await page.getByTestId('node-w2').click({ button: 'right' });
-  expect(await items()).toEqual(['crash w2X', 'slow w2 ×2S', 'slow w2 ×4S', 'slow w2 ×8S', ...byzantine('w2')]);
+  expect(await items()).toEqual(['crash w2X', 'slow w2 ×2S', 'slow w2 ×4S', 'slow w2 ×8S', 'pause w2 2 s (GC)G', ...byzantine('w2')]);
   await menu.getByTestId('menu-slow-8').click();
   await expect.poll(() => lastAction(page)).toEqual({ do: 'slow', node: 'w2', factor: 8 });
   await page.getByTestId('node-w2').click({ button: 'right' });
-  expect(await items()).toEqual(['crash w2X', 'w2 back to normal speedS', 'slow w2 ×2S', 'slow w2 ×4S', ...byzantine('w2')]);
+  expect(await items()).toEqual(['crash w2X', 'w2 back to normal speedS', 'slow w2 ×2S', 'slow w2 ×4S', 'pause w2 2 s (GC)G', ...byzantine('w2')]);
   await menu.getByTestId('menu-byzantine-alie').click();
   await expect.poll(() => lastAction(page)).toEqual({ do: 'byzantine', node: 'w2', attack: 'alie', scale: 10 });
   await page.getByTestId('node-w2').click({ button: 'right' });
-  expect(await items()).toEqual(['crash w2X', 'w2 back to normal speedS', 'slow w2 ×2S', 'slow w2 ×4S', 'w2 is honest againY']);
+  expect(await items()).toEqual(['crash w2X', 'w2 back to normal speedS', 'slow w2 ×2S', 'slow w2 ×4S', 'pause w2 2 s (GC)G', 'w2 is honest againY']);
   await menu.getByTestId('menu-crash').click();
   await expect.poll(() => lastAction(page)).toEqual({ do: 'crash', node: 'w2' });
   await page.getByTestId('node-w2').click({ button: 'right' });
@@ -115,5 +117,20 @@ test('node and link context menus come from the table and reach every action by 
   await menu.getByTestId('menu-link').click();
   await expect(page.getByRole('tab', { name: 'Links' })).toHaveAttribute('aria-selected', 'true');
   await expect(page.locator('.link-form select')).toHaveValue('s0-w1');
+  await expect(page.getByTestId('error')).toHaveCount(0);
+});
+
+test('with a coordination service: w opens the metadata form, which writes through the leader; g pauses a worker', async ({ page }) => {
+  await openScenario(page, 'coordination-fencing');
+  await runTo(page, 1000);
+  await page.getByTestId('node-w2').click();
+  await page.keyboard.press('g');
+  await expect.poll(() => lastAction(page)).toEqual({ do: 'pause', node: 'w2', ms: 2000 });
+  await page.keyboard.press('w');
+  await expect(page.getByRole('tab', { name: 'Metadata' })).toHaveAttribute('aria-selected', 'true');
+  await page.getByTestId('meta-value').fill('ckpt-1000');
+  await page.getByTestId('apply-meta').click();
+  // An empty key takes the suggested one (the checkpoint pointer).
+  await expect.poll(() => lastAction(page)).toEqual({ do: 'putMeta', key: '/ckpt/latest', value: 'ckpt-1000' });
   await expect(page.getByTestId('error')).toHaveCount(0);
 });

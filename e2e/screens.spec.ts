@@ -80,3 +80,29 @@ test('paxos-vs-2pc: Paxos after its leader crash, two-phase commit with particip
     }
   }
 });
+
+test('coordination-fencing (L11): the paused lock holder past its session (5.3 s) and its late write (6.6 s), unfenced and fenced, with the service on screen', async ({ page }) => {
+  const base = loadBuiltin('coordination-fencing');
+  if (!base.ok) throw new Error(base.errors.join('\n'));
+  const v = resolveVariant(base.scenario, 'zk-fenced');
+  if (!v.ok) throw new Error(v.errors.join('\n'));
+  const file = 'e2e-artifacts/screens/coordination-fencing-zk-fenced.json';
+  writeFileSync(file, JSON.stringify({ ...v.scenario, id: 'coordination-fencing-zk-fenced' }));
+  for (const lang of ['en', 'zh'] as const) {
+    for (const which of ['coordination-fencing', file]) {
+      const name = which === file ? 'zk-fenced' : 'unfenced';
+      await openScenario(page, which, { lang });
+      await runTo(page, 'end');
+      await scrub(page, 5300);
+      // The service's servers are drawn (diamonds, data-role coord) and have rows; w0 is frozen.
+      await expect(page.locator('[data-testid^="node-c"][data-role="coord"]')).toHaveCount(3);
+      await expect(page.getByTestId('node-w0')).toHaveAttribute('data-role', 'paused');
+      await expect(page.locator('[data-testid^="server-c"]')).toHaveCount(3);
+      await expect(page.getByTestId('explain')).toContainText(lang === 'en' ? 'w0 is paused' : 'w0 被暂停了');
+      await page.screenshot({ path: `e2e-artifacts/screens/coordination-fencing-${name}-5300-${lang}-1280x720.png` });
+      await scrub(page, 6600);
+      await expect(page.getByTestId('explain')).toContainText(which === file ? (lang === 'en' ? 'refused it' : '拒绝了它') : lang === 'en' ? 'two lock holders wrote' : '两个持锁者都写了');
+      await page.screenshot({ path: `e2e-artifacts/screens/coordination-fencing-${name}-6600-${lang}-1280x720.png` });
+    }
+  }
+});

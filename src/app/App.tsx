@@ -25,8 +25,15 @@ import { ReplicaBoundaries } from './views/ReplicaBoundaries';
 import { ServerStates } from './views/ServerStates';
 import { indexOf, staticOf } from './views/runView';
 import { showServers } from './views/serverModel';
+import { timeDomain } from './views/timelineModel';
 import { TopologyView } from './views/TopologyView';
 import { VersionTimeline } from './views/VersionTimeline';
+import { useLesson } from './lesson/store';
+import { FocusStyle } from './lesson/ui/FocusStyle';
+import { Doors, LessonIndex } from './lesson/ui/LessonIndex';
+import { BackToLesson, LessonPanel } from './lesson/ui/LessonPanel';
+import { VariantPanels } from './lesson/ui/VariantPanels';
+import './lesson/ui/lesson.css';
 import { roomParamsFrom } from './room/roomStore';
 
 // Live room (src/app/room): loaded only when the URL names a room, so pages outside one never
@@ -167,6 +174,59 @@ function onScrub(t: number | null): void {
   set({ cursor: t });
 }
 
+/**
+ * The run's views in two columns: topology, tools and checks on the left; timeline, charts and
+ * the servers or replicas on the right — the whole screen in free play, the stage of a lesson's
+ * "all views".
+ */
+function RunViews({ guided }: { guided: boolean }) {
+  const lang = useApp((st) => st.lang);
+  const sim = useApp((st) => st.sim);
+  const cursor = useApp((st) => st.cursor);
+  return (
+    <>
+      <div className="col-left">
+        {/* Right-click a node or a link: its actions, from the action table. */}
+        <section className="view view-topology" aria-label={s(lang, 'topology')} onContextMenu={openContextMenu}>
+          <Topology />
+        </section>
+        <ActionTools />
+        <AtT>{(t) => <ChecksPanel t={t} onScrub={onScrub} />}</AtT>
+      </div>
+      {/* The timeline gets at least ~1.25 rem a lane (Raft: 4 workers + 5 servers), the servers
+          panel a row per server. */}
+      <div className="col-right" style={{ '--lanes': sim ? staticOf(sim).nodes.length : 4, '--servers': sim && showServers(indexOf(sim)) ? staticOf(sim).nodes.filter((n) => n.role !== 'worker').length : 0 } as CSSProperties}>
+        {/* In a lesson the cursor is the lesson's play-head: the step panel says where it is. */}
+        {cursor !== null && !guided && <ScrubBanner cursor={cursor} />}
+        <section className="view view-timeline" aria-label={s(lang, 'timeline')}>
+          <Timeline />
+        </section>
+        <section className="view view-charts" aria-label={s(lang, 'charts')}>
+          <Charts />
+        </section>
+        <BottomRight />
+      </div>
+    </>
+  );
+}
+
+/**
+ * At the end of the timeline away from the cursor, so the cursor and its time label stay in view:
+ * right of the lane labels, or left of the "live" button. Follows frames (the window moves with now).
+ */
+function ScrubBanner({ cursor }: { cursor: number }) {
+  const lang = useApp((st) => st.lang);
+  const { sim } = useRunFrame();
+  return (
+    <div className={`scrub-banner ${sim && scrubFraction(cursor, sim) >= 0.47 ? 'at-left' : 'at-right'}`} role="status">
+      <span>{s(lang, 'scrubbed', { t: formatSeconds(cursor).replace(' s', '') })}</span>
+      <button type="button" onClick={() => set({ cursor: null })}>
+        {s(lang, 'now')}
+      </button>
+    </div>
+  );
+}
+
 export function App() {
   useDocumentSettings();
   useShortcuts();
@@ -178,16 +238,17 @@ export function App() {
     else void boot();
   }, []);
   useEffect(() => followHashChanges(), []);
-  const lang = useApp((st) => st.lang);
-  const sim = useApp((st) => st.sim);
-  const cursor = useApp((st) => st.cursor);
   const showSettings = useApp((st) => st.showSettings);
+  const lesson = useLesson((st) => st.lesson);
+  const mode = useLesson((st) => st.mode);
+  const stage = useLesson((st) => st.stage);
+  const guided = lesson !== null && mode === 'guided';
 
   return (
-    <div className="app">
+    <div className={`app${guided ? ' guided' : ''}`}>
       <header className="topbar">
         <TopBar />
-        {showSettings && (
+        {showSettings && !guided && (
           <div className="bar-row" id="settings-row">
             <StrategyControls />
           </div>
@@ -203,37 +264,28 @@ export function App() {
       <ShareDialog />
       <ErrorPanel />
       <ContextMenu />
-      <main className="main">
-        <div className="col-left">
-          {/* Right-click a node or a link: its actions, from the action table. */}
-          <section className="view view-topology" aria-label={s(lang, 'topology')} onContextMenu={openContextMenu}>
-            <Topology />
-          </section>
-          <ActionTools />
-          <AtT>{(t) => <ChecksPanel t={t} onScrub={onScrub} />}</AtT>
-        </div>
-        {/* The timeline gets at least ~1.25 rem a lane (Raft: 4 workers + 5 servers), the servers
-            panel a row per server. */}
-        <div className="col-right" style={{ '--lanes': sim ? staticOf(sim).nodes.length : 4, '--servers': sim && showServers(indexOf(sim)) ? staticOf(sim).nodes.filter((n) => n.role !== 'worker').length : 0 } as CSSProperties}>
-          {cursor !== null && (
-            <div className="scrub-banner" role="status">
-              <span>{s(lang, 'scrubbed', { t: formatSeconds(cursor).replace(' s', '') })}</span>
-              <button type="button" onClick={() => set({ cursor: null })}>
-                {s(lang, 'now')}
-              </button>
-            </div>
-          )}
-          <section className="view view-timeline" aria-label={s(lang, 'timeline')}>
-            <Timeline />
-          </section>
-          <section className="view view-charts" aria-label={s(lang, 'charts')}>
-            <Charts />
-          </section>
-          <BottomRight />
-        </div>
-      </main>
-      <AtT>{(t) => <MetricsStrip t={t} />}</AtT>
-      <AtT>{(t) => <ExplainLine t={t} />}</AtT>
+      {guided ? (
+        <main className="main lesson-main">
+          <div className={`lesson-stage ${stage}`}>{stage === 'multiples' ? <VariantPanels /> : <RunViews guided />}</div>
+          <LessonPanel />
+          <FocusStyle />
+        </main>
+      ) : (
+        <main className="main">
+          <RunViews guided={false} />
+        </main>
+      )}
+      {(!guided || stage === 'single') && <AtT>{(t) => <MetricsStrip t={t} />}</AtT>}
+      {(!guided || stage === 'single') && <AtT>{(t) => <ExplainLine t={t} />}</AtT>}
+      <BackToLesson />
+      <Doors />
+      <LessonIndex />
     </div>
   );
+}
+
+/** Where the cursor sits along the timeline's time axis (0 left … 1 right). */
+function scrubFraction(cursor: number, sim: { now(): number; durationMs: number }): number {
+  const [t0, t1] = timeDomain(sim.now(), sim.durationMs);
+  return t1 > t0 ? (cursor - t0) / (t1 - t0) : 0.5;
 }

@@ -12,6 +12,12 @@ import { bumpFrame, get, reportError, set } from './store';
  * applies at the cursor's time on a new branch. A refusal is shown in the error panel; nothing
  * else changes.
  */
+/**
+ * Guided mode looks at every action first (lesson/controller.ts): the one an `interactive`
+ * timeline entry scripts is taken as that entry, at its own time, instead of applying now.
+ */
+export const actionHooks: { intercept?: (actions: readonly Action[]) => boolean } = {};
+
 export function act(input: Action): boolean {
   return actAll([input]);
 }
@@ -36,6 +42,10 @@ export function actAll(inputs: readonly Action[]): boolean {
   // Live room: the room orders every action at its own time (src/app/room/roomApp.ts); a room's
   // run never forks, whatever the cursor.
   if (router) return actions.every((a) => router!(a));
+  if (actionHooks.intercept?.(actions)) {
+    bumpFrame();
+    return true;
+  }
   if (cursor !== null && cursor < sim.now()) {
     void fork(actions, cursor);
     return true;
@@ -72,6 +82,7 @@ export function choose(c: Choice): boolean {
   set({ menu: null });
   if ('action' in c) return act(c.action);
   if (c.spec.target === 'groups') set({ toolTab: 'partition' });
+  else if (c.spec.do === 'putMeta') set({ toolTab: 'meta' });
   else if (c.target.kind === 'link') set({ toolTab: 'links', selected: `${c.target.from}-${c.target.to}` });
   else if (c.target.kind === 'node') set({ toolTab: 'node', selected: c.target.id });
   return false;

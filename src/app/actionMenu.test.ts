@@ -8,7 +8,7 @@ const nodes = ['w0', 'w1', 'w2', 'w3', 's0', 's1', 's2'];
 const node = (over: Partial<NodeTarget> = {}): NodeTarget => ({ kind: 'node', id: 's1', up: true, values: { factor: 1 }, accepts: new Set(), ...over });
 const link = (over: Partial<LinkTarget> = {}): LinkTarget => ({ kind: 'link', from: 'w1', to: 's0', cut: false, ...over });
 const draft: Action = { do: 'partition', groups: [['w0', 'w1', 's0'], ['w2', 'w3', 's1', 's2']] };
-const cluster = (partition: Action | null = null): ClusterTarget => ({ kind: 'cluster', partition });
+const cluster = (partition: Action | null = null, coordination = false): ClusterTarget => ({ kind: 'cluster', partition, coordination });
 
 const actionOf = (c: Choice | null): Action | 'form' | null => (c === null ? null : 'action' in c ? c.action : 'form');
 
@@ -17,7 +17,7 @@ function suitable(spec: ActionSpec): Target {
   const when = spec.when ?? [];
   if (spec.target === 'node') return node({ id: when.includes('worker') ? 'w1' : 's1', up: !when.includes('down'), accepts: new Set<ActionKind>(when.includes('strategy') ? [spec.do] : []), worker: when.includes('worker'), byzantine: when.includes('byzantine') });
   if (spec.target === 'link') return link({ cut: when.includes('cut'), tampered: when.includes('tampered'), wire: when.includes('wire') });
-  return cluster(spec.target === 'groups' ? draft : null);
+  return cluster(spec.target === 'groups' ? draft : null, when.includes('coordination'));
 }
 
 describe('every key of the action table', () => {
@@ -48,6 +48,10 @@ describe('every key of the action table', () => {
     ['t', 'fires the election timer of a Raft server', node({ accepts: new Set(['timeout']) }), cluster(), { do: 'timeout', node: 's1' }],
     ['t', 'does nothing where the strategy has no election timer', node({ id: 'w0' }), cluster(), null],
     ['t', 'does nothing on a crashed server', node({ up: false, accepts: new Set(['timeout']) }), cluster(), null],
+    ['g', 'pauses a live node for 2 s (a GC pause)', node({ id: 'w0' }), cluster(), { do: 'pause', node: 'w0', ms: 2000 }],
+    ['g', 'does nothing on a crashed node', node({ up: false }), cluster(), null],
+    ['w', 'opens the metadata form where a coordination service runs', node(), cluster(null, true), 'form'],
+    ['w', 'does nothing without a coordination service', node(), cluster(), null],
     ['l', 'opens the link settings of a link', link(), cluster(), 'form'],
     ['l', 'does nothing without a link', null, cluster(), null],
     ['q', 'an unbound key does nothing', node(), cluster(draft), null],
@@ -66,8 +70,8 @@ describe('every key of the action table', () => {
 describe('menus from the table', () => {
   const items = (t: Target) => choicesFor(t).map((c) => choiceLabel(c, 'en'));
 
-  it('a live Raft server: crash, slow ×1…×8, election timeout', () => {
-    expect(items(node({ accepts: new Set(['timeout']) }))).toEqual(['crash s1', 's1 back to normal speed', 'slow s1 ×2', 'slow s1 ×4', 'slow s1 ×8', 'election timeout on s1']);
+  it('a live Raft server: crash, slow ×1…×8, election timeout, pause', () => {
+    expect(items(node({ accepts: new Set(['timeout']) }))).toEqual(['crash s1', 's1 back to normal speed', 'slow s1 ×2', 'slow s1 ×4', 'slow s1 ×8', 'election timeout on s1', 'pause s1 2 s (GC)']);
   });
 
   it('a crashed node: restart only; a worker: no election timeout', () => {
@@ -78,9 +82,11 @@ describe('menus from the table', () => {
   it('links: cut or restore, and the settings form; the cluster: partition and heal', () => {
     expect(items(link())).toEqual(['cut w1↔s0', 'Link settings…']);
     expect(items(link({ cut: true }))).toEqual(['restore w1↔s0', 'Link settings…']);
-    expect(items(cluster())).toEqual(['Partition…', 'heal']);
-    expect(items(cluster(draft))).toEqual(['partition {w0,w1,s0} | {w2,w3,s1,s2}', 'heal']);
-    expect(choicesFor(cluster()).map((c) => choiceLabel(c, 'zh'))).toEqual(['网络分区…', '修复网络']);
+    expect(items(cluster())).toEqual(['Partition…', 'heal', 'Whole network…']);
+    expect(items(cluster(draft))).toEqual(['partition {w0,w1,s0} | {w2,w3,s1,s2}', 'heal', 'Whole network…']);
+    expect(choicesFor(cluster()).map((c) => choiceLabel(c, 'zh'))).toEqual(['网络分区…', '修复网络', '整个网络…']);
+    // With a coordination service, metadata is written from a form (key and value to type).
+    expect(items(cluster(null, true))).toEqual(['Partition…', 'heal', 'Write metadata…', 'Whole network…']);
   });
 
   it('a worker: one item per attack; a parameter-server link: one tamper item per attack', () => {
@@ -90,6 +96,7 @@ describe('menus from the table', () => {
       'slow w2 ×2',
       'slow w2 ×4',
       'slow w2 ×8',
+      'pause w2 2 s (GC)',
       'w2 turns Byzantine: sign flip ×10',
       'w2 turns Byzantine: huge gradient ×10',
       'w2 turns Byzantine: random noise ×10',

@@ -38,6 +38,8 @@ export interface ClusterTarget {
   kind: 'cluster';
   /** The partition tool's draft as an action, or null while it is incomplete. */
   partition: Action | null;
+  /** The cluster runs a coordination service (c0…): metadata can be written through it. */
+  coordination?: boolean;
 }
 
 export type Target = NodeTarget | LinkTarget | ClusterTarget;
@@ -59,6 +61,8 @@ function holds(c: Condition, t: Target, kind: ActionKind): boolean {
       return t.kind === 'link' && t.cut;
     case 'strategy':
       return t.kind === 'node' && t.accepts.has(kind);
+    case 'coordination':
+      return t.kind === 'cluster' && t.coordination === true;
     case 'worker':
       return t.kind === 'node' && t.worker === true;
     case 'faithful':
@@ -90,9 +94,11 @@ const needsValue = (f: FieldSpec) => f.kind === 'number' && !f.optional;
 
 /**
  * An entry whose numeric fields are all optional with no default does nothing without values
- * (link settings): it opens its form. So does one with a required value that has no default.
+ * (link settings): it opens its form. So does one with a required value that has no default, and
+ * one with text to type (putMeta's key and value).
  */
 function needsForm(spec: ActionSpec): boolean {
+  if (spec.fields.some((f) => f.kind === 'text')) return true;
   const numbers = spec.fields.filter((f) => f.kind === 'number');
   if (numbers.length > 0 && numbers.every((f) => f.optional && f.default === undefined)) return true;
   return numbers.some((f) => needsValue(f) && f.default === undefined && !f.choices);

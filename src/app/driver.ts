@@ -15,6 +15,22 @@ const pacedBudgetMs = 8;
 const maxBudgetMs = 14;
 /** At most this much wall time is carried over between frames. */
 const maxOwedWallMs = 250;
+/** One simulated microsecond (times are whole µs): stopping this short of t leaves t's events unrun. */
+const EPS_MS = 0.001;
+
+/**
+ * Guided mode (lesson/runtime.ts) plugs into the loop: the other variants' runs, which advance in
+ * lockstep with the shown one (one play-head drives all), and a time the runs must not pass — an
+ * `interactive` timeline entry waiting for the learner (exclusive: its events stay unrun until the
+ * learner acts) or a step that pauses (inclusive). With a guide, playing from a scrubbed cursor
+ * replays the recorded run up to the live edge instead of jumping there.
+ */
+export interface Guide {
+  companions(): readonly Simulation[];
+  stop(): { t: number; inclusive: boolean } | null;
+  /** ▶ pressed: true if the guide took it (at a wait, ▶ is "do it for me"). */
+  beforePlay?(): boolean;
+}
 
 class Driver {
   private sim: Simulation | null = null;
@@ -22,6 +38,28 @@ class Driver {
   private lastWall: number | null = null;
   private owedWallMs = 0;
   private busy: Promise<void> | null = null;
+  private guide: Guide | null = null;
+
+  setGuide(guide: Guide | null): void {
+    this.guide = guide;
+  }
+
+  /** Every run the loop advances: the shown one first, then the guide's companions. */
+  private runs(sim: Simulation): Simulation[] {
+    return this.guide ? [sim, ...this.guide.companions().filter((c) => c !== sim)] : [sim];
+  }
+
+  /** The live edge: how far every run has got (the play-head cannot show more). */
+  edge(sim: Simulation): number {
+    return Math.min(...this.runs(sim).map((r) => r.now()));
+  }
+
+  /** The latest time the runs may be advanced to now (Infinity: no stop ahead). */
+  private limit(): number {
+    const stop = this.guide?.stop();
+    return stop ? (stop.inclusive ? stop.t : stop.t - EPS_MS) : Infinity;
+  }
+
   /** Live room (src/app/room): where the room's clock says this device should be; null = the user's controls. */
   private follow: (() => number) | null = null;
 
@@ -58,8 +96,12 @@ class Driver {
 
   play(): void {
     const sim = this.sim;
-    if (!sim || sim.done || sim.failure || this.follow) return;
-    set({ status: 'running', cursor: null });
+    if (!sim || sim.failure || this.follow) return;
+    if (this.guide?.beforePlay?.()) return;
+    // Guided: a scrubbed cursor replays from where it is (the recorded run), even after the end.
+    const replay = this.guide !== null && get().cursor !== null;
+    if (this.runs(sim).every((r) => r.done) && !replay) return;
+    set(replay ? { status: 'running' } : { status: 'running', cursor: null });
     this.startLoop();
   }
 
@@ -98,17 +140,22 @@ class Driver {
    * Runs unpaced until simulated time `ms` (capped at the end), every event at `ms` included,
    * then pauses there — for replays and tests (window.capPlayground.runTo). Resolves when there.
    */
-  async runTo(ms: number): Promise<void> {
+  async runTo(ms: number, until?: () => boolean): Promise<void> {
     const sim = this.sim;
-    if (!sim || sim.done || sim.failure) return;
+    if (!sim || sim.failure) return;
     this.pause();
     if (this.busy) await this.busy.catch(() => undefined);
-    if (this.sim !== sim) return;
+    if (this.sim !== sim || (sim.done && this.runs(sim).every((r) => r.done))) return;
     set({ status: 'running', cursor: null });
-    const target = Math.min(ms, sim.durationMs);
-    while (this.sim === sim && !sim.done && !sim.failure) {
-      const due = sim.nextEventTime();
-      if (sim.now() >= target && (due === null || due > target)) break;
+    while (this.sim === sim && !sim.failure && !this.runs(sim).every((r) => r.done)) {
+      if (until?.()) break;
+      // A guide's stop ahead (an interactive entry waiting) caps the run; reaching it ends runTo.
+      const target = Math.min(ms, sim.durationMs, this.limit());
+      const behind = this.runs(sim).some((r) => {
+        const due = r.nextEventTime();
+        return !r.done && (r.now() < target || (due !== null && due <= target));
+      });
+      if (!behind) break;
       const run = this.advance(sim, target, maxBudgetMs);
       this.busy = run;
       await run;
@@ -138,6 +185,24 @@ class Driver {
     this.lastWall = wall;
     if (this.busy) return;
     const speed = get().speed;
+    const cursor = get().cursor;
+    if (this.guide && cursor !== null) {
+      // Replaying the recorded run: the cursor moves, nothing is computed, until the live edge.
+      const edge = this.edge(sim);
+      const next = speed === 'max' ? edge : cursor + this.owedWallMs * speed;
+      this.owedWallMs = 0;
+      if (next >= edge) {
+        set({ cursor: null });
+        if (this.runs(sim).every((r) => r.done)) {
+          this.stopLoop();
+          set({ status: 'done' });
+        }
+      } else set({ cursor: next });
+      return;
+    }
+    const runs = this.runs(sim);
+    if (runs.every((r) => r.done)) return;
+    const end = Math.max(...runs.map((r) => r.durationMs));
     let target: number;
     let budget: number;
     if (this.follow) {
@@ -145,14 +210,17 @@ class Driver {
       budget = maxBudgetMs;
       if (target <= sim.now()) return;
     } else if (speed === 'max') {
-      target = sim.durationMs;
+      target = end;
       budget = maxBudgetMs;
     } else {
-      target = Math.min(sim.durationMs, sim.now() + this.owedWallMs * speed);
+      // From the slowest run: no variant runs ahead of the others on screen.
+      target = Math.min(end, this.edge(sim) + this.owedWallMs * speed);
       budget = pacedBudgetMs;
     }
     this.owedWallMs = 0;
-    const run = this.advance(sim, target, budget);
+    const limit = this.limit();
+    if (sim.now() >= limit) return; // waiting at the guide's stop: the lesson pauses the loop
+    const run = this.advance(sim, Math.min(target, limit), budget);
     this.busy = run;
     void run.then(() => {
       if (this.busy === run) this.busy = null;
@@ -162,7 +230,13 @@ class Driver {
   /** Never rejects: an engine error becomes the `error` status. */
   private async advance(sim: Simulation, target: number, budget: number): Promise<void> {
     try {
+      // Companions (other variants) advance to where the shown run got, concurrently: they share
+      // the worker pool, and each run's schedule is its own whatever the interleaving.
       await sim.advanceTo(target, { wallBudgetMs: budget });
+      const others = this.runs(sim).slice(1);
+      const to = sim.done ? target : Math.min(target, sim.now());
+      if (others.length > 0) await Promise.all(others.map((r) => r.advanceTo(to, { wallBudgetMs: budget })));
+      for (const r of others) if (r.failure) throw new Error(r.failure);
       this.after(sim);
     } catch (e) {
       this.fail(sim, e);
@@ -184,7 +258,7 @@ class Driver {
       this.stopLoop();
       reportError(s(lang, 'engineFailed', { cause: sim.failure }), undefined, `engine:${sim.failure}`);
       set({ status: 'error', progress });
-    } else if (sim.done) {
+    } else if (this.runs(sim).every((r) => r.done)) {
       this.stopLoop();
       set({ status: 'done', progress: 1 });
     } else set({ progress });

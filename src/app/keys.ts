@@ -31,6 +31,9 @@ function openMenuForSelection(): void {
   set({ menu: { x: r ? r.right : 100, y: r ? r.bottom : 100, sel: selected } });
 }
 
+/** Guided mode's keys (lesson/keys.ts) come first; true: the key was theirs. */
+export const keyHooks: { first?: (e: KeyboardEvent) => boolean } = {};
+
 export function useShortcuts(): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent): void => {
@@ -38,6 +41,10 @@ export function useShortcuts(): void {
       if (get().menu) {
         if (e.key === 'Escape') set({ menu: null });
         return; // the open menu handles its own keys
+      }
+      if (keyHooks.first?.(e)) {
+        e.preventDefault();
+        return;
       }
       if (e.key === ' ') {
         // Space on a focused button would also click it: handle it once, here.

@@ -33,53 +33,92 @@ function message(e: unknown): string {
 }
 
 /**
+ * Guided mode (lesson/runtime.ts) registers here how it ends and restarts: loading any other run
+ * leaves the lesson (its other variants' trainers are disposed with the old run), and ◀◀ in a
+ * lesson restarts the lesson, not just the variant on screen.
+ */
+export const lessonHooks: {
+  /** The lesson is being replaced: clear it, and hand over the trainers it used. */
+  leaving?: () => Trainer[];
+  /** ◀◀ while a lesson is open; false: not in a lesson (restart the scenario). */
+  restart?: () => Promise<boolean>;
+} = {};
+
+/** Starts a load; a newer one makes this one's result stale (see `isCurrentLoad`). */
+export function beginLoad(): number {
+  set({ loading: true });
+  return ++ticket;
+}
+
+export function isCurrentLoad(my: number): boolean {
+  return my === ticket;
+}
+
+/** A load failed: the old run stays; the error panel says why. */
+export function loadFailed(my: number, cause: unknown): void {
+  if (my === ticket) set({ loading: false });
+  const lang = get().lang;
+  reportError(s(lang, 'loadFailed', { cause: message(cause) }), get().sim ? [s(lang, 'keptPrevious')] : undefined);
+}
+
+/**
+ * Makes `sim` (of scenario `sc`) the run on screen: the old run stops, its branches go, and the
+ * trainers nobody uses any more — the old run's, a lesson's other variants' — are disposed,
+ * except those in `keep` (the new runs').
+ */
+export async function swapIn(sim: Simulation, sc: Scenario, keep: readonly Trainer[] = [sim.trainer]): Promise<void> {
+  const old = get().sim;
+  await driver.detach();
+  driver.setGuide(null);
+  const leaving = lessonHooks.leaving?.() ?? [];
+  // A new run: its branches start over (they share the trainer, disposed below with the old run).
+  set((st) => ({
+    sim,
+    scenario: sc,
+    status: 'idle',
+    progress: 0,
+    cursor: null,
+    selected: null,
+    loading: false,
+    branches: [{ id: 1, sim, parent: null }],
+    branchId: 1,
+    previousBranch: null,
+    forking: null,
+    menu: null,
+    frame: st.frame + 1,
+  }));
+  driver.attach(sim);
+  const gone = new Set([...(old ? [old.trainer] : []), ...leaving]);
+  for (const t of gone) if (!keep.includes(t)) void t.dispose().catch(() => undefined);
+}
+
+/**
  * Builds a Simulation for `sc` and swaps it in. The old one keeps running until the new one is
  * ready; its trainer is disposed afterwards. Returns false (old one kept) on failure.
  */
 export async function loadScenario(sc: Scenario, opts: { autoplay?: boolean } = {}): Promise<boolean> {
-  const my = ++ticket;
-  set({ loading: true });
+  const my = beginLoad();
   let trainer: Trainer | null = null;
   try {
     trainer = await makeTrainer(sc, get().backend);
     const sim = await Simulation.create(sc, { trainer });
-    if (my !== ticket) {
+    if (!isCurrentLoad(my)) {
       await trainer.dispose();
       return false;
     }
-    const old = get().sim;
-    await driver.detach();
-    // A new run: its branches start over (they share the trainer, disposed below with the old run).
-    set((st) => ({
-      sim,
-      scenario: sc,
-      status: 'idle',
-      progress: 0,
-      cursor: null,
-      selected: null,
-      loading: false,
-      branches: [{ id: 1, sim, parent: null }],
-      branchId: 1,
-      previousBranch: null,
-      forking: null,
-      menu: null,
-      frame: st.frame + 1,
-    }));
-    driver.attach(sim);
+    await swapIn(sim, sc);
     if (opts.autoplay) driver.play();
-    if (old) void old.trainer.dispose().catch(() => undefined);
     return true;
   } catch (e) {
     if (trainer) void trainer.dispose().catch(() => undefined);
-    if (my === ticket) set({ loading: false });
-    const lang = get().lang;
-    reportError(s(lang, 'loadFailed', { cause: message(e) }), get().sim ? [s(lang, 'keptPrevious')] : undefined);
+    loadFailed(my, e);
     return false;
   }
 }
 
-/** Same scenario, same seed ⇒ the same run again. Keeps playing if it was playing. */
+/** Same scenario, same seed ⇒ the same run again (a lesson: the lesson from its start). Keeps playing if it was playing. */
 export async function restart(): Promise<void> {
+  if (await lessonHooks.restart?.()) return;
   const sc = get().scenario;
   if (!sc) return;
   await loadScenario(sc, { autoplay: get().status === 'running' });
@@ -145,7 +184,11 @@ export async function loadBuiltinList(): Promise<void> {
   void Promise.all(
     r.ids.map(async (id) => {
       const one = await fetchBuiltin(id, builtinBase);
-      if (one.ok) set((st) => ({ builtins: st.builtins.map((b) => (b.id === id ? { id, title: one.scenario.title } : b)) }));
+      if (!one.ok) return;
+      const sc = one.scenario;
+      const lesson = sc.lesson ? { number: sc.lesson.number, minutes: sc.lesson.minutes, prerequisites: sc.lesson.prerequisites } : undefined;
+      const guided = (sc.acts?.length ?? 0) > 0 || (sc.narration?.length ?? 0) > 0;
+      set((st) => ({ builtins: st.builtins.map((b) => (b.id === id ? { id, title: sc.title, ...(lesson ? { lesson } : {}), guided } : b)) }));
     }),
   );
 }
@@ -179,8 +222,20 @@ export function followHashChanges(): () => void {
 export async function boot(): Promise<void> {
   const navLang = typeof navigator !== 'undefined' && navigator.language?.toLowerCase().startsWith('zh') ? 'zh' : 'en';
   const p = parseUrlParams(location.search, location.hash, { lang: navLang });
-  set({ lang: p.lang, speed: p.speed, backend: p.backend, pendingAt: p.at ?? null });
+  set({
+    lang: p.lang,
+    speed: p.speed,
+    backend: p.backend,
+    pendingAt: p.at ?? null,
+    ...(p.present ? { presenter: true, showSettings: false } : {}),
+    indexOpen: p.lessons,
+    landing: !p.scenarioId && !p.scenarioHash && !p.lessonId && !p.lessons,
+  });
   if (p.errors.length > 0) reportError(s(p.lang, 'urlFailed'), p.errors);
+  // Guided mode's keys and hooks (Shift+P, F, and the lessons the index opens). Imported
+  // dynamically: the lesson modules use this one.
+  const lessons = await import('./lesson/open');
+  lessons.wireLessons();
   await loadBuiltinList(); // the id list only (one small file); titles arrive later
 
   await openFromUrl(p);
@@ -192,6 +247,19 @@ export async function boot(): Promise<void> {
 }
 
 async function openFromUrl(p: ReturnType<typeof parseUrlParams>): Promise<void> {
+  const lessonOpts = { mode: p.mode, variant: p.variant, step: p.step, autoplay: p.autoplay };
+  if (p.lessonId) {
+    // `?lesson=<id>`, and a link may carry that lesson itself (`#scenario=`, e.g. one not shipped yet).
+    const carried = p.scenarioHash ? await decodeScenarioHashAny(p.scenarioHash) : null;
+    const parsed = carried?.ok ? parseScenarioText(carried.json) : null;
+    const { openLessonById } = await import('./lesson/open');
+    if (await openLessonById(p.lessonId, lessonOpts, parsed?.ok ? parsed.scenario : undefined)) return;
+  } else if (p.scenarioHash && p.mode === 'guided') {
+    const decoded = await decodeScenarioHashAny(p.scenarioHash);
+    const r = decoded.ok ? parseScenarioText(decoded.json) : null;
+    const { openLesson } = await import('./lesson/open');
+    if (r?.ok && (await openLesson(r.scenario, lessonOpts))) return;
+  }
   if (p.scenarioHash && (await openHash(p.scenarioHash, p.autoplay))) return;
   const id = p.scenarioId ?? defaultScenarioId;
   if (await openBuiltin(id, { autoplay: p.autoplay })) return;

@@ -18,7 +18,7 @@ export function colourOf(nodeId: string): string {
  * palette test checks it against the strategies' sources.
  */
 export const dataKinds = ['gradient', 'params', 'chunk', 'append', 'records', 'state', 'merged', 'contribution', 'prepare', 'accept'] as const;
-export const controlKinds = ['vote', 'heartbeat', 'fetch', 'pull', 'ack', 'nack', 'state-req', 'promise', 'accepted', 'decision', 'ask'] as const;
+export const controlKinds = ['vote', 'heartbeat', 'fetch', 'pull', 'ack', 'nack', 'state-req', 'promise', 'accepted', 'decision', 'ask', 'coord'] as const;
 
 export const messageColours: Record<string, string> = {
   // data-carrying: saturated
@@ -40,6 +40,7 @@ export const messageColours: Record<string, string> = {
   ack: '#a9a9a9', // light grey: acknowledgement
   nack: '#b07a86', // muted rose: refusal / redirect to the leader
   'state-req': '#a99cc4', // muted lavender: asks for catch-up state
+  coord: '#7f9a77', // sage: a coordination-service request or answer (lease, lock, metadata)
   promise: '#d4b86a', // light gold: Paxos phase 1 reply (kin of a vote)
   accepted: '#9fbf9f', // pale sage: Paxos phase 2 reply
   decision: '#c48a5a', // tan: 2PC commit / abort

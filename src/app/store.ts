@@ -28,9 +28,12 @@ export interface AppError {
 export interface BuiltinEntry {
   id: string;
   title?: { en: string; zh: string };
+  /** A lesson's metadata (its file's `lesson`), and whether it has a script to walk (acts or narration). */
+  lesson?: { number: number; minutes: number; prerequisites: string[] };
+  guided?: boolean;
 }
 
-export type ToolTab = 'node' | 'partition' | 'links';
+export type ToolTab = 'node' | 'partition' | 'links' | 'meta';
 export type Side = 'A' | 'B';
 
 /**
@@ -84,6 +87,10 @@ export interface AppState {
   /** The open context menu: where, and on which node or link (a selection id). */
   menu: { x: number; y: number; sel: string } | null;
   shareOpen: boolean;
+  /** The lesson index (the landing page's second door) is open. */
+  indexOpen: boolean;
+  /** Opened with no scenario or lesson named: the landing page offers its two doors. */
+  landing: boolean;
 }
 
 let nextErrorId = 1;
@@ -121,6 +128,8 @@ export const useApp = create<AppState>()(() => ({
   pendingAt: null,
   menu: null,
   shareOpen: false,
+  indexOpen: false,
+  landing: false,
 }));
 
 export const set = useApp.setState;

@@ -5,6 +5,7 @@ import { WorkerPool } from '../workers/pool';
 import { act } from './act';
 import { driver } from './driver';
 import { get, set } from './store';
+import { getLesson } from './lesson/store';
 
 /**
  * `window.capPlayground`: a small, stable surface for Playwright tests and `npm run replay`
@@ -29,6 +30,15 @@ export interface TestHooks {
   userActions(): Array<{ t: SimTime; action: Action }>;
   /** The branches of a forked run: id, the branch and time each left, current or not. */
   branches(): Array<{ id: number; parent: { id: number; t: number } | null; current: boolean; now: number }>;
+  /** The open lesson (guided mode): where it is, and each shown variant's run (hash once done), or null. */
+  lesson(): {
+    id: string;
+    mode: string;
+    focus: string;
+    pos: { act: number; step: number };
+    waiting: { at: number; variant: string } | null;
+    runs: Array<{ id: string; now: number; done: boolean; scheduleHash: string | null }>;
+  } | null;
 }
 
 declare global {
@@ -60,5 +70,17 @@ export function installTestHooks(): void {
     summary: () => get().sim?.summary() ?? null,
     userActions: () => get().sim?.userActions() ?? [],
     branches: () => get().branches.map((b) => ({ id: b.id, parent: b.parent, current: b.id === get().branchId, now: b.sim.now() })),
+    lesson() {
+      const st = getLesson();
+      if (!st.lesson) return null;
+      return {
+        id: st.lesson.id,
+        mode: st.mode,
+        focus: st.focus,
+        pos: st.pos,
+        waiting: st.waiting ? { at: st.waiting.at, variant: st.waiting.variant } : null,
+        runs: st.runs.map((r) => ({ id: r.id, now: r.sim.now(), done: r.sim.done, scheduleHash: r.sim.done ? r.sim.summary().scheduleHash : null })),
+      };
+    },
   };
 }

@@ -64,6 +64,30 @@ describe('checker runs', () => {
     }
     expect(lost).toBeGreaterThan(0);
   });
+  it.each(['etcd', 'zookeeper'] as const)('with a %s coordination service: its nodes take faults, processes pause, metadata is written; a fenced lock loses nothing to overwrites', async (coord) => {
+    const faults = new Set<string>();
+    for (const seed of [1, 2, 3, 4, 5, 6]) {
+      const r = await runSeed({ kind: 'ps-async', config: { writeLock: 'lease', writeMode: 'set', fencing: true }, seed, faultMs: 3000, coord });
+      expect(r.problems, JSON.stringify(r.problems)).toEqual([]);
+      for (const k of Object.keys(r.faults)) faults.add(k);
+      // etcd promises linearizable metadata reads by default, ZooKeeper never does.
+      if (coord === 'etcd') expect(r.metaLinearizability?.result).toBe('linearizable');
+      else expect(r.metaLinearizability).toBeNull();
+    }
+    expect(faults).toContain('pause');
+    expect(faults).toContain('put-meta');
+  });
+  it('with a coordination service, the nemesis also faults c0-c2; without, schedules are as before', () => {
+    const opts = { seed: 5, workers: 4, servers: 1, brokers: 0, startMs: 500, faultMs: 5000, meanGapMs: 400, network: { latencyMs: 5, jitterMs: 2 } };
+    const plain = nemesisSchedule(opts);
+    expect(JSON.stringify(plain.timeline)).not.toMatch(/"c\d"|pause|putMeta/);
+    let coordFaulted = false;
+    for (let seed = 0; seed < 10; seed++) {
+      const withCoord = nemesisSchedule({ ...opts, seed, coord: 3, coordFaults: { metaKey: '/m' } });
+      if (/"c\d"/.test(JSON.stringify(withCoord.timeline))) coordFaulted = true;
+    }
+    expect(coordFaulted).toBe(true);
+  });
   it.each(['paxos-ps', '2pc-ps'])('%s: no violation, no loss, progress after the heal, linearizable', async (kind) => {
     for (const seed of [1, 2]) {
       const r = await runSeed({ kind, seed, faultMs: 3000, linBudgetMs: 20_000 });
@@ -104,6 +128,9 @@ describe('check arguments', () => {
     expect(parseCheckArgs(['--strategy', 'allreduce', '--config', '{"rtoMs":-1}'])).toMatchObject({ ok: false });
     expect(parseCheckArgs(['--strategy', 'allreduce', '--expect-loss'])).toMatchObject({ ok: false, errors: [expect.stringContaining('does not allow loss')] });
     expect(parseCheckArgs(['--seeds', '0'])).toMatchObject({ ok: false });
+    const c = parseCheckArgs(['--strategy', 'degrade', '--coord', 'zookeeper']);
+    if (c.ok && 'args' in c) expect(reproCommand(c.args, 'degrade', 7)).toBe('npm run check -- --strategy degrade --seeds 1 --from 7 --coord zookeeper');
+    expect(parseCheckArgs(['--coord', 'consul'])).toMatchObject({ ok: false, errors: ['--coord: "consul" is not a coordination service (etcd or zookeeper)'] });
     const five = parseCheckArgs(['--strategy', 'paxos-ps', '--servers', '5']);
     expect(five.ok && 'args' in five && five.args.servers).toBe(5);
     if (five.ok && 'args' in five) expect(reproCommand(five.args, 'paxos-ps', 9)).toBe('npm run check -- --strategy paxos-ps --seeds 1 --from 9 --servers 5');

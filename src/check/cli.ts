@@ -6,7 +6,8 @@ import { parseShard, shardOf, type Shard } from './shard';
 
 /**
  * `npm run check -- [--strategy KIND|all] [--seeds N] [--from S] [--duration MS] [--config JSON]
- * [--expect-loss] [--liveness MS] [--workers N] [--json]`: the randomized fault-schedule checker.
+ * [--coord etcd|zookeeper] [--expect-loss] [--liveness MS] [--workers N] [--servers N] [--shard I/N]
+ * [--json | --jsonl] | --merge FILE…`: the randomized fault-schedule checker.
  * Exit status: 0 no violation (with --expect-loss: lost updates were found), 1 a violation (or an
  * unexpected loss, or none found with --expect-loss), 2 invalid arguments.
  */
@@ -27,6 +28,10 @@ options:
   --shard I/N        run only this shard of the seeds: the I-th, (I+N)-th, … seed of the range
                      (1 ≤ I ≤ N); the N shards together run every seed exactly once
   --servers N        servers in the cluster (default: what the strategy needs, or its check size)
+  --coord SERVICE    run a coordination service (etcd or zookeeper) on c0-c2 beside the strategy:
+                     its nodes take faults too, processes pause (GC), the metadata key is written
+                     and read; its invariants count as violations, and etcd's metadata reads are
+                     checked for linearizability
   --json             print one JSON object on stdout
   --jsonl            print one JSON line per strategy and seed on stdout (no timings): the
                      lines of all shards, concatenated, are the lines of the unsharded run
@@ -51,6 +56,7 @@ export interface CheckArgs {
   servers?: number;
   config: Record<string, unknown>;
   configText?: string;
+  coord?: 'etcd' | 'zookeeper';
   expectLoss: boolean;
   json: boolean;
 }
@@ -61,7 +67,7 @@ export function parseCheckArgs(
   const errors: string[] = [];
   const values = new Map<string, string>();
   const flags = new Set<string>();
-  const valueNames = ['strategy', 'seeds', 'from', 'duration', 'config', 'liveness', 'workers', 'servers', 'shard'];
+  const valueNames = ['strategy', 'seeds', 'from', 'duration', 'config', 'liveness', 'workers', 'servers', 'shard', 'coord'];
   const mergeAt = argv.indexOf('--merge');
   if (mergeAt >= 0) {
     // Merging reads results; the run's options are in the lines themselves.
@@ -141,6 +147,9 @@ export function parseCheckArgs(
     const c = strategyConfig(kind, config);
     if (!c.ok) errors.push(`--config for ${kind}: ${c.error}`);
   }
+  const coordText = values.get('coord');
+  if (coordText !== undefined && coordText !== 'etcd' && coordText !== 'zookeeper') errors.push(`--coord: "${coordText}" is not a coordination service (etcd or zookeeper)`);
+  const coord = coordText === 'etcd' || coordText === 'zookeeper' ? coordText : undefined;
   const expectLoss = flags.has('expect-loss');
   if (expectLoss) {
     // With `all`, only the strategies whose default configuration allows loss take part.
@@ -174,6 +183,7 @@ export function parseCheckArgs(
       ...(servers !== undefined ? { servers } : {}),
       config,
       ...(configText !== undefined ? { configText } : {}),
+      ...(coord ? { coord } : {}),
       expectLoss,
       json: flags.has('json'),
     },
@@ -199,6 +209,9 @@ export interface StrategyReport {
   lossAllowed: boolean;
   livenessOk: number;
   linearizability: { checked: number; linearizable: number; notLinearizable: number; gaveUp: number };
+  /** The coordination service's metadata key (with --coord, where the service promises linearizable reads). */
+  metaLinearizability: { checked: number; linearizable: number; notLinearizable: number; gaveUp: number };
+  coord?: 'etcd' | 'zookeeper';
   ops: number;
   ms: number;
   seedsPerMinute: number;
@@ -212,6 +225,7 @@ export function reproCommand(a: CheckArgs, kind: string, seed: number): string {
   if (a.workers !== 4) parts.push('--workers', String(a.workers));
   if (a.servers !== undefined) parts.push('--servers', String(a.servers));
   if (a.configText !== undefined) parts.push('--config', `'${a.configText.replace(/'/g, `'\\''`)}'`);
+  if (a.coord) parts.push('--coord', a.coord);
   if (a.expectLoss) parts.push('--expect-loss');
   return parts.join(' ');
 }
@@ -231,6 +245,10 @@ export interface SeedRecord {
   lostUpdates: number;
   livenessOk: boolean;
   linearizability: 'linearizable' | 'not-linearizable' | 'unknown' | null;
+  /** With --coord only (lines of plain runs stay as they were): the service beside the strategy. */
+  coord?: 'etcd' | 'zookeeper';
+  /** With --coord only: the metadata key's verdict, null where the service does not promise linearizable reads. */
+  metaLinearizability?: 'linearizable' | 'not-linearizable' | 'unknown' | null;
   ops: number;
   repro: string | null;
 }
@@ -247,6 +265,7 @@ export function seedRecord(a: CheckArgs, kind: string, config: Record<string, un
     lostUpdates: res.lostUpdates,
     livenessOk: !res.problems.some((p) => p.check === 'liveness'),
     linearizability: res.linearizability?.result ?? null,
+    ...(a.coord ? { coord: a.coord, metaLinearizability: res.metaLinearizability?.result ?? null } : {}),
     ops: res.ops,
     repro: res.problems.length ? reproCommand(a, kind, res.seed) : null,
   };
@@ -268,6 +287,8 @@ export function reportFrom(kind: string, config: Record<string, unknown>, lossAl
     lossAllowed,
     livenessOk: 0,
     linearizability: { checked: 0, linearizable: 0, notLinearizable: 0, gaveUp: 0 },
+    metaLinearizability: { checked: 0, linearizable: 0, notLinearizable: 0, gaveUp: 0 },
+    ...(records[0]?.coord ? { coord: records[0].coord } : {}),
     ops: 0,
     ms,
     seedsPerMinute: ms > 0 ? Math.round((records.length * 60000) / ms) : 0,
@@ -279,16 +300,20 @@ export function reportFrom(kind: string, config: Record<string, unknown>, lossAl
     r.ops += s.ops;
     if (s.lostUpdates > 0) r.seedsWithLoss++;
     if (s.livenessOk) r.livenessOk++;
-    if (s.linearizability) {
-      r.linearizability.checked++;
-      if (s.linearizability === 'linearizable') r.linearizability.linearizable++;
-      else if (s.linearizability === 'not-linearizable') r.linearizability.notLinearizable++;
-      else r.linearizability.gaveUp++;
-    }
+    count(r.linearizability, s.linearizability);
+    count(r.metaLinearizability, s.metaLinearizability ?? null);
     if (s.problems.length) r.failing.push({ seed: s.seed, problems: s.problems, repro: s.repro ?? '' });
   }
   r.pass = r.failing.length === 0 && (!expectLoss || r.seedsWithLoss > 0);
   return r;
+}
+
+function count(tally: StrategyReport['linearizability'], verdict: SeedRecord['linearizability']): void {
+  if (!verdict) return;
+  tally.checked++;
+  if (verdict === 'linearizable') tally.linearizable++;
+  else if (verdict === 'not-linearizable') tally.notLinearizable++;
+  else tally.gaveUp++;
 }
 
 /** The seeds this invocation runs: from … from+seeds−1, or its shard of them. */
@@ -315,7 +340,7 @@ export async function checkStrategy(
   const config = c.cfg as unknown as Record<string, unknown>;
   const records: SeedRecord[] = [];
   for (const seed of seedList(a)) {
-    const res = await runSeed({ kind, config: a.config, seed, faultMs: a.faultMs, livenessMs: a.livenessMs, workers: a.workers, servers: a.servers, crashServers: a.expectLoss, sha256: opts.sha256 });
+    const res = await runSeed({ kind, config: a.config, seed, faultMs: a.faultMs, livenessMs: a.livenessMs, workers: a.workers, servers: a.servers, crashServers: a.expectLoss, sha256: opts.sha256, ...(a.coord ? { coord: a.coord } : {}) });
     const rec = seedRecord(a, kind, config, res);
     records.push(rec);
     opts.onRecord?.(rec);
@@ -360,6 +385,7 @@ export function mergeRecords(sources: ReadonlyArray<{ name: string; text: string
   if (!errors.length && !all.length) errors.push('no seed records to merge');
   const expectLoss = all.some((r) => r.expectLoss);
   if (all.some((r) => r.expectLoss !== expectLoss)) errors.push('records mix --expect-loss and plain runs');
+  for (const [kind, recs] of byKind) if (recs.some((r) => r.coord !== recs[0].coord)) errors.push(`${kind}: records mix runs with different --coord services`);
   if (errors.length) return { ok: false, errors };
   const order = strategies.map((s) => s.kind as string);
   const kinds = [...byKind.keys()].sort((x, y) => order.indexOf(x) - order.indexOf(y));
@@ -381,11 +407,15 @@ export function summaryLine(r: StrategyReport, expectLoss: boolean): string {
   const loss = expectLoss
     ? `lost updates found in ${r.seedsWithLoss}/${r.seeds} seeds (${r.lostUpdates} in all)${r.seedsWithLoss === 0 ? ' — NONE FOUND' : ''}`
     : `lost updates ${r.lostUpdates}${r.lossAllowed ? ` (allowed by this configuration; in ${r.seedsWithLoss} seeds)` : ''}`;
+  const ml = r.metaLinearizability;
+  const coordText = r.coord
+    ? ` · ${r.coord}: metadata ${ml.checked ? `linearizable ${ml.linearizable}/${ml.checked}${ml.gaveUp ? ` (search gave up on ${ml.gaveUp})` : ''}` : 'reads not promised linearizable'}`
+    : '';
   const range = r.to - r.from + 1 === r.seeds ? `seeds ${r.from}..${r.to}` : `${r.seeds} seeds in ${r.from}..${r.to}`;
   // Merged results carry no timings (their lines have none).
   const time = r.ms > 0 ? ` · ${(r.ms / 1000).toFixed(1)} s (${r.seedsPerMinute} seeds/min)` : '';
   return (
-    `${r.pass ? 'PASS' : 'FAIL'} ${r.kind}: ${range}, ${r.failing.length} failing · violations ${r.violations} · ${loss} · ` +
-    `liveness ${r.livenessOk}/${r.seeds} · ${linText}${time}`
+    `${r.pass ? 'PASS' : 'FAIL'} ${r.kind}${r.coord ? ` + ${r.coord}` : ''}: ${range}, ${r.failing.length} failing · violations ${r.violations} · ${loss} · ` +
+    `liveness ${r.livenessOk}/${r.seeds} · ${linText}${coordText}${time}`
   );
 }

@@ -24,6 +24,10 @@ export interface NemesisOptions {
   network: { latencyMs: number; jitterMs: number };
   /** Favour crashes of servers, brokers and leaders (to show configurations that lose updates). */
   crashServers?: boolean;
+  /** Coordination nodes c0… (they take faults like any server). */
+  coord?: number;
+  /** Also freeze processes (`pause`, a GC pause) and write the metadata key (`putMeta`); only with a coordination service, so other schedules stay as they were. */
+  coordFaults?: { metaKey: string };
 }
 
 export type TimedAction = Action & { at: number };
@@ -38,7 +42,7 @@ export interface Schedule {
 export function nemesisSchedule(o: NemesisOptions): Schedule {
   const rng = rngFor(o.seed, 'nemesis');
   const workers = ids('w', o.workers);
-  const others = [...ids('s', o.servers), ...ids('b', o.brokers)];
+  const others = [...ids('s', o.servers), ...ids('b', o.brokers), ...ids('c', o.coord ?? 0)];
   const all = [...workers, ...others];
   const healAt = o.startMs + o.faultMs;
   const out: TimedAction[] = [];
@@ -123,6 +127,22 @@ export function nemesisSchedule(o: NemesisOptions): Schedule {
       },
     ],
   ];
+  if (o.coordFaults) {
+    const key = o.coordFaults.metaKey;
+    let writes = 0;
+    table.push(
+      [
+        2,
+        (at) => {
+          // A process freeze (GC pause): any node, 0.2–2.5 s, over before the heal.
+          const node = pick(rng, all);
+          const ms = Math.round(Math.min(rng.range(200, 2500), healAt - at));
+          if (ms > 0) push(at, { do: 'pause', node, ms }, 'pause');
+        },
+      ],
+      [2, (at) => push(at, { do: 'putMeta', key, value: `v${++writes}` }, 'put-meta')],
+    );
+  }
   const total = table.reduce((s, [w]) => s + w, 0);
 
   let t = o.startMs + rng.range(0, o.meanGapMs);

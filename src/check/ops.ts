@@ -52,14 +52,15 @@ function valueOf(e: OpEvent): HistoryLine['value'] {
 }
 
 /**
- * Pairs invocations with completions by op id. The first completion wins (a duplicated reply is
+ * Pairs invocations with completions by op id (of the parameters, or of the metadata `key`). The first completion wins (a duplicated reply is
  * not a second operation); a completion without an invocation is taken as instantaneous.
  */
-export function opsFromHistory(events: readonly HistoryEvent[]): Op[] {
+export function opsFromHistory(events: readonly HistoryEvent[], key?: string): Op[] {
   const byId = new Map<number, Op>();
   const done = new Set<number>();
   for (const e of events) {
-    if (e.type !== 'op') continue;
+    // The parameters (no key), or one metadata key of the coordination service.
+    if (e.type !== 'op' || e.key !== key) continue;
     let op = byId.get(e.opId);
     if (!op) {
       op = { id: e.opId, process: e.process, f: e.f, invoke: e.t, complete: null, status: 'info' };

@@ -35,6 +35,12 @@ export interface CheckRunOptions {
   crashServers?: boolean;
   /** Linearizability search budget per seed (ms). */
   linBudgetMs?: number;
+  /**
+   * Run a coordination service on three `coord` nodes (c0–c2) beside the strategy: they take faults
+   * like any server, processes also pause (GC), the metadata key is written and read throughout,
+   * and its operations are checked for linearizability where the service promises it.
+   */
+  coord?: 'etcd' | 'zookeeper';
   sha256?: Sha256Factory;
 }
 
@@ -51,6 +57,8 @@ export interface SeedResult {
   lostUpdates: number;
   lossAllowed: boolean;
   linearizability: Verdict | null;
+  /** The coordination service's metadata key, where the service promises linearizable reads. */
+  metaLinearizability: Verdict | null;
   ops: number;
   faults: Record<string, number>;
   events: number;
@@ -58,6 +66,9 @@ export interface SeedResult {
 
 const STEP_MS = 100;
 const NETWORK = { latencyMs: 5, jitterMs: 2, bandwidthMbps: 1000 };
+/** The coordination service of a check run: leases short enough to expire within the faults. */
+const COORD_TTL_MS = 1000;
+export const CHECK_META_KEY = '/check/meta';
 
 /** The strategy's knobs: schema defaults, then the overrides; errors name the knob. */
 export function strategyConfig(kind: string, over: Record<string, unknown> = {}): { ok: true; cfg: StrategyConfig } | { ok: false; error: string } {
@@ -74,7 +85,7 @@ export function buildCheckScenario(o: CheckRunOptions, cfg: StrategyConfig): { s
   // A replicated log is checked with three brokers (a typical replication factor), not the minimum.
   const brokers = needs.brokers ? Math.max(needs.brokers, 3) : 0;
   const faultMs = o.faultMs ?? 5000;
-  const livenessMs = livenessBound(cfg, o.livenessMs);
+  const livenessMs = livenessBound(cfg, o.livenessMs, o.coord);
   const quietMs = livenessMs + 1000;
   const schedule = nemesisSchedule({
     seed: o.seed,
@@ -86,13 +97,15 @@ export function buildCheckScenario(o: CheckRunOptions, cfg: StrategyConfig): { s
     meanGapMs: 400,
     network: NETWORK,
     crashServers: o.crashServers,
+    ...(o.coord ? { coord: 3, coordFaults: { metaKey: CHECK_META_KEY } } : {}),
   });
   const scenario = {
     schema: 1,
     id: `check-${o.kind}-${o.seed}`,
     seed: o.seed,
     durationMs: schedule.healAt + quietMs,
-    cluster: { workers, servers, brokers },
+    cluster: { workers, servers, brokers, ...(o.coord ? { coord: 3 } : {}) },
+    ...(o.coord ? { coordination: { service: o.coord, leaseTtlMs: COORD_TTL_MS, readMeta: { key: CHECK_META_KEY, everyMs: 200 } } } : {}),
     model: { dataset: 'xor', hidden: [2], batchSize: 4, learningRate: 0.1, samples: 50 },
     compute: { stepMs: STEP_MS, jitter: 0.2 },
     network: NETWORK,
@@ -127,7 +140,7 @@ export async function runSeed(o: CheckRunOptions): Promise<SeedResult> {
   const lossAllowed = allowsLoss(cfg);
   if (lostUpdates > 0 && !lossAllowed) problems.push({ check: 'lost-updates', detail: `${lostUpdates} acknowledged update(s) lost, and this configuration does not allow loss` });
 
-  const live = livenessProblem(events, valid.scenario.cluster.workers, schedule.healAt, livenessBound(cfg, o.livenessMs), sim.now());
+  const live = livenessProblem(events, valid.scenario.cluster.workers, schedule.healAt, livenessBound(cfg, o.livenessMs, o.coord), sim.now());
   if (live) problems.push({ check: 'liveness', detail: live });
   const servers = Array.from({ length: valid.scenario.cluster.servers }, (_, i) => `s${i}`);
   for (const detail of truthProblems(o.kind, events, servers)) problems.push({ check: 'truth', detail });
@@ -140,7 +153,14 @@ export async function runSeed(o: CheckRunOptions): Promise<SeedResult> {
     // A search that gave up is reported, not counted as a violation.
     if (lin.result === 'not-linearizable') problems.push({ check: 'linearizability', detail: describeVerdict(lin) });
   }
-  return { seed: o.seed, problems, violations, lostUpdates, lossAllowed, linearizability: lin, ops: ops.length, faults: schedule.counts, events: events.length };
+  // The metadata key as a versioned register: writes (putMeta) and reads of every worker.
+  let metaLin: Verdict | null = null;
+  const metaOps = opsFromHistory(events, CHECK_META_KEY);
+  if (o.coord && coordPromisesLinearizable(valid.scenario)) {
+    metaLin = checkLinearizability(metaOps, { mode: 'register', budgetMs: o.linBudgetMs ?? 2000 });
+    if (metaLin.result === 'not-linearizable') problems.push({ check: 'linearizability', detail: `metadata ${CHECK_META_KEY}: ${describeVerdict(metaLin)}` });
+  }
+  return { seed: o.seed, problems, violations, lostUpdates, lossAllowed, linearizability: lin, metaLinearizability: metaLin, ops: ops.length + metaOps.length, faults: schedule.counts, events: events.length };
 }
 
 /**
@@ -148,14 +168,24 @@ export async function runSeed(o: CheckRunOptions): Promise<SeedResult> {
  * strategy's own timeouts say a real system would wait longer (Kafka's request.timeout.ms is 30 s
  * by default: a producer whose request died with a broker waits that long before retrying).
  */
-export function livenessBound(cfg: StrategyConfig, requested = 3000): number {
+export function livenessBound(cfg: StrategyConfig, requested = 3000, coord?: 'etcd' | 'zookeeper'): number {
   let longest = 0;
   for (const [name, value] of Object.entries(cfg as Record<string, unknown>)) {
     if (!/time(out)?\.?ms$|TimeoutMs$|timeout\.ms$/i.test(name) || /lag\.time\.max/.test(name)) continue;
     const v = Array.isArray(value) ? Math.max(...value.filter((x): x is number => typeof x === 'number')) : value;
     if (typeof v === 'number' && Number.isFinite(v)) longest = Math.max(longest, v);
   }
-  return Math.max(requested, longest + 2000);
+  // With a coordination service, a lock held by a crashed or cut-off client is free only once its
+  // lease expires, and a new leader may have to be elected first (etcd: up to 2 election timeouts
+  // with Pre-Vote; ZooKeeper: syncLimit, then an election of a few ticks).
+  const coordMs = coord === 'etcd' ? 3 * COORD_TTL_MS + 4000 : coord === 'zookeeper' ? 3 * COORD_TTL_MS + 5 * COORD_TTL_MS : 0;
+  return Math.max(requested, longest + 2000) + coordMs;
+}
+
+/** Does the scenario's coordination service promise linearizable metadata reads? (etcd's default does; ZooKeeper's never.) */
+function coordPromisesLinearizable(sc: { coordination?: { service: string; reads?: string } }): boolean {
+  const c = sc.coordination;
+  return c !== undefined && c.service === 'etcd' && (c.reads ?? 'linearizable') === 'linearizable';
 }
 
 /**

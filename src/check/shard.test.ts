@@ -101,3 +101,19 @@ describe('--shard I/N', () => {
     expect(m.stdout).toMatch(/result: PASS \(1 strategy, 2 seeds\)/);
   }, 120_000);
 });
+
+describe('--jsonl with --coord', () => {
+  it('records carry the service and the metadata verdict (only then), shards merge into the --coord report, and runs of different services do not mix', async () => {
+    const plain = (await checkLines(['--strategy', 'degrade', '--seeds', '2', '--from', '5', '--duration', '2000'])).map((l) => JSON.parse(l) as SeedRecord);
+    for (const r of plain) expect(Object.keys(r)).not.toContain('coord');
+    const etcd = async (shard: string) => checkLines(['--strategy', 'degrade', '--seeds', '4', '--duration', '2000', '--coord', 'etcd', '--shard', shard]);
+    const lines = [...(await etcd('1/2')), ...(await etcd('2/2'))];
+    const recs = lines.map((l) => JSON.parse(l) as SeedRecord);
+    expect(recs.map((r) => [r.coord, r.metaLinearizability])).toEqual(recs.map(() => ['etcd', 'linearizable']));
+    const merged = mergeRecords([{ name: 'shards', text: lines.join('\n') }]);
+    if (!merged.ok) throw new Error(merged.errors.join('; '));
+    expect(merged.reports[0]).toMatchObject({ kind: 'degrade', coord: 'etcd', seeds: 4, metaLinearizability: { checked: 4, linearizable: 4 } });
+    const mixed = mergeRecords([{ name: 'mixed', text: [...lines, ...plain.map((r) => JSON.stringify(r))].join('\n') }]);
+    expect(mixed).toEqual({ ok: false, errors: ['degrade: records mix runs with different --coord services'] });
+  });
+});

@@ -60,8 +60,9 @@ async function main(argv: readonly string[]): Promise<number> {
   const reports: StrategyReport[] = [];
   for (const kind of a.strategies) {
     const c = strategyConfig(kind, a.config);
-    const bound = c.ok ? livenessBound(c.cfg, a.livenessMs) : a.livenessMs;
-    say(`${kind}: seeds ${a.from}..${a.from + a.seeds - 1}${shard}, faults for ${a.faultMs} ms, then heal and ${bound + 1000} ms quiet (progress must resume within ${bound} ms)${a.expectLoss ? ' (expect loss: crashing servers and leaders)' : ''}`);
+    const bound = c.ok ? livenessBound(c.cfg, a.livenessMs, a.coord) : a.livenessMs;
+    const coord = a.coord ? `, with a ${a.coord} coordination service on c0-c2 (GC pauses and metadata writes too)` : '';
+    say(`${kind}: seeds ${a.from}..${a.from + a.seeds - 1}${shard}, faults for ${a.faultMs} ms${coord}, then heal and ${bound + 1000} ms quiet (progress must resume within ${bound} ms)${a.expectLoss ? ' (expect loss: crashing servers and leaders)' : ''}`);
     const onRecord = a.jsonl ? (rec: object) => process.stdout.write(`${JSON.stringify(rec)}\n`) : undefined;
     const r = await checkStrategy(a, kind, { sha256: nodeSha256, log: say, onRecord });
     reports.push(r);

@@ -1,4 +1,5 @@
 import type { RunSummary, VariantSummary } from '../engine/api';
+import type { ShapeResult } from '../engine/lessonVerdict';
 import { formatExpectation } from '../scenario/expectations';
 
 /**
@@ -35,7 +36,23 @@ type SummaryExpectation = RunSummary['expectations'][number];
 
 /** An expectation whose time lies after where the run stopped (only with `--until`). */
 export function notReached(e: SummaryExpectation, s: Pick<RunSummary, 'simTimeMs'>, durationMs: number): boolean {
-  return (e.at === 'end' ? durationMs : e.at) > s.simTimeMs;
+  const t = (at: number | 'end' | undefined) => (at === undefined ? 0 : at === 'end' ? durationMs : at);
+  return Math.max(t(e.at), t(e.thanAt)) > s.simTimeMs;
+}
+
+/** `actual 12`, and for a comparison the value it compared with: `actual 12 vs 5`. */
+function actualText(e: SummaryExpectation): string {
+  return `actual ${formatNumber(e.actual)}${e.other !== undefined ? ` vs ${formatNumber(e.other)}` : ''}`;
+}
+
+/** The shape expectations' block: `PASS timeToTarget at 29.9 s is u over ssp-0, …: 9000, 6000, …`. */
+export function formatShapes(shapes: readonly ShapeResult[]): string {
+  const rows = shapes.map((sh) => [
+    sh.pass === null ? 'SKIP' : sh.pass ? 'PASS' : 'FAIL',
+    `${sh.metric}${sh.node ? `[${sh.node}]` : ''} at ${sh.at === 'end' ? 'end' : `${sh.at} ms`} is ${sh.shape}${sh.tolerance ? ` ± ${formatNumber(sh.tolerance)}` : ''} over ${sh.variants.join(', ')}`,
+    sh.pass === null ? 'not reached' : sh.values.map((v) => (v === null ? '∞' : formatNumber(v))).join(', '),
+  ]);
+  return ['shapes', table(rows)].join('\n');
 }
 
 /**
@@ -52,7 +69,7 @@ export function formatVariant(v: VariantSummary, durationMs: number, simTimeMs: 
   const rows = v.expectations.map((e) =>
     !e.pass && notReached(e, asRun, durationMs)
       ? ['SKIP', formatExpectation(e, 'en'), `not reached (run stopped at ${formatNumber(simTimeMs)} ms)`]
-      : [e.pass ? 'PASS' : 'FAIL', formatExpectation(e, 'en'), `actual ${formatNumber(e.actual)}`],
+      : [e.pass ? 'PASS' : 'FAIL', formatExpectation(e, 'en'), actualText(e)],
   );
   const held = v.expectations.filter((e) => e.pass).length;
   const total = v.expectations.length - rows.filter((r) => r[0] === 'SKIP').length;
@@ -96,7 +113,7 @@ export function formatSummary(s: RunSummary, durationMs = s.simTimeMs): string {
     const rows = s.expectations.map((e) =>
       skipped.includes(e)
         ? ['SKIP', formatExpectation(e, 'en'), `not reached (run stopped at ${formatNumber(s.simTimeMs)} ms)`]
-        : [e.pass ? 'PASS' : 'FAIL', formatExpectation(e, 'en'), `actual ${formatNumber(e.actual)}`],
+        : [e.pass ? 'PASS' : 'FAIL', formatExpectation(e, 'en'), actualText(e)],
     );
     out.push('', 'expectations', table(rows));
   }

@@ -1,10 +1,14 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
-import type { RunSummary, VariantSummary } from '../engine/api';
+import type { RunSummary, ShapeSummary, VariantSummary } from '../engine/api';
+import type { SampleSeries } from '../engine/index/metricAt';
+import { lessonVerdict, type LessonRun } from '../engine/lessonVerdict';
+import { baseIdOf } from '../scenario/variants';
+import { runExpectations } from './lessonResults';
 import { eventLogLines, samplesCsvLines } from '../engine/runExport';
 import { historyLines } from '../check/ops';
 import { parseCliArgs, usage, type CliArgs } from './args';
 import { resolveScenario } from './builtins';
-import { formatSummary, formatVariant, verdict } from './format';
+import { formatShapes, formatSummary, formatVariant, verdict } from './format';
 import type { Scenario } from '../scenario/schema';
 import { resolveVariant } from '../scenario/validate';
 
@@ -49,27 +53,47 @@ async function main(argv: readonly string[]): Promise<number> {
   // stdout carries only the result: anything a library logs with console.log goes to stderr.
   console.log = (...a: unknown[]) => console.error(...a);
 
-  const engineSummary = await run(scenario, args, { log: logFd, history: historyFd, samples: samplesFd });
-  // With --until, expectations after the stop are not reached: they neither hold nor fail.
-  const basePass = verdict(engineSummary, scenario.durationMs);
+  const baseRun = await run(scenario, args, { log: logFd, history: historyFd, samples: samplesFd });
   // Variants (CURRICULUM §C.7) run after the base, each with the base seed; --log and --history
   // describe the base run only.
-  const variants: Array<VariantSummary & { durationMs: number; simTimeMs: number }> = [];
+  const runs = new Map<string, LessonRun>([[baseIdOf(scenario), { samples: baseRun.samples, durationMs: scenario.durationMs }]]);
+  const variantRuns: Array<{ id: string; summary: RunSummary; durationMs: number }> = [];
   for (const v of scenario.variants ?? []) {
     const resolved = resolveVariant(scenario, v.id);
     if (!resolved.ok) throw new UsageError(resolved.errors.map((e) => `variant "${v.id}": ${e}`));
     const vs = resolved.scenario;
     const until = args.untilMs === undefined ? undefined : Math.min(args.untilMs, vs.durationMs);
-    const s = await run(vs, { ...args, untilMs: until }, {});
-    variants.push({ id: v.id, metrics: s.metrics, expectations: s.expectations, pass: verdict(s, vs.durationMs), durationMs: vs.durationMs, simTimeMs: s.simTimeMs });
+    const r = await run(vs, { ...args, untilMs: until }, {});
+    runs.set(v.id, { samples: r.samples, durationMs: vs.durationMs });
+    variantRuns.push({ id: v.id, summary: r.summary, durationMs: vs.durationMs });
   }
-  const pass = basePass && variants.every((v) => v.pass);
+  // Comparisons and shapes are judged from the runs' samples, as the browser judges them.
+  const lesson = lessonVerdict(scenario, runs);
+  const withComparisons = (id: string, s: RunSummary): RunSummary => ({ ...s, expectations: runExpectations(scenario, id, s.expectations, lesson.comparisons.get(id) ?? []) });
+  const engineSummary = withComparisons(baseIdOf(scenario), baseRun.summary);
+  // With --until, expectations after the stop are not reached: they neither hold nor fail.
+  const basePass = verdict(engineSummary, scenario.durationMs);
+  const variants: Array<VariantSummary & { durationMs: number; simTimeMs: number }> = variantRuns.map((v) => {
+    const s = withComparisons(v.id, v.summary);
+    return { id: v.id, metrics: s.metrics, expectations: s.expectations, pass: verdict(s, v.durationMs), durationMs: v.durationMs, simTimeMs: s.simTimeMs };
+  });
+  const untilCut = args.untilMs !== undefined && args.untilMs < scenario.durationMs;
+  const shapes: ShapeSummary[] = lesson.shapes.map(({ index: _i, pass: p, ...rest }) => ({ ...rest, pass: p === true }));
+  const shapesPass = lesson.shapes.every((sh) => sh.pass === true || (sh.pass === null && untilCut));
+  const pass = basePass && variants.every((v) => v.pass) && shapesPass;
   const summary: RunSummary = {
     ...engineSummary,
     pass,
     ...(variants.length ? { variants: variants.map(({ id, metrics, expectations, pass: p }) => ({ id, metrics, expectations, pass: p })) } : {}),
+    ...(shapes.length ? { shapes } : {}),
   };
-  const text = () => [formatSummary({ ...engineSummary, pass: basePass }, scenario.durationMs), ...variants.map((v) => formatVariant(v, v.durationMs, v.simTimeMs)), ...(variants.length ? [`overall: ${pass ? 'PASS' : 'FAIL'} (base and ${variants.length} variant${variants.length === 1 ? '' : 's'})`] : [])].join('\n\n');
+  const text = () =>
+    [
+      formatSummary({ ...engineSummary, pass: basePass }, scenario.durationMs),
+      ...variants.map((v) => formatVariant(v, v.durationMs, v.simTimeMs)),
+      ...(shapes.length ? [formatShapes(lesson.shapes)] : []),
+      ...(variants.length || shapes.length ? [`overall: ${pass ? 'PASS' : 'FAIL'} (base and ${variants.length} variant${variants.length === 1 ? '' : 's'}${shapes.length ? `, ${shapes.length} shape${shapes.length === 1 ? '' : 's'}` : ''})`] : []),
+    ].join('\n\n');
   process.stdout.write(args.json ? `${JSON.stringify(summary)}\n` : `${text()}\n`);
   return pass ? EXIT_PASS : EXIT_FAIL;
 }
@@ -80,7 +104,7 @@ interface OutputFds {
   samples?: number;
 }
 
-async function run(scenario: Scenario, args: CliArgs, out: OutputFds): Promise<RunSummary> {
+async function run(scenario: Scenario, args: CliArgs, out: OutputFds): Promise<{ summary: RunSummary; samples: SampleSeries }> {
   // Loaded lazily: tfjs takes seconds to import, and argument or file errors should answer at once.
   const [{ Simulation }, { LocalTrainer }] = await Promise.all([import('../engine/simulation'), import('../train/localTrainer')]);
   const trainer = await LocalTrainer.create({ model: scenario.model, seed: scenario.seed, backend: args.backend });
@@ -98,7 +122,7 @@ async function run(scenario: Scenario, args: CliArgs, out: OutputFds): Promise<R
     if (out.log !== undefined) writeLines(out.log, eventLogLines(sim.history.events));
     if (out.history !== undefined) writeLines(out.history, historyLines(sim.history.events).map((e) => `${JSON.stringify(e)}\n`));
     if (out.samples !== undefined) writeLines(out.samples, samplesCsvLines(sim.history.events));
-    return summary;
+    return { summary, samples: sim.index().metrics };
   } finally {
     await trainer.dispose();
   }

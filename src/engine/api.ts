@@ -3,7 +3,7 @@
  * The engine wires a scenario to the discrete-event simulator, a strategy plugin and a Trainer.
  */
 import type { Action, ByzantineAttack, HistoryEvent, LinkProps, MessageKind, NodeId, NodeRole, SimTime } from '../sim/types';
-import type { ComparisonOp, Expectation, MetricName } from '../scenario/schema';
+import type { ComparisonOp, MetricName, PlainExpectation } from '../scenario/schema';
 import type { TamperSpec } from '../sim/faults';
 
 export interface NodeView {
@@ -48,7 +48,8 @@ export interface InFlight {
   due: SimTime;
 }
 
-export interface ExpectationResult extends Expectation {
+/** A plain expectation as the engine checks it while it runs (comparisons: engine/lessonVerdict.ts). */
+export interface ExpectationResult extends PlainExpectation {
   /** Resolved time ("end" → durationMs). */
   time: SimTime;
   actual: number | null;
@@ -82,6 +83,8 @@ export interface RunSummary {
   pass: boolean;
   /** One entry per variant of the scenario (CURRICULUM §C.7, CONTRACTS §5); `pass` above then needs every one. */
   variants?: VariantSummary[];
+  /** Shape expectations over the variants (CURRICULUM §C.7); `pass` above needs every one. */
+  shapes?: ShapeSummary[];
 }
 
 export interface SummaryExpectation {
@@ -89,9 +92,28 @@ export interface SummaryExpectation {
   metric: MetricName;
   node?: NodeId;
   op: ComparisonOp;
-  value: number;
+  /** Absent on a comparison (CURRICULUM §C.7), which has `than`/`thanAt`, `factor`, `offset` and `other`. */
+  value?: number;
   tolerance?: number;
+  than?: string;
+  thanAt?: number | 'end';
+  factor?: number;
+  offset?: number;
+  /** A comparison's other value: the same metric in run `than` or at `thanAt`. */
+  other?: number | null;
   actual: number | null;
+  pass: boolean;
+}
+
+/** A shape expectation's result (`shapes` in `--json`): the values in the listed order and whether they have the shape. */
+export interface ShapeSummary {
+  metric: string;
+  node?: string;
+  at: number | 'end';
+  variants: string[];
+  shape: 'u' | 'increasing' | 'decreasing';
+  tolerance?: number;
+  values: Array<number | null>;
   pass: boolean;
 }
 

@@ -1,51 +1,53 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { resolveVariant, validateScenario } from '../scenario/validate';
-import { LocalTrainer } from '../train/localTrainer';
-import { Simulation } from './simulation';
+import { lessonVerdict } from './lessonVerdict';
+import { builtinIndex, lessonRunsOf, loadBuiltinFile, runOf } from './testing/lessonRuns';
 
-/** Every built-in scenario is a test: it must run to its end with every expectation holding. */
-const dir = new URL('../../public/scenarios/', import.meta.url);
-const ids = (JSON.parse(readFileSync(new URL('index.json', dir), 'utf8')) as string[]).slice();
+/**
+ * Every built-in scenario is a test: it must run to its end with every expectation holding — its
+ * base and every variant (CURRICULUM §C.1: variants run with the base seed), then the lesson's
+ * comparisons and shapes (CURRICULUM §C.7), judged from the runs' samples as the CLI judges them.
+ */
+const ids = builtinIndex();
 
-/** Every variant of every built-in, as [id, variant] (CURRICULUM §C.1: variants run with the base seed). */
-const variants: Array<[string, string]> = ids.flatMap((id) => {
-  const v = validateScenario(JSON.parse(readFileSync(new URL(`${id}.json`, dir), 'utf8')));
-  return v.ok ? (v.scenario.variants ?? []).map((x): [string, string] => [id, x.id]) : [];
+/** Every variant of every built-in, as [id, variant]. */
+const variants: Array<[string, string]> = ids.flatMap((id) => (loadBuiltinFile(id).variants ?? []).map((x): [string, string] => [id, x.id]));
+const withVerdicts = ids.filter((id) => {
+  const s = loadBuiltinFile(id);
+  return s.expect.some((e) => e.than !== undefined || e.thanAt !== undefined) || (s.shapes?.length ?? 0) > 0;
 });
 
 describe('built-in scenarios', () => {
   it('the index lists every scenario file', () => {
-    const files = readdirSync(dir).filter((f) => f.endsWith('.json') && f !== 'index.json').map((f) => f.replace(/\.json$/, ''));
+    const files = readdirSync(new URL('../../public/scenarios/', import.meta.url))
+      .filter((f) => f.endsWith('.json') && f !== 'index.json')
+      .map((f) => f.replace(/\.json$/, ''));
     expect([...ids].sort()).toEqual(files.sort());
   });
 
   it.each(ids)('%s replays to the end with all expectations passing', async (id) => {
-    const v = validateScenario(JSON.parse(readFileSync(new URL(`${id}.json`, dir), 'utf8')));
-    if (!v.ok) throw new Error(v.errors.join('\n'));
-    // The 101,770-parameter Fashion-MNIST model runs on wasm (3–4× faster than cpu for it; the
-    // schedule does not depend on the backend, and the expectations leave room for float32 noise).
-    const backend = v.scenario.model.dataset === 'fashion-mnist' ? 'wasm' : 'cpu';
-    const trainer = await LocalTrainer.create({ model: v.scenario.model, seed: v.scenario.seed, backend });
-    const sim = await Simulation.create(v.scenario, { trainer });
-    const s = await sim.runToEnd();
-    const failed = s.expectations.filter((e) => !e.pass);
-    expect(failed).toEqual([]);
-    expect(s.expectations.length).toBeGreaterThan(0);
-    expect(s.simTimeMs).toBe(v.scenario.durationMs);
+    const { summary, scenario } = await runOf(id, null);
+    expect(summary.expectations.filter((e) => !e.pass)).toEqual([]);
+    expect(summary.simTimeMs).toBe(scenario.durationMs);
   });
 
   it.runIf(variants.length > 0).each(variants)('%s, variant %s, replays to the end with all its expectations passing', async (id, variant) => {
-    const v = validateScenario(JSON.parse(readFileSync(new URL(`${id}.json`, dir), 'utf8')));
-    if (!v.ok) throw new Error(v.errors.join('\n'));
-    const r = resolveVariant(v.scenario, variant);
-    if (!r.ok) throw new Error(r.errors.join('\n'));
-    expect(r.scenario.seed).toBe(v.scenario.seed);
-    const trainer = await LocalTrainer.create({ model: r.scenario.model, seed: r.scenario.seed, backend: 'cpu' });
-    const sim = await Simulation.create(r.scenario, { trainer });
-    const s = await sim.runToEnd();
-    expect(s.expectations.filter((e) => !e.pass)).toEqual([]);
-    expect(s.expectations.length).toBeGreaterThan(0);
-    expect(s.simTimeMs).toBe(r.scenario.durationMs);
+    const { summary, scenario } = await runOf(id, variant);
+    expect(scenario.seed).toBe(loadBuiltinFile(id).seed);
+    expect(summary.expectations.filter((e) => !e.pass)).toEqual([]);
+    expect(summary.simTimeMs).toBe(scenario.durationMs);
+  });
+
+  it.each(ids)('%s has expectations (its base or a variant)', async (id) => {
+    const s = loadBuiltinFile(id);
+    const own = (await runOf(id, null)).summary.expectations.length;
+    expect(own + s.expect.filter((e) => e.variant !== undefined).length).toBeGreaterThan(0);
+  });
+
+  it.runIf(withVerdicts.length > 0).each(withVerdicts)('%s: every comparison and shape holds', async (id) => {
+    const v = lessonVerdict(loadBuiltinFile(id), await lessonRunsOf(id));
+    const failed = [...[...v.comparisons.entries()].flatMap(([run, list]) => list.filter((c) => c.pass !== true).map((c) => ({ run, ...c }))), ...v.shapes.filter((sh) => sh.pass !== true)];
+    expect(failed).toEqual([]);
+    expect(v.pass).toBe(true);
   });
 });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { buildCheckScenario, strategyConfig } from '../check/runner';
 import type { NodeFacts } from '../protocols/facts';
-import { validateScenario } from '../scenario/validate';
+import { resolveVariant, validateScenario } from '../scenario/validate';
 import type { Scenario } from '../scenario/schema';
 import type { HistoryEvent, NodeId } from '../sim/types';
 import { Simulation } from './simulation';
@@ -18,11 +18,17 @@ import { InstantTrainer } from './testing/instantTrainer';
 const KINDS = ['allreduce', 'ps-async', 'ps-sync', 'ssp', 'degrade'] as const;
 type Kind = (typeof KINDS)[number];
 const dir = new URL('../../public/scenarios/', import.meta.url);
+/** Every built-in, and every variant of one (named "id:variant"), that runs one of KINDS. */
 const builtins = (JSON.parse(readFileSync(new URL('index.json', dir), 'utf8')) as string[])
-  .map((id) => {
+  .flatMap((id) => {
     const v = validateScenario(JSON.parse(readFileSync(new URL(`${id}.json`, dir), 'utf8')));
     if (!v.ok) throw new Error(`${id}: ${v.errors.join('; ')}`);
-    return v.scenario;
+    const variants = (v.scenario.variants ?? []).map((x) => {
+      const r = resolveVariant(v.scenario, x.id);
+      if (!r.ok) throw new Error(`${id}:${x.id}: ${r.errors.join('; ')}`);
+      return { ...r.scenario, id: `${id}:${x.id}` };
+    });
+    return [v.scenario, ...variants];
   })
   .filter((sc) => (KINDS as readonly string[]).includes(sc.strategy.kind));
 const builtin = (id: string) => {
@@ -98,6 +104,61 @@ describe('facts of the ring and parameter-server strategies are complete', () =>
       }
     }
     expect(crashes).toBeGreaterThan(0);
+  });
+});
+
+describe('ps-async under a coordination-service lock (psAsyncRmw.ts)', () => {
+  it.each(['etcd', 'zookeeper'] as const)('random fault schedules with %s (crashes, cuts, GC pauses, metadata writes) record every change', async (coord) => {
+    const conf = strategyConfig('ps-async', { writeLock: 'lease', writeMode: 'set', fencing: true });
+    if (!conf.ok) throw new Error(conf.error);
+    const seen = { pause: 0, crash: 0, held: 0 };
+    for (let seed = 1; seed <= 6; seed++) {
+      const { scenario } = buildCheckScenario({ kind: 'ps-async', seed, faultMs: 3000, coord }, conf.cfg);
+      const v = validateScenario(scenario);
+      if (!v.ok) throw new Error(v.errors.join('; '));
+      const sim = await runVerified(v.scenario);
+      const facts = factsEvents(sim);
+      for (const e of sim.history.events) {
+        if (e.type === 'action' && e.action.do === 'pause') seen.pause++;
+        if (e.type === 'crash') {
+          seen.crash++;
+          // A crashed worker or server has no facts; a coordination server keeps its persistent state's.
+          if (!e.node.startsWith('c')) expect(factsAt(facts, e.node, e.t), `${coord} seed ${seed}: ${e.node} crashed at ${e.t}`).toBeNull();
+        }
+      }
+      for (const e of facts) if (e.f?.kind === 'ps-worker' && e.f.lock?.state === 'held') seen.held++;
+    }
+    expect(seen.pause).toBeGreaterThan(0);
+    expect(seen.crash).toBeGreaterThan(0);
+    expect(seen.held).toBeGreaterThan(0);
+  });
+
+  it('L11: w0 goes lock → read → compute → write with its grant\'s token; paused, it still believes it holds the lock while the service has granted it to another', async () => {
+    const sc = builtin('coordination-fencing');
+    const sim = await runVerified(sc);
+    const ev = factsEvents(sim);
+    const w0 = ev.filter((e) => e.node === 'w0' && e.f?.kind === 'ps-worker').map((e) => e.f as Of<'ps-worker'>);
+    // The recipe's phases, in order, cycle after cycle.
+    const order = ['lock', 'read', 'compute', 'write'];
+    const phases = w0.map((f) => f.phase!).filter((p, i, a) => i === 0 || p !== a[i - 1]);
+    for (let i = 1; i < phases.length; i++) expect(phases[i], `after ${phases[i - 1]}`).toBe(order[(order.indexOf(phases[i - 1]) + 1) % 4]);
+    expect(phases.length).toBeGreaterThan(8);
+    // Holding: a token from its grant; queuing: none yet.
+    for (const f of w0) {
+      if (f.phase === 'lock') expect(f.lock?.state).not.toBe('held');
+      else expect(f.lock).toMatchObject({ state: 'held', token: expect.any(Number) });
+    }
+    // During its GC pause (fired by the timeline's `on paramsRead`), w0 still shows the lock held,
+    // while the ZooKeeper leader's applied state has given it to another worker.
+    const pause = sim.history.events.find((e): e is Extract<HistoryEvent, { type: 'action' }> => e.type === 'action' && e.action.do === 'pause');
+    expect(pause?.on).toEqual({ event: 'paramsRead', node: 'w0', after: 4000 });
+    const t = pause!.t + 1900;
+    expect(factsAt(ev, 'w0', t)).toMatchObject({ phase: 'compute', lock: { state: 'held' } });
+    const leader = factsAt(ev, 'c0', t) as Of<'coord-server'>;
+    expect(leader.role).toBe('leader');
+    const holder = leader.locks.find((l) => l.name.includes('params'))?.holder;
+    expect(holder).toBeDefined();
+    expect(holder).not.toBe('w0');
   });
 });
 

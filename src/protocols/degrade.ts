@@ -3,7 +3,7 @@ import type { Message, NodeId } from '../sim/types';
 import { axpy } from '../sim/vectors';
 import { AllreduceStrategy } from './allreduce';
 import { mergeReplicas, type Contribution } from './degradeMerge';
-import { newestLiveWorkerVersion, type NodeFacts, type NoteData, type Strategy, type StrategyContext, type StepResult } from './strategy';
+import { newestLiveWorkerVersion, type CoordEvent, type NodeFacts, type NoteData, type Strategy, type StrategyContext, type StepResult } from './strategy';
 
 /**
  * "Degrade": strong while healthy, eventual under a detected partition, merged on heal (TRUTHS:
@@ -50,6 +50,17 @@ import { newestLiveWorkerVersion, type NodeFacts, type NoteData, type Strategy, 
  * epoch to a checkpoint store outside the simulated network (like object storage reachable from
  * both halves). With fencing the store rejects writes older than the newest epoch it has seen; without
  * it, the minority's stale writes replace the majority's as "latest" (split brain, staleWritesAccepted).
+ *
+ * Epochs and a coordination service (cluster.coord > 0): without one, each side takes its epoch
+ * from its own failure detector — a majority of the workers it hears — and under one-way or
+ * non-transitive cuts two sides can both count a majority and both take the same epoch, which the
+ * checkpoint store then accepts from both (TRUTHS: an epoch is a fencing token only if one authority
+ * grants it once). With a service, every epoch is granted once: a side asks it to create the key
+ * `/degrade/epoch/<e>` holding the side's members (etcd Txn on createRevision = 0; ZooKeeper create);
+ * the create succeeds for one request only, and a worker whose side is the one recorded there holds
+ * the epoch. A side that cannot reach a majority of the service never gets an answer and stays
+ * provisional; so does one whose key was created by another side. Merges take their epochs the same
+ * way. The service's own majority, not the workers', decides.
  *
  * PA/EC: both sides keep training under a partition; without one it pays the ring's latency.
  */
@@ -120,6 +131,8 @@ interface WorkerState {
   early: Message[];
   /** Coordinator: contributions collected for the next merge. */
   contributions: Map<NodeId, ContributionMsg>;
+  /** With a service: the epoch it asked for (side epoch, or a merge's), and the request's id. */
+  epochAsk: { epoch: number; reqId: number; side: string; merge?: ContributionMsg[] } | null;
 }
 
 interface StoreState {
@@ -141,6 +154,9 @@ export class DegradeStrategy implements Strategy {
   private fenced = 0;
   private staleAccepted = 0;
   private merges = 0;
+  private reqSeq = 0;
+  /** Epochs come from the coordination service (granted once) rather than each side's detector. */
+  private readonly fromService: boolean;
 
   constructor(
     private readonly ctx: StrategyContext,
@@ -148,6 +164,7 @@ export class DegradeStrategy implements Strategy {
   ) {
     this.n = ctx.workers.length;
     this.hbMs = cfg.detectTimeoutMs / 3;
+    this.fromService = ctx.coord !== undefined;
     for (const id of ctx.workers) this.w.set(id, fresh(1, ctx.initialParams()));
     this.ring = new AllreduceStrategy(this.ringContext(), { kind: 'allreduce', rtoMs: cfg.rtoMs, lrLinearScaling: cfg.lrLinearScaling });
   }
@@ -275,8 +292,14 @@ export class DegradeStrategy implements Strategy {
       // No ring progress for detectTimeoutMs: switch to local training.
       s.mode = 'degraded';
       s.side = reach;
-      s.quorum = reach.length > this.n / 2;
-      if (s.quorum) s.epoch++; // only a majority can obtain the next epoch
+      if (this.fromService) {
+        // Provisional until the service grants this side the next epoch (once, to one side).
+        s.quorum = false;
+        this.askEpoch(node, s, s.epoch + 1, reach.join(','));
+      } else {
+        s.quorum = reach.length > this.n / 2;
+        if (s.quorum) s.epoch++; // only a majority can obtain the next epoch
+      }
       s.grads = [];
       s.stableSince = null;
       this.ctx.note('partitionDetected', node, { side: [...reach], epoch: s.epoch });
@@ -343,6 +366,14 @@ export class DegradeStrategy implements Strategy {
     if (s.contributions.size < this.n) return;
     const cs = this.ctx.workers.map((w) => s.contributions.get(w)!);
     s.contributions = new Map();
+    const epoch = Math.max(...cs.map((x) => x.epoch)) + 1;
+    // With a service the merge's epoch is granted like any other (it becomes the new fencing token).
+    if (this.fromService) return this.askEpoch(coordinator, s, epoch, `merge:${coordinator}`, cs);
+    this.mergeWith(coordinator, s, cs, epoch);
+  }
+
+  /** With all contributions and an epoch: merge by the rule and send the result to every worker. */
+  private mergeWith(coordinator: NodeId, s: WorkerState, cs: ContributionMsg[], epoch: number): void {
     const r = mergeReplicas(cs, {
       rule: this.cfg.merge,
       learningRate: this.ctx.learningRate,
@@ -350,7 +381,6 @@ export class DegradeStrategy implements Strategy {
       replayLr: this.cfg.replayLr,
       replayMaxStaleness: this.cfg.replayMaxStaleness,
     });
-    const epoch = Math.max(...cs.map((x) => x.epoch)) + 1;
     this.lostWork += r.lostWork;
     this.merges++;
     this.ctx.note('merge', coordinator, { rule: this.cfg.merge, epoch, lostWork: r.lostWork, replayed: r.replayed });
@@ -362,6 +392,46 @@ export class DegradeStrategy implements Strategy {
       if (w === coordinator) this.adopt(w, m);
       else this.ctx.send(coordinator, w, 'merged', m, m.params.length * 4);
     }
+  }
+
+  // ---------------------------------------------------------------- epochs from the coordination service
+
+  /** Asks the service to grant `epoch` to `side` (create-if-absent of its key). */
+  private askEpoch(node: NodeId, s: WorkerState, epoch: number, side: string, merge?: ContributionMsg[]): void {
+    const reqId = ++this.reqSeq;
+    s.epochAsk = merge ? { epoch, reqId, side, merge } : { epoch, reqId, side };
+    this.ctx.coord!.create(node, `/degrade/epoch/${epoch}`, side, reqId);
+    this.ctx.touch(node);
+  }
+
+  onCoord(worker: NodeId, ev: CoordEvent): void {
+    const s = this.w.get(worker);
+    const ask = s?.epochAsk;
+    if (!s || !ask || (ev.t !== 'created' && ev.t !== 'exists') || ev.reqId !== ask.reqId) return;
+    s.epochAsk = null;
+    const holder = ev.t === 'created' ? ask.side : ev.value;
+    if (ask.merge) {
+      // The merge's epoch was taken (a side took it meanwhile): ask for the next one.
+      if (holder !== ask.side) return this.askEpoch(worker, s, ask.epoch + 1, ask.side, ask.merge);
+      return this.mergeWith(worker, s, ask.merge, ask.epoch);
+    }
+    const ours = holder === ask.side;
+    this.ctx.note('epochGranted', worker, { epoch: ask.epoch, side: holder.split(','), ours });
+    // Granted to this side (by this request or a side-mate's): authoritative. Otherwise provisional.
+    if (!ours || s.mode !== 'degraded' || s.epoch >= ask.epoch) return;
+    s.epoch = ask.epoch;
+    s.quorum = true;
+    // Observer: a token granted once is held by one side only.
+    const prior = this.epochHolders.get(ask.epoch);
+    if (prior === undefined) this.epochHolders.set(ask.epoch, ask.side);
+    else if (prior !== ask.side) this.found.push({ invariant: 'epoch-granted-once', detail: `epoch ${ask.epoch} held by sides {${prior}} and {${ask.side}}` });
+  }
+
+  private readonly epochHolders = new Map<number, string>();
+  private readonly found: Array<{ invariant: string; detail: string }> = [];
+
+  checkInvariants(): Array<{ invariant: string; detail: string }> {
+    return this.found.splice(0);
   }
 
   private adopt(node: NodeId, m: MergedMsg): void {
@@ -485,13 +555,14 @@ export class DegradeStrategy implements Strategy {
    * hysteresis; merging: also the coordinator its contribution went to. A coordinator shows how
    * many contributions it holds. Everything but the store changes only in the worker's own events
    * (the ring's too: it is driven through this worker's messages and timers); a store write
-   * touches every worker (checkpoint). Null while down.
+   * touches every worker (checkpoint). Where its epochs come from (its failure detector or the
+   * coordination service) and an epoch request in flight: epochFacts. Null while down.
    */
   facts(node: NodeId): NodeFacts | null {
     const s = this.w.get(node);
     if (!s || s.mode === 'down' || !this.ctx.isUp(node)) return null;
     const collected = s.contributions.size > 0 ? { collected: s.contributions.size } : {};
-    const store = { storeEpoch: this.store.epoch, storeWriter: this.store.writer };
+    const store = { storeEpoch: this.store.epoch, storeWriter: this.store.writer, ...this.epochFacts(node) };
     if (s.mode === 'strong') {
       const ring = this.ring.ringFacts(node, s.base);
       return { kind: 'degrade-worker', mode: 'strong', epoch: s.epoch, ...(ring ? { ring } : {}), ...collected, ...store };
@@ -525,6 +596,12 @@ export class DegradeStrategy implements Strategy {
     }
   }
 
+  /** Where this worker's epochs come from, and an epoch request in flight (facts; see facts.ts `epochFrom`). */
+  epochFacts(node: NodeId): { epochFrom: 'detector' | 'service'; epochPending?: number } {
+    const ask = this.w.get(node)?.epochAsk;
+    return { epochFrom: this.fromService ? 'service' : 'detector', ...(ask ? { epochPending: ask.epoch } : {}) };
+  }
+
   /** Merges done so far (for tests and the status line). */
   mergeCount(): number {
     return this.merges;
@@ -549,5 +626,6 @@ function fresh(epoch: number, params: Float32Array): WorkerState {
     coordinator: null,
     early: [],
     contributions: new Map(),
+    epochAsk: null,
   };
 }

@@ -27,6 +27,7 @@ export interface RingFacts {
 
 export type NodeFacts =
   | ({ kind: 'ring-worker' } & RingFacts)
+  | CoordServerFacts
   // ---------------------------------------------------------------- parameter servers
   | {
       kind: 'ps-server';
@@ -52,8 +53,8 @@ export type NodeFacts =
        * pulling: restarted, fetching the parameters before it may compute.
        */
       state: 'training' | 'waiting' | 'unreachable' | 'pulling';
-      /** What it waits for, when state is `waiting`. */
-      waitFor?: 'params' | 'barrier' | 'bound';
+      /** What it waits for, when state is `waiting` (`lock`: its turn for the coordination service's lock). */
+      waitFor?: 'params' | 'barrier' | 'bound' | 'lock';
       /** ps-async, ssp: its updates the server has not acknowledged yet. */
       unacked?: number;
       /** ps-sync: the round it computes or waits in; ssp: its clock. */
@@ -66,6 +67,12 @@ export type NodeFacts =
        * needClock means the answer is not reaching it (a cut link), not that someone is slow.
        */
       seenMinClock?: number;
+      /**
+       * ps-async with writeLock "lease": where it is in the recipe (lock → read → compute → write →
+       * release), its lock as it believes it, and the write mode and fencing of the store.
+       */
+      phase?: 'lock' | 'read' | 'compute' | 'write';
+      lock?: WorkerLockFacts;
     }
   // ---------------------------------------------------------------- Raft
   | {
@@ -89,6 +96,8 @@ export type NodeFacts =
       asking: NodeId | null;
       /** Sequence number of its newest update. */
       seq: number;
+      /** A manual client (clientMode "manual"): updates offered to every server and not yet acknowledged. */
+      pending?: number;
     }
   // ---------------------------------------------------------------- Kafka
   | {
@@ -157,6 +166,16 @@ export type NodeFacts =
        */
       storeEpoch: number;
       storeWriter: NodeId | null;
+      /**
+       * Where its epochs come from. `detector`: each side takes the next epoch from its own failure
+       * detector (a majority of the workers it hears) — under one-way or non-transitive cuts two
+       * sides can both take the same epoch, and fencing then accepts both. `service`: the
+       * coordination service grants each epoch once (a create-if-absent on a majority-replicated
+       * key), so at most one side holds it.
+       */
+      epochFrom?: 'detector' | 'service';
+      /** With a service: an epoch request in flight (the side waits for the service's answer). */
+      epochPending?: number;
     }
   // ---------------------------------------------------------------- two-phase commit (2pc-ps)
   | {
@@ -220,7 +239,47 @@ export type NodeFacts =
       asking: NodeId | null;
       /** Sequence number of its newest update. */
       seq: number;
+      /** A manual client (clientMode "manual"): updates offered to every server and not yet acknowledged. */
+      pending?: number;
     };
+
+/**
+ * A coordination-service server (cluster.coord nodes c0…; CURRICULUM §C.1), etcd-like or
+ * ZooKeeper-like. Everything is the server's own view: its role, its term (Raft) or epoch (Zab),
+ * what it has committed and applied, the leases/sessions in its applied state, and each lock's
+ * queue there — the holder is the oldest key, and its creation revision/zxid is the fencing token.
+ */
+export interface CoordServerFacts {
+  kind: 'coord-server';
+  service: 'etcd' | 'zookeeper';
+  /** Raft: leader/follower/candidate; Zab: leader/follower, or looking while it elects. */
+  role: 'leader' | 'follower' | 'candidate' | 'looking';
+  /** Raft term, or Zab epoch (currentEpoch). */
+  term: number;
+  /** Who it believes leads (null: unknown). */
+  leader: NodeId | null;
+  /** etcd: Raft commit index. ZooKeeper: the zxid of the last transaction it knows committed. */
+  commit: number;
+  /** etcd: the store's revision; ZooKeeper: the zxid of the last transaction it applied. */
+  revision: number;
+  /** Leases (etcd) or sessions (ZooKeeper) alive in its applied state, with their owners. */
+  leases: Array<{ id: number; owner: NodeId }>;
+  /** Locks with a queue in its applied state: holder (oldest key), its token, and who waits. */
+  locks: Array<{ name: string; holder: NodeId; token: number; waiting: NodeId[] }>;
+  /** Metadata keys (not under /locks/) in its applied state, with their versions: a lagging server shows an older one. */
+  meta: Array<{ key: string; version: number }>;
+}
+
+/** What a worker's coordination client (and the application above it) knows of its lock. */
+export interface WorkerLockFacts {
+  /** none: not asked; waiting: queued behind another holder; held: granted (it believes so — a paused holder still does). */
+  state: 'none' | 'waiting' | 'held';
+  /** The fencing token of its grant. */
+  token?: number;
+  /** The server its session is on, and whether the session is open. */
+  server: NodeId;
+  session: 'none' | 'connecting' | 'ok';
+}
 
 export type FactsKind = NodeFacts['kind'];
 
@@ -266,7 +325,8 @@ export interface NoteData {
   commit: { index: number };
   entryOverwritten: { index: number; count: number };
   updateAbandoned: { seq: number };
-  staleRead: { version: number; newest: number; server: NodeId };
+  /** A read returned an older version than one committed before it began (parameters, or metadata `key`). */
+  staleRead: { version: number; newest: number; server: NodeId; key?: string };
   timeoutIgnored: { reason: 'leader' };
   // parameter servers
   apply: { worker: NodeId; seq: number; staleness: number };
@@ -294,9 +354,37 @@ export interface NoteData {
   modeSwitch: { to: 'eventual' | 'strong'; epoch: number };
   merge: { rule: 'discard' | 'average' | 'replay'; epoch: number; lostWork: number; replayed: number };
   mergeAborted: { epoch: number; reachable: NodeId[] };
-  /** A message or write carrying an older epoch than the receiver's was refused. */
-  fenced: { what: 'ring' | 'contribution' | 'merged' | 'checkpoint'; from?: NodeId; epoch: number; current: number };
-  staleWriteAccepted: { epoch: number; storeEpoch: number };
+  /**
+   * A message or write carrying an older epoch than the receiver's was refused (degrade); or, at a
+   * parameter server with fencing, a read or write carrying a lock token older than the newest it
+   * has seen (`token`, `newest`).
+   */
+  fenced:
+    | { what: 'ring' | 'contribution' | 'merged' | 'checkpoint'; from?: NodeId; epoch: number; current: number }
+    | { what: 'write' | 'read'; from: NodeId; token: number; newest: number };
+  /** A stale write the store accepted: an older epoch (degrade), or an older lock token at a PS without fencing. */
+  staleWriteAccepted: { epoch: number; storeEpoch: number } | { from: NodeId; token: number; newest: number };
+  /** degrade with a coordination service: the epoch it asked the service for, and the side that holds it. */
+  epochGranted: { epoch: number; side: NodeId[]; ours: boolean };
+  // parameter servers under a coordination-service lock (ps-async writeLock "lease")
+  /** A worker read the parameters (under its lock when there is one; `token`: the lock's fencing token). */
+  paramsRead: { version: number; token?: number };
+  /** A request larger than the server's limit was refused (etcd: "request is too large"). */
+  requestTooLarge: { from: NodeId; bytes: number; limit: number };
+  // coordination service (CURRICULUM §C.6); the node is the client unless said otherwise
+  /** The client holds the lock now; `token` is the fencing token (etcd revision, ZooKeeper zxid). */
+  lockAcquired: { lock: string; token: number };
+  lockReleased: { lock: string; token: number };
+  /** The leader expired the client's lease (etcd) or session (ZooKeeper); its lock keys are deleted. */
+  leaseExpired: { lease: number; server: NodeId };
+  /** The client learned that its lease or session is gone (it opens a new one). */
+  sessionLost: { lease: number };
+  /** A metadata key was written through the service (putMeta); node: the leader. */
+  metaWritten: { key: string; version: number; value: string };
+  /** A client read a metadata key (`stale`: older than a version committed before the read began). */
+  metaRead: { key: string; version: number; value: string | null; server: NodeId; stale: boolean };
+  /** A coordination client switched to another server (its own did not answer). */
+  coordFailover: { from: NodeId; to: NodeId };
   // two-phase commit (2pc-ps); the coordinator's notes carry its node, a participant's its own
   /** The coordinator sent PREPARE for `tx` to every participant (CURRICULUM §C.6). */
   '2pc.prepareSent': { tx: number; participants: number };
@@ -333,7 +421,13 @@ export interface NoteData {
   targetReached: { steps: number };
   /** A timeline action whose selector matched no node when it fired. */
   actionSkipped: { selector: string };
-  actionIgnored: { reason: 'no-election-timer' };
+  /**
+   * A `timeout` on a node without an election timer; a `submit` where no worker is a manual client
+   * (raft-ps clientMode "manual"); a `putMeta` without a coordination service or its leader.
+   */
+  actionIgnored: { reason: 'no-election-timer' | 'no-manual-client' | 'no-coordination-service' | 'no-leader' };
+  /** A paused process resumed (after a `pause` action): it handles its queued events now. */
+  resumed: { pausedMs: number; queued: number };
 }
 
 export type NoteName = keyof NoteData;
@@ -379,6 +473,16 @@ const noteNameRows: { [K in NoteName]: true } = {
   mergeAborted: true,
   fenced: true,
   staleWriteAccepted: true,
+  epochGranted: true,
+  paramsRead: true,
+  requestTooLarge: true,
+  lockAcquired: true,
+  lockReleased: true,
+  leaseExpired: true,
+  sessionLost: true,
+  metaWritten: true,
+  metaRead: true,
+  coordFailover: true,
   '2pc.prepareSent': true,
   '2pc.inDoubt': true,
   '2pc.decided': true,
@@ -393,5 +497,6 @@ const noteNameRows: { [K in NoteName]: true } = {
   targetReached: true,
   actionSkipped: true,
   actionIgnored: true,
+  resumed: true,
 };
 export const noteNames: readonly NoteName[] = Object.keys(noteNameRows) as NoteName[];

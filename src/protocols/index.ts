@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AllreduceStrategy, allreduceKnobs } from './allreduce';
 import { PsAsyncStrategy, psAsyncKnobs } from './psAsync';
+import { PsRmwStrategy } from './psAsyncRmw';
 import { PsSyncStrategy, psSyncKnobs } from './psSync';
 import { SspStrategy, sspKnobs } from './ssp';
 import { DegradeStrategy, degradeKnobs } from './degrade';
@@ -55,7 +56,8 @@ function sspClass(staleness: number | 'inf'): CapClass {
 
 export const strategies: readonly StrategyInfo[] = [
   { kind: 'allreduce', name: { en: 'Ring all-reduce', zh: '环形全归约' }, capOf: () => lockstep, needs: { workers: 2 }, allowsLoss: () => false },
-  { kind: 'ps-async', name: { en: 'Async parameter server', zh: '异步参数服务器' }, capOf: () => eventualPA, needs: { servers: 1 }, allowsLoss: () => true /* a crashed server restarts from its last checkpoint */ },
+  // With a lock, writers wait for their turn (and for the lock service) under a partition: C side, and each step pays the lock (EC). Still not linearizable reads: a worker computes on what it read.
+  { kind: 'ps-async', name: { en: 'Async parameter server', zh: '异步参数服务器' }, capOf: (cfg) => (cfg.kind === 'ps-async' && cfg.writeLock === 'lease' ? { underPartition: 'C', pacelc: 'PC/EC', consistency: 'eventual' } : eventualPA), needs: { servers: 1 }, allowsLoss: () => true /* a crashed server restarts from its last checkpoint; set writes without fencing overwrite */ },
   { kind: 'kafka-ps', name: { en: 'Kafka-fed parameter server', zh: 'Kafka 驱动的参数服务器' }, capOf: (cfg) => (cfg.kind === 'kafka-ps' && kafkaDurable(cfg) && cfg['num.partitions'] === 1 ? { underPartition: 'C', pacelc: 'PC/EL', consistency: 'eventual', partitionKeeps: 'durability' } : eventualPA), needs: { servers: 1, brokers: 1 }, suggested: { servers: 2, brokers: 3 }, allowsLoss: (cfg) => cfg.kind === 'kafka-ps' && !kafkaDurable(cfg) /* acks=0/1, unclean election */ },
   { kind: 'raft-ps', name: { en: 'Raft-replicated parameter server', zh: 'Raft 复制的参数服务器' }, capOf: (cfg) => (cfg.kind === 'raft-ps' && cfg.readMode === 'local' ? { underPartition: 'C', pacelc: 'PC/EC', consistency: 'committed-prefix' } : { underPartition: 'C', pacelc: 'PC/EC', consistency: 'linearizable' }), needs: { servers: 3 }, suggested: { servers: 5 }, allowsLoss: () => false /* a committed update is on a majority for good */ },
   { kind: 'ps-sync', name: { en: 'Synchronous parameter server (BSP)', zh: '同步参数服务器（BSP）' }, capOf: () => lockstep, needs: { servers: 1 }, allowsLoss: () => false /* a round is persisted before it is acknowledged */ },
@@ -84,7 +86,8 @@ export function createStrategy(cfg: StrategyConfig, ctx: StrategyContext): Strat
     case 'allreduce':
       return new AllreduceStrategy(ctx, cfg);
     case 'ps-async':
-      return new PsAsyncStrategy(ctx, cfg);
+      // Read-modify-write writers (under a lock, or writing whole vectors) follow their own recipe.
+      return cfg.writeLock === 'lease' || cfg.writeMode === 'set' ? new PsRmwStrategy(ctx, cfg) : new PsAsyncStrategy(ctx, cfg);
     case 'ps-sync':
       return new PsSyncStrategy(ctx, cfg);
     case 'ssp':

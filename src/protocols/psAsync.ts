@@ -27,6 +27,16 @@ export const psAsyncKnobs = z
     checkpointEveryMs: z.number().nonnegative().default(2000),
     /** Scale each gradient's learning rate by 1/max(1, τ), τ its staleness at apply (Zhang et al. 2016). */
     lrStaleness: z.enum(['none', 'inverse']).default('none'),
+    /**
+     * "lease": before each update a worker takes a lock from the coordination service (a
+     * lease-bound key / an ephemeral sequential znode), reads the parameters, computes, writes and
+     * releases — the recipe of CURRICULUM L11 (psAsyncRmw.ts). "none": asynchronous pushes.
+     */
+    writeLock: z.enum(['none', 'lease']).default('none'),
+    /** "add": the server applies the gradient. "set": the worker writes back the whole vector it computed (a late write overwrites). */
+    writeMode: z.enum(['add', 'set']).default('add'),
+    /** The server checks each lock grant's fencing token and refuses one older than the newest it has seen. */
+    fencing: z.boolean().default(false),
   })
   .strict();
 export type PsAsyncConfig = z.infer<typeof psAsyncKnobs>;

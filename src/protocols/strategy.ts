@@ -1,8 +1,10 @@
 import type { Rng } from '../sim/rng';
 import type { Action, ActionKind, Message, MessageKind, NodeId, SimTime } from '../sim/types';
 import type { NodeFacts, NodeLog, NoteData, NoteName } from './facts';
+import type { CoordClient, CoordEvent } from './coord/api';
 import type { WireCodec } from './wire';
 export type { NodeFacts, NodeLog, NoteData, NoteName };
+export type { CoordClient, CoordEvent };
 
 /**
  * The one interface every synchronisation strategy implements (DESIGN rule 6).
@@ -78,6 +80,11 @@ export interface StrategyContext {
   /** Reports a broken invariant; it is counted in the `violations` metric and shown in the UI. */
   violation(invariant: string, detail: string): void;
   /**
+   * The coordination service's client library (locks, create-if-absent), present when the cluster
+   * has `coord` nodes. Its answers arrive through `Strategy.onCoord`.
+   */
+  readonly coord?: CoordClient;
+  /**
    * Observer bookkeeping only (for notes such as `byzantineOutlierDropped`): whether the engine
    * currently drives this worker as Byzantine. A real server cannot know; never decide on it.
    */
@@ -146,6 +153,8 @@ export interface Strategy {
   facts?(node: NodeId): NodeFacts | null;
   /** The node's replicated log (Raft servers, Kafka brokers' topic partition 0); null if none. */
   logOf?(node: NodeId): NodeLog | null;
+  /** An answer of the coordination service's client library to this worker (a lock grant, a create …). */
+  onCoord?(worker: NodeId, ev: CoordEvent): void;
   /**
    * How its updates and parameters read on the wire (protocols/wire.ts): the engine's security
    * layer tags, verifies, tampers with and replays exactly these bodies. Absent: nothing protected.

@@ -46,6 +46,8 @@ describe('action table', () => {
     expect(actionsForKey('y').map((a) => a.do)).toEqual(['byzantine', 'honest']);
     expect(actionsForKey('t').map((a) => a.do)).toEqual(['timeout']);
     expect(actionsForKey('l').map((a) => a.do)).toEqual(['link']);
+    expect(actionsForKey('g').map((a) => a.do)).toEqual(['pause']);
+    expect(actionsForKey('w').map((a) => a.do)).toEqual(['putMeta']);
     // Every action has a key (REVIEW: `timeout` had none reachable); the app's own keys stay free.
     for (const spec of actionTable) expect(spec.key, spec.do).toMatch(/^[a-z]$/);
     for (const reserved of ['b', ' ']) expect(actionsForKey(reserved)).toEqual([]);
@@ -104,7 +106,7 @@ describe('parseAction', () => {
       [{ do: 'partition', groups: [['w0', 'w1'], ['w1']] }, 'groups: node "w1" is listed more than once'],
       [{ do: 'cut', from: 'w1', to: 'w1' }, 'to: "from" and "to" are the same node ("w1"); a link joins two nodes'],
       [{ do: 'crash', node: 'w7' }, 'node: node "w7" does not exist (cluster has w0-w3, s0)'],
-      [{ do: 'explode' }, 'do: unknown action "explode"; valid actions: partition, heal, cut, restore, crash, restart, slow, timeout, link, tamper, untamper, byzantine, honest'],
+      [{ do: 'explode' }, 'do: unknown action "explode"; valid actions: partition, heal, cut, restore, crash, restart, slow, timeout, link, pause, putMeta, tamper, untamper, byzantine, honest, submit, network'],
       [{ do: 'heal', at: 5 }, 'action: unknown field "at"'],
       [{ do: 'slow', node: 'w0', factor: 'big' }, 'factor: expected a number, got a string ("big")'],
       [{ do: 'slow', node: 'w0' }, 'factor: missing (expected a number)'],

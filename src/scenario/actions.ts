@@ -13,13 +13,15 @@ import type { I18nText, Lang } from './i18n';
 
 export type { Lang, I18nText };
 
-export type FieldKind = 'node' | 'number' | 'boolean' | 'groups' | 'choice';
+export type FieldKind = 'node' | 'number' | 'boolean' | 'groups' | 'text' | 'choice';
 
 export interface FieldSpec {
   name: string;
   kind: FieldKind;
   /** Optional fields may be left out; the engine keeps the current value. */
   optional?: boolean;
+  /** A text field's suggested value (e.g. the checkpoint pointer's key). */
+  placeholder?: string;
   min?: number;
   max?: number;
   step?: number;
@@ -41,11 +43,12 @@ export interface FieldSpec {
 /**
  * When an entry applies to its target, checked against the state at the cursor time: a node that
  * is `up` or `down`, a link that is `intact` or `cut`; `strategy`: only where the running strategy
- * acts on it for that node (Simulation.acceptsAction — Raft's timeout on a server). Security:
+ * acts on it for that node (Simulation.acceptsAction — Raft's timeout on a server);
+ * `coordination`: only in a cluster with a coordination service (putMeta). Security:
  * a `worker` node that is `faithful` or `byzantine`; a link that is `untampered` or `tampered`, and
  * `wire`: the strategy sends parameter-server updates over it an attacker could alter.
  */
-export type Condition = 'up' | 'down' | 'intact' | 'cut' | 'strategy' | 'worker' | 'faithful' | 'byzantine' | 'untampered' | 'tampered' | 'wire';
+export type Condition = 'up' | 'down' | 'intact' | 'cut' | 'strategy' | 'coordination' | 'worker' | 'faithful' | 'byzantine' | 'untampered' | 'tampered' | 'wire';
 
 export interface ActionSpec {
   do: ActionKind;
@@ -190,6 +193,36 @@ export const actionTable: readonly ActionSpec[] = [
     ],
   },
   {
+    do: 'pause',
+    label: { en: 'Pause 2 s (GC)', zh: '暂停 2 秒（GC）' },
+    hint: {
+      en: 'Freeze the process, as a garbage-collection pause or a VM freeze does: it handles nothing, its timers and its computation stop, messages to it wait. It then resumes where it was, unaware that time passed. Unlike a crash, all its state is kept.',
+      zh: '冻结该进程，就像一次垃圾回收停顿或虚拟机冻结：它不处理任何事件，计时器和计算都停下，发给它的消息排队等候。之后它从原处继续运行，并不知道时间已经过去。与崩溃不同，它的全部状态都保留。',
+    },
+    key: 'g',
+    target: 'node',
+    when: ['up'],
+    fields: [
+      node,
+      { name: 'ms', kind: 'number', min: 1, max: 600000, step: 100, default: 2000, unit: 'ms', label: { en: 'duration', zh: '时长' } },
+    ],
+  },
+  {
+    do: 'putMeta',
+    label: { en: 'Write metadata', zh: '写入元数据' },
+    hint: {
+      en: 'Write a metadata key (for example the checkpoint pointer /ckpt/latest) through the coordination service’s leader, as a trainer moving the pointer would.',
+      zh: '通过协调服务的领导者写入一个元数据键（例如检查点指针 /ckpt/latest），就像训练主控移动指针那样。',
+    },
+    key: 'w',
+    target: 'cluster',
+    when: ['coordination'],
+    fields: [
+      { name: 'key', kind: 'text', placeholder: '/ckpt/latest', label: { en: 'key', zh: '键' } },
+      { name: 'value', kind: 'text', placeholder: 'ckpt-10000', label: { en: 'value', zh: '值' } },
+    ],
+  },
+  {
     do: 'tamper',
     label: { en: 'Tamper', zh: '篡改' },
     hint: {
@@ -265,6 +298,37 @@ export const actionTable: readonly ActionSpec[] = [
     when: ['worker', 'byzantine'],
     fields: [{ ...node, label: { en: 'worker', zh: '工作节点' } }],
   },
+  {
+    do: 'submit',
+    label: { en: 'Submit an update', zh: '提交一次更新' },
+    hint: {
+      en: 'The worker pushes one update to the Raft servers now (a manual client, clientMode "manual"; the lesson on Raft’s Figure 8 scripts every update this way).',
+      zh: '该工作节点立即向 Raft 服务器推送一次更新（手动客户端，clientMode 为 "manual"；讲 Raft 图 8 的那一课用它逐个安排每次更新）。',
+    },
+    key: 'u',
+    target: 'node',
+    when: ['up', 'worker', 'strategy'],
+    fields: [
+      { ...node, label: { en: 'worker', zh: '工作节点' } },
+      { name: 'count', kind: 'number', optional: true, min: 1, max: 100, step: 1, default: 1, label: { en: 'updates', zh: '更新次数' } },
+    ],
+  },
+  {
+    do: 'network',
+    label: { en: 'Whole network', zh: '整个网络' },
+    hint: {
+      en: 'Change the latency, jitter, bandwidth or loss of every link at once; fields left out keep their value.',
+      zh: '一次性修改所有链路的延迟、抖动、带宽或丢包率；未填写的项保持原值。',
+    },
+    key: 'n',
+    target: 'cluster',
+    fields: [
+      { name: 'latencyMs', kind: 'number', optional: true, min: 0, max: 10000, step: 1, unit: 'ms', label: { en: 'latency', zh: '延迟' } },
+      { name: 'jitterMs', kind: 'number', optional: true, min: 0, max: 10000, step: 1, unit: 'ms', label: { en: 'jitter', zh: '抖动' } },
+      { name: 'bandwidthMbps', kind: 'number', optional: true, min: 0.01, max: 100000, step: 1, unit: 'Mbps', label: { en: 'bandwidth', zh: '带宽' } },
+      { name: 'loss', kind: 'number', optional: true, min: 0, max: 1, step: 0.01, label: { en: 'loss rate', zh: '丢包率' } },
+    ],
+  },
 ];
 
 export function actionSpec(kind: ActionKind): ActionSpec {
@@ -301,6 +365,12 @@ const arrow = (a: { from: string; to: string; oneWay?: boolean }) => `${a.from}$
 
 function fmtNum(n: number): string {
   return Number.isInteger(n) ? String(n) : String(Number(n.toPrecision(4)));
+}
+
+/** 2000 → "2 s" / "2 秒"; 250 → "250 ms". */
+function fmtSeconds(ms: number, lang: Lang): string {
+  if (ms >= 1000 && ms % 100 === 0) return `${fmtNum(ms / 1000)} ${lang === 'zh' ? '秒' : 's'}`;
+  return `${fmtNum(ms)} ms`;
 }
 
 function linkChanges(a: Extract<Action, { do: 'link' }>, lang: Lang): string {
@@ -343,6 +413,10 @@ export function describeAction(a: Action, lang: Lang): string {
       return zh ? `${a.node} 选举超时` : `election timeout on ${a.node}`;
     case 'link':
       return zh ? `链路 ${arrow(a)}：${linkChanges(a, lang)}` : `link ${arrow(a)}: ${linkChanges(a, lang)}`;
+    case 'pause':
+      return zh ? `暂停 ${a.node} ${fmtSeconds(a.ms, lang)}（GC）` : `pause ${a.node} ${fmtSeconds(a.ms, lang)} (GC)`;
+    case 'putMeta':
+      return zh ? `写入元数据 ${a.key} = "${a.value}"` : `put ${a.key} = "${a.value}"`;
     case 'tamper': {
       const words = zh ? tamperWordsZh : tamperWordsEn;
       const parts = [words[a.attack]];
@@ -359,6 +433,14 @@ export function describeAction(a: Action, lang: Lang): string {
     }
     case 'honest':
       return zh ? `${a.node} 恢复诚实` : `${a.node} is honest again`;
+    case 'submit': {
+      const n = a.count ?? 1;
+      return zh ? `${a.node} 提交 ${n} 次更新` : `${a.node} submits ${n === 1 ? 'an update' : `${n} updates`}`;
+    }
+    case 'network': {
+      const changes = linkChanges({ from: '', to: '', ...a, do: 'link' }, lang);
+      return zh ? `全部链路：${changes}` : `every link: ${changes}`;
+    }
   }
 }
 

@@ -56,16 +56,26 @@ function fmtValue(v: number): string {
   return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(6)));
 }
 
-/** The condition alone: `steps[w2] > 10`, `divergence == 0 ± 0.01`. Metric names stay in Latin script. */
-export function formatCondition(e: Pick<Expectation, 'metric' | 'node' | 'op' | 'value' | 'tolerance'>): string {
+type Condition = Pick<Expectation, 'metric' | 'node' | 'op' | 'value' | 'tolerance'> & Partial<Pick<Expectation, 'than' | 'thanAt' | 'factor' | 'offset'>>;
+
+/**
+ * The condition alone: `steps[w2] > 10`, `divergence == 0 ± 0.01`; a comparison (CURRICULUM §C.7)
+ * names the other value as CURRICULUM writes it: `version > 1.4 × ⟨bsp⟩`, `steps[w0] > ⟨@6.5 s⟩ + 20`.
+ * Metric names and variant ids stay in Latin script.
+ */
+export function formatCondition(e: Condition, lang: Lang = 'en'): string {
   const metric = e.node ? `${e.metric}[${e.node}]` : e.metric;
   const tol = e.tolerance ? ` ± ${fmtValue(e.tolerance)}` : '';
-  return `${metric} ${e.op} ${fmtValue(e.value)}${tol}`;
+  if (e.than === undefined && e.thanAt === undefined) return `${metric} ${e.op} ${fmtValue(e.value ?? NaN)}${tol}`;
+  const at = e.thanAt === undefined ? '' : `@${e.thanAt === 'end' ? (lang === 'zh' ? '结束' : 'end') : formatSimTime(e.thanAt, lang)}`;
+  const factor = e.factor !== undefined && e.factor !== 1 ? `${fmtValue(e.factor)} × ` : '';
+  const offset = e.offset ? ` ${e.offset < 0 ? '−' : '+'} ${fmtValue(Math.abs(e.offset))}` : '';
+  return `${metric} ${e.op} ${factor}⟨${e.than ?? ''}${at}⟩${offset}${tol}`;
 }
 
 /** `availability == 1 at 5.9 s` / `5.9 秒时：availability == 1`; `at end` / `结束时`. */
-export function formatExpectation(e: Pick<Expectation, 'at' | 'metric' | 'node' | 'op' | 'value' | 'tolerance'>, lang: Lang): string {
-  const cond = formatCondition(e);
+export function formatExpectation(e: Pick<Expectation, 'at'> & Condition, lang: Lang): string {
+  const cond = formatCondition(e, lang);
   if (lang === 'zh') return `${e.at === 'end' ? '结束时' : `${formatSimTime(e.at, 'zh')}时`}：${cond}`;
   return `${cond} at ${e.at === 'end' ? 'end' : formatSimTime(e.at, 'en')}`;
 }

@@ -10,13 +10,16 @@ export interface ClusterSize {
   workers: number;
   servers?: number;
   brokers?: number;
+  /** Coordination-service nodes c0… (CURRICULUM §C.1). */
+  coord?: number;
 }
 
-/** Prefixes in display order; future roles (e.g. coordination nodes `c0…`) add a row here. */
+/** Prefixes in display order; a new role adds a row here. */
 const roles: ReadonlyArray<{ prefix: string; key: keyof ClusterSize }> = [
   { prefix: 'w', key: 'workers' },
   { prefix: 's', key: 'servers' },
   { prefix: 'b', key: 'brokers' },
+  { prefix: 'c', key: 'coord' },
 ];
 
 export function clusterNodeIds(cluster: ClusterSize): string[] {
@@ -100,12 +103,16 @@ export function actionNodeProblems(action: Action, nodeIds: readonly string[]): 
     case 'restart':
     case 'slow':
     case 'timeout':
+    case 'pause':
     case 'byzantine':
     case 'honest':
+    case 'submit':
       // Selectors ("@leader", "@crashed") resolve when the action fires.
       if (!action.node.startsWith('@')) need('node', action.node);
       break;
     case 'heal':
+    case 'network':
+    case 'putMeta':
       break;
   }
   return problems;

@@ -1,7 +1,8 @@
 import './zodConfig'; // the same parser everywhere (the app's entry imports it before anything else)
 import { z } from 'zod';
-import { actSchema, lessonMetaSchema, stepSchema } from './lesson';
+import { actSchema, comparisonFields, lessonMetaSchema, shapeExpectationSchema, stepSchema } from './lesson';
 import { strategySchema } from '../protocols';
+import { coordinationSchema as coordinationSchemaLocal } from '../protocols/coord/config';
 import { byzantineAttacks, tamperAttacks } from '../sim/types';
 
 /**
@@ -9,11 +10,11 @@ import { byzantineAttacks, tamperAttacks } from '../sim/types';
  * whole file (node ids that must exist, ordering) live in validate.ts.
  */
 
-const nodeId = z.string().regex(/^[wsb]\d+$/, 'expected a node id such as "w0", "s0" or "b0"');
+const nodeId = z.string().regex(/^[wsbc]\d+$/, 'expected a node id such as "w0", "s0", "b0" or "c0"');
 /** Where an action takes one node, a selector resolved when it fires may stand instead (CURRICULUM §C.1). */
 export const nodeSelectors = ['@leader', '@crashed'] as const;
+const actionNode = z.string().regex(/^([wsbc]\d+|@leader|@crashed)$/, 'expected a node id such as "w0", or "@leader" / "@crashed"');
 const workerId = z.string().regex(/^w\d+$/, 'expected a worker id such as "w0" (only a worker computes gradients)');
-const actionNode = z.string().regex(/^([wsb]\d+|@leader|@crashed)$/, 'expected a node id such as "w0", or "@leader" / "@crashed"');
 const text = z.object({ en: z.string(), zh: z.string() });
 const nonNeg = z.number().finite().nonnegative();
 const prob = z.number().min(0).max(1);
@@ -36,6 +37,11 @@ export const modelSchema = z
     noise: z.number().min(0).max(1).default(0.1),
     /** Target for timeToTarget / stepsToTarget (CURRICULUM §C.1). */
     targetLoss: z.number().positive().optional(),
+    /**
+     * Messages are charged as if the model had this many float32 parameters (the "modelled size");
+     * the real model is unchanged. At least the real parameter count (checked by the validator).
+     */
+    virtualParams: z.number().int().positive().max(1e10).optional(),
   })
   .strict();
 
@@ -56,6 +62,11 @@ export const networkSchema = z
     bandwidthMbps: z.number().positive().default(100),
     loss: prob.default(0),
     duplicate: prob.default(0),
+    /**
+     * Per-node NIC capacity (CURRICULUM §C.1): a node's outgoing links share it, and so, separately,
+     * do its incoming ones. Absent: no NIC limit, every link has its own `bandwidthMbps`.
+     */
+    nicMbps: z.number().positive().optional(),
   })
   .strict();
 
@@ -87,6 +98,8 @@ export const actionSchemas = {
       duplicate: prob.optional(),
     })
     .strict(),
+  pause: z.object({ do: z.literal('pause'), node: actionNode, ms: z.number().positive().max(600_000) }).strict(),
+  putMeta: z.object({ do: z.literal('putMeta'), key: z.string().regex(/^\/[\w./-]*$/, 'expected a key such as "/ckpt/latest"'), value: z.string().max(1024) }).strict(),
   tamper: z
     .object({
       do: z.literal('tamper'),
@@ -100,6 +113,16 @@ export const actionSchemas = {
   untamper: z.object({ do: z.literal('untamper'), from: nodeId, to: nodeId }).strict(),
   byzantine: z.object({ do: z.literal('byzantine'), node: workerId, attack: z.enum(byzantineAttacks), scale: attackScale.optional() }).strict(),
   honest: z.object({ do: z.literal('honest'), node: workerId }).strict(),
+  submit: z.object({ do: z.literal('submit'), node: workerId, count: z.number().int().min(1).max(100).optional() }).strict(),
+  network: z
+    .object({
+      do: z.literal('network'),
+      latencyMs: nonNeg.optional(),
+      jitterMs: nonNeg.optional(),
+      bandwidthMbps: z.number().positive().optional(),
+      loss: prob.optional(),
+    })
+    .strict(),
 } as const;
 
 export const actionSchema = z.discriminatedUnion('do', [
@@ -112,10 +135,14 @@ export const actionSchema = z.discriminatedUnion('do', [
   actionSchemas.slow,
   actionSchemas.timeout,
   actionSchemas.link,
+  actionSchemas.pause,
+  actionSchemas.putMeta,
   actionSchemas.tamper,
   actionSchemas.untamper,
   actionSchemas.byzantine,
   actionSchemas.honest,
+  actionSchemas.submit,
+  actionSchemas.network,
 ]);
 
 /** Action kinds in table order (the action table in actions.ts lists the same kinds). */
@@ -170,10 +197,14 @@ export const timelineEntrySchema = z.discriminatedUnion('do', [
   actionSchemas.slow.extend(whenFields),
   actionSchemas.timeout.extend(whenFields),
   actionSchemas.link.extend(whenFields),
+  actionSchemas.pause.extend(whenFields),
+  actionSchemas.putMeta.extend(whenFields),
   actionSchemas.tamper.extend(whenFields),
   actionSchemas.untamper.extend(whenFields),
   actionSchemas.byzantine.extend(whenFields),
   actionSchemas.honest.extend(whenFields),
+  actionSchemas.submit.extend(whenFields),
+  actionSchemas.network.extend(whenFields),
 ]);
 
 /** Metrics the engine defines for every strategy (CONTRACTS.md §1). */
@@ -220,10 +251,13 @@ export const strategyMetricNames = [
   'delayedRounds',
   'timeToTarget',
   'stepsToTarget',
+  'lastFencedToken',
   'inDoubt',
   'tamperedAccepted',
   'tamperedRejected',
   'replayRejected',
+  'sentPerRound',
+  'syncMs',
 ] as const;
 
 export const metricNames = [...coreMetricNames, ...strategyMetricNames] as const;
@@ -246,6 +280,7 @@ export const nodeMetricNames = [
   'staleReads',
   'consumerLag',
   'waitFraction',
+  'sentPerRound',
 ] as const satisfies readonly (typeof coreMetricNames[number] | typeof strategyMetricNames[number])[];
 export type MetricName = (typeof metricNames)[number];
 
@@ -258,12 +293,37 @@ export const expectationSchema = z
     metric: z.enum(metricNames),
     node: nodeId.optional(),
     op: z.enum(comparisonOps),
-    value: z.number(),
+    /** The number compared with; absent exactly when the expectation compares with another run (`than`) or time (`thanAt`). */
+    value: z.number().optional(),
     tolerance: nonNeg.optional(),
     /** The variant it holds for (CURRICULUM §C.7): an id, or "*" for the base and every variant; absent = the base only. */
     variant: z.string().min(1).optional(),
+    /** Comparison (CURRICULUM §C.7): holds iff actual op factor × (the same metric in `than` / at `thanAt`) + offset. */
+    ...comparisonFields,
   })
-  .strict();
+  .strict()
+  .superRefine((e, ctx) => {
+    const comparison = e.than !== undefined || e.thanAt !== undefined;
+    if (!comparison && e.value === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['value'], message: 'missing (expected a number); only a comparison with another variant ("than") or another time ("thanAt") leaves it out' });
+    }
+    if (comparison && e.value !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['value'], message: 'a comparison ("than"/"thanAt") has no "value": it holds iff actual op factor × other + offset (give "factor" and "offset")' });
+    }
+    if (!comparison) {
+      for (const k of ['factor', 'offset'] as const) {
+        if (e[k] !== undefined) ctx.addIssue({ code: 'custom', path: [k], message: `only a comparison uses "${k}": give "than" (a variant) or "thanAt" (a time)` });
+      }
+    }
+  });
+
+/** An expectation against a fixed number: what the engine checks itself while it runs. */
+export type PlainExpectation = Omit<Expectation, 'value' | 'than' | 'thanAt' | 'factor' | 'offset'> & { value: number };
+
+/** True for an expectation that compares with another run or time (evaluated after the runs, engine/lessonVerdict.ts). */
+export function isComparison(e: Pick<Expectation, 'than' | 'thanAt'>): boolean {
+  return e.than !== undefined || e.thanAt !== undefined;
+}
 
 /** Variant ids: what `variant` in an expectation and `&variant=` name. */
 export const variantIdPattern = /^[a-z0-9-]+$/;
@@ -302,6 +362,14 @@ export type SecurityConfig = z.infer<typeof securitySchema>;
 // Strategy knobs are declared by each strategy module (DESIGN rule 6); the registry unites them.
 export { strategySchema, allreduceKnobs, psAsyncKnobs } from '../protocols';
 
+/**
+ * How workers use the coordination service (CURRICULUM §C.1): which service the `coord` nodes run,
+ * the lease (etcd) or session (ZooKeeper) timeout, how reads are served, which server each worker's
+ * session is bound to, the modelled disk sync, the request limit, and a metadata key every worker
+ * reads periodically. Fencing tokens are the etcd revision or the ZooKeeper zxid of a lock grant.
+ */
+export { coordinationSchema } from '../protocols/coord/config';
+
 
 export const scenarioSchema = z
   .object({
@@ -316,16 +384,32 @@ export const scenarioSchema = z
         workers: z.number().int().min(1).max(64),
         servers: z.number().int().min(0).max(7).default(0),
         brokers: z.number().int().min(0).max(7).default(0),
+        /** Coordination-service nodes c0… (a majority-replicated metadata service; c0 starts as its leader). */
+        coord: z.number().int().min(0).max(7).default(0),
       })
       .strict(),
     model: modelSchema.default(modelSchema.parse({})),
     compute: computeSchema.default(computeSchema.parse({})),
     network: networkSchema.default(networkSchema.parse({})),
     strategy: strategySchema,
+    coordination: coordinationSchemaLocal.optional(),
     security: securitySchema.optional(),
     timeline: z.array(timelineEntrySchema).default([]),
     expect: z.array(expectationSchema).default([]),
     variants: z.array(variantSchema).optional(),
+    /**
+     * The name the base goes by among its variants (CURRICULUM names it: L1's "ring", L5's "ssp-4"):
+     * `variant`, `than`, shapes, acts' `show` and placeholders may use it; "base" always works too.
+     */
+    base: z.object({ id: z.string().regex(variantIdPattern, 'use lowercase letters, digits and "-"'), title: text.optional() }).strict().optional(),
+    /** Shape expectations over ordered variants (CURRICULUM §C.7): "u" holds iff the minimum is strictly inside. */
+    shapes: z.array(shapeExpectationSchema).optional(),
+    /**
+     * Extra simulated times (ms) at which the engine samples every metric, beyond every 250 ms,
+     * every expectation time and the end. A variant resolved from a lesson carries the times its
+     * lesson reads (resolveVariant), so every run of the lesson is sampled at the same times.
+     */
+    sampleAt: z.array(nonNeg).optional(),
     /** The lesson script (CURRICULUM §C.7; lesson.ts): acts of steps, or a one-act `narration`. */
     acts: z.array(actSchema).optional(),
     narration: z.array(stepSchema).optional(),
@@ -341,3 +425,4 @@ export type TimelineEntry = z.infer<typeof timelineEntrySchema>;
 export type TimelineTrigger = z.infer<typeof triggerSchema>;
 export type Variant = z.infer<typeof variantSchema>;
 export type ModelSpec = z.infer<typeof modelSchema>;
+export type CoordinationSpec = z.infer<typeof coordinationSchemaLocal>;

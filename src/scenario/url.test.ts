@@ -87,7 +87,7 @@ describe('scenario hash', () => {
 
 describe('parseUrlParams', () => {
   it('defaults', () => {
-    expect(parseUrlParams('', '')).toEqual({ autoplay: false, speed: 1, lang: 'en', backend: 'auto', errors: [] });
+    expect(parseUrlParams('', '')).toEqual({ autoplay: false, speed: 1, lang: 'en', backend: 'auto', present: false, lessons: false, errors: [] });
   });
 
   it('reads every parameter', () => {
@@ -97,6 +97,8 @@ describe('parseUrlParams', () => {
       speed: 'max',
       lang: 'zh',
       backend: 'wasm',
+      present: false,
+      lessons: false,
       errors: [],
     });
     expect(parseUrlParams('speed=0.1', '').speed).toBe(0.1);
@@ -136,6 +138,28 @@ describe('parseUrlParams', () => {
       expect(p.at).toBeUndefined();
       expect(p.errors).toEqual([`at: "${bad}" is not a simulated time in ms (a number ≥ 0)`]);
     }
+  });
+
+  it('a lesson: lesson, step, variant, mode, present (CURRICULUM §C.8), and lessons=1 for the index', () => {
+    expect(parseUrlParams('?lesson=cap-partition-choice&step=partition.4&variant=async&mode=free&present=1', '')).toMatchObject({
+      lessonId: 'cap-partition-choice',
+      step: 'partition.4',
+      variant: 'async',
+      mode: 'free',
+      present: true,
+      lessons: false,
+      errors: [],
+    });
+    expect(parseUrlParams('?lessons=1', '')).toMatchObject({ lessons: true, present: false });
+    const bad = parseUrlParams('?lesson=L1!&step=4&variant=A&mode=teach&present=yes', '');
+    expect([bad.lessonId, bad.step, bad.variant, bad.mode, bad.present]).toEqual([undefined, undefined, undefined, undefined, false]);
+    expect(bad.errors).toEqual([
+      'lesson: "L1!" is not a lesson id (lowercase letters, digits and "-")',
+      'step: "4" is not <act>.<n> (e.g. partition.3)',
+      'variant: "A" is not a variant id (lowercase letters, digits and "-")',
+      'mode: "teach" is not guided or free',
+      'present: "yes" is not 1 or 0',
+    ]);
   });
 
   it('speed outside 0.1…100 is an error', () => {

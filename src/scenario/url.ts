@@ -130,6 +130,18 @@ export interface UrlParams {
   backend: BackendChoice;
   /** `at=<ms>`: put the scrub cursor at this simulated time once the run has reached it. */
   at?: number;
+  /** `lesson=<id>`: open a built-in lesson in guided mode (CURRICULUM §C.8). */
+  lessonId?: string;
+  /** `step=<act>.<n>`: the step to open the lesson at (checked against its acts when it loads). */
+  step?: string;
+  /** `variant=<id>`: the variant in focus (checked against the lesson's variants when it loads). */
+  variant?: string;
+  /** `mode=guided|free`: walk the lesson's steps, or play freely; default guided with `lesson=`. */
+  mode?: 'guided' | 'free';
+  /** `present=1`: presenter mode (large type, lesson keys). */
+  present: boolean;
+  /** `lessons=1`: open the lesson index (the landing page's second door). */
+  lessons: boolean;
   /** One line per bad parameter; the default is kept for it. */
   errors: string[];
 }
@@ -152,6 +164,8 @@ export function parseUrlParams(search: string, hash: string, defaults: Partial<U
     speed: defaults.speed ?? 1,
     lang: defaults.lang ?? 'en',
     backend: defaults.backend ?? 'auto',
+    present: false,
+    lessons: false,
     errors: [],
   };
 
@@ -191,6 +205,33 @@ export function parseUrlParams(search: string, hash: string, defaults: Partial<U
     const n = at.trim() === '' ? NaN : Number(at);
     if (!Number.isFinite(n) || n < 0) out.errors.push(`at: "${at}" is not a simulated time in ms (a number ≥ 0)`);
     else out.at = n;
+  }
+
+  const lesson = q.get('lesson');
+  if (lesson !== null) {
+    if (/^[a-z0-9-]+$/.test(lesson)) out.lessonId = lesson;
+    else out.errors.push(`lesson: "${lesson}" is not a lesson id (lowercase letters, digits and "-")`);
+  }
+  const step = q.get('step');
+  if (step !== null) {
+    if (/^[A-Za-z0-9_-]+\.[A-Za-z0-9_.-]+$/.test(step)) out.step = step;
+    else out.errors.push(`step: "${step}" is not <act>.<n> (e.g. partition.3)`);
+  }
+  const variant = q.get('variant');
+  if (variant !== null) {
+    if (/^[a-z0-9-]+$/.test(variant)) out.variant = variant;
+    else out.errors.push(`variant: "${variant}" is not a variant id (lowercase letters, digits and "-")`);
+  }
+  const mode = q.get('mode');
+  if (mode !== null) {
+    if (mode === 'guided' || mode === 'free') out.mode = mode;
+    else out.errors.push(`mode: "${mode}" is not guided or free`);
+  }
+  for (const name of ['present', 'lessons'] as const) {
+    const v = q.get(name);
+    if (v === null) continue;
+    if (v === '1' || v === 'true' || v === '') out[name] = true;
+    else if (v !== '0' && v !== 'false') out.errors.push(`${name}: "${v}" is not 1 or 0`);
   }
 
   const backend = q.get('backend');

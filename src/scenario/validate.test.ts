@@ -25,7 +25,7 @@ describe('validateScenario: good files', () => {
     const r = validateScenario(base);
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    expect(r.scenario.cluster).toEqual({ workers: 4, servers: 0, brokers: 0 });
+    expect(r.scenario.cluster).toEqual({ workers: 4, servers: 0, brokers: 0, coord: 0 });
     expect(r.scenario.model.dataset).toBe('spiral');
     expect(r.scenario.network.latencyMs).toBe(10);
     expect(r.scenario.compute.stragglers).toEqual([]);
@@ -139,12 +139,12 @@ describe('validateScenario: bad files, one readable line each', () => {
     [
       'unknown action lists the valid ones',
       { ...base, timeline: [{ at: 1, do: 'explode', node: 'w0' }] },
-      ['timeline[0].do: unknown action "explode"; valid actions: partition, heal, cut, restore, crash, restart, slow, timeout, link, tamper, untamper, byzantine, honest'],
+      ['timeline[0].do: unknown action "explode"; valid actions: partition, heal, cut, restore, crash, restart, slow, timeout, link, pause, putMeta, tamper, untamper, byzantine, honest, submit, network'],
     ],
     [
       'missing action',
       { ...base, timeline: [{ at: 1 }] },
-      ['timeline[0].do: missing action; valid actions: partition, heal, cut, restore, crash, restart, slow, timeout, link, tamper, untamper, byzantine, honest'],
+      ['timeline[0].do: missing action; valid actions: partition, heal, cut, restore, crash, restart, slow, timeout, link, pause, putMeta, tamper, untamper, byzantine, honest, submit, network'],
     ],
     [
       'unknown strategy',

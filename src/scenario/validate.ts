@@ -1,12 +1,15 @@
 import { strategyInfo } from '../protocols';
 import { noteNames } from '../protocols/facts';
 import { kafkaMisnomers, kafkaPsProblems } from '../protocols/kafka';
+import { coordinationProblems } from '../protocols/coord/config';
 import { psSyncAggregationProblem } from '../protocols/psSync';
 import { strategiesWithWire } from '../protocols/wire';
 import { actionKinds, FASHION_TRAIN_IMAGES, scenarioSchema, type Scenario, type TimelineEntry } from './schema';
 import { fieldNamesOf, formatIssues, formatPath, makeSuggester } from './issues';
 import { actionNodeProblems, clusterNodeIds, unknownNodeMessage } from './nodes';
-import { expectationsFor, fixedFields, patchedInput } from './variants';
+import { baseIdOf, expectationsFor, fixedFields, isBaseId, patchedInput } from './variants';
+import { lessonSampleTimes } from './lessonRefs';
+import { lessonProblems } from './lessonValidate';
 
 /**
  * Validation of a scenario file (CONTRACTS §1): structure via the zod schema, then the rules
@@ -29,7 +32,12 @@ const suggest = makeSuggester(fieldNamesOf(scenarioSchema));
 export function validateScenario(input: unknown): ValidationResult {
   const r = validateOne(input);
   if (!r.ok) return { ok: false, errors: cap(r.errors) };
-  const errors = variantProblems(r.scenario);
+  const runs = new Map<string, Scenario>([
+    ['base', r.scenario],
+    [baseIdOf(r.scenario), r.scenario],
+  ]);
+  const errors = variantProblems(r.scenario, runs);
+  if (errors.length === 0) errors.push(...lessonProblems(r.scenario, runs, triggerEvents));
   return errors.length > 0 ? { ok: false, errors: cap(errors) } : r;
 }
 
@@ -55,9 +63,12 @@ function validateOne(input: unknown): ValidationResult {
  * already reported the problems of a file's variants, with their paths).
  */
 export function resolveVariant(base: Scenario, id: string): ValidationResult {
+  if (isBaseId(base, id)) return { ok: true, scenario: base };
   const v = base.variants?.find((x) => x.id === id);
   if (!v) return { ok: false, errors: [`variant: no variant "${id}"${base.variants?.length ? ` (variants: ${base.variants.map((x) => x.id).join(', ')})` : ''}`] };
-  return validateOne({ ...patchedInput(base, v.patch), expect: expectationsFor(base.expect, id) });
+  // The lesson's sampling times travel with the variant: every run is sampled where the lesson reads it.
+  const times = lessonSampleTimes(base);
+  return validateOne({ ...patchedInput(base, v.patch), expect: expectationsFor(base.expect, id, baseIdOf(base)), ...(times.length ? { sampleAt: times } : {}) });
 }
 
 /**
@@ -65,13 +76,14 @@ export function resolveVariant(base: Scenario, id: string): ValidationResult {
  * patched scenario valid — its problems named under `variants[i].patch.<field>` when the patch
  * wrote that field, else under `variants[i]` — and expectations that name an existing variant.
  */
-function variantProblems(s: Scenario): string[] {
+function variantProblems(s: Scenario, runs: Map<string, Scenario>): string[] {
   const errors: string[] = [];
   const at = (path: ReadonlyArray<string | number>, msg: string) => errors.push(`${formatPath(path)}: ${msg}`);
   const variants = s.variants ?? [];
   const ids = variants.map((v) => v.id);
   variants.forEach((v, i) => {
     if (ids.indexOf(v.id) !== i) return at(['variants', i, 'id'], `"${v.id}" is used by variants[${ids.indexOf(v.id)}] already`);
+    if (isBaseId(s, v.id)) return at(['variants', i, 'id'], `"${v.id}" names the base (${s.base ? '"base.id"' : 'reserved'}); give the variant another id`);
     let fixed = false;
     for (const key of Object.keys(v.patch)) {
       if (Object.hasOwn(fixedFields, key)) {
@@ -82,9 +94,11 @@ function variantProblems(s: Scenario): string[] {
     if (fixed) return;
     const r = validateOne(patchedInput(s, v.patch));
     if (r.ok) {
+      runs.set(v.id, r.scenario);
       s.expect.forEach((e, j) => {
         if (e.variant !== v.id && e.variant !== '*') return;
         if (e.at !== 'end' && e.at > r.scenario.durationMs) at(['expect', j, 'at'], `${afterEnd(e.at, r.scenario.durationMs)} of variant "${v.id}"`);
+        if (e.thanAt !== undefined && e.thanAt !== 'end' && e.thanAt > r.scenario.durationMs) at(['expect', j, 'thanAt'], `${afterEnd(e.thanAt, r.scenario.durationMs)} of variant "${v.id}"`);
         const known = clusterNodeIds(r.scenario.cluster);
         if (e.node !== undefined && !known.includes(e.node)) at(['expect', j, 'node'], `${unknownNodeMessage(e.node, known)} in variant "${v.id}"`);
       });
@@ -97,8 +111,8 @@ function variantProblems(s: Scenario): string[] {
     }
   });
   s.expect.forEach((e, j) => {
-    if (e.variant === undefined || e.variant === '*' || ids.includes(e.variant)) return;
-    at(['expect', j, 'variant'], `no variant "${e.variant}" (${ids.length ? `variants: ${ids.join(', ')}` : 'the scenario has no variants'}; "*" means all)`);
+    if (e.variant === undefined || e.variant === '*' || isBaseId(s, e.variant) || ids.includes(e.variant)) return;
+    at(['expect', j, 'variant'], `no variant "${e.variant}" (${ids.length ? `variants: ${ids.join(', ')}` : 'the scenario has no variants'}; "*" means all, "${baseIdOf(s)}" the base)`);
   });
   return errors;
 }
@@ -138,6 +152,12 @@ export function wholeFileProblems(s: Scenario): string[] {
     at(['security'], noWire(s.strategy.kind, 'protect with a digest, a tag or a sequence number; "tls" covers every record'));
   }
 
+  if (s.coordination) for (const [path, msg] of coordinationProblems(s.coordination, s.cluster)) at(['coordination', ...path], msg);
+  if (s.strategy.kind === 'ps-async') {
+    if (s.strategy.writeLock === 'lease' && s.cluster.coord < 1) at(['strategy', 'writeLock'], '"lease" takes its locks from a coordination service: set cluster.coord (3 is usual)');
+    if (s.strategy.fencing && s.strategy.writeLock !== 'lease') at(['strategy', 'fencing'], 'fencing checks the tokens of lock grants: it needs writeLock "lease"');
+  }
+
   s.compute.stragglers.forEach((st, i) => {
     if (!known.has(st.node)) at(['compute', 'stragglers', i, 'node'], unknownNodeMessage(st.node, ids));
   });
@@ -146,12 +166,18 @@ export function wholeFileProblems(s: Scenario): string[] {
 
   s.timeline.forEach((entry, i) => {
     for (const [path, msg] of whenProblems(entry, s.durationMs, ids)) at(['timeline', i, ...path], msg);
-    if (entry.do === 'tamper' && !wire) at(['timeline', i, 'do'], noWire(s.strategy.kind, 'alter'));
+    if (entry.do === 'tamper') {
+      const problem = tamperProblem(s.strategy.kind, entry.from, entry.to);
+      if (problem) at(['timeline', i, problem[0]], problem[1]);
+    }
     for (const [field, msg] of actionNodeProblems(entry, ids)) at(['timeline', i, field], msg);
   });
 
   s.expect.forEach((e, i) => {
+    // An expectation of one variant only is checked against that variant's run (variantProblems).
+    if (e.variant !== undefined && e.variant !== '*' && !isBaseId(s, e.variant)) return;
     if (e.at !== 'end' && e.at > s.durationMs) at(['expect', i, 'at'], afterEnd(e.at, s.durationMs));
+    if (e.thanAt !== undefined && e.thanAt !== 'end' && e.thanAt > s.durationMs) at(['expect', i, 'thanAt'], afterEnd(e.thanAt, s.durationMs));
     if (e.node !== undefined && !known.has(e.node)) at(['expect', i, 'node'], unknownNodeMessage(e.node, ids));
   });
 
@@ -163,8 +189,21 @@ export function noWire(kind: string, what: string): string {
   return `strategy "${kind}" sends no parameter-server updates to ${what} (only ${strategiesWithWire.join(', ')} do)`;
 }
 
-/** Events a timeline `on` may name: every note, and `action:<do>` for every action. */
-const triggerEvents: readonly string[] = [...noteNames, ...actionKinds.map((k) => `action:${k}`)];
+/**
+ * Why a `tamper` on from → to would have nothing to alter, as [field, message], or null: the
+ * strategy sends no parameter-server updates, or the link is the coordination service's (its
+ * locks, leases and metadata are not updates; TLS covers them, and nothing else does).
+ */
+export function tamperProblem(kind: string, from: string, to: string): ['do' | 'from' | 'to', string] | null {
+  if (!strategiesWithWire.includes(kind)) return ['do', noWire(kind, 'alter')];
+  for (const [field, id] of [['from', from], ['to', to]] as const) {
+    if (/^c\d+$/.test(id)) return [field, `"${id}" is a node of the coordination service: its messages (locks, leases, metadata) carry no parameter-server updates to alter`];
+  }
+  return null;
+}
+
+/** Events a timeline `on` (and a lesson step's `when`) may name: every note, and `action:<do>` for every action. */
+export const triggerEvents: readonly string[] = [...noteNames, ...actionKinds.map((k) => `action:${k}`)];
 const suggestEvent = makeSuggester(triggerEvents);
 
 /** An entry fires at a time (`at`) or on an event (`on`), exactly one of them. */

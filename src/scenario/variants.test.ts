@@ -157,7 +157,7 @@ describe('variants (CURRICULUM §C.1, §C.7)', () => {
       'an expectation naming no variant',
       [{ id: 'two-pc', patch: {} }],
       [{ at: 'end', metric: 'steps', op: '>', value: 0, variant: '2pc' }],
-      ['expect[0].variant: no variant "2pc" (variants: two-pc; "*" means all)'],
+      ['expect[0].variant: no variant "2pc" (variants: two-pc; "*" means all, "base" the base)'],
     ],
     [
       'an expectation on a node the variant does not have',
@@ -170,6 +170,6 @@ describe('variants (CURRICULUM §C.1, §C.7)', () => {
   });
 
   it('an expectation with "variant" on a scenario without variants is refused', () => {
-    expect(errorsOf({ ...base, expect: [{ at: 'end', metric: 'steps', op: '>', value: 0, variant: 'x' }] })).toEqual(['expect[0].variant: no variant "x" (the scenario has no variants; "*" means all)']);
+    expect(errorsOf({ ...base, expect: [{ at: 'end', metric: 'steps', op: '>', value: 0, variant: 'x' }] })).toEqual(['expect[0].variant: no variant "x" (the scenario has no variants; "*" means all, "base" the base)']);
   });
 });

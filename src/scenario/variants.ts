@@ -41,7 +41,20 @@ export const fixedFields: Readonly<Record<string, string>> = {
   seed: 'variants run with the base seed, so they differ only by the patch',
   variants: 'a variant cannot have variants',
   expect: 'a variant\'s expectations go in the base "expect" with "variant": "<id>" (or "*" for all)',
+  shapes: 'shape expectations compare the variants of the lesson; they live in the base',
+  base: 'the base\'s name belongs to the base',
+  sampleAt: 'every run of a lesson is sampled at the same times (the base\'s)',
 };
+
+/** The name the base goes by among the variants: its `base.id`, else "base" ("base" always works too). */
+export function baseIdOf(s: Pick<Scenario, 'base'>): string {
+  return s.base?.id ?? 'base';
+}
+
+/** Whether `id` names the base run of scenario `s`. */
+export function isBaseId(s: Pick<Scenario, 'base'>, id: string): boolean {
+  return id === 'base' || id === s.base?.id;
+}
 
 /**
  * The base scenario with a variant's patch applied, as unvalidated input: variants and
@@ -57,13 +70,16 @@ export function patchedInput(base: Scenario, patch: Record<string, unknown>): Re
   return merged;
 }
 
-/** Whether an expectation holds for the run `variant` (null: the base). */
-export function expectationApplies(e: Pick<Expectation, 'variant'>, variant: string | null): boolean {
-  if (e.variant === undefined) return variant === null;
+/**
+ * Whether an expectation holds for the run `variant` (null: the base). `baseId` is the base's own
+ * name (scenario `base.id`), which names the base like "base" does.
+ */
+export function expectationApplies(e: Pick<Expectation, 'variant'>, variant: string | null, baseId = 'base'): boolean {
+  if (e.variant === undefined || e.variant === 'base' || e.variant === baseId) return variant === null;
   return e.variant === '*' || e.variant === variant;
 }
 
 /** The expectations of one run (null: the base), without their `variant` field. */
-export function expectationsFor(expect: readonly Expectation[], variant: string | null): Expectation[] {
-  return expect.filter((e) => expectationApplies(e, variant)).map(({ variant: _v, ...e }) => e);
+export function expectationsFor(expect: readonly Expectation[], variant: string | null, baseId = 'base'): Expectation[] {
+  return expect.filter((e) => expectationApplies(e, variant, baseId)).map(({ variant: _v, ...e }) => e);
 }

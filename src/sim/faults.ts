@@ -33,7 +33,7 @@ export function linkKey(from: NodeId, to: NodeId): string {
 
 /** Does the action change the network? (The others act on nodes, or on the strategy.) */
 export function isNetAction(a: Action): boolean {
-  return a.do === 'partition' || a.do === 'heal' || a.do === 'cut' || a.do === 'restore' || a.do === 'link' || a.do === 'tamper' || a.do === 'untamper';
+  return a.do === 'partition' || a.do === 'heal' || a.do === 'cut' || a.do === 'restore' || a.do === 'link' || a.do === 'network' || a.do === 'tamper' || a.do === 'untamper';
 }
 
 /**
@@ -69,6 +69,15 @@ export function applyNetAction(f: NetFaults, a: Action, nodes: readonly NodeId[]
       for (const [k, v] of Object.entries(patch)) if (v !== undefined) (changed as Record<string, number>)[k] = v;
       const props = new Map(f.props);
       for (const [x, y] of directions(a)) props.set(linkKey(x, y), { ...props.get(linkKey(x, y)), ...changed });
+      return { ...f, props };
+    }
+    case 'network': {
+      // Every directed link at once, as if `link` had been applied to each.
+      const { do: _do, ...patch } = a;
+      const changed: Partial<LinkProps> = {};
+      for (const [k, v] of Object.entries(patch)) if (v !== undefined) (changed as Record<string, number>)[k] = v;
+      const props = new Map(f.props);
+      for (const x of nodes) for (const y of nodes) if (x !== y) props.set(linkKey(x, y), { ...props.get(linkKey(x, y)), ...changed });
       return { ...f, props };
     }
     case 'tamper':

@@ -111,3 +111,37 @@ describe('Network faults', () => {
     expect(n.props('w1', 'w0').latencyMs).toBe(10);
   });
 });
+
+describe('NIC capacity (network.nicMbps, CURRICULUM §C.1)', () => {
+  // 8 Mbps = 1000 bytes/ms; links are ten times faster, so only the NICs limit.
+  const nic = () => new Network(nodes, { ...base, latencyMs: 1, bandwidthMbps: 80 }, rngFor(1, 'network'), 8);
+
+  it('a node’s outgoing links share its NIC: two sends at once take twice as long', () => {
+    const n = nic();
+    expect(n.transmit('w0', 'w1', 1000, 0).due).toBeCloseTo(2, 9); // 1 ms on the NIC + 1 ms latency
+    expect(n.transmit('w0', 'w2', 1000, 0).due).toBeCloseTo(3, 9); // waits for w0's NIC
+    // Without a NIC limit the second link is its own pipe (at the link's 80 Mbps).
+    const free = new Network(nodes, { ...base, latencyMs: 1, bandwidthMbps: 8 }, rngFor(1, 'network'));
+    expect(free.transmit('w0', 'w1', 1000, 0).due).toBeCloseTo(2, 9);
+    expect(free.transmit('w0', 'w2', 1000, 0).due).toBeCloseTo(2, 9);
+  });
+
+  it('a node’s incoming links share its NIC too, separately from its outgoing one', () => {
+    const n = nic();
+    expect(n.transmit('w0', 's0', 1000, 0).due).toBeCloseTo(2, 9);
+    expect(n.transmit('w1', 's0', 1000, 0).due).toBeCloseTo(3, 9);
+    expect(n.transmit('s0', 'w2', 1000, 0).due).toBeCloseTo(2, 9); // s0's outgoing NIC is free
+  });
+
+  it('a single parameter server: N gradients in, N parameter copies out, T ≈ 2·N·M/B', () => {
+    for (const N of [2, 4]) {
+      const workers = nodes.slice(0, N);
+      const n = nic();
+      const M = 5000; // 5 ms per message on a NIC
+      const heard = Math.max(...workers.map((w) => n.transmit(w, 's0', M, 0).due));
+      const done = Math.max(...workers.map((w) => n.transmit('s0', w, M, heard).due));
+      const B = 1000; // bytes per ms
+      expect(done).toBeCloseTo((2 * N * M) / B + 2, 6); // plus one latency each way
+    }
+  });
+});

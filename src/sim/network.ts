@@ -12,6 +12,13 @@ import type { Action, LinkProps, MessageKind, NodeId, SimTime } from './types';
  * Arrival times on one link never decrease, so jitter cannot reorder a link (FIFO).
  * Loss and duplication are seeded draws; cuts and partitions drop at send and, for messages
  * already in flight, at delivery.
+ *
+ * With a NIC capacity (`network.nicMbps`, CURRICULUM §C.1) each node also has one outgoing and one
+ * incoming interface that its links share: a message occupies the sender's NIC while it is sent
+ * and the receiver's NIC while it arrives (one latency later), so a node can send or receive only
+ * `nicMbps` in all. A single parameter server then needs ≈ N·M/B to hear N gradients of M bytes
+ * and as long again to send the parameters back: T ≈ 2·N·M/B (TRUTHS "Facts"). Messages take the
+ * interfaces in send order (a FIFO per interface).
  */
 export type DropReason = 'loss' | 'cut' | 'partition' | 'down' | 'auth' | 'replay';
 
@@ -33,10 +40,16 @@ export class Network {
   private readonly links = new Map<string, LinkState>();
   private state: NetFaults = noFaults;
 
+  /** With a NIC capacity: when each node's outgoing and incoming interfaces are free again. */
+  private readonly nicOut = new Map<NodeId, SimTime>();
+  private readonly nicIn = new Map<NodeId, SimTime>();
+
   constructor(
     readonly nodes: readonly NodeId[],
     private readonly defaults: LinkProps,
     private readonly rng: Rng,
+    /** Per-node NIC capacity in Mbps, shared by a node's outgoing links and, separately, its incoming ones; undefined: none. */
+    private readonly nicMbps?: number,
   ) {}
 
   /** Applies an action's network effect (sim/faults.ts, the one definition); others change nothing. */
@@ -98,8 +111,15 @@ export class Network {
     if (blocked) return { due: now, dropped: blocked };
     const l = this.link(from, to);
     const p = this.props(from, to);
-    const start = Math.max(now, l.busyUntil);
-    const txMs = (bytes * 8) / (p.bandwidthMbps * 1000); // Mbps = 1000 bits per ms
+    let start = Math.max(now, l.busyUntil);
+    let txMs = (bytes * 8) / (p.bandwidthMbps * 1000); // Mbps = 1000 bits per ms
+    if (this.nicMbps !== undefined) {
+      // The slower of link and NIC sets the pace; the bits reach the receiver's NIC one latency later.
+      txMs = Math.max(txMs, (bytes * 8) / (this.nicMbps * 1000));
+      start = Math.max(start, this.nicOut.get(from) ?? 0, (this.nicIn.get(to) ?? 0) - p.latencyMs);
+      this.nicOut.set(from, start + txMs);
+      this.nicIn.set(to, start + p.latencyMs + txMs);
+    }
     l.busyUntil = start + txMs;
     const jitter = p.jitterMs > 0 ? this.rng.range(-p.jitterMs, p.jitterMs) : 0;
     const arrival = Math.max(quantize(l.busyUntil + Math.max(0, p.latencyMs + jitter)), l.lastArrival);

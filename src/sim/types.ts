@@ -5,8 +5,8 @@ import type { LogItem, NodeFacts, Note } from '../protocols/facts';
  * Layers above (protocols, train, scenario, app, cli) speak these types.
  */
 
-export type NodeId = string; // workers w0…, servers s0…, brokers b0…
-export type NodeRole = 'worker' | 'server' | 'broker';
+export type NodeId = string; // workers w0…, servers s0…, brokers b0…, coordination nodes c0…
+export type NodeRole = 'worker' | 'server' | 'broker' | 'coord';
 export type SimTime = number; // simulated milliseconds
 
 /** Link properties of one directed link. */
@@ -39,12 +39,23 @@ export type Action =
   | { do: 'slow'; node: NodeId; factor: number }
   /** Fire a node's election timer now (Raft, like RaftScope's "timeout"); strategies that elect handle it. */
   | { do: 'timeout'; node: NodeId }
+  /**
+   * Freeze a process for `ms` (a GC pause, a VM freeze): it handles no events, its timers and its
+   * computation stop, incoming messages queue; then it resumes unaware. Unlike crash, state is kept.
+   */
+  | { do: 'pause'; node: NodeId; ms: number }
+  /** Write a metadata key through the coordination service's leader (e.g. the checkpoint pointer). */
+  | { do: 'putMeta'; key: string; value: string }
   /** A man-in-the-middle on the directed link from → to (sim/faults.ts holds it; the engine's security layer acts). */
   | { do: 'tamper'; from: NodeId; to: NodeId; attack: TamperAttack; scale?: number; count?: number }
   | { do: 'untamper'; from: NodeId; to: NodeId }
   /** The worker, holding valid keys, sends malicious gradients from now on; `honest` ends it. */
   | { do: 'byzantine'; node: NodeId; attack: ByzantineAttack; scale?: number }
   | { do: 'honest'; node: NodeId }
+  /** The worker pushes `count` (1) updates now: raft-ps with `clientMode: "manual"` (CURRICULUM §C.2, L7). */
+  | { do: 'submit'; node: NodeId; count?: number }
+  /** Change every link at once (CURRICULUM §C.2); fields left out keep their value. */
+  | { do: 'network'; latencyMs?: number; jitterMs?: number; bandwidthMbps?: number; loss?: number }
   | {
       do: 'link';
       from: NodeId;
@@ -157,6 +168,8 @@ export type HistoryEvent =
       opId: number;
       version?: number;
       v?: { hash: string };
+      /** A metadata key of the coordination service (absent: the parameters). */
+      key?: string;
     }
   /** An invariant the run broke (Raft election safety, SSP bound, lost acknowledged update …). */
   | { t: SimTime; type: 'violation'; invariant: string; detail: string }

@@ -25,18 +25,22 @@ export function ActionTools() {
   const sim = useApp((st) => st.sim);
   const draft = useApp((st) => st.partitionDraft);
   useApp((st) => st.frame);
-  const tabs: ToolTab[] = ['node', 'partition', 'links'];
-  const key = { node: 'nodeTab', partition: 'partitionTab', links: 'linksTab' } as const;
+  // The metadata tab only where a coordination service runs (c0…): putMeta writes through it.
+  const tabs: ToolTab[] = sim && sim.scenario.cluster.coord > 0 ? ['node', 'partition', 'links', 'meta'] : ['node', 'partition', 'links'];
+  const key = { node: 'nodeTab', partition: 'partitionTab', links: 'linksTab', meta: 'metaTab' } as const;
   // Cluster-wide entries that need no form (heal) sit in the tab row, from the table.
   const clusterItems = sim ? choicesFor(clusterTarget(sim, draft)).filter((c) => 'action' in c && c.spec.target === 'cluster') : [];
   return (
     <section className="tools panel" aria-label={s(lang, 'tools')}>
-      <div className="tabs" role="tablist">
-        {tabs.map((t) => (
-          <button key={t} type="button" role="tab" aria-selected={tab === t} className={tab === t ? 'tab active' : 'tab'} onClick={() => set({ toolTab: t })}>
-            {s(lang, key[t])}
-          </button>
-        ))}
+      <div className="tabs">
+        {/* The tablist holds the tabs alone; the cluster buttons (heal) sit beside it. */}
+        <div className="tablist" role="tablist">
+          {tabs.map((t) => (
+            <button key={t} type="button" role="tab" aria-selected={tab === t} className={tab === t ? 'tab active' : 'tab'} onClick={() => set({ toolTab: t })}>
+              {s(lang, key[t])}
+            </button>
+          ))}
+        </div>
         <span className="spacer" />
         {clusterItems.map((c) => (
           <ChoiceButton key={c.spec.do} choice={c} lang={lang} label={tr(c.spec.label, lang)} testId={c.spec.do} />
@@ -46,6 +50,7 @@ export function ActionTools() {
         {tab === 'node' && <NodePanel />}
         {tab === 'partition' && <PartitionTool />}
         {tab === 'links' && <LinkForm />}
+        {tab === 'meta' && tabs.includes('meta') && <MetaForm />}
       </div>
     </section>
   );
@@ -168,6 +173,32 @@ function PartitionTool() {
         </button>
         <span className="muted small">{s(lang, 'partitionHint')}</span>
       </div>
+    </div>
+  );
+}
+
+/** putMeta: a metadata key and value written through the coordination service's leader (fields from the table). */
+function MetaForm() {
+  const lang = useApp((st) => st.lang);
+  const [draft, setDraft] = useState<Record<string, string>>({});
+  const spec = actionSpec('putMeta');
+  const apply = (): void => {
+    const values: Record<string, string> = {};
+    for (const f of spec.fields) values[f.name] = (draft[f.name] ?? '').trim() || (f.placeholder ?? '');
+    if (!values.key) return reportError(s(lang, 'metaNeedsKey'));
+    act({ do: 'putMeta', key: values.key, value: values.value } as Action);
+  };
+  return (
+    <div className="meta-form row wrap">
+      {spec.fields.map((f) => (
+        <label className="field" key={f.name} title={tr(spec.hint, lang)}>
+          <span className="field-label">{tr(f.label, lang)}</span>
+          <input type="text" value={draft[f.name] ?? ''} placeholder={f.placeholder} onChange={(e) => setDraft({ ...draft, [f.name]: e.target.value })} data-testid={`meta-${f.name}`} />
+        </label>
+      ))}
+      <button type="button" className="primary" onClick={apply} title={tr(spec.hint, lang)} data-testid="apply-meta">
+        {s(lang, 'applyMeta')} <kbd>{spec.key?.toUpperCase()}</kbd>
+      </button>
     </div>
   );
 }

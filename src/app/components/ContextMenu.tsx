@@ -26,6 +26,10 @@ export function openContextMenu(e: ReactMouseEvent): void {
   const sel = selectionAt(e.target as Element);
   if (!sel) return;
   e.preventDefault();
+  // What was right-clicked takes the focus (as the pointer's press would give it), so the focus
+  // comes back to it when the menu closes, and the menu key then means the same target.
+  const hit = (e.target as Element).closest('[data-testid^="node-"], [data-testid^="link-"]');
+  if (hit instanceof SVGElement || hit instanceof HTMLElement) hit.focus({ preventScroll: true });
   const isLink = sel.includes('-');
   set({ selected: sel, toolTab: isLink ? 'links' : 'node', menu: { x: e.clientX, y: e.clientY, sel } });
 }
@@ -49,6 +53,20 @@ export function ContextMenu() {
         return !f || (c.action as unknown as Record<string, unknown>)[f.name] !== target.values[f.name];
       })
     : [];
+
+  // Where the focus was when the menu opened (the node or link, for the keyboard): it goes back
+  // there when the menu closes, unless the user has put it somewhere else meanwhile.
+  const openerRef = useRef<Element | null>(null);
+  useEffect(() => {
+    if (menu) {
+      openerRef.current ??= document.activeElement;
+      return;
+    }
+    const opener = openerRef.current;
+    openerRef.current = null;
+    const lost = document.activeElement === null || document.activeElement === document.body;
+    if (lost && opener?.isConnected && (opener instanceof HTMLElement || opener instanceof SVGElement)) opener.focus();
+  }, [menu]);
 
   // Keep the menu on screen, and focus its first item so the keyboard can drive it.
   useLayoutEffect(() => {

@@ -34,7 +34,8 @@ export function Expectations({ embedded = false, t }: { embedded?: boolean; t: n
     list.length === 0 ? (
       <p className="muted">{s(lang, 'noExpectations')}</p>
     ) : (
-      <ul ref={listRef}>
+      // Focusable: a list that scrolls must scroll by keyboard too.
+      <ul ref={listRef} tabIndex={0} aria-label={s(lang, 'expectations')}>
         {list.map((e, i) => {
           const text = expectationText(e, lang);
           const mark = e.pass === null ? '' : text.slice(-1);

@@ -12,6 +12,7 @@ export function ExplainLine({ t }: { t: number }) {
   if (!sim) return <footer className="explain" />;
   const st = deriveExplainState({
     cfg: sim.scenario.strategy,
+    ...(sim.scenario.coordination ? { coordination: sim.scenario.coordination } : {}),
     ix: indexOf(sim),
     static: staticOf(sim),
     state: stateAt(sim, t),

@@ -15,7 +15,11 @@ export function MetricsStrip({ t }: { t: number }) {
   const lang = useApp((st) => st.lang);
   const sim = useApp((st) => st.sim);
   useApp((st) => st.frame);
-  const sample = sim ? stateAt(sim, t).metrics : null;
+  const state = sim ? stateAt(sim, t) : null;
+  const sample = state?.metrics ?? null;
+  // With a ZooKeeper service and no Raft, Paxos or Kafka group of the strategy's own, the term
+  // the run reports is the service's Zab epoch: name it so.
+  const zabTerm = sim?.scenario.coordination?.service === 'zookeeper' && !!state && !state.nodes.some((n) => n.facts?.kind === 'raft-server' || n.facts?.kind === 'paxos-server' || n.facts?.kind === 'kafka-broker');
   const value = (name: MetricName): number | null => sample?.cluster[name] ?? null;
   const kind = sim?.scenario.strategy.kind ?? '';
   const { visible, hidden } = stripLayout(kind, (m) => value(m) !== null, metricNames);
@@ -28,7 +32,7 @@ export function MetricsStrip({ t }: { t: number }) {
       {visible.map((name) => {
         const v = value(name);
         const bad = name === 'violations' && violations > 0;
-        const label = s(lang, `m_${name}` as StringKey);
+        const label = s(lang, name === 'term' && zabTerm ? 'm_term_zab' : (`m_${name}` as StringKey));
         return (
           <div className={bad ? 'metric bad' : name === 'violations' ? 'metric quiet' : 'metric'} key={name} title={bad ? firstText : `${label} (${name})`}>
             <span className="metric-label">

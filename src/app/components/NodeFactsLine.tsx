@@ -15,7 +15,7 @@ export function NodeFactsLine({ id }: { id: string }) {
   if (!sim) return null;
   const n = stateAt(sim, cursor ?? sim.now()).nodes.find((x) => x.id === id);
   if (!n) return null;
-  const lines = n.up ? nodeLines(n, wordsContext(sim.scenario.strategy, staticOf(sim)), lang) : [];
+  const lines = n.up ? nodeLines(n, wordsContext(sim.scenario, staticOf(sim)), lang) : [];
   return (
     <span className="muted status-text" title={lines.join('\n')} data-testid="node-facts">
       {lines.join(' · ')}

@@ -4,6 +4,7 @@ import { driver } from '../driver';
 import { formatSeconds } from '../format';
 import { restart } from '../load';
 import { set, speeds, useApp, type Speed } from '../store';
+import { useLesson } from '../lesson/store';
 import { useIsStudent } from '../room/roomStore';
 
 /** A URL may ask for any speed (speed=4): it joins the list in order rather than showing as ×0.1. */
@@ -28,8 +29,11 @@ export function RunControls() {
   const student = useIsStudent();
   const cursor = useApp((st) => st.cursor);
   useApp((st) => st.frame); // re-render on every engine change: the time display moves
+  const guided = useLesson((st) => st.lesson !== null && st.mode === 'guided');
   const now = sim ? sim.now() : 0;
-  const finished = status === 'done' || status === 'error';
+  // In a lesson the clock shows the play-head (the lesson's cursor), and ▶ replays from it.
+  const shown = guided && cursor !== null ? cursor : now;
+  const finished = (status === 'done' && !(guided && cursor !== null)) || status === 'error';
   const running = status === 'running';
   // The summary hashes the whole history: compute it once per finished run, not per frame.
   const hash = useMemo(() => (status === 'done' && sim ? sim.summary().scheduleHash : ''), [sim, status]);
@@ -70,7 +74,7 @@ export function RunControls() {
         </select>
       </label>
       <span className="sim-time num" aria-live="off">
-        t={formatSeconds(now)}
+        t={formatSeconds(shown)}
       </span>
       <span className={`status-chip status-${status}`}>{s(lang, `status_${status}` as StringKey)}</span>
       {/* Stable test hooks (CONTRACTS §4): English keywords and raw numbers, whatever the language. */}

@@ -3,6 +3,7 @@ import { tr } from '../i18n/lang';
 import { s } from '../i18n/strings';
 import { openBuiltin, openFile } from '../load';
 import { rs } from '../i18n/runStrings';
+import { ls } from '../i18n/lessonStrings';
 import { RunControls } from './RunControls';
 import { set, useApp } from '../store';
 import { useIsStudent } from '../room/roomStore';
@@ -42,7 +43,10 @@ export function TopBar() {
           ))}
         </select>
       </label>
-      <button type="button" onClick={() => fileRef.current?.click()} title={s(lang, 'openFileTitle')} disabled={student}>
+      <button type="button" onClick={() => set({ indexOpen: true })} title={ls(lang, 'lessonsTitle')} data-testid="open-lessons">
+        {ls(lang, 'lessons')}
+      </button>
+      <button type="button" onClick={() => fileRef.current?.click()} title={s(lang, 'openFileTitle')} data-testid="open-file-button" disabled={student}>
         {s(lang, 'openFile')}
       </button>
       <input
@@ -78,7 +82,7 @@ export function TopBar() {
         lang={lang === 'en' ? 'zh' : 'en'}
         onClick={() => set({ lang: lang === 'en' ? 'zh' : 'en' })}
         title={s(lang, 'langToggleTitle')}
-        aria-label={s(lang, 'langToggleTitle')}
+        aria-label={`${s(lang, 'langToggle')}: ${s(lang, 'langToggleTitle')}`}
         data-testid="lang-toggle"
       >
         {s(lang, 'langToggle')}
@@ -107,7 +111,7 @@ export function TopBar() {
         type="button"
         aria-pressed={presenter}
         onClick={() => set({ presenter: !presenter, showSettings: presenter })}
-        title={s(lang, 'presenterTitle')}
+        title={ls(lang, 'presenterKeyTitle')}
       >
         {s(lang, 'presenter')}
       </button>

@@ -44,6 +44,63 @@ function mergeCost(st: ExplainState): Sentence {
   }
 }
 
+interface Side {
+  ids: string[];
+  majority: boolean;
+  epoch: number;
+}
+
+/**
+ * Epochs each side takes from its own failure detector (no coordination service): what they
+ * cannot promise — under one-way or non-transitive cuts two sides can both believe they hold the
+ * majority and take the same epoch, and the store cannot tell their writes apart.
+ */
+function detectorEpochs(majors: Side[], storeS: Sentence): Sentence {
+  if (majors.length > 1)
+    return S(
+      ` ${majors.length} sides each believe they hold a majority (${majors.map((m) => setOf(m.ids)).join(' and ')}): with one-way or non-transitive cuts the detectors disagree, and epochs each side takes for itself can collide — an epoch is a fencing token only if one authority grants it once.`,
+      `有 ${majors.length} 侧都认为自己是多数派（${majors.map((m) => setOf(m.ids)).join(' 与 ')}）：单向或不可传递的切断让各侧的故障检测器看法不一，各自拿到的纪元号可能相撞——纪元号只有由一个权威只发一次时，才算得上防护令牌。`,
+    );
+  if (majors.length === 1)
+    return S(
+      ` Only the majority side ${setOf(majors[0].ids)} (epoch ${majors[0].epoch}) may take a new epoch and write the checkpoint; the minority's writes carry the old epoch${storeS.en}. That epoch comes from the side's own failure detector, not from one authority, so it cannot promise a single writer: under one-way or non-transitive cuts two sides can both believe they hold the majority and take the same epoch.`,
+      `只有多数派一侧 ${setOf(majors[0].ids)}（纪元号 ${majors[0].epoch}）可以取新的纪元号并写检查点；少数派的写入带着旧的纪元号${storeS.zh}。这个纪元号来自这一侧自己的故障检测器，而不是一个统一的权威，所以它不能保证只有一个写入者：单向或不可传递的切断下，两侧可能都认为自己是多数派，取到同一个纪元号。`,
+    );
+  return S(' No side holds a majority, so neither may take a new epoch.', '哪一侧都不是多数派，所以谁都不能取新的纪元号。');
+}
+
+/** Epochs granted by the coordination service (create-if-absent on a majority-replicated key): once, to one side. */
+function serviceEpochs(eventual: NodeState[], majors: Side[], storeS: Sentence): Sentence {
+  const waiting = new Map<string, { ids: string[]; epoch: number; asked: number }>();
+  for (const w of eventual) {
+    const f = facts(w)!;
+    if (f.epochPending === undefined || f.majoritySide) continue;
+    const ids = f.side ?? [w.id];
+    if (majors.some((m) => m.ids.join(',') === ids.join(','))) continue; // its side holds the epoch already (a side-mate's request)
+    waiting.set(ids.join(','), { ids, epoch: f.epoch, asked: f.epochPending });
+  }
+  const pend = [...waiting.values()];
+  const pendS = pend.length
+    ? S(
+        `; ${pend.map((p) => setOf(p.ids)).join(' and ')} asked for epoch ${pend[0].asked} too and ${pend.length === 1 ? 'waits' : 'wait'} for an answer (none comes to a side that cannot reach a majority of the service's servers), keeping epoch ${pend[0].epoch}: ${pend.length === 1 ? 'its' : 'their'} work is provisional`,
+        `；${pend.map((p) => setOf(p.ids)).join(' 与 ')} 也申请了纪元号 ${pend[0].asked}，正在等待答复（连不到协调服务的多数派时永远等不到），只能保留纪元号 ${pend[0].epoch}：它的成果只是临时的`,
+      )
+    : S('', '');
+  if (majors.length >= 1) {
+    const m = majors[0];
+    return S(
+      ` The coordination service granted epoch ${m.epoch} to ${setOf(m.ids)}${pendS.en}. The service grants each epoch once, to one side, so no other side can hold epoch ${m.epoch}; writes carrying an older epoch are stale${storeS.en}.`,
+      `协调服务把纪元号 ${m.epoch} 发给了 ${setOf(m.ids)}${pendS.zh}。协调服务每个纪元号只发一次、只发给一侧，所以没有别的一侧能持有纪元号 ${m.epoch}；带着更旧纪元号的写入都是过时的${storeS.zh}。`,
+    );
+  }
+  if (pend.length)
+    return S(
+      ` ${pend.map((p) => setOf(p.ids)).join(' and ')} asked the coordination service for epoch ${pend[0].asked} and ${pend.length === 1 ? 'waits' : 'wait'} for its answer; until one side is granted it, every side's work is provisional.`,
+      `${pend.map((p) => setOf(p.ids)).join(' 与 ')} 已向协调服务申请纪元号 ${pend[0].asked}，正在等待答复；在某一侧拿到它之前，每一侧的成果都只是临时的。`,
+    );
+  return S(' No side has been granted a new epoch by the coordination service.', '协调服务还没有把新的纪元号发给任何一侧。');
+}
+
 export function degrade(st: ExplainState): Sentence {
   if (st.cfg.kind !== 'degrade') return S('', '');
   const cfg = st.cfg;
@@ -75,29 +132,22 @@ export function degrade(st: ExplainState): Sentence {
   }
   if (eventual.length > 0) {
     // Sides as the workers themselves see them (their facts), not as the network is drawn.
-    const sides = new Map<string, { ids: string[]; majority: boolean; epoch: number }>();
+    const sides = new Map<string, Side>();
     for (const w of eventual) {
       const f = facts(w)!;
       const key = (f.side ?? [w.id]).join(',');
       if (!sides.has(key)) sides.set(key, { ids: f.side ?? [w.id], majority: f.majoritySide === true, epoch: f.epoch });
     }
     const majors = [...sides.values()].filter((x) => x.majority);
+    const fromService = eventual.some((w) => facts(w)!.epochFrom === 'service');
     const fenceS =
       fenced > 0 && majors.length !== 1
         ? S(` The store refused writes carrying an old epoch (fenced writes ${fenced}).`, `存储拒绝了带着旧纪元号的写入（被拦截的写入 ${fenced}）。`)
         : S('', '');
-    const epochS =
-      majors.length > 1
-        ? S(
-            ` ${majors.length} sides each believe they hold a majority (${majors.map((m) => setOf(m.ids)).join(' and ')}): with one-way or non-transitive cuts the detectors disagree, and epochs each side takes for itself can collide — an epoch is a fencing token only if one authority grants it once.`,
-            `有 ${majors.length} 侧都认为自己是多数派（${majors.map((m) => setOf(m.ids)).join(' 与 ')}）：单向或不可传递的切断让各侧的故障检测器看法不一，各自拿到的纪元号可能相撞——纪元号只有由一个权威只发一次时，才算得上防护令牌。`,
-          )
-        : majors.length === 1
-          ? S(
-              ` Only the majority side ${setOf(majors[0].ids)} (epoch ${majors[0].epoch}) may take a new epoch and write the checkpoint; the minority's writes carry the old epoch${cfg.fencing ? `, and the store refuses them (fenced writes ${fenced})` : ', and without fencing the store accepts them'}.`,
-              `只有多数派一侧 ${setOf(majors[0].ids)}（纪元号 ${majors[0].epoch}）可以取新的纪元号并写检查点；少数派的写入带着旧的纪元号${cfg.fencing ? `，存储会拒绝它们（被拦截的写入 ${fenced}）` : '，关闭防护后存储照样接受'}。`,
-            )
-          : S(' No side holds a majority, so neither may take a new epoch.', '哪一侧都不是多数派，所以谁都不能取新的纪元号。');
+    const storeS = cfg.fencing
+      ? S(`, and the store refuses them (fenced writes ${fenced})`, `，存储会拒绝它们（被拦截的写入 ${fenced}）`)
+      : S(', and without fencing the store accepts them', '，关闭防护后存储照样接受');
+    const epochS = fromService ? serviceEpochs(eventual, majors, storeS) : detectorEpochs(majors, storeS);
     const n = eventual.length;
     return S(
       `Degraded: ${n} worker${n === 1 ? '' : 's'} switched to eventual mode and ${n === 1 ? 'trains' : 'train'} locally (local SGD) — A kept, C lost (divergence ${num(st.divergence)}).${epochS.en}${fenceS.en}`,

@@ -1,6 +1,7 @@
 import type { Lang } from '../i18n/lang';
 import { allreduce } from './allreduce';
 import type { Sentence } from './common';
+import { lockRecipe } from './coordination';
 import { degrade } from './degrade';
 import { generic } from './generic';
 import { kafka } from './kafka';
@@ -23,7 +24,8 @@ export { deriveExplainState, healWindowMs, recentMs, type ExplainInput, type Exp
 
 const sentences: Record<string, (st: ExplainState) => Sentence> = {
   allreduce,
-  'ps-async': psAsync,
+  // Under a lock from the coordination service, ps-async follows the lock recipe (L11).
+  'ps-async': (st) => (st.cfg.kind === 'ps-async' && st.cfg.writeLock === 'lease' ? lockRecipe(st) : psAsync(st)),
   'ps-sync': psSync,
   ssp,
   'raft-ps': raft,

@@ -1,6 +1,6 @@
 import type { NodeState } from '../../engine/index/runState';
 import type { NodeFacts } from '../../protocols/facts';
-import { list, majority, setOf, tolerance } from '../words/text';
+import { list, majority, mib, num, setOf, tolerance } from '../words/text';
 import { join, S, type Sentence } from './common';
 import type { ExplainState } from './state';
 
@@ -80,6 +80,19 @@ export function raft(st: ExplainState): Sentence {
     return S(
       `Raft-replicated parameter server: ${n} servers elect a leader; every update is an entry in the leader's log, and ${rule.en}. ${capital(tolerance(n, 'en'))}. ${r.en} Press ▶ to start.`,
       `Raft 复制的参数服务器：${n} 台服务器选出一个领导者；每次更新都是领导者日志中的一个条目，${rule.zh}。${tolerance(n, 'zh')}。${r.zh}按 ▶ 开始。`,
+    );
+  }
+
+  // Requests over the servers' limit (maxRequestBytes; etcd's "request is too large"): nothing commits.
+  const tooLarge = st.recent.requestTooLarge;
+  if (tooLarge?.what === 'requestTooLarge') {
+    const d = tooLarge.data;
+    // Counted from the notes up to t (one per refusal): the sampled metric lags by up to one sample.
+    const rejected = st.countNotes('requestTooLarge');
+    const fsync = cfg?.fsyncMs ? S(` with a ${cfg.fsyncMs} ms disk sync`, `和一次 ${cfg.fsyncMs} ms 的落盘`) : S('', '');
+    return S(
+      `Every update is refused: a request carrying the parameters is ${mib(d.bytes)}, over the servers' ${mib(d.limit)} limit (maxRequestBytes), so it is answered "request is too large" and nothing commits (rejected writes ${rejected}, availability ${num(st.availability)}). An etcd-like store is built for small metadata — membership, configuration, checkpoint pointers, epochs, fencing tokens — not for parameters; even a write that fit would be a Raft commit${fsync.en}.`,
+      `每次更新都被拒绝：携带参数的请求有 ${mib(d.bytes)}，超过了服务器 ${mib(d.limit)} 的上限（maxRequestBytes），于是得到“request is too large”的答复，什么都提交不了（被拒绝的写入 ${rejected}，可用性 ${num(st.availability)}）。类 etcd 存储是为小的元数据设计的——成员信息、配置、检查点指针、纪元号、防护令牌——不是为参数；即使请求能放得下，每次写入也要经过一次 Raft 提交${fsync.zh}。`,
     );
   }
 

@@ -2,6 +2,7 @@ import type { NoteEvent, RunIndex, ViolationEvent } from '../../engine/index/run
 import type { LinkState, NodeState, RunState, RunStatic } from '../../engine/index/runState';
 import { lastAtOrBefore } from '../../engine/index/series';
 import { capOf, strategyInfo, type CapClass, type StrategyConfig } from '../../protocols';
+import { readModeOf, type CoordinationConfig, type ReadMode } from '../../protocols/coord/config';
 import type { NoteName } from '../../protocols/facts';
 import type { NodeId } from '../../sim/types';
 
@@ -20,6 +21,8 @@ export const healWindowMs = 3000;
 
 export interface ExplainInput {
   cfg: StrategyConfig;
+  /** The scenario's coordination block, when a service runs beside the strategy (cluster.coord > 0). */
+  coordination?: CoordinationConfig;
   ix: RunIndex;
   static: RunStatic;
   /** The run at the cursor time. */
@@ -40,6 +43,8 @@ export interface ExplainState {
   /** Parameter servers, Raft servers, Kafka's PS replicas (cluster role `server`). */
   servers: NodeState[];
   brokers: NodeState[];
+  /** The coordination service's servers (c0…) and how the workers use it; null without one. */
+  coord: { service: CoordinationConfig['service']; reads: ReadMode; leaseTtlMs: number; metaKey: string | null; servers: NodeState[] } | null;
   /** The partition in force at t, every node placed; null when none. */
   partition: NodeId[][] | null;
   /** A strategy link is cut or crosses the partition at t. */
@@ -55,8 +60,12 @@ export interface ExplainState {
   recentlyHealed: boolean;
   /** The newest repair at or before t (what recentlyHealed refers to). */
   lastRepair: Repair | null;
-  /** The engine's cluster metrics at the newest sample ≤ t. */
+  /** The engine's cluster metrics at the newest sample ≤ t (samples lag events by up to one period). */
   metrics: Record<string, number | null>;
+  /** When that sample was taken (null: none yet). */
+  sampledAt: number | null;
+  /** How many notes of a name (and matching `pred`) happened at or before t: exact, where a sampled metric lags. */
+  countNotes: (what: NoteName, pred?: (n: NoteEvent) => boolean) => number;
   availability: number | null;
   staleness: number | null;
   divergence: number | null;
@@ -99,6 +108,9 @@ export function deriveExplainState(input: ExplainInput): ExplainState {
   const workers = state.nodes.filter((n) => n.role === 'worker');
   const servers = state.nodes.filter((n) => n.role === 'server');
   const brokers = state.nodes.filter((n) => n.role === 'broker');
+  const coordServers = state.nodes.filter((n) => n.role === 'coord');
+  const c = input.coordination;
+  const coord = c && coordServers.length > 0 ? { service: c.service, reads: readModeOf(c), leaseTtlMs: c.leaseTtlMs, metaKey: c.readMeta?.key ?? null, servers: coordServers } : null;
   const server = servers[0] ?? null;
   const faulty = state.links.filter(broken);
   const isolated = server ? workers.filter((w) => faulty.some((l) => (l.from === w.id && l.to === server.id) || (l.from === server.id && l.to === w.id))).map((w) => w.id) : [];
@@ -125,6 +137,7 @@ export function deriveExplainState(input: ExplainInput): ExplainState {
     workers,
     servers,
     brokers,
+    coord,
     partition: state.partition,
     networkFault,
     brokenLinks: faulty,
@@ -135,6 +148,12 @@ export function deriveExplainState(input: ExplainInput): ExplainState {
     recentlyHealed: !faultNow && repair !== null && t - repair.t <= healWindowMs,
     lastRepair: repair,
     metrics: state.metrics?.cluster ?? {},
+    sampledAt: state.sampledAt,
+    countNotes: (what, pred) => {
+      let k = 0;
+      for (let i = lastAtOrBefore(ix.notes, t, (n) => n.t); i >= 0; i--) if (ix.notes[i].what === what && (!pred || pred(ix.notes[i]))) k++;
+      return k;
+    },
     availability: state.metrics?.cluster.availability ?? null,
     staleness: state.metrics?.cluster.staleness ?? null,
     divergence: state.metrics?.cluster.divergence ?? null,

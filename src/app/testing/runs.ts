@@ -23,11 +23,12 @@ export async function runBuiltin(id: string, patch?: (s: Scenario) => Scenario):
 export function interestingTimes(sim: Simulation): number[] {
   const end = sim.durationMs;
   const out = new Set<number>([0, 1, Math.round(end / 3), Math.round(end / 2), end]);
-  for (const e of sim.scenario.timeline) if (e.at !== undefined) for (const dt of [50, 400, 1500]) out.add(Math.min(end, e.at + dt));
+  // Just after each action as it happened (scripted at a time, or fired 'on' an event).
+  for (const a of indexOf(sim).actions) for (const dt of [50, 400, 1500]) out.add(Math.min(end, a.t + dt));
   // The first few of each turning point, and just after them.
   const seen = new Map<string, number>();
   for (const n of indexOf(sim).notes) {
-    if (!['leaderElected', 'electionStarted', 'uncleanElection', 'modeSwitch', 'merge', 'notEnoughReplicas', 'isrShrink', 'partitionOffline', 'sspBlocked', 'fenced', 'staleWriteAccepted', '2pc.inDoubt', '2pc.resolved', 'paxos.recovered'].includes(n.what)) continue;
+    if (!['leaderElected', 'electionStarted', 'uncleanElection', 'modeSwitch', 'merge', 'notEnoughReplicas', 'isrShrink', 'partitionOffline', 'sspBlocked', 'fenced', 'staleWriteAccepted', '2pc.inDoubt', '2pc.resolved', 'paxos.recovered', 'leaseExpired', 'resumed', 'staleRead', 'requestTooLarge', 'epochGranted', 'metaWritten', 'lockAcquired'].includes(n.what)) continue;
     const k = seen.get(n.what) ?? 0;
     if (k >= 3) continue;
     seen.set(n.what, k + 1);
@@ -39,5 +40,5 @@ export function interestingTimes(sim: Simulation): number[] {
 
 export function explainAt(sim: Simulation, t: number): { state: RunState; st: ExplainState } {
   const state = stateAt(sim, t);
-  return { state, st: deriveExplainState({ cfg: sim.scenario.strategy, ix: indexOf(sim), static: staticOf(sim), state, done: t >= sim.durationMs, stepMs: sim.scenario.compute.stepMs }) };
+  return { state, st: deriveExplainState({ cfg: sim.scenario.strategy, coordination: sim.scenario.coordination, ix: indexOf(sim), static: staticOf(sim), state, done: t >= sim.durationMs, stepMs: sim.scenario.compute.stepMs }) };
 }

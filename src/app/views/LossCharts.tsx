@@ -12,11 +12,17 @@ import { vs, type ViewStringKey } from './strings';
 import { laneOrder, timeDomain } from './timelineModel';
 import './views.css';
 
+/** The four charts, by the names lessons focus them with (`chart:<id>`). */
+export const chartIds = ['loss-steps', 'loss-time', 'divergence', 'staleness'] as const;
+export type ChartId = (typeof chartIds)[number];
+
 export interface LossChartsProps {
   sim: Simulation;
   t: number;
   frame: number;
   lang: Lang;
+  /** Which charts, in this order (default: all four) — a lesson's small multiples show fewer. */
+  charts?: readonly ChartId[];
 }
 
 type XY = [number, number];
@@ -54,6 +60,11 @@ const fmtY = (v: number, int: boolean): string => {
   return a === 0 ? '0' : a >= 10 ? v.toFixed(0) : a >= 1 ? v.toFixed(1) : a >= 0.01 ? v.toFixed(2) : v.toExponential(0);
 };
 
+/** Four charts in a row, or two by two where a row would make each narrower than ~130 px (phones). */
+function columnsFor(width: number): number {
+  return width > 0 && width < 540 ? 2 : 4;
+}
+
 function drawChart(svgEl: SVGSVGElement, spec: ChartSpec, width: number, height: number, lang: Lang, cursor: number | null, fs: number): void {
   const svg = d3.select(svgEl).attr('viewBox', `0 0 ${width} ${height}`);
   if (svg.select('g.cv-plot').empty()) {
@@ -62,26 +73,30 @@ function drawChart(svgEl: SVGSVGElement, spec: ChartSpec, width: number, height:
     svg.append('g').attr('class', 'cv-y cv-axis');
     svg.append('g').attr('class', 'cv-plot');
     svg.append('line').attr('class', 'cv-cursor');
-    svg.append('text').attr('class', 'cv-chart-title').attr('x', 4).attr('y', 14);
-    svg.append('text').attr('class', 'cv-chart-note').attr('x', 4).attr('y', 27);
+    svg.append('text').attr('class', 'cv-chart-title').attr('x', 4);
+    svg.append('text').attr('class', 'cv-chart-note').attr('x', 4);
     svg.append('text').attr('class', 'cv-axis-label').attr('text-anchor', 'end');
     svg.append('text').attr('class', 'cv-nodata');
   }
-  const top = spec.note ? M.top + 12 : M.top;
-  const x = d3.scaleLinear().domain(spec.xDomain).range([M.left, width - M.right]);
+  // The margins hold text, which is in rem: they grow with the type (presenter mode), so titles,
+  // notes and tick labels never overlap; ticks keep about two lines of text apart.
+  const k = Math.max(1, fs / 15);
+  const m = { left: M.left * k, right: M.right, top: M.top * k, bottom: M.bottom * k };
+  const top = spec.note ? m.top + 12 * k : m.top;
+  const x = d3.scaleLinear().domain(spec.xDomain).range([m.left, width - m.right]);
   // Step counts grow every frame; a nice domain moves in steps, so axes need not redraw each time.
   if (!spec.xIsTime) x.nice();
-  const y = d3.scaleLinear().domain(spec.yDomain).range([height - M.bottom, top]).nice();
-  const yTicks = Math.max(2, Math.floor((height - top - M.bottom) / 28));
+  const y = d3.scaleLinear().domain(spec.yDomain).range([height - m.bottom, top]).nice();
+  const yTicks = Math.max(2, Math.floor((height - top - m.bottom) / (fs * 1.9)));
 
   // Axes only when their scale or the language changed: regenerating ticks every frame is most
   // of a chart's cost, and the domains change in steps, not every frame.
-  const axisKey = `${width}x${height}|${x.domain().join(',')}|${y.domain().join(',')}|${lang}`;
+  const axisKey = `${width}x${height}|${x.domain().join(',')}|${y.domain().join(',')}|${lang}|${fs}`;
   if (svgEl.dataset.axisKey !== axisKey) {
     svgEl.dataset.axisKey = axisKey;
     svg
       .select<SVGGElement>('g.cv-x')
-      .attr('transform', `translate(0,${height - M.bottom})`)
+      .attr('transform', `translate(0,${height - m.bottom})`)
       .call(
         d3
           .axisBottom(x)
@@ -91,7 +106,7 @@ function drawChart(svgEl: SVGSVGElement, spec: ChartSpec, width: number, height:
       );
     svg
       .select<SVGGElement>('g.cv-y')
-      .attr('transform', `translate(${M.left},0)`)
+      .attr('transform', `translate(${m.left},0)`)
       .call(
         d3
           .axisLeft(y)
@@ -100,13 +115,17 @@ function drawChart(svgEl: SVGSVGElement, spec: ChartSpec, width: number, height:
           .tickFormat((v) => fmtY(+v, spec.yInt ?? false)),
       );
   }
-  svg.select('text.cv-chart-title').text(vs(lang, spec.title));
+  svg
+    .select('text.cv-chart-title')
+    .attr('y', 14 * k)
+    .text(vs(lang, spec.title));
+  svg.select('text.cv-chart-note').attr('y', 27 * k);
   // The note is shown only where it fits the chart's width (estimated, not measured: no layout reads).
   const note = spec.note ? vs(lang, spec.note) : '';
   svg.select('text.cv-chart-note').text(note && textWidth(note, fs * 0.75) <= width - 8 ? note : '');
   svg
     .select('text.cv-axis-label')
-    .attr('x', width - M.right)
+    .attr('x', width - m.right)
     .attr('y', height - 3)
     .text(vs(lang, spec.xLabel));
 
@@ -119,7 +138,7 @@ function drawChart(svgEl: SVGSVGElement, spec: ChartSpec, width: number, height:
     .attr('x', (d) => x(d[0]))
     .attr('width', (d) => Math.max(1, x(d[1]) - x(d[0])))
     .attr('y', top)
-    .attr('height', height - top - M.bottom);
+    .attr('height', height - top - m.bottom);
 
   const line = d3
     .line<XY>()
@@ -138,8 +157,8 @@ function drawChart(svgEl: SVGSVGElement, spec: ChartSpec, width: number, height:
   const empty = spec.series.every((s) => s.points.length === 0);
   svg
     .select('text.cv-nodata')
-    .attr('x', (M.left + width - M.right) / 2)
-    .attr('y', (top + height - M.bottom) / 2)
+    .attr('x', (m.left + width - m.right) / 2)
+    .attr('y', (top + height - m.bottom) / 2)
     .text(empty ? vs(lang, 'noData') : '');
   svg
     .select('line.cv-cursor')
@@ -147,18 +166,20 @@ function drawChart(svgEl: SVGSVGElement, spec: ChartSpec, width: number, height:
     .attr('x1', cursor === null ? 0 : x(cursor))
     .attr('x2', cursor === null ? 0 : x(cursor))
     .attr('y1', top)
-    .attr('y2', height - M.bottom);
+    .attr('y2', height - m.bottom);
 }
 
 export function LossCharts(p: LossChartsProps): JSX.Element {
   const { sim, t, frame, lang } = p;
+  const shown = p.charts ?? chartIds;
+  const shownKey = shown.join(',');
   const wrapRef = useRef<HTMLDivElement>(null);
   const refs = [useRef<SVGSVGElement>(null), useRef<SVGSVGElement>(null), useRef<SVGSVGElement>(null), useRef<SVGSVGElement>(null)];
   const size = useSize(wrapRef);
   const fs = useFontSize(wrapRef, size, 15);
   // The charts plot engine samples (every 250 ms of simulated time): redrawn when a new one
   // arrives, the cursor moves or the box changes — not on every frame.
-  const drawn = useRef<{ ix: unknown; key: string }>({ ix: null, key: '' });
+  const drawnFor = useRef<{ ix: unknown; key: string }>({ ix: null, key: '' });
 
   useEffect(() =>
     timed('charts', () => {
@@ -169,9 +190,9 @@ export function LossCharts(p: LossChartsProps): JSX.Element {
       // Everything is plotted up to the newest sample, the charts' own "now".
       const now = ix.metrics.length > 0 ? ix.metrics[ix.metrics.length - 1].t : 0;
       const lastPartition = ix.partitions[ix.partitions.length - 1];
-      const key = `${ix.metrics.length}|${now}|${live ? '' : t}|${size.width}x${size.height}|${lang}|${fs}|${ix.partitions.length}|${lastPartition?.end ?? ''}`;
-      if (drawn.current.ix === ix && drawn.current.key === key) return;
-      drawn.current = { ix, key };
+      const key = `${ix.metrics.length}|${now}|${live ? '' : t}|${size.width}x${size.height}|${lang}|${fs}|${ix.partitions.length}|${lastPartition?.end ?? ''}|${shownKey}`;
+      if (drawnFor.current.ix === ix && drawnFor.current.key === key) return;
+      drawnFor.current = { ix, key };
       const timeDom = timeDomain(now, sim.durationMs);
       const periods: [number, number][] = ix.partitions
         .filter((q) => q.start <= now)
@@ -233,24 +254,29 @@ export function LossCharts(p: LossChartsProps): JSX.Element {
           periods,
         },
       ];
-      specs.forEach((spec, i) => {
+      const drawn = shownKey.split(',').map((id) => specs.find((x) => x.id === id)!);
+      drawn.forEach((spec, i) => {
         const el = refs[i].current;
         if (!el) return;
         // Sizes from the wrapper's ResizeObserver (equal flex columns), never from
         // getBoundingClientRect: reading layout mid-frame would force a synchronous reflow.
-        const w = Math.floor((size.width - GAP * (specs.length - 1)) / specs.length);
-        if (w < 10 || size.height < 10) return;
-        drawChart(el, spec, w, size.height, lang, spec.xIsTime ? cursor : null, fs);
+        const cols = Math.min(columnsFor(size.width), drawn.length);
+        const rows = Math.ceil(drawn.length / cols);
+        const w = Math.floor((size.width - GAP * (cols - 1)) / cols);
+        const h = Math.floor((size.height - GAP * (rows - 1)) / rows);
+        if (w < 10 || h < 10) return;
+        drawChart(el, spec, w, h, lang, spec.xIsTime ? cursor : null, fs);
       });
       // refs are stable useRef objects; listing them would only add noise.
       // eslint-disable-next-line react-hooks/exhaustive-deps
-    }), [sim, t, frame, lang, size, fs]);
+    }), [sim, t, frame, lang, size, fs, shownKey]);
 
+  const titles: Record<ChartId, ViewStringKey> = { 'loss-steps': 'lossVsSteps', 'loss-time': 'lossVsTime', divergence: 'divergence', staleness: 'staleness' };
   return (
-    <div className="cv-view cv-charts" ref={wrapRef}>
-      {refs.map((r, i) => (
-        <div className="cv-chart" key={i}>
-          <svg ref={r} className="cv-svg" role="img" aria-label={vs(lang, (['lossVsSteps', 'lossVsTime', 'divergence', 'staleness'] as const)[i])} />
+    <div className={Math.min(columnsFor(size.width), shown.length) === 2 && shown.length > 2 ? 'cv-view cv-charts two-by-two' : 'cv-view cv-charts'} ref={wrapRef}>
+      {shown.map((id, i) => (
+        <div className="cv-chart" key={id} data-chart={id}>
+          <svg ref={refs[i]} className="cv-svg" role="img" aria-label={vs(lang, titles[id])} />
         </div>
       ))}
     </div>

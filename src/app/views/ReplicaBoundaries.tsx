@@ -188,7 +188,8 @@ export function ReplicaBoundaries(p: ReplicaBoundariesProps): JSX.Element {
   }, [sim, t, frame, tick, side, evalSet, bounds, ix]);
 
   return (
-    <div className="cv-view cv-replicas" ref={wrapRef} aria-label={vs(lang, 'replicas')}>
+    // A focusable group: the tiles scroll when they do not fit, and must scroll by keyboard too.
+    <div className="cv-view cv-replicas" ref={wrapRef} role="group" tabIndex={0} aria-label={vs(lang, 'replicas')}>
       {ordered.map((n) => {
         const s = sampleAt(n.id);
         return (

@@ -31,12 +31,14 @@ const flavorWords: Record<PanelFlavor, { term: StringKey; commit: StringKey; log
   kafka: { term: 'srvEpoch', commit: 'srvHW', log: 'srvLogKafka' },
   paxos: { term: 'srvBallot', commit: 'srvChosen', log: 'srvLogPaxos' },
   '2pc': { term: 'srvTx', commit: 'srvCommit', log: 'srvLog2pc' },
+  zab: { term: 'srvEpoch', commit: 'srvCommit', log: 'srvLogZab' },
 };
 
 function roleText(lang: Lang, role: RowRole): string {
   const word = s(lang, `srvRole_${role}` as StringKey);
-  // Shape as well as words: a crown for the leader, a question for a candidate, a cross when down.
-  return role === 'leader' ? `♛ ${word}` : role === 'candidate' ? `? ${word}` : role === 'crashed' || role === 'offline' ? `✕ ${word}` : word;
+  // Shape as well as words: a crown for the leader, a question for a candidate (or a ZooKeeper
+  // server looking for a leader), a cross when down, a pause sign when frozen.
+  return role === 'leader' ? `♛ ${word}` : role === 'candidate' || role === 'looking' ? `? ${word}` : role === 'crashed' || role === 'offline' ? `✕ ${word}` : role === 'paused' ? `‖ ${word}` : word;
 }
 
 /**
@@ -77,9 +79,9 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
     const logW = Math.max(60, width - left - PAD);
     const state = stateAt(sim, t);
     const ix = indexOf(sim);
-    const ctx = wordsContext(sim.scenario.strategy, staticOf(sim));
+    const ctx = wordsContext(sim.scenario, staticOf(sim));
     // Box side from the row height, then as many columns as fit.
-    const consensus = state.nodes.filter((n) => n.facts?.kind === 'raft-server' || n.facts?.kind === 'kafka-broker' || n.facts?.kind === 'paxos-server' || n.facts?.kind === '2pc-server').length;
+    const consensus = state.nodes.filter((n) => n.facts?.kind === 'raft-server' || n.facts?.kind === 'kafka-broker' || n.facts?.kind === 'paxos-server' || n.facts?.kind === '2pc-server' || n.facts?.kind === 'coord-server').length;
     const consumers = state.nodes.filter((n) => n.facts?.kind === 'kafka-consumer').length;
     const rowH = Math.max(24, Math.min(fs * 3, (height - HEAD_H - consumers * CONSUMER_H - 4) / Math.max(1, consensus)));
     const box = Math.max(12, Math.min(24, rowH * (rowH >= fs * 2.4 ? 0.5 : 0.72)));
@@ -109,7 +111,7 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
     // ---- header: title, legend and index ticks ---------------------------------------------
     const head = svg.select('g.sv-head');
     const headData = [
-      { key: 'title', x: PAD, text: s(lang, model.kafka ? 'brokersTitle' : 'serversTitle'), cls: 'sv-title' },
+      { key: 'title', x: PAD, text: s(lang, model.kafka ? 'brokersTitle' : model.coordOnly ? `coordTitle_${model.coordOnly}` : 'serversTitle'), cls: 'sv-title' },
       { key: 'log', x: left, text: logWord, cls: 'sv-sub' },
     ];
     head

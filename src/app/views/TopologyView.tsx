@@ -1,11 +1,11 @@
-import { useEffect, useId, useRef, type JSX } from 'react';
+import { useEffect, useId, useRef, type FocusEvent as ReactFocusEvent, type JSX, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import * as d3 from 'd3';
 import './d3quiet';
 import type { LinkState, NodeState } from '../../engine/index/runState';
 import type { Action, NodeId, NodeRole } from '../../sim/types';
 import type { Lang } from '../i18n/lang';
 import { colourOf, kindColour, messageColours } from '../palette';
-import { nodeLines, roleOf, termOf, termWord, versionOf, type DataRole } from '../words/nodeWords';
+import { consensusRoleOf, nodeLines, roleOf, termOf, termWord, versionOf, type DataRole } from '../words/nodeWords';
 import { directedSegment, flightFraction, groupsFromDrop, hullPath, labelPlacement, lerpSeg, nodeHitBox, pairLinks, textOn, topologyLayout, type LinkPair, type Pt, type TopologyLayout } from './geometry';
 import { fitCanvas, timed, useCssValues, useReducedMotion, useSize, useTheme } from './hooks';
 import { drawMovingParts, type DropGlyph, type FlightDot, type ProgressArc } from './topologyCanvas';
@@ -35,8 +35,6 @@ const DROP_FLASH_MS = 200;
 /** A drop closer than this to the home position is a click or a fumble, not a partition gesture. */
 const DRAG_MIN_PX = 40;
 const SPRING_MS = 350;
-/** Roles drawn on a server/broker glyph (RaftScope): leader, candidate, follower. */
-const consensusRoles = new Set<DataRole>(['leader', 'candidate', 'follower']);
 
 interface NodeDatum {
   id: NodeId;
@@ -72,6 +70,8 @@ function hexagon(r: number): string {
 function shapePath(role: NodeRole, r: number): string {
   if (role === 'worker') return `M${-r},0A${r},${r} 0 1,0 ${r},0A${r},${r} 0 1,0 ${-r},0Z`;
   if (role === 'broker') return hexagon(r * 1.05);
+  // A coordination-service server: a diamond, apart from the strategy's own servers.
+  if (role === 'coord') return `M0,${-r * 1.15}L${r * 1.15},0L0,${r * 1.15}L${-r * 1.15},0Z`;
   const s = r * 0.9;
   return `M${-s},${-s}H${s}V${s}H${-s}Z`;
 }
@@ -163,6 +163,14 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
   }
 
   const ix = indexOf(sim);
+  // Roving tab stop: the whole drawing is one Tab stop; this is the node or link that holds it.
+  const stopRef = useRef<string | null>(null);
+  const onFocus = (e: ReactFocusEvent<HTMLDivElement>): void => {
+    const id = (e.target as Element).closest('g.cv-node, g.cv-link')?.getAttribute('data-testid');
+    if (!id || !stageRef.current) return;
+    stopRef.current = id;
+    applyRoving(stageRef.current, id, selected);
+  };
 
   // One-time scaffold: layers in paint order, and the background that clears the selection.
   useEffect(() => {
@@ -199,7 +207,7 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
       const front = d3.select(frontRef.current!);
 
       const { nodes, links, inFlight, partition, metrics } = stateAt(sim, t);
-      const ctx = wordsContext(sim.scenario.strategy, staticOf(sim));
+      const ctx = wordsContext(sim.scenario, staticOf(sim));
       const groups = partition ?? [];
       const lay = topologyLayout(nodes, width, height, 0, undefined, groups);
       svg.classed('cluster', lay.kind === 'cluster');
@@ -267,7 +275,7 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         css['--cv-bg'],
         groups.map((g) => g.join(',')).join('|'),
         links.map((l) => `${l.from}>${l.to}:${l.cut ? 1 : 0}${l.partitioned ? 1 : 0}`).join(','),
-        nodes.map((n) => `${n.id}:${n.up}:${n.failed ?? ''}:${n.version}:${n.slowFactor}:${n.byzantine?.attack ?? ''}:${fid(n.facts)}:${versionOf(n, metrics?.nodes[n.id]?.version)}:${n.role === 'worker' ? sim.trainer.backendFor(n.id) : ''}`).join(','),
+        nodes.map((n) => `${n.id}:${n.up}:${n.failed ?? ''}:${n.version}:${n.slowFactor}:${n.byzantine?.attack ?? ''}:${n.paused?.since ?? ''}:${fid(n.facts)}:${versionOf(n, metrics?.nodes[n.id]?.version)}:${n.role === 'worker' ? sim.trainer.backendFor(n.id) : ''}`).join(','),
         // While a node is dragged or springs back, its position changes every frame.
         dragRef.current || springRef.current ? performance.now() : '',
       ].join('#');
@@ -323,15 +331,17 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
           const g = enter
             .append('g')
             .attr('class', 'cv-link')
-            .attr('tabindex', 0)
+            .attr('tabindex', -1)
             .attr('role', 'button')
             .on('click', (ev: MouseEvent, d) => {
               ev.stopPropagation();
               handlers.current.onAction({ do: d.link.cut ? 'restore' : 'cut', from: d.link.from, to: d.link.to });
             })
             .on('keydown', (ev: KeyboardEvent, d) => {
+              // Enter and Space do what a click does; neither reaches the page's shortcuts (Space: play).
               if (ev.key !== 'Enter' && ev.key !== ' ') return;
               ev.preventDefault();
+              ev.stopPropagation();
               handlers.current.onAction({ do: d.link.cut ? 'restore' : 'cut', from: d.link.from, to: d.link.to });
             });
           g.append('line').attr('class', 'cv-link-vis');
@@ -345,7 +355,7 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         .attr('data-partitioned', (d) => String(d.link.partitioned))
         .classed('cut', (d) => d.link.cut)
         .classed('partitioned', (d) => d.link.partitioned)
-        .attr('aria-label', (d) => `${d.link.from} → ${d.link.to}: ${vs(lang, d.link.cut ? 'clickToRestore' : 'clickToCut')}`);
+        .attr('aria-label', (d) => `${d.link.from} → ${d.link.to}${d.link.cut ? ` (${vs(lang, 'cutLink')})` : ''}${d.link.partitioned ? ` (${vs(lang, 'partitioned')})` : ''}: ${vs(lang, d.link.cut ? 'clickToRestore' : 'clickToCut')}`);
       dirSel.select('title').text((d) => `${d.link.from} → ${d.link.to}${d.link.cut ? ` (${vs(lang, 'cutLink')})` : ''}${d.link.partitioned ? ` (${vs(lang, 'partitioned')})` : ''}`);
       dirSel
         .select<SVGLineElement>('line.cv-link-vis')
@@ -411,17 +421,25 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
           const g = enter
             .append('g')
             .attr('class', 'cv-node')
-            .attr('tabindex', 0)
+            .attr('tabindex', -1)
             .attr('role', 'button')
+            .attr('aria-haspopup', 'menu')
             .on('click', (ev: MouseEvent, d) => {
               ev.stopPropagation();
               if (ev.defaultPrevented) return; // the click that ends a drag
               handlers.current.onSelect(d.id);
             })
-            .on('keydown', (ev: KeyboardEvent, d) => {
+            .on('keydown', function (ev: KeyboardEvent, d) {
               if (ev.key !== 'Enter' && ev.key !== ' ') return;
               ev.preventDefault();
+              ev.stopPropagation(); // Space must not also play/pause
               handlers.current.onSelect(d.id);
+              // Enter opens the node's action menu by the right-click path (the panel's
+              // onContextMenu), placed at the glyph's corner.
+              if (ev.key === 'Enter') {
+                const r = this.getBoundingClientRect();
+                this.dispatchEvent(new MouseEvent('contextmenu', { bubbles: true, cancelable: true, clientX: r.right, clientY: r.bottom }));
+              }
             });
           // Transparent hit area over glyph and labels: a generous target, and the centre of the
         // group's box (where Playwright and a quick hand both click) is always on the node.
@@ -431,17 +449,28 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
           g.append('path').attr('class', 'cv-role-ring');
           g.append('path').attr('class', 'cv-shape');
           g.append('path').attr('class', 'cv-cross');
-          g.append('text').attr('class', 'cv-id');
-          g.append('text').attr('class', 'cv-ver cv-num');
-          g.append('text').attr('class', 'cv-backend');
-          g.append('text').attr('class', 'cv-term');
-          g.append('text').attr('class', 'cv-crown').text('♛');
-          const clock = g.append('g').attr('class', 'cv-clock');
+          // The drawn words are hidden from assistive technology: the group's aria-label says
+          // them all in a sentence (id, role, version, term, state).
+          g.append('text').attr('class', 'cv-id').attr('aria-hidden', 'true');
+          g.append('text').attr('class', 'cv-ver cv-num').attr('aria-hidden', 'true');
+          g.append('text').attr('class', 'cv-backend').attr('aria-hidden', 'true');
+          g.append('text').attr('class', 'cv-term').attr('aria-hidden', 'true');
+          g.append('text').attr('class', 'cv-crown').attr('aria-hidden', 'true').text('♛');
+          const clock = g.append('g').attr('class', 'cv-clock').attr('aria-hidden', 'true');
           clock.append('rect');
           clock.append('circle');
           clock.append('path');
           clock.append('text').attr('class', 'cv-num');
-          g.append('text').attr('class', 'cv-bang').text('!');
+          g.append('text').attr('class', 'cv-bang').attr('aria-hidden', 'true').text('!');
+          // A pause sign (two bars on a disc), drawn: the ⏸ character is missing from common fonts.
+          const pause = g.append('g').attr('class', 'cv-paused').attr('aria-hidden', 'true');
+          pause.append('circle').attr('r', 9);
+          pause.append('path').attr('d', 'M-3.5,-4.5V4.5M3.5,-4.5V4.5');
+          // A space after each drawn word (SVG does not render text between elements): read as
+          // one string, "w0 v3 wasm" stays three words, as the aria-label has them.
+          g.selectAll<SVGTextElement, unknown>('text').each(function () {
+            this.after(' ');
+          });
           g.append('title');
           g.call(dragRef2.current!);
           return g;
@@ -453,11 +482,14 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         .attr('data-version', (d) => String(d.version))
         .attr('data-role', (d) => d.role)
         .attr('data-term', (d) => (d.term === null ? null : String(d.term)))
-        .attr('aria-label', (d) => `${d.id} v${d.version}${d.node.up ? '' : ` (${vs(lang, 'crashed')})`}`)
+        .attr('aria-label', (d) => nodeLabel(d, lang, !lay.dense))
         .classed('down', (d) => !d.node.up)
+        .classed('infra', (d) => !d.isWorker)
+        .classed('paused', (d) => d.node.paused !== undefined)
         .classed('failed', (d) => d.node.failed !== undefined)
         .classed('selected', (d) => d.id === selected)
         .classed('draggable', (d) => d.isWorker)
+        .classed('infra', (d) => !d.isWorker)
         .attr('transform', (d) => {
           const q = posOf(d.id) ?? d.p;
           return `translate(${q.x},${q.y})`;
@@ -467,10 +499,12 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         .select('path.cv-shape')
         .attr('d', (d) => shapePath(d.node.role, R))
         .attr('fill', (d) => (d.isWorker ? d.colour : null))
-        .attr('stroke', (d) => (d.isWorker ? d.colour : null));
+        // A darker rim: a yellow or orange disc on a white panel is under 3:1 (WCAG 1.4.11); its rim is not.
+        .attr('stroke', (d) => (d.isWorker ? (d3.color(d.colour)?.darker(1.5).formatHex() ?? d.colour) : null));
       // Consensus role on server/broker glyphs (RaftScope): leader = bold ring and a crown,
       // candidate = dashed ring, follower plain; the term (Kafka: leader epoch) under the version.
-      const ring = (d: NodeDatum): string => (!d.isWorker && consensusRoles.has(d.role) ? d.role : 'none');
+      // Coordination servers are `coord` in data-role but lead and follow all the same.
+      const ring = (d: NodeDatum): string => (d.isWorker ? 'none' : (consensusRoleOf(d.node) ?? 'none'));
       nodeSel
         .select('path.cv-role-ring')
         .attr('class', (d) => `cv-role-ring ${ring(d)}`)
@@ -487,7 +521,9 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         .select('text.cv-id')
         .attr('dy', '0.35em')
         .style('font-size', `${Math.max(12, Math.min(16, R * 0.6))}px`)
-        .attr('fill', (d) => (d.isWorker && d.node.up ? textOn(d.colour) : null))
+        // A style, not an attribute: the stylesheet's fill (the theme's text colour) would win
+        // over an attribute, and light text on yellow or orange fails contrast.
+        .style('fill', (d) => (d.isWorker && d.node.up ? textOn(d.colour) : null))
         .text((d) => d.id);
 
       // Version (and backend) outside the glyph: beside side nodes, above/below the others.
@@ -499,14 +535,16 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
             ? labelPlacement({ x: sideOf, y: 0 }, true, R, d.isWorker ? d.backend !== '' && !lay.dense : term0)
             : labelPlacement(d.out, d.isWorker, R, d.isWorker && d.backend !== '');
         const g = d3.select(this);
-        g.select('text.cv-ver').attr('x', lp.x).attr('y', lp.yVersion).attr('text-anchor', lp.anchor).text(`v${d.version}`);
+        // A coordination server holds no parameters: no version label (its term or epoch says enough).
+        g.select('text.cv-ver').attr('x', lp.x).attr('y', lp.yVersion).attr('text-anchor', lp.anchor).text(d.node.role === 'coord' ? '' : `v${d.version}`);
         g.select('text.cv-backend')
           .attr('x', lp.x)
           .attr('y', lp.yBackend)
           .attr('text-anchor', lp.anchor)
           .text(d.isWorker && !lay.dense ? d.backend : '');
         const term = !d.isWorker && d.term !== null ? `${termWord(d.node, lang)} ${d.term}` : '';
-        g.select('text.cv-term').attr('x', lp.x).attr('y', lp.yBackend).attr('text-anchor', lp.anchor).text(term);
+        // A coordination server has no version label: its term (epoch) takes that line.
+        g.select('text.cv-term').attr('x', lp.x).attr('y', d.node.role === 'coord' ? lp.yVersion : lp.yBackend).attr('text-anchor', lp.anchor).text(term);
         // Servers in a cluster sit close together: their hit area is the glyph alone, so one
         // server's box never covers a neighbour's centre.
         const hit = !d.isWorker && sideOf !== undefined ? { x: -(R + 8), y: -(R + 8), width: 2 * (R + 8), height: 2 * (R + 8) } : nodeHitBox(lp, R, `v${d.version}`.length, d.isWorker ? d.backend.length : term.length);
@@ -534,6 +572,10 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         .attr('x', -R * 0.95)
         .attr('y', -R * 0.55)
         .style('display', (d) => (d.node.failed !== undefined ? null : 'none'));
+      nodeSel
+        .select('g.cv-paused')
+        .attr('transform', `translate(${R * 0.85},${R * 0.85})`)
+        .style('display', (d) => (d.node.paused !== undefined ? null : 'none'));
       nodeSel.select('title').text((d) => {
         const lines = [`${d.id} · v${d.version}`];
         if (d.node.failed !== undefined) lines.push(`${vs(lang, 'failed')}: ${d.node.failed}`);
@@ -543,6 +585,8 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         return lines.join('\n');
       });
 
+      // New nodes or links came in with tabindex -1: one of them holds the drawing's tab stop.
+      applyRoving(stageRef.current!, stopRef.current, selected);
 
     }), [sim, ix, t, frame, size, lang, selected, reduced, uid, css]);
 
@@ -551,10 +595,14 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
   return (
     <div className="cv-view cv-topology">
       <div className="cv-hint">{vs(lang, 'topologyHint')}</div>
-      <div className="cv-topo-stage" ref={stageRef}>
-        <svg ref={svgRef} className="cv-svg" aria-hidden="true" />
+      {/* One group for both drawings (links behind the canvas, nodes in front): one Tab stop, arrow keys move inside. */}
+      <div className="cv-topo-stage" ref={stageRef} role="group" aria-label={vs(lang, 'topology')} aria-describedby={`keys-${uid}`} onFocus={onFocus} onKeyDown={onRovingKey}>
+        <svg ref={svgRef} className="cv-svg" />
         <canvas ref={canvasRef} className="cv-topo-moving" />
-        <svg ref={frontRef} className="cv-svg cv-topo-front" role="img" aria-label={vs(lang, 'topology')} />
+        <svg ref={frontRef} className="cv-svg cv-topo-front" />
+        <span id={`keys-${uid}`} className="visually-hidden">
+          {vs(lang, 'topologyKeys')}
+        </span>
       </div>
       {kinds.length > 0 && (
         <div className="cv-topo-legend" aria-label={vs(lang, 'messages')}>
@@ -568,6 +616,54 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
       )}
     </div>
   );
+}
+
+/** The focusable items in arrow-key order: nodes (in layout order), then links. */
+function rovingItems(stage: Element): SVGGElement[] {
+  return [...stage.querySelectorAll<SVGGElement>('g.cv-node'), ...stage.querySelectorAll<SVGGElement>('g.cv-link')];
+}
+
+/** Gives tabindex 0 to one item (the last focused, else the selected node, else the first) and -1 to the rest. */
+function applyRoving(stage: Element, stop: string | null, selected: string | null): void {
+  const items = rovingItems(stage);
+  const find = (id: string | null): SVGGElement | undefined => (id === null ? undefined : items.find((el) => el.getAttribute('data-testid') === id));
+  const current = find(stop) ?? find(selected === null ? null : `node-${selected}`) ?? items[0];
+  for (const el of items) {
+    const v = el === current ? '0' : '-1';
+    if (el.getAttribute('tabindex') !== v) el.setAttribute('tabindex', v);
+  }
+}
+
+/** Arrow keys, Home and End move the focus inside the drawing (and never reach the page's shortcuts: → would step). */
+function onRovingKey(e: ReactKeyboardEvent<HTMLDivElement>): void {
+  const items = rovingItems(e.currentTarget);
+  const i = items.indexOf(document.activeElement as SVGGElement);
+  if (i < 0 || items.length === 0) return;
+  const n = items.length;
+  const next = { ArrowDown: i + 1, ArrowRight: i + 1, ArrowUp: i - 1 + n, ArrowLeft: i - 1 + n, Home: 0, End: n - 1 }[e.key];
+  if (next === undefined) return;
+  e.preventDefault();
+  e.stopPropagation();
+  items[next % n].focus();
+}
+
+/**
+ * What a screen reader says for a node: first the words the glyph shows, in their order (id,
+ * version, backend, term, slow factor: a speech-input user says what they see, WCAG 2.5.3),
+ * then its role and state in words.
+ */
+function nodeLabel(d: NodeDatum, lang: Lang, showBackend: boolean): string {
+  const shown = [d.id, `v${d.version}`];
+  if (d.isWorker && showBackend && d.backend) shown.push(d.backend);
+  if (!d.isWorker && d.term !== null) shown.push(`${termWord(d.node, lang)} ${d.term}`);
+  if (d.node.slowFactor > 1) shown.push(`×${fmtFactor(d.node.slowFactor)}`);
+  const state: string[] = [];
+  if (d.role === 'leader' || d.role === 'candidate' || d.role === 'follower') state.push(vs(lang, d.role));
+  if (d.node.failed !== undefined) state.push(vs(lang, 'failed'));
+  else if (!d.node.up) state.push(vs(lang, 'crashed'));
+  if (d.node.paused !== undefined) state.push(vs(lang, 'paused'));
+  if (d.node.slowFactor > 1) state.push(vs(lang, 'slow'));
+  return state.length > 0 ? `${shown.join(' ')}: ${state.join(', ')}` : shown.join(' ');
 }
 
 function fmtFactor(f: number): string {

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type JSX } from 'react';
+import { useEffect, useId, useRef, useState, type JSX, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import * as d3 from 'd3';
 import './d3quiet';
 import type { NodeId } from '../../sim/types';
@@ -12,7 +12,7 @@ import { drawMessages, SettledLayer } from './timelineCanvas';
 import type { Simulation } from '../../engine/simulation';
 import { indexOf, staticOf } from './runView';
 import { kindName, vs } from './strings';
-import { keyNotes, laneOrder, laneStretches, timeDomain } from './timelineModel';
+import { keyNotes, laneOrder, laneStretches, pausedStretches, timeDomain } from './timelineModel';
 import './views.css';
 
 export interface VersionTimelineProps {
@@ -38,6 +38,7 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
   const settledRef = useRef<HTMLCanvasElement>(null);
   const liveRef = useRef<HTMLCanvasElement>(null);
   const frontRef = useRef<SVGSVGElement>(null);
+  const uid = useId().replace(/[^a-zA-Z0-9_-]/g, '');
   const size = useSize(wrapRef);
   // The axis and the legend under it grow with the type (18 px root at 1920): keep them apart.
   const fs = useFontSize(wrapRef, size, 14);
@@ -189,7 +190,7 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
       );
       back
         .select('g.cv-layer-lanes')
-        .selectAll<SVGLineElement, (typeof lanes)[number]>('line')
+        .selectAll<SVGLineElement, (typeof lanes)[number]>('line.cv-lane')
         .data(lanes, (d) => d.key)
         .join('line')
         .attr('class', (d) => `cv-lane${d.up ? '' : ' down'}`)
@@ -198,6 +199,19 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
         .attr('x2', (d) => x(d.end))
         .attr('y1', (d) => yOf.get(d.id)!)
         .attr('y2', (d) => yOf.get(d.id)!);
+      // Paused (a GC pause): a thick hollow band over the lane — up, but handling nothing.
+      const pauses = ids.flatMap((id) => pausedStretches(ix.pauses.get(id), t0, tEnd).map((s) => ({ key: `${id}@${s.start}`, id, ...s })));
+      back
+        .select('g.cv-layer-lanes')
+        .selectAll<SVGRectElement, (typeof pauses)[number]>('rect.cv-lane-paused')
+        .data(pauses, (d) => d.key)
+        .join('rect')
+        .attr('class', 'cv-lane-paused')
+        .attr('stroke', (d) => colourOf(d.id))
+        .attr('x', (d) => x(d.start))
+        .attr('width', (d) => Math.max(1, x(d.end) - x(d.start)))
+        .attr('y', (d) => yOf.get(d.id)! - 4)
+        .attr('height', 8);
       const labels = front
         .select('g.cv-layer-lanelabels')
         .selectAll<SVGGElement, NodeId>('g')
@@ -299,7 +313,7 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
         noteSel.attr('transform', (n) => `translate(${x(n.t)},${noteY(n)})`);
         // A crown and the term for an election: it reads in both languages and says who leads from when.
         noteSel.select('text').text((n) => (n.what === 'leaderElected' && laneH >= 16 ? `♛${n.data.term}` : ''));
-        noteSel.select('title').text((n) => `${(n.t / 1000).toFixed(3)} s · ${noteText(n, lang, sim.scenario.strategy.kind)}`);
+        noteSel.select('title').text((n) => `${(n.t / 1000).toFixed(3)} s · ${noteText(n, lang, sim.scenario)}`);
       }
 
       // ---- branch points (a forked run) -----------------------------------------------------------
@@ -348,6 +362,22 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
         .attr('height', height - M.top - M.bottom + 8);
     }), [sim, ix, t, frame, size, fs, lang, cursor, hidden, p.marks, css]);
 
+  // Keyboard scrubbing (the drawing is a slider over simulated time): ←/→ 0.1 s, PageUp/PageDown
+  // or Shift+arrows 1 s, Home the start, End back to live. Handled here, so → never steps the run.
+  const now = sim.now();
+  const at = cursor ?? now;
+  const onKey = (e: ReactKeyboardEvent<SVGSVGElement>): void => {
+    const step = ({ ArrowLeft: -100, ArrowDown: -100, ArrowRight: 100, ArrowUp: 100, PageDown: -1000, PageUp: 1000 } as Record<string, number>)[e.key];
+    let next: number | null;
+    if (step !== undefined) next = Math.max(0, at + step * (e.shiftKey && Math.abs(step) === 100 ? 10 : 1));
+    else if (e.key === 'Home') next = 0;
+    else if (e.key === 'End') next = null;
+    else return;
+    e.preventDefault();
+    e.stopPropagation();
+    p.onScrub(next !== null && next >= now ? null : next);
+  };
+
   const toggle = (kind: string): void =>
     setHidden((h) => {
       const n = new Set(h);
@@ -361,7 +391,22 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
       <svg ref={backRef} className="cv-svg" aria-hidden="true" />
       <canvas ref={settledRef} />
       <canvas ref={liveRef} />
-      <svg ref={frontRef} className="cv-svg" role="img" aria-label={vs(lang, 'timeline')} />
+      <svg
+        ref={frontRef}
+        className="cv-svg"
+        role="slider"
+        tabIndex={0}
+        aria-label={vs(lang, 'timeline')}
+        aria-valuemin={0}
+        aria-valuemax={Math.round(now)}
+        aria-valuenow={Math.round(at)}
+        aria-valuetext={`t=${(at / 1000).toFixed(1)} s${cursor === null ? ` (${vs(lang, 'live')})` : ''}`}
+        aria-describedby={`${uid}-keys`}
+        onKeyDown={onKey}
+      />
+      <span id={`${uid}-keys`} className="visually-hidden">
+        {vs(lang, 'timelineKeys')}
+      </span>
       <div className="cv-kinds cv-kinds-top">
         {kinds.map((k) => (
           <label key={k}>

@@ -4,12 +4,12 @@ import { runStateAt, type RunStatic } from '../../engine/index/runState';
 import type { LogItem, NodeFacts } from '../../protocols/facts';
 import { strategySchema } from '../../protocols';
 import type { HistoryEvent } from '../../sim/types';
-import { serverPanelModel, showServers, termColour, termText } from './serverModel';
+import { serverPanelModel, showServers, termColour, termText, zabCommitted } from './serverModel';
 
 /** A synthetic history: the panel model must read facts and logs at t, whatever produced them. */
 const props = { latencyMs: 5, jitterMs: 1, bandwidthMbps: 100, loss: 0, duplicate: 0 };
 function runStatic(ids: string[]): RunStatic {
-  return { nodes: ids.map((id) => ({ id, role: id[0] === 'w' ? 'worker' : id[0] === 's' ? 'server' : 'broker' })), edges: [], network: props, stragglers: [] };
+  return { nodes: ids.map((id) => ({ id, role: id[0] === 'w' ? 'worker' : id[0] === 's' ? 'server' : id[0] === 'c' ? 'coord' : 'broker' })), edges: [], network: props, stragglers: [] };
 }
 const raftCfg = strategySchema.parse({ kind: 'raft-ps' });
 const kafkaCfg = strategySchema.parse({ kind: 'kafka-ps' });
@@ -109,5 +109,54 @@ describe('servers panel model', () => {
       expect(termColour(t)).not.toBe(termColour(t + 1));
       expect(['#111', '#fff']).toContain(termText(t));
     }
+  });
+
+  it('coordination servers: their own rows (ZooKeeper: epochs, the committed prefix from the zxid; a paused one says so), titled for the service', () => {
+    const zxid = (epoch: number, counter: number) => epoch * 2 ** 32 + counter;
+    const zk = (role: 'leader' | 'follower' | 'looking', commit: number): NodeFacts => ({
+      kind: 'coord-server',
+      service: 'zookeeper',
+      role,
+      term: 2,
+      leader: role === 'looking' ? null : 'c0',
+      commit,
+      revision: commit,
+      leases: [{ id: 1, owner: 'w0' }],
+      locks: [{ name: 'params', holder: 'w0', token: zxid(2, 3), waiting: ['w1'] }],
+      meta: [],
+    });
+    // Epoch 1 left 2 transactions; epoch 2 proposed 3 so far: the leader committed 0x200000002, c1 only 0x100000002.
+    const log: LogItem[] = [...Array.from({ length: 2 }, () => ({ term: 1, kind: 'record' as const })), ...Array.from({ length: 3 }, () => ({ term: 2, kind: 'record' as const }))];
+    const ids = ['w0', 's0', 'c0', 'c1'];
+    const ix = build(ids, [
+      { t: 0, type: 'facts', node: 's0', f: { kind: 'ps-server', version: 0 } },
+      { t: 0, type: 'facts', node: 'c0', f: zk('leader', zxid(2, 2)) },
+      { t: 0, type: 'facts', node: 'c1', f: zk('follower', zxid(1, 2)) },
+      { t: 10, type: 'log', node: 'c0', from: 1, add: log },
+      { t: 10, type: 'log', node: 'c1', from: 1, add: log },
+      { t: 20, type: 'action', source: 'timeline', action: { do: 'pause', node: 'c1', ms: 100 } },
+    ]);
+    expect(showServers(ix)).toBe(true);
+    const ctx = { workers: 1, servers: 1, cfg: strategySchema.parse({ kind: 'ps-async' }), coord: 'zookeeper' as const };
+    const m = serverPanelModel(runStateAt(ix, runStatic(ids), 50), ix, 10, ctx, 'en');
+    expect(m.flavor).toBe('zab');
+    expect(m.coordOnly).toBe('zookeeper');
+    expect(m.rows.map((r) => [r.id, r.kind, r.role, r.term, r.commitIndex])).toEqual([
+      ['c0', 'coord', 'leader', 2, 4],
+      ['c1', 'coord', 'paused', 2, 2],
+    ]);
+    expect(m.rows[0].log.map((b) => b.committed)).toEqual([true, true, true, true, false]);
+    expect(m.rows[0].facts).toContain('lock: w0, token 0x200000003, 1 queued');
+    expect(m.rows[1].lines[0]).toMatch(/^paused since 0\.02 s/);
+    // After the pause, c1 follows again.
+    expect(serverPanelModel(runStateAt(ix, runStatic(ids), 200), ix, 10, ctx, 'en').rows[1].role).toBe('follower');
+  });
+
+  it('zabCommitted: older epochs are committed, of the commit epoch the first `counter` entries', () => {
+    const rows = (terms: number[]) => terms.map((term, i) => ({ index: i + 1, item: { term, kind: 'record' as const } }));
+    expect(zabCommitted(rows([1, 1, 2, 2, 2]), 2 * 2 ** 32 + 1)).toBe(3);
+    expect(zabCommitted(rows([1, 1, 2, 2, 2]), 1 * 2 ** 32 + 1)).toBe(1);
+    expect(zabCommitted(rows([1, 1, 3]), 3 * 2 ** 32 + 1)).toBe(3);
+    expect(zabCommitted(rows([1, 1]), 0)).toBe(0);
   });
 });

@@ -1,14 +1,15 @@
 import * as d3 from 'd3';
 import type { RunIndex } from '../../engine/index/runIndex';
-import { logAt, logEndAt, type NodeState, type RunState } from '../../engine/index/runState';
+import { logAt, logEndAt, type LogRow, type NodeState, type RunState } from '../../engine/index/runState';
 import type { LogItem } from '../../protocols/facts';
 import type { Lang } from '../i18n/lang';
 import { nodeLines, p0, type WordsContext } from '../words/nodeWords';
-import { setOf } from '../words/text';
+import { setOf, tokenText } from '../words/text';
 
 /**
  * What the servers panel draws at a time t, as plain data (unit-tested): one row per Raft server,
- * Kafka broker, Paxos server or 2PC participant, from its typed facts and its log as it stood at
+ * Kafka broker, Paxos server, 2PC participant or coordination-service server (etcd's Raft log,
+ * ZooKeeper's transaction log), from its typed facts and its log as it stood at
  * t (RaftScope's picture), plus Kafka's consumers as one-line rows. Logs share one index window, so the same index lines up in
  * every row and a missing or conflicting entry shows as a gap in a column.
  */
@@ -21,19 +22,26 @@ export interface LogBox {
   label: string;
 }
 
-export type RowRole = 'leader' | 'follower' | 'candidate' | 'crashed' | 'consumer' | 'offline' | 'coordinator' | 'participant' | 'prepared' | 'inDoubt';
+export type RowRole = 'leader' | 'follower' | 'candidate' | 'looking' | 'crashed' | 'paused' | 'consumer' | 'offline' | 'coordinator' | 'participant' | 'prepared' | 'inDoubt';
 
-/** Whose words the panel speaks: term/commit (Raft), epoch/HW (Kafka), ballot/chosen (Paxos), transactions (2PC). */
-export type PanelFlavor = 'raft' | 'kafka' | 'paxos' | '2pc';
+/**
+ * Whose words the panel speaks: term/commit (Raft, and etcd's Raft), epoch/HW (Kafka), ballot/chosen
+ * (Paxos), transactions (2PC), epoch/commit (ZooKeeper's Zab).
+ */
+export type PanelFlavor = 'raft' | 'kafka' | 'paxos' | '2pc' | 'zab';
 
 export interface ServerRow {
   id: string;
-  kind: 'server' | 'broker' | 'consumer';
+  /** `coord`: a coordination-service server (c0…), beside the strategy's own. */
+  kind: 'server' | 'broker' | 'consumer' | 'coord';
   up: boolean;
   role: RowRole;
-  /** Raft term, the Kafka leader epoch of topic partition 0, or the Paxos ballot promised. */
+  /** Raft term, the Kafka leader epoch of topic partition 0, the Paxos ballot promised, or the Zab epoch. */
   term: number | null;
-  /** Raft commit index, the Kafka high watermark of topic partition 0 (an exclusive offset), or the Paxos chosen prefix. */
+  /**
+   * Raft commit index, the Kafka high watermark of topic partition 0 (an exclusive offset), the
+   * Paxos chosen prefix, or the last committed transaction of ZooKeeper's log (by index).
+   */
   commitIndex: number | null;
   log: LogBox[];
   /** One short line of further facts in the reader's language (leader and vote; ISR and LEO; offset and lag). */
@@ -47,11 +55,13 @@ export interface ServerPanelModel {
   /** Kafka words (epoch, HW) rather than Raft's (term, commit). */
   kafka: boolean;
   flavor: PanelFlavor;
+  /** Only a coordination service's servers are drawn (the strategy has none): the panel is titled for it. */
+  coordOnly: 'etcd' | 'zookeeper' | null;
   /** Inclusive index window every row's boxes are placed in; null when every log is empty. */
   window: { lo: number; hi: number } | null;
 }
 
-const panelKinds = new Set(['raft-server', 'kafka-broker', 'paxos-server', '2pc-server']);
+const panelKinds = new Set(['raft-server', 'kafka-broker', 'paxos-server', '2pc-server', 'coord-server']);
 
 /**
  * Whether the run has consensus servers or brokers to draw. A node's kind of facts never changes,
@@ -89,8 +99,24 @@ interface Draft {
   hasLog: boolean;
 }
 
-function draft(n: NodeState, lang: Lang): Draft | null {
+function draft(n: NodeState, lang: Lang, ix: RunIndex, t: number): Draft | null {
   const f = n.facts;
+  if (f?.kind === 'coord-server') {
+    const role: RowRole = !n.up ? 'crashed' : n.paused ? 'paused' : f.role;
+    const zk = f.service === 'zookeeper';
+    const commit = zk ? zabCommitted(logAt(ix, n.id, t), f.commit) : f.commit;
+    const leader = f.role === 'leader' ? '' : f.leader ? w(lang, `leader ${f.leader}`, `领导者 ${f.leader}`) : w(lang, 'leader unknown', '领导者未知');
+    const lock = f.locks[0];
+    // The lock's holder and token where a lock is in use; else whose leases (sessions) it keeps.
+    const held = lock
+      ? w(lang, `lock: ${lock.holder}, token ${tokenText(lock.token)}${lock.waiting.length ? `, ${lock.waiting.length} queued` : ''}`, `锁：${lock.holder}，防护令牌 ${tokenText(lock.token)}${lock.waiting.length ? `，${lock.waiting.length} 个排队` : ''}`)
+      : zk
+        ? w(lang, `${f.leases.length} sessions`, `${f.leases.length} 个会话`)
+        : w(lang, `${f.leases.length} leases`, `${f.leases.length} 个租约`);
+    const meta = f.meta.map((m) => w(lang, `${m.key} v${m.version}`, `${m.key} 版本 ${m.version}`)).join(' ');
+    const facts = [leader, zk ? `zxid ${tokenText(f.commit)}` : `revision ${f.revision}`, held, meta].filter((x) => x !== '').join(' · ');
+    return { n, kind: 'coord', role, term: f.term, commitIndex: commit, facts, committed: (i) => i <= commit, hasLog: true };
+  }
   if (f?.kind === 'raft-server') {
     const role: RowRole = n.up ? f.role : 'crashed';
     const leader = f.leader ? w(lang, `leader ${f.leader}`, `领导者 ${f.leader}`) : w(lang, 'leader unknown', '领导者未知');
@@ -139,7 +165,7 @@ function draft(n: NodeState, lang: Lang): Draft | null {
  * newest index any row holds at t and reaches back that far.
  */
 export function serverPanelModel(state: RunState, ix: RunIndex, maxBoxes: number, ctx: WordsContext, lang: Lang): ServerPanelModel {
-  const drafts = state.nodes.map((n) => draft(n, lang)).filter((d): d is Draft => d !== null);
+  const drafts = state.nodes.map((n) => draft(n, lang, ix, state.t)).filter((d): d is Draft => d !== null);
   // Consensus rows first (servers, then brokers, in id order as the engine lists them), consumers last.
   drafts.sort((a, b) => Number(a.kind === 'consumer') - Number(b.kind === 'consumer'));
   // The window ends at the newest entry a live server holds; a crashed one's longer log (a Kafka
@@ -175,8 +201,32 @@ export function serverPanelModel(state: RunState, ix: RunIndex, maxBoxes: number
     lines: nodeLines(d.n, ctx, lang),
   }));
   const kinds = new Set(state.nodes.map((n) => n.facts?.kind));
-  const flavor: PanelFlavor = kinds.has('kafka-broker') ? 'kafka' : kinds.has('paxos-server') ? 'paxos' : kinds.has('2pc-server') ? '2pc' : 'raft';
-  return { rows, kafka: flavor === 'kafka', flavor, window };
+  const coord = state.nodes.find((n) => n.facts?.kind === 'coord-server')?.facts;
+  const service = coord?.kind === 'coord-server' ? coord.service : null;
+  const own = drafts.some((d) => d.kind !== 'coord');
+  const flavor: PanelFlavor = kinds.has('kafka-broker') ? 'kafka' : kinds.has('paxos-server') ? 'paxos' : kinds.has('2pc-server') ? '2pc' : !own && service === 'zookeeper' ? 'zab' : 'raft';
+  return { rows, kafka: flavor === 'kafka', flavor, coordOnly: own ? null : service, window };
+}
+
+/**
+ * The index of the last committed transaction in a ZooKeeper server's log, from the zxid its facts
+ * name. A zxid is (epoch, counter); within one epoch the leader numbers its proposals 1, 2, … and
+ * a log holds each epoch's transactions as a gapless prefix of them, in zxid order (Zab's
+ * invariants) — so every entry of an older epoch is committed, and of the commit's own epoch the
+ * first `counter` are.
+ */
+export function zabCommitted(log: readonly LogRow[], commitZxid: number): number {
+  const epoch = Math.floor(commitZxid / 2 ** 32);
+  let left = commitZxid % 2 ** 32;
+  let last = 0;
+  for (const r of log) {
+    if (r.item.term < epoch) last = r.index;
+    else if (r.item.term === epoch && left > 0) {
+      last = r.index;
+      left--;
+    } else break;
+  }
+  return last;
 }
 
 /**

@@ -18,8 +18,16 @@ export const viewStrings = {
   partitioned: { en: 'partitioned', zh: '被网络分区隔开' },
   messages: { en: 'messages', zh: '消息' },
   slow: { en: 'slowed', zh: '已减速' },
+  paused: { en: 'paused (process frozen)', zh: '已暂停（进程冻结）' },
   term: { en: 'term', zh: '任期' },
   epoch: { en: 'epoch', zh: '纪元' },
+  leader: { en: 'leader', zh: '领导者' },
+  candidate: { en: 'candidate', zh: '候选者' },
+  follower: { en: 'follower', zh: '跟随者' },
+  topologyKeys: {
+    en: 'Keyboard: arrow keys move between nodes and links; Enter on a node opens its actions, on a link cuts or restores it; the menu key (Shift+F10) opens the actions of either.',
+    zh: '键盘：方向键在节点和链路之间移动；在节点上按回车打开它的操作，在链路上按回车切断或恢复；菜单键（Shift+F10）打开两者的操作。',
+  },
 
   // timeline
   timeline: { en: 'Version timeline', zh: '版本时间线' },
@@ -28,6 +36,10 @@ export const viewStrings = {
   live: { en: 'live', zh: '实时' },
   scrubHint: { en: 'click / drag: go back in time · double-click: live', zh: '单击／拖动：回看 · 双击：回到实时' },
   dropped: { en: 'dropped', zh: '丢弃' },
+  timelineKeys: {
+    en: 'Keyboard: left and right arrows go back or forward 0.1 s, Page Up and Page Down 1 s, Home to the start, End back to live.',
+    zh: '键盘：左右方向键后退或前进 0.1 秒，PgUp／PgDn 一秒，Home 回到开头，End 回到实时。',
+  },
 
   // charts
   lossVsSteps: { en: 'Loss vs steps', zh: '损失随步数变化' },
@@ -79,6 +91,7 @@ const kindNames: Record<string, Text> = {
   accepted: { en: 'accepted', zh: '已接受' },
   decision: { en: 'commit / abort', zh: '提交／中止' },
   ask: { en: 'decision request', zh: '询问决定' },
+  coord: { en: 'coordination request', zh: '协调请求' },
 };
 
 export function kindName(kind: string, lang: Lang): string {

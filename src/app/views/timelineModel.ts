@@ -47,6 +47,16 @@ export function laneStretches(downs: readonly Period[] | undefined, t0: number, 
   return out;
 }
 
+/** A node's pauses (GC pauses) from t0 to t, each cut at t: the stretches its lane shows frozen. */
+export function pausedStretches(pauses: ReadonlyArray<{ start: number; until: number }> | undefined, t0: number, t: number): Array<{ start: number; end: number }> {
+  const out: Array<{ start: number; end: number }> = [];
+  for (const p of pauses ?? []) {
+    if (p.until <= t0 || p.start >= t) continue;
+    out.push({ start: Math.max(p.start, t0), end: Math.min(p.until, t) });
+  }
+  return out;
+}
+
 /** Lane order: workers first, then servers, then brokers, each by index. */
 export function laneOrder(ids: readonly NodeId[]): NodeId[] {
   const rank = (id: NodeId): number => (id[0] === 'w' ? 0 : id[0] === 's' ? 1 : 2);

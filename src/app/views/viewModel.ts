@@ -22,7 +22,7 @@ export function viewModelAt(sim: Simulation, t: number, lang: Lang) {
   const ix = indexOf(sim);
   const st = staticOf(sim);
   const state = stateAt(sim, t);
-  const ctx = wordsContext(sim.scenario.strategy, st);
+  const ctx = wordsContext(sim.scenario, st);
   const workers = st.nodes.filter((n) => n.role === 'worker').map((n) => n.id);
   const series = metricSeries(ix, workers);
   const upTo = lastAtOrBefore(series.t, t, (x) => x) + 1;
@@ -48,9 +48,9 @@ export function viewModelAt(sim: Simulation, t: number, lang: Lang) {
     },
     notes: keyNotes(ix)
       .filter((n) => n.t <= t)
-      .map((n) => noteText(n, lang, sim.scenario.strategy.kind)),
+      .map((n) => noteText(n, lang, sim.scenario)),
     expectations: expectationsAt(sim, t).map((e) => [e.time, e.pass, e.actual]),
     violations: lastAtOrBefore(ix.violations, t, (v) => v.t) + 1,
-    explain: explain(deriveExplainState({ cfg: sim.scenario.strategy, ix, static: st, state, done: false, stepMs: sim.scenario.compute.stepMs }), lang),
+    explain: explain(deriveExplainState({ cfg: sim.scenario.strategy, coordination: sim.scenario.coordination, ix, static: st, state, done: false, stepMs: sim.scenario.compute.stepMs }), lang),
   };
 }

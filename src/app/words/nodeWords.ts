@@ -2,7 +2,7 @@ import type { NodeState } from '../../engine/index/runState';
 import type { StrategyConfig } from '../../protocols';
 import type { NodeFacts } from '../../protocols/facts';
 import type { Lang } from '../i18n/lang';
-import { majority, setOf } from './text';
+import { list, majority, setOf, tokenText } from './text';
 
 /**
  * A node's typed facts (protocols/facts.ts) in words, for the topology's tooltips, the node panel
@@ -16,6 +16,8 @@ export interface WordsContext {
   /** Consensus servers (Raft) — the majority is counted over these. */
   servers: number;
   cfg: StrategyConfig;
+  /** The coordination service beside the strategy (cluster.coord nodes c0…), if any. */
+  coord?: 'etcd' | 'zookeeper';
 }
 
 /** The stable `data-role` hook of a node (CONTRACTS §5), at the cursor time. */
@@ -25,10 +27,12 @@ export type DataRole = 'leader' | 'follower' | 'candidate' | 'crashed' | 'paused
  * Raft servers and Paxos proposers: their role. Kafka brokers: their role for topic partition 0
  * (the partition the servers panel draws and `@leader` names), `broker` when they hold no replica
  * of it. Kafka's PS replicas: `consumer`. Everything else (2PC servers included: the coordinator
- * is named in the panel): its cluster role. Down: `crashed`.
+ * is named in the panel; coordination-service servers: `coord`, their role is in the panel and
+ * the ring): its cluster role. Down: `crashed`; frozen by a `pause`: `paused`.
  */
 export function roleOf(n: NodeState): DataRole {
   if (!n.up) return 'crashed';
+  if (n.paused) return 'paused';
   const f = n.facts;
   if (f?.kind === 'raft-server' || f?.kind === 'paxos-server') return f.role;
   if (f?.kind === 'kafka-broker') return p0(f)?.role ?? 'broker';
@@ -42,13 +46,27 @@ export function termOf(n: NodeState): number | null {
   if (f?.kind === 'raft-server') return f.term;
   if (f?.kind === 'kafka-broker') return p0(f)?.epoch ?? null;
   if (f?.kind === 'paxos-server') return f.promised;
+  if (f?.kind === 'coord-server') return f.term;
   return null;
 }
 
-/** What termOf counts, in words: term (Raft), epoch (Kafka), ballot (Paxos). */
+/**
+ * The consensus role drawn on a server glyph (the leader's crown, a candidate's dashed ring),
+ * whatever its data-role hook says: coordination servers are `coord` there, but lead or follow too.
+ * ZooKeeper's LOOKING (electing) and an elected leader still synchronising count as candidates.
+ */
+export function consensusRoleOf(n: NodeState): 'leader' | 'follower' | 'candidate' | null {
+  if (!n.up) return null;
+  const f = n.facts;
+  if (f?.kind === 'coord-server') return f.role === 'looking' ? 'candidate' : f.role;
+  const r = roleOf(n);
+  return r === 'leader' || r === 'follower' || r === 'candidate' ? r : null;
+}
+
+/** What termOf counts, in words: term (Raft, etcd), epoch (Kafka, ZooKeeper's Zab), ballot (Paxos). */
 export function termWord(n: NodeState, lang: Lang): string {
   const k = n.facts?.kind;
-  if (k === 'kafka-broker') return w(lang, 'epoch', '纪元');
+  if (k === 'kafka-broker' || (n.facts?.kind === 'coord-server' && n.facts.service === 'zookeeper')) return w(lang, 'epoch', '纪元');
   if (k === 'paxos-server') return w(lang, 'ballot', '提案编号');
   return w(lang, 'term', '任期');
 }
@@ -64,6 +82,8 @@ export function versionOf(n: NodeState, sampled?: number | null): number {
   if (f?.kind === 'ps-server' || f?.kind === 'raft-server' || f?.kind === 'paxos-server' || f?.kind === '2pc-server') return f.version;
   if (f?.kind === 'kafka-consumer') return f.offset;
   if (f?.kind === 'kafka-broker') return f.parts.reduce((a, p) => a + p.leo, 0);
+  // A coordination server holds no parameters: its store's revision (ZooKeeper: last applied zxid).
+  if (f?.kind === 'coord-server') return f.revision;
   return sampled ?? n.version;
 }
 
@@ -80,6 +100,17 @@ function w(lang: Lang, en: string, zh: string): string {
 
 /** One line per fact worth saying, most important first. Empty when the node has no facts. */
 export function nodeLines(n: NodeState, ctx: WordsContext, lang: Lang): string[] {
+  const lines = factLines(n, ctx, lang);
+  return n.paused ? [pausedLine(n.paused.since, lang), ...lines] : lines;
+}
+
+/** A paused process handles nothing (CURRICULUM §C.2 `pause`): it cannot notice what happened meanwhile. */
+function pausedLine(since: number, lang: Lang): string {
+  const at = (since / 1000).toFixed(2);
+  return w(lang, `paused since ${at} s (a GC pause): it handles nothing, and what reaches it waits in its queue`, `自 ${at} 秒起暂停（GC 停顿）：它什么也不处理，发给它的消息在队列里等待`);
+}
+
+function factLines(n: NodeState, ctx: WordsContext, lang: Lang): string[] {
   const f = n.facts;
   if (!f) return [];
   switch (f.kind) {
@@ -88,7 +119,9 @@ export function nodeLines(n: NodeState, ctx: WordsContext, lang: Lang): string[]
     case 'ps-server':
       return psServerLines(f, lang);
     case 'ps-worker':
-      return [psWorkerLine(f, lang)];
+      return f.lock ? lockWorkerLines(f, f.lock, n.paused !== undefined, ctx, lang) : [psWorkerLine(f, lang)];
+    case 'coord-server':
+      return coordServerLines(f, lang);
     case 'raft-server':
       return raftServerLines(f, ctx, lang);
     case 'raft-client':
@@ -112,6 +145,89 @@ export function nodeLines(n: NodeState, ctx: WordsContext, lang: Lang): string[]
       return [rsmClientLine(f.phase, f.seq, null, lang) + aborted];
     }
   }
+}
+
+type CoordFacts = Extract<NodeFacts, { kind: 'coord-server' }>;
+type PsWorkerFacts = Extract<NodeFacts, { kind: 'ps-worker' }>;
+type LockFacts = NonNullable<PsWorkerFacts['lock']>;
+
+/** The lock of ps-async's recipe (psAsyncRmw.ts) as the service stores it. */
+const LOCK_KEY = '/locks/params';
+
+/** A coordination-service server: role, what it committed and applied, leases or sessions, locks, metadata. */
+function coordServerLines(f: CoordFacts, lang: Lang): string[] {
+  const zk = f.service === 'zookeeper';
+  const out: string[] = [];
+  const name = zk ? 'ZooKeeper' : 'etcd';
+  if (zk) {
+    if (f.role === 'leader') out.push(w(lang, `${name} leader of epoch ${f.term} (Zab)`, `${name} 纪元 ${f.term} 的领导者（Zab）`));
+    else if (f.role === 'candidate') out.push(w(lang, `${name}: elected for epoch ${f.term}, synchronising its followers before it serves`, `${name}：当选纪元 ${f.term} 的领导者，先同步跟随者，之后才提供服务`));
+    else if (f.role === 'looking') out.push(w(lang, `${name}: looking for a leader (epoch ${f.term})`, `${name}：正在寻找领导者（纪元 ${f.term}）`));
+    else out.push(f.leader ? w(lang, `${name} follower in epoch ${f.term}; leader ${f.leader}`, `${name} 纪元 ${f.term} 的跟随者；领导者 ${f.leader}`) : w(lang, `${name} follower in epoch ${f.term}; leader unknown`, `${name} 纪元 ${f.term} 的跟随者；领导者未知`));
+    out.push(w(lang, `committed up to zxid ${tokenText(f.commit)}; applied up to ${tokenText(f.revision)}; answers reads from its own copy`, `已提交到 zxid ${tokenText(f.commit)}；已应用到 ${tokenText(f.revision)}；读请求由它自己的副本应答`));
+  } else {
+    if (f.role === 'leader') out.push(w(lang, `${name} leader in term ${f.term} (Raft)`, `${name} 任期 ${f.term} 的领导者（Raft）`));
+    else if (f.role === 'candidate' || f.role === 'looking') out.push(w(lang, `${name} candidate in term ${f.term}`, `${name} 任期 ${f.term} 的候选者`));
+    else out.push(f.leader ? w(lang, `${name} follower in term ${f.term}; leader ${f.leader}`, `${name} 任期 ${f.term} 的跟随者；领导者 ${f.leader}`) : w(lang, `${name} follower in term ${f.term}; leader unknown`, `${name} 任期 ${f.term} 的跟随者；领导者未知`));
+    out.push(w(lang, `commit index ${f.commit}; store at revision ${f.revision}`, `提交索引 ${f.commit}；存储的 revision 为 ${f.revision}`));
+  }
+  const owners = f.leases.map((l) => l.owner);
+  out.push(
+    owners.length === 0
+      ? zk
+        ? w(lang, 'no open session', '没有打开的会话')
+        : w(lang, 'no live lease', '没有有效的租约')
+      : zk
+        ? w(lang, `sessions of ${list(owners, 'en')}`, `${list(owners, 'zh')} 的会话`)
+        : w(lang, `leases of ${list(owners, 'en')}`, `${list(owners, 'zh')} 的租约`),
+  );
+  for (const l of f.locks) {
+    const key = l.name.startsWith('/') ? l.name : `/locks/${l.name}`;
+    const queue = l.waiting.length ? w(lang, `; queued: ${list(l.waiting, 'en')}`, `；排队：${list(l.waiting, 'zh')}`) : '';
+    out.push(
+      zk
+        ? w(lang, `lock ${key}: ${l.holder} holds it (oldest ephemeral sequential node; fencing token zxid ${tokenText(l.token)})${queue}`, `锁 ${key}：由 ${l.holder} 持有（最早的临时顺序节点；防护令牌 zxid ${tokenText(l.token)}）${queue}`)
+        : w(lang, `lock ${key}: ${l.holder} holds it (oldest key under a lease; fencing token = its create revision ${l.token})${queue}`, `锁 ${key}：由 ${l.holder} 持有（租约下最早的键；防护令牌即其创建时的 revision ${l.token}）${queue}`),
+    );
+  }
+  if (f.meta.length) out.push(w(lang, `metadata: ${f.meta.map((m) => `${m.key} v${m.version}`).join(', ')}`, `元数据：${f.meta.map((m) => `${m.key} 版本 ${m.version}`).join('，')}`));
+  return out;
+}
+
+/**
+ * A ps-async worker in the lock recipe (writeLock "lease"): where it is in lock → read → compute →
+ * write → release, and its lock as it believes it. A paused holder still believes it holds the lock.
+ */
+function lockWorkerLines(f: PsWorkerFacts, lock: LockFacts, paused: boolean, ctx: WordsContext, lang: Lang): string[] {
+  const tok = lock.token !== undefined ? tokenText(lock.token) : '?';
+  const set = ctx.cfg.kind === 'ps-async' && ctx.cfg.writeMode === 'set';
+  const out: string[] = [];
+  if (f.phase === 'lock' || lock.state !== 'held') {
+    out.push(lock.state === 'waiting' ? w(lang, `waiting for the lock ${LOCK_KEY}: queued behind its holder`, `等待锁 ${LOCK_KEY}：排在持有者之后`) : w(lang, `asking for the lock ${LOCK_KEY}`, `正在申请锁 ${LOCK_KEY}`));
+  } else {
+    const step =
+      f.phase === 'read'
+        ? w(lang, 'reading the parameters', '正在读取参数')
+        : f.phase === 'write'
+          ? set
+            ? w(lang, 'writing the whole parameter vector back', '正在把整个参数向量写回')
+            : w(lang, 'writing its gradient', '正在写入梯度')
+          : w(lang, 'computing its update on what it read', '正在基于读到的参数计算更新');
+    out.push(
+      paused
+        ? w(lang, `believes it holds the lock (fencing token ${tok}) while ${step} — paused, it cannot know whether its lease has expired`, `以为自己仍持有锁（防护令牌 ${tok}），${step}——它被暂停了，无从得知租约是否已过期`)
+        : w(lang, `holds the lock (fencing token ${tok}): ${step}`, `持有锁（防护令牌 ${tok}）：${step}`),
+    );
+  }
+  const lease = ctx.coord === 'zookeeper' ? w(lang, 'session', '会话') : w(lang, 'lease', '租约');
+  out.push(
+    lock.session === 'ok'
+      ? w(lang, `${lease} on ${lock.server}, kept alive by its heartbeats`, `${lease}在 ${lock.server} 上，靠心跳维持`)
+      : lock.session === 'connecting'
+        ? w(lang, `opening a ${lease} on ${lock.server}`, `正在 ${lock.server} 上建立${lease}`)
+        : w(lang, `no ${lease} yet`, `还没有${lease}`),
+  );
+  return out;
 }
 
 function paxosServerLines(f: Extract<NodeFacts, { kind: 'paxos-server' }>, lang: Lang): string[] {
@@ -223,6 +339,8 @@ function raftClientLine(f: Extract<NodeFacts, { kind: 'raft-client' }>, ctx: Wor
     case 'computing':
       return w(lang, 'computing a gradient', '正在计算梯度');
     case 'updating':
+      // A manual client offers each update to every server and may wait for several.
+      if (f.pending !== undefined) return w(lang, `waiting for ${f.pending === 1 ? 'an update' : `${f.pending} updates`} to commit (newest #${f.seq}, offered to every server)`, `等待 ${f.pending} 个更新提交（最新 #${f.seq}，已发往所有服务器）`);
       return w(lang, `waiting for its update #${f.seq} to commit (asking ${asking})`, `等待更新 #${f.seq} 提交（发往 ${asking}）`);
     case 'reading': {
       const mode = ctx.cfg.kind === 'raft-ps' ? ctx.cfg.readMode : 'readIndex';
@@ -259,10 +377,20 @@ function degradeLines(f: Extract<NodeFacts, { kind: 'degrade-worker' }>, ctx: Wo
     if (f.ring) out.push(ringLine(f.ring, ctx, lang));
   } else {
     const side = f.side ? setOf(f.side) : '?';
-    const which = f.majoritySide ? w(lang, 'majority', '多数派') : w(lang, 'minority', '少数派');
     const steps = f.localSteps ?? 0;
     if (f.mode === 'eventual') {
-      out.push(w(lang, `eventual mode, epoch ${f.epoch}: local SGD on the ${which} side ${side}, ${steps} local ${steps === 1 ? 'step' : 'steps'} not merged yet`, `最终一致模式，纪元号 ${f.epoch}：在${which}一侧 ${side} 做本地 SGD，${steps} 个本地训练步尚未合并`));
+      const stepsEn = `${steps} local ${steps === 1 ? 'step' : 'steps'} not merged yet`;
+      if (f.epochFrom === 'service') {
+        // With a service, the side is authoritative once the service granted it an epoch (majoritySide), whatever its size.
+        out.push(
+          f.majoritySide
+            ? w(lang, `eventual mode, epoch ${f.epoch} (granted by the service): local SGD on side ${side}, ${stepsEn}`, `最终一致模式，纪元号 ${f.epoch}（协调服务发放）：在 ${side} 一侧做本地 SGD，${steps} 个本地训练步尚未合并`)
+            : w(lang, `eventual mode, epoch ${f.epoch} (no newer epoch granted): local SGD on side ${side}, provisional, ${stepsEn}`, `最终一致模式，纪元号 ${f.epoch}（没有拿到更新的纪元号）：在 ${side} 一侧做本地 SGD，成果只是临时的，${steps} 个本地训练步尚未合并`),
+        );
+      } else {
+        const which = f.majoritySide ? w(lang, 'majority', '多数派') : w(lang, 'minority', '少数派');
+        out.push(w(lang, `eventual mode, epoch ${f.epoch}: local SGD on the ${which} side ${side}, ${stepsEn}`, `最终一致模式，纪元号 ${f.epoch}：在${which}一侧 ${side} 做本地 SGD，${steps} 个本地训练步尚未合并`));
+      }
       if (f.stable) out.push(w(lang, 'hears every worker again: waiting out healStableMs before it contributes to the merge', '重新能连到所有节点：先等过 healStableMs，再交出成果参与合并'));
     } else {
       const rule = mergeRuleName(ctx.cfg.kind === 'degrade' ? ctx.cfg.merge : 'average', lang);
@@ -270,6 +398,14 @@ function degradeLines(f: Extract<NodeFacts, { kind: 'degrade-worker' }>, ctx: Wo
       out.push(w(lang, `merging (rule: ${rule}), epoch ${f.epoch}: ${steps} local ${steps === 1 ? 'step' : 'steps'} sent${to} for the merge`, `正在合并（规则：${rule}），纪元号 ${f.epoch}：${steps} 个本地训练步已交${to}参与合并`));
     }
   }
+  if (f.epochPending !== undefined)
+    out.push(w(lang, `asked the coordination service for epoch ${f.epochPending}; until it answers, this side's work is provisional`, `已向协调服务申请纪元号 ${f.epochPending}；在它答复之前，这一侧的成果只是临时的`));
+  if (f.epochFrom && f.mode !== 'strong')
+    out.push(
+      f.epochFrom === 'service'
+        ? w(lang, 'epochs come from the coordination service, which grants each one once, to one side', '纪元号由协调服务发放：每个纪元号只发一次，只发给一侧')
+        : w(lang, "epochs come from each side's own failure detector: no single authority grants them", '纪元号取自各侧自己的故障检测器：没有统一的权威来发放'),
+    );
   if (f.collected) out.push(w(lang, `merge coordinator: holds ${f.collected} ${f.collected === 1 ? 'contribution' : 'contributions'}`, `合并协调者：已收到 ${f.collected} 份成果`));
   out.push(
     f.storeWriter

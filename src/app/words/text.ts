@@ -25,6 +25,23 @@ export function num(v: number | null | undefined): string {
   return v.toFixed(2);
 }
 
+/**
+ * A fencing token as its service prints it. A ZooKeeper zxid carries the leader's epoch in its high
+ * 32 bits (every zxid is ≥ 2³²: epochs start at 1) and is written 0x<epoch><counter>, as ZooKeeper
+ * writes it; an etcd revision (a store-wide counter, far below 2³² in any run) as a number.
+ */
+export function tokenText(token: number): string {
+  if (token < 2 ** 32) return String(token);
+  const epoch = Math.floor(token / 2 ** 32);
+  return `0x${epoch.toString(16)}${(token % 2 ** 32).toString(16).padStart(8, '0')}`;
+}
+
+/** A byte count as the etcd documentation writes its limits: MiB. */
+export function mib(bytes: number): string {
+  const v = bytes / 2 ** 20;
+  return `${Number(v.toFixed(2))} MiB`; // 1.5 MiB, as the docs write it (not 1.50)
+}
+
 /** A slowdown factor: `4`, `2.5`. */
 export function factor(f: number): string {
   return Number.isInteger(f) ? String(f) : f.toFixed(1);

@@ -1,6 +1,7 @@
 import type { LogItem, NodeFacts, Note } from '../../protocols/facts';
 import { applyNetAction, noFaults, partitionGroups, type NetFaults } from '../../sim/faults';
 import type { Action, ByzantineAttack, HistoryEvent, MetricSample, NodeId, SimTime } from '../../sim/types';
+import { quantize } from '../../sim/network';
 import { MessageSpans, type MessageSpan } from './messageSpans';
 import { pushTo } from './series';
 
@@ -35,6 +36,13 @@ export interface Period {
 export interface DownPeriod extends Period {
   /** Set when the node's training worker failed (its error message). */
   error?: string;
+}
+
+/** A `pause` of a process (a GC pause): from `start` until `until`, or until a crash ends it sooner. */
+export interface PausePeriod {
+  start: SimTime;
+  /** When it resumes: extended by a pause of the paused process, cut short by a crash. */
+  until: SimTime;
 }
 
 export interface PartitionPeriod extends Period {
@@ -126,6 +134,8 @@ export class RunIndex {
   readonly slows = new Map<NodeId, Array<Timed<number>>>();
   /** Per worker, its Byzantine attack from each `byzantine` action (null from each `honest`). */
   readonly byzantine = new Map<NodeId, Array<Timed<{ attack: ByzantineAttack; scale?: number } | null>>>();
+  /** Pauses per node, in time order (the engine's rules: a paused process's pause extends it; a down one ignores it). */
+  readonly pauses = new Map<NodeId, PausePeriod[]>();
   readonly facts = new Map<NodeId, Array<Timed<NodeFacts | null>>>();
   readonly logs = new Map<NodeId, LogTrack>();
 
@@ -188,9 +198,13 @@ export class RunIndex {
       case 'stepDone':
         pushTo(this.stepsDone, e.node, { t: e.t, value: e.step });
         break;
-      case 'crash':
+      case 'crash': {
         pushTo(this.downs, e.node, e.error ? { start: e.t, end: null, error: e.error } : { start: e.t, end: null });
+        // A crash ends a pause: the process is gone, and so is its frozen state.
+        const p = this.pauses.get(e.node)?.at(-1);
+        if (p && p.until > e.t) p.until = e.t;
         break;
+      }
       case 'restart': {
         const d = this.downs.get(e.node);
         const open = d?.[d.length - 1];
@@ -252,6 +266,7 @@ export class RunIndex {
     if (a.do === 'slow') pushTo(this.slows, a.node, { t, value: a.factor });
     if (a.do === 'byzantine') pushTo(this.byzantine, a.node, { t, value: { attack: a.attack, ...(a.scale !== undefined ? { scale: a.scale } : {}) } });
     if (a.do === 'honest') pushTo(this.byzantine, a.node, { t, value: null });
+    if (a.do === 'pause') this.pause(t, a.node, a.ms);
     const before = this.net[this.net.length - 1].value;
     const after = applyNetAction(before, a, this.nodeIds);
     if (after === before) return;
@@ -263,6 +278,14 @@ export class RunIndex {
       if (groups) this.partitions.push({ start: t, end: null, groups });
     }
     this.updateCuts(t, before, after);
+  }
+
+  private pause(t: SimTime, node: NodeId, ms: number): void {
+    if (this.downs.get(node)?.at(-1)?.end === null) return; // a down process cannot be paused
+    const until = quantize(t + ms);
+    const open = this.pauses.get(node)?.at(-1);
+    if (open && open.until > t) open.until = Math.max(open.until, until);
+    else pushTo(this.pauses, node, { start: t, until });
   }
 
   private closePartition(t: SimTime): void {

@@ -1,7 +1,7 @@
 import type { LogItem, NodeFacts } from '../../protocols/facts';
 import { isPartitioned, linkKey, linkProps, partitionGroups, tamperOn, type NetFaults, type TamperSpec } from '../../sim/faults';
 import type { ByzantineAttack, LinkProps, MetricSample, NodeId, NodeRole, SimTime } from '../../sim/types';
-import type { MessageSpan, NoteEvent, RunIndex, StepSpan } from './runIndex';
+import type { MessageSpan, NoteEvent, PausePeriod, RunIndex, StepSpan } from './runIndex';
 import { firstAtOrAfter, lastAtOrBefore, valueAt } from './series';
 
 /**
@@ -34,6 +34,8 @@ export interface NodeState {
   facts: NodeFacts | null;
   /** Present while the engine drives this worker as Byzantine (`byzantine` … `honest`). */
   byzantine?: { attack: ByzantineAttack; scale?: number };
+  /** Present while its process is paused (a `pause`: a GC pause): since when. It handles nothing meanwhile. */
+  paused?: { since: SimTime };
 }
 
 export interface LinkState {
@@ -71,6 +73,7 @@ export function nodeAt(ix: RunIndex, st: RunStatic, id: NodeId, role: NodeRole, 
   const straggler = st.stragglers.filter((s) => s.node === id).reduce((a, s) => a * s.slowdown, 1);
   const slow = valueAt(ix.slows.get(id), t)?.value ?? 1;
   const byzantine = valueAt(ix.byzantine.get(id), t)?.value ?? null;
+  const pause = pausedAt(ix, id, t);
   return {
     id,
     role,
@@ -83,7 +86,15 @@ export function nodeAt(ix: RunIndex, st: RunStatic, id: NodeId, role: NodeRole, 
     computing: down ? null : stepAt(ix, id, t),
     facts: valueAt(ix.facts.get(id), t)?.value ?? null,
     ...(byzantine ? { byzantine } : {}),
+    ...(pause ? { paused: { since: pause.start } } : {}),
   };
+}
+
+/** The pause in force at t, if any: started at or before t, not yet over. */
+function pausedAt(ix: RunIndex, id: NodeId, t: SimTime): PausePeriod | null {
+  const ps = ix.pauses.get(id);
+  const i = ps ? lastAtOrBefore(ps, t, (p) => p.start) : -1;
+  return i >= 0 && t < ps![i].until ? ps![i] : null;
 }
 
 /** The step a node is computing at t: started at or before t, due after it, no crash since. */

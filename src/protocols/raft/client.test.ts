@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { beginRead, beginUpdate, freshClient, nextServer, onAck, onParams, onRedirect, onRetry, target, type ClientState } from './client';
+import { beginRead, beginUpdate, freshClient, nextServer, onAck, onParams, onRedirect, onRetry, onTooLarge, target, type ClientState } from './client';
 
 const S = ['s0', 's1', 's2'];
 const grad = new Float32Array(1);
@@ -102,5 +102,17 @@ describe('answers', () => {
     expect(onParams(c, 3)).toEqual({ opId: 12, floor: 9 });
     expect(c).toMatchObject({ read: null, phase: 'computing' });
     expect(onParams(c, 3)).toBeNull();
+  });
+});
+
+describe('an update refused as too large', () => {
+  it('fails the current update (it was never proposed) and leaves the client to read next; an old refusal is ignored', () => {
+    const c = updating();
+    const seq = c.upd!.seq;
+    expect(onTooLarge(c, seq + 1)).toBeNull();
+    expect(c.upd).not.toBeNull();
+    expect(onTooLarge(c, seq)).toEqual({ opId: 11 });
+    expect(c.upd).toBeNull();
+    expect(onTooLarge(c, seq)).toBeNull(); // a duplicate of the refusal
   });
 });

@@ -116,6 +116,18 @@ export function onAck(c: ClientState, seq: number, from: NodeId): { opId: number
   return { opId };
 }
 
+/**
+ * The server refused update `seq` as too large (never proposed, so it never takes effect): the
+ * operation it fails, or null for an old one. The client reads next and tries again — as a client
+ * that does not shrink its request would, to be refused again.
+ */
+export function onTooLarge(c: ClientState, seq: number): { opId: number } | null {
+  if (c.phase !== 'updating' || !c.upd || c.upd.seq !== seq) return null;
+  const { opId } = c.upd;
+  c.upd = null;
+  return { opId };
+}
+
 /** Parameters for read `readId` arrived: the read it completes, or null for an old one. The client computes next. */
 export function onParams(c: ClientState, readId: number): { opId: number; floor: number } | null {
   if (c.phase !== 'reading' || !c.read || c.read.readId !== readId) return null;

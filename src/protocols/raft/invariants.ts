@@ -1,5 +1,5 @@
 import type { NodeId } from '../../sim/types';
-import type { LogEntry } from './state';
+import type { RaftEntry } from './state';
 
 /**
  * Raft's safety properties (Figure 3), checked incrementally by an observer that sees every
@@ -38,7 +38,7 @@ export class RaftChecker {
     return out;
   }
 
-  leaderElected(node: NodeId, term: number, log: readonly LogEntry[]): void {
+  leaderElected(node: NodeId, term: number, log: readonly RaftEntry[]): void {
     const prior = this.termLeader.get(term);
     if (prior !== undefined && prior !== node) this.report('election-safety', `${prior} and ${node} both lead term ${term}`);
     else this.termLeader.set(term, node);
@@ -51,7 +51,7 @@ export class RaftChecker {
   }
 
   /** `node` wrote the entry at `index` into its log. */
-  stored(node: NodeId, log: readonly LogEntry[], index: number): void {
+  stored(node: NodeId, log: readonly RaftEntry[], index: number): void {
     const e = log[index - 1];
     const prevUid = index > 1 ? log[index - 2].uid : 0;
     const k = `${index}:${e.term}`;
@@ -63,7 +63,7 @@ export class RaftChecker {
   }
 
   /** `node`'s commitIndex moved from `from` to `to`. */
-  committedUpTo(node: NodeId, log: readonly LogEntry[], from: number, to: number): void {
+  committedUpTo(node: NodeId, log: readonly RaftEntry[], from: number, to: number): void {
     for (let i = from + 1; i <= to; i++) {
       const uid = log[i - 1]?.uid;
       if (uid === undefined) {
@@ -75,7 +75,7 @@ export class RaftChecker {
     }
   }
 
-  onApply(node: NodeId, index: number, e: LogEntry): void {
+  onApply(node: NodeId, index: number, e: RaftEntry): void {
     if (index > this.applied.length) this.applied.push(e.uid);
     else if (this.applied[index - 1] !== e.uid) this.report('state-machine-safety', `${node} applies a different entry at index ${index}`);
   }

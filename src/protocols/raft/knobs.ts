@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * Knobs of `raft-ps` (Ongaro & Ousterhout 2014; the thesis for reads and client sessions; etcd's
- * CheckQuorum). The strategy itself is described in raftPs.ts.
+ * CheckQuorum; etcd for fsyncMs and maxRequestBytes). The strategy itself is described in raftPs.ts.
  *
  * Reads (`readMode`): "readIndex" (default; thesis §6.4: the leader records commitIndex, confirms
  * it still leads with a heartbeat round to a majority, then answers once applied ≥ readIndex),
@@ -30,11 +30,26 @@ export const raftPsKnobs = z
     leaderNoop: z.boolean().default(true),
     /** etcd's CheckQuorum: a leader that has not heard from a majority for an election timeout steps down. */
     checkQuorum: z.boolean().default(false),
+    /**
+     * "training": workers loop read → compute → update. "manual": a worker updates only when the
+     * timeline or the learner says `submit` (CURRICULUM L7, Figure 8 scripted step by step).
+     */
+    clientMode: z.enum(['training', 'manual']).default('training'),
     clientRetryMs: z.number().positive().default(100),
-    /** A worker abandons an update not acknowledged within this time and reads fresh parameters. */
+    /** A training worker abandons an update not acknowledged within this time and reads fresh parameters (a manual client never does). */
     updateTimeoutMs: z.number().positive().default(1000),
     /** Scale each gradient's learning rate by 1/max(1, τ), τ its staleness at apply (Zhang et al. 2016). */
     lrStaleness: z.enum(['none', 'inverse']).default('none'),
+    /**
+     * Modelled fdatasync of new log entries (ms): a follower acknowledges, and the leader counts
+     * itself, only once they are on disk — etcd's commit latency is a round trip plus an fsync.
+     */
+    fsyncMs: z.number().nonnegative().default(0),
+    /**
+     * Largest client request a server accepts, in bytes (etcd's --max-request-bytes, 1.5 MiB by
+     * default). A larger update is refused with "request is too large" (rejectedWrites). None by default.
+     */
+    maxRequestBytes: z.number().int().positive().optional(),
   })
   .strict();
 export type RaftPsConfig = z.infer<typeof raftPsKnobs>;

@@ -1,21 +1,37 @@
 import type { NodeId } from '../../sim/types';
 import type { AppendEntries, AppendReply, RequestVote, VoteReply } from './rules';
+import type { LogEntry, RaftEntry } from './state';
 
 /**
- * Messages of raft-ps: Raft's RPCs between servers (ae/aer carry an id, the leader's heartbeat
- * round and the send time, for in-flight tracking, ReadIndex and leases), and the client protocol
- * between workers and servers.
+ * Raft's RPCs between the servers of a group, over entries of type E (group.ts): RequestVote,
+ * Pre-Vote (the same fields, thesis §9.6) and AppendEntries. ae/aer carry an id, the leader's
+ * heartbeat round and the send time, for in-flight tracking, ReadIndex and leases.
  */
-export type RaftMsg =
+export type RaftRpc<E extends RaftEntry> =
   | ({ t: 'rv' } & RequestVote)
   | ({ t: 'rvr' } & VoteReply)
-  | ({ t: 'ae'; id: number; round: number; sentAt: number } & AppendEntries)
-  | ({ t: 'aer'; id: number; round: number; sentAt: number } & AppendReply)
-  | { t: 'update'; seq: number; grad: Float32Array; basedOn: number }
-  | { t: 'read'; readId: number }
+  | ({ t: 'pv' } & RequestVote)
+  | ({ t: 'pvr' } & VoteReply)
+  | ({ t: 'ae'; id: number; round: number; sentAt: number } & AppendEntries<E>)
+  | ({ t: 'aer'; id: number; round: number; sentAt: number } & AppendReply);
+
+const RPC_TAGS: ReadonlySet<string> = new Set(['rv', 'rvr', 'pv', 'pvr', 'ae', 'aer']);
+
+/** Whether a payload is one of the group's RPCs (the owner handles everything else). */
+export function isRaftRpc<E extends RaftEntry>(payload: unknown): payload is RaftRpc<E> {
+  return typeof payload === 'object' && payload !== null && RPC_TAGS.has((payload as { t?: unknown }).t as string);
+}
+
+/** Requests a raft-ps worker sends a server. */
+export type ClientRequest = { t: 'update'; seq: number; grad: Float32Array; basedOn: number } | { t: 'read'; readId: number };
+
+/** Messages a raft-ps worker receives. */
+export type ClientMsg =
   | { t: 'redirect'; op: 'update' | 'read'; id: number; hint: NodeId | null }
   | { t: 'ack'; seq: number; version: number }
-  | { t: 'params'; readId: number; params: Float32Array; version: number };
+  | { t: 'params'; readId: number; params: Float32Array; version: number }
+  /** etcd's "request is too large": the update exceeded maxRequestBytes and was not proposed. */
+  | { t: 'tooLarge'; seq: number; bytes: number; limit: number };
 
-/** Messages a worker receives. */
-export type ClientMsg = Extract<RaftMsg, { t: 'redirect' | 'ack' | 'params' }>;
+/** Every message of raft-ps: the servers' RPCs and the client protocol between workers and servers. */
+export type RaftMsg = RaftRpc<LogEntry> | ClientRequest | ClientMsg;

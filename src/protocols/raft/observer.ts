@@ -1,16 +1,13 @@
 import type { NodeId } from '../../sim/types';
-import { RaftChecker } from './invariants';
 import { majority, updateKey, type LogEntry } from './state';
 
 /**
- * Observer bookkeeping for raft-ps: the invariant checker, metrics (overwritten entries, stale
- * reads, the longest gap between commits) and the lost / duplicated update counts. It sees every
- * server; the protocol never reads it.
+ * Observer bookkeeping for raft-ps: metrics (stale reads, the longest gap between commits) and the
+ * lost / duplicated update counts. It sees every server; the protocol never reads it. What every
+ * Raft group observes — the invariant checker, entry identities, overwritten entries — is the
+ * group's (group.ts), which calls in here through its hooks.
  */
 export class RaftObserver {
-  readonly checker = new RaftChecker();
-  private uidSeq = 0;
-  private readonly overwritten = new Map<NodeId, number>();
   private readonly staleReads = new Map<NodeId, number>();
   private lastCommitAt: number | null = null;
   private maxGap = 0;
@@ -36,15 +33,8 @@ export class RaftObserver {
     }
   }
 
-  /** Identity of a new entry for the invariant checks (entries carry it; the protocol never reads it). */
-  nextUid(): number {
-    return ++this.uidSeq;
-  }
-
-  /** `node` wrote the entry at `index` (log matching check, key counts for lostUpdates). */
-  stored(node: NodeId, log: readonly LogEntry[], index: number): void {
-    this.checker.stored(node, log, index);
-    const e = log[index - 1];
+  /** `node` wrote `e` into its log (key counts for lostUpdates). */
+  stored(node: NodeId, e: LogEntry): void {
     if (e.kind === 'update') this.copies(node, updateKey(e.worker!, e.seq!), 1);
   }
 
@@ -54,6 +44,11 @@ export class RaftObserver {
     if (acked.has(key)) return;
     acked.add(key);
     if ((this.holders.get(key) ?? 0) < majority(this.servers.length)) this.lost++;
+  }
+
+  /** Conflict truncation removed these entries from `node`'s log. */
+  truncated(node: NodeId, removed: readonly LogEntry[]): void {
+    for (const e of removed) if (e.kind === 'update') this.copies(node, updateKey(e.worker!, e.seq!), -1);
   }
 
   /** `node`'s log gained (d = 1) or lost (d = -1) a copy of update `key`. */
@@ -70,30 +65,11 @@ export class RaftObserver {
     if (this.acked.has(key) && h0 < need !== h1 < need) this.lost += h1 < need ? 1 : -1;
   }
 
-  /** Conflict truncation removed these entries from `node`'s log. */
-  truncated(node: NodeId, removed: readonly LogEntry[]): void {
-    this.overwritten.set(node, (this.overwritten.get(node) ?? 0) + removed.length);
-    for (const e of removed) if (e.kind === 'update') this.copies(node, updateKey(e.worker!, e.seq!), -1);
-  }
-
-  /** `node`'s commit index moved from `before` to `commitIndex`; true when no server had committed that far. */
-  committed(node: NodeId, log: readonly LogEntry[], before: number, commitIndex: number, now: number): boolean {
-    const known = this.checker.committedLength;
-    this.checker.committedUpTo(node, log, before, commitIndex);
-    if (commitIndex <= known) return false;
-    for (let i = known + 1; i <= commitIndex; i++) {
-      if (log[i - 1]?.kind !== 'update') continue;
-      if (this.lastCommitAt !== null) this.maxGap = Math.max(this.maxGap, now - this.lastCommitAt);
-      this.lastCommitAt = now;
-    }
-    return true;
-  }
-
-  /** `node` applies the entry at `index`; true when no server had applied that index before. */
-  applying(node: NodeId, index: number, e: LogEntry): boolean {
-    const first = index > this.checker.appliedLength;
-    this.checker.onApply(node, index, e);
-    return first;
+  /** `e` is committed for the first time anywhere, at `now` (the gap between update commits). */
+  firstCommit(e: LogEntry, now: number): void {
+    if (e.kind !== 'update') return;
+    if (this.lastCommitAt !== null) this.maxGap = Math.max(this.maxGap, now - this.lastCommitAt);
+    this.lastCommitAt = now;
   }
 
   /** The update changed `node`'s state machine (a second time since its restart is a duplicate). */
@@ -114,10 +90,6 @@ export class RaftObserver {
 
   get maxCommitGapMs(): number {
     return this.maxGap;
-  }
-
-  overwrittenOn(node?: NodeId): number {
-    return node ? (this.overwritten.get(node) ?? 0) : sum(this.overwritten.values());
   }
 
   staleReadsOf(worker?: NodeId): number {

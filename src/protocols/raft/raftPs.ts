@@ -1,30 +1,17 @@
-import { quantize } from '../../sim/network';
 import type { Action, ActionKind, Message, NodeId } from '../../sim/types';
 import type { NodeFacts, NodeLog } from '../facts';
 import type { StepResult, Strategy, StrategyContext } from '../strategy';
+import { RaftGroup } from './group';
 import type { RaftPsConfig } from './knobs';
-import type { ClientMsg, RaftMsg } from './messages';
+import type { ClientMsg, ClientRequest, RaftMsg } from './messages';
 import { RaftObserver } from './observer';
-import { admitRead, admitUpdate, followerAnswered, serveReads } from './requests';
+import { admitRead, admitUpdate } from './requests';
+import type { Server } from './server';
+import { ParamMachine, updateKey, type LogEntry, type RaftCore } from './state';
 import { replicatedClientWire } from '../wire';
-import {
-  advanceCommit,
-  becomeCandidate,
-  becomeLeader,
-  buildAppend,
-  checkQuorum,
-  disregardsVote,
-  handleAppendEntries,
-  handleAppendReply,
-  handleRequestVote,
-  handleVoteReply,
-  leaderAppend,
-  type RequestVote,
-  type VoteReply,
-} from './rules';
-import { freshServerX, type Server } from './server';
-import { freshPersistent, freshVolatile, lastIndex, majority, updateKey, type LogEntry, type RaftCore } from './state';
-import { clientFacts, logItem, serverFacts } from './view';
+import type { ClientSide } from './clientSide';
+import { ManualClients } from './manualWorkers';
+import { logItem, serverFacts } from './view';
 import { RaftClients } from './workers';
 
 export { raftPsKnobs, type RaftPsConfig } from './knobs';
@@ -38,39 +25,61 @@ export { raftPsKnobs, type RaftPsConfig } from './knobs';
  * up-to-date restriction, AppendEntries with prevLogIndex/prevLogTerm and conflict truncation,
  * nextIndex back-off, commit by majority for current-term entries only, and (§8) a no-op appended
  * by each new leader so that earlier entries commit. currentTerm, votedFor and the log survive a
- * crash; everything else (commit index, state machine, leader state) is rebuilt.
+ * crash; everything else (commit index, state machine, leader state) is rebuilt. With `fsyncMs`
+ * new entries count only once on disk; with `maxRequestBytes` a larger update is refused, as etcd
+ * refuses it.
  *
  * Workers are the clients (workers.ts). Updates carry (worker, seq) and the state machine applies
  * each pair at most once (§8 client sessions), so retries are never applied twice. Read modes are
  * described with the knobs (knobs.ts).
  *
- * This class is the servers' I/O: timers, messages, notes. The decisions are pure rules:
- * rules.ts (elections, replication, stickiness, CheckQuorum), requests.ts (client sessions,
- * ReadIndex and lease reads), client.ts (redirects, retries); observer.ts keeps the books and
- * view.ts says what a node shows.
+ * The servers' side of Raft is the shared RaftGroup (group.ts), which the etcd-like coordination
+ * service runs on too; this class gives it the parameter server's meaning — entries, the state
+ * machine, client requests. The decisions are pure rules: rules.ts (elections, replication,
+ * stickiness, CheckQuorum, Pre-Vote), requests.ts (client sessions, ReadIndex and lease reads),
+ * client.ts (redirects, retries); observer.ts keeps the books and view.ts says what a node shows.
  */
-
-/** Entries per AppendEntries, so a follower far behind catches up in bounded messages. */
-const MAX_ENTRIES = 64;
-
 export class RaftPsStrategy implements Strategy {
   readonly kind = 'raft-ps';
   readonly wire = replicatedClientWire;
-  private readonly srv = new Map<NodeId, Server>();
+  private readonly raft: RaftGroup<LogEntry, ParamMachine>;
+  private readonly srv: ReadonlyMap<NodeId, Server>;
   private readonly obs: RaftObserver;
-  private readonly clients: RaftClients;
+  private readonly clients: ClientSide;
+  /** Updates refused as too large (an observer's count: rejectedWrites). */
+  private rejected = 0;
 
   constructor(
     private readonly ctx: StrategyContext,
     private readonly cfg: RaftPsConfig,
   ) {
     if (ctx.servers.length < 1) throw new Error('raft-ps needs servers (cluster.servers ≥ 3)');
-    this.obs = new RaftObserver(ctx.servers);
-    for (const id of ctx.servers) {
-      const peers = ctx.servers.filter((p) => p !== id);
-      this.srv.set(id, { id, peers, p: freshPersistent(), v: freshVolatile(), x: freshServerX(ctx.initialParams()), rng: ctx.rng(`election:${id}`) });
-    }
-    this.clients = new RaftClients(ctx, cfg, this.obs, () => this.authoritativeVersion());
+    const obs = (this.obs = new RaftObserver(ctx.servers));
+    this.raft = new RaftGroup<LogEntry, ParamMachine>(
+      ctx,
+      ctx.servers,
+      {
+        electionTimeoutMs: cfg.electionTimeoutMs,
+        heartbeatMs: cfg.heartbeatMs,
+        leaseReads: cfg.readMode === 'lease',
+        leaderNoop: cfg.leaderNoop,
+        checkQuorum: cfg.checkQuorum,
+        fsyncMs: cfg.fsyncMs,
+      },
+      {
+        machine: () => new ParamMachine(ctx.initialParams()),
+        noop: (term) => ({ term, kind: 'noop' }),
+        entryBytes: (e) => (e.kind === 'update' ? ctx.paramCount * 4 : 0),
+        stored: (s, e) => obs.stored(s.id, e),
+        truncated: (s, removed) => obs.truncated(s.id, removed),
+        firstCommit: (_s, _i, e) => obs.firstCommit(e, ctx.now()),
+        apply: (s, _i, e, firstAnywhere) => this.applyEntry(s, e, firstAnywhere),
+        answerRead: (s, r) => this.replyParams(s, r.worker, r.readId),
+      },
+    );
+    this.srv = this.raft.servers;
+    const newest = () => this.authoritativeVersion();
+    this.clients = cfg.clientMode === 'manual' ? new ManualClients(ctx, cfg, obs, newest) : new RaftClients(ctx, cfg, obs, newest);
   }
 
   topology(): Array<[NodeId, NodeId]> {
@@ -82,198 +91,31 @@ export class RaftPsStrategy implements Strategy {
   }
 
   start(): void {
-    for (const s of this.srv.values()) this.resetElectionTimer(s);
+    this.raft.start();
     this.clients.start();
   }
 
-  // ================================================================ servers: elections
+  // ================================================================ servers: the state machine
 
-  private get minTimeout(): number {
-    return this.cfg.electionTimeoutMs[0];
-  }
-
-  /** A fresh randomised deadline; one armed timer per server, re-armed lazily when it fires early. */
-  private resetElectionTimer(s: Server): void {
-    const [lo, hi] = this.cfg.electionTimeoutMs;
-    s.x.deadline = quantize(this.ctx.now() + lo + (hi - lo) * s.rng.next());
-    if (s.x.armedDue === null || s.x.armedDue > s.x.deadline) this.arm(s, s.x.deadline);
-  }
-
-  private arm(s: Server, due: number): void {
-    s.x.armedDue = due;
-    this.ctx.setTimer(s.id, Math.max(0, due - this.ctx.now()), 'election', ++s.x.timerToken);
-  }
-
-  private onElectionTimer(s: Server, token: unknown): void {
-    if (token !== s.x.timerToken) return; // superseded by an earlier deadline
-    s.x.armedDue = null;
-    if (s.v.role === 'leader') return; // leaders have no election timeout; re-armed when they step down
-    if (this.ctx.now() < s.x.deadline) return this.arm(s, s.x.deadline);
-    this.startElection(s);
-  }
-
-  private startElection(s: Server): void {
-    const req = becomeCandidate(s);
-    this.ctx.note('electionStarted', s.id, { term: req.term });
-    this.resetElectionTimer(s);
-    if (s.v.votes.size >= majority(s.peers.length + 1)) return this.winElection(s);
-    for (const peer of s.peers) this.ctx.send(s.id, peer, 'vote', { t: 'rv', ...req } satisfies RaftMsg, 0);
-  }
-
-  private winElection(s: Server): void {
-    const noop = this.cfg.leaderNoop ? this.newEntry({ term: s.p.currentTerm, kind: 'noop' }) : undefined;
-    becomeLeader(s, noop);
-    if (noop) this.stored(s, lastIndex(s.p.log));
-    this.obs.checker.leaderElected(s.id, s.p.currentTerm, s.p.log);
-    this.ctx.note('leaderElected', s.id, { term: s.p.currentTerm });
-    const x = s.x;
-    x.inflight.clear();
-    x.ackedRound.clear();
-    x.ackedSentAt.clear();
-    x.quorumActive.clear();
-    x.pendingReads = [];
-    for (const peer of s.peers) this.sendAppend(s, peer, 'heartbeat');
-    this.ctx.setTimer(s.id, this.cfg.heartbeatMs, 'heartbeat', s.p.currentTerm);
-    if (this.cfg.checkQuorum) this.ctx.setTimer(s.id, this.cfg.electionTimeoutMs[1], 'check-quorum', s.p.currentTerm);
-    this.advanceAndApply(s); // a one-server cluster commits on its own
-  }
-
-  /** Called whenever a leader became a follower (higher term seen, or CheckQuorum). */
-  private steppedDown(s: Server): void {
-    this.ctx.note('leaderStepDown', s.id, { term: s.p.currentTerm });
-    s.x.pendingReads = []; // clients retry elsewhere
-    s.x.inflight.clear();
-    this.resetElectionTimer(s);
-  }
-
-  /** Leader stickiness is on with CheckQuorum, and with lease reads (which are safe only with it). */
-  private get stickyVotes(): boolean {
-    return this.cfg.checkQuorum || this.cfg.readMode === 'lease';
-  }
-
-  private onRequestVote(s: Server, from: NodeId, req: RequestVote): void {
-    if (this.stickyVotes && disregardsVote(s, req, this.ctx.now() - s.x.lastHeardLeader, this.minTimeout)) return;
-    const wasLeader = s.v.role === 'leader';
-    const reply = handleRequestVote(s, req);
-    if (wasLeader && s.v.role !== 'leader') this.steppedDown(s);
-    if (reply.voteGranted) this.resetElectionTimer(s);
-    this.ctx.send(s.id, from, 'vote', { t: 'rvr', ...reply } satisfies RaftMsg, 0);
-  }
-
-  private onVoteReply(s: Server, from: NodeId, reply: VoteReply): void {
-    const wasLeader = s.v.role === 'leader';
-    const r = handleVoteReply(s, from, reply);
-    if (wasLeader && s.v.role !== 'leader') this.steppedDown(s);
-    if (r === 'won') this.winElection(s);
-  }
-
-  private onCheckQuorum(s: Server): void {
-    if (checkQuorum(s, s.x.quorumActive) === 'stepdown') return this.steppedDown(s);
-    this.ctx.setTimer(s.id, this.cfg.electionTimeoutMs[1], 'check-quorum', s.p.currentTerm);
-  }
-
-  // ================================================================ servers: replication
-
-  private newEntry(e: Omit<LogEntry, 'uid'>): LogEntry {
-    return { ...e, uid: this.obs.nextUid() };
-  }
-
-  private stored(s: Server, index: number): void {
-    this.obs.stored(s.id, s.p.log, index);
-  }
-
-  /**
-   * Sends AppendEntries from nextIndex. One entry-carrying request is in flight per follower;
-   * `replicate` waits for it, a `heartbeat` goes anyway (empty while that request is young, or
-   * carrying the entries again if it is older than a heartbeat interval and presumed lost).
-   */
-  private sendAppend(s: Server, peer: NodeId, why: 'replicate' | 'heartbeat'): void {
-    const now = this.ctx.now();
-    const inf = s.x.inflight.get(peer);
-    const busy = inf !== undefined && now - inf.at < this.cfg.heartbeatMs;
-    if (why === 'replicate' && busy) return;
-    const ae = buildAppend(s, peer, busy ? 0 : MAX_ENTRIES);
-    const id = ++s.x.aeSeq;
-    if (ae.entries.length) s.x.inflight.set(peer, { id, at: now });
-    let bytes = 0;
-    for (const e of ae.entries) if (e.kind === 'update') bytes += this.ctx.paramCount * 4;
-    this.ctx.send(s.id, peer, 'append', { t: 'ae', ...ae, id, round: s.x.round, sentAt: now } satisfies RaftMsg, bytes);
-  }
-
-  private replicate(s: Server): void {
-    for (const peer of s.peers) this.sendAppend(s, peer, 'replicate');
-  }
-
-  private onAppendEntries(s: Server, from: NodeId, m: Extract<RaftMsg, { t: 'ae' }>): void {
-    const wasLeader = s.v.role === 'leader';
-    const out = handleAppendEntries(s, m);
-    if (wasLeader && s.v.role !== 'leader') this.steppedDown(s);
-    if (out.fromLeader) {
-      s.x.lastHeardLeader = this.ctx.now();
-      this.resetElectionTimer(s);
-    }
-    if (out.truncated.length) {
-      this.obs.truncated(s.id, out.truncated);
-      this.ctx.note('entryOverwritten', s.id, { index: out.stored[0], count: out.truncated.length });
-    }
-    for (const i of out.stored) this.stored(s, i);
-    if (s.v.commitIndex > out.commitBefore) this.committed(s, out.commitBefore);
-    const reply: RaftMsg = { t: 'aer', ...out.reply, id: m.id, round: m.round, sentAt: m.sentAt };
-    this.ctx.send(s.id, from, 'ack', reply, 0);
-  }
-
-  private onAppendReply(s: Server, from: NodeId, m: Extract<RaftMsg, { t: 'aer' }>): void {
-    const wasLeader = s.v.role === 'leader';
-    const r = handleAppendReply(s, from, m);
-    if (wasLeader && s.v.role !== 'leader') return this.steppedDown(s);
-    if (s.v.role !== 'leader' || m.term !== s.p.currentTerm) return;
-    const x = s.x;
-    const inf = x.inflight.get(from);
-    if (inf && m.id >= inf.id) x.inflight.delete(from);
-    // Any answer in this term means the follower still recognises this leader.
-    followerAnswered(x, from, m.round, m.sentAt);
-    x.quorumActive.add(from);
-    if (r === 'progress') this.advanceAndApply(s);
-    if ((s.v.nextIndex.get(from) ?? 0) <= lastIndex(s.p.log)) this.sendAppend(s, from, 'replicate');
-    this.serveReads(s);
-  }
-
-  private advanceAndApply(s: Server): void {
-    const before = s.v.commitIndex;
-    if (advanceCommit(s) > before) this.committed(s, before);
-  }
-
-  /** commitIndex moved up from `before`: observer checks and metrics, then apply in order. */
-  private committed(s: Server, before: number): void {
-    if (this.obs.committed(s.id, s.p.log, before, s.v.commitIndex, this.ctx.now())) this.ctx.note('commit', s.id, { index: s.v.commitIndex });
-    this.applyCommitted(s);
-  }
-
-  private applyCommitted(s: Server): void {
+  private applyEntry(s: Server, e: LogEntry, firstAnywhere: boolean): void {
     const sm = s.x.sm;
-    while (s.v.lastApplied < s.v.commitIndex) {
-      const i = ++s.v.lastApplied;
-      const e = s.p.log[i - 1];
-      const firstAnywhere = this.obs.applying(s.id, i, e);
-      if (e.kind === 'update') {
-        const before = sm.version;
-        const tau = before - e.basedOn!;
-        const lr = this.cfg.lrStaleness === 'inverse' ? this.ctx.learningRate / Math.max(1, tau) : this.ctx.learningRate;
-        const v = sm.apply(e, lr);
-        const key = updateKey(e.worker!, e.seq!);
-        if (v !== null) {
-          this.obs.effectiveUpdate(s.id, key);
-          if (firstAnywhere) this.ctx.note('apply', s.id, { worker: e.worker!, seq: e.seq!, staleness: tau });
-        }
-        if (s.v.role === 'leader') {
-          const msg: RaftMsg = { t: 'ack', seq: e.seq!, version: v ?? sm.applied.get(key)! };
-          this.ctx.send(s.id, e.worker!, 'ack', msg, 0);
-        }
-      } else if (e.kind === 'read' && s.v.role === 'leader') {
-        this.replyParams(s, e.worker!, e.readId!);
+    if (e.kind === 'update') {
+      const before = sm.version;
+      const tau = before - e.basedOn!;
+      const lr = this.cfg.lrStaleness === 'inverse' ? this.ctx.learningRate / Math.max(1, tau) : this.ctx.learningRate;
+      const v = sm.apply(e, lr);
+      const key = updateKey(e.worker!, e.seq!);
+      if (v !== null) {
+        this.obs.effectiveUpdate(s.id, key);
+        if (firstAnywhere) this.ctx.note('apply', s.id, { worker: e.worker!, seq: e.seq!, staleness: tau });
       }
+      if (s.v.role === 'leader') {
+        const msg: RaftMsg = { t: 'ack', seq: e.seq!, version: v ?? sm.applied.get(key)! };
+        this.ctx.send(s.id, e.worker!, 'ack', msg, 0);
+      }
+    } else if (e.kind === 'read' && s.v.role === 'leader') {
+      this.replyParams(s, e.worker!, e.readId!);
     }
-    this.serveReads(s);
   }
 
   // ================================================================ servers: client requests
@@ -282,21 +124,25 @@ export class RaftPsStrategy implements Strategy {
     this.ctx.send(s.id, to, 'nack', { t: 'redirect', op, id, hint } satisfies RaftMsg, 0);
   }
 
-  private onUpdate(s: Server, from: NodeId, m: Extract<RaftMsg, { t: 'update' }>): void {
-    const d = admitUpdate(s, s.x.sm.applied, from, m.seq);
+  private onUpdate(s: Server, msg: Message, m: Extract<ClientRequest, { t: 'update' }>): void {
+    const from = msg.from;
+    const limit = this.cfg.maxRequestBytes;
+    const d = admitUpdate(s, s.x.sm.applied, from, m.seq, { bytes: msg.bytes, limit });
     switch (d.do) {
+      case 'tooLarge':
+        // etcd checks the size before proposing: "etcdserver: request is too large". Nothing is proposed.
+        this.rejected++;
+        this.ctx.note('requestTooLarge', s.id, { from, bytes: msg.bytes, limit: limit! });
+        return this.ctx.send(s.id, from, 'nack', { t: 'tooLarge', seq: m.seq, bytes: msg.bytes, limit: limit! } satisfies RaftMsg, 0);
       case 'redirect':
         return this.redirect(s, from, 'update', m.seq, d.hint);
       case 'ack':
         return this.ctx.send(s.id, from, 'ack', { t: 'ack', seq: m.seq, version: d.version } satisfies RaftMsg, 0);
       case 'wait':
         return;
-      case 'append': {
-        const entry = this.newEntry({ term: s.p.currentTerm, kind: 'update', worker: from, seq: m.seq, grad: m.grad, basedOn: m.basedOn });
-        this.stored(s, leaderAppend(s, entry));
-        this.replicate(s);
-        return this.advanceAndApply(s);
-      }
+      case 'append':
+        this.raft.propose(s, { term: s.p.currentTerm, kind: 'update', worker: from, seq: m.seq, grad: m.grad, basedOn: m.basedOn });
+        return;
     }
   }
 
@@ -310,19 +156,11 @@ export class RaftPsStrategy implements Strategy {
       case 'wait':
         return;
       case 'append':
-        this.stored(s, leaderAppend(s, this.newEntry({ term: s.p.currentTerm, kind: 'read', worker: from, readId })));
-        this.replicate(s);
-        return this.advanceAndApply(s);
+        this.raft.propose(s, { term: s.p.currentTerm, kind: 'read', worker: from, readId });
+        return;
       case 'serve':
-        return this.serveReads(s);
+        return this.raft.serveReads(s);
     }
-  }
-
-  /** Answers the ReadIndex / lease reads that may be answered now; starts a heartbeat round if they need one. */
-  private serveReads(s: Server): void {
-    const r = serveReads(s, s.x, { mode: this.cfg.readMode, now: this.ctx.now(), minElectionTimeoutMs: this.minTimeout });
-    for (const q of r.answer) this.replyParams(s, q.worker, q.readId);
-    if (r.heartbeat) for (const peer of s.peers) this.sendAppend(s, peer, 'heartbeat');
   }
 
   private replyParams(s: Server, worker: NodeId, readId: number): void {
@@ -338,69 +176,41 @@ export class RaftPsStrategy implements Strategy {
   }
 
   onMessage(msg: Message): void {
-    const m = msg.payload as RaftMsg;
+    if (this.raft.onMessage(msg.to, msg.from, msg.payload)) return;
     const s = this.srv.get(msg.to);
-    if (!s) return this.clients.onMessage(msg.to, msg.from, m as ClientMsg);
-    switch (m.t) {
-      case 'rv':
-        return this.onRequestVote(s, msg.from, m);
-      case 'rvr':
-        return this.onVoteReply(s, msg.from, m);
-      case 'ae':
-        return this.onAppendEntries(s, msg.from, m);
-      case 'aer':
-        return this.onAppendReply(s, msg.from, m);
-      case 'update':
-        return this.onUpdate(s, msg.from, m);
-      case 'read':
-        return this.onRead(s, msg.from, m.readId);
-      default:
-        return;
-    }
+    if (!s) return this.clients.onMessage(msg.to, msg.from, msg.payload as ClientMsg);
+    const m = msg.payload as ClientRequest;
+    if (m.t === 'update') return this.onUpdate(s, msg, m);
+    if (m.t === 'read') return this.onRead(s, msg.from, m.readId);
   }
 
   onTimer(node: NodeId, tag: string, data: unknown): void {
-    const s = this.srv.get(node);
-    if (!s) {
-      if (tag === 'retry') this.clients.onRetryTimer(node, data);
-      return;
-    }
-    if (tag === 'election') return this.onElectionTimer(s, data);
-    if (s.v.role !== 'leader' || data !== s.p.currentTerm) return; // a timer of an earlier leadership
-    if (tag === 'heartbeat') {
-      for (const peer of s.peers) this.sendAppend(s, peer, 'heartbeat');
-      this.ctx.setTimer(node, this.cfg.heartbeatMs, 'heartbeat', s.p.currentTerm);
-    } else if (tag === 'check-quorum') {
-      this.onCheckQuorum(s);
-    }
+    if (this.raft.onTimer(node, tag, data)) return;
+    if (!this.srv.has(node)) this.clients.onTimer(node, tag, data);
   }
 
   onCrash(node: NodeId): void {
-    const s = this.srv.get(node);
-    if (!s) return this.clients.onCrash(node);
-    // currentTerm, votedFor and the log are on stable storage; the rest is gone.
-    s.v = freshVolatile();
-    s.x = freshServerX(this.ctx.initialParams());
-    this.obs.serverCrashed(node);
+    if (this.raft.onCrash(node)) return this.obs.serverCrashed(node);
+    this.clients.onCrash(node);
   }
 
   onRestart(node: NodeId): void {
-    const s = this.srv.get(node);
-    if (s) return this.resetElectionTimer(s);
+    if (this.raft.onRestart(node)) return;
     this.clients.onRestart(node);
   }
 
   acceptsAction(kind: ActionKind, node: NodeId): boolean {
+    if (kind === 'submit') return this.clients.manual && this.ctx.workers.includes(node);
     return kind === 'timeout' && this.srv.has(node);
   }
 
   onAction(a: Action): boolean {
+    if (a.do === 'submit') return this.clients.submit(a.node, a.count ?? 1);
     if (a.do !== 'timeout') return false;
     const s = this.srv.get(a.node);
     if (!s) return false;
     // Like RaftScope's "timeout": the server's election timer fires now. A leader has none.
-    if (s.v.role === 'leader') this.ctx.note('timeoutIgnored', s.id, { reason: 'leader' });
-    else this.startElection(s);
+    if (!this.raft.timeout(s)) this.ctx.note('timeoutIgnored', s.id, { reason: 'leader' });
     return true;
   }
 
@@ -420,8 +230,7 @@ export class RaftPsStrategy implements Strategy {
   facts(node: NodeId): NodeFacts | null {
     const s = this.srv.get(node);
     if (s) return serverFacts(s);
-    const c = this.clients.state(node);
-    return c ? clientFacts(c) : null;
+    return this.clients.facts(node);
   }
 
   /** The server's log, base 1. Entries are immutable and only pushed or spliced off the tail (rules.ts). */
@@ -432,41 +241,25 @@ export class RaftPsStrategy implements Strategy {
 
   resolveSelector(selector: string): NodeId | null {
     if (selector !== '@leader') return null;
-    let best: Server | null = null;
-    for (const s of this.srv.values()) {
-      if (s.v.role === 'leader' && this.ctx.isUp(s.id) && (!best || s.p.currentTerm > best.p.currentTerm)) best = s;
-    }
-    return best?.id ?? null;
+    return this.raft.leader()?.id ?? null;
   }
 
   metric(name: string, node?: NodeId): number | null | undefined {
-    const s = node ? this.srv.get(node) : undefined;
-    const servers = [...this.srv.values()];
-    const perServer = (f: (s: Server) => number): number | null => (node ? (s ? f(s) : null) : Math.max(0, ...servers.map(f)));
     switch (name) {
-      case 'leaders': {
-        const leads = (x: Server) => (x.v.role === 'leader' && this.ctx.isUp(x.id) ? 1 : 0);
-        return node ? (s ? leads(s) : 0) : servers.reduce((a, x) => a + leads(x), 0);
-      }
-      case 'term':
-        return perServer((x) => x.p.currentTerm);
-      case 'commitIndex':
-        return perServer((x) => x.v.commitIndex);
-      case 'logLength':
-        return perServer((x) => x.p.log.length);
       case 'maxCommitGapMs':
         return this.obs.maxCommitGapMs;
-      case 'overwrittenEntries':
-        return node ? (s ? this.obs.overwrittenOn(node) : null) : this.obs.overwrittenOn();
       case 'staleReads':
-        return node ? (this.clients.state(node) ? this.obs.staleReadsOf(node) : null) : this.obs.staleReadsOf();
+        return node ? (this.ctx.workers.includes(node) ? this.obs.staleReadsOf(node) : null) : this.obs.staleReadsOf();
+      case 'rejectedWrites':
+        return this.cfg.maxRequestBytes === undefined ? undefined : this.rejected;
       default:
-        return undefined;
+        // leaders, term, commitIndex, logLength, overwrittenEntries
+        return this.raft.metric(name, node);
     }
   }
 
   checkInvariants(): Array<{ invariant: string; detail: string }> {
-    return this.obs.checker.drain();
+    return this.raft.checker.drain();
   }
 
   lostUpdates(): number {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { admitRead, admitUpdate, followerAnswered, leaseValid, roundConfirmed, serveReads, type ReadState } from './requests';
+import { admitRead, admitUpdate, followerAnswered, leaseValid, queueRead, roundConfirmed, serveReads, type ReadState } from './requests';
 import { becomeLeader } from './rules';
 import { freshVolatile, updateKey, type LogEntry, type RaftCore } from './state';
 
@@ -40,6 +40,36 @@ describe('client sessions at the server (thesis §6.3)', () => {
   });
 });
 
+describe('the request-size limit (etcd --max-request-bytes)', () => {
+  const applied = new Map<string, number>();
+  it.each([
+    ['larger than the limit: refused before anything else, even at a follower', 'follower', 4_194_304, 1_572_864, { do: 'tooLarge' }],
+    ['larger than the limit at the leader: refused, never appended', 'leader', 4_194_304, 1_572_864, { do: 'tooLarge' }],
+    ['exactly the limit: admitted', 'leader', 1_572_864, 1_572_864, { do: 'append' }],
+    ['no limit: admitted', 'leader', 4_194_304, undefined, { do: 'append' }],
+    ['within the limit at a follower: redirected as usual', 'follower', 100, 1_572_864, { do: 'redirect', hint: 's2' }],
+  ] as const)('%s', (_name, role, bytes, limit, decision) => {
+    const s = server([noop(3)], 3, 1, role, 's2');
+    expect(admitUpdate(s, applied, 'w0', 1, { bytes, limit })).toEqual(decision);
+  });
+});
+
+describe('queueing a read at the leader', () => {
+  it('once per (worker, read id, forwarding member): a retransmission is not queued twice, a forward is its own entry', () => {
+    const r = reads();
+    queueRead(r, 'w0', 4);
+    queueRead(r, 'w0', 4);
+    queueRead(r, 'w0', 4, 's2');
+    queueRead(r, 'w0', 4, 's2');
+    queueRead(r, 'w1', 4);
+    expect(r.pendingReads).toEqual([
+      { worker: 'w0', readId: 4, readIndex: null, round: 0 },
+      { worker: 'w0', readId: 4, via: 's2', readIndex: null, round: 0 },
+      { worker: 'w1', readId: 4, readIndex: null, round: 0 },
+    ]);
+  });
+});
+
 describe('reads at the server, per read mode', () => {
   it.each([
     ['local', 'follower', [], { do: 'answer' }],
@@ -72,7 +102,7 @@ describe('reads at the server, per read mode', () => {
 });
 
 describe('ReadIndex (thesis §6.4)', () => {
-  const o = { mode: 'readIndex' as const, now: 1000, minElectionTimeoutMs: 150 };
+  const o = { lease: false, now: 1000, minElectionTimeoutMs: 150 };
 
   it('waits until an entry of the leader’s own term has committed, then takes the commit index and starts one round for all', () => {
     const s = server([upd(2, 'w1', 1), noop(3)], 3, 1); // the no-op of term 3 is not committed yet
@@ -131,7 +161,7 @@ describe('ReadIndex (thesis §6.4)', () => {
 });
 
 describe('lease reads', () => {
-  const o = (now: number) => ({ mode: 'lease' as const, now, minElectionTimeoutMs: 150 });
+  const o = (now: number) => ({ lease: true, now, minElectionTimeoutMs: 150 });
 
   it.each([
     // send times of the newest answered requests of s1..s4, now → lease valid?

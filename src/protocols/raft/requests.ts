@@ -1,6 +1,6 @@
 import type { NodeId } from '../../sim/types';
 import type { ReadMode } from './knobs';
-import { lastIndex, majority, termAt, updateKey, type RaftCore } from './state';
+import { lastIndex, majority, termAt, updateKey, type RaftCore, type RaftEntry } from './state';
 
 /**
  * How a Raft server answers its clients, as guarded rules (thesis §6.3 client sessions, §6.4
@@ -9,8 +9,11 @@ import { lastIndex, majority, termAt, updateKey, type RaftCore } from './state';
  */
 
 export interface PendingRead {
+  /** The client that asked (a worker). */
   worker: NodeId;
   readId: number;
+  /** Set when a follower asked on the client's behalf (etcd's MsgReadIndex): the read index goes to it. */
+  via?: NodeId;
   /** null until the leader has committed an entry of its own term (thesis §6.4 step 1). */
   readIndex: number | null;
   /** Heartbeat round that must reach a majority before answering (0: none started). */
@@ -28,6 +31,8 @@ export interface ReadState {
 }
 
 export type UpdateDecision =
+  /** Larger than the server accepts (etcd: "request is too large"): refused before anything else, never proposed. */
+  | { do: 'tooLarge' }
   | { do: 'redirect'; hint: NodeId | null }
   /** Already applied: acknowledge again with the version its application produced. */
   | { do: 'ack'; version: number }
@@ -39,9 +44,11 @@ export type UpdateDecision =
  * A client's update (worker, seq) at a server. Only the leader takes it; (worker, seq) already
  * applied is acknowledged again instead of appended. A copy from an older term is appended again
  * (thesis §6.3): the old one may commit only with a newer entry after it, and the state machine
- * skips whichever copy comes second.
+ * skips whichever copy comes second. With `size.limit`, a request larger than it is refused first,
+ * as etcd checks the size before proposing.
  */
-export function admitUpdate(s: RaftCore, applied: ReadonlyMap<string, number>, worker: NodeId, seq: number): UpdateDecision {
+export function admitUpdate(s: RaftCore, applied: ReadonlyMap<string, number>, worker: NodeId, seq: number, size?: { bytes: number; limit?: number }): UpdateDecision {
+  if (size?.limit !== undefined && size.bytes > size.limit) return { do: 'tooLarge' };
   if (s.v.role !== 'leader') return { do: 'redirect', hint: s.v.leaderId };
   const done = applied.get(updateKey(worker, seq));
   if (done !== undefined) return { do: 'ack', version: done };
@@ -65,8 +72,14 @@ export function admitRead(s: RaftCore, r: ReadState, mode: ReadMode, worker: Nod
   if (mode === 'local') return { do: 'answer' };
   if (s.v.role !== 'leader') return { do: 'redirect', hint: s.v.leaderId };
   if (mode === 'log') return inOwnUncommittedSuffix(s, (e) => e.kind === 'read' && e.worker === worker && e.readId === readId) ? { do: 'wait' } : { do: 'append' };
-  if (!r.pendingReads.some((q) => q.worker === worker && q.readId === readId)) r.pendingReads.push({ worker, readId, readIndex: null, round: 0 });
+  queueRead(r, worker, readId);
   return { do: 'serve' };
+}
+
+/** A ReadIndex / lease read joins the leader's queue, once (a retransmission, or a repeated forward, is not queued twice). */
+export function queueRead(r: ReadState, worker: NodeId, readId: number, via?: NodeId): void {
+  if (r.pendingReads.some((q) => q.worker === worker && q.readId === readId && q.via === via)) return;
+  r.pendingReads.push(via === undefined ? { worker, readId, readIndex: null, round: 0 } : { worker, readId, via, readIndex: null, round: 0 });
 }
 
 /** Whether an entry of this leader's term after its commit index matches (newest first; terms only decrease going back). */
@@ -82,7 +95,7 @@ export function followerAnswered(r: ReadState, from: NodeId, round: number, sent
 }
 
 /** Lease: a majority (the leader included) answered requests sent less than the minimum election timeout ago. */
-export function leaseValid(s: RaftCore, r: ReadState, now: number, minElectionTimeoutMs: number): boolean {
+export function leaseValid<E extends RaftEntry>(s: RaftCore<E>, r: ReadState, now: number, minElectionTimeoutMs: number): boolean {
   const sent = s.peers.map((p) => r.ackedSentAt.get(p) ?? -Infinity).sort((a, b) => b - a);
   const need = majority(s.peers.length + 1) - 1;
   if (need === 0) return true;
@@ -90,7 +103,7 @@ export function leaseValid(s: RaftCore, r: ReadState, now: number, minElectionTi
 }
 
 /** A majority (the leader included) answered heartbeat round `round` or a later one. */
-export function roundConfirmed(s: RaftCore, r: ReadState, round: number): boolean {
+export function roundConfirmed<E extends RaftEntry>(s: RaftCore<E>, r: ReadState, round: number): boolean {
   let n = 1;
   for (const p of s.peers) if ((r.ackedRound.get(p) ?? 0) >= round) n++;
   return n >= majority(s.peers.length + 1);
@@ -102,12 +115,13 @@ export function roundConfirmed(s: RaftCore, r: ReadState, round: number): boolea
  * committed; it is answered once leadership is confirmed — by a heartbeat round that a majority
  * answered, or by a valid lease — and the state machine has applied readIndex. Reads that need a
  * round share one new round; `heartbeat` says to send it now. Answers come in arrival order.
+ * `lease`: lease reads are on (readMode "lease"); otherwise every read waits for a round.
  */
-export function serveReads(s: RaftCore, r: ReadState, o: { mode: ReadMode; now: number; minElectionTimeoutMs: number }): { answer: PendingRead[]; heartbeat: boolean } {
+export function serveReads<E extends RaftEntry>(s: RaftCore<E>, r: ReadState, o: { lease: boolean; now: number; minElectionTimeoutMs: number }): { answer: PendingRead[]; heartbeat: boolean } {
   if (s.v.role !== 'leader' || r.pendingReads.length === 0) return { answer: [], heartbeat: false };
   const committedInTerm = termAt(s.p.log, s.v.commitIndex) === s.p.currentTerm;
   let newRound = 0;
-  const lease = o.mode === 'lease' && leaseValid(s, r, o.now, o.minElectionTimeoutMs);
+  const lease = o.lease && leaseValid(s, r, o.now, o.minElectionTimeoutMs);
   const answer: PendingRead[] = [];
   r.pendingReads = r.pendingReads.filter((q) => {
     if (q.readIndex === null) {

@@ -8,10 +8,13 @@ import {
   disregardsVote,
   handleAppendEntries,
   handleAppendReply,
+  handlePreVote,
   handleRequestVote,
   handleVoteReply,
   leaderAppend,
+  leaderRecent,
   logUpToDate,
+  preVoteRequest,
   storedOnMajority,
   type AppendEntries,
 } from './rules';
@@ -117,6 +120,40 @@ describe('leader stickiness (thesis §4.2.3)', () => {
     s.v.role = role;
     expect(disregardsVote(s, rv(reqTerm), since, MIN)).toBe(ignored);
     expect(s.p.currentTerm).toBe(term); // the rule only decides; it never adopts the term
+  });
+});
+
+describe('Pre-Vote (thesis §9.6)', () => {
+  it('the probe names the term it would campaign in and its log end, and changes nothing', () => {
+    const s = core('s1', [1, 2], 3);
+    const before = JSON.stringify([s.p, s.v.role]);
+    expect(preVoteRequest(s)).toEqual({ term: 4, candidateId: 's1', lastLogIndex: 2, lastLogTerm: 2 });
+    expect(JSON.stringify([s.p, s.v.role])).toBe(before);
+  });
+
+  it.each([
+    // voter's log terms, voter's term, probe (term, lastIndex, lastTerm), voter heard a leader recently → granted
+    [[1, 2], 3, [4, 2, 2], false, true, 'up-to-date log, newer term, no leader heard: granted'],
+    [[1, 2], 3, [4, 2, 2], true, false, 'heard a leader recently: refused (a healthy leader is not unseated)'],
+    [[1, 2, 2], 3, [4, 2, 2], false, false, 'the candidate’s log is behind: refused'],
+    [[1, 2], 4, [4, 2, 2], false, false, 'not a newer term: refused'],
+    [[1, 2], 2, [9, 5, 3], false, true, 'a much newer term with a later last entry: granted'],
+  ] as const)('voter log %j in term %i, probe %j, leader heard %s → %s (%s)', (logTerms, term, [reqTerm, lastIndex, lastTerm], heard, granted, _why) => {
+    const s = core('s2', [...logTerms], term);
+    s.p.votedFor = 's0';
+    const reply = handlePreVote(s, { term: reqTerm, candidateId: 's1', lastLogIndex: lastIndex, lastLogTerm: lastTerm }, heard);
+    // A grant echoes the probed term; a refusal tells the voter's own.
+    expect(reply).toEqual({ term: granted ? reqTerm : term, voteGranted: granted });
+    // Answering a pre-vote never changes the voter: no new term, no vote cast.
+    expect([s.p.currentTerm, s.p.votedFor]).toEqual([term, 's0']);
+  });
+
+  it('leaderRecent: a leader, or a server that heard one within the minimum election timeout', () => {
+    const s = core('s1', [1], 2);
+    expect(leaderRecent(s, 149, 150)).toBe(true);
+    expect(leaderRecent(s, 150, 150)).toBe(false);
+    s.v.role = 'leader';
+    expect(leaderRecent(s, Infinity, 150)).toBe(true);
   });
 });
 
@@ -350,5 +387,20 @@ describe('Figure 8: stored on a majority is not committed', () => {
     s0.v = freshVolatile();
     s4.p.currentTerm = 4;
     expect(elect(s4, [s1, s2, s3])).toBe(false); // s1 and s2 hold last term 4 > 3
+  });
+});
+
+describe('modelled fsync: the leader counts itself once its own disk has the entry', () => {
+  it('with a follower ahead of the leader’s disk, commit waits for the leader’s sync (selfMatch)', () => {
+    const s = core('s0', [1, 1], 1, 3);
+    becomeLeader(s);
+    s.v.matchIndex.set('s1', 2);
+    expect(s.v.commitIndex).toBe(0);
+    expect(advanceCommit(s, 1)).toBe(1); // s1 has 2, but the leader's disk only 1: index 2 has one copy
+    expect(advanceCommit(s, 2)).toBe(2); // synced: the leader and s1 are a majority of three
+    const t = core('s0', [1, 1], 1, 3);
+    becomeLeader(t);
+    t.v.matchIndex.set('s1', 2);
+    expect(advanceCommit(t)).toBe(2); // without fsync modelled, its whole log counts
   });
 });

@@ -1,11 +1,11 @@
 import type { NodeId } from '../../sim/types';
-import { lastIndex, lastTerm, majority, termAt, type LogEntry, type RaftCore } from './state';
+import { lastIndex, lastTerm, majority, termAt, type LogEntry, type RaftCore, type RaftEntry } from './state';
 
 /**
  * Raft's rules as guarded transitions (Ongaro & Ousterhout 2014, Figure 2), in the style of
  * RaftScope: each function takes a server's state and one input, checks the guards, changes only
  * that state and returns what the server must send. No clock, no network, no randomness: the
- * strategy (raftPs.ts) owns timers and messages, the tests drive these directly.
+ * group (group.ts) owns timers and messages, the tests drive these directly.
  */
 
 export interface RequestVote {
@@ -20,12 +20,12 @@ export interface VoteReply {
   voteGranted: boolean;
 }
 
-export interface AppendEntries {
+export interface AppendEntries<E extends RaftEntry = LogEntry> {
   term: number;
   leaderId: NodeId;
   prevLogIndex: number;
   prevLogTerm: number;
-  entries: readonly LogEntry[];
+  entries: readonly E[];
   leaderCommit: number;
 }
 
@@ -44,13 +44,13 @@ export interface AppendReply {
  * §5.4.1 election restriction: a voter grants its vote only to a candidate whose log is at least
  * as up to date as its own — a later last term, or the same last term and a log at least as long.
  */
-export function logUpToDate(candLastIndex: number, candLastTerm: number, log: readonly LogEntry[]): boolean {
+export function logUpToDate(candLastIndex: number, candLastTerm: number, log: readonly RaftEntry[]): boolean {
   const myTerm = lastTerm(log);
   return candLastTerm > myTerm || (candLastTerm === myTerm && candLastIndex >= lastIndex(log));
 }
 
 /** §5.1: any message with a higher term makes the server adopt it and become a follower. */
-export function observeTerm(s: RaftCore, term: number): boolean {
+export function observeTerm<E extends RaftEntry>(s: RaftCore<E>, term: number): boolean {
   if (term <= s.p.currentTerm) return false;
   s.p.currentTerm = term;
   s.p.votedFor = null;
@@ -61,7 +61,7 @@ export function observeTerm(s: RaftCore, term: number): boolean {
 }
 
 /** Election timeout fired (§5.2): a new term, a vote for itself, RequestVote to everyone. */
-export function becomeCandidate(s: RaftCore): RequestVote {
+export function becomeCandidate<E extends RaftEntry>(s: RaftCore<E>): RequestVote {
   s.p.currentTerm++;
   s.p.votedFor = s.id;
   s.v.role = 'candidate';
@@ -71,7 +71,7 @@ export function becomeCandidate(s: RaftCore): RequestVote {
 }
 
 /** RequestVote receiver: at most one vote per term, and only for an up-to-date log. */
-export function handleRequestVote(s: RaftCore, req: RequestVote): VoteReply {
+export function handleRequestVote<E extends RaftEntry>(s: RaftCore<E>, req: RequestVote): VoteReply {
   observeTerm(s, req.term);
   const granted =
     req.term === s.p.currentTerm &&
@@ -82,15 +82,24 @@ export function handleRequestVote(s: RaftCore, req: RequestVote): VoteReply {
 }
 
 /**
+ * Whether a server counts as hearing from a current leader: it leads, or heard from one less than
+ * the minimum election timeout ago (`sinceLeaderMs`). Such a server refuses to help unseat that
+ * leader — it disregards RequestVote under leader stickiness and denies Pre-Vote.
+ */
+export function leaderRecent<E extends RaftEntry>(s: RaftCore<E>, sinceLeaderMs: number, minElectionTimeoutMs: number): boolean {
+  return s.v.role === 'leader' || sinceLeaderMs < minElectionTimeoutMs;
+}
+
+/**
  * Leader stickiness (thesis §4.2.3; etcd does this with CheckQuorum): a server that leads, or heard
  * from a leader less than the minimum election timeout ago, disregards a RequestVote of a higher
  * term — no reply, and it keeps its term — so a server returning from a partition cannot depose a
  * leader that still has a majority. Lease reads are safe only with it. The strategy enables it
  * (with CheckQuorum or lease reads); `sinceLeaderMs` is the time since it last heard from a leader.
  */
-export function disregardsVote(s: RaftCore, req: RequestVote, sinceLeaderMs: number, minElectionTimeoutMs: number): boolean {
+export function disregardsVote<E extends RaftEntry>(s: RaftCore<E>, req: RequestVote, sinceLeaderMs: number, minElectionTimeoutMs: number): boolean {
   if (req.term <= s.p.currentTerm) return false;
-  return s.v.role === 'leader' || sinceLeaderMs < minElectionTimeoutMs;
+  return leaderRecent(s, sinceLeaderMs, minElectionTimeoutMs);
 }
 
 /**
@@ -99,7 +108,7 @@ export function disregardsVote(s: RaftCore, req: RequestVote, sinceLeaderMs: num
  * and becomes a follower without a known leader; otherwise it starts counting again.
  * `heardFrom`: the followers that answered in this leadership since the last check.
  */
-export function checkQuorum(s: RaftCore, heardFrom: Set<NodeId>): 'stay' | 'stepdown' | 'none' {
+export function checkQuorum<E extends RaftEntry>(s: RaftCore<E>, heardFrom: Set<NodeId>): 'stay' | 'stepdown' | 'none' {
   if (s.v.role !== 'leader') return 'none';
   if (heardFrom.size + 1 < majority(s.peers.length + 1)) {
     s.v.role = 'follower';
@@ -111,15 +120,34 @@ export function checkQuorum(s: RaftCore, heardFrom: Set<NodeId>): 'stay' | 'step
 }
 
 /** A vote reply at the candidate: 'won' once a majority of the cluster voted for it. */
-export function handleVoteReply(s: RaftCore, from: NodeId, reply: VoteReply): 'won' | 'stepdown' | 'none' {
+export function handleVoteReply<E extends RaftEntry>(s: RaftCore<E>, from: NodeId, reply: VoteReply): 'won' | 'stepdown' | 'none' {
   if (observeTerm(s, reply.term)) return 'stepdown';
   if (s.v.role !== 'candidate' || reply.term !== s.p.currentTerm || !reply.voteGranted) return 'none';
   s.v.votes.add(from);
   return s.v.votes.size >= majority(s.peers.length + 1) ? 'won' : 'none';
 }
 
+/**
+ * Pre-Vote (Ongaro's thesis §9.6; etcd enables it by default since 3.5): before a real election a
+ * server asks whether it *would* win at term + 1. The request and its answer change no state, so a
+ * server that cannot win (cut off, or only slow to hear the leader) never raises its term and never
+ * forces a healthy leader to step down when its messages arrive. A voter grants it when it would
+ * grant a vote — the candidate's log is up to date and the term is newer — and it has not heard
+ * from a leader recently (`heardLeader`: leaderRecent, etcd's CheckQuorum lease).
+ */
+export function handlePreVote<E extends RaftEntry>(s: RaftCore<E>, req: RequestVote, heardLeader: boolean): VoteReply {
+  const granted = !heardLeader && req.term > s.p.currentTerm && logUpToDate(req.lastLogIndex, req.lastLogTerm, s.p.log);
+  // A grant echoes the probed term (so the pre-candidate does not mistake it for a newer one).
+  return { term: granted ? req.term : s.p.currentTerm, voteGranted: granted };
+}
+
+/** The probe a pre-candidate sends: the term it would campaign in, and its log's end. */
+export function preVoteRequest<E extends RaftEntry>(s: RaftCore<E>): RequestVote {
+  return { term: s.p.currentTerm + 1, candidateId: s.id, lastLogIndex: lastIndex(s.p.log), lastLogTerm: lastTerm(s.p.log) };
+}
+
 /** Winning an election: reinitialise nextIndex/matchIndex; optionally append a no-op of the new term (§8). */
-export function becomeLeader(s: RaftCore, noop?: LogEntry): void {
+export function becomeLeader<E extends RaftEntry>(s: RaftCore<E>, noop?: E): void {
   s.v.role = 'leader';
   s.v.leaderId = s.id;
   s.v.votes = new Set();
@@ -131,13 +159,13 @@ export function becomeLeader(s: RaftCore, noop?: LogEntry): void {
 }
 
 /** A leader appends a client's entry to its own log (it never overwrites or deletes its entries). */
-export function leaderAppend(s: RaftCore, entry: LogEntry): number {
+export function leaderAppend<E extends RaftEntry>(s: RaftCore<E>, entry: E): number {
   s.p.log.push(entry);
   return lastIndex(s.p.log);
 }
 
 /** The AppendEntries a leader sends a follower now: everything from nextIndex (up to `maxEntries`). */
-export function buildAppend(s: RaftCore, peer: NodeId, maxEntries: number): AppendEntries {
+export function buildAppend<E extends RaftEntry>(s: RaftCore<E>, peer: NodeId, maxEntries: number): AppendEntries<E> {
   const next = s.v.nextIndex.get(peer) ?? lastIndex(s.p.log) + 1;
   const prev = next - 1;
   return {
@@ -150,12 +178,12 @@ export function buildAppend(s: RaftCore, peer: NodeId, maxEntries: number): Appe
   };
 }
 
-export interface AppendOutcome {
+export interface AppendOutcome<E extends RaftEntry = LogEntry> {
   reply: AppendReply;
   /** The request came from a current leader (reset the election timer, remember the leader). */
   fromLeader: boolean;
   /** Entries removed by conflict truncation (§5.3), oldest first. */
-  truncated: LogEntry[];
+  truncated: E[];
   /** Indices written into the log by this request. */
   stored: number[];
   /** commitIndex before the request (it may have advanced). */
@@ -169,9 +197,9 @@ export interface AppendOutcome {
  * An entry already present with the same term is kept, so a delayed or duplicated request never
  * truncates entries a later request added.
  */
-export function handleAppendEntries(s: RaftCore, req: AppendEntries): AppendOutcome {
+export function handleAppendEntries<E extends RaftEntry>(s: RaftCore<E>, req: AppendEntries<E>): AppendOutcome<E> {
   const commitBefore = s.v.commitIndex;
-  const fail = (fromLeader: boolean): AppendOutcome => ({
+  const fail = (fromLeader: boolean): AppendOutcome<E> => ({
     reply: { term: s.p.currentTerm, success: false, matchIndex: 0, prevLogIndex: req.prevLogIndex, lastLogIndex: lastIndex(s.p.log) },
     fromLeader,
     truncated: [],
@@ -187,7 +215,7 @@ export function handleAppendEntries(s: RaftCore, req: AppendEntries): AppendOutc
   const log = s.p.log;
   const t = termAt(log, req.prevLogIndex);
   if (t === undefined || t !== req.prevLogTerm) return fail(true);
-  const truncated: LogEntry[] = [];
+  const truncated: E[] = [];
   const stored: number[] = [];
   req.entries.forEach((e, k) => {
     const index = req.prevLogIndex + 1 + k;
@@ -212,7 +240,7 @@ export function handleAppendEntries(s: RaftCore, req: AppendEntries): AppendOutc
  * AppendEntries reply at the leader. Success raises matchIndex (never lowers it: replies may be
  * stale) and sets nextIndex after it; a log mismatch backs nextIndex off and asks for a retry.
  */
-export function handleAppendReply(s: RaftCore, from: NodeId, reply: AppendReply): 'stepdown' | 'retry' | 'progress' | 'none' {
+export function handleAppendReply<E extends RaftEntry>(s: RaftCore<E>, from: NodeId, reply: AppendReply): 'stepdown' | 'retry' | 'progress' | 'none' {
   if (observeTerm(s, reply.term)) return 'stepdown';
   if (s.v.role !== 'leader' || reply.term !== s.p.currentTerm) return 'none';
   const match = s.v.matchIndex.get(from) ?? 0;
@@ -233,12 +261,14 @@ export function handleAppendReply(s: RaftCore, from: NodeId, reply: AppendReply)
  * leader counts itself) **and** with log[N].term == currentTerm. Entries of older terms are never
  * committed by counting replicas (Figure 8); they commit indirectly, as a prefix of such an N.
  */
-export function advanceCommit(s: RaftCore): number {
+export function advanceCommit<E extends RaftEntry>(s: RaftCore<E>, selfMatch: number = lastIndex(s.p.log)): number {
   if (s.v.role !== 'leader') return s.v.commitIndex;
   const need = majority(s.peers.length + 1);
   for (let n = lastIndex(s.p.log); n > s.v.commitIndex; n--) {
     if (termAt(s.p.log, n) !== s.p.currentTerm) break; // terms only decrease going back: nothing older qualifies
-    let count = 1;
+    // The leader counts itself once the entry is on its own stable storage (`selfMatch`: the
+    // highest index its disk has synced; its whole log when syncing is not modelled).
+    let count = n <= selfMatch ? 1 : 0;
     for (const peer of s.peers) if ((s.v.matchIndex.get(peer) ?? 0) >= n) count++;
     if (count >= need) {
       s.v.commitIndex = n;
@@ -249,7 +279,7 @@ export function advanceCommit(s: RaftCore): number {
 }
 
 /** Whether an entry at `index` sits on a majority (what Figure 8 shows is *not* enough to commit it). */
-export function storedOnMajority(s: RaftCore, index: number): boolean {
+export function storedOnMajority<E extends RaftEntry>(s: RaftCore<E>, index: number): boolean {
   let count = lastIndex(s.p.log) >= index ? 1 : 0;
   for (const peer of s.peers) if ((s.v.matchIndex.get(peer) ?? 0) >= index) count++;
   return count >= majority(s.peers.length + 1);

@@ -1,11 +1,11 @@
 import type { Rng } from '../../sim/rng';
 import type { NodeId } from '../../sim/types';
 import type { ReadState } from './requests';
-import { ParamMachine, type RaftCore } from './state';
+import type { LogEntry, ParamMachine, RaftCore, RaftEntry } from './state';
 
-/** Volatile server state beyond Figure 2's: timers, leader bookkeeping, the state machine. */
-export interface ServerX extends ReadState {
-  sm: ParamMachine;
+/** Volatile server state beyond Figure 2's: timers, leader bookkeeping, the owner's state machine M. */
+export interface ServerX<M> extends ReadState {
+  sm: M;
   /** When the election timer is due; `armedDue` is the engine timer armed for it (one at a time). */
   deadline: number;
   timerToken: number;
@@ -16,16 +16,24 @@ export interface ServerX extends ReadState {
   inflight: Map<NodeId, { id: number; at: number }>;
   /** Leader: followers that answered since the last CheckQuorum. */
   quorumActive: Set<NodeId>;
+  /** Pre-candidate: pre-votes granted for the term it probes (null: not probing). */
+  preVotes: Set<NodeId> | null;
+  /** Highest index on its own stable storage (tracked only when fsync is modelled). */
+  durable: number;
 }
 
-export interface Server extends RaftCore {
-  x: ServerX;
+/** A server of a Raft group over entries E with state machine M (group.ts). */
+export interface RaftServer<E extends RaftEntry, M> extends RaftCore<E> {
+  x: ServerX<M>;
   rng: Rng;
 }
 
-export function freshServerX(initialParams: Float32Array): ServerX {
+/** A raft-ps server: parameter-update entries, the parameter vector as its state machine. */
+export type Server = RaftServer<LogEntry, ParamMachine>;
+
+export function freshServerX<M>(sm: M): ServerX<M> {
   return {
-    sm: new ParamMachine(initialParams),
+    sm,
     deadline: 0,
     timerToken: 0,
     armedDue: null,
@@ -37,5 +45,7 @@ export function freshServerX(initialParams: Float32Array): ServerX {
     ackedSentAt: new Map(),
     quorumActive: new Set(),
     pendingReads: [],
+    preVotes: null,
+    durable: 0,
   };
 }

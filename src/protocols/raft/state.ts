@@ -27,13 +27,23 @@ export interface LogEntry {
   readonly uid: number;
 }
 
+/**
+ * What the rules need of any log entry: its term, and an observer-only identity (the invariant
+ * checker's "same entry"). The parameter server's entries (LogEntry) and the coordination service's
+ * commands are both RaftEntries, so one set of rules serves both.
+ */
+export interface RaftEntry {
+  readonly term: number;
+  readonly uid: number;
+}
+
 export type Role = 'follower' | 'candidate' | 'leader';
 
-export interface Persistent {
+export interface Persistent<E extends RaftEntry = LogEntry> {
   currentTerm: number;
   votedFor: NodeId | null;
   /** log[i - 1] is the entry at index i (Raft indices start at 1). */
-  log: LogEntry[];
+  log: E[];
 }
 
 export interface Volatile {
@@ -50,15 +60,15 @@ export interface Volatile {
 }
 
 /** The slice of a server the pure rules work on. */
-export interface RaftCore {
+export interface RaftCore<E extends RaftEntry = LogEntry> {
   readonly id: NodeId;
   /** Every other server of the cluster. */
   readonly peers: readonly NodeId[];
-  p: Persistent;
+  p: Persistent<E>;
   v: Volatile;
 }
 
-export function freshPersistent(): Persistent {
+export function freshPersistent<E extends RaftEntry = LogEntry>(): Persistent<E> {
   return { currentTerm: 0, votedFor: null, log: [] };
 }
 
@@ -66,21 +76,21 @@ export function freshVolatile(): Volatile {
   return { role: 'follower', commitIndex: 0, lastApplied: 0, leaderId: null, votes: new Set(), nextIndex: new Map(), matchIndex: new Map() };
 }
 
-export function lastIndex(log: readonly LogEntry[]): number {
+export function lastIndex(log: readonly RaftEntry[]): number {
   return log.length;
 }
 
-export function lastTerm(log: readonly LogEntry[]): number {
+export function lastTerm(log: readonly RaftEntry[]): number {
   return log.length ? log[log.length - 1].term : 0;
 }
 
 /** Term of the entry at `index`; 0 for index 0, undefined past the end. */
-export function termAt(log: readonly LogEntry[], index: number): number | undefined {
+export function termAt(log: readonly RaftEntry[], index: number): number | undefined {
   if (index === 0) return 0;
   return log[index - 1]?.term;
 }
 
-export function entryAt(log: readonly LogEntry[], index: number): LogEntry | undefined {
+export function entryAt<E extends RaftEntry>(log: readonly E[], index: number): E | undefined {
   return index >= 1 ? log[index - 1] : undefined;
 }
 

@@ -1,10 +1,13 @@
 import type { NodeId } from '../../sim/types';
+import type { NodeFacts } from '../facts';
 import type { StepResult, StrategyContext } from '../strategy';
-import { beginRead, beginUpdate, freshClient, onAck, onParams, onRedirect, onRetry, target, type ClientState } from './client';
+import type { ClientSide } from './clientSide';
+import { beginRead, beginUpdate, freshClient, onAck, onParams, onRedirect, onRetry, onTooLarge, target, type ClientState } from './client';
 import type { RaftPsConfig } from './knobs';
 import type { ClientMsg, RaftMsg } from './messages';
 import type { RaftObserver } from './observer';
 import { updateKey } from './state';
+import { clientFacts } from './view';
 
 /**
  * The workers of raft-ps are Raft clients: read the parameters → compute a gradient → send the
@@ -13,7 +16,8 @@ import { updateKey } from './state';
  * read. An update not acknowledged within `updateTimeoutMs` is abandoned (its outcome is unknown:
  * it may still commit, exactly once). This class does the I/O; the decisions are client.ts's.
  */
-export class RaftClients {
+export class RaftClients implements ClientSide {
+  readonly manual = false;
   private readonly wk = new Map<NodeId, ClientState>();
 
   constructor(
@@ -26,8 +30,18 @@ export class RaftClients {
     for (const id of ctx.workers) this.wk.set(id, freshClient());
   }
 
-  state(worker: NodeId): ClientState | undefined {
-    return this.wk.get(worker);
+  facts(worker: NodeId): NodeFacts | null {
+    const c = this.wk.get(worker);
+    return c ? clientFacts(c) : null;
+  }
+
+  /** Training clients update on their own; `submit` means nothing to them. */
+  submit(): boolean {
+    return false;
+  }
+
+  onTimer(worker: NodeId, tag: string, data: unknown): void {
+    if (tag === 'retry') this.onRetryTimer(worker, data);
   }
 
   /** Every replica starts from the same initial parameters (version 0), so workers compute at once. */
@@ -52,6 +66,12 @@ export class RaftClients {
         if (m.op === 'update') this.sendUpdate(worker, c);
         else this.sendRead(worker, c);
         return;
+      }
+      case 'tooLarge': {
+        const refused = onTooLarge(c, m.seq);
+        if (!refused) return;
+        this.ctx.op(worker, 'fail', 'update', refused.opId);
+        return this.startRead(worker, c);
       }
       case 'ack': {
         const done = onAck(c, m.seq, from);

@@ -1,0 +1,237 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import { cliSummary } from './cli';
+import type { TestHooks } from '../src/app/testHooks';
+import { builtinIds } from '../src/cli/builtins';
+import { catalog } from '../src/app/lesson/curriculum';
+import { resolveVariant, validateScenario } from '../src/scenario/validate';
+import { isBaseId } from '../src/scenario/variants';
+import { isComparison } from '../src/scenario/schema';
+
+/**
+ * Guided mode in presenter mode, as a teacher at a projector walks it (issue 8, Done when): L1
+ * opened with `?lesson=…&present=1`, then only keys — → to the prediction, 2 to choose, R to
+ * reveal, the partition taken on the partition tool by keyboard (the "try"), → on, ← back (a
+ * scrub), Space — in English and Chinese, at 1920×1080 and 1280×720, with screenshots to look at.
+ * Then the lesson's runs, one per variant, end with the CLI's schedule hash for that variant.
+ */
+
+type Hooked = Window & { capPlayground: TestHooks };
+const LESSON = 'cap-partition-choice';
+const shots = 'e2e-artifacts/lesson';
+
+async function lessonState(page: Page) {
+  return page.evaluate(() => (window as unknown as Hooked).capPlayground.lesson());
+}
+
+async function openLesson(page: Page, lang: 'en' | 'zh', extra: Record<string, string> = {}): Promise<void> {
+  const q = new URLSearchParams({ lesson: LESSON, backend: 'wasm', lang, ...extra });
+  await page.goto(`./?${q}`);
+  if (extra.mode !== 'free') {
+    await expect(page.getByTestId('lesson-panel')).toBeVisible();
+    // Both variants' runs are built (ring and async side by side).
+    await expect(page.getByTestId('variant-ring')).toBeVisible();
+    await expect(page.getByTestId('variant-async')).toBeVisible();
+  }
+  await page.waitForFunction(() => ((window as unknown as Hooked).capPlayground.lesson()?.runs.length ?? 0) === 2);
+}
+
+const step = (page: Page) => page.getByTestId('lesson-step');
+
+/** Presses a key with nothing focused (the body), as a presenter's clicker does. */
+async function key(page: Page, k: string): Promise<void> {
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.keyboard.press(k);
+}
+
+/** Nothing of the page runs off the screen sideways, and the lesson's text is presenter-sized. */
+async function checkLayout(page: Page, minFontPx: number): Promise<void> {
+  const m = await page.evaluate(() => {
+    const text = document.querySelector('.lesson-step .step-text');
+    return {
+      scroll: document.documentElement.scrollWidth,
+      width: window.innerWidth,
+      font: text ? parseFloat(getComputedStyle(text).fontSize) : 0,
+    };
+  });
+  expect(m.scroll, 'no horizontal scroll').toBeLessThanOrEqual(m.width);
+  expect(m.font, 'step text size (px)').toBeGreaterThanOrEqual(minFontPx);
+}
+
+for (const lang of ['en', 'zh'] as const) {
+  for (const [w, h] of [
+    [1920, 1080],
+    [1280, 720],
+  ] as const) {
+    test(`L1 walked by keyboard in presenter mode (${lang}, ${w}×${h}): predict, reveal, try, step back`, async ({ page }) => {
+      test.setTimeout(240_000);
+      mkdirSync(shots, { recursive: true });
+      const shot = (name: string) => page.screenshot({ path: `${shots}/${lang}-${w}x${h}-${name}.png` });
+      await page.setViewportSize({ width: w, height: h });
+      await openLesson(page, lang, { present: '1' });
+      await expect(page.locator('html')).toHaveClass(/presenter/);
+
+      // The first step fires at 0 s: the narration, and the topology it points at.
+      await expect(step(page)).toHaveAttribute('data-step-id', 'n1');
+      await expect(step(page)).toHaveAttribute('data-act', 'partition');
+      await checkLayout(page, w >= 1920 ? 24 : 18);
+      await shot('1-start');
+
+      // → → → to the prediction (5.5 s): the runs stop there, no option is marked yet.
+      for (const id of ['n2', 'n3', 'n4']) {
+        await key(page, 'ArrowRight');
+        await expect(step(page)).toHaveAttribute('data-step-id', id);
+        await expect(page.getByTestId('run-status')).not.toHaveText('running');
+      }
+      const options = page.getByTestId('predict-option');
+      await expect(options).toHaveCount(4);
+      await expect(options.first()).not.toHaveAttribute('data-correct', /.*/);
+      const t = Number(await page.getByTestId('lesson-time').textContent());
+      expect(t).toBe(5500);
+
+      // 2: the class's pick; R: the answer (option 2 of L1 is the right one).
+      await key(page, '2');
+      await expect(options.nth(1)).toHaveAttribute('aria-pressed', 'true');
+      await shot('2-predict');
+      await key(page, 'r');
+      await expect(options.nth(1)).toHaveAttribute('data-correct', 'true');
+      await expect(options.nth(0)).toHaveAttribute('data-correct', 'false');
+      await expect(page.locator('.reveal-text')).toBeVisible();
+      await shot('3-revealed');
+
+      // → runs on to the partition's interactive entry (6 s): the lesson waits for the class.
+      await key(page, 'ArrowRight');
+      await expect(page.getByTestId('interactive-wait')).toBeVisible();
+      await expect(page.getByTestId('do-it-for-me')).toBeVisible();
+      await shot('4-wait');
+      // The try, by keyboard: w2 and w3 to side B, then the partition tool's apply button.
+      for (const id of ['group-B-w2', 'group-B-w3', 'apply-partition']) {
+        await page.getByTestId(id).first().focus();
+        await page.keyboard.press('Enter');
+      }
+      await expect(page.getByTestId('interactive-wait')).toBeHidden();
+      // The scripted partition fired at its own time in both runs, not at the learner's.
+      await expect.poll(async () => (await page.evaluate(() => (window as unknown as Hooked).capPlayground.userActions())).length).toBe(0);
+      // The lesson plays on by itself; Space pauses it where the runs got.
+      await expect(page.getByTestId('run-status')).toHaveText('running');
+      await key(page, ' ');
+      await expect(page.getByTestId('run-status')).toHaveText('paused');
+      // → to the next step (the ring at its barrier, 8 s), then → once more (9 s).
+      for (let k = 0; k < 2; k++) {
+        const n = Number(await step(page).getAttribute('data-step'));
+        await key(page, 'ArrowRight');
+        await expect(step(page)).toHaveAttribute('data-step', String(n + 1));
+        await expect(page.getByTestId('run-status')).toHaveText('paused');
+      }
+      const here = Number(await step(page).getAttribute('data-step'));
+      const tHere = Number(await page.getByTestId('lesson-time').textContent());
+      await shot('5-after-partition');
+
+      // ← steps back by scrubbing: the step before, at its earlier time, the runs not recomputed.
+      const edge = (await lessonState(page))!.runs.map((r) => r.now);
+      await key(page, 'ArrowLeft');
+      await expect(step(page)).toHaveAttribute('data-step', String(here - 1));
+      const tBack = Number(await page.getByTestId('lesson-time').textContent());
+      expect(tBack).toBeLessThan(tHere);
+      expect((await lessonState(page))!.runs.map((r) => r.now)).toEqual(edge);
+      await shot('6-stepped-back');
+      await checkLayout(page, w >= 1920 ? 24 : 18);
+    });
+  }
+}
+
+test('presenter in the dark theme: the focused view carries the laser ring in the dark theme’s colour', async ({ page }) => {
+  test.setTimeout(120_000);
+  mkdirSync(shots, { recursive: true });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await openLesson(page, 'en', { present: '1' });
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await key(page, 'ArrowRight'); // n2: focus ring/topology
+  await expect(step(page)).toHaveAttribute('data-step-id', 'n2');
+  const ring = page.getByTestId('variant-ring').locator('.view-topology');
+  await expect.poll(() => ring.evaluate((el) => getComputedStyle(el).outlineColor)).toBe('rgb(240, 228, 66)');
+  // Only the named variant's view: the other panel's topology is not ringed.
+  expect(await page.getByTestId('variant-async').locator('.view-topology').evaluate((el) => getComputedStyle(el).outlineStyle)).not.toBe('solid');
+  await page.screenshot({ path: `${shots}/dark-1920x1080-focus.png` });
+});
+
+test('the landing page’s second door: the lesson index (14 lessons, time, prerequisites, the lecture paths) and progress kept in the browser', async ({ page }) => {
+  test.setTimeout(180_000);
+  mkdirSync(shots, { recursive: true });
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await page.goto('./?backend=wasm&lang=en');
+  await expect(page.getByTestId('doors')).toBeVisible();
+  await page.screenshot({ path: `${shots}/landing-doors-1920.png` });
+  await page.getByTestId('door-lessons').focus();
+  await page.keyboard.press('Enter');
+  const index = page.getByTestId('lesson-index');
+  await expect(index).toBeVisible();
+  await expect(index.locator('[data-testid^="index-lesson-"]')).toHaveCount(14);
+  // Every lesson shipped in the built-ins is listed as available (the rest as coming).
+  const available = catalog.filter((c) => builtinIds().includes(c.id)).length;
+  await expect(index.locator('[data-testid^="index-lesson-"][data-available="true"]')).toHaveCount(available);
+  await expect(index.getByTestId('path-lecture-1')).toBeVisible();
+  await expect(index.getByTestId('path-lecture-2')).toBeVisible();
+  await expect(index.getByTestId('path-lecture-3')).toBeVisible();
+  await expect(index.getByTestId('index-lesson-4')).toContainText('L1, L2'); // its prerequisites
+  await page.screenshot({ path: `${shots}/lesson-index-1920.png` });
+
+  // Start L1 from the index by keyboard; → twice; the index then shows it begun.
+  await index.getByTestId('index-lesson-1').getByRole('button').focus();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/lesson=cap-partition-choice/);
+  await expect(step(page)).toHaveAttribute('data-step-id', 'n1');
+  await key(page, 'ArrowRight');
+  await expect(step(page)).toHaveAttribute('data-step-id', 'n2');
+  const stored = await page.evaluate(() => Object.keys(localStorage).filter((k) => (localStorage.getItem(k) ?? '').includes('cap-partition-choice')).length);
+  expect(stored).toBeGreaterThan(0);
+  await page.reload();
+  await page.getByTestId('open-lessons').click();
+  await expect(page.getByTestId('index-lesson-1')).toContainText(/seen|✓/);
+  await expect(page.getByTestId('index-lesson-1').getByRole('button')).toContainText(/Resume|Review/);
+});
+
+/**
+ * The lessons whose runs are compared with the CLI's: L1 by default; `LESSON_HASHES=all` runs
+ * every built-in lesson (minutes on two cores), `LESSON_HASHES=id,id` the ones named.
+ */
+const want = process.env.LESSON_HASHES;
+const hashLessons = want === 'all' ? builtinIds().filter((id) => isLessonFile(id)) : want ? want.split(',') : [LESSON];
+
+function isLessonFile(id: string): boolean {
+  const j = JSON.parse(readFileSync(`public/scenarios/${id}.json`, 'utf8')) as { acts?: unknown[]; narration?: unknown[] };
+  return (j.acts?.length ?? 0) > 0 || (j.narration?.length ?? 0) > 0;
+}
+
+/** The CLI's schedule hash of one run of a lesson: the base (the built-in) or a variant resolved as its own file. */
+function cliHash(id: string, variant: string): string {
+  const base = validateScenario(JSON.parse(readFileSync(`public/scenarios/${id}.json`, 'utf8')));
+  if (!base.ok) throw new Error(base.errors.join('\n'));
+  if (isBaseId(base.scenario, variant)) return cliSummary(id).scheduleHash;
+  const v = resolveVariant(base.scenario, variant);
+  if (!v.ok) throw new Error(v.errors.join('\n'));
+  // The run alone: the script and the other variants stay with the lesson (its sampleAt stays).
+  // Comparisons name other runs: they are the lesson's verdict, not this run's (their times stay sampled).
+  const { acts: _a, narration: _n, lesson: _l, base: _b, variants: _v, shapes: _s, ...rest } = v.scenario;
+  const run = { ...rest, expect: rest.expect.filter((e) => !isComparison(e)) };
+  mkdirSync('test-results', { recursive: true });
+  const file = `test-results/${id}-${variant}.json`;
+  writeFileSync(file, JSON.stringify(run));
+  return cliSummary(file).scheduleHash;
+}
+
+for (const id of hashLessons) {
+  test(`${id} in the browser: each shown variant’s run ends with the CLI’s schedule hash for that variant`, async ({ page }) => {
+    test.setTimeout(600_000);
+    // Free play with the script's own actions (the interactive entries fire as scripted): the
+    // lesson's runs, side by side, to the end at full speed.
+    await page.goto(`./?${new URLSearchParams({ lesson: id, backend: 'wasm', lang: 'en', mode: 'free', speed: 'max' })}`);
+    await page.waitForFunction(() => ((window as unknown as Hooked).capPlayground.lesson()?.runs.length ?? 0) > 0, null, { timeout: 120_000 });
+    await page.getByTestId('play').click();
+    await page.waitForFunction(() => (window as unknown as Hooked).capPlayground.lesson()?.runs.every((r) => r.done) ?? false, null, { timeout: 540_000 });
+    const runs = (await lessonState(page))!.runs;
+    expect(runs.length).toBeGreaterThan(0);
+    for (const r of runs) expect({ variant: r.id, hash: r.scheduleHash }).toEqual({ variant: r.id, hash: cliHash(id, r.id) });
+  });
+}

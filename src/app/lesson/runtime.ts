@@ -1,0 +1,171 @@
+import { Simulation } from '../../engine/simulation';
+import type { Scenario } from '../../scenario/schema';
+import { resolveVariant } from '../../scenario/validate';
+import { isBaseId } from '../../scenario/variants';
+import type { Trainer } from '../../train/types';
+import { WorkerPool } from '../../workers/pool';
+import { driver } from '../driver';
+import { ls } from '../i18n/lessonStrings';
+import { beginLoad, isCurrentLoad, lessonHooks, loadFailed, swapIn } from '../load';
+import { get, reportError, set } from '../store';
+import { actsOf, gatesOf, shownVariants, variantIds } from './script';
+import { getLesson, initialLesson, setLesson, type LessonMode, type VariantRun } from './store';
+
+/**
+ * A lesson's runs: every variant its acts show, each a Simulation with the base seed, built
+ * together and driven by the one driver — the focused one as the app's `sim`, the others as its
+ * companions in lockstep — over shared worker pools (one per distinct model: the pool holds no
+ * per-run state, it computes what each run asks). Guided mode's stops (an `interactive` entry
+ * waiting, a step that pauses) reach the driver through the Guide installed here.
+ */
+
+export interface OpenLessonOptions {
+  mode?: LessonMode;
+  /** `&variant=`: the variant in focus (shown with every view). */
+  variant?: string;
+  autoplay?: boolean;
+}
+
+/** The controller's part of the guide (set there, to keep this file free of it). */
+export const stops: { next: () => { t: number; inclusive: boolean } | null; beforePlay: () => boolean } = { next: () => null, beforePlay: () => false };
+
+function modelKey(sc: Scenario): string {
+  return JSON.stringify([sc.model, sc.seed, sc.cluster.workers]);
+}
+
+/** The scenario each shown variant runs (the base itself for "base"), or the errors naming why not. */
+export function variantScenarios(sc: Scenario): { ok: true; runs: Array<{ id: string; scenario: Scenario }> } | { ok: false; errors: string[] } {
+  // "base" names the base run even where `base.id` gives it another name.
+  const known = [...variantIds(sc), 'base'];
+  const errors: string[] = [];
+  const runs: Array<{ id: string; scenario: Scenario }> = [];
+  for (const id of shownVariants(actsOf(sc))) {
+    if (!known.includes(id)) {
+      errors.push(`acts: shows variant "${id}", which the scenario does not define (variants: ${known.join(', ')})`);
+      continue;
+    }
+    if (isBaseId(sc, id)) {
+      runs.push({ id, scenario: sc });
+      continue;
+    }
+    const r = resolveVariant(sc, id);
+    if (r.ok) runs.push({ id, scenario: r.scenario });
+    else errors.push(...r.errors.map((e) => `variant "${id}": ${e}`));
+  }
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, runs };
+}
+
+/** The trainers the lesson's runs use (each once). */
+function trainersOf(runs: readonly VariantRun[]): Trainer[] {
+  return [...new Set(runs.map((r) => r.sim.trainer))];
+}
+
+/**
+ * Opens a lesson: builds every shown variant's run, swaps them in (the focused one on screen),
+ * and starts guided (or free) mode at the lesson's first act. Returns false, keeping what was
+ * loaded, if a variant does not resolve or the runs cannot start.
+ */
+export async function openLessonRuns(sc: Scenario, opts: OpenLessonOptions = {}): Promise<boolean> {
+  const lang = get().lang;
+  const acts = actsOf(sc);
+  const resolved = variantScenarios(sc);
+  if (!resolved.ok || acts.length === 0) {
+    reportError(ls(lang, 'lessonFailed', { id: sc.id }), resolved.ok ? [ls(lang, 'notALesson')] : resolved.errors);
+    return false;
+  }
+  const ids = resolved.runs.map((r) => r.id);
+  let focus = acts[0].show[0];
+  if (opts.variant !== undefined) {
+    if (ids.includes(opts.variant)) focus = opts.variant;
+    else reportError(ls(lang, 'lessonUrl'), [`variant: the lesson shows no variant "${opts.variant}" (its variants: ${ids.join(', ')})`]);
+  }
+  const my = beginLoad();
+  const pools = new Map<string, Trainer>();
+  try {
+    for (const r of resolved.runs) {
+      const key = modelKey(r.scenario);
+      if (!pools.has(key)) pools.set(key, await WorkerPool.create({ model: r.scenario.model, seed: r.scenario.seed, backend: get().backend }, { nodes: r.scenario.cluster.workers }));
+    }
+    const runs: VariantRun[] = [];
+    for (const r of resolved.runs) runs.push({ id: r.id, scenario: r.scenario, sim: await Simulation.create(r.scenario, { trainer: pools.get(modelKey(r.scenario))! }) });
+    if (!isCurrentLoad(my)) {
+      for (const t of pools.values()) void t.dispose().catch(() => undefined);
+      return false;
+    }
+    const primary = runs.find((r) => r.id === focus)!;
+    await swapIn(primary.sim, primary.scenario, [...pools.values()]);
+    const shownFirst = acts[0].show.length;
+    setLesson({
+      ...initialLesson,
+      lesson: sc,
+      acts,
+      runs,
+      focus,
+      mode: opts.mode ?? 'guided',
+      stage: shownFirst > 1 && opts.variant === undefined ? 'multiples' : 'single',
+    });
+    installGuide();
+    if (opts.autoplay) driver.play();
+    return true;
+  } catch (e) {
+    for (const t of pools.values()) void t.dispose().catch(() => undefined);
+    loadFailed(my, e);
+    return false;
+  }
+}
+
+/** The driver's view of the lesson: the other runs, and the next stop (guided mode only). */
+export function installGuide(): void {
+  driver.setGuide({
+    // The focused variant's run is the app's `sim` (or a branch forked from it): not a companion.
+    companions: () => {
+      const st = getLesson();
+      return st.runs.filter((r) => r.id !== st.focus).map((r) => r.sim);
+    },
+    stop: () => (getLesson().mode === 'guided' ? stops.next() : null),
+    beforePlay: () => getLesson().mode === 'guided' && stops.beforePlay(),
+  });
+}
+
+/** Puts another variant's run on screen (the app's `sim`); the rest stay companions. */
+export async function focusVariant(id: string, stage?: 'multiples' | 'single'): Promise<void> {
+  const st = getLesson();
+  const run = st.runs.find((r) => r.id === id);
+  if (!run) return;
+  const app = get();
+  if (app.sim !== run.sim) {
+    const wasRunning = app.status === 'running';
+    await driver.detach();
+    const cursor = app.cursor;
+    set((s) => ({
+      sim: run.sim,
+      scenario: run.scenario,
+      branches: [{ id: 1, sim: run.sim, parent: null }],
+      branchId: 1,
+      previousBranch: null,
+      selected: null,
+      cursor,
+      status: st.runs.every((r) => r.sim.done) ? 'done' : 'paused',
+      frame: s.frame + 1,
+    }));
+    driver.attach(run.sim);
+    if (wasRunning) driver.play();
+  }
+  setLesson({ focus: id, ...(stage ? { stage } : {}) });
+}
+
+/** The trainers of the open lesson's runs, handed over when it ends; the lesson state is cleared. */
+function leaveLesson(): Trainer[] {
+  const st = getLesson();
+  if (!st.lesson) return [];
+  const trainers = trainersOf(st.runs);
+  setLesson({ ...initialLesson });
+  return trainers;
+}
+
+lessonHooks.leaving = leaveLesson;
+
+/** Gates of every run, with the variant whose timeline holds each. */
+export function allGates(): Array<ReturnType<typeof gatesOf>[number] & { variant: string; sim: Simulation }> {
+  return getLesson().runs.flatMap((r) => gatesOf(r.scenario.timeline).map((g) => ({ ...g, variant: r.id, sim: r.sim })));
+}

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { validateScenario } from '../../scenario/validate';
+import type { Scenario } from '../../scenario/schema';
+import { actsOf, gatesOf, isLesson, parseStepParam, shownVariants, stepParam } from './script';
+import { fillText, formatValue, placeholdersOf } from './placeholders';
+
+const text = { en: 'x', zh: 'x' };
+function scenario(extra: Record<string, unknown>): Scenario {
+  const r = validateScenario({ schema: 1, id: 'l', seed: 1, durationMs: 20000, cluster: { workers: 4, servers: 1 }, strategy: { kind: 'ps-async' }, ...extra });
+  if (!r.ok) throw new Error(r.errors.join('\n'));
+  return r.scenario;
+}
+
+describe('the lesson script', () => {
+  const sc = scenario({
+    variants: [{ id: 'sync', patch: { strategy: { kind: 'ps-sync' } } }],
+    acts: [
+      { id: 'one', title: text, show: ['base', 'sync'], steps: [{ id: 'N1', when: { at: 0 }, text }, { id: 'N2', when: { at: 100 }, text }] },
+      { id: 'two', title: text, show: ['sync'], rewindTo: 0, steps: [{ id: 'M1', when: { at: 0 }, text }] },
+    ],
+  });
+
+  it('acts come from `acts`, or one act from `narration` showing the base and its variants', () => {
+    expect(actsOf(sc).map((a) => a.id)).toEqual(['one', 'two']);
+    expect(shownVariants(actsOf(sc))).toEqual(['base', 'sync']);
+    const one = scenario({ variants: [{ id: 'v', patch: {} }], narration: [{ id: 'a', when: { at: 0 }, text }] });
+    expect(actsOf(one)).toMatchObject([{ id: 'main', show: ['base', 'v'] }]);
+    expect(isLesson(scenario({}))).toBe(false);
+  });
+
+  it('&step=<act>.<n> by id or number (1-based), with errors naming what exists', () => {
+    const acts = actsOf(sc);
+    expect(parseStepParam('one.2', acts)).toEqual({ act: 0, step: 1 });
+    expect(parseStepParam('two.M1', acts)).toEqual({ act: 1, step: 0 });
+    expect(parseStepParam('2.1', acts)).toEqual({ act: 1, step: 0 });
+    expect(parseStepParam('one.3', acts)).toEqual({ error: 'step: act "one" has steps 1–2 (N1, N2), not "3"' });
+    expect(parseStepParam('six.1', acts)).toEqual({ error: 'step: no act "six" (acts: one, two)' });
+    expect(parseStepParam('one', acts)).toHaveProperty('error');
+    expect(stepParam(acts, { act: 0, step: 1 })).toBe('one.2');
+    expect(stepParam(acts, { act: 1, step: -1 })).toBe('two.1');
+  });
+
+  it('gates: the interactive entries with a time, in time order', () => {
+    const g = scenario({
+      timeline: [
+        { at: 13000, do: 'heal', interactive: true },
+        { at: 6000, do: 'partition', groups: [['w0', 'w1'], ['w2', 'w3']], interactive: true },
+        { at: 7000, do: 'crash', node: 'w1' },
+        { on: { event: 'leaderElected' }, do: 'crash', node: 'w2', interactive: true },
+      ],
+    });
+    expect(gatesOf(g.timeline)).toEqual([
+      { index: 1, at: 6000, action: { do: 'partition', groups: [['w0', 'w1'], ['w2', 'w3']] } },
+      { index: 0, at: 13000, action: { do: 'heal' } },
+    ]);
+  });
+});
+
+describe('placeholders', () => {
+  const values: Record<string, number | null> = { 'async:staleness:w2:9000': 71, 'ring:relDivergence::now': 0.012345, 'async:loss::end': null };
+  const lookup = (r: { variant: string; metric: string; node?: string; at: number | 'now' | 'end' }) => values[`${r.variant}:${r.metric}:${r.node ?? ''}:${r.at}`] ?? null;
+
+  it('read variant (default: the focused one), metric, node and time', () => {
+    expect(placeholdersOf('{{async:staleness[w2]@9000}} and {{relDivergence@now}}', 'ring')).toEqual([
+      { variant: 'async', metric: 'staleness', node: 'w2', at: 9000 },
+      { variant: 'ring', metric: 'relDivergence', at: 'now' },
+    ]);
+  });
+  it('are filled with the page language number format, "—" while undefined', () => {
+    const t = 'w2 is {{async:staleness[w2]@9000}} behind; divergence {{relDivergence@now}}; loss {{async:loss@end}}.';
+    expect(fillText(t, 'ring', 'en', lookup)).toBe('w2 is 71 behind; divergence 0.0123; loss —.');
+    expect(fillText(t, 'ring', 'zh', lookup)).toBe('w2 is 71 behind; divergence 0.0123; loss —.');
+    expect(formatValue(12345.678, 'en')).toBe('12,300');
+    expect(formatValue(1234567, 'en')).toBe('1,234,567');
+    expect(formatValue(1234567, 'zh')).toBe('1,234,567');
+    expect(formatValue(Number.NaN, 'zh')).toBe('—');
+  });
+});

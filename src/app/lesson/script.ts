@@ -1,0 +1,98 @@
+import type { Act, Step } from '../../scenario/lesson';
+import type { Scenario, TimelineEntry } from '../../scenario/schema';
+import type { Action } from '../../sim/types';
+import { baseIdOf, isBaseId } from '../../scenario/variants';
+
+/**
+ * A lesson's script as the guided mode walks it (CURRICULUM §C.7–C.8): its acts (a one-act
+ * `narration` becomes one act), the variants each act shows, where a step is addressed
+ * (`&step=<act>.<n>`), the `interactive` timeline entries the play-head waits at, and whether a
+ * learner's action is the one such an entry scripts. Pure functions of the scenario.
+ */
+
+export interface Position {
+  /** Index into the acts. */
+  act: number;
+  /** Index into the act's steps; -1 before its first step fires. */
+  step: number;
+}
+
+/** The acts of a lesson; a scenario without a script has none (it is not a lesson). */
+export function actsOf(sc: Scenario): Act[] {
+  if (sc.acts && sc.acts.length > 0) return sc.acts;
+  if (sc.narration && sc.narration.length > 0) {
+    // One act: the base and its variants side by side (at most four fit a screen).
+    const show = [baseIdOf(sc), ...(sc.variants ?? []).map((v) => v.id)].slice(0, 4);
+    return [{ id: 'main', title: sc.title, show, steps: sc.narration }];
+  }
+  return [];
+}
+
+export function isLesson(sc: Scenario): boolean {
+  return actsOf(sc).length > 0;
+}
+
+/** Every variant id a lesson's acts show, in first-shown order. */
+export function shownVariants(acts: readonly Act[]): string[] {
+  const out: string[] = [];
+  for (const a of acts) for (const v of a.show) if (!out.includes(v)) out.push(v);
+  return out;
+}
+
+/** Variant ids that exist in the scenario (the base included). */
+export function variantIds(sc: Scenario): string[] {
+  return [baseIdOf(sc), ...(sc.variants ?? []).map((v) => v.id)];
+}
+
+/** The variant's title, or its id (the base: the scenario's title). */
+export function variantTitle(sc: Scenario, id: string): { en: string; zh: string } {
+  if (isBaseId(sc, id)) return sc.base?.title ?? sc.title;
+  const v = sc.variants?.find((x) => x.id === id);
+  return v?.title ?? { en: id, zh: id };
+}
+
+/** A step's stable key across the lesson: `<act id>.<step id>`. */
+export function stepKey(act: Act, step: Step): string {
+  return `${act.id}.${step.id}`;
+}
+
+/**
+ * `&step=<act>.<n>`: the act by id (or 1-based number) and the step by 1-based number (or id).
+ * Returns an error naming the problem; the caller keeps the lesson at its start.
+ */
+export function parseStepParam(value: string, acts: readonly Act[]): Position | { error: string } {
+  const m = /^([^.]+)\.([^.]+)$/.exec(value);
+  if (!m) return { error: `step: "${value}" is not <act>.<n> (e.g. ${acts[0]?.id ?? 'main'}.1)` };
+  const [, a, s] = m;
+  let act = acts.findIndex((x) => x.id === a);
+  if (act < 0 && /^\d+$/.test(a) && Number(a) >= 1 && Number(a) <= acts.length) act = Number(a) - 1;
+  if (act < 0) return { error: `step: no act "${a}" (acts: ${acts.map((x) => x.id).join(', ')})` };
+  const steps = acts[act].steps;
+  let step = steps.findIndex((x) => x.id === s);
+  if (step < 0 && /^\d+$/.test(s) && Number(s) >= 1 && Number(s) <= steps.length) step = Number(s) - 1;
+  if (step < 0) return { error: `step: act "${acts[act].id}" has steps 1–${steps.length}${steps.length ? ` (${steps.map((x) => x.id).join(', ')})` : ''}, not "${s}"` };
+  return { act, step };
+}
+
+/** The `&step=` value of a position (1-based step number). */
+export function stepParam(acts: readonly Act[], p: Position): string {
+  return `${acts[p.act].id}.${Math.max(1, p.step + 1)}`;
+}
+
+export interface Gate {
+  /** Index into the variant's timeline: the entry's identity. */
+  index: number;
+  at: number;
+  action: Action;
+}
+
+/** The `interactive` timeline entries with a time: where guided mode waits for the learner. */
+export function gatesOf(timeline: readonly TimelineEntry[]): Gate[] {
+  const out: Gate[] = [];
+  timeline.forEach((e, index) => {
+    if (!e.interactive || e.at === undefined || e.by === 'user') return;
+    const { at, on: _on, by: _by, interactive: _i, ...rest } = e;
+    out.push({ index, at, action: rest as Action });
+  });
+  return out.sort((a, b) => a.at - b.at || a.index - b.index);
+}

@@ -1,0 +1,121 @@
+import { useEffect, useRef } from 'react';
+import * as d3 from 'd3';
+import type { z } from 'zod';
+import type { chartSchema } from '../../../scenario/lesson';
+import { formatSeconds } from '../../format';
+import { ls } from '../../i18n/lessonStrings';
+import type { Lang } from '../../i18n/lang';
+import { useApp } from '../../store';
+import { formatValue } from '../placeholders';
+import { variantTitle } from '../script';
+import { useLesson } from '../store';
+import { lookupValue } from './StepCard';
+
+type Chart = z.infer<typeof chartSchema>;
+
+/** The knob's value in a variant (its strategy's setting), for the sweep's axis; else its title. */
+function knobLabel(id: string, knob: string, lang: Lang): string {
+  const st = useLesson.getState();
+  const run = st.runs.find((r) => r.id === id);
+  const v = run ? (run.scenario.strategy as Record<string, unknown>)[knob] : undefined;
+  if (typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean') return `${knob}=${String(v)}`;
+  return st.lesson ? variantTitle(st.lesson, id)[lang] : id;
+}
+
+function Sweep({ chart, lang }: { chart: Extract<Chart, { kind: 'sweep' }>; lang: Lang }) {
+  const ref = useRef<SVGSVGElement>(null);
+  const frame = useApp((st) => st.frame);
+  const W = 420;
+  const H = 180;
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const pts = chart.variants.map((id, i) => ({ id, i, label: knobLabel(id, chart.knob, lang), v: lookupValue({ variant: id, metric: chart.metric, at: chart.at }) }));
+    const x = d3
+      .scalePoint<number>()
+      .domain(pts.map((p) => p.i))
+      .range([48, W - 16]);
+    const max = d3.max(pts, (p) => p.v ?? 0) ?? 1;
+    const y = d3
+      .scaleLinear()
+      .domain([0, max || 1])
+      .nice()
+      .range([H - 34, 12]);
+    const svg = d3.select(el);
+    svg
+      .select<SVGGElement>('g.sw-y')
+      .attr('transform', 'translate(48,0)')
+      .call(d3.axisLeft(y).ticks(4).tickSizeOuter(0));
+    svg
+      .select<SVGGElement>('g.sw-x')
+      .attr('transform', `translate(0,${H - 34})`)
+      .call(
+        d3
+          .axisBottom(x)
+          .tickFormat((i) => pts[i as number].label)
+          .tickSizeOuter(0),
+      );
+    const known = pts.filter((p) => p.v !== null);
+    svg
+      .select('path.sw-line')
+      .attr('d', d3.line<(typeof pts)[number]>((p) => x(p.i)!, (p) => y(p.v!))(known) ?? '');
+    svg
+      .select('g.sw-dots')
+      .selectAll<SVGCircleElement, (typeof pts)[number]>('circle')
+      .data(known, (p) => p.id)
+      .join('circle')
+      .attr('r', 5)
+      .attr('cx', (p) => x(p.i)!)
+      .attr('cy', (p) => y(p.v!));
+  }, [chart, lang, frame]);
+  return (
+    <figure className="lesson-chart sweep" data-testid="lesson-chart" data-kind="sweep">
+      <figcaption>
+        {chart.metric} · {chart.at === 'end' ? 'end' : ls(lang, 'tableAt', { t: formatSeconds(chart.at).replace(' s', '') })}
+      </figcaption>
+      <svg ref={ref} viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`${chart.metric} / ${chart.knob}`}>
+        <g className="sw-y cv-axis" />
+        <g className="sw-x cv-axis" />
+        <path className="sw-line" />
+        <g className="sw-dots" />
+      </svg>
+    </figure>
+  );
+}
+
+function Table({ chart, lang }: { chart: Extract<Chart, { kind: 'table' }>; lang: Lang }) {
+  useApp((st) => st.frame);
+  const lesson = useLesson((st) => st.lesson);
+  return (
+    <figure className="lesson-chart table" data-testid="lesson-chart" data-kind="table">
+      <figcaption>{chart.at === 'end' ? 'end' : ls(lang, 'tableAt', { t: formatSeconds(chart.at).replace(' s', '') })}</figcaption>
+      <table className="num">
+        <thead>
+          <tr>
+            <th scope="col">{ls(lang, 'variantCol')}</th>
+            {chart.metrics.map((m) => (
+              <th key={m} scope="col">
+                {m}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {chart.variants.map((id) => (
+            <tr key={id}>
+              <th scope="row">{lesson ? variantTitle(lesson, id)[lang] : id}</th>
+              {chart.metrics.map((m) => (
+                <td key={m}>{formatValue(lookupValue({ variant: id, metric: m, at: chart.at }), lang)}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </figure>
+  );
+}
+
+/** A step's chart across variants (CURRICULUM §C.7): a sweep (L5) or a results table (L3). */
+export function LessonChart({ chart, lang }: { chart: Chart; focus: string; lang: Lang }) {
+  return chart.kind === 'sweep' ? <Sweep chart={chart} lang={lang} /> : <Table chart={chart} lang={lang} />;
+}

@@ -1,0 +1,254 @@
+import { parseAction } from '../scenario/actions';
+import { tamperProblem } from '../scenario/validate';
+import { quantize } from '../sim/network';
+import type { Action, HistoryEvent, NodeId, SimTime } from '../sim/types';
+import type { EngineCore } from './core';
+import { PRIO_TRIGGERED, type Trigger } from './runtime';
+
+/**
+ * What actions do (DESIGN rule 5), whoever applies them — the timeline, a timeline `on` trigger or
+ * a user: selectors resolve when an action fires, network faults go to the network, crashes and
+ * restarts to the node and the protocols, `pause` freezes a process, `putMeta` writes through the
+ * coordination service, `timeout` goes to the strategy, `tamper` puts a man-in-the-middle on a link
+ * (the security layer acts), `byzantine` / `honest` switch a worker's attack.
+ */
+export class FaultInjection {
+  /** Timeline entries waiting for their `on` event; each fires once, at the first match. */
+  private readonly triggers: Array<{ on: Trigger; action: Action; fired: boolean }> = [];
+  /** The user's actions as recorded in the history (`action` events with source 'user'). */
+  private readonly userActionLog: Array<{ t: SimTime; action: Action }> = [];
+
+  constructor(private readonly c: EngineCore) {}
+
+  /** The user's actions so far, with the simulated times they applied (for export and share). */
+  userActions(): Array<{ t: SimTime; action: Action }> {
+    // Kept as they are recorded: the share dialog asks on every frame, and the history grows.
+    return this.userActionLog.map((a) => ({ ...a }));
+  }
+
+  addTrigger(on: Trigger, action: Action): void {
+    this.triggers.push({ on, action, fired: false });
+  }
+
+  get hasTriggers(): boolean {
+    return this.triggers.length > 0;
+  }
+
+  /**
+   * Timeline `on` (CURRICULUM §C.1): a note named `event`, or an action event `action:<do>`, on
+   * `node` if given, at or after `after`, fires the entry once; it runs at this simulated time,
+   * right after the event being handled. Deterministic, because the history is.
+   */
+  fireTriggers(e: Extract<HistoryEvent, { type: 'note' } | { type: 'action' }>): void {
+    const name = e.type === 'note' ? e.what : `action:${e.action.do}`;
+    const node = e.type === 'note' ? e.node : 'node' in e.action ? e.action.node : undefined;
+    for (const tr of this.triggers) {
+      if (tr.fired || tr.on.event !== name || e.t < (tr.on.after ?? 0)) continue;
+      if (tr.on.node !== undefined && tr.on.node !== node) continue;
+      tr.fired = true;
+      this.c.queue.push(this.c.t, { k: 'action', action: tr.action, source: 'timeline', on: tr.on }, PRIO_TRIGGERED);
+    }
+  }
+
+  /** A user's or a test's action, checked now against the nodes as they are: the action, or why not. */
+  validate(action: Action): { ok: true; action: Action } | { ok: false; error: string } {
+    const resolved = this.resolveSelectors(action);
+    if (typeof resolved === 'string') return { ok: false, error: resolved };
+    const parsed = parseAction(resolved, [...this.c.rt.keys()]);
+    if (parsed.ok && parsed.action.do === 'tamper') {
+      const problem = tamperProblem(this.c.strategy.kind, parsed.action.from, parsed.action.to);
+      if (problem) return { ok: false, error: `tamper: ${problem[1]}` };
+    }
+    return parsed;
+  }
+
+  /**
+   * An action to apply later (sim.schedule): checked now as a timeline entry would be, its node
+   * selectors left to resolve when it fires.
+   */
+  validateDeferred(action: Action): { ok: true; action: Action } | { ok: false; error: string } {
+    const parsed = parseAction(action, [...this.c.rt.keys()]);
+    if (parsed.ok && parsed.action.do === 'tamper') {
+      const problem = tamperProblem(this.c.strategy.kind, parsed.action.from, parsed.action.to);
+      if (problem) return { ok: false, error: `tamper: ${problem[1]}` };
+    }
+    return parsed;
+  }
+
+  /** Node selectors such as "@leader" resolve when the action fires (CURRICULUM §C.1). */
+  private resolveSelectors(action: Action): Action | string {
+    if (action.do === 'partition') {
+      const groups: NodeId[][] = [];
+      for (const g of action.groups) {
+        const resolved: NodeId[] = [];
+        for (const id of g) {
+          const r = id.startsWith('@') ? this.resolveOne(id) : id;
+          if (r.startsWith('no ')) return r;
+          if (!groups.some((x) => x.includes(r)) && !resolved.includes(r)) resolved.push(r);
+        }
+        groups.push(resolved);
+      }
+      return { ...action, groups };
+    }
+    if (action.do === 'cut' || action.do === 'restore' || action.do === 'link') {
+      const from = action.from.startsWith('@') ? this.resolveOne(action.from) : action.from;
+      if (from.startsWith('no ')) return from;
+      const to = action.to.startsWith('@') ? this.resolveOne(action.to) : action.to;
+      if (to.startsWith('no ')) return to;
+      if (from === to) return `to: "${action.from}" and "${action.to}" are the same node now (${from}); a link joins two nodes`;
+      return { ...action, from, to };
+    }
+    if (!('node' in action) || typeof action.node !== 'string' || !action.node.startsWith('@')) return action;
+    const r = this.resolveOne(action.node);
+    return r.startsWith('no ') ? r : { ...action, node: r };
+  }
+
+  /** A node id, or a message starting with "no " when the selector matches nothing now. */
+  private resolveOne(sel: string): string {
+    const c = this.c;
+    if (sel === '@crashed') return [...c.rt.values()].find((n) => !n.up)?.id ?? 'no crashed node for "@crashed"';
+    // With a coordination service, the strategy's leader comes first (raft-ps, Kafka); else the service's.
+    if (sel === '@leader' && c.coord) return c.strategy.resolveSelector?.(sel) ?? c.coord.leader() ?? `no node matches "${sel}" now`;
+    return c.strategy.resolveSelector?.(sel) ?? `no node matches "${sel}" now`;
+  }
+
+  /** The action takes effect now (its event is being handled). */
+  applyNow(requested: Action, source: 'user' | 'timeline', on?: Trigger): void {
+    const c = this.c;
+    const resolved = this.resolveSelectors(requested);
+    if (typeof resolved === 'string') {
+      c.history.append({ t: c.t, type: 'note', what: 'actionSkipped', data: { selector: selectorOf(requested) } });
+      return;
+    }
+    const action = resolved;
+    c.history.append(on ? { t: c.t, type: 'action', action, source, on } : { t: c.t, type: 'action', action, source });
+    if (source === 'user') this.userActionLog.push({ t: c.t, action });
+    switch (action.do) {
+      case 'partition':
+      case 'heal':
+      case 'cut':
+      case 'restore':
+      case 'link':
+      case 'network':
+      case 'untamper':
+        return c.network.apply(action);
+      case 'tamper':
+        c.network.apply(action);
+        c.security.onTamper(action.from, action.to);
+        return;
+      case 'byzantine':
+        c.adversaries.set(action.node, { attack: action.attack, ...(action.scale !== undefined ? { scale: action.scale } : {}) });
+        c.recorder.touch(action.node);
+        return;
+      case 'honest':
+        c.adversaries.clear(action.node);
+        c.recorder.touch(action.node);
+        return;
+      case 'crash':
+        return this.crash(action.node);
+      case 'restart':
+        return this.restart(action.node);
+      case 'slow':
+        c.node(action.node).slowFactor = action.factor;
+        return;
+      case 'timeout':
+      case 'submit':
+        c.recorder.touch(action.node);
+        if (c.node(action.node).up && !c.strategy.onAction?.(action)) {
+          c.history.append({ t: c.t, type: 'note', node: action.node, what: 'actionIgnored', data: { reason: action.do === 'timeout' ? 'no-election-timer' : 'no-manual-client' } });
+        }
+        return;
+      case 'pause':
+        return this.pause(action.node, action.ms);
+      case 'putMeta': {
+        const why = !c.coord ? 'no-coordination-service' : c.coord.putMeta(action.key, action.value) ? null : 'no-leader';
+        if (why) c.history.append({ t: c.t, type: 'note', what: 'actionIgnored', data: { reason: why } });
+        return;
+      }
+    }
+  }
+
+  /**
+   * Freezes a process (a GC pause): it handles nothing until `ms` later; what reaches it waits in
+   * its queue; its computation stands still. Its state is untouched. A pause of a paused process
+   * extends it.
+   */
+  private pause(id: NodeId, ms: number): void {
+    const c = this.c;
+    const n = c.node(id);
+    if (!n.up) return;
+    const until = quantize(c.t + ms);
+    if (n.paused) {
+      if (until <= n.paused.until) return;
+      n.paused.until = until;
+      n.pauses[n.pauses.length - 1].until = until;
+    } else {
+      n.paused = { from: c.t, until, held: [] };
+      n.pauses.push({ from: c.t, until });
+    }
+    c.recorder.touch(id);
+    c.queue.push(until, { k: 'resume', node: id, inc: n.inc });
+  }
+
+  /** The pause is over: the process handles what queued up, in arrival order, now. */
+  resume(id: NodeId, inc: number): void {
+    const c = this.c;
+    const n = c.node(id);
+    if (!n.paused || n.inc !== inc || n.paused.until !== c.t) return; // superseded by a longer pause, or crashed
+    const { from, held } = n.paused;
+    n.paused = null;
+    c.history.append({ t: c.t, type: 'note', node: id, what: 'resumed', data: { pausedMs: quantize(c.t - from), queued: held.length } });
+    c.recorder.touch(id);
+    for (const ev of held) c.queue.push(c.t, ev);
+  }
+
+  crash(id: NodeId, error?: string): void {
+    const c = this.c;
+    const n = c.node(id);
+    if (!n.up) return;
+    n.up = false;
+    n.inc++;
+    n.computing = false;
+    // A crash ends a pause: what waited in its queue is lost with the process (delivered to a dead node: dropped).
+    const held = n.paused?.held ?? [];
+    n.paused = null;
+    n.pauses = [];
+    for (const ev of held) c.queue.push(c.t, ev);
+    c.history.append(error ? { t: c.t, type: 'crash', node: id, error } : { t: c.t, type: 'crash', node: id });
+    c.recorder.touch(id);
+    if (n.role === 'coord') c.coord?.onCrash(id);
+    else {
+      c.coord?.onCrash(id);
+      c.strategy.onCrash(id);
+    }
+  }
+
+  private restart(id: NodeId): void {
+    const c = this.c;
+    const n = c.node(id);
+    if (n.up) return;
+    n.up = true;
+    n.failed = undefined;
+    n.inc++;
+    // The process starts empty: the strategy fetches state for it.
+    n.replica = { params: c.init.slice(), version: 0, synced: 0, onLineage: true };
+    c.history.append({ t: c.t, type: 'restart', node: id });
+    c.security.onRestart(id);
+    // The empty replica is a version change like any other: the history says so explicitly.
+    if (n.role === 'worker') c.history.append({ t: c.t, type: 'version', node: id, version: 0, synced: 0, v: { hash: c.lineage.get(0)! } });
+    c.recorder.touch(id);
+    if (n.role === 'coord') c.coord?.onRestart(id);
+    else {
+      c.coord?.onRestart(id);
+      c.strategy.onRestart(id);
+    }
+  }
+}
+
+/** The selector an action named where it takes a node (for the actionSkipped note). */
+function selectorOf(a: Action): string {
+  if ('node' in a && typeof a.node === 'string' && a.node.startsWith('@')) return a.node;
+  if (a.do === 'partition') return a.groups.flat().find((id) => id.startsWith('@')) ?? '';
+  if (a.do === 'cut' || a.do === 'restore' || a.do === 'link') return [a.from, a.to].find((id) => id.startsWith('@')) ?? '';
+  return '';
+}

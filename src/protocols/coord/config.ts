@@ -1,0 +1,69 @@
+import { z } from 'zod';
+
+/**
+ * The `coordination` block of a scenario (CURRICULUM §C.1): how the `coord` nodes c0… serve the
+ * workers. Names follow the real systems where they have one (etcd's --max-request-bytes is
+ * 1572864 by default; ZooKeeper's session timeout is a lease by another name).
+ */
+export const coordinationSchema = z
+  .object({
+    /** etcd-like (Raft, flat keys with revisions, leases) or ZooKeeper-like (Zab, sessions, znodes). */
+    service: z.enum(['etcd', 'zookeeper']).default('etcd'),
+    /** Lease TTL (etcd) or session timeout (ZooKeeper): a client not heard from this long loses its locks. */
+    leaseTtlMs: z.number().positive().max(600_000).default(2000),
+    /**
+     * etcd: "linearizable" (default; ReadIndex through the leader) or "serializable" (the member's
+     * own state, possibly stale). ZooKeeper: "local" (default; the session's server) or
+     * "sync-then-local" (sync() first: it narrows the gap but is still not strictly linearizable).
+     */
+    reads: z.enum(['linearizable', 'serializable', 'local', 'sync-then-local']).optional(),
+    /** The server each worker's session (or etcd client connection) starts on; unlisted: round robin. */
+    sessions: z.record(z.string().regex(/^w\d+$/, 'expected a worker id such as "w0"'), z.string().regex(/^c\d+$/, 'expected a coordination node such as "c0"')).default({}),
+    /** Modelled fdatasync of each log append (ms): a write commits after a round trip plus a disk sync. */
+    fsyncMs: z.number().nonnegative().max(1000).default(1),
+    /** Largest request a server accepts, in bytes (etcd's default 1.5 MiB; larger: "request is too large"). */
+    maxRequestBytes: z.number().int().positive().default(1_572_864),
+    /** Every worker reads this metadata key every `everyMs` through its session's server. */
+    readMeta: z
+      .object({
+        key: z.string().regex(/^\/[\w./-]*$/, 'expected a key such as "/ckpt/latest"'),
+        everyMs: z.number().positive().max(600_000),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
+export type CoordinationConfig = z.infer<typeof coordinationSchema>;
+export type CoordService = CoordinationConfig['service'];
+export type ReadMode = NonNullable<CoordinationConfig['reads']>;
+
+/** The read mode in force: the service's default where the scenario names none. */
+export function readModeOf(cfg: CoordinationConfig): ReadMode {
+  return cfg.reads ?? (cfg.service === 'etcd' ? 'linearizable' : 'local');
+}
+
+/** Problems with the block against the cluster, as [path, message] pairs (the validator prefixes them). */
+export function coordinationProblems(cfg: CoordinationConfig, cluster: { workers: number; coord: number }): Array<[Array<string | number>, string]> {
+  const out: Array<[Array<string | number>, string]> = [];
+  // Without coordination nodes the block is unused (a variant may set cluster.coord to 0); what
+  // needs the service (a lease lock) says so where it is asked for.
+  if (cluster.coord < 1) return out;
+  const etcdReads = ['linearizable', 'serializable'];
+  if (cfg.reads !== undefined) {
+    const ok = cfg.service === 'etcd' ? etcdReads.includes(cfg.reads) : !etcdReads.includes(cfg.reads);
+    if (!ok) {
+      out.push([
+        ['reads'],
+        cfg.service === 'etcd'
+          ? `"${cfg.reads}" is a ZooKeeper read; etcd reads are "linearizable" or "serializable"`
+          : `"${cfg.reads}" is an etcd read; ZooKeeper reads are "local" or "sync-then-local"`,
+      ]);
+    }
+  }
+  for (const [w, c] of Object.entries(cfg.sessions)) {
+    if (Number(w.slice(1)) >= cluster.workers) out.push([['sessions', w], `worker "${w}" does not exist (cluster has ${cluster.workers} workers)`]);
+    if (Number(c.slice(1)) >= cluster.coord) out.push([['sessions', w], `coordination node "${c}" does not exist (cluster has ${cluster.coord})`]);
+  }
+  return out;
+}

@@ -1,0 +1,162 @@
+import { parseAction } from './actions';
+import { formatPath, makeSuggester, type PathKey } from './issues';
+import type { When } from './lesson';
+import { lessonSteps, lessonTexts, lessonWhens } from './lessonRefs';
+import { clusterNodeIds, unknownNodeMessage } from './nodes';
+import { malformedPlaceholders, parsePlaceholders } from './placeholders';
+import { metricNames, type Scenario } from './schema';
+import { baseIdOf } from './variants';
+
+/**
+ * Rules of a lesson script that need the whole file and its variants (CURRICULUM §C.7): every
+ * variant a comparison, shape, act, trigger, chart, focus or placeholder names exists; every time
+ * falls inside the run that reads it; placeholders name known metrics and nodes of their run; a
+ * prediction's answer is one of its options; a "try" is an action of the action table; an
+ * `afterStep` names a step. One line per problem, `path: message`.
+ */
+
+/** The runs of a lesson by the ids a script may use: the base (its name and "base") and every variant, each resolved. */
+export type LessonRunsById = ReadonlyMap<string, Scenario>;
+
+const suggestMetric = makeSuggester(metricNames);
+const knownMetrics: ReadonlySet<string> = new Set(metricNames);
+
+export function lessonProblems(s: Scenario, runs: LessonRunsById, events: readonly string[]): string[] {
+  const errors: string[] = [];
+  const at = (path: readonly PathKey[], msg: string) => errors.push(`${formatPath(path)}: ${msg}`);
+  const ids = [baseIdOf(s), ...(s.variants ?? []).map((v) => v.id)];
+  const idList = `runs: ${ids.join(', ')}${baseIdOf(s) !== 'base' ? ' ("base" names the base too)' : ''}`;
+  const run = (id: string) => runs.get(id);
+  /** The run named `id`, or a problem at `path`. */
+  const known = (path: readonly PathKey[], id: string): Scenario | undefined => {
+    const r = run(id);
+    if (!r) at(path, `no variant "${id}" (${idList})`);
+    return r;
+  };
+  const inside = (path: readonly PathKey[], t: number | 'end' | 'now' | undefined, r: Scenario, id: string) => {
+    if (typeof t === 'number' && t > r.durationMs) at(path, `${t} is after the end of the run "${id}" (durationMs ${r.durationMs})`);
+  };
+  const metric = (path: readonly PathKey[], m: string) => {
+    if (knownMetrics.has(m)) return;
+    const hint = suggestMetric(m);
+    at(path, `unknown metric "${m}"${hint ? ` (did you mean "${hint}"?)` : ''}`);
+  };
+  const node = (path: readonly PathKey[], n: string | undefined, r: Scenario, id: string) => {
+    if (n === undefined) return;
+    const nodes = clusterNodeIds(r.cluster);
+    if (!nodes.includes(n)) at(path, `${unknownNodeMessage(n, nodes)} in run "${id}"`);
+  };
+  const base = run(baseIdOf(s))!;
+
+  // Comparisons: the other run exists and has the time.
+  s.expect.forEach((e, j) => {
+    if (e.than !== undefined) {
+      const r = known(['expect', j, 'than'], e.than);
+      if (r) {
+        inside(['expect', j, 'at'], e.at, r, e.than);
+        inside(['expect', j, 'thanAt'], e.thanAt, r, e.than);
+        node(['expect', j, 'node'], e.node, r, e.than);
+      }
+    } else if (e.thanAt !== undefined) {
+      const own = e.variant === undefined || e.variant === '*' ? base : run(e.variant);
+      if (own) inside(['expect', j, 'thanAt'], e.thanAt, own, e.variant ?? baseIdOf(s));
+    }
+  });
+
+  (s.shapes ?? []).forEach((sh, j) => {
+    metric(['shapes', j, 'metric'], sh.metric);
+    sh.variants.forEach((id, k) => {
+      const r = known(['shapes', j, 'variants', k], id);
+      if (r) {
+        inside(['shapes', j, 'at'], sh.at, r, id);
+        node(['shapes', j, 'node'], sh.node, r, id);
+      }
+    });
+    if (new Set(sh.variants).size !== sh.variants.length) at(['shapes', j, 'variants'], 'a variant is listed twice');
+  });
+
+  (s.acts ?? []).forEach((act, i) => {
+    act.show.forEach((id, k) => known(['acts', i, 'show', k], id));
+    const first = run(act.show[0]);
+    if (first) inside(['acts', i, 'rewindTo'], act.rewindTo, first, act.show[0]);
+  });
+  const actIds = (s.acts ?? []).map((a) => a.id);
+  (s.acts ?? []).forEach((a, i) => {
+    if (actIds.indexOf(a.id) !== i) at(['acts', i, 'id'], `"${a.id}" is used by acts[${actIds.indexOf(a.id)}] already`);
+  });
+
+  // Steps: unique ids, triggers, focus, predictions, try, charts.
+  const steps = lessonSteps(s);
+  const stepIds = steps.map((x) => x.step.id);
+  steps.forEach(({ path, step }, k) => {
+    if (stepIds.indexOf(step.id) !== k) at([...path, 'id'], `"${step.id}" is used by another step already (step ids are unique in a lesson)`);
+  });
+  for (const { path, when, focus } of lessonWhens(s)) whenProblems(path, when, focus);
+  function whenProblems(path: readonly PathKey[], w: When, focus: string) {
+    const id = 'variant' in w && w.variant !== undefined ? w.variant : focus;
+    const r = 'variant' in w && w.variant !== undefined ? known([...path, 'variant'], w.variant) : run(focus);
+    if ('at' in w && r) inside([...path, 'at'], w.at, r, id);
+    if ('event' in w) {
+      if (!events.includes(w.event)) at([...path, 'event'], `unknown event "${w.event}"; an event is a history note such as "leaderElected", or "action:<do>" such as "action:partition"`);
+      if (r) {
+        node([...path, 'node'], w.node, r, id);
+        inside([...path, 'after'], w.after, r, id);
+      }
+    }
+    if ('metric' in w) {
+      metric([...path, 'metric'], w.metric);
+      if (r) node([...path, 'node'], w.node, r, id);
+    }
+    if ('afterStep' in w && !stepIds.includes(w.afterStep)) at([...path, 'afterStep'], `no step "${w.afterStep}" (steps: ${stepIds.join(', ')})`);
+  }
+  for (const { path, step, focus } of steps) {
+    const foci = step.focus === undefined ? [] : Array.isArray(step.focus) ? step.focus : [step.focus];
+    foci.forEach((f, k) => {
+      const p = Array.isArray(step.focus) ? [...path, 'focus', k] : [...path, 'focus'];
+      const slash = f.indexOf('/');
+      const id = slash >= 0 ? f.slice(0, slash) : focus;
+      const r = slash >= 0 ? known(p, id) : run(focus);
+      if (!r) return;
+      const target = slash >= 0 ? f.slice(slash + 1) : f;
+      const nodes = target.startsWith('node:') ? [target.slice(5)] : target.startsWith('link:') ? target.slice(5).split('-') : [];
+      for (const n of nodes) node(p, n, r, id);
+    });
+    if (step.predict && step.predict.answer >= step.predict.options.length) {
+      at([...path, 'predict', 'answer'], `${step.predict.answer} is not an option: answers count from 0 and there are ${step.predict.options.length} options`);
+    }
+    if (step.try) {
+      const r = run(focus)!;
+      const res = parseAction(step.try.action, clusterNodeIds(r.cluster));
+      if (!res.ok) at([...path, 'try', 'action'], `not an action of the action table: ${res.error}`);
+    }
+    if (step.chart) {
+      const c = step.chart;
+      (c.kind === 'sweep' ? [c.metric] : c.metrics).forEach((m, k) => metric(c.kind === 'sweep' ? [...path, 'chart', 'metric'] : [...path, 'chart', 'metrics', k], m));
+      c.variants.forEach((id, k) => {
+        const r = known([...path, 'chart', 'variants', k], id);
+        if (r) inside([...path, 'chart', 'at'], c.at, r, id);
+      });
+    }
+  }
+
+  // Placeholders in every text.
+  for (const { path, text, focus } of lessonTexts(s)) {
+    for (const bad of malformedPlaceholders(text)) at(path, `placeholder ${bad} is not {{variant:metric[node]@t}} (t = ms, now or end)`);
+    for (const p of parsePlaceholders(text)) {
+      const id = p.variant ?? focus;
+      const r = run(id);
+      if (!r) {
+        at(path, `placeholder ${p.raw}: no variant "${id}" (${idList})`);
+        continue;
+      }
+      if (!knownMetrics.has(p.metric)) {
+        const hint = suggestMetric(p.metric);
+        at(path, `placeholder ${p.raw}: unknown metric "${p.metric}"${hint ? ` (did you mean "${hint}"?)` : ''}`);
+      }
+      const nodes = clusterNodeIds(r.cluster);
+      if (p.node !== undefined && !nodes.includes(p.node)) at(path, `placeholder ${p.raw}: ${unknownNodeMessage(p.node, nodes)} in run "${id}"`);
+      if (typeof p.t === 'number' && p.t > r.durationMs) at(path, `placeholder ${p.raw}: ${p.t} is after the end of the run "${id}" (durationMs ${r.durationMs})`);
+    }
+  }
+  return errors;
+}
