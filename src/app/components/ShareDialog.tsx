@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { formatSeconds } from '../format';
 import { rs } from '../i18n/runStrings';
-import { buildRunZip, download } from '../exportRun';
 import { runLink } from '../share';
 import { set, useApp } from '../store';
 import './run.css';
@@ -64,6 +63,8 @@ export function ShareDialog() {
   const exportRun = async (): Promise<void> => {
     setExportState(rs(lang, 'exporting'));
     try {
+      // Loaded on the first export: the zip library and the view renderer are not needed before.
+      const { buildRunZip, download } = await import('../exportRun');
       const z = await buildRunZip(sim);
       download(z.name, z.bytes, 'application/zip');
       setExportState(rs(lang, 'exported', { file: z.name }));
