@@ -29,10 +29,7 @@ import { timeDomain } from './views/timelineModel';
 import { TopologyView } from './views/TopologyView';
 import { VersionTimeline } from './views/VersionTimeline';
 import { useLesson } from './lesson/store';
-import { FocusStyle } from './lesson/ui/FocusStyle';
-import { Doors, LessonIndex } from './lesson/ui/LessonIndex';
-import { BackToLesson, LessonPanel } from './lesson/ui/LessonPanel';
-import { VariantPanels } from './lesson/ui/VariantPanels';
+import { Doors } from './lesson/ui/Doors';
 import './lesson/ui/lesson.css';
 import { roomParamsFrom } from './room/roomStore';
 
@@ -40,6 +37,14 @@ import { roomParamsFrom } from './room/roomStore';
 // download Yjs.
 const roomParams = typeof location !== 'undefined' ? roomParamsFrom(location.search) : null;
 const RoomUi = lazy(() => import('./room/RoomUi'));
+
+// Guided mode's panels and the lesson index: loaded when a lesson opens or the index does, so the
+// first paint of free play does not wait for them.
+const LessonPanel = lazy(() => import('./lesson/ui/LessonPanel').then((m) => ({ default: m.LessonPanel })));
+const BackToLesson = lazy(() => import('./lesson/ui/LessonPanel').then((m) => ({ default: m.BackToLesson })));
+const VariantPanels = lazy(() => import('./lesson/ui/VariantPanels').then((m) => ({ default: m.VariantPanels })));
+const FocusStyle = lazy(() => import('./lesson/ui/FocusStyle').then((m) => ({ default: m.FocusStyle })));
+const LessonIndex = lazy(() => import('./lesson/ui/LessonIndex').then((m) => ({ default: m.LessonIndex })));
 
 /** Page-level settings that live outside React's tree: <html lang>, theme, presenter size, motion. */
 function useDocumentSettings(): void {
@@ -243,6 +248,7 @@ export function App() {
   const mode = useLesson((st) => st.mode);
   const stage = useLesson((st) => st.stage);
   const guided = lesson !== null && mode === 'guided';
+  const indexOpen = useApp((st) => st.indexOpen);
 
   return (
     <div className={`app${guided ? ' guided' : ''}`}>
@@ -266,9 +272,11 @@ export function App() {
       <ContextMenu />
       {guided ? (
         <main className="main lesson-main">
-          <div className={`lesson-stage ${stage}`}>{stage === 'multiples' ? <VariantPanels /> : <RunViews guided />}</div>
-          <LessonPanel />
-          <FocusStyle />
+          <Suspense fallback={null}>
+            <div className={`lesson-stage ${stage}`}>{stage === 'multiples' ? <VariantPanels /> : <RunViews guided />}</div>
+            <LessonPanel />
+            <FocusStyle />
+          </Suspense>
         </main>
       ) : (
         <main className="main">
@@ -277,9 +285,17 @@ export function App() {
       )}
       {(!guided || stage === 'single') && <AtT>{(t) => <MetricsStrip t={t} />}</AtT>}
       {(!guided || stage === 'single') && <AtT>{(t) => <ExplainLine t={t} />}</AtT>}
-      <BackToLesson />
+      {lesson !== null && mode === 'free' && (
+        <Suspense fallback={null}>
+          <BackToLesson />
+        </Suspense>
+      )}
       <Doors />
-      <LessonIndex />
+      {indexOpen && (
+        <Suspense fallback={null}>
+          <LessonIndex />
+        </Suspense>
+      )}
     </div>
   );
 }
