@@ -21,7 +21,7 @@ export async function clusterStepsPerSec(
   await sim.runToEnd();
   const wallMs = performance.now() - t0;
   const steps = sim.metric('steps') ?? 0;
-  return { stepsPerSec: (steps / wallMs) * 1000, steps, wallMs, events: sim.history.events.length };
+  return { stepsPerSec: (steps / wallMs) * 1000, steps, wallMs, events: sim.history.length };
 }
 
 /** A fault-free training scenario: the throughput workload, optionally with other hidden layers. */

@@ -4,6 +4,8 @@ import { bareStepsPerSec, clusterStepsPerSec, throughputScenario } from './clust
 import { fetchBuiltin } from '../src/scenario/loader';
 import type { BackendChoice } from '../src/train/types';
 import { WorkerPool } from '../src/workers/pool';
+import { Simulation } from '../src/engine/simulation';
+import { validateScenario } from '../src/scenario/validate';
 
 /**
  * In-browser half of `npm run bench`: cluster throughput through the real worker pool against the
@@ -42,6 +44,27 @@ async function measureBackends(opts: { scenario: string; backend?: BackendChoice
   }
 }
 
+/**
+ * A scenario run to its end at full speed with no UI — the engine and the worker pool the app
+ * uses, metric samples included — for `npm run bench:web` to compare the app's speed-max pace with.
+ * Wall ms from the first event to the end.
+ */
+async function runHeadless(opts: { json: string; backend: BackendChoice }): Promise<number> {
+  const v = validateScenario(JSON.parse(opts.json));
+  if (!v.ok) throw new Error(v.errors.join('\n'));
+  const sc = v.scenario;
+  const pool = await WorkerPool.create({ model: sc.model, seed: sc.seed, backend: opts.backend }, { nodes: sc.cluster.workers });
+  try {
+    const sim = await Simulation.create(sc, { trainer: pool });
+    const t0 = performance.now();
+    await sim.runToEnd();
+    return performance.now() - t0;
+  } finally {
+    await pool.dispose();
+  }
+}
+
 (window as unknown as { runBench: typeof runBench; measureBackends: typeof measureBackends }).runBench = runBench;
+(window as unknown as { runHeadless: typeof runHeadless }).runHeadless = runHeadless;
 (window as unknown as { measureBackends: typeof measureBackends }).measureBackends = measureBackends;
 document.body.dataset.ready = 'true';

@@ -29,7 +29,7 @@ async function simCore(): Promise<{ eventsPerSec: number; events: number }> {
   const t0 = performance.now();
   await sim.runToEnd();
   const dt = performance.now() - t0;
-  return { eventsPerSec: (sim.history.events.length / dt) * 1000, events: sim.history.events.length };
+  return { eventsPerSec: (sim.history.length / dt) * 1000, events: sim.history.length };
 }
 
 function builtin(id: string) {

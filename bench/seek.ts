@@ -46,7 +46,7 @@ export async function seekBench(sha256?: Sha256Factory) {
   }
   const mean = (xs: number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;
   return {
-    events: sim.history.events.length,
+    events: sim.history.length,
     indexMs: Number(indexMs.toFixed(1)),
     seekMeanMs: Number(mean(seek).toFixed(3)),
     seekMaxMs: Number(Math.max(...seek).toFixed(3)),

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useMemo, useState, type CSSProperties } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState, type CSSProperties, type ReactNode } from 'react';
 import type { Action } from '../sim/types';
 import { act, parseSelection } from './act';
 import { ActionTools } from './components/ActionTools';
@@ -19,7 +19,7 @@ import { s } from './i18n/strings';
 import { useShortcuts } from './keys';
 import { boot, followHashChanges } from './load';
 import { formatSeconds } from './format';
-import { set, useApp } from './store';
+import { get, set, useApp } from './store';
 import { LossCharts } from './views/LossCharts';
 import { ReplicaBoundaries } from './views/ReplicaBoundaries';
 import { ServerStates } from './views/ServerStates';
@@ -29,10 +29,7 @@ import { timeDomain } from './views/timelineModel';
 import { TopologyView } from './views/TopologyView';
 import { VersionTimeline } from './views/VersionTimeline';
 import { useLesson } from './lesson/store';
-import { FocusStyle } from './lesson/ui/FocusStyle';
-import { Doors, LessonIndex } from './lesson/ui/LessonIndex';
-import { BackToLesson, LessonPanel } from './lesson/ui/LessonPanel';
-import { VariantPanels } from './lesson/ui/VariantPanels';
+import { Doors } from './lesson/ui/Doors';
 import './lesson/ui/lesson.css';
 import { roomParamsFrom } from './room/roomStore';
 
@@ -40,6 +37,14 @@ import { roomParamsFrom } from './room/roomStore';
 // download Yjs.
 const roomParams = typeof location !== 'undefined' ? roomParamsFrom(location.search) : null;
 const RoomUi = lazy(() => import('./room/RoomUi'));
+
+// Guided mode's panels and the lesson index: loaded when a lesson opens or the index does, so the
+// first paint of free play does not wait for them.
+const LessonPanel = lazy(() => import('./lesson/ui/LessonPanel').then((m) => ({ default: m.LessonPanel })));
+const BackToLesson = lazy(() => import('./lesson/ui/LessonPanel').then((m) => ({ default: m.BackToLesson })));
+const VariantPanels = lazy(() => import('./lesson/ui/VariantPanels').then((m) => ({ default: m.VariantPanels })));
+const FocusStyle = lazy(() => import('./lesson/ui/FocusStyle').then((m) => ({ default: m.FocusStyle })));
+const LessonIndex = lazy(() => import('./lesson/ui/LessonIndex').then((m) => ({ default: m.LessonIndex })));
 
 /** Page-level settings that live outside React's tree: <html lang>, theme, presenter size, motion. */
 function useDocumentSettings(): void {
@@ -72,10 +77,9 @@ function useDocumentSettings(): void {
  * (who leads, which term, what is committed) is in the logs. The panel keeps its full width,
  * which the aligned log columns need.
  */
-function BottomRight({ t }: { t: number }) {
+function BottomRight() {
   const lang = useApp((st) => st.lang);
-  const sim = useApp((st) => st.sim);
-  const frame = useApp((st) => st.frame);
+  const { sim, t, frame } = useRunFrame();
   const [pick, setPick] = useState<'servers' | 'replicas'>('servers');
   const servers = sim ? showServers(indexOf(sim)) : false;
   const view = servers ? pick : 'replicas';
@@ -104,6 +108,62 @@ function BottomRight({ t }: { t: number }) {
   );
 }
 
+/**
+ * The run, the time the views show (the cursor, or now when following the run) and the frame
+ * counter. Only the components that draw the run call this, so a new engine frame re-renders
+ * them and not the whole page (top bar, tools, dialogs).
+ */
+function useRunFrame(): { sim: ReturnType<typeof get>['sim']; t: number; frame: number } {
+  const sim = useApp((st) => st.sim);
+  const frame = useApp((st) => st.frame);
+  const cursor = useApp((st) => st.cursor);
+  return { sim, t: cursor ?? (sim ? sim.now() : 0), frame };
+}
+
+/** Renders `children(t)` with the view time, re-rendered on every engine frame. */
+function AtT({ children }: { children: (t: number, frame: number) => ReactNode }) {
+  const { t, frame } = useRunFrame();
+  return children(t, frame);
+}
+
+function Topology() {
+  const lang = useApp((st) => st.lang);
+  const loading = useApp((st) => st.loading);
+  const selected = useApp((st) => st.selected);
+  const { sim, t, frame } = useRunFrame();
+  return sim ? (
+    <ViewBoundary name={s(lang, 'topology')}>
+      <TopologyView sim={sim} t={t} frame={frame} lang={lang} selected={selected} onSelect={onSelect} onAction={onAction} />
+    </ViewBoundary>
+  ) : (
+    <div className="placeholder">{s(lang, loading ? 'starting' : 'loading')}</div>
+  );
+}
+
+function Timeline() {
+  const lang = useApp((st) => st.lang);
+  const { sim, t, frame } = useRunFrame();
+  const cursor = useApp((st) => st.cursor);
+  const branches = useApp((st) => st.branches);
+  const branchId = useApp((st) => st.branchId);
+  const marks = useMemo(() => lineageMarks(branches, branchId, (n) => `${rs(lang, 'branchMark')} ← ${rs(lang, 'branchLabel', { n })}`), [branches, branchId, lang]);
+  return sim ? (
+    <ViewBoundary name={s(lang, 'timeline')}>
+      <VersionTimeline sim={sim} t={t} frame={frame} lang={lang} cursor={cursor} onScrub={onScrub} marks={marks} />
+    </ViewBoundary>
+  ) : null;
+}
+
+function Charts() {
+  const lang = useApp((st) => st.lang);
+  const { sim, t, frame } = useRunFrame();
+  return sim ? (
+    <ViewBoundary name={s(lang, 'charts')}>
+      <LossCharts sim={sim} t={t} frame={frame} lang={lang} />
+    </ViewBoundary>
+  ) : null;
+}
+
 let booted = false;
 
 function onSelect(id: string | null): void {
@@ -127,61 +187,48 @@ function onScrub(t: number | null): void {
 function RunViews({ guided }: { guided: boolean }) {
   const lang = useApp((st) => st.lang);
   const sim = useApp((st) => st.sim);
-  const frame = useApp((st) => st.frame);
   const cursor = useApp((st) => st.cursor);
-  const selected = useApp((st) => st.selected);
-  const loading = useApp((st) => st.loading);
-  const t = cursor ?? (sim ? sim.now() : 0);
-  const branches = useApp((st) => st.branches);
-  const branchId = useApp((st) => st.branchId);
-  const marks = useMemo(() => lineageMarks(branches, branchId, (n) => `${rs(lang, 'branchMark')} ← ${rs(lang, 'branchLabel', { n })}`), [branches, branchId, lang]);
   return (
     <>
       <div className="col-left">
         {/* Right-click a node or a link: its actions, from the action table. */}
         <section className="view view-topology" aria-label={s(lang, 'topology')} onContextMenu={openContextMenu}>
-          {sim ? (
-            <ViewBoundary name={s(lang, 'topology')}>
-              <TopologyView sim={sim} t={t} frame={frame} lang={lang} selected={selected} onSelect={onSelect} onAction={onAction} />
-            </ViewBoundary>
-          ) : (
-            <div className="placeholder">{s(lang, loading ? 'starting' : 'loading')}</div>
-          )}
+          <Topology />
         </section>
         <ActionTools />
-        <ChecksPanel t={t} onScrub={onScrub} />
+        <AtT>{(t) => <ChecksPanel t={t} onScrub={onScrub} />}</AtT>
       </div>
       {/* The timeline gets at least ~1.25 rem a lane (Raft: 4 workers + 5 servers), the servers
           panel a row per server. */}
       <div className="col-right" style={{ '--lanes': sim ? staticOf(sim).nodes.length : 4, '--servers': sim && showServers(indexOf(sim)) ? staticOf(sim).nodes.filter((n) => n.role !== 'worker').length : 0 } as CSSProperties}>
         {/* In a lesson the cursor is the lesson's play-head: the step panel says where it is. */}
-        {cursor !== null && !guided && (
-          // At the end of the timeline away from the cursor, so the cursor and its time label stay
-          // in view: right of the lane labels, or left of the "live" button.
-          <div className={`scrub-banner ${sim && scrubFraction(cursor, sim) >= 0.47 ? 'at-left' : 'at-right'}`} role="status">
-            <span>{s(lang, 'scrubbed', { t: formatSeconds(cursor).replace(' s', '') })}</span>
-            <button type="button" onClick={() => set({ cursor: null })}>
-              {s(lang, 'now')}
-            </button>
-          </div>
-        )}
+        {cursor !== null && !guided && <ScrubBanner cursor={cursor} />}
         <section className="view view-timeline" aria-label={s(lang, 'timeline')}>
-          {sim && (
-            <ViewBoundary name={s(lang, 'timeline')}>
-              <VersionTimeline sim={sim} t={t} frame={frame} lang={lang} cursor={cursor} onScrub={onScrub} marks={marks} />
-            </ViewBoundary>
-          )}
+          <Timeline />
         </section>
         <section className="view view-charts" aria-label={s(lang, 'charts')}>
-          {sim && (
-            <ViewBoundary name={s(lang, 'charts')}>
-              <LossCharts sim={sim} t={t} frame={frame} lang={lang} />
-            </ViewBoundary>
-          )}
+          <Charts />
         </section>
-        <BottomRight t={t} />
+        <BottomRight />
       </div>
     </>
+  );
+}
+
+/**
+ * At the end of the timeline away from the cursor, so the cursor and its time label stay in view:
+ * right of the lane labels, or left of the "live" button. Follows frames (the window moves with now).
+ */
+function ScrubBanner({ cursor }: { cursor: number }) {
+  const lang = useApp((st) => st.lang);
+  const { sim } = useRunFrame();
+  return (
+    <div className={`scrub-banner ${sim && scrubFraction(cursor, sim) >= 0.47 ? 'at-left' : 'at-right'}`} role="status">
+      <span>{s(lang, 'scrubbed', { t: formatSeconds(cursor).replace(' s', '') })}</span>
+      <button type="button" onClick={() => set({ cursor: null })}>
+        {s(lang, 'now')}
+      </button>
+    </div>
   );
 }
 
@@ -196,14 +243,12 @@ export function App() {
     else void boot();
   }, []);
   useEffect(() => followHashChanges(), []);
-  const sim = useApp((st) => st.sim);
-  const cursor = useApp((st) => st.cursor);
   const showSettings = useApp((st) => st.showSettings);
   const lesson = useLesson((st) => st.lesson);
   const mode = useLesson((st) => st.mode);
   const stage = useLesson((st) => st.stage);
   const guided = lesson !== null && mode === 'guided';
-  const t = cursor ?? (sim ? sim.now() : 0);
+  const indexOpen = useApp((st) => st.indexOpen);
 
   return (
     <div className={`app${guided ? ' guided' : ''}`}>
@@ -227,20 +272,30 @@ export function App() {
       <ContextMenu />
       {guided ? (
         <main className="main lesson-main">
-          <div className={`lesson-stage ${stage}`}>{stage === 'multiples' ? <VariantPanels /> : <RunViews guided />}</div>
-          <LessonPanel />
-          <FocusStyle />
+          <Suspense fallback={null}>
+            <div className={`lesson-stage ${stage}`}>{stage === 'multiples' ? <VariantPanels /> : <RunViews guided />}</div>
+            <LessonPanel />
+            <FocusStyle />
+          </Suspense>
         </main>
       ) : (
         <main className="main">
           <RunViews guided={false} />
         </main>
       )}
-      {(!guided || stage === 'single') && <MetricsStrip t={t} />}
-      {(!guided || stage === 'single') && <ExplainLine t={t} />}
-      <BackToLesson />
+      {(!guided || stage === 'single') && <AtT>{(t) => <MetricsStrip t={t} />}</AtT>}
+      {(!guided || stage === 'single') && <AtT>{(t) => <ExplainLine t={t} />}</AtT>}
+      {lesson !== null && mode === 'free' && (
+        <Suspense fallback={null}>
+          <BackToLesson />
+        </Suspense>
+      )}
       <Doors />
-      <LessonIndex />
+      {indexOpen && (
+        <Suspense fallback={null}>
+          <LessonIndex />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { checkLinearizabilityAsync, describeVerdict, explainWitness, type Verdict } from '../check/linearizability';
+import type { Verdict } from '../check/linearizability';
 import { checkModel } from '../check/models';
-import { opsFromHistory } from '../check/ops';
 import { lastAtOrBefore } from '../engine/index/series';
 import type { Simulation } from '../engine/simulation';
 import { capOf, strategyInfo } from '../protocols';
@@ -58,6 +57,8 @@ export interface LinearizabilityPanelProps {
 export function LinearizabilityPanel({ sim, lang, t, onScrub, embedded = false }: LinearizabilityPanelProps) {
   const [result, setResult] = useState<{ verdict: Verdict; at: number } | null>(null);
   const [running, setRunning] = useState(false);
+  // The checker is loaded on the first check (the page's first paint does not need it).
+  const [lin, setLin] = useState<typeof import('../check/linearizability') | null>(null);
   const current = useRef(sim);
   useEffect(() => {
     // A new run: the old verdict is about another history.
@@ -78,10 +79,12 @@ export function LinearizabilityPanel({ sim, lang, t, onScrub, embedded = false }
   const run = async () => {
     const at = t;
     setRunning(true);
+    const [checker, { opsFromHistory }] = await Promise.all([import('../check/linearizability'), import('../check/ops')]);
     const events = sim.history.events;
     const ops = opsFromHistory(events.slice(0, lastAtOrBefore(events, at, (e) => e.t) + 1));
-    const verdict = await checkLinearizabilityAsync(ops, { mode: model.mode, budgetMs: 10_000, sliceMs: 12 });
+    const verdict = await checker.checkLinearizabilityAsync(ops, { mode: model.mode, budgetMs: 10_000, sliceMs: 12 });
     if (current.current !== sim) return;
+    setLin(checker);
     setResult({ verdict, at });
     setRunning(false);
   };
@@ -121,9 +124,9 @@ export function LinearizabilityPanel({ sim, lang, t, onScrub, embedded = false }
         <div className={`lin-verdict ${verdictClass}`} data-testid="lin-verdict" data-result={v.result}>
           <strong>{v.result === 'linearizable' ? tr(lang, rounds ? 'roundsOk' : 'linearizable') : v.result === 'not-linearizable' ? tr(lang, rounds ? 'roundsBad' : 'notLinearizable') : tr(lang, 'unknown')}</strong>
           <span className="muted num"> · {v.ops === 0 ? tr(lang, 'none') : tr(lang, 'checkedAt', { t: (result.at / 1000).toFixed(1), n: v.ops })}</span>
-          {v.result === 'not-linearizable' && <p className="num">{explainWitness(v.witness, lang)}</p>}
+          {v.result === 'not-linearizable' && lin && <p className="num">{lin.explainWitness(v.witness, lang)}</p>}
           {/* The checker's reason is its own English diagnostic: a Chinese screen says what it means. */}
-          {v.result === 'unknown' && <p className="num">{lang === 'zh' ? tr(lang, 'gaveUp') : describeVerdict(v, lang)}</p>}
+          {v.result === 'unknown' && <p className="num">{lang === 'zh' ? tr(lang, 'gaveUp') : lin?.describeVerdict(v, lang)}</p>}
         </div>
       )}
     </section>

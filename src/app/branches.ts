@@ -49,12 +49,12 @@ async function replayPrefix(old: Simulation, t: SimTime): Promise<Simulation | n
 
 /** The replayed prefix must be the old run's, event for event (else determinism is broken). */
 function divergence(old: Simulation, fork: Simulation, t: SimTime): string | null {
-  const a = old.history.events;
-  const b = fork.history.events;
+  const a = old.history;
+  const b = fork.history;
   let n = 0;
-  while (n < a.length && a[n].t <= t) n++;
+  while (n < a.length && a.at(n).t <= t) n++;
   if (b.length !== n) return `${b.length} events replayed, the run had ${n} up to t = ${t} ms`;
-  if (n > 0 && JSON.stringify(a[n - 1]) !== JSON.stringify(b[n - 1])) return `the last event differs: ${JSON.stringify(b[n - 1])}`;
+  if (n > 0 && JSON.stringify(a.at(n - 1)) !== JSON.stringify(b.at(n - 1))) return `the last event differs: ${JSON.stringify(b.at(n - 1))}`;
   return null;
 }
 

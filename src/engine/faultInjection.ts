@@ -1,7 +1,7 @@
 import { parseAction } from '../scenario/actions';
 import { tamperProblem } from '../scenario/validate';
 import { quantize } from '../sim/network';
-import type { Action, HistoryEvent, NodeId } from '../sim/types';
+import type { Action, HistoryEvent, NodeId, SimTime } from '../sim/types';
 import type { EngineCore } from './core';
 import { PRIO_TRIGGERED, type Trigger } from './runtime';
 
@@ -15,8 +15,16 @@ import { PRIO_TRIGGERED, type Trigger } from './runtime';
 export class FaultInjection {
   /** Timeline entries waiting for their `on` event; each fires once, at the first match. */
   private readonly triggers: Array<{ on: Trigger; action: Action; fired: boolean }> = [];
+  /** The user's actions as recorded in the history (`action` events with source 'user'). */
+  private readonly userActionLog: Array<{ t: SimTime; action: Action }> = [];
 
   constructor(private readonly c: EngineCore) {}
+
+  /** The user's actions so far, with the simulated times they applied (for export and share). */
+  userActions(): Array<{ t: SimTime; action: Action }> {
+    // Kept as they are recorded: the share dialog asks on every frame, and the history grows.
+    return this.userActionLog.map((a) => ({ ...a }));
+  }
 
   addTrigger(on: Trigger, action: Action): void {
     this.triggers.push({ on, action, fired: false });
@@ -114,6 +122,7 @@ export class FaultInjection {
     }
     const action = resolved;
     c.history.append(on ? { t: c.t, type: 'action', action, source, on } : { t: c.t, type: 'action', action, source });
+    if (source === 'user') this.userActionLog.push({ t: c.t, action });
     switch (action.do) {
       case 'partition':
       case 'heal':

@@ -4,10 +4,10 @@ import type { ExpectationResult, LinkView, NodeView, RunSummary } from './api';
 import type { EngineCore } from './core';
 import { runIndexFor, type RunIndex } from './index/runIndex';
 import { runStateAt, type NodeState, type RunState, type RunStatic } from './index/runState';
-import { valueAt } from './index/series';
 import { clusterMetric, nodeMetric, type MetricState } from './metrics';
 import { factsSource } from './ports';
 import { RoundTracker } from './rounds';
+import { SnapshotSeries } from './snapshots';
 import { LossTracker, RoundDelays } from './targets';
 
 /**
@@ -18,7 +18,7 @@ import { LossTracker, RoundDelays } from './targets';
  */
 export class ReadModel {
   readonly results: ExpectationResult[];
-  readonly snapshots = new Map<NodeId, Array<{ t: number; params: Float32Array }>>();
+  readonly snapshots = new Map<NodeId, SnapshotSeries>();
   readonly appliedTaus: Array<{ t: number; node: NodeId; tau: number }> = [];
   readonly losses: LossTracker;
   readonly roundDelays = new RoundDelays();
@@ -64,7 +64,18 @@ export class ReadModel {
     return role === 'coord' ? 0 : this.c.strategy.nodeVersion(id);
   }
 
+  /** The metric state, built on first use and then reused: for many metrics read at one instant. */
+  private oneMetricState(): () => MetricState {
+    let st: MetricState | null = null;
+    return () => (st ??= this.metricState());
+  }
+
   metric(name: MetricName, node?: NodeId): number | null {
+    return this.metricIn(() => this.metricState(), name, node);
+  }
+
+  /** A metric, with the engine's state built by `state` only if a generic metric needs it. */
+  private metricIn(state: () => MetricState, name: MetricName, node?: NodeId): number | null {
     const c = this.c;
     if (node) c.node(node); // unknown node: fail loudly
     if (name === 'violations') return c.violations;
@@ -74,7 +85,7 @@ export class ReadModel {
     if (svc !== undefined) return svc;
     const derived = this.derivedMetric(name, node);
     if (derived !== undefined) return derived;
-    const st = this.metricState();
+    const st = state();
     return node ? nodeMetric(st, name, c.node(node)) : clusterMetric(st, name);
   }
 
@@ -105,9 +116,10 @@ export class ReadModel {
     }
   }
 
-  metrics(): Partial<Record<MetricName, number | null>> {
+  metrics(state?: () => MetricState): Partial<Record<MetricName, number | null>> {
+    const st = state ?? this.oneMetricState();
     const out: Partial<Record<MetricName, number | null>> = {};
-    for (const m of coreMetricNames) out[m] = this.metric(m);
+    for (const m of coreMetricNames) out[m] = this.metricIn(st, m);
     for (const m of strategyMetricNames) {
       if (out[m] !== undefined) continue;
       // A strategy's null ("none yet") stands: only undefined ("not mine") asks the service.
@@ -121,14 +133,16 @@ export class ReadModel {
 
   /** Every metric the run defines now: cluster-wide, and per node where the metric has a node form. */
   metricSample(): MetricSample {
+    // One instant: the engine's state (and the strategy's counters) is read once for every metric.
+    const st = this.oneMetricState();
     const cluster: Record<string, number | null> = {};
-    const all = this.metrics();
+    const all = this.metrics(st);
     for (const k of Object.keys(all) as MetricName[]) cluster[k] = all[k] ?? null;
     const nodes: Record<NodeId, Record<string, number | null>> = {};
     for (const id of this.c.rt.keys()) {
       const row: Record<string, number | null> = {};
       for (const m of nodeMetricNames) {
-        const v = this.metric(m, id);
+        const v = this.metricIn(st, m, id);
         if (v !== null) row[m] = v;
       }
       nodes[id] = row;
@@ -178,7 +192,7 @@ export class ReadModel {
 
   /** The parameters a worker held at its newest loss sample at or before t (the replica tiles). */
   paramsAt(node: NodeId, t: SimTime): Float32Array | null {
-    const best = valueAt(this.snapshots.get(node), t);
+    const best = this.snapshots.get(node)?.at(t);
     return best ? best.params.slice() : null;
   }
 
@@ -257,7 +271,7 @@ export class ReadModel {
       seed: c.scenario.seed,
       strategy: c.scenario.strategy.kind,
       simTimeMs: c.t,
-      events: c.history.events.length,
+      events: c.history.length,
       params: c.init.length,
       scheduleHash: c.history.scheduleHash(),
       eventLogHash: c.history.eventLogHash(),

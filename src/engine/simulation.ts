@@ -18,6 +18,7 @@ import type { RunIndex } from './index/runIndex';
 import type { NodeState, RunState, RunStatic } from './index/runState';
 import { checkInvariants, coordContext, factsSource, securityHost, strategyContext } from './ports';
 import { ReadModel } from './readModel';
+import { SnapshotSeries } from './snapshots';
 import { SecurityLayer } from './security/layer';
 import { PRIO_END, PRIO_EXPECT, PRIO_SAMPLE, PRIO_USER, stretched, type Ev } from './runtime';
 
@@ -345,7 +346,7 @@ export class Simulation {
       if (!e) return;
       n.eval = e;
       let snaps = this.read.snapshots.get(n.id);
-      if (!snaps) this.read.snapshots.set(n.id, (snaps = []));
+      if (!snaps) this.read.snapshots.set(n.id, (snaps = new SnapshotSeries()));
       snaps.push({ t: c.t, params: n.replica.params.slice() });
     });
     const sampled = evals.filter((e): e is Evaluation => !!e);
@@ -436,9 +437,7 @@ export class Simulation {
 
   /** The user's actions so far, with the simulated times they applied (for export and share). */
   userActions(): Array<{ t: SimTime; action: Action }> {
-    const out: Array<{ t: SimTime; action: Action }> = [];
-    for (const e of this.history.events) if (e.type === 'action' && e.source === 'user') out.push({ t: e.t, action: e.action });
-    return out;
+    return this.faults.userActions();
   }
 
   // ---------------------------------------------------------------- views and metrics (readModel.ts)

@@ -1,5 +1,6 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
+import { CompactMessages } from './compactMessages';
 import type { HistoryEvent } from './types';
 
 /**
@@ -12,6 +13,8 @@ import type { HistoryEvent } from './types';
  * which gives the same digest as hashing line by line at a fraction of the cost.
  */
 const FLUSH_CHARS = 1 << 16;
+/** Compact rows are stored as -1 - (row + ROW_OFFSET): send rows are ≥ 0, deliver rows < 0. */
+const ROW_OFFSET = 1 << 30;
 
 /** An incremental SHA-256. The default is @noble/hashes (pure JS, runs everywhere); Node callers
  * may pass node:crypto's native one — same digest, several times faster. */
@@ -58,7 +61,13 @@ class LineHasher {
 }
 
 export class History {
-  readonly events: HistoryEvent[] = [];
+  /** Events that do not fit the compact columns, as objects. */
+  private readonly objects: HistoryEvent[] = [];
+  private readonly messages = new CompactMessages();
+  /** Per event: where it is — ≥ 0 an index into `objects`, else -1 - (a CompactMessages row + 2^30). */
+  private refs = new Int32Array(1024);
+  private n = 0;
+  private materialized: HistoryEvent[] | null = null;
   private readonly schedule: LineHasher;
   private readonly log: LineHasher;
   private listeners: Array<(e: HistoryEvent) => void> = [];
@@ -69,7 +78,19 @@ export class History {
   }
 
   append(e: HistoryEvent): void {
-    this.events.push(e);
+    if (this.n === this.refs.length) {
+      const r = new Int32Array(this.refs.length * 2);
+      r.set(this.refs);
+      this.refs = r;
+    }
+    const row = this.messages.add(e);
+    if (row === null) {
+      this.refs[this.n++] = this.objects.length;
+      this.objects.push(e);
+    } else {
+      this.refs[this.n++] = -1 - (row + ROW_OFFSET);
+    }
+    this.materialized = null;
     const full = JSON.stringify(e);
     this.log.add(full);
     if ('v' in e) {
@@ -79,6 +100,29 @@ export class History {
       this.schedule.add(full);
     }
     for (const l of this.listeners) l(e);
+  }
+
+  /** How many events the history holds. */
+  get length(): number {
+    return this.n;
+  }
+
+  /** The i-th event (0-based). Compactly stored events come back as fresh objects, equal field for field. */
+  at(i: number): HistoryEvent {
+    if (i < 0 || i >= this.n) throw new RangeError(`history: no event ${i} (it holds ${this.n})`);
+    const ref = this.refs[i];
+    return ref >= 0 ? this.objects[ref] : this.messages.get(-1 - ref - ROW_OFFSET);
+  }
+
+  /**
+   * Every event, as an array (for export, checks and tests; built on demand and kept until the next
+   * append). Per-frame code reads `length` and `at` instead.
+   */
+  get events(): readonly HistoryEvent[] {
+    if (this.materialized) return this.materialized;
+    const out = new Array<HistoryEvent>(this.n);
+    for (let i = 0; i < this.n; i++) out[i] = this.at(i);
+    return (this.materialized = out);
   }
 
   onAppend(listener: (e: HistoryEvent) => void): () => void {

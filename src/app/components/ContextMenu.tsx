@@ -39,7 +39,8 @@ export function ContextMenu() {
   const sim = useApp((st) => st.sim);
   const lang = useApp((st) => st.lang);
   const cursor = useApp((st) => st.cursor);
-  useApp((st) => st.frame);
+  // Follows the run only while open (its choices depend on the state at t).
+  useApp((st) => (st.menu ? st.frame : -1));
   const ref = useRef<HTMLDivElement>(null);
   const [pos, setPos] = useState<{ left: number; top: number } | null>(null);
 

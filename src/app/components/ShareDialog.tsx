@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { formatSeconds } from '../format';
 import { rs } from '../i18n/runStrings';
-import { buildRunZip, download } from '../exportRun';
 import { runLink } from '../share';
 import { set, useApp } from '../store';
 import './run.css';
@@ -16,13 +15,14 @@ export function ShareDialog() {
   const sim = useApp((st) => st.sim);
   const lang = useApp((st) => st.lang);
   const cursor = useApp((st) => st.cursor);
-  const frame = useApp((st) => st.frame);
+  // Closed, the dialog does not follow the run (it would re-render on every frame).
+  const frame = useApp((st) => (st.shareOpen ? st.frame : -1));
   const [moment, setMoment] = useState(false);
   const [link, setLink] = useState('');
   const [copyState, setCopyState] = useState<'idle' | 'copied' | 'failed'>('idle');
   const [exportState, setExportState] = useState<string>('');
   const inputRef = useRef<HTMLInputElement>(null);
-  const userCount = sim ? sim.userActions().length : 0;
+  const userCount = sim && open ? sim.userActions().length : 0;
   const at = moment && cursor !== null ? cursor : undefined;
 
   useEffect(() => {
@@ -63,6 +63,8 @@ export function ShareDialog() {
   const exportRun = async (): Promise<void> => {
     setExportState(rs(lang, 'exporting'));
     try {
+      // Loaded on the first export: the zip library and the view renderer are not needed before.
+      const { buildRunZip, download } = await import('../exportRun');
       const z = await buildRunZip(sim);
       download(z.name, z.bytes, 'application/zip');
       setExportState(rs(lang, 'exported', { file: z.name }));

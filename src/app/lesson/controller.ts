@@ -58,7 +58,7 @@ export function actStart(i: number): number {
 let cache: { key: string; times: Array<Array<number | null>> } = { key: '', times: [] };
 export function timesOf(i: number): Array<number | null> {
   const st = getLesson();
-  const key = st.runs.map((r) => `${simOf(r.id)?.history.events.length ?? 0}`).join(',') + `|${st.focus}|${get().sim?.history.events.length ?? 0}`;
+  const key = st.runs.map((r) => `${simOf(r.id)?.history.length ?? 0}`).join(',') + `|${st.focus}|${get().sim?.history.length ?? 0}`;
   if (cache.key !== key) cache = { key, times: [] };
   let t = cache.times[i];
   if (!t) {

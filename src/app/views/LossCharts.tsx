@@ -1,5 +1,6 @@
 import { useEffect, useRef, type JSX } from 'react';
 import * as d3 from 'd3';
+import './d3quiet';
 import type { Lang } from '../i18n/lang';
 import { colourOf } from '../palette';
 import { lastAtOrBefore } from '../../engine/index/series';
@@ -176,6 +177,9 @@ export function LossCharts(p: LossChartsProps): JSX.Element {
   const refs = [useRef<SVGSVGElement>(null), useRef<SVGSVGElement>(null), useRef<SVGSVGElement>(null), useRef<SVGSVGElement>(null)];
   const size = useSize(wrapRef);
   const fs = useFontSize(wrapRef, size, 15);
+  // The charts plot engine samples (every 250 ms of simulated time): redrawn when a new one
+  // arrives, the cursor moves or the box changes — not on every frame.
+  const drawnFor = useRef<{ ix: unknown; key: string }>({ ix: null, key: '' });
 
   useEffect(() =>
     timed('charts', () => {
@@ -183,7 +187,12 @@ export function LossCharts(p: LossChartsProps): JSX.Element {
       const workers = laneOrder(staticOf(sim).nodes.filter((n) => n.role === 'worker').map((n) => n.id));
       const sampled = metricSeries(ix, workers);
       const live = isLive(sim, t);
-      const now = sim.now();
+      // Everything is plotted up to the newest sample, the charts' own "now".
+      const now = ix.metrics.length > 0 ? ix.metrics[ix.metrics.length - 1].t : 0;
+      const lastPartition = ix.partitions[ix.partitions.length - 1];
+      const key = `${ix.metrics.length}|${now}|${live ? '' : t}|${size.width}x${size.height}|${lang}|${fs}|${ix.partitions.length}|${lastPartition?.end ?? ''}|${shownKey}`;
+      if (drawnFor.current.ix === ix && drawnFor.current.key === key) return;
+      drawnFor.current = { ix, key };
       const timeDom = timeDomain(now, sim.durationMs);
       const periods: [number, number][] = ix.partitions
         .filter((q) => q.start <= now)

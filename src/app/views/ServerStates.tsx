@@ -1,9 +1,10 @@
 import { useEffect, useRef, type JSX } from 'react';
 import * as d3 from 'd3';
+import './d3quiet';
 import type { Simulation } from '../../engine/simulation';
 import type { Lang } from '../i18n/lang';
 import { s, type StringKey } from '../i18n/strings';
-import { textWidth, timed, useFontSize, useSize } from './hooks';
+import { fitCanvas, textWidth, timed, useCssValues, useFontSize, useSize, useTheme } from './hooks';
 import { indexOf, stateAt, staticOf } from './runView';
 import { serverPanelModel, termColour, termText, type LogBox, type PanelFlavor, type RowRole, type ServerRow } from './serverModel';
 import { wordsContext } from './wordsContext';
@@ -43,19 +44,29 @@ function roleText(lang: Lang, role: RowRole): string {
 /**
  * RaftScope-style server cards as rows: role, term (Kafka: leader epoch), commit index (HW) and
  * the log as boxes aligned by index across rows, coloured by term; committed solid, uncommitted
- * hollow and dashed. D3 keyed joins: rows by node id, boxes by log index.
+ * hollow and dashed. D3 keyed joins for the rows (by node id); the log boxes — up to a few hundred,
+ * and all of them move when the window slides by one index — on a canvas under no interaction
+ * (a row's tooltip names the box under the pointer). Redrawn only when what it shows changed.
  */
 export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.Element {
   const wrapRef = useRef<HTMLDivElement>(null);
   const svgRef = useRef<SVGSVGElement>(null);
+  const canvasRef = useRef<HTMLCanvasElement>(null);
   const size = useSize(wrapRef);
   const fs = useFontSize(svgRef, size, 15);
+  const theme = useTheme();
+  const css = useCssValues(svgRef, ['--panel', '--fg'], [size.width, size.height, theme]);
+  // What the panel was last drawn for; a frame that would draw the same returns at once.
+  const drawn = useRef('');
+  // The boxes under each row's log area, for its tooltip (the canvas has no elements to hover).
+  const hover = useRef<{ colX0: number; step: number; lo: number; rows: Map<string, LogBox[]>; title: (e: LogBox) => string }>(null);
 
   useEffect(() => {
     const svg = d3.select(svgRef.current!);
     svg.selectAll('*').remove();
     svg.append('g').attr('class', 'sv-head');
     svg.append('g').attr('class', 'sv-rows');
+    drawn.current = '';
   }, []);
 
   useEffect(() => timed('servers', () => {
@@ -82,6 +93,20 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
     const commitWord = s(lang, words.commit);
     const logWord = s(lang, words.log);
     const colX = (index: number): number => left + (index - (model.window?.lo ?? 0)) * (box + BOX_GAP);
+    const key = [
+      width,
+      height,
+      fs,
+      lang,
+      css['--panel'],
+      css['--fg'],
+      css.font,
+      model.flavor,
+      model.window ? `${model.window.lo}-${model.window.hi}` : '',
+      ...model.rows.map((r) => `${r.id}|${r.kind}|${r.up}|${r.role}|${r.term}|${r.commitIndex}|${r.facts}|${r.lines.join('/')}|${r.log.map((e) => `${e.index}:${e.term}:${e.committed ? 1 : 0}:${e.label}`).join(',')}`),
+    ].join('#');
+    if (key === drawn.current) return;
+    drawn.current = key;
 
     // ---- header: title, legend and index ticks ---------------------------------------------
     const head = svg.select('g.sv-head');
@@ -163,9 +188,18 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
         badge.append('text');
         g.append('text').attr('class', 'sv-term num');
         g.append('text').attr('class', 'sv-commit num');
-        g.append('g').attr('class', 'sv-log');
         g.append('text').attr('class', 'sv-facts num');
         g.append('title');
+        const hit = g.append('rect').attr('class', 'sv-loghit');
+        const tip = hit.append('title');
+        hit.on('pointermove', function (ev: PointerEvent, d) {
+          const h = hover.current;
+          if (!h) return;
+          const [px] = d3.pointer(ev, this);
+          const index = h.lo + Math.floor((px - h.colX0) / h.step);
+          const e = h.rows.get(d.r.id)?.find((x) => x.index === index);
+          tip.text(e ? h.title(e) : '');
+        });
         return g;
       })
       .attr('transform', (d) => `translate(0,${d.y})`)
@@ -218,40 +252,52 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
       .text((d) => (d.r.commitIndex === null ? '' : `${commitWord} ${d.r.commitIndex}`));
 
     const boxY = (d: Placed): number => (twoLines ? fs * 0.95 - box / 2 : (d.h - box) / 2);
-    rows.select<SVGGElement>('g.sv-log').each(function (d) {
-      const entries = model.window ? d.r.log.filter((e) => e.index >= model.window!.lo && e.index <= model.window!.hi) : [];
-      const g = d3
-        .select(this)
-        .selectAll<SVGGElement, LogBox>('g.sv-box')
-        .data(entries, (e) => String(e.index))
-        .join((enter) => {
-          const b = enter.append('g').attr('class', 'sv-box');
-          b.append('rect').attr('rx', 2);
-          b.append('text').attr('text-anchor', 'middle').attr('dy', '0.35em');
-          b.append('title');
-          return b;
-        })
-        .attr('transform', (e) => `translate(${colX(e.index)},${boxY(d)})`)
-        .classed('uncommitted', (e) => !e.committed);
-      g.select('rect')
-        .attr('width', box)
-        .attr('height', box)
-        .attr('fill', (e) => (e.committed ? termColour(e.term) : 'var(--panel)'))
-        .attr('stroke', (e) => termColour(e.term))
-        .attr('stroke-width', (e) => (e.committed ? 1 : 2))
-        .attr('stroke-dasharray', (e) => (e.committed ? null : '3 2'));
-      g.select('text')
-        .attr('x', box / 2)
-        .attr('y', box / 2)
-        .attr('fill', (e) => (e.committed ? termText(e.term) : 'var(--fg)'))
-        .style('font-size', `${Math.max(10, Math.min(13, box * 0.6))}px`)
-        // The term (epoch, ballot) where it fits; a 2PC box is coloured by its transaction and
-        // shows only a decision (✓ commit, ✗ abort): transaction ids run to three digits.
-        .text((e) => (model.flavor === '2pc' ? (e.label === '✓' || e.label === '✗' ? e.label : '') : box >= 15 && e.term < 100 ? String(e.term) : box >= 22 ? String(e.term) : ''));
-      g.select('title').text(
-        (e) => `#${e.index} · ${termWord} ${e.term}${e.label ? ` · ${e.label}` : ''} · ${s(lang, e.committed ? 'srvLegendCommitted' : 'srvLegendUncommitted')}`,
-      );
-    });
+    const inWindow = (d: Placed): LogBox[] => (model.window ? d.r.log.filter((e) => e.index >= model.window!.lo && e.index <= model.window!.hi) : []);
+    const boxTitle = (e: LogBox): string => `#${e.index} · ${termWord} ${e.term}${e.label ? ` · ${e.label}` : ''} · ${s(lang, e.committed ? 'srvLegendCommitted' : 'srvLegendUncommitted')}`;
+    hover.current = { colX0: left, step: box + BOX_GAP, lo: model.window?.lo ?? 0, rows: new Map(placed.map((d) => [d.r.id, inWindow(d)])), title: boxTitle };
+    // Each row's log area: the target of the box tooltip.
+    rows
+      .select('rect.sv-loghit')
+      .attr('x', left)
+      .attr('y', (d) => boxY(d))
+      .attr('width', (d) => (inWindow(d).length > 0 ? logW : 0))
+      .attr('height', box);
+    const canvas = canvasRef.current;
+    const g2d = canvas ? fitCanvas(canvas, width, height) : null;
+    if (g2d) {
+      g2d.clearRect(0, 0, width, height);
+      const fontPx = Math.max(10, Math.min(13, box * 0.6));
+      g2d.font = `${fontPx}px ${css.font || 'sans-serif'}`;
+      g2d.textAlign = 'center';
+      g2d.textBaseline = 'middle';
+      const panel = css['--panel'] || '#fff';
+      const fg = css['--fg'] || '#111';
+      for (const d of placed) {
+        g2d.globalAlpha = d.r.up ? 1 : 0.45;
+        const y0 = d.y + boxY(d);
+        for (const e of inWindow(d)) {
+          const x0 = colX(e.index);
+          const c = termColour(e.term);
+          g2d.beginPath();
+          g2d.roundRect(x0, y0, box, box, 2);
+          g2d.fillStyle = e.committed ? c : panel;
+          g2d.fill();
+          g2d.strokeStyle = c;
+          g2d.lineWidth = e.committed ? 1 : 2;
+          g2d.setLineDash(e.committed ? [] : [3, 2]);
+          g2d.stroke();
+          // The term (epoch, ballot) where it fits; a 2PC box is coloured by its transaction and
+          // shows only a decision (✓ commit, ✗ abort): transaction ids run to three digits.
+          const label = model.flavor === '2pc' ? (e.label === '✓' || e.label === '✗' ? e.label : '') : box >= 15 && e.term < 100 ? String(e.term) : box >= 22 ? String(e.term) : '';
+          if (label) {
+            g2d.fillStyle = e.committed ? termText(e.term) : fg;
+            g2d.fillText(label, x0 + box / 2, y0 + box / 2 + 0.5);
+          }
+        }
+      }
+      g2d.globalAlpha = 1;
+      g2d.setLineDash([]);
+    }
     rows
       .select('text.sv-facts')
       .attr('x', (d) => (d.r.kind === 'consumer' ? badgeX + badgeW + 8 : left))
@@ -260,11 +306,12 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
       .style('display', (d) => (d.r.kind === 'consumer' || twoLines ? null : 'none'))
       .text((d) => d.r.facts || (d.r.log.length === 0 && d.r.kind !== 'consumer' ? s(lang, 'srvNoLog') : ''));
     rows.select('title').text((d) => describeRow(d.r, lang, termWord, commitWord));
-  }), [sim, t, frame, size, fs, lang]);
+  }), [sim, t, frame, size, fs, lang, css]);
 
   return (
     <div className="cv-view sv-servers" ref={wrapRef}>
       <svg ref={svgRef} className="cv-svg" role="img" aria-label={s(lang, 'serversTitle')} />
+      <canvas ref={canvasRef} className="sv-boxes" />
     </div>
   );
 }

@@ -1,13 +1,14 @@
 import { useEffect, useId, useRef, type FocusEvent as ReactFocusEvent, type JSX, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import * as d3 from 'd3';
-import type { DropMark, MessageSpan } from '../../engine/index/runIndex';
+import './d3quiet';
 import type { LinkState, NodeState } from '../../engine/index/runState';
 import type { Action, NodeId, NodeRole } from '../../sim/types';
 import type { Lang } from '../i18n/lang';
 import { colourOf, kindColour, messageColours } from '../palette';
 import { consensusRoleOf, nodeLines, roleOf, termOf, termWord, versionOf, type DataRole } from '../words/nodeWords';
 import { directedSegment, flightFraction, groupsFromDrop, hullPath, labelPlacement, lerpSeg, nodeHitBox, pairLinks, textOn, topologyLayout, type LinkPair, type Pt, type TopologyLayout } from './geometry';
-import { timed, useReducedMotion, useSize } from './hooks';
+import { fitCanvas, timed, useCssValues, useReducedMotion, useSize, useTheme } from './hooks';
+import { drawMovingParts, type DropGlyph, type FlightDot, type ProgressArc } from './topologyCanvas';
 import type { Simulation } from '../../engine/simulation';
 import { dropsNear, messageById } from './drops';
 import { indexOf, stateAt, staticOf } from './runView';
@@ -50,7 +51,6 @@ interface NodeDatum {
   isWorker: boolean;
   /** Unit vector from the centre outwards (labels go on the outside of the circle). */
   out: Pt;
-  progress: number | null;
 }
 
 interface DirDatum {
@@ -80,9 +80,16 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
   const { sim, t, frame, lang, selected } = p;
   const stageRef = useRef<HTMLDivElement>(null);
   const svgRef = useRef<SVGSVGElement>(null);
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const frontRef = useRef<SVGSVGElement>(null);
   // The drawing's box: the panel less the hint line above and the legend below (both HTML).
   const size = useSize(stageRef);
   const reduced = useReducedMotion();
+  const theme = useTheme();
+  const css = useCssValues(stageRef, ['--cv-bg', 'color', 'font-size'], [size.width, size.height, theme]);
+  // What the SVG layers were last drawn for: frames that change only the moving parts skip them.
+  const drawnKey = useRef('');
+  const factIds = useRef({ ids: new WeakMap<object, number>(), next: 0 });
   const uid = useId().replace(/[^a-zA-Z0-9_-]/g, '');
   // Handlers live in a ref: D3 listeners are bound once at enter and must call the latest props.
   const handlers = useRef({ onSelect: p.onSelect, onAction: p.onAction });
@@ -102,14 +109,67 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
     return { x: sp.from.x + (home.x - sp.from.x) * e, y: sp.from.y + (home.y - sp.from.y) * e };
   };
 
+  // Drag a worker across the centre line to partition; it springs back home afterwards. Bound
+  // once per node element (at enter): the handlers read the current layout from refs.
+  const dragRef2 = useRef<d3.DragBehavior<SVGGElement, NodeDatum, Pt> | null>(null);
+  const frameRef = useRef({ height: 0, reduced: false });
+  frameRef.current = { height: size.height, reduced };
+  if (!dragRef2.current) {
+    dragRef2.current = d3
+      .drag<SVGGElement, NodeDatum, Pt>()
+      .filter((ev: MouseEvent, d) => d.isWorker && !ev.button)
+      .clickDistance(4)
+      .subject((_ev, d) => ({ x: d.p.x, y: d.p.y }))
+      .on('start', (_ev, d) => {
+        dragRef.current = { id: d.id, x: d.p.x, y: d.p.y };
+      })
+      .on('drag', function (ev: d3.D3DragEvent<SVGGElement, NodeDatum, Pt>, d) {
+        dragRef.current = { id: d.id, x: ev.x, y: ev.y };
+        d3.select(this).attr('transform', `translate(${ev.x},${ev.y})`).raise();
+        const lay = layoutRef.current;
+        if (lay && Math.hypot(ev.x - d.p.x, ev.y - d.p.y) > DRAG_MIN_PX) {
+          d3.select(svgRef.current)
+            .select('line.cv-centre-line')
+            .style('display', null)
+            .attr('x1', lay.cx)
+            .attr('x2', lay.cx)
+            .attr('y1', 8)
+            .attr('y2', frameRef.current.height - 8);
+        }
+      })
+      .on('end', function (ev: d3.D3DragEvent<SVGGElement, NodeDatum, Pt>, d) {
+        dragRef.current = null;
+        d3.select(svgRef.current).select('line.cv-centre-line').style('display', 'none');
+        const lay0 = layoutRef.current;
+        const home = lay0?.pos.get(d.id) ?? d.p;
+        if (lay0 && Math.hypot(ev.x - home.x, ev.y - home.y) >= DRAG_MIN_PX) {
+          const groups = groupsFromDrop(lay0.pos, d.id, { x: ev.x, y: ev.y }, lay0.cx);
+          if (groups) handlers.current.onAction({ do: 'partition', groups });
+        }
+        // Spring back home (the partition shows as shading, not as a moved node). A d3.timer
+        // rather than a transition: the next frame's join may rewrite the transform anyway.
+        const g = d3.select(this);
+        if (frameRef.current.reduced) {
+          g.attr('transform', `translate(${home.x},${home.y})`);
+          return;
+        }
+        springRef.current = { id: d.id, from: { x: ev.x, y: ev.y }, start: performance.now() };
+        const timer = d3.timer(() => {
+          const q = springPos(d.id, home);
+          if (!dragRef.current) g.attr('transform', `translate(${q.x},${q.y})`);
+          if (!springRef.current) timer.stop();
+        });
+      });
+  }
+
   const ix = indexOf(sim);
   // Roving tab stop: the whole drawing is one Tab stop; this is the node or link that holds it.
   const stopRef = useRef<string | null>(null);
-  const onFocus = (e: ReactFocusEvent<SVGSVGElement>): void => {
+  const onFocus = (e: ReactFocusEvent<HTMLDivElement>): void => {
     const id = (e.target as Element).closest('g.cv-node, g.cv-link')?.getAttribute('data-testid');
-    if (!id || !svgRef.current) return;
+    if (!id || !stageRef.current) return;
     stopRef.current = id;
-    applyRoving(svgRef.current, id, selected);
+    applyRoving(stageRef.current, id, selected);
   };
 
   // One-time scaffold: layers in paint order, and the background that clears the selection.
@@ -131,7 +191,11 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
       .attr('class', 'cv-bg')
       .on('click', () => handlers.current.onSelect(null));
     svg.append('line').attr('class', 'cv-centre-line').style('display', 'none');
-    for (const layer of ['shade', 'links', 'cuts', 'msgs', 'drops', 'nodes']) svg.append('g').attr('class', `cv-layer-${layer}`);
+    for (const layer of ['shade', 'links', 'cuts']) svg.append('g').attr('class', `cv-layer-${layer}`);
+    const front = d3.select(frontRef.current!);
+    front.selectAll('*').remove();
+    front.append('g').attr('class', 'cv-layer-nodes');
+    drawnKey.current = '';
   }, [uid]);
 
   useEffect(() =>
@@ -140,8 +204,7 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
       const { width, height } = size;
       if (!svgEl || width === 0 || height === 0) return;
       const svg = d3.select(svgEl);
-      svg.attr('viewBox', `0 0 ${width} ${height}`);
-      svg.select('rect.cv-bg').attr('width', width).attr('height', height);
+      const front = d3.select(frontRef.current!);
 
       const { nodes, links, inFlight, partition, metrics } = stateAt(sim, t);
       const ctx = wordsContext(sim.scenario, staticOf(sim));
@@ -157,7 +220,72 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
       };
       const R = lay.nodeR;
 
-      // ---- partition shading (behind everything) ---------------------------------------------
+      // ---- moving parts on the canvas, every frame -------------------------------------------
+      const segFor = (from: NodeId, to: NodeId): ReturnType<typeof directedSegment> | null => {
+        const a = lay.pos.get(from);
+        const b = lay.pos.get(to);
+        return a && b ? directedSegment(a, b, DIR_OFFSET, R + 2) : null;
+      };
+      // Reduced motion: messages hop between three fixed stations instead of gliding.
+      const quantise = (f: number): number => (reduced ? [1 / 6, 1 / 2, 5 / 6][Math.min(2, Math.floor(f * 3))] : f);
+      const dots: FlightDot[] = [];
+      for (const m of inFlight) {
+        const sg = segFor(m.from, m.to);
+        if (!sg) continue;
+        const at = lerpSeg(sg, quantise(flightFraction(t, m.sentAt, m.due)));
+        dots.push({ x: at.x, y: at.y, colour: kindColour(m.kind) });
+      }
+      // Dropped messages flash a ✕ where they were lost, fading over DROP_FLASH_MS of sim time.
+      const drops: DropGlyph[] = [];
+      for (const dm of dropsNear(ix, t, DROP_FLASH_MS)) {
+        const sg = segFor(dm.from, dm.to);
+        if (!sg) continue;
+        const span = messageById(ix, dm.id, dm.sentAt);
+        const f = span ? flightFraction(dm.t, span.sentAt, span.due) : 0.5;
+        const at = lerpSeg(sg, Math.max(0.15, Math.min(0.85, f)));
+        drops.push({ x: at.x, y: at.y, colour: messageColours[dm.kind] ?? css.color, opacity: reduced ? 1 : 1 - (0.7 * (t - dm.t)) / DROP_FLASH_MS });
+      }
+      const arcs: ProgressArc[] = [];
+      for (const n of nodes) {
+        const q = n.computing ? posOf(n.id) : undefined;
+        if (!q || !n.computing) continue;
+        arcs.push({ x: q.x, y: q.y, r: R + 2, frac: reduced ? 1 : Math.max(0.02, flightFraction(t, n.computing.t, n.computing.due)) });
+      }
+      const canvas = canvasRef.current;
+      const g2d = canvas ? fitCanvas(canvas, width, height) : null;
+      if (g2d) {
+        const rem = parseFloat(css['font-size']) || 15;
+        drawMovingParts(g2d, width, height, { dots, dotR: Math.max(4, R * 0.22), drops, arcs }, { bg: css['--cv-bg'] || '#fff', fg: css.color || '#111', font: css.font, dropSize: rem * (1.067 / 0.933) });
+      }
+
+      // ---- the SVG layers: only when a node, a link, the partition or the frame changed ---------
+      // A node's facts change as a new object: numbered by identity, they key the tooltip lines.
+      const fid = (f: object | null): number => {
+        if (!f) return 0;
+        let id = factIds.current.ids.get(f);
+        if (id === undefined) factIds.current.ids.set(f, (id = ++factIds.current.next));
+        return id;
+      };
+      const key = [
+        width,
+        height,
+        lang,
+        selected,
+        reduced,
+        css['--cv-bg'],
+        groups.map((g) => g.join(',')).join('|'),
+        links.map((l) => `${l.from}>${l.to}:${l.cut ? 1 : 0}${l.partitioned ? 1 : 0}`).join(','),
+        nodes.map((n) => `${n.id}:${n.up}:${n.failed ?? ''}:${n.version}:${n.slowFactor}:${n.byzantine?.attack ?? ''}:${n.paused?.since ?? ''}:${fid(n.facts)}:${versionOf(n, metrics?.nodes[n.id]?.version)}:${n.role === 'worker' ? sim.trainer.backendFor(n.id) : ''}`).join(','),
+        // While a node is dragged or springs back, its position changes every frame.
+        dragRef.current || springRef.current ? performance.now() : '',
+      ].join('#');
+      if (key === drawnKey.current) return;
+      drawnKey.current = key;
+      svg.attr('viewBox', `0 0 ${width} ${height}`);
+      front.attr('viewBox', `0 0 ${width} ${height}`);
+      svg.select('rect.cv-bg').attr('width', width).attr('height', height);
+
+      // ---- partition shading (behind everything) ------------------------------------------------
       const shades = groups.map((g, i) => ({
         key: `${i}:${g.join(',')}`,
         d: hullPath(g.map((id) => lay.pos.get(id)).filter((q): q is Pt => q !== undefined)),
@@ -263,52 +391,6 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         .attr('y', (d) => (lay.pos.get(d.a)!.y + lay.pos.get(d.b)!.y) / 2)
         .text('✂');
 
-      // ---- messages in flight ------------------------------------------------------------------
-      const segFor = (from: NodeId, to: NodeId): ReturnType<typeof directedSegment> | null => {
-        const a = lay.pos.get(from);
-        const b = lay.pos.get(to);
-        return a && b ? directedSegment(a, b, DIR_OFFSET, R + 2) : null;
-      };
-      // Reduced motion: messages hop between three fixed stations instead of gliding.
-      const quantise = (f: number): number => (reduced ? [1 / 6, 1 / 2, 5 / 6][Math.min(2, Math.floor(f * 3))] : f);
-      const msgs = inFlight
-        .map((m) => {
-          const s = segFor(m.from, m.to);
-          return s ? { m, at: lerpSeg(s, quantise(flightFraction(t, m.sentAt, m.due))) } : null;
-        })
-        .filter((x): x is { m: MessageSpan; at: Pt } => x !== null);
-      svg
-        .select('g.cv-layer-msgs')
-        .selectAll<SVGCircleElement, (typeof msgs)[number]>('circle')
-        .data(msgs, (d) => String(d.m.id))
-        .join('circle')
-        .attr('class', 'cv-msg')
-        .attr('r', Math.max(4, R * 0.22))
-        .attr('fill', (d) => kindColour(d.m.kind))
-        .attr('cx', (d) => d.at.x)
-        .attr('cy', (d) => d.at.y);
-
-      // Dropped messages flash a ✕ where they were lost, fading over DROP_FLASH_MS of sim time.
-      const drops: { dm: DropMark; at: Pt; age: number }[] = [];
-      for (const dm of dropsNear(ix, t, DROP_FLASH_MS)) {
-        const s = segFor(dm.from, dm.to);
-        if (!s) continue;
-        const span = messageById(ix, dm.id, dm.sentAt);
-        const f = span ? flightFraction(dm.t, span.sentAt, span.due) : 0.5;
-        drops.push({ dm, at: lerpSeg(s, Math.max(0.15, Math.min(0.85, f))), age: t - dm.t });
-      }
-      svg
-        .select('g.cv-layer-drops')
-        .selectAll<SVGTextElement, (typeof drops)[number]>('text')
-        .data(drops, (d) => String(d.dm.id))
-        .join('text')
-        .attr('class', 'cv-drop')
-        .attr('x', (d) => d.at.x)
-        .attr('y', (d) => d.at.y)
-        .attr('fill', (d) => messageColours[d.dm.kind] ?? 'currentColor')
-        .attr('opacity', (d) => (reduced ? 1 : 1 - (0.7 * d.age) / DROP_FLASH_MS))
-        .text('✕');
-
       // ---- nodes ---------------------------------------------------------------------------------
       const data: NodeDatum[] = nodes
         .filter((n) => lay.pos.has(n.id))
@@ -329,10 +411,9 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
             colour: colourOf(n.id),
             isWorker,
             out: len > 1 ? { x: dx / len, y: dy / len } : { x: 0, y: 1 },
-            progress: n.computing ? flightFraction(t, n.computing.t, n.computing.due) : null,
           };
         });
-      const nodeSel = svg
+      const nodeSel = front
         .select('g.cv-layer-nodes')
         .selectAll<SVGGElement, NodeDatum>('g.cv-node')
         .data(data, (d) => d.id)
@@ -391,6 +472,7 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
             this.after(' ');
           });
           g.append('title');
+          g.call(dragRef2.current!);
           return g;
         });
 
@@ -413,10 +495,6 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
           return `translate(${q.x},${q.y})`;
         });
       nodeSel.select('circle.cv-focus').attr('r', R + 8);
-      const arc = d3.arc<number>().innerRadius(R + 2).outerRadius(R + 5).startAngle(0);
-      nodeSel
-        .select('path.cv-progress')
-        .attr('d', (d) => (d.progress === null ? '' : (arc.endAngle(2 * Math.PI * (reduced ? 1 : Math.max(0.02, d.progress)))(0) ?? '')));
       nodeSel
         .select('path.cv-shape')
         .attr('d', (d) => shapePath(d.node.role, R))
@@ -507,58 +585,21 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         return lines.join('\n');
       });
 
-      // Drag a worker across the centre line to partition; it springs back home afterwards.
-      const centre = svg.select<SVGLineElement>('line.cv-centre-line');
-      const drag = d3
-        .drag<SVGGElement, NodeDatum>()
-        .filter((ev: MouseEvent, d) => d.isWorker && !ev.button)
-        .clickDistance(4)
-        .subject((_ev, d) => ({ x: d.p.x, y: d.p.y }))
-        .on('start', (_ev, d) => {
-          dragRef.current = { id: d.id, x: d.p.x, y: d.p.y };
-        })
-        .on('drag', function (ev: d3.D3DragEvent<SVGGElement, NodeDatum, Pt>, d) {
-          dragRef.current = { id: d.id, x: ev.x, y: ev.y };
-          d3.select(this).attr('transform', `translate(${ev.x},${ev.y})`).raise();
-          if (Math.hypot(ev.x - d.p.x, ev.y - d.p.y) > DRAG_MIN_PX) {
-            centre.style('display', null).attr('x1', lay.cx).attr('x2', lay.cx).attr('y1', 8).attr('y2', height - 8);
-          }
-        })
-        .on('end', function (ev: d3.D3DragEvent<SVGGElement, NodeDatum, Pt>, d) {
-          dragRef.current = null;
-          centre.style('display', 'none');
-          const lay0 = layoutRef.current;
-          const home = lay0?.pos.get(d.id) ?? d.p;
-          if (lay0 && Math.hypot(ev.x - home.x, ev.y - home.y) >= DRAG_MIN_PX) {
-            const groups = groupsFromDrop(lay0.pos, d.id, { x: ev.x, y: ev.y }, lay0.cx);
-            if (groups) handlers.current.onAction({ do: 'partition', groups });
-          }
-          // Spring back home (the partition shows as shading, not as a moved node). A d3.timer
-          // rather than a transition: the next frame's join may rewrite the transform anyway.
-          const g = d3.select(this);
-          if (reduced) {
-            g.attr('transform', `translate(${home.x},${home.y})`);
-            return;
-          }
-          springRef.current = { id: d.id, from: { x: ev.x, y: ev.y }, start: performance.now() };
-          const timer = d3.timer(() => {
-            const q = springPos(d.id, home);
-            if (!dragRef.current) g.attr('transform', `translate(${q.x},${q.y})`);
-            if (!springRef.current) timer.stop();
-          });
-        });
-      nodeSel.call(drag);
-      applyRoving(svgEl, stopRef.current, selected);
+      // New nodes or links came in with tabindex -1: one of them holds the drawing's tab stop.
+      applyRoving(stageRef.current!, stopRef.current, selected);
 
-    }), [sim, ix, t, frame, size, lang, selected, reduced, uid]);
+    }), [sim, ix, t, frame, size, lang, selected, reduced, uid, css]);
 
   // Legend of message kinds: a wrapped line under the drawing, where it never covers a node.
   const kinds = ix.kinds.slice(0, 8);
   return (
     <div className="cv-view cv-topology">
       <div className="cv-hint">{vs(lang, 'topologyHint')}</div>
-      <div className="cv-topo-stage" ref={stageRef}>
-        <svg ref={svgRef} className="cv-svg" role="group" aria-label={vs(lang, 'topology')} aria-describedby={`keys-${uid}`} onFocus={onFocus} onKeyDown={onRovingKey} />
+      {/* One group for both drawings (links behind the canvas, nodes in front): one Tab stop, arrow keys move inside. */}
+      <div className="cv-topo-stage" ref={stageRef} role="group" aria-label={vs(lang, 'topology')} aria-describedby={`keys-${uid}`} onFocus={onFocus} onKeyDown={onRovingKey}>
+        <svg ref={svgRef} className="cv-svg" />
+        <canvas ref={canvasRef} className="cv-topo-moving" />
+        <svg ref={frontRef} className="cv-svg cv-topo-front" />
         <span id={`keys-${uid}`} className="visually-hidden">
           {vs(lang, 'topologyKeys')}
         </span>
@@ -578,20 +619,23 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
 }
 
 /** The focusable items in arrow-key order: nodes (in layout order), then links. */
-function rovingItems(svg: SVGSVGElement): SVGGElement[] {
-  return [...svg.querySelectorAll<SVGGElement>('g.cv-node'), ...svg.querySelectorAll<SVGGElement>('g.cv-link')];
+function rovingItems(stage: Element): SVGGElement[] {
+  return [...stage.querySelectorAll<SVGGElement>('g.cv-node'), ...stage.querySelectorAll<SVGGElement>('g.cv-link')];
 }
 
 /** Gives tabindex 0 to one item (the last focused, else the selected node, else the first) and -1 to the rest. */
-function applyRoving(svg: SVGSVGElement, stop: string | null, selected: string | null): void {
-  const items = rovingItems(svg);
+function applyRoving(stage: Element, stop: string | null, selected: string | null): void {
+  const items = rovingItems(stage);
   const find = (id: string | null): SVGGElement | undefined => (id === null ? undefined : items.find((el) => el.getAttribute('data-testid') === id));
   const current = find(stop) ?? find(selected === null ? null : `node-${selected}`) ?? items[0];
-  for (const el of items) el.setAttribute('tabindex', el === current ? '0' : '-1');
+  for (const el of items) {
+    const v = el === current ? '0' : '-1';
+    if (el.getAttribute('tabindex') !== v) el.setAttribute('tabindex', v);
+  }
 }
 
 /** Arrow keys, Home and End move the focus inside the drawing (and never reach the page's shortcuts: → would step). */
-function onRovingKey(e: ReactKeyboardEvent<SVGSVGElement>): void {
+function onRovingKey(e: ReactKeyboardEvent<HTMLDivElement>): void {
   const items = rovingItems(e.currentTarget);
   const i = items.indexOf(document.activeElement as SVGGElement);
   if (i < 0 || items.length === 0) return;

@@ -1,16 +1,18 @@
 import { useEffect, useId, useRef, useState, type JSX, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import * as d3 from 'd3';
+import './d3quiet';
 import type { NodeId } from '../../sim/types';
 import type { Lang } from '../i18n/lang';
 import { colourOf, kindColour } from '../palette';
-import type { NoteEvent, VersionMark } from '../../engine/index/runIndex';
-import { firstAtOrAfter, lastAtOrBefore } from '../../engine/index/series';
+import type { NoteEvent } from '../../engine/index/runIndex';
+import { firstAtOrAfter } from '../../engine/index/series';
 import { noteText } from '../words/noteWords';
-import { timed, useFontSize, useSize } from './hooks';
+import { fitCanvas, timed, useCssValues, useFontSize, useSize, useTheme } from './hooks';
+import { drawMessages, SettledLayer } from './timelineCanvas';
 import type { Simulation } from '../../engine/simulation';
 import { indexOf, staticOf } from './runView';
 import { kindName, vs } from './strings';
-import { keyNotes, labelledMarks, laneOrder, laneStretches, pausedStretches, timeDomain, visibleMessages } from './timelineModel';
+import { keyNotes, laneOrder, laneStretches, pausedStretches, timeDomain } from './timelineModel';
 import './views.css';
 
 export interface VersionTimelineProps {
@@ -25,23 +27,29 @@ export interface VersionTimelineProps {
 }
 
 const BASE_M = { left: 40, right: 14, top: 26, bottom: 42 };
-/** Newest messages drawn per frame: bounds canvas time on long, chatty runs. */
-const MESSAGE_LIMIT = 8000;
 const MARK_R = 3.5;
-
-/** A 'version' mark's stable key: (node, version), plus time in case a restart repeats a version. */
-const markKey = (m: VersionMark): string => `${m.node}:${m.version}@${m.t}`;
+/** Version numbers are written at least this far apart on a lane. */
+const LABEL_GAP_PX = 30;
 
 export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
   const { sim, t, frame, lang, cursor } = p;
   const wrapRef = useRef<HTMLDivElement>(null);
   const backRef = useRef<SVGSVGElement>(null);
-  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const settledRef = useRef<HTMLCanvasElement>(null);
+  const liveRef = useRef<HTMLCanvasElement>(null);
   const frontRef = useRef<SVGSVGElement>(null);
   const uid = useId().replace(/[^a-zA-Z0-9_-]/g, '');
   const size = useSize(wrapRef);
   // The axis and the legend under it grow with the type (18 px root at 1920): keep them apart.
   const fs = useFontSize(wrapRef, size, 14);
+  const theme = useTheme();
+  const css = useCssValues(wrapRef, ['--cv-bg', '--neutral-node'], [size.width, size.height, theme]);
+  // Finished messages and version marks, drawn once each (timelineCanvas.ts).
+  const settled = useRef(new SettledLayer());
+  // Version labels written so far (incremental, like the marks): per lane, the last one's x.
+  const labelsDone = useRef<{ key: string; read: number; lastX: Map<NodeId, number> }>({ key: '', read: 0, lastX: new Map() });
+  // What the notes and lane labels were last drawn for.
+  const notesFor = useRef('');
   const [hidden, setHidden] = useState<ReadonlySet<string>>(() => new Set());
   const onScrub = useRef(p.onScrub);
   useEffect(() => {
@@ -60,13 +68,16 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
     for (const layer of ['periods', 'lanes', 'axis']) back.append('g').attr('class', `cv-layer-${layer}`);
     const front = d3.select(frontRef.current!);
     front.selectAll('*').remove();
-    for (const layer of ['cuts', 'marks', 'labels']) front.append('g').attr('class', `cv-layer-${layer}`);
+    for (const layer of ['cuts', 'labels']) front.append('g').attr('class', `cv-layer-${layer}`);
     front.append('rect').attr('class', 'cv-veil').style('display', 'none');
     for (const layer of ['lanelabels', 'branches', 'cursor']) front.append('g').attr('class', `cv-layer-${layer}`);
     front.append('rect').attr('class', 'cv-bg');
     // Above the scrub surface, so a note's tooltip shows on hover (a press still bubbles up to scrub).
     front.append('g').attr('class', 'cv-layer-notes');
     placedFor.current = '';
+    settled.current = new SettledLayer();
+    labelsDone.current = { key: '', read: 0, lastX: new Map() };
+    notesFor.current = '';
 
     // Scrubbing: press/drag anywhere on the plot; double-click returns to live.
     const timeAt = (ev: PointerEvent | MouseEvent): number | null => {
@@ -98,8 +109,9 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
   useEffect(() =>
     timed('timeline', () => {
       const { width, height } = size;
-      const canvas = canvasRef.current;
-      if (!canvas || width === 0 || height === 0) return;
+      const settledCanvas = settledRef.current;
+      const liveCanvas = liveRef.current;
+      if (!settledCanvas || !liveCanvas || width === 0 || height === 0) return;
       const M = { ...BASE_M, bottom: Math.max(BASE_M.bottom, Math.round(fs * 3.1)) };
       const now = sim.now();
       const [t0, t1] = timeDomain(now, sim.durationMs);
@@ -113,7 +125,7 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
       const tEnd = Math.min(now, t1);
       const tCur = Math.min(t, tEnd);
       // Marks and the axis are repositioned only when the scales change (size, window, lanes).
-      const layoutKey = `${width}x${height}|${t0}-${t1}|${ids.join(',')}|${lang}`;
+      const layoutKey = `${width}x${height}|${t0}-${t1}|${ids.join(',')}|${lang}|${fs}`;
       const relayout = layoutKey !== placedFor.current;
       placedFor.current = layoutKey;
 
@@ -240,127 +252,69 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
           );
       }
 
-      // ---- messages on canvas (thousands per run: SVG would not keep up) ------------------------
-      const dpr = window.devicePixelRatio || 1;
-      if (canvas.width !== Math.round(width * dpr) || canvas.height !== Math.round(height * dpr)) {
-        canvas.width = Math.round(width * dpr);
-        canvas.height = Math.round(height * dpr);
-        canvas.style.width = `${width}px`;
-        canvas.style.height = `${height}px`;
-      }
-      const ctx = canvas.getContext('2d');
-      if (ctx) {
-        ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-        ctx.clearRect(0, 0, width, height);
-        ctx.save();
-        ctx.beginPath();
-        ctx.rect(M.left, 0, width - M.left - M.right, height);
-        ctx.clip();
-        const msgs = visibleMessages(ix.messages, t0, t1, tEnd, MESSAGE_LIMIT, hidden);
-        // One path per kind: a handful of strokes instead of thousands.
-        const byKind = d3.group(msgs, (m) => m.kind);
-        ctx.lineWidth = 1;
-        ctx.globalAlpha = msgs.length > 2000 ? 0.35 : 0.6;
-        const drops: { x: number; y: number; c: string }[] = [];
-        for (const [kind, list] of byKind) {
-          const c = kindColour(kind);
-          ctx.strokeStyle = c;
-          ctx.beginPath();
-          for (const m of list) {
-            const ya = yOf.get(m.from);
-            const yb = yOf.get(m.to);
-            if (ya === undefined || yb === undefined) continue;
-            const xa = x(m.sentAt);
-            const done = m.end !== null && m.end <= tEnd;
-            const endT = done ? m.end! : tEnd;
-            // In flight at t: the arrow stops where the message is now.
-            const f = done ? 1 : m.due > m.sentAt ? Math.min(1, (tEnd - m.sentAt) / (m.due - m.sentAt)) : 1;
-            const xb = x(endT);
-            const yEnd = ya + (yb - ya) * f;
-            ctx.moveTo(xa, ya);
-            ctx.lineTo(xb, yEnd);
-            if (done && m.dropped) drops.push({ x: xb, y: yEnd, c });
-            else if (done && xb - xa > 8) {
-              // A small arrowhead when the arrow is long enough to carry one.
-              const ang = Math.atan2(yEnd - ya, xb - xa);
-              ctx.moveTo(xb, yEnd);
-              ctx.lineTo(xb - 5 * Math.cos(ang - 0.45), yEnd - 5 * Math.sin(ang - 0.45));
-              ctx.moveTo(xb, yEnd);
-              ctx.lineTo(xb - 5 * Math.cos(ang + 0.45), yEnd - 5 * Math.sin(ang + 0.45));
-            }
-          }
-          ctx.stroke();
-        }
-        ctx.globalAlpha = 0.9;
-        ctx.lineWidth = 1.6;
-        for (const d of drops) {
-          ctx.strokeStyle = d.c;
-          ctx.beginPath();
-          ctx.moveTo(d.x - 3.5, d.y - 3.5);
-          ctx.lineTo(d.x + 3.5, d.y + 3.5);
-          ctx.moveTo(d.x + 3.5, d.y - 3.5);
-          ctx.lineTo(d.x - 3.5, d.y + 3.5);
-          ctx.stroke();
-        }
-        ctx.restore();
+      // ---- messages and version marks on canvas: settled ones appended, those in flight redrawn ----
+      const geo = { x, yOf, width, height, left: M.left, right: width - M.right, t0, t1, bg: css['--cv-bg'] || '#fff', neutral: css['--neutral-node'] || '#8a9099' };
+      const sctx = fitCanvas(settledCanvas, width, height);
+      const hiddenKey = [...hidden].sort().join(',');
+      if (sctx) settled.current.update(sctx, `${layoutKey}|${hiddenKey}|${geo.bg}|${geo.neutral}|${window.devicePixelRatio}`, geo, ix, hidden);
+      const lctx = fitCanvas(liveCanvas, width, height);
+      if (lctx) {
+        lctx.clearRect(0, 0, width, height);
+        lctx.save();
+        lctx.beginPath();
+        lctx.rect(M.left, 0, width - M.left - M.right, height);
+        lctx.clip();
+        drawMessages(lctx, geo, settled.current.inFlight(), 0.6, tEnd);
+        lctx.restore();
       }
 
-      // ---- version marks: SVG keyed join; positions touched only when the layout changed -------
-      const lo = firstAtOrAfter(ix.versions, t0, (m) => m.t);
-      const hi = lastAtOrBefore(ix.versions, tEnd, (m) => m.t);
-      const marks = ix.versions.slice(lo, hi + 1).filter((m) => yOf.has(m.node));
-      const place = (s: d3.Selection<SVGCircleElement, VersionMark, SVGGElement, unknown>): void => {
-        s.attr('cx', (d) => x(d.t)).attr('cy', (d) => yOf.get(d.node)!);
-      };
-      const markSel = front
-        .select<SVGGElement>('g.cv-layer-marks')
-        .selectAll<SVGCircleElement, VersionMark>('circle')
-        .data(marks, markKey)
-        .join((enter) =>
-          enter
-            .append('circle')
-            .attr('class', 'cv-mark')
-            .attr('r', MARK_R)
-            .attr('fill', (d) => colourOf(d.node))
-            .call(place),
-        );
-      if (relayout) markSel.call(place);
-
-      // Version numbers where there is room (at least 30 px between labels on a lane).
-      const labelled: VersionMark[] = [];
-      if (laneH >= 22) {
-        for (const [, list] of d3.group(marks, (m) => m.node)) labelled.push(...labelledMarks(list, x, 30));
+      // ---- version numbers where there is room (≥ LABEL_GAP_PX apart on a lane), appended -------
+      const labelLayer = front.select<SVGGElement>('g.cv-layer-labels');
+      const lk = `${layoutKey}|${laneH >= 22}`;
+      const ld = labelsDone.current;
+      if (ld.key !== lk) {
+        labelLayer.selectAll('*').remove();
+        labelsDone.current = { key: lk, read: firstAtOrAfter(ix.versions, t0, (m) => m.t), lastX: new Map() };
       }
-      const lab = front
-        .select<SVGGElement>('g.cv-layer-labels')
-        .selectAll<SVGTextElement, VersionMark>('text')
-        .data(labelled, markKey)
-        .join((enter) => enter.append('text').attr('class', 'cv-mark-label cv-num'));
-      if (relayout || lab.size() > 0) {
-        lab
-          .attr('x', (d) => x(d.t))
-          .attr('y', (d) => yOf.get(d.node)! - MARK_R - 3)
-          .text((d) => d.version);
+      const lab = labelsDone.current;
+      for (; lab.read < ix.versions.length; lab.read++) {
+        const m = ix.versions[lab.read];
+        const y = yOf.get(m.node);
+        if (laneH < 22 || y === undefined || m.t > t1) continue;
+        const px = x(m.t);
+        if (px - (lab.lastX.get(m.node) ?? -Infinity) < LABEL_GAP_PX) continue;
+        lab.lastX.set(m.node, px);
+        labelLayer
+          .append('text')
+          .attr('class', 'cv-mark-label cv-num')
+          .attr('x', px)
+          .attr('y', y - MARK_R - 3)
+          .text(m.version);
       }
 
       // ---- protocol notes: elections, ISR changes, mode switches, merges (typed notes, in words) ----
-      const notes = keyNotes(ix).filter((n) => n.t >= t0 && n.t <= tEnd && (n.node === undefined || yOf.has(n.node)));
-      const noteY = (n: NoteEvent): number => (n.node !== undefined ? yOf.get(n.node)! - Math.min(9, laneH * 0.38) : M.top - 12);
-      const noteSel = front
-        .select<SVGGElement>('g.cv-layer-notes')
-        .selectAll<SVGGElement, NoteEvent>('g')
-        .data(notes, (n) => `${n.what}@${n.t}:${n.node ?? ''}`)
-        .join((enter) => {
-          const g = enter.append('g').attr('class', (n) => `cv-note note-${n.what}`);
-          g.append('path').attr('d', 'M0,-4L4,0L0,4L-4,0Z');
-          g.append('text').attr('class', 'cv-note-label cv-num').attr('x', 5).attr('dy', '0.35em');
-          g.append('title');
-          return g;
-        });
-      noteSel.attr('transform', (n) => `translate(${x(n.t)},${noteY(n)})`);
-      // A crown and the term for an election: it reads in both languages and says who leads from when.
-      noteSel.select('text').text((n) => (n.what === 'leaderElected' && laneH >= 16 ? `♛${n.data.term}` : ''));
-      noteSel.select('title').text((n) => `${(n.t / 1000).toFixed(3)} s · ${noteText(n, lang, sim.scenario)}`);
+      const allNotes = keyNotes(ix);
+      const notesKey = `${layoutKey}|${allNotes.length}|${laneH}`;
+      const notes = notesKey === notesFor.current ? null : allNotes.filter((n) => n.t >= t0 && n.t <= tEnd && (n.node === undefined || yOf.has(n.node)));
+      notesFor.current = notesKey;
+      if (notes) {
+        const noteY = (n: NoteEvent): number => (n.node !== undefined ? yOf.get(n.node)! - Math.min(9, laneH * 0.38) : M.top - 12);
+        const noteSel = front
+          .select<SVGGElement>('g.cv-layer-notes')
+          .selectAll<SVGGElement, NoteEvent>('g')
+          .data(notes, (n) => `${n.what}@${n.t}:${n.node ?? ''}`)
+          .join((enter) => {
+            const g = enter.append('g').attr('class', (n) => `cv-note note-${n.what}`);
+            g.append('path').attr('d', 'M0,-4L4,0L0,4L-4,0Z');
+            g.append('text').attr('class', 'cv-note-label cv-num').attr('x', 5).attr('dy', '0.35em');
+            g.append('title');
+            return g;
+          });
+        noteSel.attr('transform', (n) => `translate(${x(n.t)},${noteY(n)})`);
+        // A crown and the term for an election: it reads in both languages and says who leads from when.
+        noteSel.select('text').text((n) => (n.what === 'leaderElected' && laneH >= 16 ? `♛${n.data.term}` : ''));
+        noteSel.select('title').text((n) => `${(n.t / 1000).toFixed(3)} s · ${noteText(n, lang, sim.scenario)}`);
+      }
 
       // ---- branch points (a forked run) -----------------------------------------------------------
       const br = front
@@ -406,7 +360,7 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
         .attr('width', Math.max(0, x(tEnd) - x(tCur)))
         .attr('y', M.top - 6)
         .attr('height', height - M.top - M.bottom + 8);
-    }), [sim, ix, t, frame, size, fs, lang, cursor, hidden, p.marks]);
+    }), [sim, ix, t, frame, size, fs, lang, cursor, hidden, p.marks, css]);
 
   // Keyboard scrubbing (the drawing is a slider over simulated time): ←/→ 0.1 s, PageUp/PageDown
   // or Shift+arrows 1 s, Home the start, End back to live. Handled here, so → never steps the run.
@@ -435,7 +389,8 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
   return (
     <div className="cv-view cv-timeline" ref={wrapRef} title={vs(lang, 'scrubHint')}>
       <svg ref={backRef} className="cv-svg" aria-hidden="true" />
-      <canvas ref={canvasRef} />
+      <canvas ref={settledRef} />
+      <canvas ref={liveRef} />
       <svg
         ref={frontRef}
         className="cv-svg"

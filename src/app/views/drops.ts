@@ -1,5 +1,5 @@
 import type { DropMark, MessageSpan, RunIndex } from '../../engine/index/runIndex';
-import { firstAtOrAfter, lastAtOrBefore } from '../../engine/index/series';
+import { lastAtOrBefore } from '../../engine/index/series';
 
 /** Drops in (t − windowMs, t], newest first (the topology flashes a ✕ where each was lost). */
 export function dropsNear(ix: RunIndex, t: number, windowMs: number): DropMark[] {
@@ -11,8 +11,9 @@ export function dropsNear(ix: RunIndex, t: number, windowMs: number): DropMark[]
 
 /** A message's span by id, found from its send time (messages are ordered by send time). */
 export function messageById(ix: RunIndex, id: number, sentAt: number): MessageSpan | undefined {
-  for (let i = firstAtOrAfter(ix.messages, sentAt, (m) => m.sentAt); i < ix.messages.length && ix.messages[i].sentAt === sentAt; i++) {
-    if (ix.messages[i].id === id) return ix.messages[i];
+  const ms = ix.messages;
+  for (let i = ms.firstSentAtOrAfter(sentAt); i < ms.length && ms.sentAt(i) === sentAt; i++) {
+    if (ms.id(i) === id) return ms.get(i);
   }
   return undefined;
 }

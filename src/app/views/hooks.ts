@@ -84,3 +84,56 @@ export function textWidth(text: string, fontPx: number): number {
   for (const ch of text) em += /[\u2e80-\u9fff\uff00-\uffef]/.test(ch) ? 1 : 0.58;
   return em * fontPx;
 }
+
+/**
+ * The page's theme (`<html data-theme>`), kept current by a MutationObserver: canvas layers take
+ * their colours from CSS variables and must repaint when it changes.
+ */
+export function useTheme(): string {
+  const read = (): string => (typeof document === 'undefined' ? '' : (document.documentElement.dataset.theme ?? ''));
+  const [theme, setTheme] = useState(read);
+  useEffect(() => {
+    if (typeof MutationObserver === 'undefined') return;
+    const mo = new MutationObserver(() => setTheme(read()));
+    mo.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
+    return () => mo.disconnect();
+  }, []);
+  return theme;
+}
+
+/**
+ * CSS custom properties (and the font family) of an element, for drawing on a canvas in the
+ * page's colours. Read when the element's box, the type size or the theme changes — never in a
+ * frame (a style read mid-frame may force a recalculation).
+ */
+export function useCssValues<K extends string>(ref: RefObject<Element | null>, names: readonly K[], deps: readonly unknown[]): Record<K | 'font', string> {
+  const [v, setV] = useState<Record<K | 'font', string>>(() => Object.fromEntries([...names, 'font'].map((n) => [n, ''])) as Record<K | 'font', string>);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || typeof getComputedStyle === 'undefined') return;
+    const cs = getComputedStyle(el);
+    const next = Object.fromEntries(names.map((n) => [n, cs.getPropertyValue(n).trim()])) as Record<K | 'font', string>;
+    next.font = cs.fontFamily;
+    setV((old) => (Object.keys(next).every((k) => old[k as K] === next[k as K]) ? old : next));
+    // names is a constant list per caller; deps say when to look again.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [ref, ...deps]);
+  return v;
+}
+
+/** A canvas sized to `width`×`height` CSS px at the device pixel ratio, with its context scaled; null if it has none. */
+export function fitCanvas(canvas: HTMLCanvasElement, width: number, height: number): CanvasRenderingContext2D | null {
+  const dpr = (typeof window !== 'undefined' && window.devicePixelRatio) || 1;
+  const w = Math.round(width * dpr);
+  const h = Math.round(height * dpr);
+  if (canvas.width !== w || canvas.height !== h) {
+    canvas.width = w;
+    canvas.height = h;
+    canvas.style.width = `${width}px`;
+    canvas.style.height = `${height}px`;
+  }
+  const ctx = canvas.getContext('2d');
+  if (!ctx) return null;
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  return ctx;
+}

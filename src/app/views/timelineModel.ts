@@ -1,43 +1,26 @@
-import type { MessageSpan, NoteEvent, Period, RunIndex, VersionMark } from '../../engine/index/runIndex';
-import { firstAtOrAfter, lastAtOrBefore } from '../../engine/index/series';
+import type { NoteEvent, Period, RunIndex } from '../../engine/index/runIndex';
 import type { NodeId } from '../../sim/types';
 import { timelineNotes } from '../words/noteWords';
 
 /**
- * Pure helpers of the version timeline (time-space diagram): which time window to show, which
- * messages to draw, how a lane splits into up/down stretches, which marks get a label.
+ * Pure helpers of the version timeline (time-space diagram): which time window to show, how a
+ * lane splits into up/down stretches, lane order, the notes worth a mark.
  */
 
 /** Runs up to this long are shown whole on a fixed axis (calm on a projector: nothing slides). */
 export const WHOLE_RUN_MAX_MS = 60_000;
-/** Longer runs show a sliding window of this length ending at the live edge. */
+/** Longer runs show a window of this length around the live edge … */
 export const WINDOW_MS = 30_000;
+/**
+ * … that moves in steps of this much, so the live edge stays in its last step: between two steps
+ * nothing already drawn moves (calm on a projector, and the views only append to their drawing).
+ */
+export const WINDOW_STEP_MS = 5_000;
 
 export function timeDomain(now: number, durationMs: number): [number, number] {
   if (durationMs <= WHOLE_RUN_MAX_MS) return [0, durationMs];
-  const end = Math.max(now, WINDOW_MS);
+  const end = Math.max(WINDOW_MS, Math.ceil(now / WINDOW_STEP_MS) * WINDOW_STEP_MS);
   return [end - WINDOW_MS, end];
-}
-
-/** Longest flight we look back for when culling (messages sent before the window that land in it). */
-const MAX_FLIGHT_LOOKBACK_MS = 5_000;
-
-/**
- * Messages worth drawing in [t0, t1] as of time t: sent at or before t and not finished before
- * t0, newest `limit` only (older ones are where the eye is not, and this bounds frame time).
- */
-export function visibleMessages(messages: readonly MessageSpan[], t0: number, t1: number, t: number, limit: number, hidden?: ReadonlySet<string>): MessageSpan[] {
-  const hi = lastAtOrBefore(messages, Math.min(t, t1), (m) => m.sentAt);
-  const lo = firstAtOrAfter(messages, t0 - MAX_FLIGHT_LOOKBACK_MS, (m) => m.sentAt);
-  const out: MessageSpan[] = [];
-  for (let i = hi; i >= lo && out.length < limit; i--) {
-    const m = messages[i];
-    if (hidden?.has(m.kind)) continue;
-    const end = m.end ?? Infinity;
-    if (end < t0) continue;
-    out.push(m);
-  }
-  return out.reverse();
 }
 
 export interface LaneStretch {
@@ -70,20 +53,6 @@ export function pausedStretches(pauses: ReadonlyArray<{ start: number; until: nu
   for (const p of pauses ?? []) {
     if (p.until <= t0 || p.start >= t) continue;
     out.push({ start: Math.max(p.start, t0), end: Math.min(p.until, t) });
-  }
-  return out;
-}
-
-/** Marks of one lane that get a version label: at least `minGapPx` from the previous labelled one. */
-export function labelledMarks(marks: readonly VersionMark[], x: (t: number) => number, minGapPx: number): Set<VersionMark> {
-  const out = new Set<VersionMark>();
-  let last = -Infinity;
-  for (const m of marks) {
-    const px = x(m.t);
-    if (px - last >= minGapPx) {
-      out.add(m);
-      last = px;
-    }
   }
   return out;
 }

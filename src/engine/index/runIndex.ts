@@ -2,7 +2,10 @@ import type { LogItem, NodeFacts, Note } from '../../protocols/facts';
 import { applyNetAction, noFaults, partitionGroups, type NetFaults } from '../../sim/faults';
 import type { Action, ByzantineAttack, HistoryEvent, MetricSample, NodeId, SimTime } from '../../sim/types';
 import { quantize } from '../../sim/network';
+import { MessageSpans, type MessageSpan } from './messageSpans';
 import { pushTo } from './series';
+
+export type { MessageSpan };
 
 /**
  * The run's history, indexed by entity and time (DESIGN rule 4: one history, many views). Every
@@ -16,19 +19,6 @@ import { pushTo } from './series';
  *
  * The index consumes the append-only history incrementally: `sync` reads only what is new.
  */
-
-export interface MessageSpan {
-  id: number;
-  from: NodeId;
-  to: NodeId;
-  kind: string;
-  bytes: number;
-  sentAt: SimTime;
-  due: SimTime;
-  /** Delivery or drop time; null while on the wire. */
-  end: SimTime | null;
-  dropped: boolean;
-}
 
 export interface VersionMark {
   node: NodeId;
@@ -108,6 +98,12 @@ export interface LogTrack {
   slots: Array<Array<Timed<LogItem>>>;
 }
 
+/** An array of events, or the History itself (which stores most events compactly). */
+export interface EventSource {
+  readonly length: number;
+  at(i: number): HistoryEvent | undefined;
+}
+
 export type OpEvent = Extract<HistoryEvent, { type: 'op' }>;
 export type ViolationEvent = Extract<HistoryEvent, { type: 'violation' }>;
 export type NoteEvent = Extract<HistoryEvent, { type: 'note' }>;
@@ -117,9 +113,10 @@ export class RunIndex {
   /** Time of the newest event consumed. */
   lastT = 0;
 
-  /** Every message, ordered by send time. */
-  readonly messages: MessageSpan[] = [];
-  private readonly pending = new Map<number, MessageSpan>();
+  /** Every message, ordered by send time (typed columns). */
+  readonly messages = new MessageSpans();
+  /** Rows of the messages still on the wire, by id. */
+  private readonly pending = new Map<number, number>();
   /** Longest flight of a finished message (bounds the look-back of in-flight queries). */
   maxFlightMs = 0;
   readonly drops: DropMark[] = [];
@@ -158,10 +155,10 @@ export class RunIndex {
   constructor(private readonly nodeIds: readonly NodeId[]) {}
 
   /** Consume events appended since the last call. Returns whether anything new was read. */
-  sync(events: readonly HistoryEvent[]): boolean {
+  sync(events: EventSource): boolean {
     if (events.length < this.read) throw new Error('history shrank; use a fresh RunIndex');
     const start = this.read;
-    for (let i = start; i < events.length; i++) this.consume(events[i]);
+    for (let i = start; i < events.length; i++) this.consume(events.at(i)!);
     this.read = events.length;
     return events.length > start;
   }
@@ -174,20 +171,17 @@ export class RunIndex {
     this.lastT = e.t;
     switch (e.type) {
       case 'send': {
-        const m: MessageSpan = { id: e.id, from: e.from, to: e.to, kind: e.kind, bytes: e.bytes, sentAt: e.t, due: e.due, end: null, dropped: false };
-        this.messages.push(m);
-        this.pending.set(e.id, m);
+        this.pending.set(e.id, this.messages.push(e.id, e.from, e.to, e.kind, e.bytes, e.t, e.due));
         if (!this.kinds.includes(e.kind)) this.kinds.push(e.kind);
         break;
       }
       case 'deliver':
       case 'drop': {
-        const m = this.pending.get(e.id);
-        if (m) {
-          m.end = e.t;
-          m.dropped = e.type === 'drop';
+        const row = this.pending.get(e.id);
+        if (row !== undefined) {
+          this.messages.settle(row, e.t, e.type === 'drop');
           this.pending.delete(e.id);
-          this.maxFlightMs = Math.max(this.maxFlightMs, e.t - m.sentAt);
+          this.maxFlightMs = Math.max(this.maxFlightMs, e.t - this.messages.sentAt(row));
         }
         if (e.type === 'drop') this.drops.push({ t: e.t, id: e.id, from: e.from, to: e.to, kind: e.kind, sentAt: e.sentAt });
         break;
@@ -311,8 +305,8 @@ export class RunIndex {
     }
   }
 
-  /** Messages still on the wire now (their spans stay open until delivery or drop). */
-  pendingMessages(): Iterable<MessageSpan> {
+  /** Rows of the messages still on the wire now (their spans stay open until delivery or drop). */
+  pendingRows(): Iterable<number> {
     return this.pending.values();
   }
 }
@@ -320,13 +314,13 @@ export class RunIndex {
 /** One index per history; the history object outlives any view that reads it. */
 const indexes = new WeakMap<object, RunIndex>();
 
-export function runIndexFor(history: { readonly events: readonly HistoryEvent[] }, nodeIds: readonly NodeId[]): RunIndex {
+export function runIndexFor(history: EventSource, nodeIds: readonly NodeId[]): RunIndex {
   let ix = indexes.get(history);
   if (!ix) {
     ix = new RunIndex(nodeIds);
     indexes.set(history, ix);
   }
-  ix.sync(history.events);
+  ix.sync(history);
   return ix;
 }
 

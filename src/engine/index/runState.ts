@@ -123,19 +123,20 @@ export function linksAt(ix: RunIndex, st: RunStatic, t: SimTime): LinkState[] {
 
 /** Messages on the wire at t: sent at or before t, not delivered or dropped by t. */
 export function inFlightAt(ix: RunIndex, t: SimTime): MessageSpan[] {
-  const hi = lastAtOrBefore(ix.messages, t, (m) => m.sentAt);
-  const lo = firstAtOrAfter(ix.messages, t - ix.maxFlightMs, (m) => m.sentAt);
+  const ms = ix.messages;
+  const hi = ms.lastSentAtOrBefore(t);
+  const lo = ms.firstSentAtOrAfter(t - ix.maxFlightMs);
   const out: MessageSpan[] = [];
   const seen = new Set<number>();
   for (let i = lo; i <= hi; i++) {
-    const m = ix.messages[i];
-    if (m.end === null || m.end > t) {
-      out.push(m);
-      seen.add(m.id);
+    const end = ms.end(i);
+    if (end === null || end > t) {
+      out.push(ms.get(i));
+      seen.add(i);
     }
   }
   // Messages still pending now may have left before the look-back window.
-  for (const m of ix.pendingMessages()) if (m.sentAt <= t && !seen.has(m.id)) out.push(m);
+  for (const r of ix.pendingRows()) if (ms.sentAt(r) <= t && !seen.has(r)) out.push(ms.get(r));
   return out.sort((a, b) => a.sentAt - b.sentAt || a.id - b.id);
 }
 

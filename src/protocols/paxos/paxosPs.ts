@@ -8,6 +8,7 @@ import { clientKnobShape, RsmClients, type ClientMsg } from '../rsmClient';
 import type { StepResult, Strategy, StrategyContext } from '../strategy';
 import { PaxosChecker } from './invariants';
 import { replicatedClientWire } from '../wire';
+import { UnconfirmedAcks } from '../unconfirmedAcks';
 import {
   becomeLeader,
   learn,
@@ -550,10 +551,11 @@ export class PaxosPsStrategy implements Strategy {
 
   /** Acknowledged updates not chosen in any slot (an acknowledgement must mean chosen; chosen is forever). */
   lostUpdates(): number {
-    let lost = 0;
-    for (const key of this.clients.acked) if (!this.checker.isChosen(key)) lost++;
-    return lost;
+    // Only the acknowledgements since the last count and those not yet chosen are looked at.
+    this.unchosen ??= new UnconfirmedAcks(this.clients.acked, (k) => this.checker.isChosen(k));
+    return this.unchosen.count();
   }
+  private unchosen: UnconfirmedAcks | null = null;
 
   /** Updates that changed one replica twice (a retry chosen in two slots and applied twice). */
   duplicateUpdates(): number {

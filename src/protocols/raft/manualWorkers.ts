@@ -70,7 +70,7 @@ export class ManualClients implements ClientSide {
         const done = onManualAck(c, m.seq, from);
         if (!done) return;
         this.ctx.op(worker, 'ok', 'update', done.opId, m.version);
-        this.obs.acked.add(updateKey(worker, m.seq));
+        this.obs.ack(updateKey(worker, m.seq));
         this.ctx.counted(worker);
         return this.startRead(worker, c);
       }

@@ -11,10 +11,17 @@ export class RaftObserver {
   private readonly staleReads = new Map<NodeId, number>();
   private lastCommitAt: number | null = null;
   private maxGap = 0;
-  /** Updates acknowledged to workers (keys "w#seq"). */
-  readonly acked = new Set<string>();
+  /** Updates acknowledged to workers (keys "w#seq"); add through `ack`. */
+  readonly acked: ReadonlySet<string> = new Set<string>();
   /** Per server: how many copies of each update its log holds. */
   private readonly logKeys = new Map<NodeId, Map<string, number>>();
+  /**
+   * How many servers hold at least one copy of each update, and how many acknowledged updates are
+   * held by fewer than a majority — kept as logs change, so `lostUpdates` costs the same at any
+   * point of a run instead of a pass over every update ever acknowledged.
+   */
+  private readonly holders = new Map<string, number>();
+  private lost = 0;
   /** Per server: the updates that changed its state machine since its last restart. */
   private readonly effective = new Map<NodeId, Set<string>>();
   private duplicates = 0;
@@ -28,13 +35,34 @@ export class RaftObserver {
 
   /** `node` wrote `e` into its log (key counts for lostUpdates). */
   stored(node: NodeId, e: LogEntry): void {
-    if (e.kind === 'update') bump(this.logKeys.get(node)!, updateKey(e.worker!, e.seq!), 1);
+    if (e.kind === 'update') this.copies(node, updateKey(e.worker!, e.seq!), 1);
+  }
+
+  /** The update was acknowledged to its worker. */
+  ack(key: string): void {
+    const acked = this.acked as Set<string>;
+    if (acked.has(key)) return;
+    acked.add(key);
+    if ((this.holders.get(key) ?? 0) < majority(this.servers.length)) this.lost++;
   }
 
   /** Conflict truncation removed these entries from `node`'s log. */
   truncated(node: NodeId, removed: readonly LogEntry[]): void {
+    for (const e of removed) if (e.kind === 'update') this.copies(node, updateKey(e.worker!, e.seq!), -1);
+  }
+
+  /** `node`'s log gained (d = 1) or lost (d = -1) a copy of update `key`. */
+  private copies(node: NodeId, key: string, d: number): void {
     const keys = this.logKeys.get(node)!;
-    for (const e of removed) if (e.kind === 'update') bump(keys, updateKey(e.worker!, e.seq!), -1);
+    const before = keys.get(key) ?? 0;
+    bump(keys, key, d);
+    const after = keys.get(key) ?? 0;
+    if ((before > 0) === (after > 0)) return;
+    const need = majority(this.servers.length);
+    const h0 = this.holders.get(key) ?? 0;
+    const h1 = h0 + (after > 0 ? 1 : -1);
+    bump(this.holders, key, h1 - h0);
+    if (this.acked.has(key) && h0 < need !== h1 < need) this.lost += h1 < need ? 1 : -1;
   }
 
   /** `e` is committed for the first time anywhere, at `now` (the gap between update commits). */
@@ -73,14 +101,7 @@ export class RaftObserver {
    * sits on a majority and Raft never removes it from there, so this stays 0 unless safety broke.
    */
   lostUpdates(): number {
-    const need = majority(this.servers.length);
-    let lost = 0;
-    for (const key of this.acked) {
-      let n = 0;
-      for (const keys of this.logKeys.values()) if ((keys.get(key) ?? 0) > 0) n++;
-      if (n < need) lost++;
-    }
-    return lost;
+    return this.lost;
   }
 
   duplicateUpdates(): number {
