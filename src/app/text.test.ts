@@ -304,7 +304,7 @@ describe('no English word reaches a Chinese screen (real runs)', () => {
     for (const k of keysOf('zh') as StringKey[]) {
       // The language switch names the other language in it; the app title is a product name.
       if (k === 'langToggle' || k === 'langToggleTitle' || k === 'appTitle') continue;
-      const w = englishWords(s('zh', k, {}).replace(/\{\w+\}/g, ' '), allowed);
+      const w = englishWords(s('zh', k, {}).replace(/\{\w+(?:,[^}]*)?\}/g, ' '), allowed);
       if (w.length) bad.push(`${k}: ${w.join(', ')}`);
     }
     for (const k of Object.keys(resources.zh.views) as ViewStringKey[]) {
@@ -312,7 +312,7 @@ describe('no English word reaches a Chinese screen (real runs)', () => {
       if (w.length) bad.push(`view ${k}: ${w.join(', ')}`);
     }
     for (const r of runs) for (const k of indexOf(r.sim).kinds) if (englishWords(kindName(k, 'zh'), allowed).length) bad.push(`kind ${k}`);
-    for (const [k, v] of Object.entries(resources.zh.lin)) if (englishWords(v.replace(/\{\w+\}/g, ' '), allowed).length) bad.push(`linearizability panel ${k}`);
+    for (const [k, v] of Object.entries(resources.zh.lin)) if (englishWords(v.replace(/\{\w+(?:,[^}]*)?\}/g, ' '), allowed).length) bad.push(`linearizability panel ${k}`);
     for (const r of runs) if (englishWords(checkModel(r.sim.scenario.strategy).what.zh, allowed).length) bad.push(`check model ${r.label}`);
     // 网络分区 vs 主题分区 in the labels too.
     const labels = [...(keysOf('zh') as StringKey[]).map((k) => s('zh', k, {})), ...Object.values(resources.zh.views)];

@@ -53,9 +53,10 @@ function tFor(lang: Lang, ns: Namespace): TFunction {
 /** Look up `key` in namespace `ns` for `lang` and fill its `{placeholders}`; `n` picks the plural form. */
 export function translate<N extends Namespace>(lang: Lang, ns: N, key: KeyOf<N>, vars?: Vars): string {
   const t = tFor(lang, ns);
-  if (!vars) return t(key);
-  const count = typeof vars.n === 'number' ? { count: vars.n } : {};
-  return t(key, { ...vars, ...count });
+  if (typeof vars?.n === 'number') return t(key, { ...vars, count: vars.n });
+  // A plural message asked for without its count (a listing of every label): its general form.
+  const general = `${key}_other`;
+  return t(general in resources.en[ns] ? general : key, vars);
 }
 
 /** The keys of one namespace in one language, plural forms folded into their base key. */
