@@ -47,6 +47,7 @@ test('every key of the action table applies its action on a suitable selection',
   await press('t', null); // a worker has no election timer
   await press('g', { do: 'pause', node: 'w0', ms: 2000 });
   await press('w', null); // no coordination service here: no metadata to write
+  await press('u', null); // training clients update on their own: nothing to submit by hand
   await press('y', { do: 'byzantine', node: 'w0', attack: 'sign-flip', scale: 10 });
   await press('y', { do: 'honest', node: 'w0' });
   await page.getByTestId('node-s1').click();
@@ -59,6 +60,14 @@ test('every key of the action table applies its action on a suitable selection',
   await press('m', { do: 'untamper', from: 'w1', to: 's0' });
   await press('l', null);
   await expect(page.getByRole('tab', { name: 'Links' })).toHaveAttribute('aria-selected', 'true');
+
+  // n opens the link settings for the whole network (no link selected); applying writes one action.
+  await page.getByRole('tab', { name: 'Node' }).click();
+  await press('n', null);
+  await expect(page.getByRole('tab', { name: 'Links' })).toHaveAttribute('aria-selected', 'true');
+  await page.locator('.link-form input[type=number]').first().fill('40');
+  await page.getByTestId('apply-link').click();
+  await expect.poll(() => lastAction(page)).toEqual({ do: 'network', latencyMs: 40 });
 
   // p with no partition drawn opens the partition tool; with one drawn, applies it.
   await page.getByRole('tab', { name: 'Node' }).click();

@@ -9,6 +9,7 @@ import { consistencyName } from './explain/common';
 import { translate, type KeyOf, type Vars } from './i18n/catalog';
 import type { Lang } from './i18n/lang';
 import { indexOf } from './views/runView';
+import { invariantName } from './words/invariantWords';
 import './LinearizabilityPanel.css';
 
 /**
@@ -82,7 +83,7 @@ export function LinearizabilityPanel({ sim, lang, t, onScrub, embedded = false }
       {firstViolation && (
         <details className="violation-detail" data-testid="violation-detail">
           <summary>
-            {firstViolation.invariant} — {tr(lang, 'first', { t: (firstViolation.t / 1000).toFixed(3) })}
+            {invariantName(firstViolation.invariant, lang)} — {tr(lang, 'first', { t: (firstViolation.t / 1000).toFixed(3) })}
             {onScrub && (
               <button type="button" onClick={() => onScrub(firstViolation.t)}>
                 {tr(lang, 'show')}

@@ -83,6 +83,8 @@ export function choose(c: Choice): boolean {
   if ('action' in c) return act(c.action);
   if (c.spec.target === 'groups') set({ toolTab: 'partition' });
   else if (c.spec.do === 'putMeta') set({ toolTab: 'meta' });
+  // The whole network's settings: the link form with no link selected (its target is every link).
+  else if (c.spec.do === 'network') set({ toolTab: 'links', selected: null });
   else if (c.target.kind === 'link') set({ toolTab: 'links', selected: `${c.target.from}-${c.target.to}` });
   else if (c.target.kind === 'node') set({ toolTab: 'node', selected: c.target.id });
   return false;

@@ -215,9 +215,10 @@ function LinkForm() {
   const [target, setTarget] = useState<string>('all');
   const sel = parseSelection(selected);
   const selectedPair = sel && 'from' in sel ? [sel.from, sel.to].sort().join('-') : null;
-  // Selecting a link in the topology points the form at it.
+  // Selecting a link in the topology points the form at it; clearing the selection (the whole
+  // network's key or menu item, Escape) points it back at every link.
   useEffect(() => {
-    if (selectedPair) setTarget(selectedPair);
+    setTarget(selectedPair ?? 'all');
   }, [selectedPair]);
   if (!sim) return null;
   const links = sim.links();
@@ -239,13 +240,13 @@ function LinkForm() {
       }
       values[f.name] = n;
     }
-    const targets = chosen === 'all' ? pairs : [chosen];
-    actAll(
-      targets.map((pair) => {
-        const [from, to] = pair.split('-');
-        return { do: 'link', from, to, ...values } as Action;
-      }),
-    );
+    if (chosen === 'all') {
+      // One `network` action (every link at once) rather than one `link` per pair: one line in the timeline.
+      actAll([{ do: 'network', ...values } as Action]);
+      return;
+    }
+    const [from, to] = chosen.split('-');
+    actAll([{ do: 'link', from, to, ...values } as Action]);
   };
   // Cut or restore the selected link, from the table (state at the cursor time).
   const t = cursor ?? sim.now();

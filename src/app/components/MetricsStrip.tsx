@@ -2,6 +2,7 @@ import { metricNames, type MetricName } from '../../scenario/schema';
 import { s, type StringKey } from '../i18n/strings';
 import { formatBytes, formatMetric, stripLayout } from '../format';
 import { useApp } from '../store';
+import { invariantName } from '../words/invariantWords';
 import { indexOf, stateAt } from '../views/runView';
 
 /**
@@ -26,7 +27,7 @@ export function MetricsStrip({ t }: { t: number }) {
   const violations = value('violations') ?? 0;
   const first = violations > 0 && sim ? indexOf(sim).violations[0] : undefined;
   // The detail is the strategy's own English diagnostic: a Chinese screen names the invariant only.
-  const firstText = first ? s(lang, 'violationTitle', { what: lang === 'zh' ? first.invariant : `${first.invariant}: ${first.detail}` }) : '';
+  const firstText = first ? s(lang, 'violationTitle', { what: lang === 'zh' ? invariantName(first.invariant, lang) : `${invariantName(first.invariant, lang)}: ${first.detail}` }) : '';
   return (
     <section className="metrics-strip" aria-label={s(lang, 'metrics')} style={{ gridTemplateColumns: `repeat(${visible.length}, minmax(0, 1fr))` }}>
       {visible.map((name) => {
