@@ -5,6 +5,8 @@ import { lastAtOrBefore } from '../engine/index/series';
 import type { Simulation } from '../engine/simulation';
 import { capOf, strategyInfo } from '../protocols';
 import { consistencyName } from './explain/common';
+import { translate, type KeyOf, type Vars } from './i18n/catalog';
+import type { Lang } from './i18n/lang';
 import { indexOf } from './views/runView';
 import { invariantName } from './words/invariantWords';
 import './LinearizabilityPanel.css';
@@ -17,30 +19,9 @@ import './LinearizabilityPanel.css';
  * as lockstep rounds (reads may lag), which is not linearizability.
  */
 
-type Lang = 'en' | 'zh';
-
-export const linText = {
-  title: { en: 'Linearizability check', zh: '线性一致性检查' },
-  button: { en: 'check history up to t = {t} s', zh: '检查截至 t = {t} 秒的历史' },
-  running: { en: 'checking…', zh: '检查中…' },
-  checkedAt: { en: 'history up to t = {t} s, {n} operations', zh: '截至 t = {t} 秒的历史，{n} 个操作' },
-  promisedC: { en: 'This configuration promises linearizability (C): a failure is a bug.', zh: '这一配置承诺线性一致（C）：不通过就是缺陷。' },
-  promisedRounds: { en: 'The strategy promises this order of rounds: a failure is a bug.', zh: '该策略承诺这样的轮次顺序：不通过就是缺陷。' },
-  notPromised: { en: 'This configuration does not promise linearizability — it gives {what}: a failing check shows what that costs.', zh: '这一配置不承诺线性一致——它提供的是{what}：检查不通过正好说明代价在哪里。' },
-  linearizable: { en: 'linearizable', zh: '线性一致' },
-  notLinearizable: { en: 'not linearizable', zh: '不是线性一致的' },
-  roundsOk: { en: 'rounds in order, one parameter set per version', zh: '轮次有序，每个版本只有一组参数' },
-  roundsBad: { en: 'rounds out of order or forked', zh: '轮次错序或出现分叉' },
-  unknown: { en: 'undecided', zh: '未判定' },
-  violations: { en: 'invariant violations', zh: '不变量违例' },
-  first: { en: 'first at t = {t} s', zh: '首次在 t = {t} 秒' },
-  show: { en: 'show', zh: '跳转' },
-  none: { en: 'no operations recorded yet', zh: '尚未记录任何操作' },
-  gaveUp: { en: '', zh: '检查超出了时间或操作数的预算，没有得出结论。' },
-} as const;
-
-function tr(lang: Lang, key: keyof typeof linText, vars: Record<string, string | number> = {}): string {
-  return linText[key][lang].replace(/\{(\w+)\}/g, (_, k: string) => String(vars[k] ?? ''));
+/** The panel's words: namespace `lin` of the catalogs in ./i18n/locales (`n` picks the plural form). */
+function tr(lang: Lang, key: KeyOf<'lin'>, vars?: Vars): string {
+  return translate(lang, 'lin', key, vars);
 }
 
 export interface LinearizabilityPanelProps {

@@ -6,12 +6,12 @@ import { resolveVariant } from '../scenario/validate';
 import { metricNames, type Scenario } from '../scenario/schema';
 import { checkModel } from '../check/models';
 import { explain } from './explain';
-import { linText } from './LinearizabilityPanel';
+import { resources } from './i18n/catalog';
 import { keysOf, s, type StringKey } from './i18n/strings';
 import { explainAt, interestingTimes, runBuiltin } from './testing/runs';
 import { indexOf, staticOf } from './views/runView';
 import { serverPanelModel } from './views/serverModel';
-import { kindName, viewStrings, type ViewStringKey } from './views/strings';
+import { kindName, vs, type ViewStringKey } from './views/strings';
 import { wordsContext } from './views/wordsContext';
 import { nodeLines } from './words/nodeWords';
 import { noteText } from './words/noteWords';
@@ -304,18 +304,18 @@ describe('no English word reaches a Chinese screen (real runs)', () => {
     for (const k of keysOf('zh') as StringKey[]) {
       // The language switch names the other language in it; the app title is a product name.
       if (k === 'langToggle' || k === 'langToggleTitle' || k === 'appTitle') continue;
-      const w = englishWords(s('zh', k, {}).replace(/\{\w+\}/g, ' '), allowed);
+      const w = englishWords(s('zh', k, {}).replace(/\{\w+(?:,[^}]*)?\}/g, ' '), allowed);
       if (w.length) bad.push(`${k}: ${w.join(', ')}`);
     }
-    for (const k of Object.keys(viewStrings) as ViewStringKey[]) {
-      const w = englishWords(viewStrings[k].zh, allowed);
+    for (const k of Object.keys(resources.zh.views) as ViewStringKey[]) {
+      const w = englishWords(vs('zh', k), allowed);
       if (w.length) bad.push(`view ${k}: ${w.join(', ')}`);
     }
     for (const r of runs) for (const k of indexOf(r.sim).kinds) if (englishWords(kindName(k, 'zh'), allowed).length) bad.push(`kind ${k}`);
-    for (const [k, v] of Object.entries(linText)) if (englishWords(v.zh.replace(/\{\w+\}/g, ' '), allowed).length) bad.push(`linearizability panel ${k}`);
+    for (const [k, v] of Object.entries(resources.zh.lin)) if (englishWords(v.replace(/\{\w+(?:,[^}]*)?\}/g, ' '), allowed).length) bad.push(`linearizability panel ${k}`);
     for (const r of runs) if (englishWords(checkModel(r.sim.scenario.strategy).what.zh, allowed).length) bad.push(`check model ${r.label}`);
     // 网络分区 vs 主题分区 in the labels too.
-    const labels = [...(keysOf('zh') as StringKey[]).map((k) => s('zh', k, {})), ...Object.values(viewStrings).map((v) => v.zh)];
+    const labels = [...(keysOf('zh') as StringKey[]).map((k) => s('zh', k, {})), ...Object.values(resources.zh.views)];
     for (const text of labels) for (const m of text.matchAll(/分区/g)) if (!['网络', '主题'].includes(text.slice(Math.max(0, m.index! - 2), m.index))) bad.push(`分区 without 网络/主题: ${text}`);
     expect(bad).toEqual([]);
   });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { localizedText } from './text';
 
 /**
  * The lesson script of a scenario file (CURRICULUM §C.7–C.8): acts, narration steps, predictions,
@@ -10,7 +11,7 @@ import { z } from 'zod';
  * is scrubbing — so hashes and expectations are the same however a lesson is taken.
  */
 
-const text = z.object({ en: z.string().min(1), zh: z.string().min(1) }).strict();
+const text = localizedText(z.string().min(1));
 const nonNeg = z.number().finite().nonnegative();
 const ops = ['==', '!=', '<', '<=', '>', '>='] as const;
 

@@ -1,5 +1,6 @@
 import './zodConfig'; // the same parser everywhere (the app's entry imports it before anything else)
 import { z } from 'zod';
+import { localizedText } from './text';
 import { actSchema, comparisonFields, lessonMetaSchema, shapeExpectationSchema, stepSchema } from './lesson';
 import { strategySchema } from '../protocols';
 import { coordinationSchema as coordinationSchemaLocal } from '../protocols/coord/config';
@@ -15,7 +16,7 @@ const nodeId = z.string().regex(/^[wsbc]\d+$/, 'expected a node id such as "w0",
 export const nodeSelectors = ['@leader', '@crashed'] as const;
 const actionNode = z.string().regex(/^([wsbc]\d+|@leader|@crashed)$/, 'expected a node id such as "w0", or "@leader" / "@crashed"');
 const workerId = z.string().regex(/^w\d+$/, 'expected a worker id such as "w0" (only a worker computes gradients)');
-const text = z.object({ en: z.string(), zh: z.string() });
+const text = localizedText(z.string());
 const nonNeg = z.number().finite().nonnegative();
 const prob = z.number().min(0).max(1);
 

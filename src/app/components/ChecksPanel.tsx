@@ -7,9 +7,6 @@ import { lastAtOrBefore } from '../../engine/index/series';
 import { indexOf } from '../views/runView';
 import { Expectations, expectationsAt } from './Expectations';
 
-const linLabel = { en: 'Linearizability', zh: '线性一致性' } as const;
-const violationsLabel = { en: 'violations', zh: '违反' } as const;
-
 /**
  * The scenario's checks under the tools: expectations and the linearizability check share one
  * panel of fixed height, as two tabs whose labels carry the tallies (so a failure shows even on
@@ -44,10 +41,10 @@ export function ChecksPanel({ t, onScrub }: { t: number; onScrub: (t: number) =>
           onClick={() => setTab('lin')}
           data-testid="show-linearizability"
         >
-          {linLabel[lang]}
+          {s(lang, 'checksLinearizability')}
           <span className={`tally num${violations > 0 ? ' bad' : ''}`}>
             {violations > 0 ? '⚠ ' : ''}
-            {violationsLabel[lang]}: {violations}
+            {s(lang, 'checksViolations')}: {violations}
           </span>
         </button>
       </div>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Evaluation } from '../../train/types';
-import { fashionClassNames, fashionTileModel } from './FashionTile';
+import { fashionClassKeys, fashionTileModel } from './FashionTile';
 
 const image = (v: number) => new Uint8Array(784).fill(v);
 
@@ -20,7 +20,12 @@ describe('FashionTile model', () => {
     expect(en.bars.map((b) => b.pct)).toEqual(['100%', '95%', '50%', '80%', '60%', '90%', '25%', '85%', '90%', '25%']);
     expect(en.bars[9].name).toBe('Boot');
     expect(fashionTileModel(e, 'zh')!.bars[9].name).toBe('短靴');
-    expect(fashionClassNames.every((n) => n.en && n.zh)).toBe(true);
+    // Ten distinct names per language, each a translation rather than its catalog key.
+    for (const lang of ['en', 'zh'] as const) {
+      const names = fashionTileModel(e, lang)!.bars.map((b) => b.name);
+      expect(new Set(names).size).toBe(10);
+      expect(names.filter((n, i) => n === fashionClassKeys[i])).toEqual([]);
+    }
   });
 
   it('sample captions mark right and wrong without relying on colour; the title gives truth and confidence', () => {

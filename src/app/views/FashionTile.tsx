@@ -1,6 +1,7 @@
 import { memo, useEffect, useRef, type JSX } from 'react';
 import type { Evaluation, SamplePrediction } from '../../train/types';
-import type { Lang, Text } from '../i18n/lang';
+import { translate, type KeyOf, type Vars } from '../i18n/catalog';
+import type { Lang } from '../i18n/lang';
 import './FashionTile.css';
 
 /**
@@ -11,28 +12,12 @@ import './FashionTile.css';
  * drawn once per image (the same six images come back at every evaluation).
  */
 
-/** Fashion-MNIST's ten classes, in label order (0–9), short enough for a tile. */
-export const fashionClassNames: readonly Text[] = [
-  { en: 'T-shirt', zh: 'T恤' },
-  { en: 'Trouser', zh: '裤子' },
-  { en: 'Pullover', zh: '套头衫' },
-  { en: 'Dress', zh: '连衣裙' },
-  { en: 'Coat', zh: '外套' },
-  { en: 'Sandal', zh: '凉鞋' },
-  { en: 'Shirt', zh: '衬衫' },
-  { en: 'Sneaker', zh: '运动鞋' },
-  { en: 'Bag', zh: '包' },
-  { en: 'Boot', zh: '短靴' },
-];
+/** Fashion-MNIST's ten classes, in label order (0–9): keys of the `fashion` catalog namespace, short enough for a tile. */
+export const fashionClassKeys = ['tshirt', 'trouser', 'pullover', 'dress', 'coat', 'sandal', 'shirt', 'sneaker', 'bag', 'boot'] as const satisfies readonly KeyOf<'fashion'>[];
 
-const words = {
-  perClass: { en: 'accuracy per class', zh: '各类别准确率' },
-  samples: { en: 'sample predictions', zh: '样例预测' },
-  noEval: { en: 'not evaluated yet', zh: '尚未评估' },
-  truth: { en: 'true', zh: '实际' },
-  predicted: { en: 'predicted', zh: '预测' },
-} satisfies Record<string, Text>;
-const colon: Text = { en: ': ', zh: '：' };
+function word(lang: Lang, key: KeyOf<'fashion'>, vars?: Vars): string {
+  return translate(lang, 'fashion', key, vars);
+}
 
 export interface FashionBar {
   label: number;
@@ -53,7 +38,8 @@ export interface FashionSample {
 }
 
 function className(c: number, lang: Lang): string {
-  return fashionClassNames[c]?.[lang] ?? String(c);
+  const key = fashionClassKeys[c];
+  return key ? word(lang, key) : String(c);
 }
 
 /** What the tile shows, as data (tested without a DOM). */
@@ -67,7 +53,7 @@ export function fashionTileModel(e: Evaluation | null | undefined, lang: Lang): 
       image: s.image,
       right,
       caption: `${right ? '✓' : '✗'} ${className(s.predicted, lang)}`,
-      title: `${words.truth[lang]}${colon[lang]}${className(s.label, lang)} · ${words.predicted[lang]}${colon[lang]}${className(s.predicted, lang)} (${Math.round(s.confidence * 100)}%)`,
+      title: word(lang, 'sampleTitle', { truth: className(s.label, lang), predicted: className(s.predicted, lang), pct: Math.round(s.confidence * 100) }),
     };
   });
   return { bars, samples };
@@ -126,10 +112,10 @@ function FashionTileImpl({ evaluation, lang, size = 180, colour, down = false }:
   return (
     <div className={`ft-tile${down ? ' ft-down' : ''}`} style={style} data-testid="fashion-tile">
       {!m ? (
-        <div className="ft-empty">{words.noEval[lang]}</div>
+        <div className="ft-empty">{word(lang, 'noEval')}</div>
       ) : (
         <>
-          <div className="ft-bars" role="list" aria-label={words.perClass[lang]}>
+          <div className="ft-bars" role="list" aria-label={word(lang, 'perClass')}>
             {m.bars.map((b) => (
               <div key={b.label} role="listitem" style={{ display: 'contents' }} aria-label={`${b.name} ${b.pct}`}>
                 <span className="ft-name">{b.name}</span>
@@ -140,7 +126,7 @@ function FashionTileImpl({ evaluation, lang, size = 180, colour, down = false }:
               </div>
             ))}
           </div>
-          <div className="ft-samples" aria-label={words.samples[lang]}>
+          <div className="ft-samples" aria-label={word(lang, 'samples')}>
             {m.samples.map((s) => (
               <SampleImage key={s.key} sample={s} />
             ))}

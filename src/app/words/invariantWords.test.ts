@@ -36,7 +36,8 @@ describe('invariant names', () => {
   });
 
   it("ZooKeeper's Zab checks reuse Raft's names under the service's name", () => {
-    expect(invariantName('zab-election-safety', 'zh')).toBe(`ZooKeeper (Zab): ${invariantName('election-safety', 'zh')}`);
+    expect(invariantName('zab-election-safety', 'en')).toBe(`ZooKeeper (Zab): ${invariantName('election-safety', 'en')}`);
+    expect(invariantName('zab-election-safety', 'zh')).toBe(`ZooKeeper（Zab）：${invariantName('election-safety', 'zh')}`);
     expect(invariantName('no-such-check', 'en')).toBe('no-such-check');
   });
 });
