@@ -148,10 +148,12 @@ describe('ps-async under a coordination-service lock (psAsyncRmw.ts)', () => {
       if (f.phase === 'lock') expect(f.lock?.state).not.toBe('held');
       else expect(f.lock).toMatchObject({ state: 'held', token: expect.any(Number) });
     }
-    // During its GC pause (fired by the timeline's `on paramsRead`), w0 still shows the lock held,
-    // while the ZooKeeper leader's applied state has given it to another worker.
+    // During its GC pause (the timeline's at 4.2 s, just after w0 read the parameters under its
+    // lock), w0 still shows the lock held, while the ZooKeeper leader's applied state has given it
+    // to another worker.
     const pause = sim.history.events.find((e): e is Extract<HistoryEvent, { type: 'action' }> => e.type === 'action' && e.action.do === 'pause');
-    expect(pause?.on).toEqual({ event: 'paramsRead', node: 'w0', after: 4000 });
+    expect(pause).toMatchObject({ t: 4200, action: { node: 'w0', ms: 2000 } });
+    expect(factsAt(ev, 'w0', pause!.t)).toMatchObject({ phase: 'compute', lock: { state: 'held' } });
     const t = pause!.t + 1900;
     expect(factsAt(ev, 'w0', t)).toMatchObject({ phase: 'compute', lock: { state: 'held' } });
     const leader = factsAt(ev, 'c0', t) as Of<'coord-server'>;
