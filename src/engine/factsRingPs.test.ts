@@ -79,8 +79,9 @@ describe('facts of the ring and parameter-server strategies are complete', () =>
     const kindOf = (node: NodeId) => events.find((e) => e.node === node && e.f !== null)?.f?.kind;
     for (let i = 0; i < scenario.cluster.workers; i++) expect(kindOf(`w${i}`)).toBe(want.worker);
     if (want.server) expect(kindOf('s0')).toBe(want.server);
-    // Facts move with the run (not one snapshot at t = 0).
-    expect(events.filter((e) => e.t > 0).length).toBeGreaterThan(10 * scenario.cluster.workers);
+    // Facts move with the run (not one snapshot at t = 0), for every worker: at least five changes
+    // each (L3's 100 MB PS with 8 workers has ~2 s rounds, so a handful of rounds in 16 s).
+    for (let i = 0; i < scenario.cluster.workers; i++) expect(events.filter((e) => e.t > 0 && e.node === `w${i}`).length, `w${i}`).toBeGreaterThanOrEqual(5);
   });
 
   it.each(KINDS)('%s: random fault schedules (nemesis) record every change', async (kind) => {
