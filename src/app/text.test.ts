@@ -41,6 +41,8 @@ const variants: Array<[string, string, (s: Scenario) => Scenario]> = [
   ['kafka-acks-isr', 'kafka, 2 topic partitions', (sc) => ({ ...sc, strategy: { ...sc.strategy, 'num.partitions': 2 } as Scenario['strategy'] })],
   ['coordination-fencing', 'etcd, serializable reads', (sc) => ({ ...sc, coordination: { ...sc.coordination!, service: 'etcd', reads: 'serializable' } })],
   ['coordination-fencing', 'zookeeper, sync then local reads', (sc) => ({ ...sc, coordination: { ...sc.coordination!, reads: 'sync-then-local' } })],
+  // Epochs from each side's own detector (no coordination service) and a store that does not check them.
+  ['degrade-average', 'degrade, detector epochs, no fencing', (sc) => ({ ...sc, strategy: { ...sc.strategy, fencing: false } as Scenario['strategy'] })],
 ];
 
 beforeAll(async () => {
@@ -206,7 +208,12 @@ describe('the explanation is true for the configuration on screen (real runs)', 
     // Epochs: from the service, granted once to one side; from a detector, what they cannot promise.
     expect(joined('degrade-merge-fencing')).toContain('The service grants each epoch once, to one side');
     expect(joined('degrade-merge-fencing')).not.toMatch(/failure detector, not from one authority/);
-    for (const id of ['degrade-average', 'degrade-no-fencing']) expect(joined(id), id).toMatch(/cannot promise a single writer|can collide/);
+    for (const id of ['degrade-average', 'degrade, detector epochs, no fencing']) expect(joined(id), id).toMatch(/cannot promise a single writer|can collide/);
+    // L12's no-fencing variant: the service still grants each epoch once, but the store does not check it.
+    expect(joined('degrade-merge-fencing / no-fencing')).toContain('The service grants each epoch once, to one side');
+    expect(joined('degrade-merge-fencing / no-fencing')).toMatch(/Split brain: fencing is off, so a checkpoint write carrying an old epoch was accepted \(stale writes accepted [1-9]/);
+    expect(joined('degrade-merge-fencing / no-fencing')).toContain('without fencing the store accepts them');
+    expect(joined('degrade-merge-fencing')).not.toMatch(/Split brain/);
   });
 
   it('SSP: s = ∞ never blocks on the bound, s = 0 is lockstep; a finite s is bounded staleness, not C', () => {

@@ -151,12 +151,17 @@ describe('pause with user actions and timeline triggers', () => {
   const l11 = (): Scenario => {
     const v = validateScenario(JSON.parse(readFileSync(new URL('../../public/scenarios/coordination-fencing.json', import.meta.url), 'utf8')));
     if (!v.ok) throw new Error(v.errors.join('\n'));
-    return v.scenario;
+    // The lesson pauses w0 at a fixed time inside its critical section (guided mode's "try" waits
+    // at timed entries); this suite is about a *triggered* pause, so it fires the same pause by
+    // w0's first paramsRead after 4 s instead.
+    const timeline = v.scenario.timeline.map((e) => (e.do === 'pause' && e.node === 'w0' ? { on: { event: 'paramsRead', node: 'w0', after: 4000 }, do: 'pause' as const, node: 'w0', ms: 2000 } : e));
+    expect(timeline).not.toEqual(v.scenario.timeline);
+    return { ...v.scenario, timeline };
   };
   const make = (s: Scenario) => Simulation.create(s, { trainer: new InstantTrainer(16, 50), sampleEveryMs: 250 });
 
   /**
-   * L11 (its `on paramsRead` trigger pauses w0 after 4 s) with a user who, between paced advances,
+   * L11 with its pause triggered by w0's first paramsRead after 4 s with a user who, between paced advances,
    * pauses w0 again while it is still frozen (extending the trigger's pause), pauses s0 later, and
    * moves the checkpoint pointer.
    */

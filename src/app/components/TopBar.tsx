@@ -7,6 +7,7 @@ import { ls } from '../i18n/lessonStrings';
 import { RunControls } from './RunControls';
 import { set, useApp } from '../store';
 import { useIsStudent } from '../room/roomStore';
+import { useLesson } from '../lesson/store';
 
 /** First row: title, scenario picker, open file, share, run controls, language, theme, presenter size. */
 export function TopBar() {
@@ -14,6 +15,8 @@ export function TopBar() {
   const theme = useApp((st) => st.theme);
   const presenter = useApp((st) => st.presenter);
   const showSettings = useApp((st) => st.showSettings);
+  // App draws the settings row only outside guided mode: point at it only when it is there.
+  const settingsRow = useLesson((st) => st.lesson === null || st.mode !== 'guided') && showSettings;
   const builtins = useApp((st) => st.builtins);
   const scenario = useApp((st) => st.scenario);
   const shareOpen = useApp((st) => st.shareOpen);
@@ -100,7 +103,7 @@ export function TopBar() {
         type="button"
         className="compact"
         aria-expanded={showSettings}
-        aria-controls="settings-row"
+        aria-controls={settingsRow ? 'settings-row' : undefined}
         onClick={() => set({ showSettings: !showSettings })}
         title={s(lang, 'settingsTitle')}
         aria-label={s(lang, 'settingsTitle')}

@@ -35,6 +35,15 @@ describe('focus', () => {
     expect(focusCss([], 'x')).toBe('');
   });
 
+  it('rings a metric readout without the tag, which would cover the number it points at', () => {
+    const css = focusCss(focusList(['zk-lock/chart:staleWritesAccepted']), 'look here');
+    expect(css).toContain('[data-testid="variant-zk-lock"] .vp-metric[data-metric="staleWritesAccepted"]');
+    expect(css).toContain('outline: var(--laser-width) solid var(--laser)');
+    expect(css).not.toContain('look here');
+    // A view keeps its tag.
+    expect(focusCss(focusList(['zk-lock/chart:staleWritesAccepted', 'topology']), 'look here')).toContain('.lesson-stage .view-topology::after { content: "◉ look here"');
+  });
+
   it('panels show loss vs time and divergence, or in second place the chart the act focused last', () => {
     const act: Act = {
       id: 'a',

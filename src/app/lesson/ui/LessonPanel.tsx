@@ -67,7 +67,7 @@ export function LessonPanel() {
         <button type="button" className="primary" onClick={() => void next()} title={ls(lang, 'nextTitle')} data-testid="lesson-next" disabled={atEnd}>
           {atEnd ? ls(lang, 'endOfLesson') : `${ls(lang, 'next')} →`}
         </button>
-        <button type="button" className="compact" onClick={() => setLesson({ mode: 'free' })} title={ls(lang, 'freePlayTitle')} aria-label={ls(lang, 'freePlayTitle')} data-testid="lesson-free">
+        <button type="button" className="compact" onClick={() => setLesson({ mode: 'free' })} title={ls(lang, 'freePlayTitle')} data-testid="lesson-free">
           {ls(lang, 'freePlay')}
         </button>
       </footer>
