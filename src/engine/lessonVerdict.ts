@@ -2,6 +2,7 @@ import { compare, resolveAt } from '../scenario/expectations';
 import { isComparison, type ComparisonOp, type Expectation, type MetricName, type Scenario } from '../scenario/schema';
 import { baseIdOf, expectationApplies, isBaseId } from '../scenario/variants';
 import type { NodeId } from '../sim/types';
+import type { ShapeSummary } from './api';
 import { metricAt, type SampleSeries } from './index/metricAt';
 
 /**
@@ -47,16 +48,9 @@ export interface ComparisonResult {
   pass: boolean | null;
 }
 
-export interface ShapeResult {
+/** A shape expectation judged: `values` one per listed variant, in order (null: undefined there, e.g. a target never reached). */
+export interface ShapeResult extends Omit<ShapeSummary, 'pass'> {
   index: number;
-  metric: string;
-  node?: string;
-  at: number | 'end';
-  variants: string[];
-  shape: 'u' | 'increasing' | 'decreasing';
-  tolerance?: number;
-  /** One per listed variant, in order (null: undefined there, e.g. a target never reached). */
-  values: Array<number | null>;
   pass: boolean | null;
 }
 

@@ -66,6 +66,11 @@ export function beginRead(c: ClientState, opId: number, floor: number): number {
 export function onRedirect(c: ClientState, op: 'update' | 'read', id: number, hint: NodeId | null, from: NodeId, serverCount: number): 'stale' | 'follow' | 'wait' {
   const current = op === 'update' ? c.phase === 'updating' && c.upd?.seq === id : c.phase === 'reading' && c.read?.readId === id;
   if (!current) return 'stale';
+  return followHint(c, hint, from, serverCount);
+}
+
+/** A redirect's hint is followed at once, at most once per server per request; else stay with `from` and wait. */
+export function followHint(c: { hops: number; guess: NodeId | null }, hint: NodeId | null, from: NodeId, serverCount: number): 'follow' | 'wait' {
   if (hint !== null && hint !== from && c.hops < serverCount) {
     c.hops++;
     c.guess = hint;

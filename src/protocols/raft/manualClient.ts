@@ -1,4 +1,5 @@
 import type { NodeId } from '../../sim/types';
+import { followHint } from './client';
 
 /**
  * A manual Raft client (`clientMode: "manual"`, CURRICULUM L7): a worker that updates only when
@@ -99,13 +100,7 @@ export function readTarget(c: ManualState, servers: readonly NodeId[]): NodeId {
 /** A redirect of read `readId`: follow a new hint at once (bounded), else wait for the retry timer. */
 export function onReadRedirect(c: ManualState, readId: number, hint: NodeId | null, from: NodeId, serverCount: number): 'stale' | 'follow' | 'wait' {
   if (c.read?.readId !== readId) return 'stale';
-  if (hint !== null && hint !== from && c.hops < serverCount) {
-    c.hops++;
-    c.guess = hint;
-    return 'follow';
-  }
-  c.guess = from;
-  return 'wait';
+  return followHint(c, hint, from, serverCount);
 }
 
 /** The read retry timer fired: resend to the next server, or nothing (stale timer, no read). */

@@ -1,7 +1,7 @@
 import type { NodeId } from '../../sim/types';
 import type { NodeFacts } from '../facts';
 import type { StepResult, StrategyContext } from '../strategy';
-import type { ClientSide } from './clientSide';
+import { recordAck, recordRead, type ClientSide } from './clientSide';
 import type { RaftPsConfig } from './knobs';
 import {
   beginManualRead,
@@ -20,7 +20,6 @@ import {
 } from './manualClient';
 import type { ClientMsg, RaftMsg } from './messages';
 import type { RaftObserver } from './observer';
-import { updateKey } from './state';
 
 /** The I/O of manual clients (`clientMode: "manual"`); the decisions are manualClient.ts's. */
 export class ManualClients implements ClientSide {
@@ -69,20 +68,13 @@ export class ManualClients implements ClientSide {
       case 'ack': {
         const done = onManualAck(c, m.seq, from);
         if (!done) return;
-        this.ctx.op(worker, 'ok', 'update', done.opId, m.version);
-        this.obs.ack(updateKey(worker, m.seq));
-        this.ctx.counted(worker);
+        recordAck(this.ctx, this.obs, worker, m.seq, done.opId, m.version);
         return this.startRead(worker, c);
       }
       case 'params': {
         const done = onManualParams(c, m.readId);
         if (!done) return;
-        if (m.version < done.floor) {
-          this.obs.staleRead(worker);
-          this.ctx.note('staleRead', worker, { version: m.version, newest: done.floor, server: from });
-        }
-        this.ctx.op(worker, 'ok', 'read', done.opId, m.version, m.params);
-        this.ctx.setReplica(worker, m.params, m.version, m.version);
+        recordRead(this.ctx, this.obs, worker, from, m, done);
         // The next update should be computed on these parameters, not on older ones.
         if (!c.computing && (!c.ready || c.ready.basedOn < m.version)) this.compute(worker, c);
         return;

@@ -1,12 +1,11 @@
 import type { NodeId } from '../../sim/types';
 import type { NodeFacts } from '../facts';
 import type { StepResult, StrategyContext } from '../strategy';
-import type { ClientSide } from './clientSide';
+import { recordAck, recordRead, type ClientSide } from './clientSide';
 import { beginRead, beginUpdate, freshClient, onAck, onParams, onRedirect, onRetry, onTooLarge, target, type ClientState } from './client';
 import type { RaftPsConfig } from './knobs';
 import type { ClientMsg, RaftMsg } from './messages';
 import type { RaftObserver } from './observer';
-import { updateKey } from './state';
 import { clientFacts } from './view';
 
 /**
@@ -76,20 +75,13 @@ export class RaftClients implements ClientSide {
       case 'ack': {
         const done = onAck(c, m.seq, from);
         if (!done) return;
-        this.ctx.op(worker, 'ok', 'update', done.opId, m.version);
-        this.obs.ack(updateKey(worker, m.seq));
-        this.ctx.counted(worker);
+        recordAck(this.ctx, this.obs, worker, m.seq, done.opId, m.version);
         return this.startRead(worker, c);
       }
       case 'params': {
         const done = onParams(c, m.readId);
         if (!done) return;
-        if (m.version < done.floor) {
-          this.obs.staleRead(worker);
-          this.ctx.note('staleRead', worker, { version: m.version, newest: done.floor, server: from });
-        }
-        this.ctx.op(worker, 'ok', 'read', done.opId, m.version, m.params);
-        this.ctx.setReplica(worker, m.params, m.version, m.version);
+        recordRead(this.ctx, this.obs, worker, from, m, done);
         this.ctx.startStep(worker);
         return;
       }
