@@ -60,6 +60,28 @@ const fmtY = (v: number, int: boolean): string => {
   return a === 0 ? '0' : a >= 10 ? v.toFixed(0) : a >= 1 ? v.toFixed(1) : a >= 0.01 ? v.toFixed(2) : v.toExponential(0);
 };
 
+/**
+ * Where each line's label goes: beside its last point, pushed apart vertically (in order) so that
+ * labels of lines that end close together stay readable.
+ */
+function endLabels(series: readonly Series[], x: (v: number) => number, y: (v: number) => number, gap: number, bottom: number): Array<{ key: string; x: number; y: number }> {
+  const ends: Array<{ key: string; x: number; y: number }> = [];
+  for (const s of series) {
+    let i = s.points.length - 1;
+    while (i >= 0 && !Number.isFinite(s.points[i][1])) i--;
+    if (i >= 0) ends.push({ key: s.key, x: x(s.points[i][0]), y: y(s.points[i][1]) });
+  }
+  ends.sort((a, b) => a.y - b.y);
+  for (let i = 1; i < ends.length; i++) ends[i].y = Math.max(ends[i].y, ends[i - 1].y + gap);
+  // Lines that end on the x axis (staleness 0) would push labels below it: stack them upwards instead.
+  const n = ends.length;
+  if (n > 0 && ends[n - 1].y > bottom) {
+    ends[n - 1].y = bottom;
+    for (let i = n - 2; i >= 0; i--) ends[i].y = Math.min(ends[i].y, ends[i + 1].y - gap);
+  }
+  return ends;
+}
+
 /** Four charts in a row, or two by two where a row would make each narrower than ~130 px (phones). */
 function columnsFor(width: number): number {
   return width > 0 && width < 540 ? 2 : 4;
@@ -72,6 +94,7 @@ function drawChart(svgEl: SVGSVGElement, spec: ChartSpec, width: number, height:
     svg.append('g').attr('class', 'cv-x cv-axis');
     svg.append('g').attr('class', 'cv-y cv-axis');
     svg.append('g').attr('class', 'cv-plot');
+    svg.append('g').attr('class', 'cv-ends');
     svg.append('line').attr('class', 'cv-cursor');
     svg.append('text').attr('class', 'cv-chart-title').attr('x', 4);
     svg.append('text').attr('class', 'cv-chart-note').attr('x', 4);
@@ -81,7 +104,9 @@ function drawChart(svgEl: SVGSVGElement, spec: ChartSpec, width: number, height:
   // The margins hold text, which is in rem: they grow with the type (presenter mode), so titles,
   // notes and tick labels never overlap; ticks keep about two lines of text apart.
   const k = Math.max(1, fs / 15);
-  const m = { left: M.left * k, right: M.right, top: M.top * k, bottom: M.bottom * k };
+  // Per-worker lines carry their worker's id at their end, so colour never tells them apart alone.
+  const labelled = spec.series.filter((s) => s.colour !== null && s.points.length > 0);
+  const m = { left: M.left * k, right: labelled.length > 0 ? M.right + fs * 1.7 : M.right, top: M.top * k, bottom: M.bottom * k };
   const top = spec.note ? m.top + 12 * k : m.top;
   const x = d3.scaleLinear().domain(spec.xDomain).range([m.left, width - m.right]);
   // Step counts grow every frame; a nice domain moves in steps, so axes need not redraw each time.
@@ -153,6 +178,15 @@ function drawChart(svgEl: SVGSVGElement, spec: ChartSpec, width: number, height:
     .attr('class', (d) => `cv-series${d.colour === null ? ' neutral' : ''}`)
     .attr('stroke', (d) => d.colour)
     .attr('d', (d) => line(d.points) ?? '');
+
+  svg
+    .select('g.cv-ends')
+    .selectAll<SVGTextElement, { key: string; x: number; y: number }>('text')
+    .data(endLabels(labelled, x, y, fs * 0.85, height - m.bottom), (d) => d.key)
+    .join((enter) => enter.append('text').attr('class', 'cv-end-label').attr('dy', '0.35em').attr('aria-hidden', 'true'))
+    .attr('x', (d) => d.x + 3)
+    .attr('y', (d) => d.y)
+    .text((d) => d.key);
 
   const empty = spec.series.every((s) => s.points.length === 0);
   svg
