@@ -257,9 +257,7 @@ export function handleAck(s: ZabCore, from: NodeId, epoch: number, index: number
  * NEWLEADER ack the same way). Returns the new commit point.
  */
 export function handleSyncedAck(s: ZabCore, from: NodeId, epoch: number, upTo: number): number {
-  if (s.v.role !== 'leading' || !s.v.established || epoch !== s.p.currentEpoch) return s.v.committed;
-  for (let i = s.v.committed + 1; i <= Math.min(upTo, s.p.history.length); i++) s.v.acks.get(i)?.add(from);
-  return handleAck(s, from, epoch, s.v.committed + 1);
+  return handleAck(s, from, epoch, upTo);
 }
 
 /** COMMIT at a follower: everything up to the leader's commit point that it holds. */
