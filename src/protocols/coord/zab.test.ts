@@ -11,6 +11,7 @@ import {
   handleNewLeader,
   handleNewLeaderAck,
   handleProposal,
+  handleSyncedAck,
   leaderPropose,
   startCandidacy,
   zxidHex,
@@ -109,6 +110,16 @@ describe('Zab as guarded transitions', () => {
     const p3 = leaderPropose(a, cmd('/z'), ++uid);
     handleAck(a, 'c0', epoch, p3.index);
     expect(handleAck(a, 'c1', epoch - 1, p3.index)).toBe(2);
+  });
+
+  it('a follower re-synced up to upTo acknowledges only what it holds, not the proposal after it', () => {
+    const { a, epoch } = cluster();
+    const before = a.p.history.length;
+    const p = leaderPropose(a, cmd('/x'), ++uid);
+    handleAck(a, 'c0', epoch, p.index);
+    // c2's NEWLEADER ack names the history it took (before p): p has the leader's ACK only.
+    expect(handleSyncedAck(a, 'c2', epoch, before)).toBe(before);
+    expect(handleSyncedAck(a, 'c2', epoch, p.index)).toBe(p.index);
   });
 
   it('a proposal from another leader, or of another epoch, is ignored', () => {
