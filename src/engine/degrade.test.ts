@@ -177,6 +177,12 @@ describe('degrade: liveness after the heal (randomized-checker regressions)', ()
     expect(r.problems).toEqual([]);
   });
 
+  it('checker seed 200081 with a ZooKeeper service: a Zab ACK lost to a partition no longer stalls every later commit (epoch grants, session closes)', async () => {
+    const r = await runSeed({ kind: 'degrade', seed: 200081, coord: 'zookeeper' });
+    // Before the fix: no worker progressed after the heal (every epoch request waited on index 6 forever).
+    expect(r.problems).toEqual([]);
+  });
+
   it.each([33182, 40280])('checker seed %i: a worker sent a merge the others have moved past contributes again instead of rejoining an empty ring', async (seed) => {
     const r = await runSeed({ kind: 'degrade', seed });
     expect(r.problems).toEqual([]); // both resumed 3.1 s after the heal (bound 3 s) before the fix

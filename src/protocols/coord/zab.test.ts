@@ -11,6 +11,7 @@ import {
   handleNewLeader,
   handleNewLeaderAck,
   handleProposal,
+  handleSyncedAck,
   leaderPropose,
   startCandidacy,
   zxidHex,
@@ -85,13 +86,40 @@ describe('Zab as guarded transitions', () => {
     expect(handleProposal(b, 'c0', p2)).toBe('gap'); // out of order: resync
     expect(handleProposal(b, 'c0', p1)).toBe('logged');
     expect(handleProposal(b, 'c0', p2)).toBe('logged');
-    handleAck(a, 'c0', epoch, p1.index);
-    handleAck(a, 'c0', epoch, p2.index);
-    // p2 has its quorum before p1: nothing commits out of order.
-    expect(handleAck(a, 'c1', epoch, p2.index)).toBe(0);
-    expect(handleAck(a, 'c1', epoch, p1.index)).toBe(2);
+    // The leader's own ACK alone is no quorum.
+    expect(handleAck(a, 'c0', epoch, p1.index)).toBe(0);
+    expect(handleAck(a, 'c0', epoch, p2.index)).toBe(0);
+    expect(handleAck(a, 'c1', epoch, p1.index)).toBe(1);
+    expect(handleAck(a, 'c1', epoch, p2.index)).toBe(2);
     handleCommit(b, 'c0', epoch, 2);
     expect(b.v.committed).toBe(2);
+  });
+
+  it("phase 3: a follower's ACK vouches for every earlier proposal, so one ACK lost to a cut does not stall commits", () => {
+    const { a, b, epoch } = cluster();
+    const p1 = leaderPropose(a, cmd('/x'), ++uid);
+    const p2 = leaderPropose(a, cmd('/y'), ++uid);
+    handleAck(a, 'c0', epoch, p1.index);
+    handleAck(a, 'c0', epoch, p2.index);
+    expect(handleProposal(b, 'c0', p1)).toBe('logged');
+    expect(handleProposal(b, 'c0', p2)).toBe('logged');
+    // c1's ACK of p1 is lost; its ACK of p2 (it logs in order) commits both, in zxid order.
+    expect(a.v.committed).toBe(0);
+    expect(handleAck(a, 'c1', epoch, p2.index)).toBe(2);
+    // An ACK from another epoch counts for nothing.
+    const p3 = leaderPropose(a, cmd('/z'), ++uid);
+    handleAck(a, 'c0', epoch, p3.index);
+    expect(handleAck(a, 'c1', epoch - 1, p3.index)).toBe(2);
+  });
+
+  it('a follower re-synced up to upTo acknowledges only what it holds, not the proposal after it', () => {
+    const { a, epoch } = cluster();
+    const before = a.p.history.length;
+    const p = leaderPropose(a, cmd('/x'), ++uid);
+    handleAck(a, 'c0', epoch, p.index);
+    // c2's NEWLEADER ack names the history it took (before p): p has the leader's ACK only.
+    expect(handleSyncedAck(a, 'c2', epoch, before)).toBe(before);
+    expect(handleSyncedAck(a, 'c2', epoch, p.index)).toBe(p.index);
   });
 
   it('a proposal from another leader, or of another epoch, is ignored', () => {

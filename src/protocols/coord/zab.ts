@@ -234,7 +234,11 @@ export function handleProposal(s: ZabCore, from: NodeId, m: Proposal): 'logged' 
 /** An ACK (a follower, or the leader itself once synced to disk) at the leader: the new commit point. */
 export function handleAck(s: ZabCore, from: NodeId, epoch: number, index: number): number {
   if (s.v.role !== 'leading' || !s.v.established || epoch !== s.p.currentEpoch) return s.v.committed;
-  s.v.acks.get(index)?.add(from);
+  // A follower logs proposals strictly in order (handleProposal), so its ACK of `index` vouches for
+  // every earlier one too. Zab assumes FIFO channels (TCP): an ACK is never lost without the
+  // connection, and a follower re-syncing through NEWLEADER. Here a cut can drop one ACK alone; counted
+  // per index only, that transaction — and every later one — would never commit.
+  for (let i = s.v.committed + 1; i <= Math.min(index, s.p.history.length); i++) s.v.acks.get(i)?.add(from);
   const need = quorum(s.peers.length + 1);
   // Commit strictly in zxid order: a transaction commits only after every earlier one.
   while (s.v.committed < s.p.history.length) {
@@ -253,9 +257,7 @@ export function handleAck(s: ZabCore, from: NodeId, epoch: number, index: number
  * NEWLEADER ack the same way). Returns the new commit point.
  */
 export function handleSyncedAck(s: ZabCore, from: NodeId, epoch: number, upTo: number): number {
-  if (s.v.role !== 'leading' || !s.v.established || epoch !== s.p.currentEpoch) return s.v.committed;
-  for (let i = s.v.committed + 1; i <= Math.min(upTo, s.p.history.length); i++) s.v.acks.get(i)?.add(from);
-  return handleAck(s, from, epoch, s.v.committed + 1);
+  return handleAck(s, from, epoch, upTo);
 }
 
 /** COMMIT at a follower: everything up to the leader's commit point that it holds. */
