@@ -124,9 +124,9 @@ export function lessonProblems(s: Scenario, runs: LessonRunsById, events: readon
     if (step.predict && step.predict.answer >= step.predict.options.length) {
       at([...path, 'predict', 'answer'], `${step.predict.answer} is not an option: answers count from 0 and there are ${step.predict.options.length} options`);
     }
-    if (step.try) {
-      const r = run(focus)!;
-      const res = parseAction(step.try.action, clusterNodeIds(r.cluster));
+    const tryRun = step.try ? run(focus) : undefined; // an unknown shown variant is reported where the act shows it
+    if (step.try && tryRun) {
+      const res = parseAction(step.try.action, clusterNodeIds(tryRun.cluster));
       if (!res.ok) at([...path, 'try', 'action'], `not an action of the action table: ${res.error}`);
     }
     if (step.chart) {

@@ -4,7 +4,7 @@ import { kafkaMisnomers, kafkaPsProblems } from '../protocols/kafka';
 import { coordinationProblems } from '../protocols/coord/config';
 import { psSyncAggregationProblem } from '../protocols/psSync';
 import { strategiesWithWire } from '../protocols/wire';
-import { actionKinds, FASHION_TRAIN_IMAGES, scenarioSchema, type Scenario, type TimelineEntry } from './schema';
+import { actionKinds, FASHION_TRAIN_IMAGES, isComparison, scenarioSchema, type Scenario, type TimelineEntry } from './schema';
 import { fieldNamesOf, formatIssues, formatPath, makeSuggester } from './issues';
 import { actionNodeProblems, clusterNodeIds, unknownNodeMessage } from './nodes';
 import { baseIdOf, expectationsFor, fixedFields, isBaseId, patchedInput } from './variants';
@@ -68,7 +68,12 @@ export function resolveVariant(base: Scenario, id: string): ValidationResult {
   if (!v) return { ok: false, errors: [`variant: no variant "${id}"${base.variants?.length ? ` (variants: ${base.variants.map((x) => x.id).join(', ')})` : ''}`] };
   // The lesson's sampling times travel with the variant: every run is sampled where the lesson reads it.
   const times = lessonSampleTimes(base);
-  return validateOne({ ...patchedInput(base, v.patch), expect: expectationsFor(base.expect, id, baseIdOf(base)), ...(times.length ? { sampleAt: times } : {}) });
+  // A variant's run is a plain scenario: the lesson script (acts, narration, metadata), shapes and
+  // comparisons with other runs belong to the file and name the other variants (they are judged
+  // from the runs' samples, lessonVerdict.ts), so a run written out on its own validates again.
+  const { acts: _acts, narration: _narration, lesson: _lesson, shapes: _shapes, ...run } = patchedInput(base, v.patch);
+  const expect = expectationsFor(base.expect, id, baseIdOf(base)).filter((e) => !isComparison(e));
+  return validateOne({ ...run, expect, ...(times.length ? { sampleAt: times } : {}) });
 }
 
 /**

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { expectationsFor, mergePatch, patchedInput } from './variants';
 import { resolveVariant, validateScenario } from './validate';
@@ -171,5 +172,25 @@ describe('variants (CURRICULUM §C.1, §C.7)', () => {
 
   it('an expectation with "variant" on a scenario without variants is refused', () => {
     expect(errorsOf({ ...base, expect: [{ at: 'end', metric: 'steps', op: '>', value: 0, variant: 'x' }] })).toEqual(['expect[0].variant: no variant "x" (the scenario has no variants; "*" means all, "base" the base)']);
+  });
+});
+
+describe('a variant written out on its own', () => {
+  it('is a plain scenario that validates again (every built-in lesson variant): the lesson script stays with the file', () => {
+    const ids = JSON.parse(readFileSync('public/scenarios/index.json', 'utf8')) as string[];
+    let checked = 0;
+    for (const id of ids) {
+      const file = validateScenario(JSON.parse(readFileSync(`public/scenarios/${id}.json`, 'utf8')));
+      if (!file.ok) throw new Error(`${id}: ${file.errors.join('; ')}`);
+      for (const v of file.scenario.variants ?? []) {
+        const r = resolveVariant(file.scenario, v.id);
+        if (!r.ok) throw new Error(`${id}/${v.id}: ${r.errors.join('; ')}`);
+        expect(r.scenario.acts ?? r.scenario.narration ?? r.scenario.lesson, `${id}/${v.id}`).toBeUndefined();
+        const again = validateScenario(JSON.parse(JSON.stringify({ ...r.scenario, id: `${id}-${v.id}` })));
+        expect(again.ok ? [] : again.errors, `${id}/${v.id}`).toEqual([]);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(30);
   });
 });
