@@ -1,0 +1,95 @@
+/**
+ * `npm run bench:profile -- [--url QUERY] [--seconds 5] [--dist DIR]`: where the main thread's time
+ * goes while a run animates — a CDP CPU profile of the page, self time summed by function and by
+ * file. Build unminified for readable names (`npx vite build --outDir /tmp/distprof --minify false`
+ * and `--dist /tmp/distprof`). A tool for finding work, never a test.
+ */
+import { createServer } from 'node:http';
+import { existsSync, readFileSync } from 'node:fs';
+import { extname, join, normalize, resolve } from 'node:path';
+import { chromium } from '@playwright/test';
+import { chromiumArgs, findChromium } from '../scripts/chromium.mjs';
+
+const argv = process.argv.slice(2);
+const flag = (name: string, dflt: string): string => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? argv[i + 1] : dflt;
+};
+const dist = resolve(flag('dist', 'dist'));
+const seconds = Number(flag('seconds', '5'));
+const query = flag('url', '?scenario=async-partition&autoplay=1&speed=1&backend=wasm');
+const top = Number(flag('top', '40'));
+
+const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.json': 'application/json', '.svg': 'image/svg+xml' };
+const server = createServer((req, res) => {
+  const path = normalize(decodeURIComponent((req.url ?? '/').split('?')[0]));
+  const file = join(dist, path.endsWith('/') ? `${path}index.html` : path);
+  if (!file.startsWith(dist) || !existsSync(file)) return void res.writeHead(404).end();
+  res.writeHead(200, { 'Content-Type': types[extname(file)] ?? 'application/octet-stream', 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' }).end(readFileSync(file));
+});
+await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+const port = (server.address() as { port: number }).port;
+
+interface Node {
+  id: number;
+  children?: number[];
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount?: number;
+}
+const found = await findChromium();
+if (!found) throw new Error('no Chromium');
+const browser = await chromium.launch({ executablePath: found.path, args: chromiumArgs });
+try {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  await page.goto(`http://127.0.0.1:${port}/${query}`);
+  await page.waitForFunction(() => ((window as unknown as { capPlayground?: { run(): { now: number } | null } }).capPlayground?.run()?.now ?? 0) > 500, undefined, { timeout: 60_000 });
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  await cdp.send('Profiler.start');
+  await page.waitForTimeout(seconds * 1000);
+  const { profile } = (await cdp.send('Profiler.stop')) as { profile: { nodes: Node[]; samples: number[]; startTime: number; endTime: number } };
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const counts = new Map<number, number>();
+  for (const s of profile.samples) counts.set(s, (counts.get(s) ?? 0) + 1);
+  const total = profile.samples.length;
+  const byFn = new Map<string, number>();
+  const byFile = new Map<string, number>();
+  for (const [id, c] of counts) {
+    const f = byId.get(id)!.callFrame;
+    const file = f.url.split('/').pop() || f.url || '(native)';
+    const key = `${f.functionName || '(anon)'} ${file}:${f.lineNumber + 1}`;
+    byFn.set(key, (byFn.get(key) ?? 0) + c);
+    byFile.set(file, (byFile.get(file) ?? 0) + c);
+  }
+  const wallMs = (profile.endTime - profile.startTime) / 1000;
+  const idle = byFn.get('(idle) (native):0') ?? 0;
+  console.log(`${seconds} s, ${total} samples, busy ${(((total - idle) / total) * 100).toFixed(1)} % (${wallMs.toFixed(0)} ms)`);
+  const show = (m: Map<string, number>, n: number): void => {
+    for (const [k, c] of [...m].sort((a, b) => b[1] - a[1]).slice(0, n)) console.log(`${((c / total) * 100).toFixed(1).padStart(5)} %  ${k}`);
+  };
+  // Inclusive time: a function's samples and its callees', counted once per sample (recursion).
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const incl = new Map<string, number>();
+  for (const [id, c] of counts) {
+    const seen = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const f = byId.get(at)!.callFrame;
+      if (!f.url) continue;
+      const key = `${f.functionName || '(anon)'} ${f.url.split('/').pop()}:${f.lineNumber + 1}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      incl.set(key, (incl.get(key) ?? 0) + c);
+    }
+  }
+  console.log('\nby function (inclusive)');
+  show(incl, top);
+  console.log('\nby file');
+  show(byFile, 15);
+  console.log('\nby function (self)');
+  show(byFn, top);
+} finally {
+  await browser.close();
+  server.close();
+}
