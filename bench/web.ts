@@ -312,9 +312,12 @@ async function inputAtMax(name: string, scenarioJson: Record<string, unknown>): 
       });
       const done = (): Promise<boolean> => page.evaluate(() => !!(window as unknown as Hooks).capPlayground?.run()?.done);
       for (let i = 0; !(await done()); i++) {
-        const target = `node-w${i % 2}`;
+        // The glyphs of two servers, where a hand aims: sixteen workers stacked in a short panel
+        // overlap their neighbours' glyphs (a click on w0 can land on w1), and a server's box
+        // includes its outward labels, so its centre is not on the glyph.
+        const target = `node-s${i % 2}`;
         await page.evaluate((t) => ((window as unknown as { __input: { target: string } }).__input.target = t), target);
-        const box = await page.getByTestId(target).boundingBox();
+        const box = await page.locator(`[data-testid="${target}"] path.cv-shape`).boundingBox();
         if (box) await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
         await page.waitForTimeout(400);
       }

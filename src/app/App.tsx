@@ -79,7 +79,8 @@ function useDocumentSettings(): void {
  */
 function BottomRight() {
   const lang = useApp((st) => st.lang);
-  const { sim, t, frame } = useRunFrame();
+  // Logs, terms and boundaries change at events, not continuously: ten times a second is enough.
+  const { sim, t, frame } = useRunFrame('panel');
   const [pick, setPick] = useState<'servers' | 'replicas'>('servers');
   const servers = sim ? showServers(indexOf(sim)) : false;
   const view = servers ? pick : 'replicas';
@@ -111,18 +112,19 @@ function BottomRight() {
 /**
  * The run, the time the views show (the cursor, or now when following the run) and the frame
  * counter. Only the components that draw the run call this, so a new engine frame re-renders
- * them and not the whole page (top bar, tools, dialogs).
+ * them and not the whole page (top bar, tools, dialogs). `panel`: at most ten times a second
+ * while running (store.panelFrame) — for what is read, not watched moving.
  */
-function useRunFrame(): { sim: ReturnType<typeof get>['sim']; t: number; frame: number } {
+function useRunFrame(rate: 'frame' | 'panel' = 'frame'): { sim: ReturnType<typeof get>['sim']; t: number; frame: number } {
   const sim = useApp((st) => st.sim);
-  const frame = useApp((st) => st.frame);
+  const frame = useApp((st) => (rate === 'frame' ? st.frame : st.panelFrame));
   const cursor = useApp((st) => st.cursor);
   return { sim, t: cursor ?? (sim ? sim.now() : 0), frame };
 }
 
-/** Renders `children(t)` with the view time, re-rendered on every engine frame. */
+/** Renders `children(t)` with the view time, re-rendered as panels are (store.panelFrame). */
 function AtT({ children }: { children: (t: number, frame: number) => ReactNode }) {
-  const { t, frame } = useRunFrame();
+  const { t, frame } = useRunFrame('panel');
   return children(t, frame);
 }
 
@@ -156,7 +158,8 @@ function Timeline() {
 
 function Charts() {
   const lang = useApp((st) => st.lang);
-  const { sim, t, frame } = useRunFrame();
+  // Charts draw engine samples (one per sample period): ten times a second is enough.
+  const { sim, t, frame } = useRunFrame('panel');
   return sim ? (
     <ViewBoundary name={s(lang, 'charts')}>
       <LossCharts sim={sim} t={t} frame={frame} lang={lang} />

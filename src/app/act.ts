@@ -43,7 +43,7 @@ export function actAll(inputs: readonly Action[]): boolean {
   // run never forks, whatever the cursor.
   if (router) return actions.every((a) => router!(a));
   if (actionHooks.intercept?.(actions)) {
-    bumpFrame();
+    bumpFrame(true);
     return true;
   }
   if (cursor !== null && cursor < sim.now()) {
@@ -54,11 +54,11 @@ export function actAll(inputs: readonly Action[]): boolean {
     const r = sim.apply(action, 'user');
     if (!r.ok) {
       reportError(s(lang, 'actionFailed', { cause: r.error }));
-      bumpFrame();
+      bumpFrame(true);
       return false;
     }
   }
-  bumpFrame();
+  bumpFrame(true);
   return true;
 }
 

@@ -75,6 +75,13 @@ export interface AppState {
   /** Info line (e.g. the shared link). */
   notice: string | null;
   frame: number;
+  /**
+   * `frame` at most ten times a second while a run goes, and at once otherwise (paused, done, a
+   * scrub, a user's action): what text panels re-render on. Numbers that change 60 times a second
+   * cannot be read anyway, and re-rendering every panel each frame cost the main thread a third
+   * of its time (issue 9).
+   */
+  panelFrame: number;
   /** Every run of the loaded scenario; `sim` is the current branch's. */
   branches: Branch[];
   branchId: number;
@@ -121,6 +128,7 @@ export const useApp = create<AppState>()(() => ({
   partitionDraft: {},
   notice: null,
   frame: 0,
+  panelFrame: 0,
   branches: [],
   branchId: 0,
   previousBranch: null,
@@ -135,9 +143,34 @@ export const useApp = create<AppState>()(() => ({
 export const set = useApp.setState;
 export const get = useApp.getState;
 
-export function bumpFrame(): void {
-  set((st) => ({ frame: st.frame + 1 }));
+/** How often text panels follow a running run, in wall ms. */
+export const PANEL_MS = 100;
+let lastPanelWall = -Infinity;
+let panelTimer: ReturnType<typeof setTimeout> | null = null;
+
+/** Panels show the current frame now (and the trailing timer, if any, is no longer needed). */
+export function flushPanels(): void {
+  if (panelTimer !== null) clearTimeout(panelTimer);
+  panelTimer = null;
+  lastPanelWall = performance.now();
+  set((st) => (st.panelFrame === st.frame ? st : { panelFrame: st.frame }));
 }
+
+/**
+ * The sim changed: views redraw on the next render; panels follow within PANEL_MS while running
+ * (a trailing timer shows the last state) and at once when `urgent` (a user's action) or when
+ * the run is not running.
+ */
+export function bumpFrame(urgent = false): void {
+  set((st) => ({ frame: st.frame + 1 }));
+  if (urgent || get().status !== 'running' || performance.now() - lastPanelWall >= PANEL_MS) flushPanels();
+  else panelTimer ??= setTimeout(flushPanels, PANEL_MS - (performance.now() - lastPanelWall));
+}
+
+// Status, run, language or a scrub while paused: panels follow at once.
+useApp.subscribe((st, prev) => {
+  if (st.status !== prev.status || st.sim !== prev.sim || st.lang !== prev.lang || (st.cursor !== prev.cursor && st.status !== 'running')) flushPanels();
+});
 
 /** Shows an error (deduplicated by key); nothing else in the app changes. */
 export function reportError(text: string, details?: string[], key?: string): void {

@@ -171,9 +171,11 @@ export class Simulation {
         // at or before now has run whenever the user can act (see PRIO_USER).
         if (overBudget && next.time > c.t) break;
         const pending = this.processNext();
+        // An event that waited for a worker may have taken a frame's worth of wall time alone:
+        // look at the clock after each one (reading it after every cheap event would cost more).
         if (pending) await pending;
         if (this.ended || this.failure) break;
-        if (++n % 16 === 0 && wallNow() - start > budget) overBudget = true;
+        if ((++n % 16 === 0 || pending) && wallNow() - start > budget) overBudget = true;
       }
     } finally {
       this.busy = false;

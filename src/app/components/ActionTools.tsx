@@ -24,7 +24,7 @@ export function ActionTools() {
   const tab = useApp((st) => st.toolTab);
   const sim = useApp((st) => st.sim);
   const draft = useApp((st) => st.partitionDraft);
-  useApp((st) => st.frame);
+  useApp((st) => st.panelFrame);
   // The metadata tab only where a coordination service runs (c0…): putMeta writes through it.
   const tabs: ToolTab[] = sim && sim.scenario.cluster.coord > 0 ? ['node', 'partition', 'links', 'meta'] : ['node', 'partition', 'links'];
   const key = { node: 'nodeTab', partition: 'partitionTab', links: 'linksTab', meta: 'metaTab' } as const;
@@ -82,7 +82,7 @@ function NodePanel() {
   const sim = useApp((st) => st.sim);
   const selected = useApp((st) => st.selected);
   const cursor = useApp((st) => st.cursor);
-  useApp((st) => st.frame);
+  useApp((st) => st.panelFrame);
   const sel = parseSelection(selected);
   const t = cursor ?? sim?.now() ?? 0;
   const target = sim && sel && 'node' in sel ? nodeTarget(sim, sel.node, t) : null;
@@ -136,7 +136,7 @@ function PartitionTool() {
   const lang = useApp((st) => st.lang);
   const sim = useApp((st) => st.sim);
   const draft = useApp((st) => st.partitionDraft);
-  useApp((st) => st.frame);
+  useApp((st) => st.panelFrame);
   if (!sim) return null;
   const ids = sim.nodes().map((n) => n.id);
   const spec = actionSpec('partition');
@@ -210,7 +210,7 @@ function LinkForm() {
   const sim = useApp((st) => st.sim);
   const selected = useApp((st) => st.selected);
   const cursor = useApp((st) => st.cursor);
-  useApp((st) => st.frame);
+  useApp((st) => st.panelFrame);
   const [draft, setDraft] = useState<LinkDraft>({});
   const [target, setTarget] = useState<string>('all');
   const sel = parseSelection(selected);

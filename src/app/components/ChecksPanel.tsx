@@ -16,7 +16,7 @@ import { Expectations, expectationsAt } from './Expectations';
 export function ChecksPanel({ t, onScrub }: { t: number; onScrub: (t: number) => void }) {
   const lang: Lang = useApp((st) => st.lang);
   const sim = useApp((st) => st.sim);
-  useApp((st) => st.frame);
+  useApp((st) => st.panelFrame);
   const [tab, setTab] = useState<'expect' | 'lin'>('expect');
   const list = sim ? expectationsAt(sim, t) : [];
   const passed = list.filter((e) => e.pass === true).length;

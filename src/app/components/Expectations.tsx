@@ -18,7 +18,7 @@ export function expectationsAt(sim: Pick<Simulation, 'expectations'>, t: number)
 export function Expectations({ embedded = false, t }: { embedded?: boolean; t: number }) {
   const lang = useApp((st) => st.lang);
   const sim = useApp((st) => st.sim);
-  useApp((st) => st.frame);
+  useApp((st) => st.panelFrame);
   const list = sim ? expectationsAt(sim, t) : [];
   const passed = list.filter((e) => e.pass === true).length;
   const failed = list.filter((e) => e.pass === false).length;

@@ -8,7 +8,7 @@ export function ExplainLine({ t }: { t: number }) {
   const lang = useApp((st) => st.lang);
   const sim = useApp((st) => st.sim);
   const status = useApp((st) => st.status);
-  useApp((st) => st.frame);
+  useApp((st) => st.panelFrame);
   if (!sim) return <footer className="explain" />;
   const st = deriveExplainState({
     cfg: sim.scenario.strategy,

@@ -15,7 +15,7 @@ import { indexOf, stateAt } from '../views/runView';
 export function MetricsStrip({ t }: { t: number }) {
   const lang = useApp((st) => st.lang);
   const sim = useApp((st) => st.sim);
-  useApp((st) => st.frame);
+  useApp((st) => st.panelFrame);
   const state = sim ? stateAt(sim, t) : null;
   const sample = state?.metrics ?? null;
   // With a ZooKeeper service and no Raft, Paxos or Kafka group of the strategy's own, the term

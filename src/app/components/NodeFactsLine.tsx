@@ -11,7 +11,7 @@ export function NodeFactsLine({ id }: { id: string }) {
   const lang = useApp((st) => st.lang);
   const sim = useApp((st) => st.sim);
   const cursor = useApp((st) => st.cursor);
-  useApp((st) => st.frame);
+  useApp((st) => st.panelFrame);
   if (!sim) return null;
   const n = stateAt(sim, cursor ?? sim.now()).nodes.find((x) => x.id === id);
   if (!n) return null;

@@ -28,7 +28,7 @@ export function RunControls() {
   // Live room: a student's device follows the teacher's clock; the controls are the teacher's.
   const student = useIsStudent();
   const cursor = useApp((st) => st.cursor);
-  useApp((st) => st.frame); // re-render on every engine change: the time display moves
+  useApp((st) => st.panelFrame); // the time display moves (ten times a second while running)
   const guided = useLesson((st) => st.lesson !== null && st.mode === 'guided');
   const now = sim ? sim.now() : 0;
   // In a lesson the clock shows the play-head (the lesson's cursor), and ▶ replays from it.

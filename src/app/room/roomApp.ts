@@ -46,7 +46,7 @@ const device: RoomDevice = {
     if (!sim) return 'no simulation';
     const r = sim.schedule(e.action, e.at);
     if (!r.ok) return r.error;
-    bumpFrame();
+    bumpFrame(true);
     return null;
   },
 };

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState, type JSX } from 'react';
 import { makeDataset, makeEvalSet, type Bounds, type Dataset } from '../../train/datasets';
 import type { Lang } from '../i18n/lang';
 import { colourOf } from '../palette';
-import { classColours, gridDecision, probColour, type GridSlot } from './boundary';
+import { classColours, gridDecision, probColourTable, type GridSlot } from './boundary';
 import { valueAt } from '../../engine/index/series';
 import { useSize } from './hooks';
 import type { Simulation } from '../../engine/simulation';
@@ -59,11 +59,12 @@ function paint(canvas: HTMLCanvasElement, grid: Float32Array | null, points: Dat
     const sctx = small.getContext('2d');
     if (sctx) {
       const img = sctx.createImageData(RES, RES);
+      const table = probColourTable();
       for (let i = 0; i < RES * RES; i++) {
-        const [r, g, b] = probColour(grid[i]);
-        img.data[4 * i] = r;
-        img.data[4 * i + 1] = g;
-        img.data[4 * i + 2] = b;
+        const k = 3 * Math.round(255 * Math.min(1, Math.max(0, grid[i])));
+        img.data[4 * i] = table[k];
+        img.data[4 * i + 1] = table[k + 1];
+        img.data[4 * i + 2] = table[k + 2];
         img.data[4 * i + 3] = 255;
       }
       sctx.putImageData(img, 0, 0);

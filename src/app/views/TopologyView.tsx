@@ -89,6 +89,8 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
   const css = useCssValues(stageRef, ['--cv-bg', 'color', 'font-size'], [size.width, size.height, theme]);
   // What the SVG layers were last drawn for: frames that change only the moving parts skip them.
   const drawnKey = useRef('');
+  const drawnLinks = useRef('');
+  const drawnNodes = useRef('');
   const factIds = useRef({ ids: new WeakMap<object, number>(), next: 0 });
   const uid = useId().replace(/[^a-zA-Z0-9_-]/g, '');
   // Handlers live in a ref: D3 listeners are bound once at enter and must call the latest props.
@@ -266,7 +268,9 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         if (id === undefined) factIds.current.ids.set(f, (id = ++factIds.current.next));
         return id;
       };
-      const key = [
+      // What every mark depends on (size, language, selection, theme, partition, a drag): when it
+      // changes, everything is redrawn; otherwise only the links or nodes whose own key changed.
+      const globalKey = [
         width,
         height,
         lang,
@@ -274,122 +278,130 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         reduced,
         css['--cv-bg'],
         groups.map((g) => g.join(',')).join('|'),
-        links.map((l) => `${l.from}>${l.to}:${l.cut ? 1 : 0}${l.partitioned ? 1 : 0}`).join(','),
-        nodes.map((n) => `${n.id}:${n.up}:${n.failed ?? ''}:${n.version}:${n.slowFactor}:${n.byzantine?.attack ?? ''}:${n.paused?.since ?? ''}:${fid(n.facts)}:${versionOf(n, metrics?.nodes[n.id]?.version)}:${n.role === 'worker' ? sim.trainer.backendFor(n.id) : ''}`).join(','),
         // While a node is dragged or springs back, its position changes every frame.
         dragRef.current || springRef.current ? performance.now() : '',
       ].join('#');
-      if (key === drawnKey.current) return;
-      drawnKey.current = key;
+      const linksKey = links.map((l) => `${l.from}>${l.to}:${l.cut ? 1 : 0}${l.partitioned ? 1 : 0}`).join(',');
+      const nodeKeyOf = (n: (typeof nodes)[number]): string =>
+        `${n.id}:${n.up}:${n.failed ?? ''}:${n.version}:${n.slowFactor}:${n.byzantine?.attack ?? ''}:${n.paused?.since ?? ''}:${fid(n.facts)}:${versionOf(n, metrics?.nodes[n.id]?.version)}:${n.role === 'worker' ? sim.trainer.backendFor(n.id) : ''}`;
+      const nodesKey = nodes.map(nodeKeyOf).join(',');
+      const force = globalKey !== drawnKey.current;
+      const linksChanged = force || linksKey !== drawnLinks.current;
+      if (!linksChanged && nodesKey === drawnNodes.current) return;
+      drawnKey.current = globalKey;
+      drawnLinks.current = linksKey;
+      drawnNodes.current = nodesKey;
       svg.attr('viewBox', `0 0 ${width} ${height}`);
       front.attr('viewBox', `0 0 ${width} ${height}`);
       svg.select('rect.cv-bg').attr('width', width).attr('height', height);
 
-      // ---- partition shading (behind everything) ------------------------------------------------
-      const shades = groups.map((g, i) => ({
-        key: `${i}:${g.join(',')}`,
-        d: hullPath(g.map((id) => lay.pos.get(id)).filter((q): q is Pt => q !== undefined)),
-      }));
-      svg
-        .select('g.cv-layer-shade')
-        .selectAll<SVGPathElement, (typeof shades)[number]>('path')
-        .data(shades, (d) => d.key)
-        .join('path')
-        .attr('class', 'cv-shade')
-        .attr('d', (d) => d.d)
-        .attr('fill', `url(#hatch-${uid})`)
-        .attr('stroke', `url(#hatch-${uid})`)
-        .attr('stroke-width', 2 * (R + 16));
+      if (linksChanged) {
+        // ---- partition shading (behind everything) ------------------------------------------------
+        const shades = groups.map((g, i) => ({
+          key: `${i}:${g.join(',')}`,
+          d: hullPath(g.map((id) => lay.pos.get(id)).filter((q): q is Pt => q !== undefined)),
+        }));
+        svg
+          .select('g.cv-layer-shade')
+          .selectAll<SVGPathElement, (typeof shades)[number]>('path')
+          .data(shades, (d) => d.key)
+          .join('path')
+          .attr('class', 'cv-shade')
+          .attr('d', (d) => d.d)
+          .attr('fill', `url(#hatch-${uid})`)
+          .attr('stroke', `url(#hatch-${uid})`)
+          .attr('stroke-width', 2 * (R + 16));
 
-      // ---- links ---------------------------------------------------------------------------------
-      const pairs = pairLinks(links).filter((pr) => lay.pos.has(pr.a) && lay.pos.has(pr.b));
-      const dirsOf = (pr: LinkPair<LinkState>): DirDatum[] => {
-        const both = pr.ab !== undefined && pr.ba !== undefined;
-        const out: DirDatum[] = [];
-        for (const l of [pr.ab, pr.ba]) {
-          if (!l) continue;
-          const offset = both ? DIR_OFFSET : 0;
-          out.push({ link: l, offset, seg: directedSegment(lay.pos.get(l.from)!, lay.pos.get(l.to)!, offset, R + 2) });
-        }
-        return out;
-      };
-      const pairSel = svg
-        .select('g.cv-layer-links')
-        .selectAll<SVGGElement, LinkPair<LinkState>>('g.cv-pair')
-        .data(pairs, (d) => d.key)
-        .join('g')
-        .attr('class', 'cv-pair')
-        // Many edges (clients × servers): worker↔server edges drawn light, server↔server a little
-        // stronger, the selected node's edges at full strength (CSS), so the nodes stay readable.
-        .classed('client', (d) => (d.a[0] === 'w') !== (d.b[0] === 'w'))
-        .classed('peer', (d) => d.a[0] !== 'w' && d.b[0] !== 'w')
-        .classed('active', (d) => d.a === selected || d.b === selected);
-      const dirSel = pairSel
-        .selectAll<SVGGElement, DirDatum>('g.cv-link')
-        .data(dirsOf, (d) => `${d.link.from}>${d.link.to}`)
-        .join((enter) => {
-          const g = enter
-            .append('g')
-            .attr('class', 'cv-link')
-            .attr('tabindex', -1)
-            .attr('role', 'button')
-            .on('click', (ev: MouseEvent, d) => {
-              ev.stopPropagation();
-              handlers.current.onAction({ do: d.link.cut ? 'restore' : 'cut', from: d.link.from, to: d.link.to });
-            })
-            .on('keydown', (ev: KeyboardEvent, d) => {
-              // Enter and Space do what a click does; neither reaches the page's shortcuts (Space: play).
-              if (ev.key !== 'Enter' && ev.key !== ' ') return;
-              ev.preventDefault();
-              ev.stopPropagation();
-              handlers.current.onAction({ do: d.link.cut ? 'restore' : 'cut', from: d.link.from, to: d.link.to });
-            });
-          g.append('line').attr('class', 'cv-link-vis');
-          g.append('line').attr('class', 'cv-link-hit');
-          g.append('title');
-          return g;
-        });
-      dirSel
-        .attr('data-testid', (d) => `link-${d.link.from}-${d.link.to}`)
-        .attr('data-cut', (d) => String(d.link.cut))
-        .attr('data-partitioned', (d) => String(d.link.partitioned))
-        .classed('cut', (d) => d.link.cut)
-        .classed('partitioned', (d) => d.link.partitioned)
-        .attr('aria-label', (d) => `${d.link.from} → ${d.link.to}${d.link.cut ? ` (${vs(lang, 'cutLink')})` : ''}${d.link.partitioned ? ` (${vs(lang, 'partitioned')})` : ''}: ${vs(lang, d.link.cut ? 'clickToRestore' : 'clickToCut')}`);
-      dirSel.select('title').text((d) => `${d.link.from} → ${d.link.to}${d.link.cut ? ` (${vs(lang, 'cutLink')})` : ''}${d.link.partitioned ? ` (${vs(lang, 'partitioned')})` : ''}`);
-      dirSel
-        .select<SVGLineElement>('line.cv-link-vis')
-        .attr('x1', (d) => d.seg.x1)
-        .attr('y1', (d) => d.seg.y1)
-        .attr('x2', (d) => d.seg.x2)
-        .attr('y2', (d) => d.seg.y2);
-      // The hit line sits on the outer side of its direction so the two halves of an edge tile.
-      dirSel
-        .select<SVGLineElement>('line.cv-link-hit')
-        .each(function (d) {
-          const pFrom = lay.pos.get(d.link.from)!;
-          const pTo = lay.pos.get(d.link.to)!;
-          const off = d.offset === 0 ? 0 : HIT_WIDTH / 2;
-          const s = directedSegment(pFrom, pTo, off, R + 2);
-          d3.select(this)
-            .attr('x1', s.x1)
-            .attr('y1', s.y1)
-            .attr('x2', s.x2)
-            .attr('y2', s.y2)
-            .attr('stroke-width', d.offset === 0 ? 2 * HIT_WIDTH : HIT_WIDTH);
-        });
+        // ---- links ---------------------------------------------------------------------------------
+        const pairs = pairLinks(links).filter((pr) => lay.pos.has(pr.a) && lay.pos.has(pr.b));
+        const dirsOf = (pr: LinkPair<LinkState>): DirDatum[] => {
+          const both = pr.ab !== undefined && pr.ba !== undefined;
+          const out: DirDatum[] = [];
+          for (const l of [pr.ab, pr.ba]) {
+            if (!l) continue;
+            const offset = both ? DIR_OFFSET : 0;
+            out.push({ link: l, offset, seg: directedSegment(lay.pos.get(l.from)!, lay.pos.get(l.to)!, offset, R + 2) });
+          }
+          return out;
+        };
+        const pairSel = svg
+          .select('g.cv-layer-links')
+          .selectAll<SVGGElement, LinkPair<LinkState>>('g.cv-pair')
+          .data(pairs, (d) => d.key)
+          .join('g')
+          .attr('class', 'cv-pair')
+          // Many edges (clients × servers): worker↔server edges drawn light, server↔server a little
+          // stronger, the selected node's edges at full strength (CSS), so the nodes stay readable.
+          .classed('client', (d) => (d.a[0] === 'w') !== (d.b[0] === 'w'))
+          .classed('peer', (d) => d.a[0] !== 'w' && d.b[0] !== 'w')
+          .classed('active', (d) => d.a === selected || d.b === selected);
+        const dirSel = pairSel
+          .selectAll<SVGGElement, DirDatum>('g.cv-link')
+          .data(dirsOf, (d) => `${d.link.from}>${d.link.to}`)
+          .join((enter) => {
+            const g = enter
+              .append('g')
+              .attr('class', 'cv-link')
+              .attr('tabindex', -1)
+              .attr('role', 'button')
+              .on('click', (ev: MouseEvent, d) => {
+                ev.stopPropagation();
+                handlers.current.onAction({ do: d.link.cut ? 'restore' : 'cut', from: d.link.from, to: d.link.to });
+              })
+              .on('keydown', (ev: KeyboardEvent, d) => {
+                // Enter and Space do what a click does; neither reaches the page's shortcuts (Space: play).
+                if (ev.key !== 'Enter' && ev.key !== ' ') return;
+                ev.preventDefault();
+                ev.stopPropagation();
+                handlers.current.onAction({ do: d.link.cut ? 'restore' : 'cut', from: d.link.from, to: d.link.to });
+              });
+            g.append('line').attr('class', 'cv-link-vis');
+            g.append('line').attr('class', 'cv-link-hit');
+            g.append('title');
+            return g;
+          });
+        dirSel
+          .attr('data-testid', (d) => `link-${d.link.from}-${d.link.to}`)
+          .attr('data-cut', (d) => String(d.link.cut))
+          .attr('data-partitioned', (d) => String(d.link.partitioned))
+          .classed('cut', (d) => d.link.cut)
+          .classed('partitioned', (d) => d.link.partitioned)
+          .attr('aria-label', (d) => `${d.link.from} → ${d.link.to}${d.link.cut ? ` (${vs(lang, 'cutLink')})` : ''}${d.link.partitioned ? ` (${vs(lang, 'partitioned')})` : ''}: ${vs(lang, d.link.cut ? 'clickToRestore' : 'clickToCut')}`);
+        dirSel.select('title').text((d) => `${d.link.from} → ${d.link.to}${d.link.cut ? ` (${vs(lang, 'cutLink')})` : ''}${d.link.partitioned ? ` (${vs(lang, 'partitioned')})` : ''}`);
+        dirSel
+          .select<SVGLineElement>('line.cv-link-vis')
+          .attr('x1', (d) => d.seg.x1)
+          .attr('y1', (d) => d.seg.y1)
+          .attr('x2', (d) => d.seg.x2)
+          .attr('y2', (d) => d.seg.y2);
+        // The hit line sits on the outer side of its direction so the two halves of an edge tile.
+        dirSel
+          .select<SVGLineElement>('line.cv-link-hit')
+          .each(function (d) {
+            const pFrom = lay.pos.get(d.link.from)!;
+            const pTo = lay.pos.get(d.link.to)!;
+            const off = d.offset === 0 ? 0 : HIT_WIDTH / 2;
+            const s = directedSegment(pFrom, pTo, off, R + 2);
+            d3.select(this)
+              .attr('x1', s.x1)
+              .attr('y1', s.y1)
+              .attr('x2', s.x2)
+              .attr('y2', s.y2)
+              .attr('stroke-width', d.offset === 0 ? 2 * HIT_WIDTH : HIT_WIDTH);
+          });
 
-      // Scissors at the middle of every edge with a cut direction.
-      const cutPairs = pairs.filter((pr) => pr.ab?.cut || pr.ba?.cut);
-      svg
-        .select('g.cv-layer-cuts')
-        .selectAll<SVGTextElement, LinkPair<LinkState>>('text')
-        .data(cutPairs, (d) => d.key)
-        .join('text')
-        .attr('class', 'cv-scissors')
-        .attr('x', (d) => (lay.pos.get(d.a)!.x + lay.pos.get(d.b)!.x) / 2)
-        .attr('y', (d) => (lay.pos.get(d.a)!.y + lay.pos.get(d.b)!.y) / 2)
-        .text('✂');
+        // Scissors at the middle of every edge with a cut direction.
+        const cutPairs = pairs.filter((pr) => pr.ab?.cut || pr.ba?.cut);
+        svg
+          .select('g.cv-layer-cuts')
+          .selectAll<SVGTextElement, LinkPair<LinkState>>('text')
+          .data(cutPairs, (d) => d.key)
+          .join('text')
+          .attr('class', 'cv-scissors')
+          .attr('x', (d) => (lay.pos.get(d.a)!.x + lay.pos.get(d.b)!.x) / 2)
+          .attr('y', (d) => (lay.pos.get(d.a)!.y + lay.pos.get(d.b)!.y) / 2)
+          .text('✂');
+      }
 
       // ---- nodes ---------------------------------------------------------------------------------
       const data: NodeDatum[] = nodes
@@ -476,7 +488,17 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
           return g;
         });
 
-      nodeSel
+      // Only the nodes whose own drawing changed (or all, when everything must be redrawn): a Raft
+      // heartbeat changes one node's facts, not the other eight glyphs.
+      const drawn = nodeSel.filter(function (d) {
+        const q = posOf(d.id) ?? d.p;
+        const k = `${nodeKeyOf(d.node)}@${q.x},${q.y}`;
+        const el = this as SVGGElement & { __cvKey?: string };
+        if (!force && el.__cvKey === k) return false;
+        el.__cvKey = k;
+        return true;
+      });
+      drawn
         .attr('data-testid', (d) => `node-${d.id}`)
         .attr('data-up', (d) => String(d.node.up))
         .attr('data-version', (d) => String(d.version))
@@ -494,8 +516,8 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
           const q = posOf(d.id) ?? d.p;
           return `translate(${q.x},${q.y})`;
         });
-      nodeSel.select('circle.cv-focus').attr('r', R + 8);
-      nodeSel
+      drawn.select('circle.cv-focus').attr('r', R + 8);
+      drawn
         .select('path.cv-shape')
         .attr('d', (d) => shapePath(d.node.role, R))
         .attr('fill', (d) => (d.isWorker ? d.colour : null))
@@ -505,19 +527,19 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
       // candidate = dashed ring, follower plain; the term (Kafka: leader epoch) under the version.
       // Coordination servers are `coord` in data-role but lead and follow all the same.
       const ring = (d: NodeDatum): string => (d.isWorker ? 'none' : (consensusRoleOf(d.node) ?? 'none'));
-      nodeSel
+      drawn
         .select('path.cv-role-ring')
         .attr('class', (d) => `cv-role-ring ${ring(d)}`)
         .attr('d', (d) => (ring(d) === 'leader' || ring(d) === 'candidate' ? shapePath(d.node.role, R + 6) : ''));
-      nodeSel
+      drawn
         .select('text.cv-crown')
         .attr('x', 0)
         .attr('y', -(R + 10))
         .attr('text-anchor', 'middle')
         .style('display', (d) => (ring(d) === 'leader' ? null : 'none'));
       const k = R * 0.55;
-      nodeSel.select('path.cv-cross').attr('d', (d) => (d.node.up ? '' : `M${-k},${-k}L${k},${k}M${k},${-k}L${-k},${k}`));
-      nodeSel
+      drawn.select('path.cv-cross').attr('d', (d) => (d.node.up ? '' : `M${-k},${-k}L${k},${k}M${k},${-k}L${-k},${k}`));
+      drawn
         .select('text.cv-id')
         .attr('dy', '0.35em')
         .style('font-size', `${Math.max(12, Math.min(16, R * 0.6))}px`)
@@ -527,7 +549,7 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         .text((d) => d.id);
 
       // Version (and backend) outside the glyph: beside side nodes, above/below the others.
-      nodeSel.each(function (d) {
+      drawn.each(function (d) {
         const sideOf = lay.side.get(d.id);
         const term0 = !d.isWorker && d.term !== null;
         const lp =
@@ -547,11 +569,15 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         g.select('text.cv-term').attr('x', lp.x).attr('y', d.node.role === 'coord' ? lp.yVersion : lp.yBackend).attr('text-anchor', lp.anchor).text(term);
         // Servers in a cluster sit close together: their hit area is the glyph alone, so one
         // server's box never covers a neighbour's centre.
-        const hit = !d.isWorker && sideOf !== undefined ? { x: -(R + 8), y: -(R + 8), width: 2 * (R + 8), height: 2 * (R + 8) } : nodeHitBox(lp, R, `v${d.version}`.length, d.isWorker ? d.backend.length : term.length);
+        const box = !d.isWorker && sideOf !== undefined ? { x: -(R + 8), y: -(R + 8), width: 2 * (R + 8), height: 2 * (R + 8) } : nodeHitBox(lp, R, `v${d.version}`.length, d.isWorker ? d.backend.length : term.length);
+        // Workers stacked in a column (16 of them) are closer than their boxes are tall: a box
+        // never reaches past half the gap, or the next worker's box would cover this glyph.
+        const half = d.isWorker && sideOf !== undefined ? Math.min(box.height / 2, lay.rowGap / 2 - 0.5) : box.height / 2;
+        const hit = { ...box, y: -half, height: 2 * half };
         g.select('rect.cv-node-hit').attr('x', hit.x).attr('y', hit.y).attr('width', hit.width).attr('height', hit.height);
       });
 
-      const clock = nodeSel.select<SVGGElement>('g.cv-clock').style('display', (d) => (d.node.slowFactor > 1 ? null : 'none'));
+      const clock = drawn.select<SVGGElement>('g.cv-clock').style('display', (d) => (d.node.slowFactor > 1 ? null : 'none'));
       clock.attr('transform', `translate(${R * 0.7},${-R * 0.95})`);
       clock
         .select('rect')
@@ -567,16 +593,16 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         .attr('x', 8)
         .attr('dy', '0.35em')
         .text((d) => `×${fmtFactor(d.node.slowFactor)}`);
-      nodeSel
+      drawn
         .select('text.cv-bang')
         .attr('x', -R * 0.95)
         .attr('y', -R * 0.55)
         .style('display', (d) => (d.node.failed !== undefined ? null : 'none'));
-      nodeSel
+      drawn
         .select('g.cv-paused')
         .attr('transform', `translate(${R * 0.85},${R * 0.85})`)
         .style('display', (d) => (d.node.paused !== undefined ? null : 'none'));
-      nodeSel.select('title').text((d) => {
+      drawn.select('title').text((d) => {
         const lines = [`${d.id} · v${d.version}`];
         if (d.node.failed !== undefined) lines.push(`${vs(lang, 'failed')}: ${d.node.failed}`);
         else if (!d.node.up) lines.push(vs(lang, 'crashed'));

@@ -12,6 +12,15 @@ export function probColour(p: number): [number, number, number] {
   return [c.r + (255 - c.r) * wash, c.g + (255 - c.g) * wash, c.b + (255 - c.b) * wash];
 }
 
+/** probColour at 256 levels, as RGB bytes: a tile's 1 600 cells read a table, not d3's parser. */
+let lut: Uint8ClampedArray | null = null;
+export function probColourTable(): Uint8ClampedArray {
+  if (lut) return lut;
+  lut = new Uint8ClampedArray(256 * 3);
+  for (let i = 0; i < 256; i++) lut.set(probColour(i / 255), 3 * i);
+  return lut;
+}
+
 /** Colours of the data points per class (the saturated ends of the same palette). */
 export const classColours = ['#b35806', '#542788'] as const;
 

@@ -28,6 +28,8 @@ export interface TopologyLayout {
   kind: 'ring' | 'cluster';
   /** Workers packed so tightly that only their version label fits beside them (16 workers). */
   dense: boolean;
+  /** Vertical distance between neighbouring workers in a column (cluster layout; Infinity on a ring). */
+  rowGap: number;
 }
 
 /** Numeric part of a node id (w12 → 12), for ring order; ids without one sort last. */
@@ -91,7 +93,7 @@ export function topologyLayout(
     pos.set(id, { x: cx + rx * Math.cos(a), y: cy + ry * Math.sin(a) });
   });
   if (inner.length === 1) pos.set(inner[0], { x: cx, y: cy });
-  return { pos, cx, cy, rx, ry, nodeR, side: new Map(), kind: 'ring', dense: false };
+  return { pos, cx, cy, rx, ry, nodeR, side: new Map(), kind: 'ring', dense: false, rowGap: Infinity };
 }
 
 /** Brokers first (the log everyone writes to), then servers / PS replicas, each by number. */
@@ -180,7 +182,7 @@ function clusterLayout(
   place(inner.filter((id) => sideOfServer.get(id) === -1), -1);
   // Two label lines need ~30 px; closer than that, workers keep only their version.
   const spacing = perColumn <= 1 ? h : (pos.get(right[1])?.y ?? h) - (pos.get(right[0])?.y ?? 0);
-  return { pos, cx, cy, rx: xCol, ry: Math.max(h / 2 - yPad, 1), nodeR, side, kind: 'cluster', dense: spacing < 2 * nodeR + 8 };
+  return { pos, cx, cy, rx: xCol, ry: Math.max(h / 2 - yPad, 1), nodeR, side, kind: 'cluster', dense: spacing < 2 * nodeR + 8, rowGap: spacing };
 }
 
 /** Baselines are for a 15 px version label and a 12 px backend label under/over it. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { gridDecision, probColour } from './boundary';
+import { gridDecision, probColour, probColourTable } from './boundary';
 import { RunIndex } from '../../engine/index/runIndex';
 import type { HistoryEvent } from '../../sim/types';
 import { finiteMax, metricSeries, thin } from './chartModel';
@@ -70,5 +70,12 @@ describe('replica boundary helpers', () => {
     const hi = probColour(1);
     expect(lo).not.toEqual(hi);
     for (const c of [...lo, ...hi]) expect(c).toBeGreaterThanOrEqual(0);
+  });
+  it('the 256-level table is probColour at each level, in bytes', () => {
+    const table = probColourTable();
+    for (const i of [0, 1, 64, 128, 200, 255]) {
+      // Bytes round to nearest (half to even): each within half a level of the exact colour.
+      probColour(i / 255).forEach((c, k) => expect(Math.abs(table[3 * i + k] - c)).toBeLessThanOrEqual(0.5));
+    }
   });
 });

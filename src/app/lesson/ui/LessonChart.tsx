@@ -24,7 +24,7 @@ function knobLabel(id: string, knob: string, lang: Lang): string {
 
 function Sweep({ chart, lang }: { chart: Extract<Chart, { kind: 'sweep' }>; lang: Lang }) {
   const ref = useRef<SVGSVGElement>(null);
-  const frame = useApp((st) => st.frame);
+  const frame = useApp((st) => st.panelFrame);
   const W = 420;
   const H = 180;
   useEffect(() => {
@@ -84,7 +84,7 @@ function Sweep({ chart, lang }: { chart: Extract<Chart, { kind: 'sweep' }>; lang
 }
 
 function Table({ chart, lang }: { chart: Extract<Chart, { kind: 'table' }>; lang: Lang }) {
-  useApp((st) => st.frame);
+  useApp((st) => st.panelFrame);
   const lesson = useLesson((st) => st.lesson);
   return (
     <figure className="lesson-chart table" data-testid="lesson-chart" data-kind="table">

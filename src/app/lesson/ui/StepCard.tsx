@@ -28,7 +28,7 @@ export function lookupValue(ref: PlaceholderRef): number | null {
 /** Narration with its live values (a value is marked, and says what it reads in its title). */
 export function LiveText({ text, lang, className }: { text: string; lang: Lang; className?: string }) {
   const focus = useLesson((st) => st.focus);
-  useApp((st) => st.frame);
+  useApp((st) => st.panelFrame);
   useApp((st) => st.cursor);
   const parts = fillPlaceholders(text, focus, lang, lookupValue);
   return (
@@ -55,7 +55,7 @@ const seconds = (t: number) => formatSeconds(t).replace(' s', '');
 function Predict({ act, index, lang, compact, asked }: { act: Act; index: number; lang: Lang; compact: boolean; asked: boolean }) {
   const answers = useLesson((st) => st.answers);
   useLesson((st) => st.revealed);
-  useApp((st) => st.frame);
+  useApp((st) => st.panelFrame);
   useApp((st) => st.cursor);
   const step = act.steps[index];
   const p = step.predict!;
@@ -146,7 +146,7 @@ function toolFor(a: Action): Partial<AppState> {
 function Try({ step, lang }: { step: Step; lang: Lang }) {
   useLesson((st) => st.gatesDone);
   const waiting = useLesson((st) => st.waiting);
-  useApp((st) => st.frame);
+  useApp((st) => st.panelFrame);
   const gate = gateForTry(step);
   const action = step.try!.action as unknown as Action;
   useEffect(() => {
@@ -169,7 +169,7 @@ export function StepCard({ lang }: { lang: Lang }) {
   const pos = useLesson((st) => st.pos);
   const focus = useLesson((st) => st.focus);
   const waiting = useLesson((st) => st.waiting);
-  useApp((st) => st.frame);
+  useApp((st) => st.panelFrame);
   const act = acts[pos.act];
   if (!act) return null;
   const step: Step | undefined = act.steps[pos.step];
