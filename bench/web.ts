@@ -41,11 +41,13 @@ const WINDOW_S = Number(flag('window') ?? 10);
 /** The long run: simulated minutes at max before the late speed-1 sample (0: skip that sample). */
 const LONG_MINUTES = Number(flag('long-minutes') ?? 30);
 const only = flag('only')?.split(',');
+/** Another build to measure (e.g. an older commit's, for a before/after in the same session); implies --no-build. */
+const distDir = resolve(root, flag('dist') ?? 'dist');
 const want = (part: string): boolean => !only || only.includes(part);
 
 // ---------------------------------------------------------------------------------------------- build
 
-if (!has('no-build')) {
+if (!has('no-build') && !flag('dist')) {
   log('bench:web: building dist/ …');
   const r = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: root, stdio: ['ignore', 2, 2] });
   if (r.status !== 0) throw new Error('the build failed (npx vite build)');
@@ -54,7 +56,7 @@ if (!has('no-build')) {
 // ---------------------------------------------------------------------------------------------- servers
 
 function startPreview(port: number): ChildProcess {
-  return spawn('node', ['node_modules/vite/bin/vite.js', 'preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort'], { cwd: root, stdio: 'ignore' });
+  return spawn('node', ['node_modules/vite/bin/vite.js', 'preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort', '--outDir', distDir], { cwd: root, stdio: 'ignore' });
 }
 
 const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml', '.woff': 'font/woff', '.ttf': 'font/ttf', '.png': 'image/png' };
@@ -468,10 +470,10 @@ interface Sizes {
 }
 
 async function sizes(): Promise<Sizes> {
-  const dir = join(root, 'dist/assets');
-  const html = readFileSync(join(root, 'dist/index.html'), 'utf8');
+  const dir = join(distDir, 'assets');
+  const html = readFileSync(join(distDir, 'index.html'), 'utf8');
   const entry = /<script type="module"[^>]*src="\.\/assets\/([^"]+)"/.exec(html)?.[1];
-  if (!entry) throw new Error('dist/index.html: no module script');
+  if (!entry) throw new Error(`${distDir}/index.html: no module script`);
   const initial = staticClosure(dir, entry).reduce((a, f) => a + gz(readFileSync(join(dir, f))), 0);
   const browser = await freshBrowser();
   try {
