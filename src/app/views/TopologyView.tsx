@@ -7,8 +7,8 @@ import type { Lang } from '../i18n/lang';
 import { colourOf, kindColour, messageColours } from '../palette';
 import { consensusRoleOf, nodeLines, roleOf, termOf, termWord, versionOf, type DataRole } from '../words/nodeWords';
 import { directedSegment, flightFraction, groupsFromDrop, hullPath, labelPlacement, lerpSeg, nodeHitBox, pairLinks, textOn, topologyLayout, type LinkPair, type Pt, type TopologyLayout } from './geometry';
-import { fitCanvas, timed, useCssValues, useReducedMotion, useSize, useTheme } from './hooks';
-import { drawMovingParts, type DropGlyph, type FlightDot, type ProgressArc } from './topologyCanvas';
+import { timed, useCssValues, useReducedMotion, useSize, useTheme } from './hooks';
+import { drawMovingParts, type DropGlyph, type FlightDot, type ProgressArc } from './topologyMoving';
 import type { Simulation } from '../../engine/simulation';
 import { dropsNear, messageById } from './drops';
 import { indexOf, stateAt, staticOf } from './runView';
@@ -80,13 +80,13 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
   const { sim, t, frame, lang, selected } = p;
   const stageRef = useRef<HTMLDivElement>(null);
   const svgRef = useRef<SVGSVGElement>(null);
-  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const movingRef = useRef<SVGSVGElement>(null);
   const frontRef = useRef<SVGSVGElement>(null);
   // The drawing's box: the panel less the hint line above and the legend below (both HTML).
   const size = useSize(stageRef);
   const reduced = useReducedMotion();
   const theme = useTheme();
-  const css = useCssValues(stageRef, ['--cv-bg', 'color', 'font-size'], [size.width, size.height, theme]);
+  const css = useCssValues(stageRef, ['--cv-bg', 'color'], [size.width, size.height, theme]);
   // What the SVG layers were last drawn for: frames that change only the moving parts skip them.
   const drawnKey = useRef('');
   const drawnLinks = useRef('');
@@ -253,12 +253,7 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         if (!q || !n.computing) continue;
         arcs.push({ x: q.x, y: q.y, r: R + 2, frac: reduced ? 1 : Math.max(0.02, flightFraction(t, n.computing.t, n.computing.due)) });
       }
-      const canvas = canvasRef.current;
-      const g2d = canvas ? fitCanvas(canvas, width, height) : null;
-      if (g2d) {
-        const rem = parseFloat(css['font-size']) || 15;
-        drawMovingParts(g2d, width, height, { dots, dotR: Math.max(4, R * 0.22), drops, arcs }, { bg: css['--cv-bg'] || '#fff', fg: css.color || '#111', font: css.font, dropSize: rem * (1.067 / 0.933) });
-      }
+      if (movingRef.current) drawMovingParts(movingRef.current, width, height, { dots, dotR: Math.max(4, R * 0.22), drops, arcs });
 
       // ---- the SVG layers: only when a node, a link, the partition or the frame changed ---------
       // A node's facts change as a new object: numbered by identity, they key the tooltip lines.
@@ -621,10 +616,10 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
   return (
     <div className="cv-view cv-topology">
       <div className="cv-hint">{vs(lang, 'topologyHint')}</div>
-      {/* One group for both drawings (links behind the canvas, nodes in front): one Tab stop, arrow keys move inside. */}
+      {/* One group for the drawings (links, the moving parts, nodes in front): one Tab stop, arrow keys move inside. */}
       <div className="cv-topo-stage" ref={stageRef} role="group" aria-label={vs(lang, 'topology')} aria-describedby={`keys-${uid}`} onFocus={onFocus} onKeyDown={onRovingKey}>
         <svg ref={svgRef} className="cv-svg" />
-        <canvas ref={canvasRef} className="cv-topo-moving" />
+        <svg ref={movingRef} className="cv-svg cv-topo-moving" aria-hidden="true" />
         <svg ref={frontRef} className="cv-svg cv-topo-front" />
         <span id={`keys-${uid}`} className="visually-hidden">
           {vs(lang, 'topologyKeys')}

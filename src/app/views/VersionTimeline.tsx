@@ -8,7 +8,8 @@ import type { NoteEvent } from '../../engine/index/runIndex';
 import { firstAtOrAfter } from '../../engine/index/series';
 import { noteText } from '../words/noteWords';
 import { fitCanvas, timed, useCssValues, useFontSize, useSize, useTheme } from './hooks';
-import { drawMessages, SettledLayer } from './timelineCanvas';
+import { SettledLayer } from './timelineCanvas';
+import { drawUnflushed } from './timelineLive';
 import type { Simulation } from '../../engine/simulation';
 import { indexOf, staticOf } from './runView';
 import { kindName, vs } from './strings';
@@ -36,7 +37,6 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
   const wrapRef = useRef<HTMLDivElement>(null);
   const backRef = useRef<SVGSVGElement>(null);
   const settledRef = useRef<HTMLCanvasElement>(null);
-  const liveRef = useRef<HTMLCanvasElement>(null);
   const frontRef = useRef<SVGSVGElement>(null);
   const uid = useId().replace(/[^a-zA-Z0-9_-]/g, '');
   const size = useSize(wrapRef);
@@ -68,7 +68,7 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
     for (const layer of ['periods', 'lanes', 'axis']) back.append('g').attr('class', `cv-layer-${layer}`);
     const front = d3.select(frontRef.current!);
     front.selectAll('*').remove();
-    for (const layer of ['cuts', 'labels']) front.append('g').attr('class', `cv-layer-${layer}`);
+    for (const layer of ['live', 'cuts', 'labels']) front.append('g').attr('class', `cv-layer-${layer}`);
     front.append('rect').attr('class', 'cv-veil').style('display', 'none');
     for (const layer of ['lanelabels', 'branches', 'cursor']) front.append('g').attr('class', `cv-layer-${layer}`);
     front.append('rect').attr('class', 'cv-bg');
@@ -110,8 +110,7 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
     timed('timeline', () => {
       const { width, height } = size;
       const settledCanvas = settledRef.current;
-      const liveCanvas = liveRef.current;
-      if (!settledCanvas || !liveCanvas || width === 0 || height === 0) return;
+      if (!settledCanvas || width === 0 || height === 0) return;
       const M = { ...BASE_M, bottom: Math.max(BASE_M.bottom, Math.round(fs * 3.1)) };
       const now = sim.now();
       const [t0, t1] = timeDomain(now, sim.durationMs);
@@ -252,21 +251,17 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
           );
       }
 
-      // ---- messages and version marks on canvas: settled ones appended, those in flight redrawn ----
+      // ---- messages and version marks: settled ones appended to the canvas (at most every
+      // SETTLE_MS), the rest — on the wire, or landed since — as SVG paths redrawn each frame ----
       const geo = { x, yOf, width, height, left: M.left, right: width - M.right, t0, t1, bg: css['--cv-bg'] || '#fff', neutral: css['--neutral-node'] || '#8a9099' };
-      const sctx = fitCanvas(settledCanvas, width, height);
       const hiddenKey = [...hidden].sort().join(',');
-      if (sctx) settled.current.update(sctx, `${layoutKey}|${hiddenKey}|${geo.bg}|${geo.neutral}|${window.devicePixelRatio}`, geo, ix, hidden);
-      const lctx = fitCanvas(liveCanvas, width, height);
-      if (lctx) {
-        lctx.clearRect(0, 0, width, height);
-        lctx.save();
-        lctx.beginPath();
-        lctx.rect(M.left, 0, width - M.left - M.right, height);
-        lctx.clip();
-        drawMessages(lctx, geo, settled.current.inFlight(), 0.6, tEnd);
-        lctx.restore();
+      const canvasKey = `${layoutKey}|${hiddenKey}|${geo.bg}|${geo.neutral}|${window.devicePixelRatio}`;
+      const wall = performance.now();
+      if (settled.current.due(canvasKey, ix, wall)) {
+        const sctx = fitCanvas(settledCanvas, width, height);
+        if (sctx) settled.current.update(sctx, canvasKey, geo, ix, hidden, wall);
       }
+      drawUnflushed(front.select<SVGGElement>('g.cv-layer-live'), geo, settled.current.unflushed(geo, ix, hidden), tEnd, `live-clip-${uid}`);
 
       // ---- version numbers where there is room (≥ LABEL_GAP_PX apart on a lane), appended -------
       const labelLayer = front.select<SVGGElement>('g.cv-layer-labels');
@@ -360,7 +355,7 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
         .attr('width', Math.max(0, x(tEnd) - x(tCur)))
         .attr('y', M.top - 6)
         .attr('height', height - M.top - M.bottom + 8);
-    }), [sim, ix, t, frame, size, fs, lang, cursor, hidden, p.marks, css]);
+    }), [sim, ix, t, frame, size, fs, lang, cursor, hidden, p.marks, css, uid]);
 
   // Keyboard scrubbing (the drawing is a slider over simulated time): ←/→ 0.1 s, PageUp/PageDown
   // or Shift+arrows 1 s, Home the start, End back to live. Handled here, so → never steps the run.
@@ -390,7 +385,6 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
     <div className="cv-view cv-timeline" ref={wrapRef} title={vs(lang, 'scrubHint')}>
       <svg ref={backRef} className="cv-svg" aria-hidden="true" />
       <canvas ref={settledRef} />
-      <canvas ref={liveRef} />
       <svg
         ref={frontRef}
         className="cv-svg"

@@ -58,4 +58,30 @@ describe('timeline settled layer', () => {
     expect(log.filter((l) => l === 'move 110,10')).toHaveLength(0);
     expect(log).toContain('mark 116,20');
   });
+
+  it('between appends, what the canvas lacks is unflushed (on the wire, landed since, marks since), and nothing else', () => {
+    const ix = new RunIndex(['w0', 'w1']);
+    const events: HistoryEvent[] = [send(100, 1), send(110, 2, 'ack'), deliver(105, 1)];
+    ix.sync(events);
+    const layer = new SettledLayer();
+    const { ctx } = recorder();
+    layer.update(ctx, 'k1', geo, ix, new Set(), 1000);
+    expect(layer.due('k1', ix, 1050)).toBe(false);
+    expect(layer.due('k1', ix, 1100)).toBe(true);
+    expect(layer.due('k2', ix, 1001)).toBe(true); // a new geometry cannot wait
+    // Message 2 lands, message 3 leaves, a version is made, a hidden kind is sent: not appended yet.
+    events.push(deliver(115, 2, 'ack'), send(117, 3), { t: 118, type: 'version', node: 'w1', version: 1, synced: 1, v: { hash: 'h' } }, send(119, 4, 'ack'));
+    ix.sync(events);
+    const u = layer.unflushed(geo, ix, new Set(['x']));
+    expect(u.landed.map((m) => m.id)).toEqual([2]);
+    expect(u.flying.map((m) => m.id)).toEqual([3, 4]);
+    expect(u.marks.map((m) => `${m.node}@${m.t}`)).toEqual(['w1@118']);
+    expect(layer.unflushed(geo, ix, new Set(['ack'])).flying.map((m) => m.id)).toEqual([3]);
+    // Appended: the canvas has them; only what is still on the wire stays unflushed.
+    layer.update(ctx, 'k1', geo, ix, new Set(), 1100);
+    const after = layer.unflushed(geo, ix, new Set());
+    expect(after.landed).toEqual([]);
+    expect(after.marks).toEqual([]);
+    expect(after.flying.map((m) => m.id)).toEqual([3, 4]);
+  });
 });

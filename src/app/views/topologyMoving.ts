@@ -1,0 +1,75 @@
+import * as d3 from 'd3';
+import './d3quiet';
+
+/**
+ * The topology's moving parts — messages in flight, the ✕ of a dropped message, the progress ring
+ * of a computing worker — change on every frame: they live in their own SVG between the links
+ * and the nodes, so a frame touches a few small elements and repaints only where they are (a
+ * canvas the size of the panel was copied to the compositor whole, every frame), and the links
+ * and nodes are touched only when a node, a link or the partition changes.
+ */
+
+export interface FlightDot {
+  x: number;
+  y: number;
+  colour: string;
+}
+
+export interface DropGlyph {
+  x: number;
+  y: number;
+  colour: string;
+  opacity: number;
+}
+
+export interface ProgressArc {
+  x: number;
+  y: number;
+  /** Inner radius; the ring is 3 px wide. */
+  r: number;
+  /** 0…1 of the step done. */
+  frac: number;
+}
+
+export interface MovingParts {
+  dots: FlightDot[];
+  dotR: number;
+  drops: DropGlyph[];
+  arcs: ProgressArc[];
+}
+
+/** Draws `parts` into the moving-parts SVG (keyed by position in each list: they are redrawn every frame). */
+export function drawMovingParts(svgEl: SVGSVGElement, width: number, height: number, parts: MovingParts): void {
+  const svg = d3.select(svgEl).attr('viewBox', `0 0 ${width} ${height}`);
+  // Progress rings (.cv-progress look): one path, clockwise from 12 o'clock, 3 px wide.
+  const ring = d3.path();
+  for (const a of parts.arcs) {
+    const r = a.r + 1.5;
+    const start = -Math.PI / 2;
+    ring.moveTo(a.x + r * Math.cos(start), a.y + r * Math.sin(start));
+    ring.arc(a.x, a.y, r, start, start + 2 * Math.PI * Math.min(1, a.frac));
+  }
+  svg
+    .selectAll<SVGPathElement, string>('path.cv-moving-progress')
+    .data([ring.toString()])
+    .join('path')
+    .attr('class', 'cv-moving-progress')
+    .attr('d', (d) => d);
+  svg
+    .selectAll<SVGCircleElement, FlightDot>('circle.cv-msg')
+    .data(parts.dots)
+    .join('circle')
+    .attr('class', 'cv-msg')
+    .attr('r', parts.dotR)
+    .attr('cx', (d) => d.x)
+    .attr('cy', (d) => d.y)
+    .attr('fill', (d) => d.colour);
+  svg
+    .selectAll<SVGTextElement, DropGlyph>('text.cv-drop')
+    .data(parts.drops)
+    .join((enter) => enter.append('text').attr('class', 'cv-drop').text('✕'))
+    .attr('x', (d) => d.x)
+    .attr('y', (d) => d.y)
+    .attr('fill', (d) => d.colour)
+    .attr('opacity', (d) => d.opacity.toFixed(2));
+}
