@@ -275,7 +275,8 @@ class Driver {
     for (const n of sim.nodes()) {
       if (n.failed) reportError(s(lang, 'workerFailed', { node: n.id, cause: n.failed }), undefined, `failed:${n.id}`);
     }
-    const progress = sim.durationMs > 0 ? sim.now() / sim.durationMs : 1;
+    // In thousandths: the bar is a few hundred pixels wide, and an unchanged value re-renders nothing.
+    const progress = sim.durationMs > 0 ? Math.round((sim.now() / sim.durationMs) * 1000) / 1000 : 1;
     // `&at=`: the cursor goes to the shared moment once the run has reached it (CONTRACTS §5).
     const at = get().pendingAt;
     if (at !== null && (sim.now() >= at || sim.done)) set({ cursor: Math.min(at, sim.now()), pendingAt: null });
