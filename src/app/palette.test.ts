@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { controlKinds, dataKinds, messageColours } from './palette';
+import { controlKinds, dataKinds, kindSymbolPath, messageColours } from './palette';
 import { kindName } from './views/strings';
 
 /** Every `.ts` source under src/protocols (tests excluded). */
@@ -33,5 +33,15 @@ describe('message palette', () => {
     const colours = Object.values(messageColours);
     expect(new Set(colours).size).toBe(colours.length);
     for (const k of grouped) expect(kindName(k, 'en')).toBeTruthy();
+  });
+
+  it('gives the kinds of a run distinct shapes, in the order it first sent them, and the same shape every time', () => {
+    const kinds = ['vote', 'append', 'ack', 'heartbeat', 'gradient', 'params', 'pull'];
+    const shapes = kinds.map((k) => kindSymbolPath(kinds, k, 40));
+    expect(new Set(shapes).size).toBe(kinds.length);
+    expect(kindSymbolPath(kinds, 'append', 40)).toBe(shapes[1]);
+    // Another run's order gives another assignment; a bigger area, a bigger path.
+    expect(kindSymbolPath(['append', 'vote'], 'append', 40)).toBe(shapes[0]);
+    expect(kindSymbolPath(kinds, 'vote', 90)).not.toBe(shapes[0]);
   });
 });

@@ -1,3 +1,5 @@
+import { symbol, symbolsFill } from 'd3';
+
 /**
  * Okabe–Ito, colour-blind safe. Colour always means "which worker" and is the same in every view;
  * servers and brokers are neutral shapes, never a worker colour.
@@ -50,4 +52,23 @@ export const messageColours: Record<string, string> = {
 /** Colour of a message kind; unknown kinds (a strategy newer than this palette) stay neutral grey. */
 export function kindColour(kind: string): string {
   return messageColours[kind] ?? '#777777';
+}
+
+const symbolPaths = new Map<string, string>();
+
+/**
+ * The shape of a message kind's dot, so colour is never the only cue (WCAG 1.4.1): d3's seven
+ * filled symbols (circle, cross, diamond, square, star, triangle, wye) in the order the run first
+ * sent its kinds (`kinds`, the run index's list) — distinct within a run of up to seven kinds, and
+ * the legend shows each. An SVG path centred on 0,0 with the given area in px².
+ */
+export function kindSymbolPath(kinds: readonly string[], kind: string, area: number): string {
+  const i = Math.max(0, kinds.indexOf(kind)) % symbolsFill.length;
+  const key = `${i}|${area}`;
+  let d = symbolPaths.get(key);
+  if (d === undefined) {
+    d = symbol(symbolsFill[i], area)() ?? '';
+    symbolPaths.set(key, d);
+  }
+  return d;
 }

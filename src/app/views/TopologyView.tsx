@@ -4,7 +4,7 @@ import './d3quiet';
 import type { LinkState, NodeState } from '../../engine/index/runState';
 import type { Action, NodeId, NodeRole } from '../../sim/types';
 import type { Lang } from '../i18n/lang';
-import { colourOf, kindColour, messageColours } from '../palette';
+import { colourOf, kindColour, kindSymbolPath, messageColours } from '../palette';
 import { consensusRoleOf, nodeLines, roleOf, termOf, termWord, versionOf, type DataRole } from '../words/nodeWords';
 import { directedSegment, flightFraction, groupsFromDrop, hullPath, labelPlacement, lerpSeg, nodeHitBox, pairLinks, textOn, topologyLayout, type LinkPair, type Pt, type TopologyLayout } from './geometry';
 import { timed, useCssValues, useReducedMotion, useSize, useTheme } from './hooks';
@@ -231,11 +231,13 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
       // Reduced motion: messages hop between three fixed stations instead of gliding.
       const quantise = (f: number): number => (reduced ? [1 / 6, 1 / 2, 5 / 6][Math.min(2, Math.floor(f * 3))] : f);
       const dots: FlightDot[] = [];
+      // A symbol a little larger than the old disc of radius max(4, R·0.22): a star or a wye needs the room.
+      const dotArea = Math.round(1.3 * Math.PI * Math.max(4, R * 0.22) ** 2);
       for (const m of inFlight) {
         const sg = segFor(m.from, m.to);
         if (!sg) continue;
         const at = lerpSeg(sg, quantise(flightFraction(t, m.sentAt, m.due)));
-        dots.push({ x: at.x, y: at.y, colour: kindColour(m.kind) });
+        dots.push({ x: at.x, y: at.y, colour: kindColour(m.kind), shape: kindSymbolPath(ix.kinds, m.kind, dotArea) });
       }
       // Dropped messages flash a ✕ where they were lost, fading over DROP_FLASH_MS of sim time.
       const drops: DropGlyph[] = [];
@@ -253,7 +255,7 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         if (!q || !n.computing) continue;
         arcs.push({ x: q.x, y: q.y, r: R + 2, frac: reduced ? 1 : Math.max(0.02, flightFraction(t, n.computing.t, n.computing.due)) });
       }
-      if (movingRef.current) drawMovingParts(movingRef.current, width, height, { dots, dotR: Math.max(4, R * 0.22), drops, arcs });
+      if (movingRef.current) drawMovingParts(movingRef.current, width, height, { dots, drops, arcs });
 
       // ---- the SVG layers: only when a node, a link, the partition or the frame changed ---------
       // A node's facts change as a new object: numbered by identity, they key the tooltip lines.
@@ -629,7 +631,9 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         <div className="cv-topo-legend" aria-label={vs(lang, 'messages')}>
           {kinds.map((k) => (
             <span key={k} className="cv-legend-item">
-              <span className="cv-dot" style={{ background: kindColour(k) }} />
+              <svg className="cv-dot" viewBox="-7 -7 14 14" aria-hidden="true">
+                <path d={kindSymbolPath(ix.kinds, k, 64)} fill={kindColour(k)} />
+              </svg>
               {kindName(k, lang)}
             </span>
           ))}

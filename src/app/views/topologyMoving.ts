@@ -13,6 +13,8 @@ export interface FlightDot {
   x: number;
   y: number;
   colour: string;
+  /** The kind's symbol (palette.kindSymbolPath), centred on 0,0. */
+  shape: string;
 }
 
 export interface DropGlyph {
@@ -33,7 +35,6 @@ export interface ProgressArc {
 
 export interface MovingParts {
   dots: FlightDot[];
-  dotR: number;
   drops: DropGlyph[];
   arcs: ProgressArc[];
 }
@@ -56,13 +57,12 @@ export function drawMovingParts(svgEl: SVGSVGElement, width: number, height: num
     .attr('class', 'cv-moving-progress')
     .attr('d', (d) => d);
   svg
-    .selectAll<SVGCircleElement, FlightDot>('circle.cv-msg')
+    .selectAll<SVGPathElement, FlightDot>('path.cv-msg')
     .data(parts.dots)
-    .join('circle')
+    .join('path')
     .attr('class', 'cv-msg')
-    .attr('r', parts.dotR)
-    .attr('cx', (d) => d.x)
-    .attr('cy', (d) => d.y)
+    .attr('d', (d) => d.shape)
+    .attr('transform', (d) => `translate(${d.x.toFixed(1)},${d.y.toFixed(1)})`)
     .attr('fill', (d) => d.colour);
   svg
     .selectAll<SVGTextElement, DropGlyph>('text.cv-drop')
