@@ -84,7 +84,7 @@ export function nodeAt(ix: RunIndex, st: RunStatic, id: NodeId, role: NodeRole, 
     steps: valueAt(ix.stepsDone.get(id), t)?.value ?? 0,
     slowFactor: slow * straggler,
     computing: down ? null : stepAt(ix, id, t),
-    facts: valueAt(ix.facts.get(id), t)?.value ?? null,
+    facts: ix.facts.get(id)?.at(t)?.value ?? null,
     ...(byzantine ? { byzantine } : {}),
     ...(pause ? { paused: { since: pause.start } } : {}),
   };
@@ -163,7 +163,7 @@ export interface LogRow {
 export function logEndAt(ix: RunIndex, node: NodeId, t: SimTime): number | null {
   const track = ix.logs.get(node);
   if (!track) return null;
-  return valueAt(track.ends, t)?.value ?? track.base;
+  return track.endAt(t) ?? track.base;
 }
 
 /** A node's log entries with index in [lo, hi) as they stood at t. */
@@ -173,8 +173,8 @@ export function logAt(ix: RunIndex, node: NodeId, t: SimTime, lo = -Infinity, hi
   if (!track || end === null) return [];
   const out: LogRow[] = [];
   for (let i = Math.max(track.base, lo); i < Math.min(end, hi); i++) {
-    const e = valueAt(track.slots[i], t);
-    if (e) out.push({ index: i, item: e.value });
+    const item = track.itemAt(i, t);
+    if (item) out.push({ index: i, item });
   }
   return out;
 }
