@@ -129,7 +129,7 @@ function census(sim: Simulation, heap: number): Census {
   const servers = priv(strategy, 'srv');
   if (servers instanceof Map) for (const s of servers.values()) add('strategy.raftLogs', w.size(priv(priv(s, 'p'), 'log')));
   for (const k of ['obs', 'clients']) if (priv(strategy, k)) add(`strategy.${k}`, w.size(priv(strategy, k)));
-  add('strategy.rest', w.size(strategy));
+  for (const k of Object.keys(strategy)) add(`strategy.${k}`, w.size(strategy[k]));
   const read = priv(sim, 'read') as Any;
   for (const k of Object.keys(read)) if (k !== 'c') add(`read.${k}`, w.size(read[k]));
   add('core.rest', w.size(priv(sim, 'c')));

@@ -1,5 +1,5 @@
 import type { NodeId } from '../../sim/types';
-import { majority, updateKey, type LogEntry } from './state';
+import { majority, UpdateKeys, type LogEntry } from './state';
 
 /**
  * Observer bookkeeping for raft-ps: metrics (stale reads, the longest gap between commits) and the
@@ -8,6 +8,8 @@ import { majority, updateKey, type LogEntry } from './state';
  * group's (group.ts), which calls in here through its hooks.
  */
 export class RaftObserver {
+  /** The update keys every table here and the servers' state machines share. */
+  readonly keys = new UpdateKeys();
   private readonly staleReads = new Map<NodeId, number>();
   private lastCommitAt: number | null = null;
   private maxGap = 0;
@@ -35,7 +37,7 @@ export class RaftObserver {
 
   /** `node` wrote `e` into its log (key counts for lostUpdates). */
   stored(node: NodeId, e: LogEntry): void {
-    if (e.kind === 'update') this.copies(node, updateKey(e.worker!, e.seq!), 1);
+    if (e.kind === 'update') this.copies(node, this.keys.key(e.worker!, e.seq!), 1);
   }
 
   /** The update was acknowledged to its worker. */
@@ -48,7 +50,7 @@ export class RaftObserver {
 
   /** Conflict truncation removed these entries from `node`'s log. */
   truncated(node: NodeId, removed: readonly LogEntry[]): void {
-    for (const e of removed) if (e.kind === 'update') this.copies(node, updateKey(e.worker!, e.seq!), -1);
+    for (const e of removed) if (e.kind === 'update') this.copies(node, this.keys.key(e.worker!, e.seq!), -1);
   }
 
   /** `node`'s log gained (d = 1) or lost (d = -1) a copy of update `key`. */
