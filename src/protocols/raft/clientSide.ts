@@ -25,7 +25,7 @@ export interface ClientSide {
 /** An update acknowledged (committed and applied): the operation completes, the observer and the engine count it. */
 export function recordAck(ctx: StrategyContext, obs: RaftObserver, worker: NodeId, seq: number, opId: number, version: number): void {
   ctx.op(worker, 'ok', 'update', opId, version);
-  obs.ack(obs.keys.key(worker, seq));
+  obs.ack(worker, seq);
   ctx.counted(worker);
 }
 

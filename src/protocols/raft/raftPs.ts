@@ -106,7 +106,7 @@ export class RaftPsStrategy implements Strategy {
       const v = sm.apply(e, lr);
       const key = this.obs.keys.key(e.worker!, e.seq!);
       if (v !== null) {
-        this.obs.effectiveUpdate(s.id, key);
+        this.obs.effectiveUpdate(s.id, e.worker!, e.seq!);
         if (firstAnywhere) this.ctx.note('apply', s.id, { worker: e.worker!, seq: e.seq!, staleness: tau });
       }
       if (s.v.role === 'leader') {
