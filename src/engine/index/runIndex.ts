@@ -4,10 +4,10 @@ import type { Action, ByzantineAttack, HistoryEvent, MetricSample, NodeId, SimTi
 import { quantize } from '../../sim/network';
 import { MessageSpans, type MessageSpan } from './messageSpans';
 import { pushTo } from './series';
-import { FactsSeries, LogTrack, type Timed } from './tracks';
+import { FactsSeries, LogTrack, StepTrack, type StepSpan, type Timed } from './tracks';
 
-export type { MessageSpan, Timed };
-export { FactsSeries, LogTrack };
+export type { MessageSpan, StepSpan, Timed };
+export { FactsSeries, LogTrack, StepTrack };
 
 /**
  * The run's history, indexed by entity and time (DESIGN rule 4: one history, many views). Every
@@ -54,11 +54,6 @@ export interface PartitionPeriod extends Period {
 export interface CutPeriod extends Period {
   from: NodeId;
   to: NodeId;
-}
-
-export interface StepSpan {
-  t: SimTime;
-  due: SimTime;
 }
 
 export interface DropMark {
@@ -114,9 +109,8 @@ export class RunIndex {
   readonly versionsByNode = new Map<NodeId, VersionMark[]>();
   /** Down periods per node (crash → restart). */
   readonly downs = new Map<NodeId, DownPeriod[]>();
-  readonly stepStarts = new Map<NodeId, StepSpan[]>();
-  /** Steps completed per node, after each stepDone. */
-  readonly stepsDone = new Map<NodeId, Array<Timed<number>>>();
+  /** Per node, its steps: each start (and due time), its completed count after each stepDone. */
+  readonly steps = new Map<NodeId, StepTrack>();
   /** `slow` factors per node (the action's factor, before persistent stragglers). */
   readonly slows = new Map<NodeId, Array<Timed<number>>>();
   /** Per worker, its Byzantine attack from each `byzantine` action (null from each `honest`). */
@@ -185,10 +179,10 @@ export class RunIndex {
         break;
       }
       case 'stepStart':
-        pushTo(this.stepStarts, e.node, { t: e.t, due: e.due });
+        this.stepTrack(e.node).started(e.t, e.due);
         break;
       case 'stepDone':
-        pushTo(this.stepsDone, e.node, { t: e.t, value: e.step });
+        this.stepTrack(e.node).completed(e.t, e.step);
         break;
       case 'crash': {
         pushTo(this.downs, e.node, e.error ? { start: e.t, end: null, error: e.error } : { start: e.t, end: null });
@@ -232,6 +226,12 @@ export class RunIndex {
       default:
         break;
     }
+  }
+
+  private stepTrack(node: NodeId): StepTrack {
+    let track = this.steps.get(node);
+    if (!track) this.steps.set(node, (track = new StepTrack()));
+    return track;
   }
 
   private sampleLosses(t: SimTime, s: MetricSample): void {

@@ -81,7 +81,7 @@ export function nodeAt(ix: RunIndex, st: RunStatic, id: NodeId, role: NodeRole, 
     ...(down?.error ? { failed: down.error } : {}),
     version: v?.version ?? 0,
     synced: v?.synced ?? 0,
-    steps: valueAt(ix.stepsDone.get(id), t)?.value ?? 0,
+    steps: ix.steps.get(id)?.stepsAt(t) ?? 0,
     slowFactor: slow * straggler,
     computing: down ? null : stepAt(ix, id, t),
     facts: ix.facts.get(id)?.at(t)?.value ?? null,
@@ -99,7 +99,7 @@ function pausedAt(ix: RunIndex, id: NodeId, t: SimTime): PausePeriod | null {
 
 /** The step a node is computing at t: started at or before t, due after it, no crash since. */
 export function stepAt(ix: RunIndex, id: NodeId, t: SimTime): StepSpan | null {
-  const s = valueAt(ix.stepStarts.get(id), t);
+  const s = ix.steps.get(id)?.startedAt(t);
   if (!s || s.due <= t) return null;
   const downs = ix.downs.get(id);
   if (downs?.some((d) => d.start >= s.t && d.start <= t)) return null;

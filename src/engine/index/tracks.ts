@@ -140,3 +140,45 @@ export class LogTrack {
     return add;
   }
 }
+
+/** A step a node started: when, and when it is due. */
+export interface StepSpan {
+  t: SimTime;
+  due: SimTime;
+}
+
+/**
+ * A node's steps: when each started and was due, and its completed count after each completion,
+ * in columns. The span read last is kept, so reading it again gives the same object.
+ */
+export class StepTrack {
+  private readonly startT = new F64Column();
+  private readonly due = new F64Column();
+  private readonly doneT = new F64Column();
+  private readonly done = new F64Column();
+  private last: { k: number; v: StepSpan } | null = null;
+
+  started(t: SimTime, due: SimTime): void {
+    this.startT.push(t);
+    this.due.push(due);
+  }
+
+  completed(t: SimTime, step: number): void {
+    this.doneT.push(t);
+    this.done.push(step);
+  }
+
+  /** The newest step started at or before t, or undefined. */
+  startedAt(t: SimTime): StepSpan | undefined {
+    const k = this.startT.lastAtOrBefore(t);
+    if (k < 0) return undefined;
+    if (this.last?.k !== k) this.last = { k, v: { t: this.startT.get(k), due: this.due.get(k) } };
+    return this.last.v;
+  }
+
+  /** Steps completed at t (0 before the first completion). */
+  stepsAt(t: SimTime): number {
+    const k = this.doneT.lastAtOrBefore(t);
+    return k < 0 ? 0 : this.done.get(k);
+  }
+}
