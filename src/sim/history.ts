@@ -79,7 +79,11 @@ export class History {
   private where = new Uint8Array(1024);
   private refs = new Int32Array(1024);
   private n = 0;
-  private materialized: HistoryEvent[] | null = null;
+  /**
+   * The last `events` array, held weakly: a finished run's history is not appended to again, and a
+   * strong reference would keep every event decoded (the whole run as objects) once exported.
+   */
+  private materialized: WeakRef<HistoryEvent[]> | null = null;
   private readonly schedule: LineHasher;
   private readonly log: LineHasher;
   private listeners: Array<(e: HistoryEvent) => void> = [];
@@ -147,14 +151,16 @@ export class History {
   }
 
   /**
-   * Every event, as an array (for export, checks and tests; built on demand and kept until the next
-   * append). Per-frame code reads `length` and `at` instead.
+   * Every event, as an array (for export, checks and tests; built on demand and reused until the
+   * next append while someone still holds it). Per-frame code reads `length` and `at` instead.
    */
   get events(): readonly HistoryEvent[] {
-    if (this.materialized) return this.materialized;
+    const held = this.materialized?.deref();
+    if (held) return held;
     const out = new Array<HistoryEvent>(this.n);
     for (let i = 0; i < this.n; i++) out[i] = this.at(i);
-    return (this.materialized = out);
+    this.materialized = new WeakRef(out);
+    return out;
   }
 
   onAppend(listener: (e: HistoryEvent) => void): () => void {
