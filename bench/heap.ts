@@ -127,7 +127,12 @@ function census(sim: Simulation, heap: number): Census {
   const strategy = priv(sim, 'strategy') as Any;
   // Raft servers' logs (the entries with their gradients) on their own line.
   const servers = priv(strategy, 'srv');
-  if (servers instanceof Map) for (const s of servers.values()) add('strategy.raftLogs', w.size(priv(priv(s, 'p'), 'log')));
+  if (servers instanceof Map) {
+    for (const s of servers.values()) {
+      const p = priv(s, 'p');
+      if (p && typeof p === 'object' && Array.isArray(priv(p, 'log'))) add('strategy.raftLogs', w.size(priv(p, 'log')));
+    }
+  }
   for (const k of ['obs', 'clients']) if (priv(strategy, k)) add(`strategy.${k}`, w.size(priv(strategy, k)));
   for (const k of Object.keys(strategy)) add(`strategy.${k}`, w.size(strategy[k]));
   const read = priv(sim, 'read') as Any;
