@@ -38,9 +38,11 @@ export class ReadModel {
 
   private metricState(): MetricState {
     const c = this.c;
+    const windowMs = 10 * c.scenario.compute.stepMs;
+    this.forgetOldTaus(c.t - windowMs);
     return {
       now: c.t,
-      windowMs: 10 * c.scenario.compute.stepMs,
+      windowMs,
       workers: c.workerIds.map((id) => c.node(id)),
       authoritative: c.strategy.authoritativeVersion(),
       nodeVersion: (id) => this.nodeVersion(id),
@@ -55,6 +57,18 @@ export class ReadModel {
       },
       appliedTaus: this.appliedTaus,
     };
+  }
+
+  /**
+   * Staleness is averaged over the last window only (meanTau reads back to now − window, and now
+   * never goes back): older entries are dropped here, in batches, so a long run keeps a window's.
+   */
+  private forgetOldTaus(from: number): void {
+    const a = this.appliedTaus;
+    if (a.length < 1024 || a[511].t > from) return;
+    let k = 512;
+    while (k < a.length && a[k].t <= from) k++;
+    a.splice(0, k);
   }
 
   /** Parameter version a node holds: its replica (workers), the strategy's (servers), none (coordination nodes). */

@@ -1,7 +1,8 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { CompactMessages } from './compactMessages';
-import type { HistoryEvent } from './types';
+import { CompactValues } from './compactValues';
+import type { HistoryEvent, HistoryEventType } from './types';
 
 /**
  * The append-only history (DESIGN rule 4). Every view, metric and export derives from it.
@@ -13,8 +14,17 @@ import type { HistoryEvent } from './types';
  * which gives the same digest as hashing line by line at a fraction of the cost.
  */
 const FLUSH_CHARS = 1 << 16;
-/** Compact rows are stored as -1 - (row + ROW_OFFSET): send rows are ≥ 0, deliver rows < 0. */
-const ROW_OFFSET = 1 << 30;
+
+/** Where an event is kept (`History.where`): as an object, in the message columns, as compact words. */
+const OBJECT = 0;
+const MESSAGE = 1;
+const VALUE = 2;
+/**
+ * Events kept as objects: the index (engine/index) holds these very objects (notes, violations,
+ * actions, metric samples), so words would only add a copy. Every other event that is plain data
+ * goes to the compact stores.
+ */
+const keptAsObjects: ReadonlySet<HistoryEventType> = new Set(['note', 'violation', 'action', 'metrics']);
 
 /** An incremental SHA-256. The default is @noble/hashes (pure JS, runs everywhere); Node callers
  * may pass node:crypto's native one — same digest, several times faster. */
@@ -61,13 +71,19 @@ class LineHasher {
 }
 
 export class History {
-  /** Events that do not fit the compact columns, as objects. */
+  /** Events that do not fit the compact stores, as objects. */
   private readonly objects: HistoryEvent[] = [];
   private readonly messages = new CompactMessages();
-  /** Per event: where it is — ≥ 0 an index into `objects`, else -1 - (a CompactMessages row + 2^30). */
+  private readonly values = new CompactValues();
+  /** Per event: which store holds it (OBJECT, MESSAGE, VALUE) and where — an index into `objects`, a CompactMessages row, a CompactValues offset. */
+  private where = new Uint8Array(1024);
   private refs = new Int32Array(1024);
   private n = 0;
-  private materialized: HistoryEvent[] | null = null;
+  /**
+   * The last `events` array, held weakly: a finished run's history is not appended to again, and a
+   * strong reference would keep every event decoded (the whole run as objects) once exported.
+   */
+  private materialized: WeakRef<HistoryEvent[]> | null = null;
   private readonly schedule: LineHasher;
   private readonly log: LineHasher;
   private listeners: Array<(e: HistoryEvent) => void> = [];
@@ -82,13 +98,23 @@ export class History {
       const r = new Int32Array(this.refs.length * 2);
       r.set(this.refs);
       this.refs = r;
+      const w = new Uint8Array(this.where.length * 2);
+      w.set(this.where);
+      this.where = w;
     }
+    const i = this.n++;
     const row = this.messages.add(e);
-    if (row === null) {
-      this.refs[this.n++] = this.objects.length;
-      this.objects.push(e);
+    const offset = row === null && !keptAsObjects.has(e.type) ? this.values.add(e) : -1;
+    if (row !== null) {
+      this.where[i] = MESSAGE;
+      this.refs[i] = row;
+    } else if (offset >= 0) {
+      this.where[i] = VALUE;
+      this.refs[i] = offset;
     } else {
-      this.refs[this.n++] = -1 - (row + ROW_OFFSET);
+      this.where[i] = OBJECT;
+      this.refs[i] = this.objects.length;
+      this.objects.push(e);
     }
     this.materialized = null;
     const full = JSON.stringify(e);
@@ -107,22 +133,34 @@ export class History {
     return this.n;
   }
 
-  /** The i-th event (0-based). Compactly stored events come back as fresh objects, equal field for field. */
+  /**
+   * The i-th event (0-based). Compactly stored events come back as fresh objects, equal field for
+   * field with the same key order; those kept as objects come back as the very object appended.
+   */
   at(i: number): HistoryEvent {
     if (i < 0 || i >= this.n) throw new RangeError(`history: no event ${i} (it holds ${this.n})`);
     const ref = this.refs[i];
-    return ref >= 0 ? this.objects[ref] : this.messages.get(-1 - ref - ROW_OFFSET);
+    switch (this.where[i]) {
+      case MESSAGE:
+        return this.messages.get(ref);
+      case VALUE:
+        return this.values.get(ref) as HistoryEvent;
+      default:
+        return this.objects[ref];
+    }
   }
 
   /**
-   * Every event, as an array (for export, checks and tests; built on demand and kept until the next
-   * append). Per-frame code reads `length` and `at` instead.
+   * Every event, as an array (for export, checks and tests; built on demand and reused until the
+   * next append while someone still holds it). Per-frame code reads `length` and `at` instead.
    */
   get events(): readonly HistoryEvent[] {
-    if (this.materialized) return this.materialized;
+    const held = this.materialized?.deref();
+    if (held) return held;
     const out = new Array<HistoryEvent>(this.n);
     for (let i = 0; i < this.n; i++) out[i] = this.at(i);
-    return (this.materialized = out);
+    this.materialized = new WeakRef(out);
+    return out;
   }
 
   onAppend(listener: (e: HistoryEvent) => void): () => void {

@@ -1,11 +1,13 @@
-import type { LogItem, NodeFacts, Note } from '../../protocols/facts';
+import type { Note } from '../../protocols/facts';
 import { applyNetAction, noFaults, partitionGroups, type NetFaults } from '../../sim/faults';
 import type { Action, ByzantineAttack, HistoryEvent, MetricSample, NodeId, SimTime } from '../../sim/types';
 import { quantize } from '../../sim/network';
 import { MessageSpans, type MessageSpan } from './messageSpans';
 import { pushTo } from './series';
+import { FactsSeries, LogTrack, StepTrack, type StepSpan, type Timed } from './tracks';
 
-export type { MessageSpan };
+export type { MessageSpan, StepSpan, Timed };
+export { FactsSeries, LogTrack, StepTrack };
 
 /**
  * The run's history, indexed by entity and time (DESIGN rule 4: one history, many views). Every
@@ -54,11 +56,6 @@ export interface CutPeriod extends Period {
   to: NodeId;
 }
 
-export interface StepSpan {
-  t: SimTime;
-  due: SimTime;
-}
-
 export interface DropMark {
   t: SimTime;
   id: number;
@@ -77,25 +74,10 @@ export interface Sample {
   accuracy: number;
 }
 
-export interface Timed<T> {
-  t: SimTime;
-  value: T;
-}
-
 export interface ActionMark {
   t: SimTime;
   action: Action;
   source: 'timeline' | 'user';
-}
-
-/** A node's replicated log over time: its length, and each slot's entries. */
-export interface LogTrack {
-  /** Index of the first slot (1 for Raft, 0 for Kafka), from the first log event. */
-  base: number;
-  /** Exclusive end index after each change. */
-  ends: Array<Timed<number>>;
-  /** slots[i]: the entries index i held, each from its time on. */
-  slots: Array<Array<Timed<LogItem>>>;
 }
 
 /** An array of events, or the History itself (which stores most events compactly). */
@@ -127,16 +109,17 @@ export class RunIndex {
   readonly versionsByNode = new Map<NodeId, VersionMark[]>();
   /** Down periods per node (crash → restart). */
   readonly downs = new Map<NodeId, DownPeriod[]>();
-  readonly stepStarts = new Map<NodeId, StepSpan[]>();
-  /** Steps completed per node, after each stepDone. */
-  readonly stepsDone = new Map<NodeId, Array<Timed<number>>>();
+  /** Per node, its steps: each start (and due time), its completed count after each stepDone. */
+  readonly steps = new Map<NodeId, StepTrack>();
   /** `slow` factors per node (the action's factor, before persistent stragglers). */
   readonly slows = new Map<NodeId, Array<Timed<number>>>();
   /** Per worker, its Byzantine attack from each `byzantine` action (null from each `honest`). */
   readonly byzantine = new Map<NodeId, Array<Timed<{ attack: ByzantineAttack; scale?: number } | null>>>();
   /** Pauses per node, in time order (the engine's rules: a paused process's pause extends it; a down one ignores it). */
   readonly pauses = new Map<NodeId, PausePeriod[]>();
-  readonly facts = new Map<NodeId, Array<Timed<NodeFacts | null>>>();
+  /** Per node, its facts after each change (read back from the history on demand). */
+  readonly facts = new Map<NodeId, FactsSeries>();
+  /** Per node, its replicated log over time (entries read back from the history on demand). */
   readonly logs = new Map<NodeId, LogTrack>();
 
   /** The network's faults after each network action (the first entry: none, from t = 0). */
@@ -150,15 +133,18 @@ export class RunIndex {
   readonly notes: NoteEvent[] = [];
   readonly actions: ActionMark[] = [];
   readonly violations: ViolationEvent[] = [];
-  readonly ops: OpEvent[] = [];
+  /** The history followed (the latest one given to `sync`): facts and log entries are read back from it. */
+  private source: EventSource | null = null;
+  private readonly readEvent = (i: number): HistoryEvent | undefined => this.source?.at(i);
 
   constructor(private readonly nodeIds: readonly NodeId[]) {}
 
   /** Consume events appended since the last call. Returns whether anything new was read. */
   sync(events: EventSource): boolean {
     if (events.length < this.read) throw new Error('history shrank; use a fresh RunIndex');
+    this.source = events;
     const start = this.read;
-    for (let i = start; i < events.length; i++) this.consume(events.at(i)!);
+    for (let i = start; i < events.length; i++) this.consume(events.at(i)!, i);
     this.read = events.length;
     return events.length > start;
   }
@@ -167,7 +153,7 @@ export class RunIndex {
     return this.read;
   }
 
-  private consume(e: HistoryEvent): void {
+  private consume(e: HistoryEvent, i: number): void {
     this.lastT = e.t;
     switch (e.type) {
       case 'send': {
@@ -193,10 +179,10 @@ export class RunIndex {
         break;
       }
       case 'stepStart':
-        pushTo(this.stepStarts, e.node, { t: e.t, due: e.due });
+        this.stepTrack(e.node).started(e.t, e.due);
         break;
       case 'stepDone':
-        pushTo(this.stepsDone, e.node, { t: e.t, value: e.step });
+        this.stepTrack(e.node).completed(e.t, e.step);
         break;
       case 'crash': {
         pushTo(this.downs, e.node, e.error ? { start: e.t, end: null, error: e.error } : { start: e.t, end: null });
@@ -211,12 +197,19 @@ export class RunIndex {
         if (open && open.end === null) open.end = e.t;
         break;
       }
-      case 'facts':
-        pushTo(this.facts, e.node, { t: e.t, value: e.f });
+      case 'facts': {
+        let series = this.facts.get(e.node);
+        if (!series) this.facts.set(e.node, (series = new FactsSeries(this.readEvent)));
+        series.push(e.t, i);
         break;
-      case 'log':
-        this.logChange(e.t, e.node, e.from, e.add);
+      }
+      case 'log': {
+        let track = this.logs.get(e.node);
+        // The first change of a log starts at its first index (1 for Raft, 0 for Kafka offsets).
+        if (!track) this.logs.set(e.node, (track = new LogTrack(this.readEvent, e.from)));
+        track.push(e.t, i, e.from, e.add.length);
         break;
+      }
       case 'metrics':
         this.metrics.push({ t: e.t, value: e.v });
         this.sampleLosses(e.t, e.v);
@@ -227,9 +220,6 @@ export class RunIndex {
       case 'violation':
         this.violations.push(e);
         break;
-      case 'op':
-        this.ops.push(e);
-        break;
       case 'action':
         this.action(e.t, e.action, e.source);
         break;
@@ -238,19 +228,10 @@ export class RunIndex {
     }
   }
 
-  private logChange(t: SimTime, node: NodeId, from: number, add: readonly LogItem[]): void {
-    let track = this.logs.get(node);
-    if (!track) {
-      // The first change of a log starts at its first index (1 for Raft, 0 for Kafka offsets).
-      track = { base: from, ends: [], slots: [] };
-      this.logs.set(node, track);
-    }
-    track.base = Math.min(track.base, from);
-    add.forEach((item, i) => {
-      const idx = from + i;
-      (track.slots[idx] ??= []).push({ t, value: item });
-    });
-    track.ends.push({ t, value: from + add.length });
+  private stepTrack(node: NodeId): StepTrack {
+    let track = this.steps.get(node);
+    if (!track) this.steps.set(node, (track = new StepTrack()));
+    return track;
   }
 
   private sampleLosses(t: SimTime, s: MetricSample): void {

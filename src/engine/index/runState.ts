@@ -81,10 +81,10 @@ export function nodeAt(ix: RunIndex, st: RunStatic, id: NodeId, role: NodeRole, 
     ...(down?.error ? { failed: down.error } : {}),
     version: v?.version ?? 0,
     synced: v?.synced ?? 0,
-    steps: valueAt(ix.stepsDone.get(id), t)?.value ?? 0,
+    steps: ix.steps.get(id)?.stepsAt(t) ?? 0,
     slowFactor: slow * straggler,
     computing: down ? null : stepAt(ix, id, t),
-    facts: valueAt(ix.facts.get(id), t)?.value ?? null,
+    facts: ix.facts.get(id)?.at(t)?.value ?? null,
     ...(byzantine ? { byzantine } : {}),
     ...(pause ? { paused: { since: pause.start } } : {}),
   };
@@ -99,7 +99,7 @@ function pausedAt(ix: RunIndex, id: NodeId, t: SimTime): PausePeriod | null {
 
 /** The step a node is computing at t: started at or before t, due after it, no crash since. */
 export function stepAt(ix: RunIndex, id: NodeId, t: SimTime): StepSpan | null {
-  const s = valueAt(ix.stepStarts.get(id), t);
+  const s = ix.steps.get(id)?.startedAt(t);
   if (!s || s.due <= t) return null;
   const downs = ix.downs.get(id);
   if (downs?.some((d) => d.start >= s.t && d.start <= t)) return null;
@@ -163,7 +163,7 @@ export interface LogRow {
 export function logEndAt(ix: RunIndex, node: NodeId, t: SimTime): number | null {
   const track = ix.logs.get(node);
   if (!track) return null;
-  return valueAt(track.ends, t)?.value ?? track.base;
+  return track.endAt(t) ?? track.base;
 }
 
 /** A node's log entries with index in [lo, hi) as they stood at t. */
@@ -173,8 +173,8 @@ export function logAt(ix: RunIndex, node: NodeId, t: SimTime, lo = -Infinity, hi
   if (!track || end === null) return [];
   const out: LogRow[] = [];
   for (let i = Math.max(track.base, lo); i < Math.min(end, hi); i++) {
-    const e = valueAt(track.slots[i], t);
-    if (e) out.push({ index: i, item: e.value });
+    const item = track.itemAt(i, t);
+    if (item) out.push({ index: i, item });
   }
   return out;
 }

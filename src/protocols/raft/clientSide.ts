@@ -3,7 +3,6 @@ import type { NodeFacts } from '../facts';
 import type { StepResult, StrategyContext } from '../strategy';
 import type { ClientMsg } from './messages';
 import type { RaftObserver } from './observer';
-import { updateKey } from './state';
 
 /**
  * The workers of raft-ps as the servers' code sees them: training clients (workers.ts) or manual
@@ -26,7 +25,7 @@ export interface ClientSide {
 /** An update acknowledged (committed and applied): the operation completes, the observer and the engine count it. */
 export function recordAck(ctx: StrategyContext, obs: RaftObserver, worker: NodeId, seq: number, opId: number, version: number): void {
   ctx.op(worker, 'ok', 'update', opId, version);
-  obs.ack(updateKey(worker, seq));
+  obs.ack(worker, seq);
   ctx.counted(worker);
 }
 

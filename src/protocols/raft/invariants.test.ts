@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RaftChecker } from './invariants';
-import type { LogEntry } from './state';
+import type { LogEntry, RaftEntry } from './state';
 
 let uid = 0;
 const e = (term: number): LogEntry => ({ term, kind: 'noop', uid: ++uid });
@@ -28,6 +28,21 @@ describe('Raft invariant checker', () => {
     c.stored('s2', [e(1), a2], 2); // same entry at 2, but a different predecessor
     c.stored('s3', [a1, e(2)], 2); // a different entry with the same index and term
     expect(c.drain().map((v) => v.invariant)).toEqual(['log-matching', 'log-matching']);
+  });
+
+  it('log matching holds at an index that saw several terms (a conflicting entry overwritten), far along the log', () => {
+    const c = new RaftChecker();
+    for (const index of [1, 5000]) {
+      const pre: RaftEntry[] = Array.from({ length: index - 1 }, (_, k) => ({ term: 1, uid: 100_000 + k }));
+      c.stored('s0', [...pre, { term: 1, uid: 1 }], index);
+      c.stored('s1', [...pre, { term: 2, uid: 2 }], index);
+      c.stored('s2', [...pre, { term: 2, uid: 2 }], index);
+      c.stored('s3', [...pre, { term: 1, uid: 1 }], index);
+      expect(c.drain()).toEqual([]);
+      c.stored('s4', [...pre, { term: 2, uid: 3 }], index);
+      c.stored('s4', [...pre, { term: 1, uid: 4 }], index);
+      expect(c.drain().map((v) => v.invariant)).toEqual(['log-matching', 'log-matching']);
+    }
   });
 
   it('leader completeness: a new leader lacking a committed entry', () => {

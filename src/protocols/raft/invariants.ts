@@ -21,7 +21,8 @@ export interface Violation {
 
 export class RaftChecker {
   private readonly termLeader = new Map<number, NodeId>();
-  private readonly byIndexTerm = new Map<string, { uid: number; prevUid: number }>();
+  /** The first entry stored at each (index, term): its uid and its predecessor's. */
+  private readonly byIndexTerm = new FirstAtIndex();
   /** committed[i - 1]: uid of the entry committed at index i (by anyone). */
   private readonly committed: number[] = [];
   private readonly applied: number[] = [];
@@ -54,9 +55,8 @@ export class RaftChecker {
   stored(node: NodeId, log: readonly RaftEntry[], index: number): void {
     const e = log[index - 1];
     const prevUid = index > 1 ? log[index - 2].uid : 0;
-    const k = `${index}:${e.term}`;
-    const known = this.byIndexTerm.get(k);
-    if (!known) this.byIndexTerm.set(k, { uid: e.uid, prevUid });
+    const known = this.byIndexTerm.get(index, e.term);
+    if (!known) this.byIndexTerm.set(index, e.term, e.uid, prevUid);
     else if (known.uid !== e.uid || known.prevUid !== prevUid) {
       this.report('log-matching', `${node} holds a different entry or prefix at index ${index}, term ${e.term}`);
     }
@@ -88,5 +88,55 @@ export class RaftChecker {
   /** Highest index any server has applied so far. */
   get appliedLength(): number {
     return this.applied.length;
+  }
+}
+
+/**
+ * (index, term) → the first entry stored there, as three float columns indexed by log index (issue
+ * 9: a string key and an object per entry grew a long run's heap). An index almost always sees one
+ * term; a second term at an index (a conflicting entry a later leader overwrote) goes to a map.
+ */
+class FirstAtIndex {
+  private term = new Float64Array(1024).fill(NaN);
+  private uid = new Float64Array(1024);
+  private prev = new Float64Array(1024);
+  private readonly other = new Map<string, { uid: number; prevUid: number }>();
+
+  get(index: number, term: number): { uid: number; prevUid: number } | undefined {
+    if (!this.dense(index)) return this.other.get(`${index}:${term}`);
+    if (index < this.term.length && this.term[index] === term) return { uid: this.uid[index], prevUid: this.prev[index] };
+    return this.other.get(`${index}:${term}`);
+  }
+
+  /** Records the first entry at (index, term); the caller checked that none is known. */
+  set(index: number, term: number, uid: number, prevUid: number): void {
+    if (this.dense(index)) {
+      if (index >= this.term.length) this.grow(index + 1);
+      if (Number.isNaN(this.term[index])) {
+        this.term[index] = term;
+        this.uid[index] = uid;
+        this.prev[index] = prevUid;
+        return;
+      }
+    }
+    this.other.set(`${index}:${term}`, { uid, prevUid });
+  }
+
+  private dense(index: number): boolean {
+    return Number.isInteger(index) && index >= 0 && index < 1 << 26;
+  }
+
+  private grow(n: number): void {
+    let size = this.term.length * 2;
+    while (size < n) size *= 2;
+    const term = new Float64Array(size).fill(NaN);
+    term.set(this.term);
+    const uid = new Float64Array(size);
+    uid.set(this.uid);
+    const prev = new Float64Array(size);
+    prev.set(this.prev);
+    this.term = term;
+    this.uid = uid;
+    this.prev = prev;
   }
 }

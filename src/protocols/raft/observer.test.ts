@@ -43,7 +43,7 @@ describe('RaftObserver.lostUpdates (incremental)', () => {
         let uid = 0;
         for (const o of ops) {
           if (o.op === 'ack') {
-            obs.ack(updateKey(`w${o.worker}`, o.seq));
+            obs.ack(`w${o.worker}`, o.seq);
           } else {
             const s = servers[o.server % n];
             const log = logs.get(s)!;
@@ -66,7 +66,7 @@ describe('RaftObserver.lostUpdates (incremental)', () => {
   it('counts an update acknowledged before any server stores it, until a majority holds it', () => {
     const obs = new RaftObserver(['a', 'b', 'c']);
     const logs = { a: [] as LogEntry[], b: [] as LogEntry[] };
-    obs.ack('w0#1');
+    obs.ack('w0', 1);
     expect(obs.lostUpdates()).toBe(1);
     logs.a.push({ term: 1, kind: 'update', worker: 'w0', seq: 1, uid: 1 });
     obs.stored('a', logs.a[0]);
@@ -76,5 +76,26 @@ describe('RaftObserver.lostUpdates (incremental)', () => {
     expect(obs.lostUpdates()).toBe(0);
     obs.truncated('b', logs.b.splice(0));
     expect(obs.lostUpdates()).toBe(1);
+  });
+
+  it('keeps its counts for sequence numbers of any size, and duplicates per server until a crash', () => {
+    const obs = new RaftObserver(['a']);
+    for (const seq of [1, 2 ** 25, 2.5, -3]) {
+      const e: LogEntry = { term: 1, kind: 'update', worker: 'w0', seq, uid: seq };
+      obs.ack('w0', seq);
+      expect(obs.lostUpdates()).toBe(1);
+      obs.stored('a', e);
+      expect(obs.lostUpdates()).toBe(0);
+      obs.effectiveUpdate('a', 'w0', seq);
+      obs.effectiveUpdate('a', 'w0', seq);
+      obs.truncated('a', [e]);
+      expect(obs.lostUpdates()).toBe(1);
+      obs.stored('a', e);
+      expect(obs.lostUpdates()).toBe(0);
+    }
+    expect(obs.duplicateUpdates()).toBe(4);
+    obs.serverCrashed('a');
+    obs.effectiveUpdate('a', 'w0', 1);
+    expect(obs.duplicateUpdates()).toBe(4);
   });
 });

@@ -1,5 +1,5 @@
 import type { NodeId } from '../../sim/types';
-import { majority, updateKey, type LogEntry } from './state';
+import { majority, updateKey, UpdateKeys, type LogEntry } from './state';
 
 /**
  * Observer bookkeeping for raft-ps: metrics (stale reads, the longest gap between commits) and the
@@ -8,61 +8,62 @@ import { majority, updateKey, type LogEntry } from './state';
  * group's (group.ts), which calls in here through its hooks.
  */
 export class RaftObserver {
+  /** The update keys every table here and the servers' state machines share. */
+  readonly keys = new UpdateKeys();
   private readonly staleReads = new Map<NodeId, number>();
   private lastCommitAt: number | null = null;
   private maxGap = 0;
   /** Updates acknowledged to workers (keys "w#seq"); add through `ack`. */
   readonly acked: ReadonlySet<string> = new Set<string>();
   /** Per server: how many copies of each update its log holds. */
-  private readonly logKeys = new Map<NodeId, Map<string, number>>();
+  private readonly logKeys = new Map<NodeId, SeqCounts>();
   /**
    * How many servers hold at least one copy of each update, and how many acknowledged updates are
    * held by fewer than a majority — kept as logs change, so `lostUpdates` costs the same at any
    * point of a run instead of a pass over every update ever acknowledged.
    */
-  private readonly holders = new Map<string, number>();
+  private readonly holders = new SeqCounts();
   private lost = 0;
-  /** Per server: the updates that changed its state machine since its last restart. */
-  private readonly effective = new Map<NodeId, Set<string>>();
+  /** Per server: the updates that changed its state machine since its last restart (1 each). */
+  private readonly effective = new Map<NodeId, SeqCounts>();
   private duplicates = 0;
 
   constructor(private readonly servers: readonly NodeId[]) {
     for (const id of servers) {
-      this.logKeys.set(id, new Map());
-      this.effective.set(id, new Set());
+      this.logKeys.set(id, new SeqCounts());
+      this.effective.set(id, new SeqCounts());
     }
   }
 
   /** `node` wrote `e` into its log (key counts for lostUpdates). */
   stored(node: NodeId, e: LogEntry): void {
-    if (e.kind === 'update') this.copies(node, updateKey(e.worker!, e.seq!), 1);
+    if (e.kind === 'update') this.copies(node, e.worker!, e.seq!, 1);
   }
 
-  /** The update was acknowledged to its worker. */
-  ack(key: string): void {
+  /** The worker's update `seq` was acknowledged to it. */
+  ack(worker: NodeId, seq: number): void {
     const acked = this.acked as Set<string>;
+    const key = this.keys.key(worker, seq);
     if (acked.has(key)) return;
     acked.add(key);
-    if ((this.holders.get(key) ?? 0) < majority(this.servers.length)) this.lost++;
+    if (this.holders.get(worker, seq) < majority(this.servers.length)) this.lost++;
   }
 
   /** Conflict truncation removed these entries from `node`'s log. */
   truncated(node: NodeId, removed: readonly LogEntry[]): void {
-    for (const e of removed) if (e.kind === 'update') this.copies(node, updateKey(e.worker!, e.seq!), -1);
+    for (const e of removed) if (e.kind === 'update') this.copies(node, e.worker!, e.seq!, -1);
   }
 
-  /** `node`'s log gained (d = 1) or lost (d = -1) a copy of update `key`. */
-  private copies(node: NodeId, key: string, d: number): void {
-    const keys = this.logKeys.get(node)!;
-    const before = keys.get(key) ?? 0;
-    bump(keys, key, d);
-    const after = keys.get(key) ?? 0;
+  /** `node`'s log gained (d = 1) or lost (d = -1) a copy of the worker's update `seq`. */
+  private copies(node: NodeId, worker: NodeId, seq: number, d: number): void {
+    const counts = this.logKeys.get(node)!;
+    const before = counts.get(worker, seq);
+    const after = counts.add(worker, seq, d);
     if ((before > 0) === (after > 0)) return;
     const need = majority(this.servers.length);
-    const h0 = this.holders.get(key) ?? 0;
-    const h1 = h0 + (after > 0 ? 1 : -1);
-    bump(this.holders, key, h1 - h0);
-    if (this.acked.has(key) && h0 < need !== h1 < need) this.lost += h1 < need ? 1 : -1;
+    const h0 = this.holders.get(worker, seq);
+    const h1 = this.holders.add(worker, seq, after > 0 ? 1 : -1);
+    if (this.acked.has(this.keys.key(worker, seq)) && h0 < need !== h1 < need) this.lost += h1 < need ? 1 : -1;
   }
 
   /** `e` is committed for the first time anywhere, at `now` (the gap between update commits). */
@@ -72,16 +73,16 @@ export class RaftObserver {
     this.lastCommitAt = now;
   }
 
-  /** The update changed `node`'s state machine (a second time since its restart is a duplicate). */
-  effectiveUpdate(node: NodeId, key: string): void {
+  /** The worker's update `seq` changed `node`'s state machine (a second time since its restart is a duplicate). */
+  effectiveUpdate(node: NodeId, worker: NodeId, seq: number): void {
     const eff = this.effective.get(node)!;
-    if (eff.has(key)) this.duplicates++;
-    eff.add(key);
+    if (eff.get(worker, seq) > 0) this.duplicates++;
+    else eff.add(worker, seq, 1);
   }
 
   /** A crash wipes the state machine: what changed it starts over. */
   serverCrashed(node: NodeId): void {
-    this.effective.set(node, new Set());
+    this.effective.set(node, new SeqCounts());
   }
 
   staleRead(worker: NodeId): void {
@@ -109,10 +110,43 @@ export class RaftObserver {
   }
 }
 
-function bump(m: Map<string, number>, key: string, d: number): void {
-  const n = (m.get(key) ?? 0) + d;
-  if (n > 0) m.set(key, n);
-  else m.delete(key);
+/**
+ * Counts by (worker, sequence number), one Int32 per update in a per-worker array indexed by the
+ * sequence number (issue 9: a map entry with a string key per update and table cost a long run
+ * hundreds of bytes per update). Sequence numbers count up from 1; any other key goes to a map.
+ */
+class SeqCounts {
+  private readonly rows = new Map<NodeId, Int32Array>();
+  private readonly other = new Map<string, number>();
+
+  get(worker: NodeId, seq: number): number {
+    if (!dense(seq)) return this.other.get(updateKey(worker, seq)) ?? 0;
+    const row = this.rows.get(worker);
+    return row && seq < row.length ? row[seq] : 0;
+  }
+
+  /** Adds d to the count (never below 0); returns the new count. */
+  add(worker: NodeId, seq: number, d: number): number {
+    const n = Math.max(0, this.get(worker, seq) + d);
+    if (!dense(seq)) {
+      const k = updateKey(worker, seq);
+      if (n > 0) this.other.set(k, n);
+      else this.other.delete(k);
+      return n;
+    }
+    let row = this.rows.get(worker);
+    if (!row || seq >= row.length) {
+      const grown = new Int32Array(Math.max(64, 2 ** Math.ceil(Math.log2(seq + 1))));
+      if (row) grown.set(row);
+      this.rows.set(worker, (row = grown));
+    }
+    row[seq] = n;
+    return n;
+  }
+}
+
+function dense(seq: number): boolean {
+  return Number.isInteger(seq) && seq >= 0 && seq < 1 << 24;
 }
 
 function sum(values: Iterable<number>): number {

@@ -7,7 +7,7 @@ import type { ClientMsg, ClientRequest, RaftMsg } from './messages';
 import { RaftObserver } from './observer';
 import { admitRead, admitUpdate } from './requests';
 import type { Server } from './server';
-import { ParamMachine, updateKey, type LogEntry, type RaftCore } from './state';
+import { ParamMachine, type LogEntry, type RaftCore } from './state';
 import { replicatedClientWire } from '../wire';
 import type { ClientSide } from './clientSide';
 import { ManualClients } from './manualWorkers';
@@ -67,7 +67,7 @@ export class RaftPsStrategy implements Strategy {
         fsyncMs: cfg.fsyncMs,
       },
       {
-        machine: () => new ParamMachine(ctx.initialParams()),
+        machine: () => new ParamMachine(ctx.initialParams(), obs.keys),
         noop: (term) => ({ term, kind: 'noop' }),
         entryBytes: (e) => (e.kind === 'update' ? ctx.paramCount * 4 : 0),
         stored: (s, e) => obs.stored(s.id, e),
@@ -104,9 +104,9 @@ export class RaftPsStrategy implements Strategy {
       const tau = before - e.basedOn!;
       const lr = this.cfg.lrStaleness === 'inverse' ? this.ctx.learningRate / Math.max(1, tau) : this.ctx.learningRate;
       const v = sm.apply(e, lr);
-      const key = updateKey(e.worker!, e.seq!);
+      const key = this.obs.keys.key(e.worker!, e.seq!);
       if (v !== null) {
-        this.obs.effectiveUpdate(s.id, key);
+        this.obs.effectiveUpdate(s.id, e.worker!, e.seq!);
         if (firstAnywhere) this.ctx.note('apply', s.id, { worker: e.worker!, seq: e.seq!, staleness: tau });
       }
       if (s.v.role === 'leader') {

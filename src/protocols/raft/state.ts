@@ -102,6 +102,21 @@ export function updateKey(worker: NodeId, seq: number): string {
   return `${worker}#${seq}`;
 }
 
+/**
+ * One string per update key, shared by every table that holds it (issue 9: each server's state
+ * machine and the observer's tables held a copy of their own, a dozen strings per update).
+ */
+export class UpdateKeys {
+  private readonly byWorker = new Map<NodeId, string[]>();
+
+  key(worker: NodeId, seq: number): string {
+    if (!Number.isInteger(seq) || seq < 0 || seq > 0x3fffffff) return updateKey(worker, seq);
+    let keys = this.byWorker.get(worker);
+    if (!keys) this.byWorker.set(worker, (keys = []));
+    return (keys[seq] ??= updateKey(worker, seq));
+  }
+}
+
 
 /**
  * The replicated state machine: the parameter vector. Applying an update entry is one SGD step;
@@ -116,14 +131,18 @@ export class ParamMachine {
   readonly applied = new Map<string, number>();
   skipped = 0;
 
-  constructor(initial: Float32Array) {
+  constructor(
+    initial: Float32Array,
+    /** Where its keys come from (one string per update across servers), when shared. */
+    private readonly keys?: UpdateKeys,
+  ) {
     this.params = initial;
   }
 
   /** Applies an update; returns the version it produced, or null if it was a duplicate. */
   apply(e: LogEntry, lr: number): number | null {
     if (e.kind !== 'update' || !e.grad || e.worker === undefined || e.seq === undefined) return null;
-    const key = updateKey(e.worker, e.seq);
+    const key = this.keys ? this.keys.key(e.worker, e.seq) : updateKey(e.worker, e.seq);
     if (this.applied.has(key)) {
       this.skipped++;
       return null;

@@ -1,0 +1,235 @@
+/**
+ * Plain data values (objects, arrays, strings, numbers, booleans, null, undefined) kept as 32-bit
+ * words instead of objects (issue 9: a lecture-long run must not grow the heap by megabytes a
+ * minute). A value is stored as the id of its *shape* — its structure: keys in order, which fields
+ * are numbers, strings, constants, arrays — followed by the words of its numbers and strings.
+ * Shapes and strings are interned, so a stream of similar values (a node's facts, a log's entries)
+ * costs a few words each. Reading a value back builds a fresh object equal to the original field
+ * for field, keys in the same order (so its JSON line, and every hash over it, is the same).
+ *
+ * Values that are not plain data (typed arrays, maps, class instances, functions, a `__proto__`
+ * key) are refused: `add` returns -1 and the caller keeps the object as it is.
+ */
+
+/** Escapes in the word stream: a float64 follows in 2 words; a number with whole microseconds (k / 1000) in 1. */
+const ESC_F64 = -0x80000000;
+const ESC_MILLI = -0x7fffffff;
+const INT_MIN = -0x7ffffffd;
+const INT_MAX = 0x7fffffff;
+
+/** A shape, parsed once: how to rebuild a value from the stream. */
+type Tpl =
+  | { k: 'n' } // a number, in the stream
+  | { k: 's' } // a string, its id in the stream
+  | { k: 'c'; v: boolean | null | undefined } // a constant
+  | { k: 'a' } // an array: its length in the stream, then each element as a value (shape id, words)
+  | { k: 'o'; keys: string[]; vals: Tpl[] };
+
+const NUM: Tpl = { k: 'n' };
+const STR: Tpl = { k: 's' };
+const ARR: Tpl = { k: 'a' };
+
+const f64 = new Float64Array(1);
+const i32 = new Int32Array(f64.buffer);
+
+export class CompactValues {
+  private words = new Int32Array(4096);
+  private n = 0;
+  private readonly strings: string[] = [];
+  private readonly stringIx = new Map<string, number>();
+  private readonly shapes: Tpl[] = [];
+  private readonly shapeIx = new Map<string, number>();
+  /** Scratch for the value being encoded (copied into `words` once it proved plain). */
+  private readonly out: number[] = [];
+
+  /** Stores `v`; returns its offset for `get`, or -1 if it is not plain data (nothing is stored). */
+  add(v: unknown): number {
+    const out = this.out;
+    out.length = 0;
+    if (!this.value(v)) return -1;
+    const at = this.n;
+    if (at + out.length > this.words.length) {
+      let size = this.words.length * 2;
+      while (at + out.length > size) size *= 2;
+      const w = new Int32Array(size);
+      w.set(this.words.subarray(0, at));
+      this.words = w;
+    }
+    for (let i = 0; i < out.length; i++) this.words[at + i] = out[i];
+    this.n = at + out.length;
+    return at;
+  }
+
+  /** The value stored at `offset` (as `add` returned it), rebuilt as a fresh object. */
+  get(offset: number): unknown {
+    if (offset < 0 || offset >= this.n) throw new RangeError(`compact values: no value at ${offset}`);
+    this.pos = offset;
+    return this.read();
+  }
+
+  /** Words in use (for measurements). */
+  get size(): number {
+    return this.n;
+  }
+
+  // ---------------------------------------------------------------- encoding
+
+  /** Appends shape id and words of one value to `out`; false if it is not plain data. */
+  private value(v: unknown): boolean {
+    const out = this.out;
+    const slot = out.length;
+    out.push(0);
+    const key = this.part(v);
+    if (key === null) return false;
+    let id = this.shapeIx.get(key);
+    if (id === undefined) {
+      id = this.shapes.length;
+      this.shapes.push(parseShape(key));
+      this.shapeIx.set(key, id);
+    }
+    out[slot] = id;
+    return true;
+  }
+
+  /** The shape key of `v`, pushing its words; null if it is not plain data. */
+  private part(v: unknown): string | null {
+    switch (typeof v) {
+      case 'number':
+        this.number(v);
+        return 'n';
+      case 'string':
+        this.out.push(this.string(v));
+        return 's';
+      case 'boolean':
+        return v ? 't' : 'f';
+      case 'undefined':
+        return 'u';
+      case 'object': {
+        if (v === null) return 'z';
+        const proto = Object.getPrototypeOf(v) as unknown;
+        if (proto === Array.prototype) {
+          const a = v as unknown[];
+          this.out.push(a.length);
+          for (let i = 0; i < a.length; i++) if (!(i in a) || !this.value(a[i])) return null; // holes are not data
+          return 'a';
+        }
+        if (proto !== Object.prototype) return null;
+        let key = '{';
+        for (const k in v) {
+          if (!Object.prototype.hasOwnProperty.call(v, k)) return null;
+          if (k === '__proto__') return null; // assigning it back would set the prototype
+          const part = this.part((v as Record<string, unknown>)[k]);
+          if (part === null) return null;
+          key += JSON.stringify(k) + ':' + part + ',';
+        }
+        return key + '}';
+      }
+      default:
+        return null; // functions, symbols, bigints
+    }
+  }
+
+  private number(x: number): void {
+    const out = this.out;
+    if (Number.isInteger(x) && x >= INT_MIN && x <= INT_MAX && !Object.is(x, -0)) {
+      out.push(x);
+      return;
+    }
+    const k = Math.round(x * 1000);
+    if (k >= INT_MIN && k <= INT_MAX && k / 1000 === x && !Object.is(x, -0)) {
+      out.push(ESC_MILLI, k);
+      return;
+    }
+    f64[0] = x;
+    out.push(ESC_F64, i32[0], i32[1]);
+  }
+
+  private string(s: string): number {
+    let id = this.stringIx.get(s);
+    if (id === undefined) {
+      id = this.strings.length;
+      this.strings.push(s);
+      this.stringIx.set(s, id);
+    }
+    return id;
+  }
+
+  // ---------------------------------------------------------------- decoding
+
+  private pos = 0;
+
+  private read(): unknown {
+    return this.build(this.shapes[this.words[this.pos++]]);
+  }
+
+  private build(t: Tpl): unknown {
+    const w = this.words;
+    switch (t.k) {
+      case 'n': {
+        const x = w[this.pos++];
+        if (x === ESC_MILLI) return w[this.pos++] / 1000;
+        if (x !== ESC_F64) return x;
+        i32[0] = w[this.pos++];
+        i32[1] = w[this.pos++];
+        return f64[0];
+      }
+      case 's':
+        return this.strings[w[this.pos++]];
+      case 'c':
+        return t.v;
+      case 'a': {
+        const len = w[this.pos++];
+        const a = new Array<unknown>(len);
+        for (let i = 0; i < len; i++) a[i] = this.read();
+        return a;
+      }
+      case 'o': {
+        const o: Record<string, unknown> = {};
+        for (let i = 0; i < t.keys.length; i++) o[t.keys[i]] = this.build(t.vals[i]);
+        return o;
+      }
+    }
+  }
+}
+
+/** Parses a shape key (`n s t f u z a` and `{"key":part,…}`) into its template. */
+function parseShape(key: string): Tpl {
+  let i = 0;
+  const part = (): Tpl => {
+    const c = key[i++];
+    switch (c) {
+      case 'n':
+        return NUM;
+      case 's':
+        return STR;
+      case 'a':
+        return ARR;
+      case 't':
+        return { k: 'c', v: true };
+      case 'f':
+        return { k: 'c', v: false };
+      case 'z':
+        return { k: 'c', v: null };
+      case 'u':
+        return { k: 'c', v: undefined };
+      case '{': {
+        const keys: string[] = [];
+        const vals: Tpl[] = [];
+        while (key[i] !== '}') {
+          // A JSON string: up to the first quote not escaped by a backslash.
+          let j = i + 1;
+          while (key[j] !== '"') j += key[j] === '\\' ? 2 : 1;
+          keys.push(JSON.parse(key.slice(i, j + 1)) as string);
+          i = j + 2; // past the quote and the colon
+          vals.push(part());
+          i++; // the comma
+        }
+        i++;
+        return { k: 'o', keys, vals };
+      }
+      default:
+        throw new Error(`compact values: bad shape key at ${i - 1} in ${key}`);
+    }
+  };
+  return part();
+}
