@@ -27,7 +27,7 @@ export interface LossChartsProps {
 
 type XY = [number, number];
 
-interface Series {
+export interface Series {
   key: string;
   /** null = neutral (cluster-wide series). */
   colour: string | null;
@@ -62,16 +62,19 @@ const fmtY = (v: number, int: boolean): string => {
 
 /**
  * Where each line's label goes: beside its last point, pushed apart vertically (in order) so that
- * labels of lines that end close together stay readable.
+ * labels of lines that end close together stay readable. More labels than the plot's height holds
+ * (sixteen workers in a short chart): every k-th, top and bottom kept, never outside the plot.
  */
-function endLabels(series: readonly Series[], x: (v: number) => number, y: (v: number) => number, gap: number, bottom: number): Array<{ key: string; x: number; y: number }> {
-  const ends: Array<{ key: string; x: number; y: number }> = [];
+export function endLabels(series: readonly Series[], x: (v: number) => number, y: (v: number) => number, gap: number, top: number, bottom: number): Array<{ key: string; x: number; y: number }> {
+  const all: Array<{ key: string; x: number; y: number }> = [];
   for (const s of series) {
     let i = s.points.length - 1;
     while (i >= 0 && !Number.isFinite(s.points[i][1])) i--;
-    if (i >= 0) ends.push({ key: s.key, x: x(s.points[i][0]), y: y(s.points[i][1]) });
+    if (i >= 0) all.push({ key: s.key, x: x(s.points[i][0]), y: y(s.points[i][1]) });
   }
-  ends.sort((a, b) => a.y - b.y);
+  all.sort((a, b) => a.y - b.y);
+  const room = Math.max(1, Math.floor((bottom - top) / gap) + 1);
+  const ends = all.length <= room ? all : room === 1 ? [all[0]] : Array.from({ length: room }, (_, j) => all[Math.round((j * (all.length - 1)) / (room - 1))]);
   for (let i = 1; i < ends.length; i++) ends[i].y = Math.max(ends[i].y, ends[i - 1].y + gap);
   // Lines that end on the x axis (staleness 0) would push labels below it: stack them upwards instead.
   const n = ends.length;
@@ -182,7 +185,7 @@ function drawChart(svgEl: SVGSVGElement, spec: ChartSpec, width: number, height:
   svg
     .select('g.cv-ends')
     .selectAll<SVGTextElement, { key: string; x: number; y: number }>('text')
-    .data(endLabels(labelled, x, y, fs * 0.85, height - m.bottom), (d) => d.key)
+    .data(endLabels(labelled, x, y, fs * 0.85, top, height - m.bottom), (d) => d.key)
     .join((enter) => enter.append('text').attr('class', 'cv-end-label').attr('dy', '0.35em').attr('aria-hidden', 'true'))
     .attr('x', (d) => d.x + 3)
     .attr('y', (d) => d.y)
