@@ -1,6 +1,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { CompactMessages } from './compactMessages';
+import { JsonBytes } from './jsonBytes';
 import type { HistoryEvent } from './types';
 
 /**
@@ -12,7 +13,7 @@ import type { HistoryEvent } from './types';
  * Both hash the events' JSON lines; the lines are buffered and fed to SHA-256 in large chunks,
  * which gives the same digest as hashing line by line at a fraction of the cost.
  */
-const FLUSH_CHARS = 1 << 16;
+const FLUSH_BYTES = 1 << 16;
 /** Compact rows are stored as -1 - (row + ROW_OFFSET): send rows are ≥ 0, deliver rows < 0. */
 const ROW_OFFSET = 1 << 30;
 
@@ -33,19 +34,19 @@ export const nobleSha256: Sha256Factory = () => {
   };
 };
 
+/** One running digest over JSON lines, written as bytes into `out` and hashed in large chunks. */
 class LineHasher {
   private readonly h: Sha256Stream;
-  private buf = '';
-  private readonly encoder = new TextEncoder();
+  readonly out = new JsonBytes();
 
   constructor(factory: Sha256Factory) {
     this.h = factory();
   }
 
-  add(line: string): void {
-    this.buf += line;
-    this.buf += '\n';
-    if (this.buf.length >= FLUSH_CHARS) this.flush();
+  /** Ends the line just written into `out`. */
+  endLine(): void {
+    this.out.byte(0x0a);
+    if (this.out.n >= FLUSH_BYTES) this.flush();
   }
 
   hex(): string {
@@ -54,9 +55,9 @@ class LineHasher {
   }
 
   private flush(): void {
-    if (this.buf.length === 0) return;
-    this.h.update(this.encoder.encode(this.buf));
-    this.buf = '';
+    if (this.out.n === 0) return;
+    this.h.update(this.out.buf.subarray(0, this.out.n));
+    this.out.n = 0;
   }
 }
 
@@ -91,14 +92,18 @@ export class History {
       this.refs[this.n++] = -1 - (row + ROW_OFFSET);
     }
     this.materialized = null;
-    const full = JSON.stringify(e);
-    this.log.add(full);
+    // The lines are the events' JSON (JsonBytes writes it as bytes); the schedule's leaves out `v`.
+    const s = this.schedule.out;
     if ('v' in e) {
-      const { v: _values, ...schedule } = e;
-      this.schedule.add(JSON.stringify(schedule));
+      this.log.out.value(e);
+      s.value(e, 'v');
     } else {
-      this.schedule.add(full);
+      const start = s.n;
+      s.value(e);
+      this.log.out.copyFrom(s, start, s.n);
     }
+    this.log.endLine();
+    this.schedule.endLine();
     for (const l of this.listeners) l(e);
   }
 
