@@ -1,4 +1,5 @@
 import type { LogItem, NodeFacts, NodeLog } from '../protocols/facts';
+import { JsonBytes } from '../sim/jsonBytes';
 import type { HistoryEvent, NodeId, SimTime } from '../sim/types';
 
 /**
@@ -14,8 +15,9 @@ export interface FactsSource {
 }
 
 interface Mirror {
-  /** JSON of the last recorded facts ('null' when none). */
-  facts: string;
+  /** UTF-8 JSON of the last recorded facts ('null' when none), in facts[0, factsLen). */
+  facts: Uint8Array;
+  factsLen: number;
   /** The entries last recorded, by identity, and the index of entries[0]. */
   log: object[];
 }
@@ -23,6 +25,8 @@ interface Mirror {
 export class FactsRecorder {
   private readonly mirrors = new Map<NodeId, Mirror>();
   private readonly touched = new Set<NodeId>();
+  /** Facts are compared as JSON bytes written here (no string per node and event). */
+  private readonly scratch = new JsonBytes();
 
   constructor(
     private readonly source: FactsSource,
@@ -47,10 +51,12 @@ export class FactsRecorder {
 
   /** Test aid: throws if any node's facts or log differ from what the history says. */
   verifyAll(t: SimTime): void {
+    const decoder = new TextDecoder();
     for (const node of this.nodes) {
       const m = this.mirrors.get(node);
+      const recorded = m ? decoder.decode(m.facts.subarray(0, m.factsLen)) : 'null';
       const facts = JSON.stringify(this.source.facts?.(node) ?? null);
-      if ((m?.facts ?? 'null') !== facts) throw new Error(`facts of ${node} changed at t=${t} without a touch: history ${m?.facts ?? 'null'}, live ${facts}`);
+      if (recorded !== facts) throw new Error(`facts of ${node} changed at t=${t} without a touch: history ${recorded}, live ${facts}`);
       const log = this.source.logOf?.(node) ?? null;
       const len = log ? log.entries.length : 0;
       const same = log ? m !== undefined && m.log.length === len && log.entries.every((e, i) => m.log[i] === e) : (m?.log.length ?? 0) === 0;
@@ -61,13 +67,17 @@ export class FactsRecorder {
   private record(t: SimTime, node: NodeId): void {
     let m = this.mirrors.get(node);
     if (!m) {
-      m = { facts: 'null', log: [] };
+      m = { facts: new TextEncoder().encode('null'), factsLen: 4, log: [] };
       this.mirrors.set(node, m);
     }
     const f = this.source.facts?.(node) ?? null;
-    const json = JSON.stringify(f);
-    if (json !== m.facts) {
-      m.facts = json;
+    const w = this.scratch;
+    w.n = 0;
+    w.value(f);
+    if (!sameBytes(w, m)) {
+      if (m.facts.length < w.n) m.facts = new Uint8Array(2 * w.n);
+      m.facts.set(w.buf.subarray(0, w.n));
+      m.factsLen = w.n;
       this.append({ t, type: 'facts', node, f });
     }
     const log = this.source.logOf?.(node);
@@ -91,4 +101,13 @@ export class FactsRecorder {
     for (let i = common; i < cur.length; i++) m.log.push(cur[i]);
     this.append({ t, type: 'log', node, from: log.base + common, add });
   }
+}
+
+/** Whether the facts just written equal the mirror's. */
+function sameBytes(w: JsonBytes, m: Mirror): boolean {
+  if (w.n !== m.factsLen) return false;
+  const a = w.buf;
+  const b = m.facts;
+  for (let i = 0; i < w.n; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
