@@ -15,16 +15,22 @@ export interface FactsSource {
 }
 
 interface Mirror {
+  node: NodeId;
   /** UTF-8 JSON of the last recorded facts ('null' when none), in facts[0, factsLen). */
   facts: Uint8Array;
   factsLen: number;
   /** The entries last recorded, by identity, and the index of entries[0]. */
   log: object[];
+  /** In `touched` since the last flush. */
+  touched: boolean;
 }
 
 export class FactsRecorder {
   private readonly mirrors = new Map<NodeId, Mirror>();
-  private readonly touched = new Set<NodeId>();
+  /** Nodes touched since the last flush, in the order of their first touch (a flag on the mirror keeps each once). */
+  private readonly touched: Mirror[] = [];
+  /** How many of `touched` are in use (the array is reused, never shrunk: no allocation per event). */
+  private touchedN = 0;
   /** Facts are compared as JSON bytes written here (no string per node and event). */
   private readonly scratch = new JsonBytes();
 
@@ -35,18 +41,33 @@ export class FactsRecorder {
   ) {}
 
   touch(node: NodeId): void {
-    this.touched.add(node);
+    const m = this.mirror(node);
+    if (m.touched) return;
+    m.touched = true;
+    this.touched[this.touchedN++] = m;
   }
 
   touchAll(): void {
-    for (const n of this.nodes) this.touched.add(n);
+    for (const n of this.nodes) this.touch(n);
   }
 
   /** Records what changed on the touched nodes (at simulated time t) and forgets the touches. */
   flush(t: SimTime): void {
-    if (this.touched.size === 0) return;
-    for (const node of this.touched) this.record(t, node);
-    this.touched.clear();
+    if (this.touchedN === 0) return;
+    const list = this.touched;
+    // A node touched while this runs is recorded in this flush too (appends can fire triggers).
+    for (let i = 0; i < this.touchedN; i++) this.record(t, list[i]);
+    for (let i = 0; i < this.touchedN; i++) list[i].touched = false;
+    this.touchedN = 0;
+  }
+
+  private mirror(node: NodeId): Mirror {
+    let m = this.mirrors.get(node);
+    if (!m) {
+      m = { node, facts: new TextEncoder().encode('null'), factsLen: 4, log: [], touched: false };
+      this.mirrors.set(node, m);
+    }
+    return m;
   }
 
   /** Test aid: throws if any node's facts or log differ from what the history says. */
@@ -64,19 +85,17 @@ export class FactsRecorder {
     }
   }
 
-  private record(t: SimTime, node: NodeId): void {
-    let m = this.mirrors.get(node);
-    if (!m) {
-      m = { facts: new TextEncoder().encode('null'), factsLen: 4, log: [] };
-      this.mirrors.set(node, m);
-    }
+  private record(t: SimTime, m: Mirror): void {
+    const node = m.node;
     const f = this.source.facts?.(node) ?? null;
     const w = this.scratch;
     w.n = 0;
     w.value(f);
     if (!sameBytes(w, m)) {
       if (m.facts.length < w.n) m.facts = new Uint8Array(2 * w.n);
-      m.facts.set(w.buf.subarray(0, w.n));
+      const src = w.buf;
+      const dst = m.facts;
+      for (let i = 0; i < w.n; i++) dst[i] = src[i];
       m.factsLen = w.n;
       this.append({ t, type: 'facts', node, f });
     }
