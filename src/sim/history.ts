@@ -1,7 +1,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { CompactMessages } from './compactMessages';
-import { JsonBytes } from './jsonBytes';
+import { EventHashes } from './eventHashes';
 import type { HistoryEvent } from './types';
 
 /**
@@ -10,10 +10,9 @@ import type { HistoryEvent } from './types';
  *  - the schedule hash omits training values (`v`), so it is equal across backends and
  *    between Node and the browser;
  *  - the event-log hash covers everything, so it is equal across runs on one backend.
- * Both hash the events' JSON lines; the lines are buffered and fed to SHA-256 in large chunks,
- * which gives the same digest as hashing line by line at a fraction of the cost.
+ * Both hash the events' JSON lines (eventHashes.ts); the lines are buffered and fed to SHA-256 in
+ * large chunks, which gives the same digest as hashing line by line at a fraction of the cost.
  */
-const FLUSH_BYTES = 1 << 16;
 /** Compact rows are stored as -1 - (row + ROW_OFFSET): send rows are ≥ 0, deliver rows < 0. */
 const ROW_OFFSET = 1 << 30;
 
@@ -34,33 +33,6 @@ export const nobleSha256: Sha256Factory = () => {
   };
 };
 
-/** One running digest over JSON lines, written as bytes into `out` and hashed in large chunks. */
-class LineHasher {
-  private readonly h: Sha256Stream;
-  readonly out = new JsonBytes();
-
-  constructor(factory: Sha256Factory) {
-    this.h = factory();
-  }
-
-  /** Ends the line just written into `out`. */
-  endLine(): void {
-    this.out.byte(0x0a);
-    if (this.out.n >= FLUSH_BYTES) this.flush();
-  }
-
-  hex(): string {
-    this.flush();
-    return this.h.peekHex();
-  }
-
-  private flush(): void {
-    if (this.out.n === 0) return;
-    this.h.update(this.out.buf.subarray(0, this.out.n));
-    this.out.n = 0;
-  }
-}
-
 export class History {
   /** Events that do not fit the compact columns, as objects. */
   private readonly objects: HistoryEvent[] = [];
@@ -69,13 +41,11 @@ export class History {
   private refs = new Int32Array(1024);
   private n = 0;
   private materialized: HistoryEvent[] | null = null;
-  private readonly schedule: LineHasher;
-  private readonly log: LineHasher;
+  private readonly hashes: EventHashes;
   private listeners: Array<(e: HistoryEvent) => void> = [];
 
   constructor(sha: Sha256Factory = nobleSha256) {
-    this.schedule = new LineHasher(sha);
-    this.log = new LineHasher(sha);
+    this.hashes = new EventHashes(sha);
   }
 
   append(e: HistoryEvent): void {
@@ -92,18 +62,7 @@ export class History {
       this.refs[this.n++] = -1 - (row + ROW_OFFSET);
     }
     this.materialized = null;
-    // The lines are the events' JSON (JsonBytes writes it as bytes); the schedule's leaves out `v`.
-    const s = this.schedule.out;
-    if ('v' in e) {
-      this.log.out.value(e);
-      s.value(e, 'v');
-    } else {
-      const start = s.n;
-      s.value(e);
-      this.log.out.copyFrom(s, start, s.n);
-    }
-    this.log.endLine();
-    this.schedule.endLine();
+    this.hashes.add(e);
     for (const l of this.listeners) l(e);
   }
 
@@ -138,10 +97,10 @@ export class History {
   }
 
   scheduleHash(): string {
-    return this.schedule.hex();
+    return this.hashes.scheduleHex();
   }
 
   eventLogHash(): string {
-    return this.log.hex();
+    return this.hashes.logHex();
   }
 }

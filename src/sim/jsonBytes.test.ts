@@ -67,13 +67,11 @@ describe('JsonBytes', () => {
     expect(() => written({ big: 1n })).toThrow(TypeError);
   });
 
-  it('grows its buffer and appends another writer’s bytes', () => {
+  it('grows its buffer', () => {
     const a = new JsonBytes();
     const long = 'x'.repeat(300_000);
     a.value({ long });
-    const b = new JsonBytes();
-    b.value([1]);
-    b.copyFrom(a, 0, a.n);
-    expect(decoder.decode(b.buf.subarray(0, b.n))).toBe(JSON.stringify([1]) + JSON.stringify({ long }));
+    a.value([1]);
+    expect(decoder.decode(a.buf.subarray(0, a.n))).toBe(JSON.stringify({ long }) + JSON.stringify([1]));
   });
 });

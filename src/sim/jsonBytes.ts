@@ -33,17 +33,6 @@ export class JsonBytes {
     this.buf[this.n++] = c;
   }
 
-  /** Appends bytes [from, to) of another writer (one line written once, hashed twice). */
-  copyFrom(src: JsonBytes, from: number, to: number): void {
-    this.reserve(to - from);
-    // A loop, not set(subarray): lines are short, and a view object per line is garbage to collect.
-    const s = src.buf;
-    const b = this.buf;
-    let n = this.n;
-    for (let i = from; i < to; i++) b[n++] = s[i];
-    this.n = n;
-  }
-
   /** JSON.stringify(value), except that a top-level object leaves out the key `skipKey`. */
   value(v: unknown, skipKey?: string): void {
     this.write(v, 0, skipKey);
