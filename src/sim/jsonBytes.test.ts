@@ -18,7 +18,7 @@ describe('JsonBytes', () => {
     }
     const nullProto = Object.assign(Object.create(null) as object, { a: 1, b: [true] });
     const values: unknown[] = [
-      0, -0, 1, -1, 7, 12, 123456789, 2 ** 53 - 1, 2 ** 53, 2 ** 60, 1e21, 1.5e300, -1e-7, 5e-324,
+      0, -0, 1, -1, 7, 10, 12, 99, 100, 1000, 123456789, 999999999, 2147483647, 2147483648, -2147483648, 4294967295, 2 ** 53 - 1, 2 ** 53, 2 ** 60, 1e21, 1.5e300, -1e-7, 5e-324,
       NaN, Infinity, -Infinity, 45.148, -45.148, 0.001, -0.001, 0.1, 0.25, 999999.999, 1e9 + 0.5, 0.1 + 0.2, 1 / 3, Math.PI,
       '', 'w0', 'chunk', 'quote " and \\ backslash', 'tab\tnew\nline\u0001', '中文', 'emoji 😀', 'lone \ud800 surrogate', '\u007f',
       true, false, null,
