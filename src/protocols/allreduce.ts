@@ -58,7 +58,6 @@ interface RingWorker {
   op: number | null;
 }
 
-
 export class AllreduceStrategy implements Strategy {
   readonly kind = 'allreduce';
   private readonly n: number;
