@@ -32,7 +32,7 @@ export class FactsRecorder {
   /** How many of `touched` are in use (the array is reused, never shrunk: no allocation per event). */
   private touchedN = 0;
   /** Facts are compared as JSON bytes written here (no string per node and event). */
-  private readonly scratch = new JsonBytes();
+  private readonly scratch = new JsonBytes(1024);
 
   constructor(
     private readonly source: FactsSource,

@@ -16,7 +16,8 @@ export class EventHashes {
   private readonly log: Sha256Stream;
   /** Lines not yet hashed that both digests cover. */
   private readonly common = new JsonBytes();
-  private readonly own = new JsonBytes();
+  /** One event's own lines (an event with values). */
+  private readonly own = new JsonBytes(1024);
 
   constructor(sha: Sha256Factory) {
     this.schedule = sha();

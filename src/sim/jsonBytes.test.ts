@@ -73,5 +73,9 @@ describe('JsonBytes', () => {
     a.value({ long });
     a.value([1]);
     expect(decoder.decode(a.buf.subarray(0, a.n))).toBe(JSON.stringify({ long }) + JSON.stringify([1]));
+    const tiny = new JsonBytes(2);
+    const event = { t: 1234.567, type: 'facts', node: 'w0', f: { kind: 'ring-worker', round: 12, phase: 'rs', k: 3, waitingFor: 'w63' } };
+    tiny.value(event);
+    expect(decoder.decode(tiny.buf.subarray(0, tiny.n))).toBe(JSON.stringify(event));
   });
 });

@@ -14,9 +14,14 @@ const MAX_DEPTH = 32;
 const QUANTIZED_MAX = 1e9;
 
 export class JsonBytes {
-  buf = new Uint8Array(1 << 17);
+  buf: Uint8Array;
   /** Bytes written so far. */
   n = 0;
+
+  /** `initialBytes`: the buffer's first size (it doubles as needed). */
+  constructor(initialBytes = 1 << 17) {
+    this.buf = new Uint8Array(initialBytes);
+  }
 
   /** Makes room for `more` bytes. */
   reserve(more: number): void {
