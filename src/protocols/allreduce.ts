@@ -145,11 +145,20 @@ export class AllreduceStrategy implements Strategy {
     this.ctx.send(worker, this.next(s.index), 'chunk', msg, (b - a) * 4);
   }
 
-  /** Consume buffered chunks in order; arm a NACK timer for the one still missing. */
-  private pump(worker: NodeId, s: RingWorker): void {
+  /**
+   * Consume buffered chunks in order; arm a NACK timer for the one still missing. `arrived`: the
+   * chunk just delivered when it is the awaited one — taken first, without a trip through the
+   * inbox (a Map entry added and removed per chunk cost an allocation each).
+   */
+  private pump(worker: NodeId, s: RingWorker, arrived?: ChunkMsg): void {
     while (s.phase === 'rs' || s.phase === 'ag') {
       const key = this.slot(s.round, s.phase, s.k);
-      const m = s.inbox.get(key);
+      let m = arrived;
+      arrived = undefined;
+      if (!m) {
+        m = s.inbox.get(key);
+        if (m) s.inbox.delete(key);
+      }
       if (!m) {
         if (s.armed !== key) {
           s.armed = key;
@@ -157,7 +166,6 @@ export class AllreduceStrategy implements Strategy {
         }
         return;
       }
-      s.inbox.delete(key);
       const [a] = this.bounds[m.chunk];
       if (m.chunk !== recvChunk(s.phase, s.index, s.k, this.n)) throw new Error(`ring order broken at ${worker}`);
       if (s.phase === 'rs') {
@@ -207,7 +215,14 @@ export class AllreduceStrategy implements Strategy {
       const m = msg.payload as ChunkMsg;
       if (m.round < s.round) return; // late duplicate of a finished round
       if (m.round === s.round && (s.phase === 'rs' || s.phase === 'ag') && isBefore(m.phase, m.k, s.phase, s.k)) return;
-      s.inbox.set(this.slot(m.round, m.phase, m.k), m);
+      const key = this.slot(m.round, m.phase, m.k);
+      if (m.round === s.round && m.phase === s.phase && m.k === s.k) {
+        // The awaited chunk: as if buffered and taken at once (a stale copy under its key goes too).
+        if (s.inbox.size > 0) s.inbox.delete(key);
+        this.pump(msg.to, s, m);
+        return;
+      }
+      s.inbox.set(key, m);
       if (m.round === s.round) this.pump(msg.to, s);
     } else if (msg.kind === 'nack') {
       const m = msg.payload as NackMsg;
