@@ -23,6 +23,12 @@ interface Mirror {
   log: object[];
   /** In `touched` since the last flush. */
   touched: boolean;
+  /**
+   * The last recorded facts as [key, value, …] when they were a flat object of plain values
+   * (strings, booleans, null, finite numbers), else null: the common unchanged case is then
+   * recognised without writing the JSON (see `sameFlat`).
+   */
+  flat: unknown[] | null;
 }
 
 export class FactsRecorder {
@@ -64,7 +70,7 @@ export class FactsRecorder {
   private mirror(node: NodeId): Mirror {
     let m = this.mirrors.get(node);
     if (!m) {
-      m = { node, facts: new TextEncoder().encode('null'), factsLen: 4, log: [], touched: false };
+      m = { node, facts: new TextEncoder().encode('null'), factsLen: 4, log: [], touched: false, flat: null };
       this.mirrors.set(node, m);
     }
     return m;
@@ -88,16 +94,19 @@ export class FactsRecorder {
   private record(t: SimTime, m: Mirror): void {
     const node = m.node;
     const f = this.source.facts?.(node) ?? null;
-    const w = this.scratch;
-    w.n = 0;
-    w.value(f);
-    if (!sameBytes(w, m)) {
-      if (m.facts.length < w.n) m.facts = new Uint8Array(2 * w.n);
-      const src = w.buf;
-      const dst = m.facts;
-      for (let i = 0; i < w.n; i++) dst[i] = src[i];
-      m.factsLen = w.n;
-      this.append({ t, type: 'facts', node, f });
+    if (!sameFlat(m.flat, f)) {
+      const w = this.scratch;
+      w.n = 0;
+      w.value(f);
+      if (!sameBytes(w, m)) {
+        if (m.facts.length < w.n) m.facts = new Uint8Array(2 * w.n);
+        const src = w.buf;
+        const dst = m.facts;
+        for (let i = 0; i < w.n; i++) dst[i] = src[i];
+        m.factsLen = w.n;
+        this.append({ t, type: 'facts', node, f });
+      }
+      m.flat = flatten(f, m.flat);
     }
     const log = this.source.logOf?.(node);
     if (log) this.recordLog(t, node, m, log);
@@ -129,4 +138,47 @@ function sameBytes(w: JsonBytes, m: Mirror): boolean {
   const b = m.facts;
   for (let i = 0; i < w.n; i++) if (a[i] !== b[i]) return false;
   return true;
+}
+
+/** A value JSON writes as itself and that equals another exactly when their JSON does (by ===). */
+function isPlainValue(x: unknown): boolean {
+  return typeof x === 'string' || typeof x === 'boolean' || x === null || (typeof x === 'number' && Number.isFinite(x));
+}
+
+/** A plain object JSON writes key by key (no toJSON, no class of its own). */
+function isPlainObject(f: unknown): f is Record<string, unknown> {
+  if (typeof f !== 'object' || f === null || Array.isArray(f)) return false;
+  const proto = Object.getPrototypeOf(f) as unknown;
+  return (proto === Object.prototype || proto === null) && typeof (f as { toJSON?: unknown }).toJSON !== 'function';
+}
+
+/**
+ * True only if `f` writes the same JSON as the facts `flat` holds: the same keys in the same
+ * order (for…in order is JSON's for a plain object) with ===-equal plain values. Anything else
+ * answers false, and the caller compares the JSON bytes — so a false here is never wrong.
+ */
+function sameFlat(flat: unknown[] | null, f: unknown): boolean {
+  if (flat === null || !isPlainObject(f)) return false;
+  let i = 0;
+  for (const k in f) {
+    const x = f[k];
+    if (i >= flat.length || flat[i] !== k || flat[i + 1] !== x || !isPlainValue(x)) return false;
+    i += 2;
+  }
+  return i === flat.length;
+}
+
+/** The facts as [key, value, …] for `sameFlat` (reusing `into`), or null when they are not a flat plain object. */
+function flatten(f: unknown, into: unknown[] | null): unknown[] | null {
+  if (!isPlainObject(f)) return null;
+  const out = into ?? [];
+  let n = 0;
+  for (const k in f) {
+    const x = f[k];
+    if (!isPlainValue(x)) return null;
+    out[n++] = k;
+    out[n++] = x;
+  }
+  if (out.length !== n) out.length = n;
+  return out;
 }
