@@ -7,17 +7,18 @@ const FLUSH_BYTES = 1 << 16;
 
 /**
  * The history's two running SHA-256 digests over the events' JSON lines (history.ts says what each
- * covers). An event without training values (`v`) has the same line in both, so it is written once,
- * as bytes (JsonBytes), into a buffer both digests take; an event with values — a few per step —
- * first has the buffer fed to both, then its own two lines fed to each. Chunking changes no digest.
+ * covers), each line written as bytes (JsonBytes) into a buffer per digest that is hashed in large
+ * chunks; chunking changes no digest. An event without training values (`v`) has the same line in
+ * both, so it is written once, into the schedule's buffer, and the run of such lines is copied into
+ * the log's buffer in one piece when the next event with values (a few per step) or a flush comes.
  */
 export class EventHashes {
   private readonly schedule: Sha256Stream;
   private readonly log: Sha256Stream;
-  /** Lines not yet hashed that both digests cover. */
-  private readonly common = new JsonBytes();
-  /** One event's own lines (an event with values). */
-  private readonly own = new JsonBytes(1024);
+  private readonly scheduleLines = new JsonBytes();
+  private readonly logLines = new JsonBytes();
+  /** scheduleLines[0, synced) are in logLines too; the rest are lines both digests take. */
+  private synced = 0;
 
   constructor(sha: Sha256Factory) {
     this.schedule = sha();
@@ -25,23 +26,21 @@ export class EventHashes {
   }
 
   add(e: HistoryEvent): void {
+    const s = this.scheduleLines;
     if ('v' in e) {
-      this.flush();
-      const w = this.own;
-      w.n = 0;
-      w.value(e);
-      w.byte(0x0a);
-      this.log.update(w.buf.subarray(0, w.n));
-      w.n = 0;
-      w.value(e, 'v');
-      w.byte(0x0a);
-      this.schedule.update(w.buf.subarray(0, w.n));
-      return;
+      this.sync();
+      const l = this.logLines;
+      l.value(e);
+      l.byte(0x0a);
+      s.value(e, 'v');
+      s.byte(0x0a);
+      this.synced = s.n;
+      if (l.n >= FLUSH_BYTES) this.flush();
+    } else {
+      s.value(e);
+      s.byte(0x0a);
     }
-    const c = this.common;
-    c.value(e);
-    c.byte(0x0a);
-    if (c.n >= FLUSH_BYTES) this.flush();
+    if (s.n >= FLUSH_BYTES) this.flush();
   }
 
   scheduleHex(): string {
@@ -54,12 +53,27 @@ export class EventHashes {
     return this.log.peekHex();
   }
 
+  /** Copies the shared lines not yet in the log's buffer there (one copy for a run of lines). */
+  private sync(): void {
+    const s = this.scheduleLines;
+    const l = this.logLines;
+    const len = s.n - this.synced;
+    if (len > 0) {
+      l.reserve(len);
+      l.buf.set(s.buf.subarray(this.synced, s.n), l.n);
+      l.n += len;
+    }
+    this.synced = s.n;
+  }
+
   private flush(): void {
-    const c = this.common;
-    if (c.n === 0) return;
-    const bytes = c.buf.subarray(0, c.n);
-    this.schedule.update(bytes);
-    this.log.update(bytes);
-    c.n = 0;
+    this.sync();
+    const s = this.scheduleLines;
+    const l = this.logLines;
+    if (s.n > 0) this.schedule.update(s.buf.subarray(0, s.n));
+    if (l.n > 0) this.log.update(l.buf.subarray(0, l.n));
+    s.n = 0;
+    l.n = 0;
+    this.synced = 0;
   }
 }
