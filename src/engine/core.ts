@@ -152,16 +152,18 @@ export class EngineCore {
     this.node(to); // unknown destination is a protocol bug: fail loudly
     // Charged at the modelled size (model.virtualParams): payloads are 4 bytes per parameter.
     const bytes = this.byteScale === 1 ? rawBytes : Math.round(rawBytes * this.byteScale);
+    // Nothing on the way can change it (the common case): sent as it is, without the layer's wrapping.
+    if (this.security.idle(from, to)) return this.transmit(from, to, kind, payload, bytes, undefined);
     // The security layer seals the message; an attacker on the link may alter it or put a replay before it.
-    for (const out of this.security.outgoing(from, to, kind, payload, bytes)) this.transmit(from, to, out);
+    for (const out of this.security.outgoing(from, to, kind, payload, bytes)) this.transmit(from, to, out.kind, out.payload, out.bytes, out);
   }
 
-  private transmit(from: NodeId, to: NodeId, out: Outgoing): void {
-    const tx = this.network.transmit(from, to, out.bytes, this.t);
-    const msg: Message = { id: ++this.nextMsgId, from, to, kind: out.kind, bytes: out.bytes, payload: out.payload, sentAt: this.t };
-    if (out.sec) msg.sec = out.sec;
-    if (out.tampered) msg.tampered = out.tampered;
-    this.recordSend(msg, tx.due, undefined, out.forged);
+  private transmit(from: NodeId, to: NodeId, kind: MessageKind, payload: unknown, bytes: number, out: Outgoing | undefined): void {
+    const tx = this.network.transmit(from, to, bytes, this.t);
+    const msg: Message = { id: ++this.nextMsgId, from, to, kind, bytes, payload, sentAt: this.t };
+    if (out?.sec) msg.sec = out.sec;
+    if (out?.tampered) msg.tampered = out.tampered;
+    this.recordSend(msg, tx.due, undefined, out?.forged);
     if (tx.dropped === 'cut' || tx.dropped === 'partition') {
       this.drop(msg, tx.dropped);
     } else if (tx.dropped === 'loss') {
@@ -170,7 +172,7 @@ export class EngineCore {
       this.queue.push(tx.due, { k: 'deliver', msg });
       if (tx.duplicateDue !== undefined) {
         const copy: Message = { ...msg, id: ++this.nextMsgId };
-        this.recordSend(copy, tx.duplicateDue, msg.id, out.forged);
+        this.recordSend(copy, tx.duplicateDue, msg.id, out?.forged);
         this.queue.push(tx.duplicateDue, { k: 'deliver', msg: copy });
       }
     }

@@ -1,4 +1,5 @@
 import type { LogItem, NodeFacts, NodeLog } from '../protocols/facts';
+import { JsonBytes } from '../sim/jsonBytes';
 import type { HistoryEvent, NodeId, SimTime } from '../sim/types';
 
 /**
@@ -14,15 +15,30 @@ export interface FactsSource {
 }
 
 interface Mirror {
-  /** JSON of the last recorded facts ('null' when none). */
-  facts: string;
+  node: NodeId;
+  /** UTF-8 JSON of the last recorded facts ('null' when none), in facts[0, factsLen). */
+  facts: Uint8Array;
+  factsLen: number;
   /** The entries last recorded, by identity, and the index of entries[0]. */
   log: object[];
+  /** In `touched` since the last flush. */
+  touched: boolean;
+  /**
+   * The last recorded facts as [key, value, …] when they were a flat object of plain values
+   * (strings, booleans, null, finite numbers), else null: the common unchanged case is then
+   * recognised without writing the JSON (see `sameFlat`).
+   */
+  flat: unknown[] | null;
 }
 
 export class FactsRecorder {
   private readonly mirrors = new Map<NodeId, Mirror>();
-  private readonly touched = new Set<NodeId>();
+  /** Nodes touched since the last flush, in the order of their first touch (a flag on the mirror keeps each once). */
+  private readonly touched: Mirror[] = [];
+  /** How many of `touched` are in use (the array is reused, never shrunk: no allocation per event). */
+  private touchedN = 0;
+  /** Facts are compared as JSON bytes written here (no string per node and event). */
+  private readonly scratch = new JsonBytes(1024);
 
   constructor(
     private readonly source: FactsSource,
@@ -31,26 +47,43 @@ export class FactsRecorder {
   ) {}
 
   touch(node: NodeId): void {
-    this.touched.add(node);
+    const m = this.mirror(node);
+    if (m.touched) return;
+    m.touched = true;
+    this.touched[this.touchedN++] = m;
   }
 
   touchAll(): void {
-    for (const n of this.nodes) this.touched.add(n);
+    for (const n of this.nodes) this.touch(n);
   }
 
   /** Records what changed on the touched nodes (at simulated time t) and forgets the touches. */
   flush(t: SimTime): void {
-    if (this.touched.size === 0) return;
-    for (const node of this.touched) this.record(t, node);
-    this.touched.clear();
+    if (this.touchedN === 0) return;
+    const list = this.touched;
+    // A node touched while this runs is recorded in this flush too (appends can fire triggers).
+    for (let i = 0; i < this.touchedN; i++) this.record(t, list[i]);
+    for (let i = 0; i < this.touchedN; i++) list[i].touched = false;
+    this.touchedN = 0;
+  }
+
+  private mirror(node: NodeId): Mirror {
+    let m = this.mirrors.get(node);
+    if (!m) {
+      m = { node, facts: new TextEncoder().encode('null'), factsLen: 4, log: [], touched: false, flat: null };
+      this.mirrors.set(node, m);
+    }
+    return m;
   }
 
   /** Test aid: throws if any node's facts or log differ from what the history says. */
   verifyAll(t: SimTime): void {
+    const decoder = new TextDecoder();
     for (const node of this.nodes) {
       const m = this.mirrors.get(node);
+      const recorded = m ? decoder.decode(m.facts.subarray(0, m.factsLen)) : 'null';
       const facts = JSON.stringify(this.source.facts?.(node) ?? null);
-      if ((m?.facts ?? 'null') !== facts) throw new Error(`facts of ${node} changed at t=${t} without a touch: history ${m?.facts ?? 'null'}, live ${facts}`);
+      if (recorded !== facts) throw new Error(`facts of ${node} changed at t=${t} without a touch: history ${recorded}, live ${facts}`);
       const log = this.source.logOf?.(node) ?? null;
       const len = log ? log.entries.length : 0;
       const same = log ? m !== undefined && m.log.length === len && log.entries.every((e, i) => m.log[i] === e) : (m?.log.length ?? 0) === 0;
@@ -58,17 +91,22 @@ export class FactsRecorder {
     }
   }
 
-  private record(t: SimTime, node: NodeId): void {
-    let m = this.mirrors.get(node);
-    if (!m) {
-      m = { facts: 'null', log: [] };
-      this.mirrors.set(node, m);
-    }
+  private record(t: SimTime, m: Mirror): void {
+    const node = m.node;
     const f = this.source.facts?.(node) ?? null;
-    const json = JSON.stringify(f);
-    if (json !== m.facts) {
-      m.facts = json;
-      this.append({ t, type: 'facts', node, f });
+    if (!sameFlat(m.flat, f)) {
+      const w = this.scratch;
+      w.n = 0;
+      w.value(f);
+      if (!sameBytes(w, m)) {
+        if (m.facts.length < w.n) m.facts = new Uint8Array(2 * w.n);
+        const src = w.buf;
+        const dst = m.facts;
+        for (let i = 0; i < w.n; i++) dst[i] = src[i];
+        m.factsLen = w.n;
+        this.append({ t, type: 'facts', node, f });
+      }
+      m.flat = flatten(f, m.flat);
     }
     const log = this.source.logOf?.(node);
     if (log) this.recordLog(t, node, m, log);
@@ -91,4 +129,56 @@ export class FactsRecorder {
     for (let i = common; i < cur.length; i++) m.log.push(cur[i]);
     this.append({ t, type: 'log', node, from: log.base + common, add });
   }
+}
+
+/** Whether the facts just written equal the mirror's. */
+function sameBytes(w: JsonBytes, m: Mirror): boolean {
+  if (w.n !== m.factsLen) return false;
+  const a = w.buf;
+  const b = m.facts;
+  for (let i = 0; i < w.n; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** A value JSON writes as itself and that equals another exactly when their JSON does (by ===). */
+function isPlainValue(x: unknown): boolean {
+  return typeof x === 'string' || typeof x === 'boolean' || x === null || (typeof x === 'number' && Number.isFinite(x));
+}
+
+/** A plain object JSON writes key by key (no toJSON, no class of its own). */
+function isPlainObject(f: unknown): f is Record<string, unknown> {
+  if (typeof f !== 'object' || f === null || Array.isArray(f)) return false;
+  const proto = Object.getPrototypeOf(f) as unknown;
+  return (proto === Object.prototype || proto === null) && typeof (f as { toJSON?: unknown }).toJSON !== 'function';
+}
+
+/**
+ * True only if `f` writes the same JSON as the facts `flat` holds: the same keys in the same
+ * order (for…in order is JSON's for a plain object) with ===-equal plain values. Anything else
+ * answers false, and the caller compares the JSON bytes — so a false here is never wrong.
+ */
+function sameFlat(flat: unknown[] | null, f: unknown): boolean {
+  if (flat === null || !isPlainObject(f)) return false;
+  let i = 0;
+  for (const k in f) {
+    const x = f[k];
+    if (i >= flat.length || flat[i] !== k || flat[i + 1] !== x || !isPlainValue(x)) return false;
+    i += 2;
+  }
+  return i === flat.length;
+}
+
+/** The facts as [key, value, …] for `sameFlat` (reusing `into`), or null when they are not a flat plain object. */
+function flatten(f: unknown, into: unknown[] | null): unknown[] | null {
+  if (!isPlainObject(f)) return null;
+  const out = into ?? [];
+  let n = 0;
+  for (const k in f) {
+    const x = f[k];
+    if (!isPlainValue(x)) return null;
+    out[n++] = k;
+    out[n++] = x;
+  }
+  if (out.length !== n) out.length = n;
+  return out;
 }

@@ -48,16 +48,15 @@ interface RingWorker {
   phase: 'compute' | RingPhase;
   k: number;
   buf: Float32Array | null;
-  inbox: Map<string, ChunkMsg>;
+  /** Keyed by `slot` (round, phase, step). */
+  inbox: Map<number, ChunkMsg>;
   /** Sent chunks of this round and the previous one, kept to answer NACKs. */
-  outbox: Map<string, ChunkMsg>;
+  outbox: Map<number, ChunkMsg>;
   /** The wait a NACK timer is armed for, so one wait has one timer. */
-  armed: string | null;
+  armed: number | null;
   /** This round's update as a client operation (linearizability checker), or null. */
   op: number | null;
 }
-
-const msgKey = (round: number, phase: RingPhase, k: number) => `${round}:${phase}:${k}`;
 
 export class AllreduceStrategy implements Strategy {
   readonly kind = 'allreduce';
@@ -98,6 +97,18 @@ export class AllreduceStrategy implements Strategy {
     s.op = this.ctx.op(worker, 'invoke', 'update');
   }
 
+  /**
+   * A chunk's place in the schedule — round, phase, step k (0 ≤ k < N − 1) — as one number, the
+   * key of the inbox and outbox (a string per chunk cost more than the rest of its handling). Only
+   * this ring's own code writes these fields (all-reduce has no wire codec an attacker could use).
+   */
+  private slot(round: number, phase: RingPhase, k: number): number {
+    return (2 * round + (phase === 'ag' ? 1 : 0)) * this.n + k;
+  }
+  private roundOf(slot: number): number {
+    return Math.floor(slot / (2 * this.n));
+  }
+
   private next(i: number): NodeId {
     return this.ctx.workers[(i + 1) % this.n];
   }
@@ -130,15 +141,24 @@ export class AllreduceStrategy implements Strategy {
     const chunk = sendChunk(phase, s.index, k, this.n);
     const [a, b] = this.bounds[chunk];
     const msg: ChunkMsg = { round: s.round, phase, k, chunk, data: s.buf!.slice(a, b) };
-    s.outbox.set(msgKey(s.round, phase, k), msg);
+    s.outbox.set(this.slot(s.round, phase, k), msg);
     this.ctx.send(worker, this.next(s.index), 'chunk', msg, (b - a) * 4);
   }
 
-  /** Consume buffered chunks in order; arm a NACK timer for the one still missing. */
-  private pump(worker: NodeId, s: RingWorker): void {
+  /**
+   * Consume buffered chunks in order; arm a NACK timer for the one still missing. `arrived`: the
+   * chunk just delivered when it is the awaited one — taken first, without a trip through the
+   * inbox (a Map entry added and removed per chunk cost an allocation each).
+   */
+  private pump(worker: NodeId, s: RingWorker, arrived?: ChunkMsg): void {
     while (s.phase === 'rs' || s.phase === 'ag') {
-      const key = msgKey(s.round, s.phase, s.k);
-      const m = s.inbox.get(key);
+      const key = this.slot(s.round, s.phase, s.k);
+      let m = arrived;
+      arrived = undefined;
+      if (!m) {
+        m = s.inbox.get(key);
+        if (m) s.inbox.delete(key);
+      }
       if (!m) {
         if (s.armed !== key) {
           s.armed = key;
@@ -146,7 +166,6 @@ export class AllreduceStrategy implements Strategy {
         }
         return;
       }
-      s.inbox.delete(key);
       const [a] = this.bounds[m.chunk];
       if (m.chunk !== recvChunk(s.phase, s.index, s.k, this.n)) throw new Error(`ring order broken at ${worker}`);
       if (s.phase === 'rs') {
@@ -179,7 +198,7 @@ export class AllreduceStrategy implements Strategy {
     s.phase = 'compute';
     s.buf = null;
     // Keep only this round's and the previous round's sent chunks for NACKs.
-    for (const key of [...s.outbox.keys()]) if (Number(key.split(':')[0]) < done) s.outbox.delete(key);
+    for (const key of s.outbox.keys()) if (this.roundOf(key) < done) s.outbox.delete(key);
     this.ctx.setReplica(worker, params, s.round, s.round);
     this.checkpoints.set(worker, { params, version: s.round });
     if (s.op !== null) this.ctx.op(worker, 'ok', 'update', s.op, s.round, params);
@@ -196,11 +215,18 @@ export class AllreduceStrategy implements Strategy {
       const m = msg.payload as ChunkMsg;
       if (m.round < s.round) return; // late duplicate of a finished round
       if (m.round === s.round && (s.phase === 'rs' || s.phase === 'ag') && isBefore(m.phase, m.k, s.phase, s.k)) return;
-      s.inbox.set(msgKey(m.round, m.phase, m.k), m);
+      const key = this.slot(m.round, m.phase, m.k);
+      if (m.round === s.round && m.phase === s.phase && m.k === s.k) {
+        // The awaited chunk: as if buffered and taken at once (a stale copy under its key goes too).
+        if (s.inbox.size > 0) s.inbox.delete(key);
+        this.pump(msg.to, s, m);
+        return;
+      }
+      s.inbox.set(key, m);
       if (m.round === s.round) this.pump(msg.to, s);
     } else if (msg.kind === 'nack') {
       const m = msg.payload as NackMsg;
-      const out = s.outbox.get(msgKey(m.round, m.phase, m.k));
+      const out = s.outbox.get(this.slot(m.round, m.phase, m.k));
       if (out) {
         this.ctx.note('retransmit', msg.to, { round: m.round, k: m.k });
         this.ctx.send(msg.to, msg.from, 'chunk', out, out.data.length * 4);
@@ -218,7 +244,7 @@ export class AllreduceStrategy implements Strategy {
       s.phase = 'compute';
       s.buf = null;
       s.armed = null;
-      for (const key of [...s.inbox.keys()]) if (Number(key.split(':')[0]) < s.round) s.inbox.delete(key);
+      for (const key of s.inbox.keys()) if (this.roundOf(key) < s.round) s.inbox.delete(key);
       this.ctx.setReplica(msg.to, m.params, m.version, m.version);
       this.checkpoints.set(msg.to, { params: m.params.slice(), version: m.version });
       // Adopting a peer's replica is a read of the lineage (a local read, not a register read).

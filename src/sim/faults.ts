@@ -101,7 +101,8 @@ function directions(a: { from: NodeId; to: NodeId; oneWay?: boolean }): Array<[N
 
 /** Why a message from→to cannot pass under these faults, or null. */
 export function blockedBy(f: NetFaults, from: NodeId, to: NodeId): 'cut' | 'partition' | null {
-  if (f.cuts.has(linkKey(from, to))) return 'cut';
+  // The size checks spare the common fault-free case a key string per message.
+  if (f.cuts.size > 0 && f.cuts.has(linkKey(from, to))) return 'cut';
   if (isPartitioned(f, from, to)) return 'partition';
   return null;
 }
@@ -123,11 +124,11 @@ export function partitionGroups(f: NetFaults, nodes: readonly NodeId[]): NodeId[
 
 /** Link settings under these faults, over the scenario's defaults. */
 export function linkProps(f: NetFaults, defaults: LinkProps, from: NodeId, to: NodeId): LinkProps {
-  const p = f.props.get(linkKey(from, to));
+  const p = f.props.size > 0 ? f.props.get(linkKey(from, to)) : undefined;
   return p ? { ...defaults, ...p } : defaults;
 }
 
 /** The man-in-the-middle on the directed link from → to under these faults, or null. */
 export function tamperOn(f: NetFaults, from: NodeId, to: NodeId): TamperSpec | null {
-  return f.tampers?.get(linkKey(from, to)) ?? null;
+  return f.tampers && f.tampers.size > 0 ? (f.tampers.get(linkKey(from, to)) ?? null) : null;
 }

@@ -2,6 +2,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { CompactMessages } from './compactMessages';
 import { CompactValues } from './compactValues';
+import { EventHashes } from './eventHashes';
 import type { HistoryEvent, HistoryEventType } from './types';
 
 /**
@@ -10,11 +11,9 @@ import type { HistoryEvent, HistoryEventType } from './types';
  *  - the schedule hash omits training values (`v`), so it is equal across backends and
  *    between Node and the browser;
  *  - the event-log hash covers everything, so it is equal across runs on one backend.
- * Both hash the events' JSON lines; the lines are buffered and fed to SHA-256 in large chunks,
- * which gives the same digest as hashing line by line at a fraction of the cost.
+ * Both hash the events' JSON lines (eventHashes.ts); the lines are buffered and fed to SHA-256 in
+ * large chunks, which gives the same digest as hashing line by line at a fraction of the cost.
  */
-const FLUSH_CHARS = 1 << 16;
-
 /** Where an event is kept (`History.where`): as an object, in the message columns, as compact words. */
 const OBJECT = 0;
 const MESSAGE = 1;
@@ -43,33 +42,6 @@ export const nobleSha256: Sha256Factory = () => {
   };
 };
 
-class LineHasher {
-  private readonly h: Sha256Stream;
-  private buf = '';
-  private readonly encoder = new TextEncoder();
-
-  constructor(factory: Sha256Factory) {
-    this.h = factory();
-  }
-
-  add(line: string): void {
-    this.buf += line;
-    this.buf += '\n';
-    if (this.buf.length >= FLUSH_CHARS) this.flush();
-  }
-
-  hex(): string {
-    this.flush();
-    return this.h.peekHex();
-  }
-
-  private flush(): void {
-    if (this.buf.length === 0) return;
-    this.h.update(this.encoder.encode(this.buf));
-    this.buf = '';
-  }
-}
-
 export class History {
   /** Events that do not fit the compact stores, as objects. */
   private readonly objects: HistoryEvent[] = [];
@@ -84,13 +56,11 @@ export class History {
    * strong reference would keep every event decoded (the whole run as objects) once exported.
    */
   private materialized: WeakRef<HistoryEvent[]> | null = null;
-  private readonly schedule: LineHasher;
-  private readonly log: LineHasher;
+  private readonly hashes: EventHashes;
   private listeners: Array<(e: HistoryEvent) => void> = [];
 
   constructor(sha: Sha256Factory = nobleSha256) {
-    this.schedule = new LineHasher(sha);
-    this.log = new LineHasher(sha);
+    this.hashes = new EventHashes(sha);
   }
 
   append(e: HistoryEvent): void {
@@ -117,14 +87,7 @@ export class History {
       this.objects.push(e);
     }
     this.materialized = null;
-    const full = JSON.stringify(e);
-    this.log.add(full);
-    if ('v' in e) {
-      const { v: _values, ...schedule } = e;
-      this.schedule.add(JSON.stringify(schedule));
-    } else {
-      this.schedule.add(full);
-    }
+    this.hashes.add(e);
     for (const l of this.listeners) l(e);
   }
 
@@ -171,10 +134,10 @@ export class History {
   }
 
   scheduleHash(): string {
-    return this.schedule.hex();
+    return this.hashes.scheduleHex();
   }
 
   eventLogHash(): string {
-    return this.log.hex();
+    return this.hashes.logHex();
   }
 }

@@ -37,7 +37,8 @@ interface LinkState {
 }
 
 export class Network {
-  private readonly links = new Map<string, LinkState>();
+  /** from → to → the directed link's state (nested maps: no key string per message). */
+  private readonly links = new Map<NodeId, Map<NodeId, LinkState>>();
   private state: NetFaults = noFaults;
 
   /** With a NIC capacity: when each node's outgoing and incoming interfaces are free again. */
@@ -136,11 +137,12 @@ export class Network {
   }
 
   private link(from: NodeId, to: NodeId): LinkState {
-    const k = linkKey(from, to);
-    let l = this.links.get(k);
+    let out = this.links.get(from);
+    if (!out) this.links.set(from, (out = new Map()));
+    let l = out.get(to);
     if (!l) {
       l = { busyUntil: 0, lastArrival: 0 };
-      this.links.set(k, l);
+      out.set(to, l);
     }
     return l;
   }

@@ -23,15 +23,18 @@ export class EventQueue<E> {
   push(time: SimTime, event: E, prio = 0): Scheduled<E> {
     if (!Number.isFinite(time)) throw new Error(`cannot schedule at ${time}`);
     const item = { time, prio, seq: this.nextSeq++, event };
+    // Sift up by moving parents down into the hole, then place the item once.
     const h = this.heap;
+    let i = h.length;
     h.push(item);
-    let i = h.length - 1;
     while (i > 0) {
       const p = (i - 1) >> 1;
-      if (!before(h[i], h[p])) break;
-      [h[i], h[p]] = [h[p], h[i]];
+      const parent = h[p];
+      if (!before(item, parent)) break;
+      h[i] = parent;
       i = p;
     }
+    h[i] = item;
     return item;
   }
 
@@ -44,19 +47,21 @@ export class EventQueue<E> {
     if (h.length === 0) return undefined;
     const top = h[0];
     const last = h.pop() as Scheduled<E>;
-    if (h.length > 0) {
-      h[0] = last;
+    const n = h.length;
+    if (n > 0) {
+      // Sift the last item down from the root: the smaller child moves up into the hole.
       let i = 0;
       for (;;) {
         const l = 2 * i + 1;
+        if (l >= n) break;
         const r = l + 1;
-        let m = i;
-        if (l < h.length && before(h[l], h[m])) m = l;
-        if (r < h.length && before(h[r], h[m])) m = r;
-        if (m === i) break;
-        [h[i], h[m]] = [h[m], h[i]];
+        const m = r < n && before(h[r], h[l]) ? r : l;
+        const child = h[m];
+        if (!before(child, last)) break;
+        h[i] = child;
         i = m;
       }
+      h[i] = last;
     }
     return top;
   }
