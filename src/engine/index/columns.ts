@@ -2,23 +2,35 @@
  * Growable typed columns for the history index (issue 9): one number per row in a typed array
  * instead of one object per row, so a long run's index grows by bytes, not by objects.
  */
-export class F64Column {
-  private a: Float64Array;
+type Typed = Float64Array | Int32Array;
+
+abstract class Column<A extends Typed> {
+  protected a: A;
   length = 0;
-  constructor(capacity = 16) {
-    this.a = new Float64Array(capacity);
+  constructor(
+    private readonly make: (n: number) => A,
+    capacity: number,
+  ) {
+    this.a = make(capacity);
   }
   push(x: number): number {
-    if (this.length === this.a.length) {
-      const b = new Float64Array(this.a.length * 2);
-      b.set(this.a);
-      this.a = b;
-    }
+    if (this.length === this.a.length) this.grow(this.a.length * 2);
     this.a[this.length] = x;
     return this.length++;
   }
   get(i: number): number {
     return this.a[i];
+  }
+  protected grow(size: number): void {
+    const b = this.make(size);
+    b.set(this.a.subarray(0, this.length));
+    this.a = b;
+  }
+}
+
+export class F64Column extends Column<Float64Array> {
+  constructor(capacity = 16) {
+    super((n) => new Float64Array(n), capacity);
   }
   /** Largest row whose value is ≤ x (the column ascending), or -1. */
   lastAtOrBefore(x: number): number {
@@ -36,23 +48,9 @@ export class F64Column {
   }
 }
 
-export class I32Column {
-  private a: Int32Array;
-  length = 0;
+export class I32Column extends Column<Int32Array> {
   constructor(capacity = 16) {
-    this.a = new Int32Array(capacity);
-  }
-  push(x: number): number {
-    if (this.length === this.a.length) {
-      const b = new Int32Array(this.a.length * 2);
-      b.set(this.a);
-      this.a = b;
-    }
-    this.a[this.length] = x;
-    return this.length++;
-  }
-  get(i: number): number {
-    return this.a[i];
+    super((n) => new Int32Array(n), capacity);
   }
   set(i: number, x: number): void {
     this.a[i] = x;
@@ -63,9 +61,7 @@ export class I32Column {
     if (n > this.a.length) {
       let size = this.a.length * 2;
       while (size < n) size *= 2;
-      const b = new Int32Array(size);
-      b.set(this.a.subarray(0, this.length));
-      this.a = b;
+      this.grow(size);
     }
     this.a.fill(fill, this.length, n);
     this.length = n;
