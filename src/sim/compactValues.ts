@@ -41,6 +41,8 @@ export class CompactValues {
   private readonly shapeIx = new Map<string, number>();
   /** Scratch for the value being encoded (copied into `words` once it proved plain). */
   private readonly out: number[] = [];
+  /** Object keys as they appear in a shape key (JSON-quoted), made once per key: every event has them. */
+  private readonly quoted = new Map<string, string>();
 
   /** Stores `v`; returns its offset for `get`, or -1 if it is not plain data (nothing is stored). */
   add(v: unknown): number {
@@ -120,7 +122,9 @@ export class CompactValues {
           if (k === '__proto__') return null; // assigning it back would set the prototype
           const part = this.part((v as Record<string, unknown>)[k]);
           if (part === null) return null;
-          key += JSON.stringify(k) + ':' + part + ',';
+          let q = this.quoted.get(k);
+          if (q === undefined) this.quoted.set(k, (q = JSON.stringify(k) + ':'));
+          key += q + part + ',';
         }
         return key + '}';
       }
