@@ -1,4 +1,5 @@
 import type { HistoryEvent, MessageKind, NodeId } from './types';
+import { Interner } from './interner';
 
 /**
  * Send and deliver events — two thirds of a long run's history — kept in typed columns instead of
@@ -39,22 +40,12 @@ class Grow {
 const INT32_MAX = 0x7fffffff;
 
 export class CompactMessages {
-  private readonly names: string[] = [];
-  private readonly nameIx = new Map<string, number>();
+  private readonly names = new Interner();
   // send: floats t, bytes, due; ints id, from, to, kind
   private readonly sends = new Grow(3, 4);
   // deliver: floats t, sentAt; ints id, from, to, kind
   private readonly delivers = new Grow(2, 4);
 
-  private name(s: string): number {
-    let i = this.nameIx.get(s);
-    if (i === undefined) {
-      i = this.names.length;
-      this.names.push(s);
-      this.nameIx.set(s, i);
-    }
-    return i;
-  }
 
   /** Stores `e` and returns its row (send rows ≥ 0, deliver rows as -1 - row), or null if it does not fit the columns. */
   add(e: HistoryEvent): number | null {
@@ -66,9 +57,9 @@ export class CompactMessages {
       g.f64[r * 3 + 1] = e.bytes;
       g.f64[r * 3 + 2] = e.due;
       g.i32[r * 4] = e.id;
-      g.i32[r * 4 + 1] = this.name(e.from);
-      g.i32[r * 4 + 2] = this.name(e.to);
-      g.i32[r * 4 + 3] = this.name(e.kind);
+      g.i32[r * 4 + 1] = this.names.id(e.from);
+      g.i32[r * 4 + 2] = this.names.id(e.to);
+      g.i32[r * 4 + 3] = this.names.id(e.kind);
       return r;
     }
     if (e.type === 'deliver') {
@@ -78,9 +69,9 @@ export class CompactMessages {
       g.f64[r * 2] = e.t;
       g.f64[r * 2 + 1] = e.sentAt;
       g.i32[r * 4] = e.id;
-      g.i32[r * 4 + 1] = this.name(e.from);
-      g.i32[r * 4 + 2] = this.name(e.to);
-      g.i32[r * 4 + 3] = this.name(e.kind);
+      g.i32[r * 4 + 1] = this.names.id(e.from);
+      g.i32[r * 4 + 2] = this.names.id(e.to);
+      g.i32[r * 4 + 3] = this.names.id(e.kind);
       return -1 - r;
     }
     return null;
@@ -94,9 +85,9 @@ export class CompactMessages {
         t: f64[row * 3],
         type: 'send',
         id: i32[row * 4],
-        from: this.names[i32[row * 4 + 1]] as NodeId,
-        to: this.names[i32[row * 4 + 2]] as NodeId,
-        kind: this.names[i32[row * 4 + 3]] as MessageKind,
+        from: this.names.at(i32[row * 4 + 1]) as NodeId,
+        to: this.names.at(i32[row * 4 + 2]) as NodeId,
+        kind: this.names.at(i32[row * 4 + 3]) as MessageKind,
         bytes: f64[row * 3 + 1],
         due: f64[row * 3 + 2],
       };
@@ -108,9 +99,9 @@ export class CompactMessages {
       t: f64[r * 2],
       type: 'deliver',
       id: i32[r * 4],
-      from: this.names[i32[r * 4 + 1]] as NodeId,
-      to: this.names[i32[r * 4 + 2]] as NodeId,
-      kind: this.names[i32[r * 4 + 3]] as MessageKind,
+      from: this.names.at(i32[r * 4 + 1]) as NodeId,
+      to: this.names.at(i32[r * 4 + 2]) as NodeId,
+      kind: this.names.at(i32[r * 4 + 3]) as MessageKind,
       sentAt: f64[r * 2 + 1],
     };
     return d;

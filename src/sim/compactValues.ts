@@ -1,3 +1,5 @@
+import { Interner } from './interner';
+
 /**
  * Plain data values (objects, arrays, strings, numbers, booleans, null, undefined) kept as 32-bit
  * words instead of objects (issue 9: a lecture-long run must not grow the heap by megabytes a
@@ -35,8 +37,7 @@ const i32 = new Int32Array(f64.buffer);
 export class CompactValues {
   private words = new Int32Array(4096);
   private n = 0;
-  private readonly strings: string[] = [];
-  private readonly stringIx = new Map<string, number>();
+  private readonly strings = new Interner();
   private readonly shapes: Tpl[] = [];
   private readonly shapeIx = new Map<string, number>();
   /** Scratch for the value being encoded (copied into `words` once it proved plain). */
@@ -100,7 +101,7 @@ export class CompactValues {
         this.number(v);
         return 'n';
       case 'string':
-        this.out.push(this.string(v));
+        this.out.push(this.strings.id(v));
         return 's';
       case 'boolean':
         return v ? 't' : 'f';
@@ -148,15 +149,6 @@ export class CompactValues {
     out.push(ESC_F64, i32[0], i32[1]);
   }
 
-  private string(s: string): number {
-    let id = this.stringIx.get(s);
-    if (id === undefined) {
-      id = this.strings.length;
-      this.strings.push(s);
-      this.stringIx.set(s, id);
-    }
-    return id;
-  }
 
   // ---------------------------------------------------------------- decoding
 
@@ -178,7 +170,7 @@ export class CompactValues {
         return f64[0];
       }
       case 's':
-        return this.strings[w[this.pos++]];
+        return this.strings.at(w[this.pos++]);
       case 'c':
         return t.v;
       case 'a': {

@@ -1,4 +1,5 @@
 import type { NodeId, SimTime } from '../../sim/types';
+import { Interner } from '../../sim/interner';
 
 /** One message's flight, as the views read it. */
 export interface MessageSpan {
@@ -26,22 +27,12 @@ export class MessageSpans {
   private f = new Float64Array(1024 * F);
   private i = new Int32Array(1024 * I);
   private n = 0;
-  private readonly names: string[] = [];
-  private readonly nameIx = new Map<string, number>();
+  private readonly names = new Interner();
 
   get length(): number {
     return this.n;
   }
 
-  private name(s: string): number {
-    let k = this.nameIx.get(s);
-    if (k === undefined) {
-      k = this.names.length;
-      this.names.push(s);
-      this.nameIx.set(s, k);
-    }
-    return k;
-  }
 
   /** Appends a message (sent after every one before it); returns its row. */
   push(id: number, from: NodeId, to: NodeId, kind: string, bytes: number, sentAt: SimTime, due: SimTime): number {
@@ -61,9 +52,9 @@ export class MessageSpans {
     f[r * F + 2] = due;
     f[r * F + 3] = NaN;
     i[r * I] = id;
-    i[r * I + 1] = this.name(from);
-    i[r * I + 2] = this.name(to);
-    i[r * I + 3] = this.name(kind);
+    i[r * I + 1] = this.names.id(from);
+    i[r * I + 2] = this.names.id(to);
+    i[r * I + 3] = this.names.id(kind);
     i[r * I + 4] = 0;
     return r;
   }
@@ -89,7 +80,7 @@ export class MessageSpans {
   }
 
   kind(row: number): string {
-    return this.names[this.i[row * I + 3]];
+    return this.names.at(this.i[row * I + 3]);
   }
 
   get(row: number): MessageSpan {
@@ -98,9 +89,9 @@ export class MessageSpans {
     const i = this.i;
     return {
       id: i[row * I],
-      from: this.names[i[row * I + 1]],
-      to: this.names[i[row * I + 2]],
-      kind: this.names[i[row * I + 3]],
+      from: this.names.at(i[row * I + 1]),
+      to: this.names.at(i[row * I + 2]),
+      kind: this.names.at(i[row * I + 3]),
       bytes: f[row * F],
       sentAt: f[row * F + 1],
       due: f[row * F + 2],
