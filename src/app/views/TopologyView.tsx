@@ -281,7 +281,8 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
       const linksKey = links.map((l) => `${l.from}>${l.to}:${l.cut ? 1 : 0}${l.partitioned ? 1 : 0}`).join(',');
       const nodeKeyOf = (n: (typeof nodes)[number]): string =>
         `${n.id}:${n.up}:${n.failed ?? ''}:${n.version}:${n.slowFactor}:${n.byzantine?.attack ?? ''}:${n.paused?.since ?? ''}:${fid(n.facts)}:${versionOf(n, metrics?.nodes[n.id]?.version)}:${n.role === 'worker' ? sim.trainer.backendFor(n.id) : ''}`;
-      const nodesKey = nodes.map(nodeKeyOf).join(',');
+      const nodeKeys = new Map(nodes.map((n) => [n.id, nodeKeyOf(n)]));
+      const nodesKey = [...nodeKeys.values()].join(',');
       const force = globalKey !== drawnKey.current;
       const linksChanged = force || linksKey !== drawnLinks.current;
       if (!linksChanged && nodesKey === drawnNodes.current) return;
@@ -489,7 +490,7 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
       // heartbeat changes one node's facts, not the other eight glyphs.
       const drawn = nodeSel.filter(function (d) {
         const q = posOf(d.id) ?? d.p;
-        const k = `${nodeKeyOf(d.node)}@${q.x},${q.y}`;
+        const k = `${nodeKeys.get(d.id)}@${q.x},${q.y}`;
         const el = this as SVGGElement & { __cvKey?: string };
         if (!force && el.__cvKey === k) return false;
         el.__cvKey = k;
