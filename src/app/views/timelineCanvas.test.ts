@@ -27,7 +27,7 @@ const send = (t: number, id: number, kind = 'gradient'): HistoryEvent => ({ t, t
 const deliver = (t: number, id: number, kind = 'gradient'): HistoryEvent => ({ t, type: 'deliver', id, from: 'w0', to: 'w1', kind, sentAt: t - 5 });
 
 describe('timeline settled layer', () => {
-  it('draws each finished message and version mark once, keeps those in flight for the live layer, and starts over when the geometry changes', () => {
+  it('draws each finished message and version mark once, keeps those in flight for the view to draw, and starts over when the geometry changes', () => {
     const ix = new RunIndex(['w0', 'w1']);
     const events: HistoryEvent[] = [send(100, 1), send(110, 2, 'ack'), deliver(105, 1)];
     ix.sync(events);
@@ -37,7 +37,7 @@ describe('timeline settled layer', () => {
     // A full redraw: cleared, message 1 (from x = 100) drawn; message 2 still on the wire.
     expect(log.filter((l) => l === 'clear')).toHaveLength(1);
     expect(log.filter((l) => l === 'move 100,10')).toHaveLength(1);
-    expect(layer.inFlight().map((m) => m.id)).toEqual([2]);
+    expect(layer.unflushed(geo, ix, new Set()).flying.map((m) => m.id)).toEqual([2]);
 
     events.push(deliver(115, 2, 'ack'), { t: 116, type: 'version', node: 'w1', version: 1, synced: 1, v: { hash: 'h' } });
     ix.sync(events);
@@ -48,7 +48,7 @@ describe('timeline settled layer', () => {
     expect(log.filter((l) => l.startsWith('move 100,'))).toHaveLength(0);
     expect(log.filter((l) => l === 'move 110,10')).toHaveLength(1);
     expect(log).toContain('mark 116,20');
-    expect(layer.inFlight()).toEqual([]);
+    expect(layer.unflushed(geo, ix, new Set()).flying).toEqual([]);
 
     // Another geometry (or hidden kinds): everything again, the hidden kind left out.
     log.length = 0;

@@ -97,11 +97,6 @@ export class SettledLayer {
     return out;
   }
 
-  /** Messages seen but not yet delivered or dropped (the live layer draws them). */
-  inFlight(): readonly MessageSpan[] {
-    const ms = this.ix?.messages;
-    return ms ? this.pending.map((r) => ms.get(r)) : [];
-  }
 
   /**
    * Brings the settled canvas up to date with the index: a full redraw when `key` (the geometry)
@@ -152,7 +147,7 @@ export class SettledLayer {
       return;
     }
     this.dense = dense;
-    drawMessages(ctx, g, fresh, dense ? 0.35 : 0.6, null);
+    drawMessages(ctx, g, fresh, dense ? 0.35 : 0.6);
     // Version marks (appended in time order).
     const marks = ix.versions;
     ctx.globalAlpha = 1;
@@ -232,8 +227,8 @@ export function traceCrosses(p: PathSink, drops: ReadonlyArray<{ x: number; y: n
   }
 }
 
-/** Message arrows on a canvas, one path per kind (see traceArrows). */
-export function drawMessages(ctx: CanvasRenderingContext2D, g: TimelineGeometry, msgs: readonly MessageSpan[], alpha: number, until: number | null): void {
+/** Finished message arrows on the settled canvas, one path per kind (see traceArrows). */
+function drawMessages(ctx: CanvasRenderingContext2D, g: TimelineGeometry, msgs: readonly MessageSpan[], alpha: number): void {
   if (msgs.length === 0) return;
   const kinds = byKind(msgs);
   const drops: Array<{ x: number; y: number; c: string }> = [];
@@ -244,7 +239,7 @@ export function drawMessages(ctx: CanvasRenderingContext2D, g: TimelineGeometry,
     ctx.strokeStyle = c;
     ctx.beginPath();
     const mine: Array<{ x: number; y: number }> = [];
-    traceArrows(ctx, g, list, until, mine);
+    traceArrows(ctx, g, list, null, mine);
     ctx.stroke();
     for (const d of mine) drops.push({ ...d, c });
   }
