@@ -76,6 +76,18 @@ function shapePath(role: NodeRole, r: number): string {
   return `M${-s},${-s}H${s}V${s}H${-s}Z`;
 }
 
+/** A node group's classes: its state (down, paused, failed), kind and selection. */
+function nodeClass(d: NodeDatum, selected: NodeId | null): string {
+  let c = 'cv-node';
+  if (!d.node.up) c += ' down';
+  if (d.isWorker) c += ' draggable';
+  else c += ' infra';
+  if (d.node.paused !== undefined) c += ' paused';
+  if (d.node.failed !== undefined) c += ' failed';
+  if (d.id === selected) c += ' selected';
+  return c;
+}
+
 export function TopologyView(p: TopologyViewProps): JSX.Element {
   const { sim, t, frame, lang, selected } = p;
   const stageRef = useRef<HTMLDivElement>(null);
@@ -212,7 +224,8 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
       const ctx = wordsContext(sim.scenario, staticOf(sim));
       const groups = partition ?? [];
       const lay = topologyLayout(nodes, width, height, 0, undefined, groups);
-      svg.classed('cluster', lay.kind === 'cluster');
+      // classList writes even an unchanged class (a mutation, a style invalidation): only on change.
+      if (svgEl.classList.contains('cluster') !== (lay.kind === 'cluster')) svg.classed('cluster', lay.kind === 'cluster');
       layoutRef.current = lay;
       const posOf = (id: NodeId): Pt | undefined => {
         const d = dragRef.current;
@@ -503,13 +516,11 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         .attr('data-role', (d) => d.role)
         .attr('data-term', (d) => (d.term === null ? null : String(d.term)))
         .attr('aria-label', (d) => nodeLabel(d, lang, !lay.dense))
-        .classed('down', (d) => !d.node.up)
-        .classed('infra', (d) => !d.isWorker)
-        .classed('paused', (d) => d.node.paused !== undefined)
-        .classed('failed', (d) => d.node.failed !== undefined)
-        .classed('selected', (d) => d.id === selected)
-        .classed('draggable', (d) => d.isWorker)
-        .classed('infra', (d) => !d.isWorker)
+        // One class string, written only when it differs (classList writes even an unchanged one).
+        .each(function (d) {
+          const cls = nodeClass(d, selected);
+          if (this.getAttribute('class') !== cls) this.setAttribute('class', cls);
+        })
         .attr('transform', (d) => {
           const q = posOf(d.id) ?? d.p;
           return `translate(${q.x},${q.y})`;

@@ -1,9 +1,9 @@
-import { useEffect, useId, useRef, useState, type JSX, type KeyboardEvent as ReactKeyboardEvent } from 'react';
+import { memo, useCallback, useMemo, useEffect, useId, useRef, useState, type JSX, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import * as d3 from 'd3';
 import './d3quiet';
 import type { NodeId } from '../../sim/types';
 import type { Lang } from '../i18n/lang';
-import { colourOf, kindColour } from '../palette';
+import { kindColour } from '../palette';
 import type { NoteEvent } from '../../engine/index/runIndex';
 import { firstAtOrAfter } from '../../engine/index/series';
 import { noteText } from '../words/noteWords';
@@ -13,7 +13,8 @@ import { drawUnflushed } from './timelineLive';
 import type { Simulation } from '../../engine/simulation';
 import { indexOf, staticOf } from './runView';
 import { kindName, vs } from './strings';
-import { keyNotes, laneOrder, laneStretches, pausedStretches, timeDomain } from './timelineModel';
+import { keyNotes, laneOrder, timeDomain } from './timelineModel';
+import { bandY, drawAxis, drawBranches, drawCursor, drawCuts, drawLaneNames, drawLanes, drawPeriods, type LaneFrame } from './timelineLayers';
 import './views.css';
 
 export interface VersionTimelineProps {
@@ -38,6 +39,9 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
   const backRef = useRef<SVGSVGElement>(null);
   const settledRef = useRef<HTMLCanvasElement>(null);
   const frontRef = useRef<SVGSVGElement>(null);
+  const veilClipRef = useRef<HTMLDivElement>(null);
+  const veilRef = useRef<HTMLDivElement>(null);
+  const veilLanesRef = useRef<SVGGElement>(null);
   const uid = useId().replace(/[^a-zA-Z0-9_-]/g, '');
   const size = useSize(wrapRef);
   // The axis and the legend under it grow with the type (18 px root at 1920): keep them apart.
@@ -51,6 +55,16 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
   // What the notes and lane labels were last drawn for.
   const notesFor = useRef('');
   const [hidden, setHidden] = useState<ReadonlySet<string>>(() => new Set());
+  const toggle = useCallback(
+    (kind: string): void =>
+      setHidden((h) => {
+        const n = new Set(h);
+        if (n.has(kind)) n.delete(kind);
+        else n.add(kind);
+        return n;
+      }),
+    [],
+  );
   const onScrub = useRef(p.onScrub);
   useEffect(() => {
     onScrub.current = p.onScrub;
@@ -60,7 +74,9 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
   const xRef = useRef<d3.ScaleLinear<number, number> | null>(null);
 
   const ix = indexOf(sim);
-  const kinds = ix.kinds;
+  // The index appends kinds in place: a copy per new kind lets the memoised legend see it.
+  const kindCount = ix.kinds.length;
+  const kinds = useMemo(() => ix.kinds.slice(0, kindCount), [ix, kindCount]);
 
   useEffect(() => {
     const back = d3.select(backRef.current!);
@@ -122,135 +138,32 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
       // Everything recorded so far is drawn (up to now); when scrubbed back, the part after the
       // cursor is veiled rather than hidden, so the teacher can see where to scrub forward to.
       const tEnd = Math.min(now, t1);
-      const tCur = Math.min(t, tEnd);
       // Marks and the axis are repositioned only when the scales change (size, window, lanes).
       const layoutKey = `${width}x${height}|${t0}-${t1}|${ids.join(',')}|${lang}|${fs}`;
       const relayout = layoutKey !== placedFor.current;
       placedFor.current = layoutKey;
 
-      const back = d3.select(backRef.current!).attr('viewBox', `0 0 ${width} ${height}`);
-      const front = d3.select(frontRef.current!).attr('viewBox', `0 0 ${width} ${height}`);
-      front.select('rect.cv-bg').attr('width', width).attr('height', height);
-
-      // ---- partition periods and cuts -----------------------------------------------------------
-      const periods = ix.partitions
-        .filter((q) => q.start <= tEnd && (q.end ?? Infinity) >= t0)
-        .map((q) => ({ key: String(q.start), x0: x(Math.max(q.start, t0)), x1: x(Math.min(q.end ?? tEnd, tEnd)) }));
-      const per = back
-        .select('g.cv-layer-periods')
-        .selectAll<SVGGElement, (typeof periods)[number]>('g')
-        .data(periods, (d) => d.key)
-        .join((enter) => {
-          const g = enter.append('g');
-          g.append('rect').attr('class', 'cv-period');
-          g.append('text').attr('class', 'cv-period-label');
-          return g;
-        });
-      per
-        .select('rect')
-        .attr('x', (d) => d.x0)
-        .attr('width', (d) => Math.max(1, d.x1 - d.x0))
-        .attr('y', M.top - 4)
-        .attr('height', height - M.top - M.bottom + 8);
-      per
-        .select('text')
-        .attr('x', (d) => d.x0 + 4)
-        .attr('y', M.top - 8)
-        .text((d) => (d.x1 - d.x0 > 50 ? vs(lang, 'partition') : ''));
-
-      const cuts = ix.cuts
-        .filter((c) => c.start >= t0 && c.start <= tEnd && yOf.has(c.from) && yOf.has(c.to) && c.from < c.to)
-        .map((c) => ({ key: `${c.from}>${c.to}@${c.start}`, x: x(c.start), y0: yOf.get(c.from)!, y1: yOf.get(c.to)! }));
-      const cutSel = front
-        .select('g.cv-layer-cuts')
-        .selectAll<SVGGElement, (typeof cuts)[number]>('g')
-        .data(cuts, (d) => d.key)
-        .join((enter) => {
-          const g = enter.append('g');
-          g.append('line').attr('class', 'cv-cut-mark');
-          g.append('text').attr('class', 'cv-cut-glyph').text('✂');
-          return g;
-        });
-      cutSel
-        .select('line')
-        .attr('x1', (d) => d.x)
-        .attr('x2', (d) => d.x)
-        .attr('y1', (d) => Math.min(d.y0, d.y1))
-        .attr('y2', (d) => Math.max(d.y0, d.y1));
-      cutSel
-        .select('text')
-        .attr('x', (d) => d.x)
-        .attr('y', (d) => (d.y0 + d.y1) / 2)
-        .attr('dy', '0.35em');
-
-      // ---- lanes: coloured while up, grey dashed while down; faint ahead of t --------------------
-      const lanes = ids.flatMap((id) =>
-        laneStretches(ix.downs.get(id), t0, tEnd).map((s) => ({ key: `${id}@${s.start}`, id, ...s })),
-      );
-      back
-        .select('g.cv-layer-lanes')
-        .selectAll<SVGLineElement, (typeof lanes)[number]>('line.cv-lane')
-        .data(lanes, (d) => d.key)
-        .join('line')
-        .attr('class', (d) => `cv-lane${d.up ? '' : ' down'}`)
-        .attr('stroke', (d) => (d.up ? colourOf(d.id) : null))
-        .attr('x1', (d) => x(d.start))
-        .attr('x2', (d) => x(d.end))
-        .attr('y1', (d) => yOf.get(d.id)!)
-        .attr('y2', (d) => yOf.get(d.id)!);
-      // Paused (a GC pause): a thick hollow band over the lane — up, but handling nothing.
-      const pauses = ids.flatMap((id) => pausedStretches(ix.pauses.get(id), t0, tEnd).map((s) => ({ key: `${id}@${s.start}`, id, ...s })));
-      back
-        .select('g.cv-layer-lanes')
-        .selectAll<SVGRectElement, (typeof pauses)[number]>('rect.cv-lane-paused')
-        .data(pauses, (d) => d.key)
-        .join('rect')
-        .attr('class', 'cv-lane-paused')
-        .attr('stroke', (d) => colourOf(d.id))
-        .attr('x', (d) => x(d.start))
-        .attr('width', (d) => Math.max(1, x(d.end) - x(d.start)))
-        .attr('y', (d) => yOf.get(d.id)! - 4)
-        .attr('height', 8);
-      const labels = front
-        .select('g.cv-layer-lanelabels')
-        .selectAll<SVGGElement, NodeId>('g')
-        .data(ids, (d) => d)
-        .join((enter) => {
-          const g = enter.append('g');
-          g.append('line').attr('class', 'cv-lane-future').attr('stroke-width', 1).attr('stroke-opacity', 0.18);
-          g.append('text').attr('class', 'cv-lane-label');
-          return g;
-        });
-      labels
-        .select('line')
-        .attr('stroke', (d) => colourOf(d))
-        .attr('x1', x(tEnd))
-        .attr('x2', width - M.right)
-        .attr('y1', (d) => yOf.get(d)!)
-        .attr('y2', (d) => yOf.get(d)!);
-      labels
-        .select('text')
-        // Many thin lanes (16 workers): the smallest size the design allows, so labels never touch.
-        .style('font-size', () => (laneH < 14.5 ? '12px' : null))
-        .attr('x', M.left - 6)
-        .attr('y', (d) => yOf.get(d)!)
-        // Lanes thinner than a 12 px label (21 lanes in a short panel): every k-th lane named.
-        .text((d, i) => (i % Math.max(1, Math.ceil(12 / laneH)) === 0 ? d : ''));
-
-      // ---- axis ---------------------------------------------------------------------------------
+      const back = d3.select(backRef.current!);
+      const front = d3.select(frontRef.current!);
+      const f: LaneFrame = { x, yOf, ids, laneH, width, height, M, t0, t1, tEnd, layoutKey, lang };
       if (relayout) {
-        back
-          .select<SVGGElement>('g.cv-layer-axis')
-          .attr('class', 'cv-layer-axis cv-axis')
-          .attr('transform', `translate(0,${height - M.bottom + 4})`)
-          .call(
-            d3
-              .axisBottom(x)
-              .ticks(Math.max(2, Math.floor(width / 90)))
-              .tickSizeOuter(0)
-              .tickFormat((v) => `${(+v / 1000).toFixed(t1 - t0 < 5000 ? 1 : 0)} s`),
-          );
+        back.attr('viewBox', `0 0 ${width} ${height}`);
+        front.attr('viewBox', `0 0 ${width} ${height}`);
+        front.select('rect.cv-bg').attr('width', width).attr('height', height);
+        const { y0, y1 } = bandY(f);
+        // One pixel past the plot, so the edge (the live cursor) still shows at the window's end.
+        Object.assign(veilClipRef.current!.style, { top: `${y0}px`, height: `${y1 - y0}px`, width: `${width - M.right + 1}px` });
       }
+      drawPeriods(back.select('g.cv-layer-periods'), ix, f);
+      drawCuts(front.select('g.cv-layer-cuts'), ix, f);
+      drawLanes(back.select('g.cv-layer-lanes'), ix, f);
+      drawLaneNames(front.select('g.cv-layer-lanelabels'), d3.select(veilLanesRef.current!), f);
+      drawAxis(back.select('g.cv-layer-axis'), f);
+      // The future veil follows the run with a transform: a compositor move, nothing repainted.
+      const veil = veilRef.current!;
+      const move = `translateX(${Math.round(x(tEnd)) - 1}px)`;
+      if (veil.style.transform !== move) veil.style.transform = move;
+      veil.classList.toggle('live', cursor === null);
 
       // ---- messages and version marks: settled ones appended to the canvas (at most every
       // SETTLE_MS), the rest — on the wire, or landed since — as SVG paths redrawn each frame ----
@@ -312,56 +225,17 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
         noteSel.select('title').text((n) => `${(n.t / 1000).toFixed(3)} s · ${noteText(n, lang, sim.scenario)}`);
       }
 
-      // ---- branch points (a forked run) -----------------------------------------------------------
-      const br = front
-        .select('g.cv-layer-branches')
-        .selectAll<SVGGElement, { t: number; label: string }>('g')
-        .data((p.marks ?? []).filter((m) => m.t >= t0 && m.t <= t1), (d) => String(d.t))
-        .join((enter) => {
-          const g = enter.append('g').attr('class', 'cv-branch').attr('data-testid', 'timeline-branch');
-          g.append('line').attr('class', 'cv-branch-line');
-          g.append('text').attr('class', 'cv-branch-label');
-          return g;
-        });
-      br.attr('data-t', (d) => d.t);
-      br.select('line').attr('x1', (d) => x(d.t)).attr('x2', (d) => x(d.t)).attr('y1', M.top - 6).attr('y2', height - M.bottom + 2);
-      br.select('text').attr('x', (d) => x(d.t) + 3).attr('y', height - M.bottom - 2).text((d) => d.label);
-
-      // ---- cursor ---------------------------------------------------------------------------------
-      const cur = front
-        .select('g.cv-layer-cursor')
-        .selectAll<SVGGElement, number>('g')
-        .data([tCur])
-        .join((enter) => {
-          const g = enter.append('g');
-          g.append('line').attr('class', 'cv-cursor');
-          g.append('text').attr('class', 'cv-cursor-label cv-num');
-          return g;
-        });
-      cur
-        .select('line')
-        .attr('x1', x(tCur))
-        .attr('x2', x(tCur))
-        .attr('y1', M.top - 6)
-        .attr('y2', height - M.bottom + 2);
-      cur
-        .select('text')
-        .attr('x', Math.min(width - M.right - 24, Math.max(M.left + 24, x(tCur))))
-        .attr('y', 12)
-        .text(cursor === null ? '' : `t=${(tCur / 1000).toFixed(2)} s`);
-      front
-        .select('rect.cv-veil')
-        .style('display', cursor === null ? 'none' : 'inline')
-        .attr('x', x(tCur))
-        .attr('width', Math.max(0, x(tEnd) - x(tCur)))
-        .attr('y', M.top - 6)
-        .attr('height', height - M.top - M.bottom + 8);
+      drawBranches(front.select('g.cv-layer-branches'), p.marks ?? [], f);
+      drawCursor(front.select('g.cv-layer-cursor'), front.select('rect.cv-veil'), cursor, f);
     }), [sim, ix, t, frame, size, fs, lang, cursor, hidden, p.marks, css, uid]);
 
   // Keyboard scrubbing (the drawing is a slider over simulated time): ←/→ 0.1 s, PageUp/PageDown
   // or Shift+arrows 1 s, Home the start, End back to live. Handled here, so → never steps the run.
   const now = sim.now();
   const at = cursor ?? now;
+  // Following the run, the slider's value moves in 0.1 s steps (what its text says): an attribute
+  // rewritten every frame would update the accessibility tree sixty times a second.
+  const liveNow = Math.floor(now / 100) * 100;
   const onKey = (e: ReactKeyboardEvent<SVGSVGElement>): void => {
     const step = ({ ArrowLeft: -100, ArrowDown: -100, ArrowRight: 100, ArrowUp: 100, PageDown: -1000, PageUp: 1000 } as Record<string, number>)[e.key];
     let next: number | null;
@@ -374,17 +248,17 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
     p.onScrub(next !== null && next >= now ? null : next);
   };
 
-  const toggle = (kind: string): void =>
-    setHidden((h) => {
-      const n = new Set(h);
-      if (n.has(kind)) n.delete(kind);
-      else n.add(kind);
-      return n;
-    });
 
   return (
     <div className="cv-view cv-timeline" ref={wrapRef} title={vs(lang, 'scrubHint')}>
       <svg ref={backRef} className="cv-svg" aria-hidden="true" />
+      <div className="cv-future-clip" ref={veilClipRef} aria-hidden="true">
+        <div className="cv-future" ref={veilRef}>
+          <svg>
+            <g ref={veilLanesRef} />
+          </svg>
+        </div>
+      </div>
       <canvas ref={settledRef} />
       <svg
         ref={frontRef}
@@ -393,8 +267,8 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
         tabIndex={0}
         aria-label={vs(lang, 'timeline')}
         aria-valuemin={0}
-        aria-valuemax={Math.round(now)}
-        aria-valuenow={Math.round(at)}
+        aria-valuemax={cursor === null ? liveNow : Math.round(now)}
+        aria-valuenow={cursor === null ? liveNow : Math.round(at)}
         aria-valuetext={`t=${(at / 1000).toFixed(1)} s${cursor === null ? ` (${vs(lang, 'live')})` : ''}`}
         aria-describedby={`${uid}-keys`}
         onKeyDown={onKey}
@@ -402,15 +276,7 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
       <span id={`${uid}-keys`} className="visually-hidden">
         {vs(lang, 'timelineKeys')}
       </span>
-      <div className="cv-kinds cv-kinds-top">
-        {kinds.map((k) => (
-          <label key={k}>
-            <input type="checkbox" checked={!hidden.has(k)} onChange={() => toggle(k)} />
-            <span className="cv-swatch" style={{ background: kindColour(k) }} />
-            {kindName(k, lang)}
-          </label>
-        ))}
-      </div>
+      <KindLegend kinds={kinds} hidden={hidden} lang={lang} onToggle={toggle} />
       {cursor !== null && (
         <button type="button" className="cv-live" onClick={() => p.onScrub(null)}>
           ▶ {vs(lang, 'live')}
@@ -419,3 +285,21 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
     </div>
   );
 }
+
+/**
+ * The kinds' checkboxes, outside the per-frame render: React re-applies an input's `type` and
+ * `name` on every update, and the timeline renders every frame.
+ */
+const KindLegend = memo(function KindLegend(p: { kinds: readonly string[]; hidden: ReadonlySet<string>; lang: Lang; onToggle(kind: string): void }): JSX.Element {
+  return (
+    <div className="cv-kinds cv-kinds-top">
+      {p.kinds.map((k) => (
+        <label key={k}>
+          <input type="checkbox" checked={!p.hidden.has(k)} onChange={() => p.onToggle(k)} />
+          <span className="cv-swatch" style={{ background: kindColour(k) }} />
+          {kindName(k, p.lang)}
+        </label>
+      ))}
+    </div>
+  );
+});

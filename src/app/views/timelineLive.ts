@@ -1,16 +1,20 @@
 import * as d3 from 'd3';
 import './d3quiet';
-import type { VersionMark } from '../../engine/index/runIndex';
 import { colourOf, kindColour } from '../palette';
+import { redrawFor } from './drawnFor';
 import { byKind, MARK_R, traceArrows, traceCrosses, type TimelineGeometry, type Unflushed } from './timelineCanvas';
 
 type Layer = d3.Selection<SVGGElement, unknown, null, undefined>;
 
+/** The paths each live layer has drawn so far, in the order they first appeared. */
+const kept = new WeakMap<SVGGElement, KindPath[]>();
+
 interface KindPath {
   key: string;
-  kind: string;
   d: string;
   cls: string;
+  stroke: string;
+  fill: string | null;
 }
 
 /**
@@ -24,51 +28,72 @@ export function drawUnflushed(layer: Layer, g: TimelineGeometry, u: Unflushed, n
   for (const [kind, list] of byKind(u.flying)) {
     const p = d3.path();
     traceArrows(p, g, list, now, []);
-    paths.push({ key: `f:${kind}`, kind, d: p.toString(), cls: 'cv-live-flying' });
+    paths.push({ key: `f:${kind}`, d: p.toString(), cls: 'cv-live-flying', stroke: kindColour(kind), fill: null });
   }
   for (const [kind, list] of byKind(u.landed)) {
     const p = d3.path();
     const drops: Array<{ x: number; y: number }> = [];
     traceArrows(p, g, list, null, drops);
-    paths.push({ key: `l:${kind}`, kind, d: p.toString(), cls: 'cv-live-landed' });
+    paths.push({ key: `l:${kind}`, d: p.toString(), cls: 'cv-live-landed', stroke: kindColour(kind), fill: null });
     if (drops.length === 0) continue;
     const q = d3.path();
     traceCrosses(q, drops);
-    paths.push({ key: `x:${kind}`, kind, d: q.toString(), cls: 'cv-live-drop' });
+    paths.push({ key: `x:${kind}`, d: q.toString(), cls: 'cv-live-drop', stroke: kindColour(kind), fill: null });
   }
+  // Version marks not yet on the canvas: one path of dots per node.
+  const marksOf = new Map<string, d3.Path>();
+  for (const m of u.marks) {
+    const y = g.yOf.get(m.node);
+    if (y === undefined) continue;
+    let p = marksOf.get(m.node);
+    if (!p) marksOf.set(m.node, (p = d3.path()));
+    const x = g.x(m.t);
+    p.moveTo(x + MARK_R, y);
+    p.arc(x, y, MARK_R, 0, 2 * Math.PI);
+  }
+  for (const [node, p] of marksOf) {
+    const c = colourOf(node);
+    const fill = c.startsWith('var(') ? g.neutral : c;
+    // The colours are in the key (they are set once per path, and the theme can change them).
+    paths.push({ key: `m:${node}:${fill}:${g.bg}`, d: p.toString(), cls: 'cv-live-mark', stroke: g.bg, fill });
+  }
+  // Every path this layer has had stays, empty when its kind has nothing in the air: paths that
+  // came and went would be inserted, removed and reordered in the DOM several times a second.
+  const had = kept.get(layer.node()!) ?? [];
+  kept.set(layer.node()!, had);
+  const current = new Map(paths.map((p) => [p.key, p]));
+  for (const p of paths) if (!had.some((h) => h.key === p.key)) had.push({ ...p, d: '' });
+  const stable = had.map((h) => current.get(h.key) ?? { ...h, d: '' });
   // Arrows from before the window are cut at the plot's left edge, as on the canvas.
-  layer
-    .attr('clip-path', `url(#${clipId})`)
-    .selectAll<SVGClipPathElement, null>(`clipPath`)
-    .data([null])
-    .join((enter) => {
-      const c = enter.append('clipPath').attr('id', clipId);
-      c.append('rect');
-      return c;
-    })
-    .select('rect')
-    .attr('x', g.left)
-    .attr('y', 0)
-    .attr('width', Math.max(0, g.right - g.left))
-    .attr('height', g.height);
+  const clip = `${g.left},${g.right},${g.height}`;
+  if (redrawFor(layer.node(), clip)) {
+    layer
+      .attr('clip-path', `url(#${clipId})`)
+      .selectAll<SVGClipPathElement, null>(`clipPath`)
+      .data([null])
+      .join((enter) => {
+        const c = enter.append('clipPath').attr('id', clipId);
+        c.append('rect');
+        return c;
+      })
+      .select('rect')
+      .attr('x', g.left)
+      .attr('y', 0)
+      .attr('width', Math.max(0, g.right - g.left))
+      .attr('height', g.height);
+  }
+  // A path's kind and state are in its key: only its shape is rewritten, and only when it moved.
   layer
     .selectAll<SVGPathElement, KindPath>('path')
-    .data(paths, (d) => d.key)
-    .join('path')
-    .attr('class', (d) => d.cls)
-    .attr('stroke', (d) => kindColour(d.kind))
-    .attr('d', (d) => d.d);
-  layer
-    .selectAll<SVGCircleElement, VersionMark>('circle')
-    .data(u.marks, (m) => `${m.node}@${m.t}`)
-    .join('circle')
-    .attr('class', 'cv-live-mark')
-    .attr('r', MARK_R)
-    .attr('cx', (m) => g.x(m.t))
-    .attr('cy', (m) => g.yOf.get(m.node) ?? 0)
-    .attr('fill', (m) => {
-      const c = colourOf(m.node);
-      return c.startsWith('var(') ? g.neutral : c;
-    })
-    .attr('stroke', g.bg);
+    .data(stable, (d) => d.key)
+    .join((enter) =>
+      enter
+        .append('path')
+        .attr('class', (d) => d.cls)
+        .attr('stroke', (d) => d.stroke)
+        .attr('fill', (d) => d.fill),
+    )
+    .each(function (d) {
+      if (this.getAttribute('d') !== d.d) this.setAttribute('d', d.d);
+    });
 }
