@@ -26,6 +26,7 @@ import { ServerStates } from './views/ServerStates';
 import { indexOf, staticOf } from './views/runView';
 import { showServers } from './views/serverModel';
 import { timeDomain } from './views/timelineModel';
+import type { FrameSource } from './views/hooks';
 import { TopologyView } from './views/TopologyView';
 import { VersionTimeline } from './views/VersionTimeline';
 import { useLesson } from './lesson/store';
@@ -128,14 +129,28 @@ function AtT({ children }: { children: (t: number, frame: number) => ReactNode }
   return children(t, frame);
 }
 
+/** Engine frames for the animated views, which redraw on them without a React render. */
+const engineFrames: FrameSource = {
+  subscribe: (onFrame) =>
+    useApp.subscribe((st, prev) => {
+      if (st.frame !== prev.frame) onFrame();
+    }),
+  t: () => {
+    const st = get();
+    return st.cursor ?? (st.sim ? st.sim.now() : 0);
+  },
+};
+
 function Topology() {
   const lang = useApp((st) => st.lang);
   const loading = useApp((st) => st.loading);
   const selected = useApp((st) => st.selected);
-  const { sim, t, frame } = useRunFrame();
+  const sim = useApp((st) => st.sim);
+  // A scrub redraws through the frame source's time; the cursor re-renders for the draw's deps.
+  const cursor = useApp((st) => st.cursor);
   return sim ? (
     <ViewBoundary name={s(lang, 'topology')}>
-      <TopologyView sim={sim} t={t} frame={frame} lang={lang} selected={selected} onSelect={onSelect} onAction={onAction} />
+      <TopologyView sim={sim} t={cursor ?? undefined} frames={engineFrames} lang={lang} selected={selected} onSelect={onSelect} onAction={onAction} />
     </ViewBoundary>
   ) : (
     <div className="placeholder">{s(lang, loading ? 'starting' : 'loading')}</div>
@@ -144,14 +159,14 @@ function Topology() {
 
 function Timeline() {
   const lang = useApp((st) => st.lang);
-  const { sim, t, frame } = useRunFrame();
+  const sim = useApp((st) => st.sim);
   const cursor = useApp((st) => st.cursor);
   const branches = useApp((st) => st.branches);
   const branchId = useApp((st) => st.branchId);
   const marks = useMemo(() => lineageMarks(branches, branchId, (n) => `${rs(lang, 'branchMark')} ← ${rs(lang, 'branchLabel', { n })}`), [branches, branchId, lang]);
   return sim ? (
     <ViewBoundary name={s(lang, 'timeline')}>
-      <VersionTimeline sim={sim} t={t} frame={frame} lang={lang} cursor={cursor} onScrub={onScrub} marks={marks} />
+      <VersionTimeline sim={sim} frames={engineFrames} lang={lang} cursor={cursor} onScrub={onScrub} marks={marks} />
     </ViewBoundary>
   ) : null;
 }

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type FocusEvent as ReactFocusEvent, type JSX, type KeyboardEvent as ReactKeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FocusEvent as ReactFocusEvent, type JSX, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import * as d3 from 'd3';
 import './d3quiet';
 import type { LinkState, NodeState } from '../../engine/index/runState';
@@ -7,7 +7,7 @@ import type { Lang } from '../i18n/lang';
 import { colourOf, kindColour, kindSymbolPath, messageColours } from '../palette';
 import { consensusRoleOf, nodeLines, roleOf, termOf, termWord, versionOf, type DataRole } from '../words/nodeWords';
 import { directedSegment, flightFraction, groupsFromDrop, hullPath, labelPlacement, lerpSeg, nodeHitBox, pairLinks, textOn, topologyLayout, type LinkPair, type Pt, type TopologyLayout } from './geometry';
-import { timed, useCssValues, useReducedMotion, useSize, useTheme } from './hooks';
+import { timed, useCssValues, useDraw, useReducedMotion, useSize, useTheme, type FrameSource } from './hooks';
 import { drawMovingParts, type DropGlyph, type FlightDot, type ProgressArc } from './topologyMoving';
 import type { Simulation } from '../../engine/simulation';
 import { dropsNear, messageById } from './drops';
@@ -18,8 +18,11 @@ import './views.css';
 
 export interface TopologyViewProps {
   sim: Simulation;
-  t: number;
-  frame: number;
+  /** The time shown and a counter bumped on each engine frame, when no frame source is given (the lesson panels re-render per frame). */
+  t?: number;
+  frame?: number;
+  /** Engine frames to redraw on, and the time to show, without re-rendering (the main view). */
+  frames?: FrameSource;
   lang: Lang;
   selected: string | null;
   onSelect(id: string | null): void;
@@ -89,7 +92,7 @@ function nodeClass(d: NodeDatum, selected: NodeId | null): string {
 }
 
 export function TopologyView(p: TopologyViewProps): JSX.Element {
-  const { sim, t, frame, lang, selected } = p;
+  const { sim, frame, lang, selected } = p;
   const stageRef = useRef<HTMLDivElement>(null);
   const svgRef = useRef<SVGSVGElement>(null);
   const movingRef = useRef<SVGSVGElement>(null);
@@ -101,6 +104,7 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
   const css = useCssValues(stageRef, ['--cv-bg', 'color'], [size.width, size.height, theme]);
   // What the SVG layers were last drawn for: frames that change only the moving parts skip them.
   const drawnKey = useRef('');
+  const [kindCount, setKindCount] = useState(0);
   const drawnLinks = useRef('');
   const drawnNodes = useRef('');
   const factIds = useRef({ ids: new WeakMap<object, number>(), next: 0 });
@@ -212,8 +216,10 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
     drawnKey.current = '';
   }, [uid]);
 
-  useEffect(() =>
+  useDraw(
+    () =>
     timed('topology', () => {
+      const t = p.frames ? p.frames.t() : (p.t ?? sim.now());
       const svgEl = svgRef.current;
       const { width, height } = size;
       if (!svgEl || width === 0 || height === 0) return;
@@ -623,10 +629,15 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
       // New nodes or links came in with tabindex -1: one of them holds the drawing's tab stop.
       applyRoving(stageRef.current!, stopRef.current, selected);
 
-    }), [sim, ix, t, frame, size, lang, selected, reduced, uid, css]);
+      setKindCount(ix.kinds.length);
+    }),
+    [sim, ix, p.t, frame, size, lang, selected, reduced, uid, css],
+    p.frames,
+  );
 
   // Legend of message kinds: a wrapped line under the drawing, where it never covers a node.
-  const kinds = ix.kinds.slice(0, 8);
+  // The index appends kinds between renders: the drawing reports a new count, which re-renders this.
+  const kinds = ix.kinds.slice(0, Math.min(8, Math.max(kindCount, ix.kinds.length)));
   return (
     <div className="cv-view cv-topology">
       <div className="cv-hint">{vs(lang, 'topologyHint')}</div>

@@ -7,7 +7,7 @@ import { kindColour } from '../palette';
 import type { NoteEvent } from '../../engine/index/runIndex';
 import { firstAtOrAfter } from '../../engine/index/series';
 import { noteText } from '../words/noteWords';
-import { fitCanvas, timed, useCssValues, useFontSize, useSize, useTheme } from './hooks';
+import { fitCanvas, timed, useCssValues, useDraw, useFontSize, useSize, useTheme, type FrameSource } from './hooks';
 import { SettledLayer } from './timelineCanvas';
 import { drawUnflushed } from './timelineLive';
 import type { Simulation } from '../../engine/simulation';
@@ -19,8 +19,10 @@ import './views.css';
 
 export interface VersionTimelineProps {
   sim: Simulation;
-  t: number;
-  frame: number;
+  /** Bumped on each engine frame when no frame source is given (the lesson panels re-render per frame). */
+  frame?: number;
+  /** Engine frames to redraw on, without re-rendering (the main view). */
+  frames?: FrameSource;
   lang: Lang;
   cursor: number | null;
   onScrub(t: number | null): void;
@@ -34,7 +36,7 @@ const MARK_R = 3.5;
 const LABEL_GAP_PX = 30;
 
 export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
-  const { sim, t, frame, lang, cursor } = p;
+  const { sim, frame, lang, cursor } = p;
   const wrapRef = useRef<HTMLDivElement>(null);
   const backRef = useRef<SVGSVGElement>(null);
   const settledRef = useRef<HTMLCanvasElement>(null);
@@ -75,8 +77,10 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
 
   const ix = indexOf(sim);
   // The index appends kinds in place: a copy per new kind lets the memoised legend see it.
-  const kindCount = ix.kinds.length;
-  const kinds = useMemo(() => ix.kinds.slice(0, kindCount), [ix, kindCount]);
+  // The index appends kinds in place, between renders: the drawing reports a new count, and a copy
+  // per count lets the memoised legend see it.
+  const [kindCount, setKindCount] = useState(ix.kinds.length);
+  const kinds = useMemo(() => ix.kinds.slice(0, Math.max(kindCount, ix.kinds.length)), [ix, kindCount]);
 
   useEffect(() => {
     const back = d3.select(backRef.current!);
@@ -122,7 +126,8 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
       .on('dblclick', () => onScrub.current(null));
   }, [sim]);
 
-  useEffect(() =>
+  useDraw(
+    () =>
     timed('timeline', () => {
       const { width, height } = size;
       const settledCanvas = settledRef.current;
@@ -227,16 +232,18 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
 
       drawBranches(front.select('g.cv-layer-branches'), p.marks ?? [], f);
       drawCursor(front.select('g.cv-layer-cursor'), front.select('rect.cv-veil'), cursor, f);
-    }), [sim, ix, t, frame, size, fs, lang, cursor, hidden, p.marks, css, uid]);
+      sliderValue(frontRef.current!, now, cursor, lang);
+      setKindCount(ix.kinds.length);
+    }),
+    [sim, ix, frame, size, fs, lang, cursor, hidden, p.marks, css, uid],
+    p.frames,
+  );
 
   // Keyboard scrubbing (the drawing is a slider over simulated time): ←/→ 0.1 s, PageUp/PageDown
   // or Shift+arrows 1 s, Home the start, End back to live. Handled here, so → never steps the run.
-  const now = sim.now();
-  const at = cursor ?? now;
-  // Following the run, the slider's value moves in 0.1 s steps (what its text says): an attribute
-  // rewritten every frame would update the accessibility tree sixty times a second.
-  const liveNow = Math.floor(now / 100) * 100;
   const onKey = (e: ReactKeyboardEvent<SVGSVGElement>): void => {
+    const now = sim.now();
+    const at = cursor ?? now;
     const step = ({ ArrowLeft: -100, ArrowDown: -100, ArrowRight: 100, ArrowUp: 100, PageDown: -1000, PageUp: 1000 } as Record<string, number>)[e.key];
     let next: number | null;
     if (step !== undefined) next = Math.max(0, at + step * (e.shiftKey && Math.abs(step) === 100 ? 10 : 1));
@@ -247,7 +254,6 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
     e.stopPropagation();
     p.onScrub(next !== null && next >= now ? null : next);
   };
-
 
   return (
     <div className="cv-view cv-timeline" ref={wrapRef} title={vs(lang, 'scrubHint')}>
@@ -267,9 +273,6 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
         tabIndex={0}
         aria-label={vs(lang, 'timeline')}
         aria-valuemin={0}
-        aria-valuemax={cursor === null ? liveNow : Math.round(now)}
-        aria-valuenow={cursor === null ? liveNow : Math.round(at)}
-        aria-valuetext={`t=${(at / 1000).toFixed(1)} s${cursor === null ? ` (${vs(lang, 'live')})` : ''}`}
         aria-describedby={`${uid}-keys`}
         onKeyDown={onKey}
       />
@@ -284,6 +287,22 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
       )}
     </div>
   );
+}
+
+/**
+ * The slider's value, set where it changed. Following the run it moves in 0.1 s steps (what its
+ * text says): an attribute rewritten every frame would update the accessibility tree sixty times
+ * a second.
+ */
+function sliderValue(el: SVGSVGElement, now: number, cursor: number | null, lang: Lang): void {
+  const live = Math.floor(now / 100) * 100;
+  const at = cursor ?? now;
+  const values = {
+    'aria-valuemax': String(cursor === null ? live : Math.round(now)),
+    'aria-valuenow': String(cursor === null ? live : Math.round(at)),
+    'aria-valuetext': `t=${(at / 1000).toFixed(1)} s${cursor === null ? ` (${vs(lang, 'live')})` : ''}`,
+  };
+  for (const [k, v] of Object.entries(values)) if (el.getAttribute(k) !== v) el.setAttribute(k, v);
 }
 
 /**

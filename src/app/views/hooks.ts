@@ -1,4 +1,4 @@
-import { useEffect, useState, type RefObject } from 'react';
+import { useEffect, useRef, useState, type DependencyList, type RefObject } from 'react';
 
 
 export interface Size {
@@ -136,4 +136,30 @@ export function fitCanvas(canvas: HTMLCanvasElement, width: number, height: numb
   if (!ctx) return null;
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   return ctx;
+}
+
+/**
+ * Where a view learns of new engine frames without being re-rendered: `subscribe` calls back once
+ * per frame (and returns the unsubscribe). A React render per frame — the parents, the view's hooks,
+ * its JSX, a commit — cost more than the drawing it led to.
+ */
+export interface FrameSource {
+  subscribe(onFrame: () => void): () => void;
+  /** The simulated time the views show now (a scrub cursor, or the run's now). */
+  t(): number;
+}
+
+/**
+ * Runs `draw` after every render whose `deps` changed and, given a frame source, on each engine
+ * frame, with the props of the latest render.
+ */
+export function useDraw(draw: () => void, deps: DependencyList, frames: FrameSource | undefined): void {
+  const latest = useRef(draw);
+  useEffect(() => {
+    latest.current = draw;
+  });
+  // The caller lists what its drawing reads, as it would for useEffect.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  useEffect(() => latest.current(), deps);
+  useEffect(() => frames?.subscribe(() => latest.current()), [frames]);
 }

@@ -134,7 +134,7 @@ function VariantPanel({ id, charts, single, checksFocused, metrics }: { id: stri
         </div>
         <div className="view view-timeline" aria-label={s(lang, 'timeline')}>
           <ViewBoundary name={s(lang, 'timeline')}>
-            <VersionTimeline sim={sim} t={t} frame={frame} lang={lang} cursor={cursor} onScrub={onScrub} marks={[]} />
+            <VersionTimeline sim={sim} frame={frame} lang={lang} cursor={cursor} onScrub={onScrub} marks={[]} />
           </ViewBoundary>
         </div>
         <div className="view view-charts" aria-label={s(lang, 'charts')}>
