@@ -151,13 +151,16 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         // Spring back home (the partition shows as shading, not as a moved node). A d3.timer
         // rather than a transition: the next frame's join may rewrite the transform anyway.
         const g = d3.select(this);
-        if (frameRef.current.reduced) {
+        // A click (no move) has nothing to spring back from.
+        if (frameRef.current.reduced || Math.hypot(ev.x - home.x, ev.y - home.y) < 1) {
           g.attr('transform', `translate(${home.x},${home.y})`);
           return;
         }
         springRef.current = { id: d.id, from: { x: ev.x, y: ev.y }, start: performance.now() };
         const timer = d3.timer(() => {
-          const q = springPos(d.id, home);
+          // Home as the layout has it now: selecting a node can resize the panel meanwhile, and
+          // a frame that finds the node unchanged does not move it again.
+          const q = springPos(d.id, layoutRef.current?.pos.get(d.id) ?? home);
           if (!dragRef.current) g.attr('transform', `translate(${q.x},${q.y})`);
           if (!springRef.current) timer.stop();
         });
@@ -422,7 +425,7 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
             p: q,
             colour: colourOf(n.id),
             isWorker,
-            out: len > 1 ? { x: dx / len, y: dy / len } : { x: 0, y: 1 },
+            out: lay.labelOut.get(n.id) ?? (len > 1 ? { x: dx / len, y: dy / len } : { x: 0, y: 1 }),
           };
         });
       const nodeSel = front
@@ -558,7 +561,7 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         const lp =
           sideOf !== undefined
             ? labelPlacement({ x: sideOf, y: 0 }, true, R, d.isWorker ? d.backend !== '' && !lay.dense : term0)
-            : labelPlacement(d.out, d.isWorker, R, d.isWorker && d.backend !== '');
+            : labelPlacement(d.out, d.isWorker, R, d.isWorker && d.backend !== '' && !lay.dense);
         const g = d3.select(this);
         // A worker in an inner sub-column of a crowded column has no room for labels beside it.
         const bare = lay.unlabelled.has(d.id);

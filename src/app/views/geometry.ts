@@ -36,6 +36,12 @@ export interface TopologyLayout {
    * still in the tooltip, the aria-label and the node panel.
    */
   unlabelled: ReadonlySet<NodeId>;
+  /**
+   * Where a node's labels point (a unit vector), where it is not simply away from the centre: on
+   * a crowded, flattened ring, along the ellipse's normal, so the long top and bottom rows carry
+   * their labels above and below rather than into their neighbours.
+   */
+  labelOut: ReadonlyMap<NodeId, Pt>;
 }
 
 /** Numeric part of a node id (w12 → 12), for ring order; ids without one sort last. */
@@ -117,15 +123,25 @@ export function topologyLayout(
     pos.set(id, { x: cx + rx * Math.cos(a), y: cy + ry * Math.sin(a) });
   });
   if (inner.length === 1) pos.set(inner[0], { x: cx, y: cy });
+  const labelOut = new Map<NodeId, Pt>();
+  let dense = false;
   if (nearest(pos) < 2 * nodeR + GLYPH_GAP) {
     // Too many workers for the ring at that size (16 in a short panel): equal angles bunch them
     // at the ends of a wide ellipse, so stretch it to the panel's width and space them by arc
-    // length, then shrink the glyphs to what is left rather than let them overlap.
+    // length, then shrink the glyphs to what is left rather than let them overlap. Labels: the
+    // version only, along the normal, with room above and below for one line.
+    dense = true;
     rx = Math.max(rx, width / 2 - m.x);
-    ellipseByArc(rx, ry, workers.length).forEach((q, i) => pos.set(workers[i], { x: cx + q.x, y: cy + q.y }));
+    ry = Math.max(20, Math.min(ry, (height - top) / 2 - 36));
+    ellipseByArc(rx, ry, workers.length).forEach((q, i) => {
+      pos.set(workers[i], { x: cx + q.x, y: cy + q.y });
+      const n = { x: q.x / rx ** 2, y: q.y / ry ** 2 };
+      const len = Math.hypot(n.x, n.y) || 1;
+      labelOut.set(workers[i], { x: n.x / len, y: n.y / len });
+    });
     nodeR = Math.max(4, Math.min(nodeR, (nearest(pos) - GLYPH_GAP) / 2));
   }
-  return { pos, cx, cy, rx, ry, nodeR, side: new Map(), kind: 'ring', dense: false, rowGap: Infinity, unlabelled: new Set() };
+  return { pos, cx, cy, rx, ry, nodeR, side: new Map(), kind: 'ring', dense, rowGap: Infinity, unlabelled: new Set(), labelOut };
 }
 
 /** The smallest distance between two of the points (Infinity for fewer than two). */
@@ -273,7 +289,7 @@ function clusterLayout(
   // Two label lines need ~30 px; closer than that, workers keep only their version. A staggered
   // column labels every k-th worker, k rows apart.
   const spacing = rowGapOf(perColumn);
-  return { pos, cx, cy, rx: xCol, ry: Math.max(h / 2 - yPad, 1), nodeR, side, kind: 'cluster', dense: spacing * stagger < 2 * nodeR + 8 || stagger > 1, rowGap: spacing, unlabelled };
+  return { pos, cx, cy, rx: xCol, ry: Math.max(h / 2 - yPad, 1), nodeR, side, kind: 'cluster', dense: spacing * stagger < 2 * nodeR + 8 || stagger > 1, rowGap: spacing, unlabelled, labelOut: new Map() };
 }
 
 /** Baselines are for a 15 px version label and a 12 px backend label under/over it. */
