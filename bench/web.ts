@@ -314,9 +314,8 @@ async function inputAtMax(name: string, scenarioJson: Record<string, unknown>): 
       });
       const done = (): Promise<boolean> => page.evaluate(() => !!(window as unknown as Hooks).capPlayground?.run()?.done);
       for (let i = 0; !(await done()); i++) {
-        // The glyphs of two servers, where a hand aims: sixteen workers stacked in a short panel
-        // overlap their neighbours' glyphs (a click on w0 can land on w1), and a server's box
-        // includes its outward labels, so its centre is not on the glyph.
+        // The glyphs of two servers, where a hand aims (a plain click on the node's box lands
+        // there too: its box is centred on the glyph).
         const target = `node-s${i % 2}`;
         await page.evaluate((t) => ((window as unknown as { __input: { target: string } }).__input.target = t), target);
         const box = await page.locator(`[data-testid="${target}"] path.cv-shape`).boundingBox();

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 
 mkdirSync('e2e-artifacts', { recursive: true });
@@ -94,4 +94,29 @@ test('16 logical workers run on the worker pool of a 2-core machine and finish',
   for (let i = 0; i < (await expectations.count()); i++) await expect(expectations.nth(i)).toHaveAttribute('data-pass', 'true');
   const workers = await page.evaluate(() => navigator.hardwareConcurrency);
   test.info().annotations.push({ type: 'pool', description: `hardwareConcurrency ${workers}` });
+});
+
+test('sixteen workers around five Raft servers: no two glyphs overlap and a plain click on any node selects it', async ({ page }) => {
+  const scenario = JSON.parse(readFileSync('public/scenarios/raft-ps-majority.json', 'utf8'));
+  scenario.cluster.workers = 16;
+  scenario.expect = [];
+  await page.goto(`./?backend=wasm#scenario=${Buffer.from(JSON.stringify(scenario)).toString('base64url')}`);
+  await expect(page.getByTestId('node-w15')).toBeVisible();
+  const ids = [...Array.from({ length: 5 }, (_, i) => `s${i}`), ...Array.from({ length: 16 }, (_, i) => `w${i}`)];
+  // Playwright clicks the centre of the node group's box: it must be the glyph, not a label or a neighbour.
+  for (const id of ids) {
+    await page.getByTestId(`node-${id}`).click();
+    await expect(page.getByTestId(`node-${id}`)).toHaveClass(/\bselected\b/);
+  }
+  // With a node selected (the panel at its smallest), the worker discs stay apart.
+  const discs = await page.locator('g.cv-node:not(.infra) path.cv-shape').evaluateAll((els) =>
+    els.map((e) => {
+      const r = e.getBoundingClientRect();
+      return { x: r.x + r.width / 2, y: r.y + r.height / 2, r: r.width / 2 };
+    }),
+  );
+  expect(discs).toHaveLength(16);
+  for (let i = 0; i < discs.length; i++)
+    for (let j = i + 1; j < discs.length; j++) expect(Math.hypot(discs[i].x - discs[j].x, discs[i].y - discs[j].y)).toBeGreaterThanOrEqual(discs[i].r + discs[j].r);
+  await page.screenshot({ path: 'e2e-artifacts/sixteen-raft-selected.png' });
 });

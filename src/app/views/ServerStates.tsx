@@ -4,7 +4,7 @@ import './d3quiet';
 import type { Simulation } from '../../engine/simulation';
 import type { Lang } from '../i18n/lang';
 import { s, type StringKey } from '../i18n/strings';
-import { fitCanvas, textWidth, timed, useCssValues, useFontSize, useSize, useTheme } from './hooks';
+import { fitCanvas, measuredWidth, textWidth, timed, useCssValues, useFontSize, useSize, useTheme } from './hooks';
 import { indexOf, stateAt, staticOf } from './runView';
 import { serverPanelModel, termColour, termText, type LogBox, type PanelFlavor, type RowRole, type ServerRow } from './serverModel';
 import { wordsContext } from './wordsContext';
@@ -55,7 +55,7 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
   const size = useSize(wrapRef);
   const fs = useFontSize(svgRef, size, 15);
   const theme = useTheme();
-  const css = useCssValues(svgRef, ['--panel', '--fg'], [size.width, size.height, theme]);
+  const css = useCssValues(svgRef, ['--panel', '--fg', '--mono'], [size.width, size.height, theme]);
   // What the panel was last drawn for; a frame that would draw the same returns at once.
   const drawn = useRef('');
   // The boxes under each row's log area, for its tooltip (the canvas has no elements to hover).
@@ -74,9 +74,6 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
     const { width, height } = size;
     if (!el || width === 0 || height === 0) return;
     const svg = d3.select(el).attr('viewBox', `0 0 ${width} ${height}`);
-    // Room for id, role badge, term and commit/HW at any type size (Chinese labels are wider).
-    const left = Math.max(LEFT_W, fs * 19);
-    const logW = Math.max(60, width - left - PAD);
     const state = stateAt(sim, t);
     const ix = indexOf(sim);
     const ctx = wordsContext(sim.scenario, staticOf(sim));
@@ -85,9 +82,33 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
     const consumers = state.nodes.filter((n) => n.facts?.kind === 'kafka-consumer').length;
     const rowH = Math.max(24, Math.min(fs * 3, (height - HEAD_H - consumers * CONSUMER_H - 4) / Math.max(1, consensus)));
     const box = Math.max(12, Math.min(24, rowH * (rowH >= fs * 2.4 ? 0.5 : 0.72)));
-    const cols = Math.max(1, Math.floor((logW + BOX_GAP) / (box + BOX_GAP)));
-    const model = serverPanelModel(state, ix, cols, ctx, lang);
     const twoLines = rowH >= fs * 2.4;
+    const badgeX = PAD + fs * 2.2;
+    const badgeW = fs * 6.2;
+    // Term and commit: beside the badge on one line, or under id and badge on a second line.
+    const termX = twoLines ? PAD : badgeX + badgeW + 8;
+    const colsFor = (left: number): number => Math.max(1, Math.floor((Math.max(60, width - left - PAD) + BOX_GAP) / (box + BOX_GAP)));
+    // The log columns start after the widest term and commit labels, measured (not estimated:
+    // "commit 528" ran into the first box) for at least a two-digit term and a four-digit commit,
+    // so the columns do not shift as the index grows; never less than room for id, badge and
+    // words at any type size (Chinese labels are wider).
+    const placeFor = (flavor: PanelFlavor, maxTerm: number, maxCommit: number): { commitX: number; left: number } => {
+      const mono = css['--mono'];
+      const words = flavorWords[flavor];
+      const termW = measuredWidth(`${s(lang, words.term)} ${Math.max(maxTerm, 99)}`, fs, mono);
+      const commitX = termX + Math.max(twoLines ? fs * 5.6 - (termX - PAD) : fs * 4.6, termW + fs * 0.6);
+      const commitW = measuredWidth(`${s(lang, words.commit)} ${'8'.repeat(Math.max(4, String(maxCommit).length))}`, fs, mono);
+      return { commitX, left: Math.ceil(Math.max(LEFT_W, fs * 19, commitX + commitW + fs * 0.8)) };
+    };
+    const maxOf = (m: ReturnType<typeof serverPanelModel>, k: 'term' | 'commitIndex'): number => m.rows.reduce((a, r) => Math.max(a, r[k] ?? 0), 0);
+    let place = placeFor('raft', 0, 0);
+    let model = serverPanelModel(state, ix, colsFor(place.left), ctx, lang);
+    const fitted = placeFor(model.flavor, maxOf(model, 'term'), maxOf(model, 'commitIndex'));
+    // Another protocol's words, a three-digit term or a five-digit commit: once more, for the columns that fit.
+    if (fitted.left !== place.left) model = serverPanelModel(state, ix, colsFor(fitted.left), ctx, lang);
+    place = fitted;
+    const left = place.left;
+    const logW = Math.max(60, width - left - PAD);
     const words = flavorWords[model.flavor];
     const termWord = s(lang, words.term);
     const commitWord = s(lang, words.commit);
@@ -101,6 +122,7 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
       css['--panel'],
       css['--fg'],
       css.font,
+      left,
       model.flavor,
       model.window ? `${model.window.lo}-${model.window.hi}` : '',
       ...model.rows.map((r) => `${r.id}|${r.kind}|${r.up}|${r.role}|${r.term}|${r.commitIndex}|${r.facts}|${r.lines.join('/')}|${r.log.map((e) => `${e.index}:${e.term}:${e.committed ? 1 : 0}:${e.label}`).join(',')}`),
@@ -222,8 +244,6 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
       .attr('y', mid)
       .attr('dy', '0.35em')
       .text((d) => d.r.id);
-    const badgeX = PAD + fs * 2.2;
-    const badgeW = fs * 6.2;
     const badge = rows.select<SVGGElement>('g.sv-badge').attr('transform', (d) => `translate(${badgeX},${mid(d) - 9})`).attr('class', (d) => `sv-badge role-${d.r.role}`);
     badge.select('rect').attr('width', badgeW).attr('height', 18);
     badge
@@ -233,10 +253,7 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
       .attr('dy', '0.35em')
       .attr('text-anchor', 'middle')
       .text((d) => roleText(lang, d.r.role));
-    // Term and commit: beside the badge on one line, or under id and badge on a second line.
     const factsY = (d: Placed): number => (twoLines ? fs * 2.15 : mid(d));
-    const termX = twoLines ? PAD : badgeX + badgeW + 8;
-    const maxTerm = model.rows.reduce((m, r) => Math.max(m, r.term ?? 0), 0);
     rows
       .select('text.sv-term')
       .attr('x', termX)
@@ -245,8 +262,8 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
       .text((d) => (d.r.term === null ? '' : `${termWord} ${d.r.term}`));
     rows
       .select('text.sv-commit')
-      // After the widest term label (estimated, not measured): Chinese words and 3-digit ballots are wider.
-      .attr('x', termX + Math.max(twoLines ? fs * 5.6 - (termX - PAD) : fs * 4.6, textWidth(`${termWord} ${maxTerm}`, fs) + fs * 0.6))
+      // After the widest term label: Chinese words and 3-digit ballots are wider.
+      .attr('x', place.commitX)
       .attr('y', factsY)
       .attr('dy', '0.35em')
       .text((d) => (d.r.commitIndex === null ? '' : `${commitWord} ${d.r.commitIndex}`));

@@ -6,7 +6,7 @@ import type { Action, NodeId, NodeRole } from '../../sim/types';
 import type { Lang } from '../i18n/lang';
 import { colourOf, kindColour, kindSymbolPath, messageColours } from '../palette';
 import { consensusRoleOf, nodeLines, roleOf, termOf, termWord, versionOf, type DataRole } from '../words/nodeWords';
-import { directedSegment, flightFraction, groupsFromDrop, hullPath, labelPlacement, lerpSeg, nodeHitBox, pairLinks, textOn, topologyLayout, type LinkPair, type Pt, type TopologyLayout } from './geometry';
+import { directedSegment, flightFraction, groupsFromDrop, hullPath, labelPlacement, lerpSeg, nodeHitBox, nodeHitRect, idFontPx, pairLinks, textOn, topologyLayout, type LinkPair, type Pt, type TopologyLayout } from './geometry';
 import { timed, useCssValues, useDraw, useReducedMotion, useSize, useTheme, type FrameSource } from './hooks';
 import { drawMovingParts, type DropGlyph, type FlightDot, type ProgressArc } from './topologyMoving';
 import type { Simulation } from '../../engine/simulation';
@@ -167,13 +167,16 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         // Spring back home (the partition shows as shading, not as a moved node). A d3.timer
         // rather than a transition: the next frame's join may rewrite the transform anyway.
         const g = d3.select(this);
-        if (frameRef.current.reduced) {
+        // A click (no move) has nothing to spring back from.
+        if (frameRef.current.reduced || Math.hypot(ev.x - home.x, ev.y - home.y) < 1) {
           g.attr('transform', `translate(${home.x},${home.y})`);
           return;
         }
         springRef.current = { id: d.id, from: { x: ev.x, y: ev.y }, start: performance.now() };
         const timer = d3.timer(() => {
-          const q = springPos(d.id, home);
+          // Home as the layout has it now: selecting a node can resize the panel meanwhile, and
+          // a frame that finds the node unchanged does not move it again.
+          const q = springPos(d.id, layoutRef.current?.pos.get(d.id) ?? home);
           if (!dragRef.current) g.attr('transform', `translate(${q.x},${q.y})`);
           if (!springRef.current) timer.stop();
         });
@@ -240,6 +243,8 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         return home && springRef.current?.id === id ? springPos(id, home) : home;
       };
       const R = lay.nodeR;
+      // The longest worker id ("w15") sets one type size for every glyph's id.
+      const idChars = nodes.reduce((m, n) => Math.max(m, n.id.length), 2);
 
       // ---- moving parts on the canvas, every frame -------------------------------------------
       const segFor = (from: NodeId, to: NodeId): ReturnType<typeof directedSegment> | null => {
@@ -439,7 +444,7 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
             p: q,
             colour: colourOf(n.id),
             isWorker,
-            out: len > 1 ? { x: dx / len, y: dy / len } : { x: 0, y: 1 },
+            out: lay.labelOut.get(n.id) ?? (len > 1 ? { x: dx / len, y: dy / len } : { x: 0, y: 1 }),
           };
         });
       const nodeSel = front
@@ -470,9 +475,12 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
                 this.dispatchEvent(new MouseEvent('contextmenu', { bubbles: true, cancelable: true, clientX: r.right, clientY: r.bottom }));
               }
             });
-          // Transparent hit area over glyph and labels: a generous target, and the centre of the
-        // group's box (where Playwright and a quick hand both click) is always on the node.
-        g.append('rect').attr('class', 'cv-node-hit');
+          // Transparent hit area over glyph and labels: a generous target that never reaches a
+          // neighbour's centre. The extent box (no pointer events) is symmetric about the glyph
+          // and covers every label, so the centre of the group's box, where Playwright and a
+          // quick hand both click, is always the glyph, whichever side the labels are on.
+          g.append('rect').attr('class', 'cv-node-extent');
+          g.append('rect').attr('class', 'cv-node-hit');
         g.append('circle').attr('class', 'cv-focus');
           g.append('path').attr('class', 'cv-progress');
           g.append('path').attr('class', 'cv-role-ring');
@@ -557,7 +565,7 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
       drawn
         .select('text.cv-id')
         .attr('dy', '0.35em')
-        .style('font-size', `${Math.max(12, Math.min(16, R * 0.6))}px`)
+        .style('font-size', `${idFontPx(R, idChars)}px`)
         // A style, not an attribute: the stylesheet's fill (the theme's text colour) would win
         // over an attribute, and light text on yellow or orange fails contrast.
         .style('fill', (d) => (d.isWorker && d.node.up ? textOn(d.colour) : null))
@@ -570,25 +578,21 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         const lp =
           sideOf !== undefined
             ? labelPlacement({ x: sideOf, y: 0 }, true, R, d.isWorker ? d.backend !== '' && !lay.dense : term0)
-            : labelPlacement(d.out, d.isWorker, R, d.isWorker && d.backend !== '');
+            : labelPlacement(d.out, d.isWorker, R, d.isWorker && d.backend !== '' && !lay.dense);
         const g = d3.select(this);
+        // A worker in an inner sub-column of a crowded column has no room for labels beside it.
+        const bare = lay.unlabelled.has(d.id);
         // A coordination server holds no parameters: no version label (its term or epoch says enough).
-        g.select('text.cv-ver').attr('x', lp.x).attr('y', lp.yVersion).attr('text-anchor', lp.anchor).text(d.node.role === 'coord' ? '' : `v${d.version}`);
-        g.select('text.cv-backend')
-          .attr('x', lp.x)
-          .attr('y', lp.yBackend)
-          .attr('text-anchor', lp.anchor)
-          .text(d.isWorker && !lay.dense ? d.backend : '');
+        const ver = d.node.role === 'coord' || bare ? '' : `v${d.version}`;
+        g.select('text.cv-ver').attr('x', lp.x).attr('y', lp.yVersion).attr('text-anchor', lp.anchor).text(ver);
+        const backend = d.isWorker && !lay.dense && !bare ? d.backend : '';
+        g.select('text.cv-backend').attr('x', lp.x).attr('y', lp.yBackend).attr('text-anchor', lp.anchor).text(backend);
         const term = !d.isWorker && d.term !== null ? `${termWord(d.node, lang)} ${d.term}` : '';
         // A coordination server has no version label: its term (epoch) takes that line.
         g.select('text.cv-term').attr('x', lp.x).attr('y', d.node.role === 'coord' ? lp.yVersion : lp.yBackend).attr('text-anchor', lp.anchor).text(term);
-        // Servers in a cluster sit close together: their hit area is the glyph alone, so one
-        // server's box never covers a neighbour's centre.
-        const box = !d.isWorker && sideOf !== undefined ? { x: -(R + 8), y: -(R + 8), width: 2 * (R + 8), height: 2 * (R + 8) } : nodeHitBox(lp, R, `v${d.version}`.length, d.isWorker ? d.backend.length : term.length);
-        // Workers stacked in a column (16 of them) are closer than their boxes are tall: a box
-        // never reaches past half the gap, or the next worker's box would cover this glyph.
-        const half = d.isWorker && sideOf !== undefined ? Math.min(box.height / 2, lay.rowGap / 2 - 0.5) : box.height / 2;
-        const hit = { ...box, y: -half, height: 2 * half };
+        const extent = nodeHitBox(lp, R, ver.length, Math.max(backend.length, term.length));
+        g.select('rect.cv-node-extent').attr('x', extent.x).attr('y', extent.y).attr('width', extent.width).attr('height', extent.height);
+        const hit = nodeHitRect(lay, d.id, d.isWorker, extent);
         g.select('rect.cv-node-hit').attr('x', hit.x).attr('y', hit.y).attr('width', hit.width).attr('height', hit.height);
       });
 

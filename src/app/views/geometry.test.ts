@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { convexHull, directedSegment, flightFraction, groupsFromDrop, labelPlacement, lerpSeg, nodeHitBox, pairLinks, textOn, topologyLayout } from './geometry';
+import { convexHull, directedSegment, flightFraction, groupsFromDrop, idFontPx, labelPlacement, lerpSeg, nodeHitBox, nodeHitRect, pairLinks, textOn, topologyLayout } from './geometry';
 
 const four = ['w0', 'w1', 'w2', 'w3'].map((id) => ({ id, role: 'worker' as const }));
 
@@ -97,6 +97,84 @@ describe('cluster layout (several servers or brokers)', () => {
     expect(overlaps(boxes(lay))).toEqual([]);
     expect(topologyLayout([...ws(4), ...ss(1)], 460, 260).kind).toBe('ring');
     expect(topologyLayout(ws(4), 460, 260).kind).toBe('ring');
+  });
+});
+
+describe('crowded topologies', () => {
+  const ws = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `w${i}`, role: 'worker' as const }));
+  const ss = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `s${i}`, role: 'server' as const }));
+  /** Pairs of glyph circles (radius nodeR) that intersect or touch. */
+  const touching = (lay: ReturnType<typeof topologyLayout>): string[] => {
+    const ps = [...lay.pos];
+    const out: string[] = [];
+    for (let i = 0; i < ps.length; i++)
+      for (let j = i + 1; j < ps.length; j++) {
+        const d = Math.hypot(ps[i][1].x - ps[j][1].x, ps[i][1].y - ps[j][1].y);
+        if (d < 2 * lay.nodeR) out.push(`${ps[i][0]}×${ps[j][0]} ${d.toFixed(1)} < ${(2 * lay.nodeR).toFixed(1)}`);
+      }
+    return out;
+  };
+  // The topology panel's drawing at 1280×720 with a node selected (468×128), a roomier one, a
+  // projector's, and a narrow tall one.
+  const sizes = [
+    [468, 128],
+    [460, 250],
+    [700, 380],
+    [1000, 560],
+    [360, 300],
+  ];
+  for (const w of [2, 4, 8, 16])
+    for (const sv of [1, 2, 3, 4, 5])
+      it(`${w} workers + ${sv} server(s): no two glyphs overlap, every glyph inside the panel, no hit box over another node's centre`, () => {
+        for (const [width, height] of sizes) {
+          const lay = topologyLayout([...ws(w), ...ss(sv)], width, height);
+          expect(touching(lay), `${width}×${height}`).toEqual([]);
+          for (const [id, p] of lay.pos) {
+            expect(p.x - lay.nodeR, `${id} at ${width}×${height}`).toBeGreaterThanOrEqual(0);
+            expect(p.x + lay.nodeR, `${id} at ${width}×${height}`).toBeLessThanOrEqual(width);
+            expect(p.y - lay.nodeR, `${id} at ${width}×${height}`).toBeGreaterThanOrEqual(0);
+            expect(p.y + lay.nodeR, `${id} at ${width}×${height}`).toBeLessThanOrEqual(height);
+            const isWorker = id[0] === 'w';
+            const lp = labelPlacement(lay.side.has(id) ? { x: lay.side.get(id)!, y: 0 } : { x: 1, y: 0 }, true, lay.nodeR, isWorker && !lay.dense);
+            const hit = nodeHitRect(lay, id, isWorker, nodeHitBox(lp, lay.nodeR, 5, isWorker ? 4 : 7));
+            for (const [other, q] of lay.pos) {
+              if (other === id) continue;
+              const inside = Math.abs(q.x - p.x) < hit.width / 2 && Math.abs(q.y - p.y) < hit.height / 2;
+              expect(inside, `${id}'s hit box over ${other} at ${width}×${height}`).toBe(false);
+            }
+          }
+          // The glyphs stay big enough for their ids at every size but the smallest.
+          if (height >= 250) expect(lay.nodeR, `${width}×${height}`).toBeGreaterThanOrEqual(11);
+        }
+      });
+  it('staggers 16 workers in a short panel into two sub-columns, labelling only the outer one', () => {
+    const lay = topologyLayout([...ws(16), ...ss(5)], 468, 128);
+    expect(lay.nodeR).toBeGreaterThanOrEqual(11);
+    const xs = new Set(['w0', 'w1', 'w2', 'w3'].map((id) => Math.round(lay.pos.get(id)!.x)));
+    expect(xs.size).toBe(2);
+    // Outer sub-column (w0, w2 …) further out than the inner one, and labelled.
+    expect(lay.pos.get('w0')!.x).toBeGreaterThan(lay.pos.get('w1')!.x);
+    expect(lay.unlabelled.has('w0')).toBe(false);
+    expect(lay.unlabelled.has('w1')).toBe(true);
+    // Every labelled worker's version label (15 px) clears the next labelled one's.
+    const labelled = [...lay.pos].filter(([id]) => id[0] === 'w' && !lay.unlabelled.has(id) && lay.side.get(id) === 1).map(([, p]) => p.y).sort((a, b) => a - b);
+    for (let i = 1; i < labelled.length; i++) expect(labelled[i] - labelled[i - 1]).toBeGreaterThanOrEqual(16);
+    // Servers keep clear of the inner sub-column.
+    const innerX = lay.pos.get('w1')!.x;
+    for (const s of ['s0', 's1']) expect(innerX - lay.pos.get(s)!.x).toBeGreaterThan(2 * lay.nodeR);
+  });
+  it('leaves four workers as they were: one column each side, all labelled', () => {
+    const lay = topologyLayout([...ws(4), ...ss(5)], 468, 128);
+    expect(lay.unlabelled.size).toBe(0);
+    expect(lay.nodeR).toBeGreaterThanOrEqual(13);
+    expect(lay.pos.get('w0')!.x).toBeCloseTo(lay.pos.get('w1')!.x, 0);
+  });
+  it('sizes the id to the glyph: 12 px usually, smaller only when it would not fit', () => {
+    expect(idFontPx(20, 2)).toBe(12);
+    expect(idFontPx(13, 2)).toBe(12);
+    expect(idFontPx(26, 3)).toBeCloseTo(15.6);
+    expect(idFontPx(11, 3)).toBeLessThan(12);
+    expect(idFontPx(11, 3) * 0.7 * 3).toBeCloseTo(2 * 11 - 2);
   });
 });
 

@@ -30,6 +30,18 @@ export interface TopologyLayout {
   dense: boolean;
   /** Vertical distance between neighbouring workers in a column (cluster layout; Infinity on a ring). */
   rowGap: number;
+  /**
+   * Workers drawn without their labels: in a column staggered into sub-columns, only the outer
+   * one has room beside it (the timeline thins its lane names the same way). Their version is
+   * still in the tooltip, the aria-label and the node panel.
+   */
+  unlabelled: ReadonlySet<NodeId>;
+  /**
+   * Where a node's labels point (a unit vector), where it is not simply away from the centre: on
+   * a crowded, flattened ring, along the ellipse's normal, so the long top and bottom rows carry
+   * their labels above and below rather than into their neighbours.
+   */
+  labelOut: ReadonlyMap<NodeId, Pt>;
 }
 
 /** Numeric part of a node id (w12 → 12), for ring order; ids without one sort last. */
@@ -46,6 +58,24 @@ export function byNodeOrder(a: NodeId, b: NodeId): number {
 
 /** Width kept beside a glyph for its two label lines ("v108", "term 12" / "wasm"). */
 const LABEL_W = 50;
+/** Clear space between two worker glyphs in a column. */
+const GLYPH_GAP = 4;
+/** Space between the panel's top or bottom edge and a crowded column's end glyphs. */
+const COLUMN_EDGE = 3;
+/**
+ * The smallest worker glyph a crowded column shrinks to before it staggers into sub-columns: the
+ * id inside ("w15", bold) still reads at about 11 px.
+ */
+const R_FLOOR = 11;
+
+/**
+ * The glyph radius that lets `n` workers stand in a column of height `h` staggered into `k`
+ * sub-columns (worker i in sub-column i mod k) without touching: workers k rows apart share a
+ * sub-column, so k row gaps must hold a glyph's diameter and the gap; nearer ones are side by side.
+ */
+function columnRadius(n: number, h: number, k: number): number {
+  return (k * (h - 2 * COLUMN_EDGE) - GLYPH_GAP * (n - 1)) / (2 * (n - 1 + k));
+}
 
 /**
  * Workers on an ellipse in ring order (w0 → w1 → … clockwise, so ring links read as a ring);
@@ -86,14 +116,66 @@ export function topologyLayout(
   const small = Math.min(rx, ry);
   // Glyph size shrinks with crowding on the ring but stays clickable and readable.
   const perimeter = Math.PI * (rx + ry);
-  const nodeR = Math.max(14, Math.min(28, small * 0.2, perimeter / count / 4.8));
+  let nodeR = Math.max(14, Math.min(28, small * 0.2, perimeter / count / 4.8));
   const pos = new Map<NodeId, Pt>();
   workers.forEach((id, i) => {
     const a = angle(i);
     pos.set(id, { x: cx + rx * Math.cos(a), y: cy + ry * Math.sin(a) });
   });
   if (inner.length === 1) pos.set(inner[0], { x: cx, y: cy });
-  return { pos, cx, cy, rx, ry, nodeR, side: new Map(), kind: 'ring', dense: false, rowGap: Infinity };
+  const labelOut = new Map<NodeId, Pt>();
+  let dense = false;
+  if (nearest(pos) < 2 * nodeR + GLYPH_GAP) {
+    // Too many workers for the ring at that size (16 in a short panel): equal angles bunch them
+    // at the ends of a wide ellipse, so stretch it to the panel's width and space them by arc
+    // length, then shrink the glyphs to what is left rather than let them overlap. Labels: the
+    // version only, along the normal, with room above and below for one line.
+    dense = true;
+    rx = Math.max(rx, width / 2 - m.x);
+    ry = Math.max(20, Math.min(ry, (height - top) / 2 - 36));
+    ellipseByArc(rx, ry, workers.length).forEach((q, i) => {
+      pos.set(workers[i], { x: cx + q.x, y: cy + q.y });
+      const n = { x: q.x / rx ** 2, y: q.y / ry ** 2 };
+      const len = Math.hypot(n.x, n.y) || 1;
+      labelOut.set(workers[i], { x: n.x / len, y: n.y / len });
+    });
+    nodeR = Math.max(4, Math.min(nodeR, (nearest(pos) - GLYPH_GAP) / 2));
+  }
+  return { pos, cx, cy, rx, ry, nodeR, side: new Map(), kind: 'ring', dense, rowGap: Infinity, unlabelled: new Set(), labelOut };
+}
+
+/** The smallest distance between two of the points (Infinity for fewer than two). */
+function nearest(pos: ReadonlyMap<NodeId, Pt>): number {
+  const ps = [...pos.values()];
+  let d = Infinity;
+  for (let i = 0; i < ps.length; i++) for (let j = i + 1; j < ps.length; j++) d = Math.min(d, Math.hypot(ps[i].x - ps[j].x, ps[i].y - ps[j].y));
+  return d;
+}
+
+/**
+ * `n` points on an ellipse (relative to its centre) at equal arc length, clockwise from half a
+ * step past the top, like the ring's equal angles (so none sits on the vertical centre line).
+ */
+function ellipseByArc(rx: number, ry: number, n: number): Pt[] {
+  const steps = 720;
+  const at = (k: number): Pt => {
+    const t = -Math.PI / 2 + (k / steps) * 2 * Math.PI;
+    return { x: rx * Math.cos(t), y: ry * Math.sin(t) };
+  };
+  const cum = [0];
+  for (let k = 1; k <= steps; k++) cum.push(cum[k - 1] + Math.hypot(at(k).x - at(k - 1).x, at(k).y - at(k - 1).y));
+  const total = cum[steps];
+  const out: Pt[] = [];
+  let k = 0;
+  for (let i = 0; i < n; i++) {
+    const s = ((i + 0.5) / n) * total;
+    while (k < steps - 1 && cum[k + 1] < s) k++;
+    const f = (s - cum[k]) / (cum[k + 1] - cum[k] || 1);
+    const a = at(k);
+    const b = at(k + 1);
+    out.push({ x: a.x + (b.x - a.x) * f, y: a.y + (b.y - a.y) * f });
+  }
+  return out;
 }
 
 /** Brokers first (the log everyone writes to), then servers / PS replicas, each by number. */
@@ -128,30 +210,50 @@ function clusterLayout(
   const left = workers.slice(right.length);
   const perColumn = Math.max(1, right.length);
   // Glyph size: fits the column's vertical spacing and the panel's width.
-  const nodeR = Math.max(13, Math.min(24, h / (perColumn * 2.6 + 1.2), width / 28, h / 9));
+  let nodeR = Math.max(13, Math.min(24, h / (perColumn * 2.6 + 1.2), width / 28, h / 9));
+  let yPad = nodeR + 6;
+  // A few workers spread over the middle of the height, many over all of it.
+  const spanOf = (n: number): number => (n <= 1 ? 0 : Math.min(h - 2 * yPad, (n - 1) * Math.max(nodeR * 3.2, (h - 2 * yPad) / n)));
+  // Too many workers for the column's height at that size (16 in a short panel): shrink the
+  // glyphs down to R_FLOOR, then stagger the column into two or three sub-columns, so that no two
+  // glyphs ever overlap. Below R_FLOOR even in three, they shrink further rather than overlap.
+  let stagger = 1;
+  let crowded = false;
+  if (perColumn > 1 && spanOf(perColumn) / (perColumn - 1) < 2 * nodeR + GLYPH_GAP) {
+    crowded = true;
+    const ks = [1, 2, 3].filter((k) => k <= perColumn);
+    stagger = ks.find((k) => columnRadius(perColumn, h, k) >= R_FLOOR) ?? ks[ks.length - 1];
+    nodeR = Math.max(4, Math.min(nodeR, columnRadius(perColumn, h, stagger)));
+    yPad = nodeR + COLUMN_EDGE;
+  }
+  const rowGapOf = (n: number): number => (n <= 1 ? h : (crowded ? h - 2 * yPad : spanOf(n)) / (n - 1));
+  // Sub-columns side by side just far enough that neighbouring rows' glyphs keep GLYPH_GAP apart.
+  const subDx = stagger > 1 ? Math.max(nodeR, Math.sqrt(Math.max(0, (2 * nodeR + GLYPH_GAP) ** 2 - rowGapOf(perColumn) ** 2))) : 0;
   const side = new Map<NodeId, -1 | 1>();
   const pos = new Map<NodeId, Pt>();
+  const unlabelled = new Set<NodeId>();
   // Worker columns: the glyph edge plus its labels end a few pixels inside the panel.
-  const xCol = Math.max(nodeR * 3, width / 2 - (nodeR + 8 + LABEL_W + 6));
-  const yPad = nodeR + 6;
+  const xCol = Math.max(nodeR * 3 + (stagger - 1) * subDx, width / 2 - (nodeR + 8 + LABEL_W + 6));
   const column = (ids: readonly NodeId[], sgn: -1 | 1): void => {
     const n = ids.length;
-    // A few workers spread over the middle of the height, many over all of it.
-    const span = n <= 1 ? 0 : Math.min(h - 2 * yPad, (n - 1) * Math.max(nodeR * 3.2, (h - 2 * yPad) / n));
+    const span = crowded ? (n <= 1 ? 0 : h - 2 * yPad) : spanOf(n);
     ids.forEach((id, i) => {
       const k = n <= 1 ? 0 : i / (n - 1) - 0.5; // -0.5 … 0.5, top to bottom
-      // A slight bow (the ends lean in) reads as a bracket around the cluster.
-      const bow = Math.min(nodeR, width * 0.02) * (4 * k * k);
+      // A slight bow (the ends lean in) reads as a bracket around the cluster; a staggered column
+      // has no room for it.
+      const bow = stagger > 1 ? 0 : Math.min(nodeR, width * 0.02) * (4 * k * k);
+      const sub = i % stagger; // 0: the outer sub-column
       const y = cy + k * span * (sgn === 1 ? 1 : -1);
-      pos.set(id, { x: cx + sgn * (xCol - bow), y });
+      pos.set(id, { x: cx + sgn * (xCol - bow - sub * subDx), y });
       side.set(id, sgn);
+      if (sub > 0) unlabelled.add(id);
     });
   };
   column(right, 1);
   column(left, -1);
   // The cluster's ellipse: inside the columns, leaving room for the servers' outward labels.
   const hasWorkers = workers.length > 0;
-  const rxMax = hasWorkers ? xCol - nodeR - 10 - (nodeR + 8 + LABEL_W) : width / 2 - (nodeR + 8 + LABEL_W + 6);
+  const rxMax = hasWorkers ? xCol - (stagger - 1) * subDx - nodeR - 10 - (nodeR + 8 + LABEL_W) : width / 2 - (nodeR + 8 + LABEL_W + 6);
   const rx = Math.max(nodeR * 2, rxMax);
   // Room above for the leader's crown and ring; below for nothing but the glyph.
   const ry = Math.max(nodeR * 1.5, Math.min(h / 2 - nodeR - 22, Math.max(rx, h * 0.3)));
@@ -167,8 +269,10 @@ function clusterLayout(
   }
   const place = (ids: readonly NodeId[], sgn: -1 | 1): void => {
     const n = ids.length;
-    // Angles inside the right (or left) half, clockwise, evenly, clear of the vertical axis.
-    const spread = Math.min(Math.PI * 0.8, (Math.PI / 3) * Math.max(1, n - 1) + 0.001);
+    // Angles inside the right (or left) half, clockwise, evenly, clear of the vertical axis;
+    // in a short panel (a flat ellipse) far enough apart that neighbouring glyphs do not touch.
+    const step = Math.max(Math.PI / 3, Math.asin(Math.min(1, (2 * nodeR + GLYPH_GAP) / ry)));
+    const spread = Math.min(Math.PI * 0.8, step * Math.max(1, n - 1) + 0.001);
     ids.forEach((id, i) => {
       const a = n === 1 ? 0 : -spread / 2 + (i * spread) / (n - 1);
       // Right half: top to bottom (clockwise); left half: bottom to top.
@@ -180,9 +284,12 @@ function clusterLayout(
   };
   place(inner.filter((id) => sideOfServer.get(id) === 1), 1);
   place(inner.filter((id) => sideOfServer.get(id) === -1), -1);
-  // Two label lines need ~30 px; closer than that, workers keep only their version.
-  const spacing = perColumn <= 1 ? h : (pos.get(right[1])?.y ?? h) - (pos.get(right[0])?.y ?? 0);
-  return { pos, cx, cy, rx: xCol, ry: Math.max(h / 2 - yPad, 1), nodeR, side, kind: 'cluster', dense: spacing < 2 * nodeR + 8, rowGap: spacing };
+  // Whatever is still too close (a cluster in a very small panel) gets smaller glyphs, not overlap.
+  nodeR = Math.max(4, Math.min(nodeR, (nearest(pos) - GLYPH_GAP) / 2));
+  // Two label lines need ~30 px; closer than that, workers keep only their version. A staggered
+  // column labels every k-th worker, k rows apart.
+  const spacing = rowGapOf(perColumn);
+  return { pos, cx, cy, rx: xCol, ry: Math.max(h / 2 - yPad, 1), nodeR, side, kind: 'cluster', dense: spacing * stagger < 2 * nodeR + 8 || stagger > 1, rowGap: spacing, unlabelled, labelOut: new Map() };
 }
 
 /** Baselines are for a 15 px version label and a 12 px backend label under/over it. */
@@ -218,6 +325,43 @@ export function nodeHitBox(lp: LabelPlacement, r: number, versionChars: number, 
   const halfW = middle ? Math.max(pad, textW / 2) : Math.abs(lp.x) + textW;
   const halfH = middle ? Math.max(pad, Math.abs(lp.yVersion) + 4, Math.abs(lp.yBackend) + 4) : Math.max(pad, lp.yBackend + 4);
   return { x: -halfW, y: -halfH, width: 2 * halfW, height: 2 * halfH };
+}
+
+type Rect = { x: number; y: number; width: number; height: number };
+
+/**
+ * A node's click target, centred on its glyph, from its extent (glyph and labels, nodeHitBox).
+ * Servers in a cluster sit close together: theirs is the glyph alone. Workers stacked in a column
+ * are closer than their boxes are tall: a box never reaches past half the gap to the next row, so
+ * neighbouring boxes never overlap. And no box ever covers another node's centre, where a click
+ * on that node lands: it shrinks on the axis along which that node is farther off.
+ */
+export function nodeHitRect(lay: TopologyLayout, id: NodeId, isWorker: boolean, extent: Rect): Rect {
+  const R = lay.nodeR;
+  const inColumn = lay.side.has(id);
+  let halfW = !isWorker && inColumn ? R + 8 : extent.width / 2;
+  let halfH = !isWorker && inColumn ? R + 8 : extent.height / 2;
+  if (isWorker && inColumn) halfH = Math.min(halfH, lay.rowGap / 2 - 0.5);
+  const p = lay.pos.get(id);
+  if (p) {
+    for (const [other, q] of lay.pos) {
+      if (other === id) continue;
+      const ex = Math.abs(q.x - p.x);
+      const ey = Math.abs(q.y - p.y);
+      if (ex >= halfW || ey >= halfH) continue;
+      if (ey >= ex) halfH = Math.min(halfH, ey / 2);
+      else halfW = Math.min(halfW, ex / 2);
+    }
+  }
+  return { x: -halfW, y: -halfH, width: 2 * halfW, height: 2 * halfH };
+}
+
+/**
+ * Type size of the id inside a glyph of radius r: 12 px (up to 16 on big glyphs), smaller only
+ * where the longest id would not fit the glyph (bold, about 0.7 em a character).
+ */
+export function idFontPx(r: number, chars: number): number {
+  return Math.min(16, Math.max(r * 0.6, Math.min(12, (2 * r - 2) / (0.7 * Math.max(1, chars)))));
 }
 
 export interface LinkPair<L> {
