@@ -5,6 +5,7 @@ import { fetchBuiltin } from '../src/scenario/loader';
 import type { BackendChoice } from '../src/train/types';
 import { WorkerPool } from '../src/workers/pool';
 import { Simulation } from '../src/engine/simulation';
+import { InstantTrainer } from '../src/engine/testing/instantTrainer';
 import { validateScenario } from '../src/scenario/validate';
 
 /**
@@ -21,10 +22,28 @@ async function runBench(opts: { scenario: string; backend: BackendChoice; durati
     const backend = pool.workers().find((w) => w.alive)?.backend ?? 'none';
     const bare = await bareStepsPerSec(sc, opts.bareSteps, (draws) => pool.benchBare(draws));
     const cluster = await clusterStepsPerSec(sc, pool);
-    return { backend, poolSize: pool.workers().length, bareStepsPerSec: bare, clusterStepsPerSec: cluster.stepsPerSec, ratio: cluster.stepsPerSec / bare };
+    return { backend, poolSize: pool.workers().length, bareStepsPerSec: bare, clusterStepsPerSec: cluster.stepsPerSec, ratio: cluster.stepsPerSec / bare, clusterWallMs: cluster.wallMs, clusterSteps: cluster.steps };
   } finally {
     await pool.dispose();
   }
+}
+
+/**
+ * The engine alone on this thread with a stand-in gradient (no worker, no messages): what the
+ * cluster run costs the main thread before any messaging, in ms per gradient step (best of `reps`).
+ */
+async function runEngineOnly(opts: { scenario: string; durationMs: number; reps?: number; paramCount: number; samples: number }) {
+  const loaded = await fetchBuiltin(opts.scenario, './scenarios/');
+  if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
+  const sc = throughputScenario(loaded.scenario, opts.durationMs);
+  let best = Infinity;
+  let steps = 0;
+  for (let r = 0; r < (opts.reps ?? 3); r++) {
+    const c = await clusterStepsPerSec(sc, new InstantTrainer(opts.paramCount, opts.samples));
+    steps = c.steps;
+    best = Math.min(best, c.wallMs / c.steps);
+  }
+  return { steps, msPerStep: best };
 }
 
 /** 'auto' in a worker: each backend's measured ms/step on a built-in's model, and the pick. */
@@ -66,5 +85,6 @@ async function runHeadless(opts: { json: string; backend: BackendChoice }): Prom
 
 (window as unknown as { runBench: typeof runBench; measureBackends: typeof measureBackends }).runBench = runBench;
 (window as unknown as { runHeadless: typeof runHeadless }).runHeadless = runHeadless;
+(window as unknown as { runEngineOnly: typeof runEngineOnly }).runEngineOnly = runEngineOnly;
 (window as unknown as { measureBackends: typeof measureBackends }).measureBackends = measureBackends;
 document.body.dataset.ready = 'true';

@@ -52,6 +52,8 @@ export class EngineCore {
   t = 0;
   nextMsgId = 0;
   nextOpId = 0;
+  /** Events processed so far (the event loop counts them): "within one event" for the ports' memos. */
+  eventSeq = 0;
   violations = 0;
   messages = 0;
   bytes = 0;

@@ -224,6 +224,7 @@ export class Simulation {
     const item = this.c.queue.pop();
     if (!item) return;
     this.c.t = item.time;
+    this.c.eventSeq++;
     let pending: void | Promise<void>;
     try {
       pending = this.handle(item.event);

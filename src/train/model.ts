@@ -185,7 +185,10 @@ export class GradientComputer {
     try {
       const data = (await flat.data()) as Float32Array;
       const n = this.paramCount;
-      return { grad: data.slice(0, n), loss: data[n] };
+      // A view, not a copy: the read-back array is this step's alone (a copy on wasm, webgl and
+      // webgpu; on cpu the disposed tensor's storage, which the backend never reuses). The worker
+      // transfers its whole buffer, the trailing loss included.
+      return { grad: data.subarray(0, n), loss: data[n] };
     } finally {
       flat.dispose();
     }

@@ -1,0 +1,46 @@
+/**
+ * `npx tsx bench/engineCost.ts [allreduce|async|fashion-ar|fashion-async] [reps]`: what the engine
+ * alone costs per gradient step — stand-in gradients (InstantTrainer), the pure-JS SHA-256 the
+ * browser uses — in CPU µs (process.cpuUsage: on a shared machine wall time is mostly other
+ * people's). The main thread's share of the browser bench's cluster run, minus the messaging.
+ * A tool for finding work, never a test.
+ */
+import { readFileSync } from 'node:fs';
+import { Simulation } from '../src/engine/simulation';
+import { InstantTrainer } from '../src/engine/testing/instantTrainer';
+import { validateScenario } from '../src/scenario/validate';
+import { strategySchema, type Scenario } from '../src/scenario/schema';
+import { throughputScenario } from './cluster';
+
+function builtin(id: string): Scenario {
+  const v = validateScenario(JSON.parse(readFileSync(`public/scenarios/${id}.json`, 'utf8')));
+  if (!v.ok) throw new Error(v.errors.join('\n'));
+  return v.scenario;
+}
+const fa = builtin('fashion-mnist-allreduce-vs-async');
+const cases: Array<[string, Scenario, number, number]> = [
+  ['allreduce', builtin('allreduce-partition'), 105, 400],
+  ['async', builtin('async-partition'), 105, 400],
+  ['fashion-ar', fa, 101770, 5000],
+  ['fashion-async', { ...fa, cluster: { ...fa.cluster, servers: 1 }, strategy: strategySchema.parse({ kind: 'ps-async' }) }, 101770, 5000],
+];
+const only = process.argv[2];
+const reps = Number(process.argv[3] ?? 5);
+for (const [name, base, params, samples] of cases) {
+  if (only && only !== name) continue;
+  const sc = throughputScenario(base, name.startsWith('fashion') ? 20000 : 60000);
+  let best = Infinity;
+  let steps = 0;
+  let events = 0;
+  for (let r = 0; r < reps; r++) {
+    const sim = await Simulation.create(sc, { trainer: new InstantTrainer(params, samples), sampleEveryMs: 0 });
+    const c0 = process.cpuUsage();
+    await sim.runToEnd();
+    const c1 = process.cpuUsage(c0);
+    const dt = (c1.user + c1.system) / 1000; // CPU ms: the machine is shared, wall time is not ours
+    steps = sim.metric('steps') ?? 0;
+    events = sim.history.length;
+    best = Math.min(best, dt / steps);
+  }
+  console.log(`${name}: ${steps} steps, ${(events / steps).toFixed(1)} events/step, best ${(best * 1000).toFixed(0)} µs CPU/step (engine + InstantTrainer gradient)`);
+}
