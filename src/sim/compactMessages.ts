@@ -1,5 +1,6 @@
 import type { HistoryEvent, MessageKind, NodeId } from './types';
 import { Interner } from './interner';
+import { Rows } from './rows';
 
 /**
  * Send and deliver events — two thirds of a long run's history — kept in typed columns instead of
@@ -11,29 +12,18 @@ import { Interner } from './interner';
 type Send = Extract<HistoryEvent, { type: 'send' }>;
 type Deliver = Extract<HistoryEvent, { type: 'deliver' }>;
 
+/** Rows of floats and of ints, added together (chunked: growing never copies, sim/rows.ts). */
 class Grow {
-  f64: Float64Array;
-  i32: Int32Array;
-  n = 0;
-  constructor(
-    private readonly floats: number,
-    ints: number,
-  ) {
-    this.f64 = new Float64Array(256 * floats);
-    this.i32 = new Int32Array(256 * ints);
+  readonly f64: Rows<Float64Array>;
+  readonly i32: Rows<Int32Array>;
+  constructor(floats: number, ints: number) {
+    this.f64 = new Rows((n) => new Float64Array(n), floats, 256);
+    this.i32 = new Rows((n) => new Int32Array(n), ints, 256);
   }
 
-  /** Index of a new row (columns interleaved per row: one growth, one cache line per event). */
   row(): number {
-    if ((this.n + 1) * this.floats > this.f64.length) {
-      const f = new Float64Array(this.f64.length * 2);
-      f.set(this.f64);
-      this.f64 = f;
-      const i = new Int32Array(this.i32.length * 2);
-      i.set(this.i32);
-      this.i32 = i;
-    }
-    return this.n++;
+    this.i32.add();
+    return this.f64.add();
   }
 }
 
@@ -53,25 +43,33 @@ export class CompactMessages {
       if (e.dupOf !== undefined || e.forged !== undefined || !Number.isInteger(e.id) || e.id < 0 || e.id > INT32_MAX) return null;
       const g = this.sends;
       const r = g.row();
-      g.f64[r * 3] = e.t;
-      g.f64[r * 3 + 1] = e.bytes;
-      g.f64[r * 3 + 2] = e.due;
-      g.i32[r * 4] = e.id;
-      g.i32[r * 4 + 1] = this.names.id(e.from);
-      g.i32[r * 4 + 2] = this.names.id(e.to);
-      g.i32[r * 4 + 3] = this.names.id(e.kind);
+      const f = g.f64.chunk(r);
+      const fo = g.f64.off(r);
+      f[fo] = e.t;
+      f[fo + 1] = e.bytes;
+      f[fo + 2] = e.due;
+      const i = g.i32.chunk(r);
+      const io = g.i32.off(r);
+      i[io] = e.id;
+      i[io + 1] = this.names.id(e.from);
+      i[io + 2] = this.names.id(e.to);
+      i[io + 3] = this.names.id(e.kind);
       return r;
     }
     if (e.type === 'deliver') {
       if (!Number.isInteger(e.id) || e.id < 0 || e.id > INT32_MAX) return null;
       const g = this.delivers;
       const r = g.row();
-      g.f64[r * 2] = e.t;
-      g.f64[r * 2 + 1] = e.sentAt;
-      g.i32[r * 4] = e.id;
-      g.i32[r * 4 + 1] = this.names.id(e.from);
-      g.i32[r * 4 + 2] = this.names.id(e.to);
-      g.i32[r * 4 + 3] = this.names.id(e.kind);
+      const f = g.f64.chunk(r);
+      const fo = g.f64.off(r);
+      f[fo] = e.t;
+      f[fo + 1] = e.sentAt;
+      const i = g.i32.chunk(r);
+      const io = g.i32.off(r);
+      i[io] = e.id;
+      i[io + 1] = this.names.id(e.from);
+      i[io + 2] = this.names.id(e.to);
+      i[io + 3] = this.names.id(e.kind);
       return -1 - r;
     }
     return null;
@@ -80,29 +78,35 @@ export class CompactMessages {
   /** The event stored at `row` (as `add` returned it), rebuilt with the engine's field order. */
   get(row: number): HistoryEvent {
     if (row >= 0) {
-      const { f64, i32 } = this.sends;
+      const f = this.sends.f64.chunk(row);
+      const fo = this.sends.f64.off(row);
+      const i = this.sends.i32.chunk(row);
+      const io = this.sends.i32.off(row);
       const s: Send = {
-        t: f64[row * 3],
+        t: f[fo],
         type: 'send',
-        id: i32[row * 4],
-        from: this.names.at(i32[row * 4 + 1]) as NodeId,
-        to: this.names.at(i32[row * 4 + 2]) as NodeId,
-        kind: this.names.at(i32[row * 4 + 3]) as MessageKind,
-        bytes: f64[row * 3 + 1],
-        due: f64[row * 3 + 2],
+        id: i[io],
+        from: this.names.at(i[io + 1]) as NodeId,
+        to: this.names.at(i[io + 2]) as NodeId,
+        kind: this.names.at(i[io + 3]) as MessageKind,
+        bytes: f[fo + 1],
+        due: f[fo + 2],
       };
       return s;
     }
     const r = -1 - row;
-    const { f64, i32 } = this.delivers;
+    const f = this.delivers.f64.chunk(r);
+    const fo = this.delivers.f64.off(r);
+    const i = this.delivers.i32.chunk(r);
+    const io = this.delivers.i32.off(r);
     const d: Deliver = {
-      t: f64[r * 2],
+      t: f[fo],
       type: 'deliver',
-      id: i32[r * 4],
-      from: this.names.at(i32[r * 4 + 1]) as NodeId,
-      to: this.names.at(i32[r * 4 + 2]) as NodeId,
-      kind: this.names.at(i32[r * 4 + 3]) as MessageKind,
-      sentAt: f64[r * 2 + 1],
+      id: i[io],
+      from: this.names.at(i[io + 1]) as NodeId,
+      to: this.names.at(i[io + 2]) as NodeId,
+      kind: this.names.at(i[io + 3]) as MessageKind,
+      sentAt: f[fo + 1],
     };
     return d;
   }

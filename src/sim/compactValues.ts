@@ -34,9 +34,20 @@ const ARR: Tpl = { k: 'a' };
 const f64 = new Float64Array(1);
 const i32 = new Int32Array(f64.buffer);
 
+/** Words per chunk (a value never straddles two: its offset is chunk << SHIFT | position). */
+const SHIFT = 16;
+const CHUNK = 1 << SHIFT;
+
 export class CompactValues {
-  private words = new Int32Array(4096);
+  // Chunked: growing never copies what is stored (a doubling copy late in a long run was a pause
+  // that grew with the run, sim/rows.ts). The first chunk starts small and doubles to full size.
+  private readonly chunks: Int32Array[] = [new Int32Array(4096)];
+  /** Words used in the last chunk. */
+  private tailN = 0;
+  /** Words stored, over all chunks. */
   private n = 0;
+  /** The chunk being read (get). */
+  private words: Int32Array = this.chunks[0];
   private readonly strings = new Interner();
   private readonly shapes: Tpl[] = [];
   private readonly shapeIx = new Map<string, number>();
@@ -49,24 +60,40 @@ export class CompactValues {
   add(v: unknown): number {
     const out = this.out;
     out.length = 0;
-    if (!this.value(v)) return -1;
-    const at = this.n;
-    if (at + out.length > this.words.length) {
-      let size = this.words.length * 2;
-      while (at + out.length > size) size *= 2;
-      const w = new Int32Array(size);
-      w.set(this.words.subarray(0, at));
-      this.words = w;
+    // A value longer than a chunk is not compacted (History keeps it as the object it is).
+    if (!this.value(v) || out.length > CHUNK) return -1;
+    let c = this.chunks.length - 1;
+    let tail = this.chunks[c];
+    if (this.tailN + out.length > tail.length) {
+      if (c === 0 && tail.length < CHUNK) {
+        let size = tail.length * 2;
+        while (this.tailN + out.length > size) size *= 2;
+        const w = new Int32Array(Math.min(CHUNK, size));
+        w.set(tail.subarray(0, this.tailN));
+        tail = this.chunks[0] = w;
+      }
+      if (this.tailN + out.length > tail.length) {
+        if (c + 1 >= 1 << (31 - SHIFT)) return -1; // offsets stay non-negative int32
+        tail = new Int32Array(CHUNK);
+        this.chunks.push(tail);
+        c++;
+        this.tailN = 0;
+      }
     }
-    for (let i = 0; i < out.length; i++) this.words[at + i] = out[i];
-    this.n = at + out.length;
-    return at;
+    const at = this.tailN;
+    for (let i = 0; i < out.length; i++) tail[at + i] = out[i];
+    this.tailN = at + out.length;
+    this.n += out.length;
+    return (c << SHIFT) | at;
   }
 
   /** The value stored at `offset` (as `add` returned it), rebuilt as a fresh object. */
   get(offset: number): unknown {
-    if (offset < 0 || offset >= this.n) throw new RangeError(`compact values: no value at ${offset}`);
-    this.pos = offset;
+    const c = offset >>> SHIFT;
+    const at = offset & (CHUNK - 1);
+    if (offset < 0 || c >= this.chunks.length || (c === this.chunks.length - 1 && at >= this.tailN)) throw new RangeError(`compact values: no value at ${offset}`);
+    this.words = this.chunks[c];
+    this.pos = at;
     return this.read();
   }
 

@@ -3,6 +3,7 @@ import { bytesToHex } from '@noble/hashes/utils.js';
 import { CompactMessages } from './compactMessages';
 import { CompactValues } from './compactValues';
 import { EventHashes } from './eventHashes';
+import { Rows } from './rows';
 import type { HistoryEvent, HistoryEventType } from './types';
 
 /**
@@ -48,8 +49,9 @@ export class History {
   private readonly messages = new CompactMessages();
   private readonly values = new CompactValues();
   /** Per event: which store holds it (OBJECT, MESSAGE, VALUE) and where — an index into `objects`, a CompactMessages row, a CompactValues offset. */
-  private where = new Uint8Array(1024);
-  private refs = new Int32Array(1024);
+  // Chunked (rows.ts): a long run's millions of events grow them without a copy.
+  private readonly where = new Rows((n) => new Uint8Array(n), 1, 1024);
+  private readonly refs = new Rows((n) => new Int32Array(n), 1, 1024);
   private n = 0;
   /**
    * The last `events` array, held weakly: a finished run's history is not appended to again, and a
@@ -64,26 +66,20 @@ export class History {
   }
 
   append(e: HistoryEvent): void {
-    if (this.n === this.refs.length) {
-      const r = new Int32Array(this.refs.length * 2);
-      r.set(this.refs);
-      this.refs = r;
-      const w = new Uint8Array(this.where.length * 2);
-      w.set(this.where);
-      this.where = w;
-    }
     const i = this.n++;
+    this.where.add();
+    this.refs.add();
     const row = this.messages.add(e);
     const offset = row === null && !keptAsObjects.has(e.type) ? this.values.add(e) : -1;
     if (row !== null) {
-      this.where[i] = MESSAGE;
-      this.refs[i] = row;
+      this.where.set(i, 0, MESSAGE);
+      this.refs.set(i, 0, row);
     } else if (offset >= 0) {
-      this.where[i] = VALUE;
-      this.refs[i] = offset;
+      this.where.set(i, 0, VALUE);
+      this.refs.set(i, 0, offset);
     } else {
-      this.where[i] = OBJECT;
-      this.refs[i] = this.objects.length;
+      this.where.set(i, 0, OBJECT);
+      this.refs.set(i, 0, this.objects.length);
       this.objects.push(e);
     }
     this.materialized = null;
@@ -102,8 +98,8 @@ export class History {
    */
   at(i: number): HistoryEvent {
     if (i < 0 || i >= this.n) throw new RangeError(`history: no event ${i} (it holds ${this.n})`);
-    const ref = this.refs[i];
-    switch (this.where[i]) {
+    const ref = this.refs.get(i);
+    switch (this.where.get(i)) {
       case MESSAGE:
         return this.messages.get(ref);
       case VALUE:

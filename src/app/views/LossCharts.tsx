@@ -3,8 +3,8 @@ import * as d3 from 'd3';
 import './d3quiet';
 import type { Lang } from '../i18n/lang';
 import { colourOf } from '../palette';
-import { lastAtOrBefore } from '../../engine/index/series';
-import { finiteMax, metricSeries, thin } from './chartModel';
+import { firstAtOrAfter, lastAtOrBefore } from '../../engine/index/series';
+import { finiteMax, lossPoints, metricSeries, thin } from './chartModel';
 import { setText } from './drawnFor';
 import { textWidth, timed, useFontSize, useSize } from './hooks';
 import type { Simulation } from '../../engine/simulation';
@@ -257,16 +257,17 @@ export function LossCharts(p: LossChartsProps): JSX.Element {
       let maxLoss = 0;
       let maxSteps = 1;
       for (const w of workers) {
+        // Loss against steps: the whole run, thinned incrementally (a redraw reads only the new
+        // samples). Loss against time: the time window only, so its cost and its detail do not
+        // depend on how long the run has gone (thinning the whole run left a late window ten points).
+        const whole = lossPoints(ix, w, MAX_POINTS);
+        lossSteps.push({ key: w, colour: colourOf(w), points: whole.points.map((s) => [s.steps, s.loss]) });
         const all = ix.samples.get(w) ?? [];
-        const upto = all.slice(0, lastAtOrBefore(all, now, (s) => s.t) + 1);
-        const pts = thin(upto, MAX_POINTS);
-        lossSteps.push({ key: w, colour: colourOf(w), points: pts.map((s) => [s.steps, s.loss]) });
-        lossTime.push({ key: w, colour: colourOf(w), points: pts.filter((s) => s.t >= timeDom[0]).map((s) => [s.t, s.loss]) });
-        maxLoss = finiteMax(
-          pts.map((s) => s.loss),
-          maxLoss,
-        );
-        if (upto.length) maxSteps = Math.max(maxSteps, upto[upto.length - 1].steps);
+        const inWindow = thin(all.slice(firstAtOrAfter(all, timeDom[0], (s) => s.t), lastAtOrBefore(all, now, (s) => s.t) + 1), MAX_POINTS);
+        lossTime.push({ key: w, colour: colourOf(w), points: inWindow.map((s) => [s.t, s.loss]) });
+        maxLoss = Math.max(maxLoss, whole.maxLoss);
+        const newest = whole.points[whole.points.length - 1];
+        if (newest) maxSteps = Math.max(maxSteps, newest.steps);
       }
 
       // Like the timeline, the charts keep the whole run so far and mark a scrubbed t with a

@@ -1,4 +1,4 @@
-import type { RunIndex } from '../../engine/index/runIndex';
+import type { RunIndex, Sample } from '../../engine/index/runIndex';
 import { lastAtOrBefore } from '../../engine/index/series';
 import type { NodeId } from '../../sim/types';
 
@@ -40,6 +40,75 @@ export function metricSeries(ix: RunIndex, workers: readonly NodeId[]): MetricSe
     for (const [w, arr] of s.staleness) arr.push(downAt(ix, w, t) ? NaN : (value.nodes[w]?.staleness ?? NaN));
   }
   return s;
+}
+
+/**
+ * A growing list thinned as it grows, for a chart that plots a whole run: it keeps the items whose
+ * index is a multiple of a power-of-two stride and doubles the stride (every other kept item goes)
+ * when more than `max` would be kept. Each update reads only the items added since the last, so a
+ * redraw late in a long run costs what it cost early — thinning the whole prefix again on every
+ * redraw (thin) made a chart's cost, and its garbage, grow with the run.
+ */
+export class Strided<T> {
+  private kept: T[] = [];
+  private stride = 1;
+  private read = 0;
+  /** Largest finite `value` of the kept items (the y domain of the thinned line). */
+  private maxKept = 0;
+
+  constructor(
+    private readonly max: number,
+    private readonly value: (x: T) => number = () => 0,
+  ) {
+    if (!(max >= 2)) throw new RangeError(`Strided: max must be at least 2, got ${max}`);
+  }
+
+  /** Takes in items[read, n): the list only grows (the index's arrays are append-only). */
+  update(items: readonly T[], n = items.length): this {
+    if (n < this.read) throw new RangeError(`Strided: the list shrank from ${this.read} to ${n}`);
+    for (; this.read < n; this.read++) {
+      if (this.read % this.stride !== 0) continue;
+      this.kept.push(items[this.read]);
+      if (this.kept.length > this.max) {
+        this.kept = this.kept.filter((_, j) => j % 2 === 0);
+        this.stride *= 2;
+        this.maxKept = finiteMax(this.kept.map(this.value), 0);
+      } else {
+        const v = this.value(items[this.read]);
+        if (Number.isFinite(v) && v > this.maxKept) this.maxKept = v;
+      }
+    }
+    return this;
+  }
+
+  /** The kept items, and the newest one read when it was not kept: at most max + 1. */
+  points(items: readonly T[]): T[] {
+    if (this.read === 0) return [];
+    const last = items[this.read - 1];
+    return this.kept[this.kept.length - 1] === last ? this.kept.slice() : [...this.kept, last];
+  }
+
+  /** Largest finite value over points() (0 when none is). */
+  maxValue(items: readonly T[]): number {
+    if (this.read === 0) return 0;
+    return finiteMax([this.value(items[this.read - 1])], this.maxKept);
+  }
+}
+
+const lossCache = new WeakMap<RunIndex, Map<NodeId, Strided<Sample>>>();
+
+/**
+ * A worker's loss samples over the whole run so far, thinned to about `max` points (the loss-vs-steps
+ * chart), kept up to date incrementally: the newest sample is always among them.
+ */
+export function lossPoints(ix: RunIndex, worker: NodeId, max: number): { points: Sample[]; maxLoss: number } {
+  let byWorker = lossCache.get(ix);
+  if (!byWorker) lossCache.set(ix, (byWorker = new Map()));
+  let st = byWorker.get(worker);
+  if (!st) byWorker.set(worker, (st = new Strided<Sample>(max, (s) => s.loss)));
+  const all = ix.samples.get(worker) ?? [];
+  st.update(all);
+  return { points: st.points(all), maxLoss: st.maxValue(all) };
 }
 
 /** Largest finite value, or `floor` when there is none or all are below it. */

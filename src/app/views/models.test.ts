@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { gridDecision, probColour, probColourTable } from './boundary';
 import { RunIndex } from '../../engine/index/runIndex';
 import type { HistoryEvent } from '../../sim/types';
-import { finiteMax, metricSeries, thin } from './chartModel';
+import { finiteMax, metricSeries, Strided, thin } from './chartModel';
 import { laneOrder, laneStretches, timeDomain } from './timelineModel';
 
 describe('timeline model', () => {
@@ -54,6 +54,22 @@ describe('chart model', () => {
     expect(th.length).toBeLessThanOrEqual(102);
     expect(th[th.length - 1]).toBe(1000);
     expect(finiteMax([NaN, 3, Infinity, 2], 0)).toBe(3);
+  });
+  it('Strided thins a growing list incrementally: bounded, evenly strided, the newest kept, the same as in one go', () => {
+    const xs = Array.from({ length: 1001 }, (_, i) => (i === 300 ? NaN : i % 97));
+    const inc = new Strided<number>(100, (v) => v);
+    for (let n = 0; n <= xs.length; n += 7) inc.update(xs, n);
+    inc.update(xs);
+    const once = new Strided<number>(100, (v) => v).update(xs);
+    const pts = inc.points(xs);
+    expect(pts).toEqual(once.points(xs));
+    // 1001 items, at most 100 kept: stride 16 (every multiple of 16 up to 992), then the newest.
+    expect(pts.length).toBe(64);
+    expect(pts.slice(0, -1)).toEqual(Array.from({ length: 63 }, (_, j) => xs[j * 16]));
+    expect(pts[pts.length - 1]).toBe(xs[1000]);
+    expect(inc.maxValue(xs)).toBe(finiteMax(pts, 0));
+    expect(() => inc.update(xs, 10)).toThrow(/shrank/);
+    expect(new Strided<number>(100).points([])).toEqual([]);
   });
 });
 

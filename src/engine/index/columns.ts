@@ -2,29 +2,26 @@
  * Growable typed columns for the history index (issue 9): one number per row in a typed array
  * instead of one object per row, so a long run's index grows by bytes, not by objects.
  */
+import { Rows } from '../../sim/rows';
+
 type Typed = Float64Array | Int32Array;
 
 abstract class Column<A extends Typed> {
-  protected a: A;
-  length = 0;
-  constructor(
-    private readonly make: (n: number) => A,
-    capacity: number,
-  ) {
-    this.a = make(capacity);
+  // Chunked (sim/rows.ts): growing never copies the column.
+  protected readonly a: Rows<A>;
+  constructor(make: (n: number) => A, capacity: number) {
+    this.a = new Rows(make, 1, capacity);
+  }
+  get length(): number {
+    return this.a.length;
   }
   push(x: number): number {
-    if (this.length === this.a.length) this.grow(this.a.length * 2);
-    this.a[this.length] = x;
-    return this.length++;
+    const r = this.a.add();
+    this.a.set(r, 0, x);
+    return r;
   }
   get(i: number): number {
-    return this.a[i];
-  }
-  protected grow(size: number): void {
-    const b = this.make(size);
-    b.set(this.a.subarray(0, this.length));
-    this.a = b;
+    return this.a.get(i);
   }
 }
 
@@ -39,7 +36,7 @@ export class F64Column extends Column<Float64Array> {
     let ans = -1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      if (this.a[mid] <= x) {
+      if (this.a.get(mid) <= x) {
         ans = mid;
         lo = mid + 1;
       } else hi = mid - 1;
@@ -53,17 +50,10 @@ export class I32Column extends Column<Int32Array> {
     super((n) => new Int32Array(n), capacity);
   }
   set(i: number, x: number): void {
-    this.a[i] = x;
+    this.a.set(i, 0, x);
   }
   /** Grows to at least `n` rows, new rows holding `fill`. */
   ensure(n: number, fill: number): void {
-    if (n <= this.length) return;
-    if (n > this.a.length) {
-      let size = this.a.length * 2;
-      while (size < n) size *= 2;
-      this.grow(size);
-    }
-    this.a.fill(fill, this.length, n);
-    this.length = n;
+    while (this.length < n) this.push(fill);
   }
 }

@@ -1,5 +1,6 @@
 import type { NodeId, SimTime } from '../../sim/types';
 import { Interner } from '../../sim/interner';
+import { Rows } from '../../sim/rows';
 
 /** One message's flight, as the views read it. */
 export interface MessageSpan {
@@ -24,8 +25,9 @@ const I = 5; // ints per row: id, from, to, kind, dropped
  * a snapshot object; the views hold row indices for messages still on the wire.
  */
 export class MessageSpans {
-  private f = new Float64Array(1024 * F);
-  private i = new Int32Array(1024 * I);
+  // Chunked: growing never copies the run's messages (sim/rows.ts).
+  private readonly f = new Rows((n) => new Float64Array(n), F, 1024);
+  private readonly i = new Rows((n) => new Int32Array(n), I, 1024);
   private n = 0;
   private readonly names = new Interner();
 
@@ -36,67 +38,65 @@ export class MessageSpans {
 
   /** Appends a message (sent after every one before it); returns its row. */
   push(id: number, from: NodeId, to: NodeId, kind: string, bytes: number, sentAt: SimTime, due: SimTime): number {
-    if (this.n * F === this.f.length) {
-      const f = new Float64Array(this.f.length * 2);
-      f.set(this.f);
-      this.f = f;
-      const i = new Int32Array(this.i.length * 2);
-      i.set(this.i);
-      this.i = i;
-    }
     const r = this.n++;
-    const f = this.f;
-    const i = this.i;
-    f[r * F] = bytes;
-    f[r * F + 1] = sentAt;
-    f[r * F + 2] = due;
-    f[r * F + 3] = NaN;
-    i[r * I] = id;
-    i[r * I + 1] = this.names.id(from);
-    i[r * I + 2] = this.names.id(to);
-    i[r * I + 3] = this.names.id(kind);
-    i[r * I + 4] = 0;
+    this.f.add();
+    this.i.add();
+    const f = this.f.chunk(r);
+    const fo = this.f.off(r);
+    const i = this.i.chunk(r);
+    const io = this.i.off(r);
+    f[fo] = bytes;
+    f[fo + 1] = sentAt;
+    f[fo + 2] = due;
+    f[fo + 3] = NaN;
+    i[io] = id;
+    i[io + 1] = this.names.id(from);
+    i[io + 2] = this.names.id(to);
+    i[io + 3] = this.names.id(kind);
+    i[io + 4] = 0;
     return r;
   }
 
   /** The message at `row` was delivered (or dropped) at `end`. */
   settle(row: number, end: SimTime, dropped: boolean): void {
-    this.f[row * F + 3] = end;
-    this.i[row * I + 4] = dropped ? 1 : 0;
+    this.f.set(row, 3, end);
+    this.i.set(row, 4, dropped ? 1 : 0);
   }
 
   id(row: number): number {
-    return this.i[row * I];
+    return this.i.get(row, 0);
   }
 
   sentAt(row: number): SimTime {
-    return this.f[row * F + 1];
+    return this.f.get(row, 1);
   }
 
   /** Delivery or drop time, or null while on the wire. */
   end(row: number): SimTime | null {
-    const e = this.f[row * F + 3];
+    const e = this.f.get(row, 3);
     return Number.isNaN(e) ? null : e;
   }
 
   kind(row: number): string {
-    return this.names.at(this.i[row * I + 3]);
+    return this.names.at(this.i.get(row, 3));
   }
 
   get(row: number): MessageSpan {
     if (row < 0 || row >= this.n) throw new RangeError(`messages: no row ${row} (there are ${this.n})`);
-    const f = this.f;
-    const i = this.i;
+    const f = this.f.chunk(row);
+    const fo = this.f.off(row);
+    const i = this.i.chunk(row);
+    const io = this.i.off(row);
     return {
-      id: i[row * I],
-      from: this.names.at(i[row * I + 1]),
-      to: this.names.at(i[row * I + 2]),
-      kind: this.names.at(i[row * I + 3]),
-      bytes: f[row * F],
-      sentAt: f[row * F + 1],
-      due: f[row * F + 2],
+      id: i[io],
+      from: this.names.at(i[io + 1]),
+      to: this.names.at(i[io + 2]),
+      kind: this.names.at(i[io + 3]),
+      bytes: f[fo],
+      sentAt: f[fo + 1],
+      due: f[fo + 2],
       end: this.end(row),
-      dropped: i[row * I + 4] === 1,
+      dropped: i[io + 4] === 1,
     };
   }
 

@@ -1,0 +1,67 @@
+/**
+ * Growable typed storage in fixed-size chunks: rows of `width` numbers, 2^CHUNK_SHIFT rows per
+ * chunk. Growing adds a chunk and never copies what is stored. A single typed array grown by
+ * doubling copied everything on each growth: late in a long run (millions of messages, tens of MB
+ * per column) one such copy was a pause of ~100 ms that grew with the run (issue 9: per-frame cost
+ * independent of the run's length). The first chunk starts small and doubles up to full size, so
+ * a short or sparse column stays small.
+ */
+
+export type TypedArray = Float64Array | Int32Array | Uint8Array;
+
+const CHUNK_SHIFT = 14;
+/** Rows per chunk. */
+export const CHUNK_ROWS = 1 << CHUNK_SHIFT;
+const MASK = CHUNK_ROWS - 1;
+
+export class Rows<A extends TypedArray> {
+  private readonly chunks: A[];
+  private n = 0;
+
+  constructor(
+    private readonly make: (length: number) => A,
+    /** Numbers per row. */
+    readonly width: number,
+    initialRows = 16,
+  ) {
+    if (!Number.isInteger(width) || width < 1) throw new RangeError(`Rows: width must be a positive integer, got ${width}`);
+    this.chunks = [make(Math.min(CHUNK_ROWS, Math.max(1, initialRows)) * width)];
+  }
+
+  get length(): number {
+    return this.n;
+  }
+
+  /** Appends a row (zero-filled) and returns its index. */
+  add(): number {
+    const r = this.n;
+    const c = r >>> CHUNK_SHIFT;
+    if (c === this.chunks.length) this.chunks.push(this.make(CHUNK_ROWS * this.width));
+    else if (c === 0 && r * this.width === this.chunks[0].length) {
+      // The first chunk grows by doubling up to full size (a copy of at most one chunk).
+      const b = this.make(Math.min(CHUNK_ROWS, 2 * r) * this.width);
+      b.set(this.chunks[0]);
+      this.chunks[0] = b;
+    }
+    this.n++;
+    return r;
+  }
+
+  /** The chunk holding `row`: read its numbers at off(row) + column. */
+  chunk(row: number): A {
+    return this.chunks[row >>> CHUNK_SHIFT];
+  }
+
+  /** Where `row` starts in its chunk. */
+  off(row: number): number {
+    return (row & MASK) * this.width;
+  }
+
+  get(row: number, col = 0): number {
+    return this.chunks[row >>> CHUNK_SHIFT][(row & MASK) * this.width + col];
+  }
+
+  set(row: number, col: number, x: number): void {
+    this.chunks[row >>> CHUNK_SHIFT][(row & MASK) * this.width + col] = x;
+  }
+}
