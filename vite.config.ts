@@ -1,6 +1,7 @@
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { cspHeader, cspMeta } from './scripts/csp.mjs';
+import { preactAlias } from './scripts/preactAlias.mjs';
 
 // Cross-origin isolation keeps SharedArrayBuffer available should a backend want it,
 // and costs nothing: every asset (WASM included) is served by the app itself.
@@ -32,6 +33,7 @@ function contentSecurityPolicy(): Plugin {
 export default defineConfig({
   base: './',
   plugins: [react(), contentSecurityPolicy()],
+  resolve: { alias: [...preactAlias] },
   worker: { format: 'es' },
   server: { headers: isolation },
   // The preview server is the built site: it sends the policy as a header too (with frame-ancestors).

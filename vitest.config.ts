@@ -1,6 +1,9 @@
 import { defineConfig } from 'vitest/config';
+import { preactAlias } from './scripts/preactAlias.mjs';
 
 export default defineConfig({
+  // The same runtime as the page (see scripts/preactAlias.mjs).
+  resolve: { alias: [...preactAlias] },
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     environment: 'node',
