@@ -7,6 +7,8 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     environment: 'node',
+    // zustand imports 'react': inlined, it goes through the alias above (Node would look for React itself).
+    server: { deps: { inline: ['zustand'] } },
     testTimeout: 60000,
     hookTimeout: 60000,
   },
