@@ -1,6 +1,6 @@
 import { defineConfig, type Plugin } from 'vite';
-import react from '@vitejs/plugin-react';
 import { cspHeader, cspMeta } from './scripts/csp.mjs';
+import { preactAlias } from './scripts/preactAlias.mjs';
 
 // Cross-origin isolation keeps SharedArrayBuffer available should a backend want it,
 // and costs nothing: every asset (WASM included) is served by the app itself.
@@ -11,7 +11,7 @@ const isolation = {
 
 /**
  * The built page carries its Content-Security-Policy as a <meta> (it holds on any static host);
- * the dev server does not, because Vite's dev client and React's refresh preamble are inline.
+ * the dev server does not, because Vite's dev client injects the CSS as inline <style> elements.
  */
 function contentSecurityPolicy(): Plugin {
   return {
@@ -31,7 +31,11 @@ function contentSecurityPolicy(): Plugin {
 
 export default defineConfig({
   base: './',
-  plugins: [react(), contentSecurityPolicy()],
+  plugins: [contentSecurityPolicy()],
+  // The page runs on Preact (scripts/preactAlias.mjs). Vite's own transform compiles the JSX (tsconfig's
+  // react-jsx); @vitejs/plugin-react is not used, as its Fast Refresh patches React, not Preact: an edited
+  // component was accepted but never redrawn. Without it an edit reloads the page.
+  resolve: { alias: [...preactAlias] },
   worker: { format: 'es' },
   server: { headers: isolation },
   // The preview server is the built site: it sends the policy as a header too (with frame-ancestors).

@@ -1,9 +1,14 @@
 import { defineConfig } from 'vitest/config';
+import { preactAlias } from './scripts/preactAlias.mjs';
 
 export default defineConfig({
+  // The same runtime as the page (see scripts/preactAlias.mjs).
+  resolve: { alias: [...preactAlias] },
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     environment: 'node',
+    // zustand imports 'react': inlined, it goes through the alias above (Node would look for React itself).
+    server: { deps: { inline: ['zustand'] } },
     testTimeout: 60000,
     hookTimeout: 60000,
   },

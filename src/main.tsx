@@ -3,11 +3,13 @@ import './scenario/zodConfig';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
+import { installTabIndexFix } from './app/preactTabIndex';
 import { installTestHooks } from './app/testHooks';
 import './app/styles.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html lacks #root');
+installTabIndexFix();
 installTestHooks();
 createRoot(root).render(
   <StrictMode>

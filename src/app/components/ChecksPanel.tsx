@@ -4,8 +4,8 @@ import { s } from '../i18n/strings';
 import { LinearizabilityPanel } from '../LinearizabilityPanel';
 import { useApp } from '../store';
 import { lastAtOrBefore } from '../../engine/index/series';
-import { indexOf } from '../views/runView';
-import { Expectations, expectationsAt } from './Expectations';
+import { expectationsAt, indexOf } from '../views/runView';
+import { Expectations } from './Expectations';
 
 /**
  * The scenario's checks under the tools: expectations and the linearizability check share one

@@ -1,14 +1,8 @@
 import { useEffect, useRef } from 'react';
 import { s } from '../i18n/strings';
 import { expectationText } from '../format';
-import type { ExpectationResult } from '../../engine/api';
-import type { Simulation } from '../../engine/simulation';
+import { expectationsAt } from '../views/runView';
 import { useApp } from '../store';
-
-/** The expectations as of t: one whose time lies after a scrubbed cursor is still pending there. */
-export function expectationsAt(sim: Pick<Simulation, 'expectations'>, t: number): ExpectationResult[] {
-  return sim.expectations().map((e) => (e.time > t ? { ...e, actual: null, pass: null } : e));
-}
 
 /**
  * The scenario's expectations, pending until their time, then ✓ or ✗ with the actual value.

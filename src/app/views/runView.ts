@@ -1,3 +1,4 @@
+import type { ExpectationResult } from '../../engine/api';
 import type { RunIndex } from '../../engine/index/runIndex';
 import { runStateAt, type RunState, type RunStatic } from '../../engine/index/runState';
 import type { Simulation } from '../../engine/simulation';
@@ -42,4 +43,12 @@ export function stateAt(sim: RunSource, t: number): RunState {
 /** Is t the live edge (not a scrub cursor in the past)? */
 export function isLive(sim: Pick<Simulation, 'now'>, t: number): boolean {
   return t >= sim.now() - 1e-6;
+}
+
+/**
+ * The expectations as of t: one whose time lies after a scrubbed cursor is still pending there.
+ * Here, not in the Expectations component: Node-side code (bench/seek.ts) reads it without a UI runtime.
+ */
+export function expectationsAt(sim: Pick<Simulation, 'expectations'>, t: number): ExpectationResult[] {
+  return sim.expectations().map((e) => (e.time > t ? { ...e, actual: null, pass: null } : e));
 }

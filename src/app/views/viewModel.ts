@@ -1,12 +1,11 @@
 import type { Simulation } from '../../engine/simulation';
 import { lastAtOrBefore } from '../../engine/index/series';
-import { expectationsAt } from '../components/Expectations';
 import { deriveExplainState, explain } from '../explain';
 import type { Lang } from '../i18n/lang';
 import { nodeLines, roleOf, termOf, versionOf } from '../words/nodeWords';
 import { noteText } from '../words/noteWords';
 import { metricSeries } from './chartModel';
-import { indexOf, stateAt, staticOf } from './runView';
+import { expectationsAt, indexOf, stateAt, staticOf } from './runView';
 import { serverPanelModel } from './serverModel';
 import { keyNotes } from './timelineModel';
 import { wordsContext } from './wordsContext';

@@ -3,7 +3,7 @@ import type { Simulation } from '../../../engine/simulation';
 import { strategyInfo } from '../../../protocols';
 import type { Action } from '../../../sim/types';
 import { act, parseSelection } from '../../act';
-import { expectationsAt } from '../../components/Expectations';
+import { expectationsAt } from '../../views/runView';
 import { ViewBoundary } from '../../components/ViewBoundary';
 import { expectationText, formatMetric } from '../../format';
 import { ls } from '../../i18n/lessonStrings';
