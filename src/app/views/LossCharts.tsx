@@ -5,7 +5,6 @@ import type { Lang } from '../i18n/lang';
 import { colourOf } from '../palette';
 import { firstAtOrAfter, lastAtOrBefore } from '../../engine/index/series';
 import { finiteMax, lossPoints, metricSeries, thin } from './chartModel';
-import { setText } from './drawnFor';
 import { textWidth, timed, useFontSize, useSize } from './hooks';
 import type { Simulation } from '../../engine/simulation';
 import { indexOf, isLive, staticOf } from './runView';
@@ -144,24 +143,19 @@ function drawChart(svgEl: SVGSVGElement, spec: ChartSpec, width: number, height:
           .tickFormat((v) => fmtY(+v, spec.yInt ?? false)),
       );
   }
-  // Titles and labels change with the box, the type or the language, not with the data.
-  const textKey = `${width}x${height}|${lang}|${fs}|${m.right}|${spec.title}|${spec.note ?? ''}`;
-  if (svgEl.dataset.textKey !== textKey) {
-    svgEl.dataset.textKey = textKey;
-    svg
-      .select('text.cv-chart-title')
-      .attr('y', 14 * k)
-      .text(vs(lang, spec.title));
-    svg.select('text.cv-chart-note').attr('y', 27 * k);
-    // The note is shown only where it fits the chart's width (estimated, not measured: no layout reads).
-    const note = spec.note ? vs(lang, spec.note) : '';
-    svg.select('text.cv-chart-note').text(note && textWidth(note, fs * 0.75) <= width - 8 ? note : '');
-    svg
-      .select('text.cv-axis-label')
-      .attr('x', width - m.right)
-      .attr('y', height - 3)
-      .text(vs(lang, spec.xLabel));
-  }
+  svg
+    .select('text.cv-chart-title')
+    .attr('y', 14 * k)
+    .text(vs(lang, spec.title));
+  svg.select('text.cv-chart-note').attr('y', 27 * k);
+  // The note is shown only where it fits the chart's width (estimated, not measured: no layout reads).
+  const note = spec.note ? vs(lang, spec.note) : '';
+  svg.select('text.cv-chart-note').text(note && textWidth(note, fs * 0.75) <= width - 8 ? note : '');
+  svg
+    .select('text.cv-axis-label')
+    .attr('x', width - m.right)
+    .attr('y', height - 3)
+    .text(vs(lang, spec.xLabel));
 
   svg
     .select('g.cv-periods')
@@ -197,23 +191,17 @@ function drawChart(svgEl: SVGSVGElement, spec: ChartSpec, width: number, height:
       endLabels(labelled, x, y, fs * 0.85, top, height - m.bottom).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)),
       (d) => d.key,
     )
-    .join((enter) =>
-      enter
-        .append('text')
-        .attr('class', 'cv-end-label')
-        .attr('dy', '0.35em')
-        .attr('aria-hidden', 'true')
-        .text((d) => d.key),
-    )
+    .join((enter) => enter.append('text').attr('class', 'cv-end-label').attr('dy', '0.35em').attr('aria-hidden', 'true'))
     .attr('x', (d) => d.x + 3)
-    .attr('y', (d) => d.y);
+    .attr('y', (d) => d.y)
+    .text((d) => d.key);
 
   const empty = spec.series.every((s) => s.points.length === 0);
   svg
     .select('text.cv-nodata')
     .attr('x', (m.left + width - m.right) / 2)
     .attr('y', (top + height - m.bottom) / 2)
-    .call(setText, () => (empty ? vs(lang, 'noData') : ''));
+    .text(empty ? vs(lang, 'noData') : '');
   svg
     .select('line.cv-cursor')
     .style('display', cursor === null ? 'none' : 'inline')

@@ -82,7 +82,7 @@ export function drawUnflushed(layer: Layer, g: TimelineGeometry, u: Unflushed, n
       .attr('width', Math.max(0, g.right - g.left))
       .attr('height', g.height);
   }
-  // A path's kind and state are in its key: only its shape is rewritten, and only when it moved.
+  // A path's kind, state and colours are in its key: only its shape is set after it enters.
   layer
     .selectAll<SVGPathElement, KindPath>('path')
     .data(stable, (d) => d.key)
@@ -93,7 +93,5 @@ export function drawUnflushed(layer: Layer, g: TimelineGeometry, u: Unflushed, n
         .attr('stroke', (d) => d.stroke)
         .attr('fill', (d) => d.fill),
     )
-    .each(function (d) {
-      if (this.getAttribute('d') !== d.d) this.setAttribute('d', d.d);
-    });
+    .attr('d', (d) => d.d);
 }
