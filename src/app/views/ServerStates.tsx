@@ -80,7 +80,9 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
     // Box side from the row height, then as many columns as fit.
     const consensus = state.nodes.filter((n) => n.facts?.kind === 'raft-server' || n.facts?.kind === 'kafka-broker' || n.facts?.kind === 'paxos-server' || n.facts?.kind === '2pc-server' || n.facts?.kind === 'coord-server').length;
     const consumers = state.nodes.filter((n) => n.facts?.kind === 'kafka-consumer').length;
-    const rowH = Math.max(24, Math.min(fs * 3, (height - HEAD_H - consumers * CONSUMER_H - 4) / Math.max(1, consensus)));
+    // Rows shrink to the 18 px role badge plus a pixel above and below before the panel overflows
+    // (five servers in the 1280×720 layout cut the last row at 24 px).
+    const rowH = Math.max(20, Math.min(fs * 3, (height - HEAD_H - consumers * CONSUMER_H - 4) / Math.max(1, consensus)));
     const box = Math.max(12, Math.min(24, rowH * (rowH >= fs * 2.4 ? 0.5 : 0.72)));
     const twoLines = rowH >= fs * 2.4;
     const badgeX = PAD + fs * 2.2;
@@ -177,7 +179,10 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
       lx += 15 + textWidth(d.text, subFs) + 12;
     });
     // Index ticks every 5th column, so "index 12" can be pointed at across rows.
-    const ticks = model.window ? d3.range(model.window.lo, model.window.hi + 1).filter((i) => i % 5 === 0) : [];
+    // None under the servers/replicas switch, which the app lays over the top-right corner
+    // (estimated from its two words, as the legend is: no layout reads).
+    const switchW = textWidth(s(lang, model.kafka ? 'brokersTab' : 'serversTab'), fs) + textWidth(s(lang, 'replicasTab'), fs) + fs * 3;
+    const ticks = model.window ? d3.range(model.window.lo, model.window.hi + 1).filter((i) => i % 5 === 0 && colX(i) + box / 2 + fs < width - switchW) : [];
     head
       .selectAll<SVGTextElement, number>('text.sv-tick')
       .data(ticks, (d) => String(d))
