@@ -4,11 +4,10 @@
  * file. Build unminified for readable names (`npx vite build --outDir /tmp/distprof --minify false`
  * and `--dist /tmp/distprof`). A tool for finding work, never a test.
  */
-import { createServer } from 'node:http';
-import { existsSync, readFileSync } from 'node:fs';
-import { extname, join, normalize, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { chromium } from '@playwright/test';
 import { chromiumArgs, findChromium } from '../scripts/chromium.mjs';
+import { serveDist } from './serveDist';
 
 const argv = process.argv.slice(2);
 const flag = (name: string, dflt: string): string => {
@@ -20,15 +19,8 @@ const seconds = Number(flag('seconds', '5'));
 const query = flag('url', '?scenario=async-partition&autoplay=1&speed=1&backend=wasm');
 const top = Number(flag('top', '40'));
 
-const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.json': 'application/json', '.svg': 'image/svg+xml' };
-const server = createServer((req, res) => {
-  const path = normalize(decodeURIComponent((req.url ?? '/').split('?')[0]));
-  const file = join(dist, path.endsWith('/') ? `${path}index.html` : path);
-  if (!file.startsWith(dist) || !existsSync(file)) return void res.writeHead(404).end();
-  res.writeHead(200, { 'Content-Type': types[extname(file)] ?? 'application/octet-stream', 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' }).end(readFileSync(file));
-});
-await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-const port = (server.address() as { port: number }).port;
+const server = await serveDist(dist);
+const { port } = server;
 
 interface Node {
   id: number;

@@ -13,12 +13,12 @@
  * Build unminified for readable names (`npx vite build --outDir /tmp/distprof --minify false`).
  * A tool for finding work, never a test.
  */
-import { createServer } from 'node:http';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { extname, join, normalize, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { chromium } from '@playwright/test';
 import WebSocket from 'ws';
 import { chromiumArgs, findChromium } from '../scripts/chromium.mjs';
+import { serveDist } from './serveDist';
 
 const argv = process.argv.slice(2);
 const flag = (name: string, dflt: string): string => {
@@ -34,15 +34,8 @@ const top = Number(flag('top', '30'));
 const save = flag('save', '');
 const noProfile = argv.includes('--no-profile');
 
-const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.json': 'application/json' };
-const server = createServer((req, res) => {
-  const path = normalize(decodeURIComponent((req.url ?? '/').split('?')[0]));
-  const file = join(dist, path.endsWith('/') ? `${path}index.html` : path);
-  if (!file.startsWith(dist) || !existsSync(file)) return void res.writeHead(404).end();
-  res.writeHead(200, { 'Content-Type': types[extname(file)] ?? 'application/octet-stream', 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' }).end(readFileSync(file));
-});
-await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-const port = (server.address() as { port: number }).port;
+const server = await serveDist(dist);
+const { port } = server;
 
 interface PNode {
   id: number;

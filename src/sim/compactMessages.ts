@@ -48,12 +48,7 @@ export class CompactMessages {
       f[fo] = e.t;
       f[fo + 1] = e.bytes;
       f[fo + 2] = e.due;
-      const i = g.i32.chunk(r);
-      const io = g.i32.off(r);
-      i[io] = e.id;
-      i[io + 1] = this.names.id(e.from);
-      i[io + 2] = this.names.id(e.to);
-      i[io + 3] = this.names.id(e.kind);
+      this.putRoute(g, r, e);
       return r;
     }
     if (e.type === 'deliver') {
@@ -64,15 +59,20 @@ export class CompactMessages {
       const fo = g.f64.off(r);
       f[fo] = e.t;
       f[fo + 1] = e.sentAt;
-      const i = g.i32.chunk(r);
-      const io = g.i32.off(r);
-      i[io] = e.id;
-      i[io + 1] = this.names.id(e.from);
-      i[io + 2] = this.names.id(e.to);
-      i[io + 3] = this.names.id(e.kind);
+      this.putRoute(g, r, e);
       return -1 - r;
     }
     return null;
+  }
+
+  /** A send's or delivery's integer columns: message id, then from, to and kind as interned names. */
+  private putRoute(g: Grow, r: number, e: { id: number; from: string; to: string; kind: string }): void {
+    const i = g.i32.chunk(r);
+    const io = g.i32.off(r);
+    i[io] = e.id;
+    i[io + 1] = this.names.id(e.from);
+    i[io + 2] = this.names.id(e.to);
+    i[io + 3] = this.names.id(e.kind);
   }
 
   /** The event stored at `row` (as `add` returned it), rebuilt with the engine's field order. */
