@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { controlKinds, dataKinds, kindSymbolPath, messageColours } from './palette';
+import { controlKinds, dataKinds, kindDash, kindSymbolPath, messageColours } from './palette';
 import { kindName } from './views/strings';
 
 /** Every `.ts` source under src/protocols (tests excluded). */
@@ -43,5 +43,14 @@ describe('message palette', () => {
     // Another run's order gives another assignment; a bigger area, a bigger path.
     expect(kindSymbolPath(['append', 'vote'], 'append', 40)).toBe(shapes[0]);
     expect(kindSymbolPath(kinds, 'vote', 90)).not.toBe(shapes[0]);
+  });
+
+  it('gives the kinds of a run distinct arrow dashes on the timeline, in the order it first sent them', () => {
+    const kinds = ['vote', 'append', 'ack', 'heartbeat', 'gradient', 'params', 'pull'];
+    const dashes = kinds.map((k) => kindDash(kinds, k).join(','));
+    expect(new Set(dashes).size).toBe(kinds.length);
+    // The first kind sent is solid; another run's order gives another assignment.
+    expect(kindDash(kinds, 'vote')).toEqual([]);
+    expect(kindDash(['append', 'vote'], 'vote').join(',')).toBe(dashes[1]);
   });
 });

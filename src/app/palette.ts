@@ -72,3 +72,14 @@ export function kindSymbolPath(kinds: readonly string[], kind: string, area: num
   }
   return d;
 }
+
+/** Dash patterns for the time-space diagram's arrows, in the order of `kindSymbolPath`'s shapes. */
+const dashes: readonly (readonly number[])[] = [[], [6, 3], [2, 2], [8, 3, 2, 3], [1, 3], [10, 4], [4, 2, 1, 2]];
+
+/**
+ * The dash of a message kind's arrows on the timeline (solid for the first kind the run sent),
+ * so kinds differ by more than colour there too (WCAG 1.4.1); the legend shows each.
+ */
+export function kindDash(kinds: readonly string[], kind: string): readonly number[] {
+  return dashes[Math.max(0, kinds.indexOf(kind)) % dashes.length];
+}

@@ -3,7 +3,7 @@ import * as d3 from 'd3';
 import './d3quiet';
 import type { NodeId } from '../../sim/types';
 import type { Lang } from '../i18n/lang';
-import { kindColour } from '../palette';
+import { kindColour, kindDash } from '../palette';
 import type { NoteEvent } from '../../engine/index/runIndex';
 import { firstAtOrAfter } from '../../engine/index/series';
 import { noteText } from '../words/noteWords';
@@ -180,7 +180,7 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
         const sctx = fitCanvas(settledCanvas, width, height);
         if (sctx) settled.current.update(sctx, canvasKey, geo, ix, hidden, wall);
       }
-      drawUnflushed(front.select<SVGGElement>('g.cv-layer-live'), geo, settled.current.unflushed(geo, ix, hidden), tEnd, `live-clip-${uid}`);
+      drawUnflushed(front.select<SVGGElement>('g.cv-layer-live'), geo, settled.current.unflushed(geo, ix, hidden), tEnd, `live-clip-${uid}`, ix.kinds);
 
       // ---- version numbers where there is room (≥ LABEL_GAP_PX apart on a lane), appended -------
       const labelLayer = front.select<SVGGElement>('g.cv-layer-labels');
@@ -315,7 +315,10 @@ const KindLegend = memo(function KindLegend(p: { kinds: readonly string[]; hidde
       {p.kinds.map((k) => (
         <label key={k}>
           <input type="checkbox" checked={!p.hidden.has(k)} onChange={() => p.onToggle(k)} />
-          <span className="cv-swatch" style={{ background: kindColour(k) }} />
+          {/* The arrows' colour and dash, as the diagram draws them. */}
+          <svg className="cv-swatch" viewBox="0 0 18 4" aria-hidden="true">
+            <line x1={0} y1={2} x2={18} y2={2} stroke={kindColour(k)} strokeWidth={3} strokeDasharray={kindDash(p.kinds, k).join(' ') || undefined} />
+          </svg>
           {kindName(k, p.lang)}
         </label>
       ))}

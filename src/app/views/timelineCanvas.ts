@@ -1,7 +1,7 @@
 import type { MessageSpan, RunIndex, VersionMark } from '../../engine/index/runIndex';
 import { firstAtOrAfter } from '../../engine/index/series';
 import type { NodeId } from '../../sim/types';
-import { colourOf, kindColour } from '../palette';
+import { colourOf, kindColour, kindDash } from '../palette';
 
 /**
  * The time-space diagram's dense marks on two canvases. Thousands of messages and version marks
@@ -147,7 +147,7 @@ export class SettledLayer {
       return;
     }
     this.dense = dense;
-    drawMessages(ctx, g, fresh, dense ? 0.35 : 0.6);
+    drawMessages(ctx, g, fresh, dense ? 0.35 : 0.6, ix.kinds);
     // Version marks (appended in time order).
     const marks = ix.versions;
     ctx.globalAlpha = 1;
@@ -228,7 +228,7 @@ export function traceCrosses(p: PathSink, drops: ReadonlyArray<{ x: number; y: n
 }
 
 /** Finished message arrows on the settled canvas, one path per kind (see traceArrows). */
-function drawMessages(ctx: CanvasRenderingContext2D, g: TimelineGeometry, msgs: readonly MessageSpan[], alpha: number): void {
+function drawMessages(ctx: CanvasRenderingContext2D, g: TimelineGeometry, msgs: readonly MessageSpan[], alpha: number, order: readonly string[]): void {
   if (msgs.length === 0) return;
   const kinds = byKind(msgs);
   const drops: Array<{ x: number; y: number; c: string }> = [];
@@ -237,12 +237,14 @@ function drawMessages(ctx: CanvasRenderingContext2D, g: TimelineGeometry, msgs: 
   for (const [kind, list] of kinds) {
     const c = kindColour(kind);
     ctx.strokeStyle = c;
+    ctx.setLineDash(kindDash(order, kind));
     ctx.beginPath();
     const mine: Array<{ x: number; y: number }> = [];
     traceArrows(ctx, g, list, null, mine);
     ctx.stroke();
     for (const d of mine) drops.push({ ...d, c });
   }
+  ctx.setLineDash([]);
   ctx.globalAlpha = 0.9;
   ctx.lineWidth = 1.6;
   for (const d of drops) {

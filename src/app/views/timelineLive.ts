@@ -1,6 +1,6 @@
 import * as d3 from 'd3';
 import './d3quiet';
-import { colourOf, kindColour } from '../palette';
+import { colourOf, kindColour, kindDash } from '../palette';
 import { redrawFor } from './drawnFor';
 import { byKind, MARK_R, traceArrows, traceCrosses, type TimelineGeometry, type Unflushed } from './timelineCanvas';
 
@@ -15,6 +15,7 @@ interface KindPath {
   cls: string;
   stroke: string;
   fill: string | null;
+  dash: string | null;
 }
 
 /**
@@ -23,22 +24,23 @@ interface KindPath {
  * per kind and state, so a busy run is still a handful of elements, each with one attribute
  * rewritten per frame; only where they are gets repainted (a canvas is copied whole).
  */
-export function drawUnflushed(layer: Layer, g: TimelineGeometry, u: Unflushed, now: number, clipId: string): void {
+export function drawUnflushed(layer: Layer, g: TimelineGeometry, u: Unflushed, now: number, clipId: string, kinds: readonly string[]): void {
+  const dash = (kind: string): string | null => kindDash(kinds, kind).join(' ') || null;
   const paths: KindPath[] = [];
   for (const [kind, list] of byKind(u.flying)) {
     const p = d3.path();
     traceArrows(p, g, list, now, []);
-    paths.push({ key: `f:${kind}`, d: p.toString(), cls: 'cv-live-flying', stroke: kindColour(kind), fill: null });
+    paths.push({ key: `f:${kind}`, d: p.toString(), cls: 'cv-live-flying', stroke: kindColour(kind), fill: null, dash: dash(kind) });
   }
   for (const [kind, list] of byKind(u.landed)) {
     const p = d3.path();
     const drops: Array<{ x: number; y: number }> = [];
     traceArrows(p, g, list, null, drops);
-    paths.push({ key: `l:${kind}`, d: p.toString(), cls: 'cv-live-landed', stroke: kindColour(kind), fill: null });
+    paths.push({ key: `l:${kind}`, d: p.toString(), cls: 'cv-live-landed', stroke: kindColour(kind), fill: null, dash: dash(kind) });
     if (drops.length === 0) continue;
     const q = d3.path();
     traceCrosses(q, drops);
-    paths.push({ key: `x:${kind}`, d: q.toString(), cls: 'cv-live-drop', stroke: kindColour(kind), fill: null });
+    paths.push({ key: `x:${kind}`, d: q.toString(), cls: 'cv-live-drop', stroke: kindColour(kind), fill: null, dash: null });
   }
   // Version marks not yet on the canvas: one path of dots per node.
   const marksOf = new Map<string, d3.Path>();
@@ -55,7 +57,7 @@ export function drawUnflushed(layer: Layer, g: TimelineGeometry, u: Unflushed, n
     const c = colourOf(node);
     const fill = c.startsWith('var(') ? g.neutral : c;
     // The colours are in the key (they are set once per path, and the theme can change them).
-    paths.push({ key: `m:${node}:${fill}:${g.bg}`, d: p.toString(), cls: 'cv-live-mark', stroke: g.bg, fill });
+    paths.push({ key: `m:${node}:${fill}:${g.bg}`, d: p.toString(), cls: 'cv-live-mark', stroke: g.bg, fill, dash: null });
   }
   // Every path this layer has had stays, empty when its kind has nothing in the air: paths that
   // came and went would be inserted, removed and reordered in the DOM several times a second.
@@ -91,6 +93,7 @@ export function drawUnflushed(layer: Layer, g: TimelineGeometry, u: Unflushed, n
         .append('path')
         .attr('class', (d) => d.cls)
         .attr('stroke', (d) => d.stroke)
+        .attr('stroke-dasharray', (d) => d.dash)
         .attr('fill', (d) => d.fill),
     )
     .attr('d', (d) => d.d);
