@@ -15,6 +15,7 @@ function recorder() {
     stroke() {},
     fill() {},
     lineTo() {},
+    setLineDash() {},
     clearRect: () => log.push('clear'),
     moveTo: (x: number, y: number) => log.push(`move ${x},${y}`),
     arc: (x: number, y: number) => log.push(`mark ${x},${y}`),
