@@ -112,9 +112,9 @@ function BottomRight() {
 
 /**
  * The run, the time the views show (the cursor, or now when following the run) and the frame
- * counter. Only the components that draw the run call this, so a new engine frame re-renders
- * them and not the whole page (top bar, tools, dialogs). `panel`: at most ten times a second
- * while running (store.panelFrame) — for what is read, not watched moving.
+ * counter, for components that re-render with the run (the topology and the timeline draw from
+ * `engineFrames` instead). `panel`: at most ten times a second while running (store.panelFrame)
+ * — for what is read, not watched moving; `frame`: every engine frame (the scrub banner).
  */
 function useRunFrame(rate: 'frame' | 'panel' = 'frame'): { sim: ReturnType<typeof get>['sim']; t: number; frame: number } {
   const sim = useApp((st) => st.sim);

@@ -11,9 +11,3 @@ export function redrawFor(el: Element | null, key: string): boolean {
   drawn.set(el, key);
   return true;
 }
-
-/** Forget what `el` was drawn for (its content was cleared): the next `redrawFor` draws it. */
-export function forgetDrawn(el: Element | null): void {
-  if (el) drawn.delete(el);
-}
-
