@@ -1,5 +1,6 @@
 import { Simulation } from '../engine/simulation';
 import { WorkerPool } from '../workers/pool';
+import { dropSpares } from '../workers/spare';
 import type { Scenario } from '../scenario/schema';
 import { validateScenario } from '../scenario/validate';
 import { fetchBuiltin, fetchBuiltinIds, parseScenarioText } from '../scenario/loader';
@@ -25,7 +26,10 @@ let ticket = 0;
 
 async function makeTrainer(sc: Scenario, backend: BackendChoice): Promise<Trainer> {
   // One logical node per worker; the pool sizes itself to min(workers, cores).
-  return WorkerPool.create({ model: sc.model, seed: sc.seed, backend }, { nodes: sc.cluster.workers });
+  const pool = await WorkerPool.create({ model: sc.model, seed: sc.seed, backend }, { nodes: sc.cluster.workers });
+  // The first pool has taken the workers the page started early (src/boot.ts); end any left over.
+  dropSpares();
+  return pool;
 }
 
 function message(e: unknown): string {
@@ -173,16 +177,21 @@ export async function setBackend(backend: BackendChoice): Promise<void> {
   await restart();
 }
 
-/** The scenario picker's list (ids; titles are filled in as each file arrives). */
-export async function loadBuiltinList(): Promise<void> {
+/** The scenario picker's list: the ids (returned); `loadBuiltinTitles` fills in the rest. */
+export async function loadBuiltinList(): Promise<readonly string[]> {
   const r = await fetchBuiltinIds(builtinBase);
   if (!r.ok) {
     reportError(r.error);
-    return;
+    return [];
   }
   set({ builtins: r.ids.map((id) => ({ id })) });
-  void Promise.all(
-    r.ids.map(async (id) => {
+  return r.ids;
+}
+
+/** Each built-in's title and lesson facts, filled into the picker's list as its file arrives. */
+export async function loadBuiltinTitles(ids: readonly string[]): Promise<void> {
+  await Promise.all(
+    ids.map(async (id) => {
       const one = await fetchBuiltin(id, builtinBase);
       if (!one.ok) return;
       const sc = one.scenario;
@@ -236,9 +245,12 @@ export async function boot(): Promise<void> {
   // dynamically: the lesson modules use this one.
   const lessons = await import('./lesson/open');
   lessons.wireLessons();
-  await loadBuiltinList(); // the id list only (one small file); titles arrive later
+  const ids = await loadBuiltinList(); // the id list only (one small file)
 
   await openFromUrl(p);
+  // The picker's titles (a fetch per scenario) after the first run is on screen: fetched before,
+  // they queue the scenario being opened behind twenty others on the browser's few connections.
+  void loadBuiltinTitles(ids);
   const { sim, pendingAt } = get();
   if (sim && pendingAt !== null && pendingAt > sim.durationMs) {
     set({ pendingAt: null });

@@ -10,6 +10,7 @@ import {
   type WorkerResponse,
   type WorkerResult,
 } from './protocol';
+import { newTrainWorker, takeSpare } from './spare';
 
 /**
  * A pool of training workers serving all logical nodes (DESIGN rule 8): any worker can serve any
@@ -80,7 +81,7 @@ function before(a: Queued, b: Queued): boolean {
 }
 
 function defaultWorker(): Worker {
-  return new Worker(new URL('./trainWorker.ts', import.meta.url), { type: 'module' });
+  return takeSpare() ?? newTrainWorker();
 }
 
 export class WorkerPool implements Trainer {

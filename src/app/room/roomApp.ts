@@ -13,7 +13,7 @@ import { TeacherRoom } from '../../room/teacher';
 import { describeAction } from '../../scenario/actions';
 import { setActionRouter } from '../act';
 import { driver } from '../driver';
-import { boot, loadBuiltinList, loadScenario } from '../load';
+import { boot, loadBuiltinList, loadBuiltinTitles, loadScenario } from '../load';
 import { bumpFrame, get, reportError, set, setNotice, useApp } from '../store';
 import { getRoom, setRoom, type RoomRole } from './roomStore';
 import { refusalText, rs } from './strings';
@@ -184,7 +184,7 @@ async function startTeacher(link: RoomLink): Promise<void> {
   watchLobby(link, teacher);
 
   follower.update();
-  if (follower.view.scenario) await loadBuiltinList(); // the run is the room's: the follower loads it
+  if (follower.view.scenario) void loadBuiltinTitles(await loadBuiltinList()); // the run is the room's: the follower loads it
   else {
     await boot(); // the first lesson: from the URL (?scenario=, #scenario=) or the default
     setRoom({ showJoin: true });
@@ -272,5 +272,5 @@ async function startStudent(link: RoomLink): Promise<void> {
 
   follower.update();
   driver.setFollow(() => follower.target());
-  void loadBuiltinList();
+  void loadBuiltinList().then(loadBuiltinTitles);
 }

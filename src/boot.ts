@@ -1,0 +1,37 @@
+/**
+ * The page's entry. index.html carries a static first frame (the app's header); this module lets
+ * the browser paint it before the app's scripts are compiled and run, and meanwhile starts the
+ * training workers, whose tfjs takes longest to load. The app's CSS stays one render-blocking
+ * <link> of the page (vite.config.ts: cssCodeSplit off), so the first frame paints styled.
+ */
+import { prewarmTrainWorkers } from './workers/spare';
+
+// A pool has min(workers, cores) workers; most scenarios have four.
+prewarmTrainWorkers(Math.min((typeof navigator !== 'undefined' && navigator.hardwareConcurrency) || 2, 4));
+
+let started = false;
+function start(): void {
+  if (started) return;
+  started = true;
+  import('./main').catch((e: unknown) => {
+    // Without the app the page would show its title forever; say why instead.
+    const root = document.getElementById('root');
+    if (root) root.textContent = `CAP Playground could not load its scripts: ${e instanceof Error ? e.message : String(e)}. Reload the page to try again.`;
+    throw e;
+  });
+}
+
+// Start on the first paint; a tab opened in the background never paints, and a browser without
+// paint timing never says so: the timer covers both.
+const fallback = setTimeout(start, 300);
+try {
+  const observer = new PerformanceObserver((list) => {
+    if (list.getEntries().length === 0) return;
+    observer.disconnect();
+    clearTimeout(fallback);
+    start();
+  });
+  observer.observe({ type: 'paint', buffered: true });
+} catch {
+  // No paint timing here: the timer starts the app.
+}
