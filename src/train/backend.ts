@@ -32,6 +32,8 @@ export interface BackendSelection {
    * Absent for an explicit choice (nothing was compared).
    */
   measured?: BackendTiming[];
+  /** Set when `measured` was taken in an earlier visit on this device (ms since the epoch; workers/choiceMemory.ts). */
+  measuredAt?: number;
 }
 
 /** A few real steps of the scenario's model on the current backend (see selectBackendDetailed). */

@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { selectBackend } from '../train/backend';
 import { LocalTrainer } from '../train/localTrainer';
 import type { TrainerSpec } from '../train/types';
@@ -204,5 +204,33 @@ describe('WorkerPool backend choice', () => {
     expect(pool2.backendSelection()).toEqual(sel);
     await pool2.dispose();
     await selectBackend('cpu');
+  });
+
+  it("'auto' in a later visit on the same device takes the remembered measurement: no worker times the backends", async () => {
+    const stored = new Map<string, string>();
+    vi.stubGlobal('localStorage', { getItem: (k: string) => stored.get(k) ?? null, setItem: (k: string, v: string) => void stored.set(k, v) });
+    vi.stubGlobal('navigator', { userAgent: 'test', hardwareConcurrency: 2 });
+    try {
+      const auto: TrainerSpec = { ...spec, model: { ...spec.model, hidden: [3, 9] }, backend: 'auto' };
+      const initBackends = (f: FakeWorker) => f.received.filter((m) => m.kind === 'init').map((m) => (m as { spec: TrainerSpec }).spec.backend);
+      const first = [new FakeWorker(), new FakeWorker()];
+      let i = 0;
+      const pool = await WorkerPool.create(auto, { size: 2, workerFactory: () => first[i++] as unknown as Worker });
+      const sel = pool.backendSelection();
+      expect(initBackends(first[0])).toEqual(['auto']);
+      await pool.dispose();
+
+      vi.resetModules(); // a new page: the in-page memory is gone, localStorage is not
+      const { WorkerPool: FreshPool } = await import('./pool');
+      const later = [new FakeWorker(), new FakeWorker()];
+      let j = 0;
+      const pool2 = await FreshPool.create(auto, { size: 2, workerFactory: () => later[j++] as unknown as Worker });
+      expect(later.map(initBackends)).toEqual([[sel!.backend], [sel!.backend]]);
+      expect(pool2.backendSelection()).toEqual({ ...sel, measuredAt: expect.any(Number) });
+      await pool2.dispose();
+    } finally {
+      vi.unstubAllGlobals();
+      await selectBackend('cpu');
+    }
   });
 });

@@ -10,6 +10,7 @@ import {
   type WorkerResponse,
   type WorkerResult,
 } from './protocol';
+import { recallChoice, rememberChoice } from './choiceMemory';
 import { newTrainWorker, takeSpare } from './spare';
 
 /**
@@ -68,7 +69,8 @@ export interface PoolWorkerInfo {
 
 /**
  * 'auto' decisions already measured in this page, by model shape and batch size: a restart or a
- * scenario with the same model reuses the measurement instead of timing every backend again.
+ * scenario with the same model reuses the measurement instead of timing every backend again
+ * (and a later visit, through choiceMemory).
  */
 const measuredChoices = new Map<string, BackendSelection>();
 
@@ -152,7 +154,7 @@ export class WorkerPool implements Trainer {
       return;
     }
     const key = shapeKey(this.spec);
-    let chosen = measuredChoices.get(key) ?? null;
+    let chosen = measuredChoices.get(key) ?? recallChoice(key);
     let rest = this.slots;
     if (!chosen) {
       for (const s of this.slots) {
@@ -161,6 +163,7 @@ export class WorkerPool implements Trainer {
         if (s.alive && s.backend) {
           chosen = { backend: s.backend, fallbacks: s.fallbacks, ...(measured ? { measured } : {}) };
           measuredChoices.set(key, chosen);
+          rememberChoice(key, chosen);
           break;
         }
       }
