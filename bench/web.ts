@@ -456,8 +456,17 @@ function staticClosure(dir: string, entry: string): string[] {
   return [...seen];
 }
 
+/**
+ * What runs before the app's first render: the entry, the app it starts once the static frame has
+ * painted (src/boot.ts's dynamic import), and their static imports.
+ */
+function appClosure(dir: string, entry: string): string[] {
+  const started = [...readFileSync(join(dir, entry), 'utf8').matchAll(/\bimport\(\s*[`"']\.\/([^`"']+\.js)[`"']\s*\)/g)].map((m) => m[1]);
+  return [...new Set([entry, ...started].flatMap((f) => staticClosure(dir, f)))];
+}
+
 interface Sizes {
-  /** The entry and its static imports: what runs before the first render. */
+  /** The entry, the app it starts and their static imports: what runs before the first render. */
   initialKiB: number;
   /** Every script the page itself (main thread) had loaded once the run was going. */
   mainThreadKiB: number;
@@ -473,7 +482,7 @@ async function sizes(): Promise<Sizes> {
   const html = readFileSync(join(distDir, 'index.html'), 'utf8');
   const entry = /<script type="module"[^>]*src="\.\/assets\/([^"]+)"/.exec(html)?.[1];
   if (!entry) throw new Error(`${distDir}/index.html: no module script`);
-  const initial = staticClosure(dir, entry).reduce((a, f) => a + gz(readFileSync(join(dir, f))), 0);
+  const initial = appClosure(dir, entry).reduce((a, f) => a + gz(readFileSync(join(dir, f))), 0);
   const browser = await freshBrowser();
   try {
     const { page } = await newPage(browser);
@@ -491,7 +500,7 @@ async function sizes(): Promise<Sizes> {
       if (entry) for (const f of staticClosure(dir, entry)) workerFiles.add(f);
       for (const u of await w.evaluate(entries)) if (file(u)) workerFiles.add(file(u)!);
     }
-    const initialFiles = staticClosure(dir, entry);
+    const initialFiles = appClosure(dir, entry);
     const mainFiles = new Set([...initialFiles, ...pageFiles.filter((f) => !workerFiles.has(f))]);
     const sized = (files: Iterable<string>): Record<string, number> => Object.fromEntries([...files].filter((f) => f.endsWith('.js')).map((f) => [f, kib(gz(readFileSync(join(dir, f))))]));
     const main = sized(mainFiles);
