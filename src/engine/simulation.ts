@@ -72,7 +72,7 @@ export class Simulation {
    * coordination service if the cluster has one — which the page fetches only then (issue 9).
    */
   static async create(scenario: Scenario, opts: SimulationOptions): Promise<Simulation> {
-    const [coord] = await Promise.all([scenario.cluster.coord > 0 ? loadCoordService(scenario.coordination) : null, loadStrategy(scenario.strategy.kind)]);
+    const [coord] = await Promise.all([scenario.cluster.coord > 0 ? loadCoordService(scenario.coordination) : null, loadStrategy(scenario.strategy)]);
     return new Simulation(scenario, opts, coord);
   }
 
