@@ -12,7 +12,9 @@
  *  - a long run (raft-ps, 8 workers, at max): simulated-time rate after 4 simulated minutes against
  *    the first 30 s, main-thread heap per simulated minute (after a forced GC), then speed 1 late
  *    in the run (real time kept? frames?);
- *  - main-thread and worker JavaScript, gzip, from the build (what the page and the workers loaded).
+ *  - main-thread and worker JavaScript, gzip, from the build (what the page and the workers loaded),
+ *    on async-partition, or on each scenario of `--sizes-scenarios a,b,…` (the page loads only the
+ *    protocol code its scenario runs, so the figure depends on it).
  *
  * With RAFTSCOPE_DIR pointing at a RaftScope checkout, RaftScope is measured in the same run.
  * Prints a readable table on stderr and, last, one JSON line on stdout. Never a timed assertion.
@@ -44,6 +46,8 @@ const only = flag('only')?.split(',');
 /** Another build to measure (e.g. an older commit's, for a before/after in the same session); implies --no-build. */
 const distDir = resolve(root, flag('dist') ?? 'dist');
 const want = (part: string): boolean => !only || only.includes(part);
+/** The built-ins the sizes are measured on (the first one is the table's figure). */
+const sizeScenarios = flag('sizes-scenarios')?.split(',') ?? ['async-partition'];
 
 // ---------------------------------------------------------------------------------------------- build
 
@@ -471,13 +475,15 @@ interface Sizes {
   /** Every script the page itself (main thread) had loaded once the run was going. */
   mainThreadKiB: number;
   mainThreadFiles: Record<string, number>;
+  /** The built-in the page ran. */
+  scenario: string;
   /** The training worker's scripts as loaded with backend=wasm. */
   workerKiB: number;
   workerFiles: Record<string, number>;
   wasmKiB: number;
 }
 
-async function sizes(): Promise<Sizes> {
+async function sizes(scenario: string): Promise<Sizes> {
   const dir = join(distDir, 'assets');
   const html = readFileSync(join(distDir, 'index.html'), 'utf8');
   const entry = /<script type="module"[^>]*src="\.\/assets\/([^"]+)"/.exec(html)?.[1];
@@ -488,7 +494,7 @@ async function sizes(): Promise<Sizes> {
     const { page } = await newPage(browser);
     const workers: Array<import('@playwright/test').Worker> = [];
     page.on('worker', (w) => workers.push(w));
-    await page.goto(`${base}?scenario=async-partition&autoplay=1&speed=1&backend=wasm`);
+    await page.goto(`${base}?scenario=${encodeURIComponent(scenario)}&autoplay=1&speed=1&backend=wasm`);
     await waitRunning(page, 1000);
     const file = (url: string): string | undefined => /\/assets\/([^/?#]+)$/.exec(url)?.[1];
     const entries = (): string[] => performance.getEntriesByType('resource').map((e) => e.name);
@@ -507,7 +513,7 @@ async function sizes(): Promise<Sizes> {
     const worker = sized(workerFiles);
     const wasm = [...workerFiles].filter((f) => f.endsWith('.wasm')).reduce((a, f) => a + gz(readFileSync(join(dir, f))), 0);
     const sum = (o: Record<string, number>): number => Math.round(Object.values(o).reduce((a, v) => a + v, 0) * 10) / 10;
-    return { initialKiB: kib(initial), mainThreadKiB: sum(main), mainThreadFiles: main, workerKiB: sum(worker), workerFiles: worker, wasmKiB: kib(wasm) };
+    return { scenario, initialKiB: kib(initial), mainThreadKiB: sum(main), mainThreadFiles: main, workerKiB: sum(worker), workerFiles: worker, wasmKiB: kib(wasm) };
   } finally {
     await browser.close();
   }
@@ -541,6 +547,8 @@ const results: {
   input?: InputResult;
   long?: LongResult;
   sizes?: Sizes;
+  /** With --sizes-scenarios: the sizes on each (sizes is the first). */
+  sizesByScenario?: Sizes[];
 } = { load: loadavg().map((x) => Math.round(x * 100) / 100), cores: cpus().length, animation: [] };
 try {
   await waitFor(base);
@@ -569,8 +577,13 @@ try {
     results.input = await inputAtMax('raft-ps ×16, 60 s', { ...sc, durationMs: 60_000 });
   }
   if (want('sizes')) {
-    log('sizes …');
-    results.sizes = await sizes();
+    const all: Sizes[] = [];
+    for (const id of sizeScenarios) {
+      log(`sizes (${id}) …`);
+      all.push(await sizes(id));
+    }
+    results.sizes = all[0];
+    if (all.length > 1) results.sizesByScenario = all;
   }
   if (want('long')) {
     log('long run …');
@@ -600,7 +613,7 @@ if (results.sizes) {
   const z = results.sizes;
   log(row('main-thread JS, gzip', (c) => (c.name === 'RaftScope' ? `${results.raftScope?.jsKiB} KiB` : `${z.mainThreadKiB} KiB (${z.initialKiB} first)`)));
   log(`worker JS (backend wasm), gzip: ${z.workerKiB} KiB + ${z.wasmKiB} KiB wasm — ${Object.entries(z.workerFiles).map(([f, k]) => `${f} ${k}`).join(', ')}`);
-  log(`main-thread files: ${Object.entries(z.mainThreadFiles).map(([f, k]) => `${f} ${k}`).join(', ')}`);
+  for (const y of results.sizesByScenario ?? [z]) log(`main-thread files on ${y.scenario}, ${y.mainThreadKiB} KiB: ${Object.entries(y.mainThreadFiles).map(([f, k]) => `${f} ${k}`).join(', ')}`);
 }
 if (results.input) {
   const i = results.input;

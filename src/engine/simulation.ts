@@ -1,6 +1,7 @@
-import { createStrategy, type CapClass, type Strategy } from '../protocols';
+import type { CapClass, Strategy } from '../protocols';
 import { CLIENT_TIMER } from '../protocols/coord/api';
-import { createCoordService } from '../protocols/coord/create';
+import { loadCoordService, type CoordServiceFactory } from '../protocols/coord/create';
+import { createStrategy, loadStrategy } from '../protocols/factory';
 import type { StepResult } from '../protocols/strategy';
 import { isComparison, type MetricName, type PlainExpectation, type Scenario } from '../scenario/schema';
 import { hasLessonVerdicts, lessonSampleTimes } from '../scenario/lessonRefs';
@@ -66,13 +67,19 @@ export class Simulation {
   private ended = false;
   failure: string | null = null;
 
+  /**
+   * The one way to build a run: it loads the code the scenario needs — its strategy, and the
+   * coordination service if the cluster has one — which the page fetches only then (issue 9).
+   */
   static async create(scenario: Scenario, opts: SimulationOptions): Promise<Simulation> {
-    return new Simulation(scenario, opts);
+    const [coord] = await Promise.all([scenario.cluster.coord > 0 ? loadCoordService(scenario.coordination) : null, loadStrategy(scenario.strategy)]);
+    return new Simulation(scenario, opts, coord);
   }
 
   private constructor(
     readonly scenario: Scenario,
     opts: SimulationOptions,
+    coordService: CoordServiceFactory | null,
   ) {
     this.trainer = opts.trainer;
     const c = (this.c = new EngineCore(scenario, opts.trainer, opts.sha256));
@@ -91,7 +98,7 @@ export class Simulation {
       }));
     const read = (this.read = new ReadModel(c, results));
     this.faults = new FaultInjection(c);
-    c.coord = scenario.cluster.coord > 0 ? createCoordService(scenario.coordination, coordContext(c)) : null;
+    c.coord = coordService ? coordService(coordContext(c)) : null;
     this.strategy = c.strategy = createStrategy(scenario.strategy, strategyContext(c));
     c.security = new SecurityLayer(scenario.security, securityHost(c));
     c.recorder = new FactsRecorder(factsSource(c), c.allIds, (e) => c.history.append(e));

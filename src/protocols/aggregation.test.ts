@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { aggregate, krumProblem, krumScores, type AggregationParams } from './aggregation';
+import { aggregate, krumScores, type AggregationParams } from './aggregation';
+import { krumProblem } from './aggregationRules';
 
 const f32 = (...xs: number[]) => Float32Array.from(xs);
 const rule = (r: AggregationParams['rule'], over: Partial<AggregationParams> = {}): AggregationParams => ({ rule: r, trim: 0.1, f: 1, ...over });

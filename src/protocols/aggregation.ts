@@ -9,13 +9,13 @@
  * - trimmed-mean: coordinate-wise β-trimmed mean (Yin et al. 2018): in every coordinate drop the
  *   ⌊β·n⌋ largest and ⌊β·n⌋ smallest values and average the rest.
  * - krum: the gradient whose squared distances to its n − f − 2 nearest neighbours sum least
- *   (Blanchard et al. 2017). Needs n > 2f + 2 (`krumProblem`).
+ *   (Blanchard et al. 2017). Needs n > 2f + 2 (`krumProblem`, in aggregationRules.ts with the
+ *   rules' names, which the knobs read without loading this module).
  * - multi-krum: the average of the m = n − f gradients with the best Krum scores (Blanchard et al.
  *   2017, §5; m = n − f as in El Mhamdi et al., ICML 2018).
  */
 
-export const aggregationRules = ['mean', 'median', 'trimmed-mean', 'krum', 'multi-krum'] as const;
-export type AggregationRule = (typeof aggregationRules)[number];
+import { krumProblem, type AggregationRule } from './aggregationRules';
 
 export interface AggregationParams {
   rule: AggregationRule;
@@ -35,13 +35,6 @@ export interface Aggregate {
    * i.e. treated as an outlier there. The mean leaves nothing out.
    */
   leftOut: number[];
-}
-
-/** Why Krum cannot run on n gradients with f assumed Byzantine, or null (Blanchard et al. 2017: n > 2f + 2). */
-export function krumProblem(rule: AggregationRule, n: number, f: number): string | null {
-  if (rule !== 'krum' && rule !== 'multi-krum') return null;
-  if (n > 2 * f + 2) return null;
-  return `${rule} needs n > 2f + 2 gradients per round (Blanchard et al. 2017); with f = ${f} that is at least ${2 * f + 3}, got n = ${n}`;
 }
 
 /** Values trimmed from each end of a coordinate under trimmed-mean with fraction β. */

@@ -1,28 +1,9 @@
-import { z } from 'zod';
 import type { Message, NodeId } from '../sim/types';
 import { axpy } from '../sim/vectors';
 import { chunkBounds, recvChunk, sendChunk, type RingPhase } from './ringPlan';
 import type { RingFacts } from './facts';
 import { newestLiveWorkerVersion, type NodeFacts, type Strategy, type StrategyContext, type StepResult } from './strategy';
-
-/**
- * Synchronous ring all-reduce (reduce-scatter then all-gather, one message per chunk).
- * Every worker applies the same reduced gradient, so replicas at one version are bit-identical:
- * C is kept. A step needs every worker's chunk, so one cut link or dead peer stops the whole
- * ring: A is given up (PC/EC). Lost chunks are recovered receiver-driven: a worker that waits
- * longer than `rtoMs` for a chunk asks its predecessor to send it again (a NACK), as a reliable
- * transport would; so the ring resumes by itself once the link is back.
- */
-export const allreduceKnobs = z
-  .object({
-    kind: z.literal('allreduce'),
-    /** Retransmission timeout for a missing chunk. */
-    rtoMs: z.number().positive().default(200),
-    /** Linear scaling rule (Goyal et al.): apply the sum, i.e. lr × N on the mean gradient. */
-    lrLinearScaling: z.boolean().default(true),
-  })
-  .strict();
-export type AllreduceConfig = z.infer<typeof allreduceKnobs>;
+import type { AllreduceConfig } from './allreduceKnobs';
 
 interface ChunkMsg {
   round: number;
@@ -58,6 +39,14 @@ interface RingWorker {
   op: number | null;
 }
 
+/**
+ * Synchronous ring all-reduce (reduce-scatter then all-gather, one message per chunk).
+ * Every worker applies the same reduced gradient, so replicas at one version are bit-identical:
+ * C is kept. A step needs every worker's chunk, so one cut link or dead peer stops the whole
+ * ring: A is given up (PC/EC). Lost chunks are recovered receiver-driven: a worker that waits
+ * longer than `rtoMs` for a chunk asks its predecessor to send it again (a NACK), as a reliable
+ * transport would; so the ring resumes by itself once the link is back.
+ */
 export class AllreduceStrategy implements Strategy {
   readonly kind = 'allreduce';
   private readonly n: number;

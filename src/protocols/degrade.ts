@@ -1,9 +1,67 @@
-import { z } from 'zod';
 import type { Message, NodeId } from '../sim/types';
 import { axpy } from '../sim/vectors';
 import { AllreduceStrategy } from './allreduce';
 import { mergeReplicas, type Contribution } from './degradeMerge';
 import { newestLiveWorkerVersion, type CoordEvent, type NodeFacts, type NoteData, type Strategy, type StrategyContext, type StepResult } from './strategy';
+import type { DegradeConfig } from './degradeKnobs';
+
+type Mode = 'strong' | 'degraded' | 'merging' | 'down';
+
+interface Wrapped {
+  epoch: number;
+  inner: unknown;
+}
+interface ContributionMsg extends Contribution {
+  epoch: number;
+}
+interface MergedMsg {
+  epoch: number;
+  params: Float32Array;
+  version: number;
+  /** Local steps of each worker's merged contribution (its later steps are not in the merge). */
+  included: Record<NodeId, number>;
+  /** On a resend: the coordinator's epoch, when it has moved past this merge since (see adopt). */
+  supersededBy?: number;
+}
+
+interface WorkerState {
+  mode: Mode;
+  // ---- persisted (survive a crash, like Raft's currentTerm and a checkpoint file)
+  epoch: number;
+  /** Version the worker's current ring started from (its round 0). */
+  base: number;
+  /** Parameters after the last ring round or adopted merge; `fromRing`: the ring's own checkpoint holds the same. */
+  ckpt: { params: Float32Array; version: number; fromRing: boolean };
+  /** Mode when it crashed (restarts in it). */
+  crashedIn: Mode;
+  /** Coordinator: the last merge it made, written before it is sent (answers late contributors). */
+  lastMerge: MergedMsg | null;
+  // ---- volatile
+  lastProgress: number;
+  lastHeard: Map<NodeId, number>;
+  side: NodeId[];
+  quorum: boolean;
+  grads: Array<{ grad: Float32Array; basedOn: number }>;
+  /** Heard every worker continuously since (null: not). */
+  stableSince: number | null;
+  contributedAt: number;
+  /** The worker its last contribution went to (merging). */
+  coordinator: NodeId | null;
+  /** Ring messages of a newer epoch that arrived before the merged parameters did. */
+  early: Message[];
+  /** Coordinator: contributions collected for the next merge. */
+  contributions: Map<NodeId, ContributionMsg>;
+  /** With a service: the epoch it asked for (side epoch, or a merge's), and the request's id. */
+  epochAsk: { epoch: number; reqId: number; side: string; merge?: ContributionMsg[] } | null;
+}
+
+interface StoreState {
+  epoch: number;
+  writer: NodeId | null;
+  version: number;
+}
+
+const RING_KINDS = new Set(['chunk', 'nack', 'state-req', 'state']);
 
 /**
  * "Degrade": strong while healthy, eventual under a detected partition, merged on heal (TRUTHS:
@@ -64,85 +122,6 @@ import { newestLiveWorkerVersion, type CoordEvent, type NodeFacts, type NoteData
  *
  * PA/EC: both sides keep training under a partition; without one it pays the ring's latency.
  */
-export const degradeKnobs = z
-  .object({
-    kind: z.literal('degrade'),
-    /** The strong strategy used while healthy. */
-    base: z.enum(['allreduce']).default('allreduce'),
-    detectTimeoutMs: z.number().positive().default(600),
-    healStableMs: z.number().nonnegative().default(1000),
-    merge: z.enum(['discard', 'average', 'replay']).default('average'),
-    averageWeights: z.enum(['size', 'equal']).default('size'),
-    replayLr: z.enum(['none', 'inverse']).default('inverse'),
-    /** Replayed gradients staler than this many versions are dropped (and counted in lostWork). */
-    replayMaxStaleness: z.number().int().min(0).default(500),
-    fencing: z.boolean().default(true),
-    checkpointEveryMs: z.number().positive().default(1000),
-    /** The ring's retransmission timeout and linear scaling rule (as in allreduce). */
-    rtoMs: z.number().positive().default(200),
-    lrLinearScaling: z.boolean().default(true),
-  })
-  .strict();
-export type DegradeConfig = z.infer<typeof degradeKnobs>;
-
-type Mode = 'strong' | 'degraded' | 'merging' | 'down';
-
-interface Wrapped {
-  epoch: number;
-  inner: unknown;
-}
-interface ContributionMsg extends Contribution {
-  epoch: number;
-}
-interface MergedMsg {
-  epoch: number;
-  params: Float32Array;
-  version: number;
-  /** Local steps of each worker's merged contribution (its later steps are not in the merge). */
-  included: Record<NodeId, number>;
-  /** On a resend: the coordinator's epoch, when it has moved past this merge since (see adopt). */
-  supersededBy?: number;
-}
-
-interface WorkerState {
-  mode: Mode;
-  // ---- persisted (survive a crash, like Raft's currentTerm and a checkpoint file)
-  epoch: number;
-  /** Version the worker's current ring started from (its round 0). */
-  base: number;
-  /** Parameters after the last ring round or adopted merge; `fromRing`: the ring's own checkpoint holds the same. */
-  ckpt: { params: Float32Array; version: number; fromRing: boolean };
-  /** Mode when it crashed (restarts in it). */
-  crashedIn: Mode;
-  /** Coordinator: the last merge it made, written before it is sent (answers late contributors). */
-  lastMerge: MergedMsg | null;
-  // ---- volatile
-  lastProgress: number;
-  lastHeard: Map<NodeId, number>;
-  side: NodeId[];
-  quorum: boolean;
-  grads: Array<{ grad: Float32Array; basedOn: number }>;
-  /** Heard every worker continuously since (null: not). */
-  stableSince: number | null;
-  contributedAt: number;
-  /** The worker its last contribution went to (merging). */
-  coordinator: NodeId | null;
-  /** Ring messages of a newer epoch that arrived before the merged parameters did. */
-  early: Message[];
-  /** Coordinator: contributions collected for the next merge. */
-  contributions: Map<NodeId, ContributionMsg>;
-  /** With a service: the epoch it asked for (side epoch, or a merge's), and the request's id. */
-  epochAsk: { epoch: number; reqId: number; side: string; merge?: ContributionMsg[] } | null;
-}
-
-interface StoreState {
-  epoch: number;
-  writer: NodeId | null;
-  version: number;
-}
-
-const RING_KINDS = new Set(['chunk', 'nack', 'state-req', 'state']);
-
 export class DegradeStrategy implements Strategy {
   readonly kind = 'degrade';
   private readonly ring: AllreduceStrategy;

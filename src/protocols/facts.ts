@@ -1,5 +1,5 @@
 import type { NodeId, TamperAttack } from '../sim/types';
-import type { AggregationRule } from './aggregation';
+import type { AggregationRule } from './aggregationRules';
 
 /**
  * What a strategy tells the rest of the product about its state: typed facts, never prose

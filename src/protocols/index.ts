@@ -1,20 +1,22 @@
 import { z } from 'zod';
-import { AllreduceStrategy, allreduceKnobs } from './allreduce';
-import { PsAsyncStrategy, psAsyncKnobs } from './psAsync';
-import { PsRmwStrategy } from './psAsyncRmw';
-import { PsSyncStrategy, psSyncKnobs } from './psSync';
-import { SspStrategy, sspKnobs } from './ssp';
-import { DegradeStrategy, degradeKnobs } from './degrade';
-import { createKafkaPs, kafkaDurable, kafkaPsKnobs } from './kafka';
-import { RaftPsStrategy, raftPsKnobs } from './raft/raftPs';
-import { TwoPcPsStrategy, twoPcPsKnobs } from './twopc/twoPcPs';
-import { PaxosPsStrategy, paxosPsKnobs } from './paxos/paxosPs';
-import type { CapClass, Strategy, StrategyContext } from './strategy';
+import { allreduceKnobs } from './allreduceKnobs';
+import { psAsyncKnobs } from './psAsyncKnobs';
+import { psSyncKnobs } from './psSyncKnobs';
+import { sspKnobs } from './sspKnobs';
+import { degradeKnobs } from './degradeKnobs';
+import { kafkaDurable, kafkaPsKnobs } from './kafka/knobs';
+import { raftPsKnobs } from './raft/knobs';
+import { twoPcPsKnobs } from './twopc/knobs';
+import { paxosPsKnobs } from './paxos/knobs';
+import type { CapClass } from './strategy';
 
 /**
  * Strategy registry (DESIGN rule 6): adding a strategy is adding a module and one entry here.
  * Each declares its knobs as a zod schema, so the scenario schema, the validator and the UI's
  * generated controls all come from one declaration.
+ *
+ * This module imports knobs and pure helpers only, never an implementation: the page's first load
+ * carries it, and each strategy's code loads when a run needs it (factory.ts, issue 9).
  */
 export const strategySchema = z.discriminatedUnion('kind', [allreduceKnobs, psAsyncKnobs, kafkaPsKnobs, raftPsKnobs, psSyncKnobs, sspKnobs, degradeKnobs, paxosPsKnobs, twoPcPsKnobs]);
 export type StrategyConfig = z.infer<typeof strategySchema>;
@@ -79,30 +81,6 @@ export function capOf(cfg: StrategyConfig): CapClass {
   const info = strategyInfo(cfg.kind);
   if (!info) throw new Error(`unknown strategy "${cfg.kind}"`);
   return info.capOf(cfg);
-}
-
-export function createStrategy(cfg: StrategyConfig, ctx: StrategyContext): Strategy {
-  switch (cfg.kind) {
-    case 'allreduce':
-      return new AllreduceStrategy(ctx, cfg);
-    case 'ps-async':
-      // Read-modify-write writers (under a lock, or writing whole vectors) follow their own recipe.
-      return cfg.writeLock === 'lease' || cfg.writeMode === 'set' ? new PsRmwStrategy(ctx, cfg) : new PsAsyncStrategy(ctx, cfg);
-    case 'ps-sync':
-      return new PsSyncStrategy(ctx, cfg);
-    case 'ssp':
-      return new SspStrategy(ctx, cfg);
-    case 'degrade':
-      return new DegradeStrategy(ctx, cfg);
-    case 'kafka-ps':
-      return createKafkaPs(cfg, ctx);
-    case 'raft-ps':
-      return new RaftPsStrategy(ctx, cfg);
-    case 'paxos-ps':
-      return new PaxosPsStrategy(ctx, cfg);
-    case '2pc-ps':
-      return new TwoPcPsStrategy(ctx, cfg);
-  }
 }
 
 export { psSyncKnobs, sspKnobs, degradeKnobs };

@@ -1,45 +1,8 @@
-import { z } from 'zod';
 import type { Message, NodeId } from '../sim/types';
 import { axpy } from '../sim/vectors';
 import type { NodeFacts, Strategy, StrategyContext, StepResult } from './strategy';
 import { updatesBody, updatesOf, type WireCodec } from './wire';
-
-/**
- * Asynchronous parameter server (ASP, the unbounded-delay mode of Li et al., OSDI 2014): a worker
- * pushes its gradient, the server applies gradients in arrival order and answers with its current
- * parameters, and the worker computes its next step on them. A worker waits for its own answer but
- * never for another worker, so with N equal workers a gradient is about N−1 versions stale.
- * If the answer does not come within `pushTimeoutMs`, the worker stops waiting and trains on its
- * local copy (applying its own gradients) while it keeps retrying: A is kept. Under a partition the
- * cut-off side drifts from the server: C is lost (PA/EL).
- *
- * Delivery: a push carries every gradient not yet acknowledged, tagged (worker, seq); the server
- * applies only seqs above the last one it applied for that worker, so retries and network
- * duplicates are applied once. One push is in flight at a time; an unanswered push is resent after
- * `pushTimeoutMs`. The server checkpoints (params, version, applied seqs) every
- * `checkpointEveryMs`; a crash loses what came after, and acknowledged updates lost that way are
- * counted in lostUpdates.
- */
-export const psAsyncKnobs = z
-  .object({
-    kind: z.literal('ps-async'),
-    pushTimeoutMs: z.number().positive().default(300),
-    checkpointEveryMs: z.number().nonnegative().default(2000),
-    /** Scale each gradient's learning rate by 1/max(1, τ), τ its staleness at apply (Zhang et al. 2016). */
-    lrStaleness: z.enum(['none', 'inverse']).default('none'),
-    /**
-     * "lease": before each update a worker takes a lock from the coordination service (a
-     * lease-bound key / an ephemeral sequential znode), reads the parameters, computes, writes and
-     * releases — the recipe of CURRICULUM L11 (psAsyncRmw.ts). "none": asynchronous pushes.
-     */
-    writeLock: z.enum(['none', 'lease']).default('none'),
-    /** "add": the server applies the gradient. "set": the worker writes back the whole vector it computed (a late write overwrites). */
-    writeMode: z.enum(['add', 'set']).default('add'),
-    /** The server checks each lock grant's fencing token and refuses one older than the newest it has seen. */
-    fencing: z.boolean().default(false),
-  })
-  .strict();
-export type PsAsyncConfig = z.infer<typeof psAsyncKnobs>;
+import type { PsAsyncConfig } from './psAsyncKnobs';
 
 interface Update {
   seq: number;
@@ -103,6 +66,22 @@ export const psAsyncWire: WireCodec = {
   },
 };
 
+/**
+ * Asynchronous parameter server (ASP, the unbounded-delay mode of Li et al., OSDI 2014): a worker
+ * pushes its gradient, the server applies gradients in arrival order and answers with its current
+ * parameters, and the worker computes its next step on them. A worker waits for its own answer but
+ * never for another worker, so with N equal workers a gradient is about N−1 versions stale.
+ * If the answer does not come within `pushTimeoutMs`, the worker stops waiting and trains on its
+ * local copy (applying its own gradients) while it keeps retrying: A is kept. Under a partition the
+ * cut-off side drifts from the server: C is lost (PA/EL).
+ *
+ * Delivery: a push carries every gradient not yet acknowledged, tagged (worker, seq); the server
+ * applies only seqs above the last one it applied for that worker, so retries and network
+ * duplicates are applied once. One push is in flight at a time; an unanswered push is resent after
+ * `pushTimeoutMs`. The server checkpoints (params, version, applied seqs) every
+ * `checkpointEveryMs`; a crash loses what came after, and acknowledged updates lost that way are
+ * counted in lostUpdates.
+ */
 export class PsAsyncStrategy implements Strategy {
   readonly kind = 'ps-async';
   readonly wire = psAsyncWire;

@@ -2,7 +2,7 @@ import type { Message, NodeId } from '../sim/types';
 import { axpy } from '../sim/vectors';
 import type { CoordEvent } from './coord/api';
 import type { NodeFacts } from './facts';
-import type { PsAsyncConfig } from './psAsync';
+import type { PsAsyncConfig } from './psAsyncKnobs';
 import { ParamStore, type StoreState } from './psStore';
 import type { Strategy, StrategyContext, StepResult } from './strategy';
 import type { WireCodec } from './wire';

@@ -1,52 +1,10 @@
-import { z } from 'zod';
 import type { Message, NodeId } from '../sim/types';
 import { axpy } from '../sim/vectors';
 import type { NodeFacts, Strategy, StrategyContext, StepResult } from './strategy';
 import type { WireCodec } from './wire';
-import { aggregate, aggregationRules, krumProblem } from './aggregation';
+import { aggregate } from './aggregation';
 import { crashedWaitClock, freshWaitClock, startWaiting, stopWaiting, waitFraction, type WaitClock } from './waiting';
-
-/**
- * Bulk-synchronous parameter server (BSP) with a barrier, optionally with backup workers
- * (Chen et al., "Revisiting Distributed Synchronous SGD", 2016). Round r: every worker computes a
- * gradient on the round's parameters (version r) and pushes it to s0; the server aggregates the
- * first N − b gradients of round r that arrive, applies their mean (times the count under the
- * linear scaling rule, so the step equals all-reduce's sum), bumps the version and sends the new
- * parameters to every worker. Gradients of a finished round arrive late and are dropped (counted).
- * Every worker adopts the same parameters for one version, so C is kept; a partition or a dead
- * worker stops the barrier (more than b missing gradients), so A is given up: PC/EC. Even without
- * faults every round waits for the (N − b)-th fastest worker: the "else latency" of PACELC.
- *
- * Delivery over a lossy network: a waiting worker resends its push every `rtoMs`; the server
- * deduplicates by (worker, round) and answers a push of a finished round with the current
- * parameters (the worker evidently missed them). The server persists (params, version) when it
- * applies a round (a checkpoint per round): a server crash loses only the gradients of the round
- * in progress, which the waiting workers resend; nothing acknowledged is lost.
- *
- * Aggregation (CURRICULUM L13): the mean by default; `median`, `trimmed-mean`, `krum` and
- * `multi-krum` (protocols/aggregation.ts) replace it by a robust estimate of the mean that one
- * Byzantine worker cannot drag arbitrarily far, at the price of needing every gradient
- * individually (no summing on the way, as ring all-reduce does). Under the linear scaling rule
- * the robust estimate is scaled like the mean.
- */
-export const psSyncKnobs = z
-  .object({
-    kind: z.literal('ps-sync'),
-    /** b: the server aggregates the first N − b gradients of each round and drops the rest. */
-    backupWorkers: z.number().int().min(0).default(0),
-    /** Linear scaling rule (Goyal et al.): lr × aggregated count on the mean, i.e. the sum. */
-    lrLinearScaling: z.boolean().default(true),
-    /** How the round's gradients are combined: the mean, or a Byzantine-robust rule (protocols/aggregation.ts). */
-    aggregation: z.enum(aggregationRules).default('mean'),
-    /** trimmed-mean: fraction β trimmed from each end of every coordinate (⌊β·n⌋ values per side). */
-    trim: z.number().min(0).max(0.49).default(0.1),
-    /** krum, multi-krum (and the median's outlier count): the number f of Byzantine workers assumed. */
-    f: z.number().int().min(0).default(1),
-    /** Retransmission timeout of a push that got no parameters back. */
-    rtoMs: z.number().positive().default(300),
-  })
-  .strict();
-export type PsSyncConfig = z.infer<typeof psSyncKnobs>;
+import { psSyncAggregationProblem, type PsSyncConfig } from './psSyncKnobs';
 
 interface PushMsg {
   round: number;
@@ -75,6 +33,29 @@ interface ServerState {
   received: Map<NodeId, Float32Array>;
 }
 
+/**
+ * Bulk-synchronous parameter server (BSP) with a barrier, optionally with backup workers
+ * (Chen et al., "Revisiting Distributed Synchronous SGD", 2016). Round r: every worker computes a
+ * gradient on the round's parameters (version r) and pushes it to s0; the server aggregates the
+ * first N − b gradients of round r that arrive, applies their mean (times the count under the
+ * linear scaling rule, so the step equals all-reduce's sum), bumps the version and sends the new
+ * parameters to every worker. Gradients of a finished round arrive late and are dropped (counted).
+ * Every worker adopts the same parameters for one version, so C is kept; a partition or a dead
+ * worker stops the barrier (more than b missing gradients), so A is given up: PC/EC. Even without
+ * faults every round waits for the (N − b)-th fastest worker: the "else latency" of PACELC.
+ *
+ * Delivery over a lossy network: a waiting worker resends its push every `rtoMs`; the server
+ * deduplicates by (worker, round) and answers a push of a finished round with the current
+ * parameters (the worker evidently missed them). The server persists (params, version) when it
+ * applies a round (a checkpoint per round): a server crash loses only the gradients of the round
+ * in progress, which the waiting workers resend; nothing acknowledged is lost.
+ *
+ * Aggregation (CURRICULUM L13): the mean by default; `median`, `trimmed-mean`, `krum` and
+ * `multi-krum` (protocols/aggregation.ts) replace it by a robust estimate of the mean that one
+ * Byzantine worker cannot drag arbitrarily far, at the price of needing every gradient
+ * individually (no summing on the way, as ring all-reduce does). Under the linear scaling rule
+ * the robust estimate is scaled like the mean.
+ */
 export class PsSyncStrategy implements Strategy {
   readonly kind = 'ps-sync';
   readonly wire = psSyncWire;
@@ -296,15 +277,6 @@ export class PsSyncStrategy implements Strategy {
   duplicatesSkipped(): number {
     return this.dupSkipped;
   }
-}
-
-/**
- * Why this aggregation cannot run on the round's n = N − b gradients, or null: Krum needs
- * n > 2f + 2 (Blanchard et al. 2017). (A trimmed mean always keeps a value: trim < ½.)
- */
-export function psSyncAggregationProblem(cfg: Pick<PsSyncConfig, 'aggregation' | 'f' | 'backupWorkers'>, workers: number): string | null {
-  const krum = krumProblem(cfg.aggregation, workers - cfg.backupWorkers, cfg.f);
-  return krum && cfg.backupWorkers > 0 ? `${krum} (n = workers − backupWorkers)` : krum;
 }
 
 /** Pushes carry (round, gradient); parameters carry (version, parameters). Pulls carry nothing to protect. */

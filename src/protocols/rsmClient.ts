@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { NodeId } from '../sim/types';
 import type { StepResult, StrategyContext } from './strategy';
 
@@ -16,12 +15,6 @@ import type { StepResult, StrategyContext } from './strategy';
  * A worker's sequence numbers survive its crash (small durable counters), so (worker, seq) stays
  * unique.
  */
-
-export const clientKnobShape = {
-  clientRetryMs: z.number().positive().default(100),
-  /** A worker abandons an update not acknowledged within this time and reads fresh parameters. */
-  updateTimeoutMs: z.number().positive().default(1000),
-};
 
 export interface ClientConfig {
   clientRetryMs: number;

@@ -1,63 +1,9 @@
-import { z } from 'zod';
 import type { Message, NodeId } from '../sim/types';
 import { axpy } from '../sim/vectors';
 import type { NodeFacts, Strategy, StrategyContext, StepResult } from './strategy';
 import { updatesBody, updatesOf, type WireCodec } from './wire';
 import { crashedWaitClock, freshWaitClock, startWaiting, stopWaiting, waitFraction, type WaitClock } from './waiting';
-
-/**
- * Stale Synchronous Parallel on a parameter server (Ho et al., NIPS 2013).
- *
- * Clocks. clock(w) = iterations w has completed (each ends with a push of its update, tagged
- * with the iteration's clock c = 0, 1, …). The server applies updates as they arrive and keeps,
- * per worker, how many of its clocks it has applied; minClock = the minimum over all workers
- * (crashed and cut-off ones included: the paper's bound is over all P workers, with no notion of
- * leaving, so SSP waits for them as BSP does). The invariants take a live worker's clock as its
- * own and a crashed one's as the server's count of it, the clock it will resume at.
- *
- * The rule. A worker may compute iteration c = clock(w) only on parameters that include every
- * update from clocks < c − s, i.e. read at minClock ≥ c − s. The same condition bounds the
- * spread: a computing worker is at most s clocks ahead of the slowest, so
- *   - maxClockGap (c of a worker starting an iteration − slowest live clock) ≤ s, and
- *   - the spread of completed clocks is ≤ s + 1 at all times (a blocked worker has ticked once
- *     more): both are checked as invariants.
- * s = 0 is BSP (every iteration waits for everyone's previous one), s = "inf" is ASP.
- *
- * Reads. The worker keeps a cache (server parameters plus the minClock they were read at) and
- * applies its own updates to it at once (read-my-writes). Each push also asks for a read; the
- * server answers at once when minClock ≥ the worker's need, otherwise it acknowledges the push and
- * answers when minClock gets there. If the cache already satisfies the bound, the worker does not
- * wait for the answer.
- *
- * Delivery: updates carry (worker, clock); the server applies them in clock order and skips
- * duplicates; unacknowledged updates are resent every `rtoMs`. The server persists its state with
- * every applied update, so a server crash loses only pending reads (which the workers repeat).
- *
- * Restarts. A restarted worker has lost its clock; the server's count of its applied clocks is
- * where it resumes (its completed-but-unapplied clocks died with it). It must take that count from
- * the answer to its own restart pull, never from a reply addressed to its previous incarnation that
- * was still in flight: such a reply carries an older count, and a worker resuming below the clocks
- * the server already applied breaks the bound for everyone (seeds 20437, 20807, 30814 of
- * `npm run check`: the others had legitimately run s clocks past the server's count, and the
- * restarted worker went back below it). Ho et al. define the bound over every worker's clock; a
- * crashed worker's clock is what the server holds of it, so the bound and its invariant stay as
- * they are, and the protocol is what was wrong. Each worker therefore keeps a boot counter
- * (`incarnation`, on its disk): the restart pull carries it and only the reply echoing it ends the
- * restart. The server also fences updates of an earlier incarnation that arrive after a later one
- * said hello (Kafka fences a zombie producer by its epoch the same way); on these FIFO links that
- * cannot happen, since an old update was sent before the pull, but the rule should not rest on it.
- */
-export const sspKnobs = z
-  .object({
-    kind: z.literal('ssp'),
-    /** s: clocks a worker may run ahead of the slowest. 0 = BSP, "inf" = ASP. */
-    staleness: z.union([z.number().int().min(0), z.literal('inf')]).default(3),
-    /** Scale each update's learning rate by 1/max(1, τ), τ its staleness in versions (Zhang et al. 2016). */
-    lrStaleness: z.enum(['none', 'inverse']).default('none'),
-    rtoMs: z.number().positive().default(300),
-  })
-  .strict();
-export type SspConfig = z.infer<typeof sspKnobs>;
+import type { SspConfig } from './sspKnobs';
 
 interface Update {
   clock: number;
@@ -125,6 +71,48 @@ export const sspWire: WireCodec = {
   },
 };
 
+/**
+ * Stale Synchronous Parallel on a parameter server (Ho et al., NIPS 2013).
+ *
+ * Clocks. clock(w) = iterations w has completed (each ends with a push of its update, tagged
+ * with the iteration's clock c = 0, 1, …). The server applies updates as they arrive and keeps,
+ * per worker, how many of its clocks it has applied; minClock = the minimum over all workers
+ * (crashed and cut-off ones included: the paper's bound is over all P workers, with no notion of
+ * leaving, so SSP waits for them as BSP does). The invariants take a live worker's clock as its
+ * own and a crashed one's as the server's count of it, the clock it will resume at.
+ *
+ * The rule. A worker may compute iteration c = clock(w) only on parameters that include every
+ * update from clocks < c − s, i.e. read at minClock ≥ c − s. The same condition bounds the
+ * spread: a computing worker is at most s clocks ahead of the slowest, so
+ *   - maxClockGap (c of a worker starting an iteration − slowest live clock) ≤ s, and
+ *   - the spread of completed clocks is ≤ s + 1 at all times (a blocked worker has ticked once
+ *     more): both are checked as invariants.
+ * s = 0 is BSP (every iteration waits for everyone's previous one), s = "inf" is ASP.
+ *
+ * Reads. The worker keeps a cache (server parameters plus the minClock they were read at) and
+ * applies its own updates to it at once (read-my-writes). Each push also asks for a read; the
+ * server answers at once when minClock ≥ the worker's need, otherwise it acknowledges the push and
+ * answers when minClock gets there. If the cache already satisfies the bound, the worker does not
+ * wait for the answer.
+ *
+ * Delivery: updates carry (worker, clock); the server applies them in clock order and skips
+ * duplicates; unacknowledged updates are resent every `rtoMs`. The server persists its state with
+ * every applied update, so a server crash loses only pending reads (which the workers repeat).
+ *
+ * Restarts. A restarted worker has lost its clock; the server's count of its applied clocks is
+ * where it resumes (its completed-but-unapplied clocks died with it). It must take that count from
+ * the answer to its own restart pull, never from a reply addressed to its previous incarnation that
+ * was still in flight: such a reply carries an older count, and a worker resuming below the clocks
+ * the server already applied breaks the bound for everyone (seeds 20437, 20807, 30814 of
+ * `npm run check`: the others had legitimately run s clocks past the server's count, and the
+ * restarted worker went back below it). Ho et al. define the bound over every worker's clock; a
+ * crashed worker's clock is what the server holds of it, so the bound and its invariant stay as
+ * they are, and the protocol is what was wrong. Each worker therefore keeps a boot counter
+ * (`incarnation`, on its disk): the restart pull carries it and only the reply echoing it ends the
+ * restart. The server also fences updates of an earlier incarnation that arrive after a later one
+ * said hello (Kafka fences a zombie producer by its epoch the same way); on these FIFO links that
+ * cannot happen, since an old update was sent before the pull, but the rule should not rest on it.
+ */
 export class SspStrategy implements Strategy {
   readonly kind = 'ssp';
   readonly wire = sspWire;

@@ -1,8 +1,8 @@
 import { strategyInfo } from '../protocols';
 import { noteNames } from '../protocols/facts';
-import { kafkaMisnomers, kafkaPsProblems } from '../protocols/kafka';
+import { kafkaMisnomers, kafkaPsProblems } from '../protocols/kafka/knobs';
 import { coordinationProblems } from '../protocols/coord/config';
-import { psSyncAggregationProblem } from '../protocols/psSync';
+import { psSyncAggregationProblem } from '../protocols/psSyncKnobs';
 import { strategiesWithWire } from '../protocols/wire';
 import { actionKinds, FASHION_TRAIN_IMAGES, isComparison, scenarioSchema, type Scenario, type TimelineEntry } from './schema';
 import { fieldNamesOf, formatIssues, formatPath, makeSuggester } from './issues';

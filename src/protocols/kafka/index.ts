@@ -1,13 +1,8 @@
 import type { StrategyContext } from '../strategy';
-import { kafkaPsKnobs, kafkaMisnomers, kafkaPsProblems, type KafkaPsConfig } from './knobs';
+import { kafkaDurable, kafkaPsKnobs, kafkaMisnomers, kafkaPsProblems, type KafkaPsConfig } from './knobs';
 import { KafkaPsStrategy } from './strategy';
 
-export { kafkaPsKnobs, kafkaMisnomers, kafkaPsProblems, KafkaPsStrategy, type KafkaPsConfig };
-
-/** acks=all, min.insync.replicas ≥ 2 and no unclean election: no acknowledged record may be lost. */
-export function kafkaDurable(cfg: KafkaPsConfig): boolean {
-  return cfg.acks === 'all' && cfg['min.insync.replicas'] >= 2 && !cfg['unclean.leader.election.enable'];
-}
+export { kafkaDurable, kafkaPsKnobs, kafkaMisnomers, kafkaPsProblems, KafkaPsStrategy, type KafkaPsConfig };
 
 /**
  * The context lists workers and servers but not brokers; they are b0…b(k−1), and asking about a

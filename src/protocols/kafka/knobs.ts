@@ -33,6 +33,11 @@ export const kafkaPsKnobs = z
   .strict();
 export type KafkaPsConfig = z.infer<typeof kafkaPsKnobs>;
 
+/** acks=all, min.insync.replicas ≥ 2 and no unclean election: no acknowledged record may be lost. */
+export function kafkaDurable(cfg: KafkaPsConfig): boolean {
+  return cfg.acks === 'all' && cfg['min.insync.replicas'] >= 2 && !cfg['unclean.leader.election.enable'];
+}
+
 /**
  * Settings people believe Kafka has but it does not: the validator answers them with this message
  * instead of a "did you mean". `max.message.delay.ms` appears in popular interview answers.

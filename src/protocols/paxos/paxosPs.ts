@@ -1,10 +1,9 @@
-import { z } from 'zod';
 import { quantize } from '../../sim/network';
 import type { Rng } from '../../sim/rng';
 import type { Action, Message, NodeId } from '../../sim/types';
 import type { NodeFacts, NodeLog } from '../facts';
 import { updateKey } from '../paramMachine';
-import { clientKnobShape, RsmClients, type ClientMsg } from '../rsmClient';
+import { RsmClients, type ClientMsg } from '../rsmClient';
 import type { StepResult, Strategy, StrategyContext } from '../strategy';
 import { PaxosChecker } from './invariants';
 import { replicatedClientWire } from '../wire';
@@ -26,42 +25,7 @@ import {
 } from './rules';
 import { freshDurable, freshVolatile, majority, proposerOf, type Accepted, type PaxosCore, type PromiseReply, type Value } from './state';
 import { chosenItem, serverFacts, serverMetric } from './views';
-
-/**
- * A parameter server replicated with Multi-Paxos and a distinguished proposer (Lamport, "Paxos
- * Made Simple", 2001, §3). The replicated state machine is the parameter vector; slot i of the
- * sequence holds one command — a worker's update, or a no-op — and applying an update is one SGD
- * step.
- *
- * Every server is acceptor, learner and proposer. A server that hears no leader for a randomised
- * election timeout (seeded, like raft-ps) becomes a candidate: it takes a ballot above every one it
- * knows and runs phase 1 once, for all slots from the first it does not know chosen (prepare →
- * promise). With promises from a majority it leads: for each slot some promise reports it
- * re-proposes the value accepted in the highest ballot, fills the gaps with no-ops, and then
- * proposes each new update in the next slot (phase 2: accept → accepted). A value is chosen when a
- * majority accepted it in one ballot; the leader learns that from the replies and announces the
- * chosen prefix on its next accept or heartbeat — a follower that accepted a slot in the leader's
- * ballot then knows its value, and asks the leader for the chosen values it lacks. Learners apply
- * chosen slots in order. A refusal naming a higher ballot makes a proposer step down.
- *
- * Workers are clients as in raft-ps (rsmClient.ts). Reads are linearizable the ReadIndex way: the
- * leader notes the highest slot it has assigned, confirms with a heartbeat round that a majority
- * still follows its ballot (so no later ballot can have chosen anything), and answers once every
- * slot up to the noted one is chosen and applied.
- */
-export const paxosPsKnobs = z
-  .object({
-    kind: z.literal('paxos-ps'),
-    /** Election timeout drawn uniformly from [min, max] ms each time it is reset (as raft-ps). */
-    electionTimeoutMs: z
-      .tuple([z.number().positive(), z.number().positive()])
-      .refine(([lo, hi]) => lo <= hi, 'the minimum must not exceed the maximum')
-      .default([150, 300]),
-    heartbeatMs: z.number().positive().default(50),
-    ...clientKnobShape,
-  })
-  .strict();
-export type PaxosPsConfig = z.infer<typeof paxosPsKnobs>;
+import type { PaxosPsConfig } from './knobs';
 
 /** Slots per message when a learner catches up, and accepts re-sent per heartbeat. */
 const BATCH = 64;
@@ -106,6 +70,28 @@ interface Server extends PaxosCore {
   rng: Rng;
 }
 
+/**
+ * A parameter server replicated with Multi-Paxos and a distinguished proposer (Lamport, "Paxos
+ * Made Simple", 2001, §3). The replicated state machine is the parameter vector; slot i of the
+ * sequence holds one command — a worker's update, or a no-op — and applying an update is one SGD
+ * step.
+ *
+ * Every server is acceptor, learner and proposer. A server that hears no leader for a randomised
+ * election timeout (seeded, like raft-ps) becomes a candidate: it takes a ballot above every one it
+ * knows and runs phase 1 once, for all slots from the first it does not know chosen (prepare →
+ * promise). With promises from a majority it leads: for each slot some promise reports it
+ * re-proposes the value accepted in the highest ballot, fills the gaps with no-ops, and then
+ * proposes each new update in the next slot (phase 2: accept → accepted). A value is chosen when a
+ * majority accepted it in one ballot; the leader learns that from the replies and announces the
+ * chosen prefix on its next accept or heartbeat — a follower that accepted a slot in the leader's
+ * ballot then knows its value, and asks the leader for the chosen values it lacks. Learners apply
+ * chosen slots in order. A refusal naming a higher ballot makes a proposer step down.
+ *
+ * Workers are clients as in raft-ps (rsmClient.ts). Reads are linearizable the ReadIndex way: the
+ * leader notes the highest slot it has assigned, confirms with a heartbeat round that a majority
+ * still follows its ballot (so no later ballot can have chosen anything), and answers once every
+ * slot up to the noted one is chosen and applied.
+ */
 export class PaxosPsStrategy implements Strategy {
   readonly kind = 'paxos-ps';
   readonly wire = replicatedClientWire;

@@ -1,14 +1,32 @@
-import { z } from 'zod';
 import type { Message, NodeId } from '../../sim/types';
 import type { NodeFacts, NodeLog } from '../facts';
 import { updateKey, type UpdateCommand } from '../paramMachine';
-import { clientKnobShape, RsmClients, type ClientMsg } from '../rsmClient';
+import { RsmClients, type ClientMsg } from '../rsmClient';
 import type { StepResult, Strategy, StrategyContext } from '../strategy';
 import { TwoPcChecker } from './invariants';
 import { beginTx, decide, onDecision, onDecisionRequest, onInquiry, onPrepare, onVote, onVoteTimeout, updateStatus, type Vote } from './rules';
 import { recoverCoordinator, recoverParticipant, undecided, type Coordinator, type Decision, type Participant, type PartRecord } from './state';
 import { partItem, serverFacts, type ServerView } from './views';
 import { replicatedClientWire } from '../wire';
+import type { TwoPcPsConfig } from './knobs';
+
+type Msg =
+  | ClientMsg
+  | { t: 'prepare'; tx: number; update: UpdateCommand }
+  | { t: 'vote'; tx: number; vote: Vote }
+  /** COMMIT / ABORT, from the coordinator or, answering a request, from a peer. */
+  | { t: 'decision'; tx: number; decision: Decision }
+  /** A prepared participant asks for the decision of `tx` (termination protocol). */
+  | { t: 'ask'; tx: number };
+
+interface ServerX {
+  part: Participant;
+  /** Prepared and the decision did not come in time: it asks around (observer and facts). */
+  blocked: boolean;
+  /** A PREPARE that waits for the decision of the transaction it is prepared on. */
+  deferred: { tx: number; update: UpdateCommand; from: NodeId } | null;
+  waitToken: number;
+}
 
 /**
  * A parameter server replicated by two-phase commit across the servers (Gray 1978; Bernstein,
@@ -33,43 +51,6 @@ import { replicatedClientWire } from '../wire';
  * linearizable. A coordinator that is down answers nothing, so reads wait with writes — CP, and it
  * needs every replica for writes.
  */
-export const twoPcPsKnobs = z
-  .object({
-    kind: z.literal('2pc-ps'),
-    /** The server that runs the coordinator (it is a participant too). */
-    coordinator: z.string().regex(/^s\d+$/, 'expected a server id such as "s0"').default('s0'),
-    /** How long the coordinator waits for every vote before it aborts; a prepared participant waits twice this for the decision before it asks around. */
-    voteTimeoutMs: z.number().positive().default(300),
-    ...clientKnobShape,
-    /**
-     * A worker abandons an update not decided within this time. Longer than raft-ps's 1 s: the
-     * coordinator runs one transaction at a time, so with a participant down an update waits behind
-     * the others' vote timeouts (4 workers × 300 ms) and would be abandoned while it is still about
-     * to be decided — its outcome then unknown to the worker, for no gain.
-     */
-    updateTimeoutMs: z.number().positive().default(2000),
-  })
-  .strict();
-export type TwoPcPsConfig = z.infer<typeof twoPcPsKnobs>;
-
-type Msg =
-  | ClientMsg
-  | { t: 'prepare'; tx: number; update: UpdateCommand }
-  | { t: 'vote'; tx: number; vote: Vote }
-  /** COMMIT / ABORT, from the coordinator or, answering a request, from a peer. */
-  | { t: 'decision'; tx: number; decision: Decision }
-  /** A prepared participant asks for the decision of `tx` (termination protocol). */
-  | { t: 'ask'; tx: number };
-
-interface ServerX {
-  part: Participant;
-  /** Prepared and the decision did not come in time: it asks around (observer and facts). */
-  blocked: boolean;
-  /** A PREPARE that waits for the decision of the transaction it is prepared on. */
-  deferred: { tx: number; update: UpdateCommand; from: NodeId } | null;
-  waitToken: number;
-}
-
 export class TwoPcPsStrategy implements Strategy {
   readonly kind = '2pc-ps';
   readonly wire = replicatedClientWire;

@@ -1,0 +1,98 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * Issue 9: the page's first load carries no protocol implementation; each strategy (and the
+ * coordination service) loads when a run needs it (factory.ts, coord/create.ts). This follows the
+ * source's static imports — what the bundler must put before the page runs — from the app's entry
+ * and from every dynamic import of those two loaders, and checks the two sets share only light
+ * modules. A value import of an implementation from the app, the engine or the registry fails it.
+ */
+
+const src = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const rel = (f: string): string => relative(src, f).replaceAll('\\', '/');
+
+/** Relative specifiers of a file's static imports and re-exports that are not `import type` (dynamic `import()` excluded). */
+function staticImports(file: string): string[] {
+  const code = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+  const out: string[] = [];
+  for (const m of code.matchAll(/^\s*(?:import|export)\s+(?!type\b)(?:[^'";]*?\s+from\s+)?['"](\.[^'"]+)['"]/gm)) out.push(m[1]);
+  return out;
+}
+
+function resolveSpec(from: string, spec: string): string | null {
+  const base = resolve(dirname(from), spec.replace(/\?.*$/, ''));
+  for (const f of [base, `${base}.ts`, `${base}.tsx`, join(base, 'index.ts'), join(base, 'index.tsx')]) if (/\.tsx?$/.test(f) && existsSync(f)) return f;
+  return null;
+}
+
+function closure(entries: string[]): Set<string> {
+  const seen = new Set<string>();
+  const visit = (f: string): void => {
+    if (seen.has(f)) return;
+    seen.add(f);
+    for (const spec of staticImports(f)) {
+      const next = resolveSpec(f, spec);
+      if (next) visit(next);
+    }
+  };
+  entries.forEach(visit);
+  return seen;
+}
+
+/** The modules a loader imports on demand. */
+function dynamicTargets(file: string): string[] {
+  const code = readFileSync(file, 'utf8');
+  return [...code.matchAll(/import\(\s*['"](\.[^'"]+)['"]\s*\)/g)].map((m) => resolveSpec(file, m[1])!).filter(Boolean);
+}
+
+const loaders = [join(src, 'protocols/factory.ts'), join(src, 'protocols/coord/create.ts')];
+
+/**
+ * Modules both sides import, on purpose: types-and-constants modules and small pure helpers the
+ * validator and the engine need (`facts.ts` note names, `wire.ts` which strategies carry updates,
+ * `coord/api.ts` the client timer tag, the knobs).
+ */
+const shared = new Set([
+  'protocols/facts.ts',
+  'protocols/wire.ts',
+  'protocols/coord/api.ts',
+  'protocols/coord/config.ts',
+  'protocols/aggregationRules.ts',
+  'protocols/psAsyncKnobs.ts',
+  'protocols/allreduceKnobs.ts',
+  'protocols/psSyncKnobs.ts',
+  'protocols/sspKnobs.ts',
+  'protocols/degradeKnobs.ts',
+  'protocols/rsmClientKnobs.ts',
+  'protocols/raft/knobs.ts',
+  'protocols/kafka/knobs.ts',
+  'protocols/paxos/knobs.ts',
+  'protocols/twopc/knobs.ts',
+]);
+
+describe('first load (issue 9)', () => {
+  const targets = loaders.flatMap(dynamicTargets);
+  const firstLoad = closure([join(src, 'main.tsx')]);
+  const implementations = closure(targets);
+
+  it('every strategy and both coordination services load on demand', () => {
+    expect(targets.map(rel).sort()).toEqual(
+      ['allreduce', 'coord/etcd', 'coord/zookeeper', 'degrade', 'kafka/index', 'paxos/paxosPs', 'psAsync', 'psAsyncRmw', 'psSync', 'raft/raftPs', 'ssp', 'twopc/twoPcPs'].map((f) => `protocols/${f}.ts`).sort(),
+    );
+  });
+
+  it("the app's entry reaches the engine and the registry", () => {
+    // Guards the walk itself: if it stopped following imports, the next test would pass for nothing.
+    for (const f of ['engine/simulation.ts', 'protocols/index.ts', 'protocols/factory.ts', 'scenario/validate.ts', 'app/explain/state.ts']) expect(firstLoad.has(join(src, f)), f).toBe(true);
+  });
+
+  it('reaches no implementation module', () => {
+    const both = [...implementations].filter((f) => firstLoad.has(f)).map(rel);
+    // Outside src/protocols both sides share the simulator's helpers (sim/vectors, sim/network …).
+    expect(both.filter((f) => f.startsWith('protocols/') && !shared.has(f)).sort()).toEqual([]);
+    for (const f of targets) expect(firstLoad.has(f), rel(f)).toBe(false);
+  });
+});

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { aggregationRules, krumProblem } from './aggregationRules';
+
+/** Knobs of `ps-sync` (the strategy, and where its rules come from: psSync.ts). */
+export const psSyncKnobs = z
+  .object({
+    kind: z.literal('ps-sync'),
+    /** b: the server aggregates the first N − b gradients of each round and drops the rest. */
+    backupWorkers: z.number().int().min(0).default(0),
+    /** Linear scaling rule (Goyal et al.): lr × aggregated count on the mean, i.e. the sum. */
+    lrLinearScaling: z.boolean().default(true),
+    /** How the round's gradients are combined: the mean, or a Byzantine-robust rule (protocols/aggregation.ts). */
+    aggregation: z.enum(aggregationRules).default('mean'),
+    /** trimmed-mean: fraction β trimmed from each end of every coordinate (⌊β·n⌋ values per side). */
+    trim: z.number().min(0).max(0.49).default(0.1),
+    /** krum, multi-krum (and the median's outlier count): the number f of Byzantine workers assumed. */
+    f: z.number().int().min(0).default(1),
+    /** Retransmission timeout of a push that got no parameters back. */
+    rtoMs: z.number().positive().default(300),
+  })
+  .strict();
+export type PsSyncConfig = z.infer<typeof psSyncKnobs>;
+
+/**
+ * Why this aggregation cannot run on the round's n = N − b gradients, or null: Krum needs
+ * n > 2f + 2 (Blanchard et al. 2017). (A trimmed mean always keeps a value: trim < ½.)
+ */
+export function psSyncAggregationProblem(cfg: Pick<PsSyncConfig, 'aggregation' | 'f' | 'backupWorkers'>, workers: number): string | null {
+  const krum = krumProblem(cfg.aggregation, workers - cfg.backupWorkers, cfg.f);
+  return krum && cfg.backupWorkers > 0 ? `${krum} (n = workers − backupWorkers)` : krum;
+}
