@@ -1,10 +1,10 @@
 import { Simulation } from '../src/engine/simulation';
 import type { Scenario } from '../src/scenario/schema';
 import { rngFor } from '../src/sim/rng';
-import { bareTrainingLoop, benchBatches } from '../src/train/bareLoop';
 import { loadModelData } from '../src/train/modelData';
 import type { Trainer } from '../src/train/types';
 import type { Sha256Factory } from '../src/sim/history';
+import { benchBatches } from './batches';
 
 /**
  * Cluster training throughput at "max" speed — every simulation, protocol and messaging cost
@@ -36,7 +36,8 @@ export async function bareStepsPerSec(scenario: Scenario, steps: number, run: (d
   return run(draws);
 }
 
+/** The bare loop on this thread (Node). Imported here, not above: the bench page shares this module and keeps tfjs off its main thread. */
 export async function bareInProcess(scenario: Scenario) {
-  const { train } = await loadModelData(scenario.model, scenario.seed);
+  const [{ train }, { bareTrainingLoop }] = await Promise.all([loadModelData(scenario.model, scenario.seed), import('../src/train/bareLoop')]);
   return (draws: Uint32Array[]) => bareTrainingLoop(scenario.model, train, draws, scenario.seed);
 }

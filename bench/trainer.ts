@@ -1,7 +1,8 @@
 import { selectBackend } from '../src/train/backend';
 import { makeDataset } from '../src/train/datasets';
 import { LocalTrainer } from '../src/train/localTrainer';
-import { bareTrainingLoop, benchBatches } from '../src/train/bareLoop';
+import { bareTrainingLoop } from '../src/train/bareLoop';
+import { benchBatches } from './batches';
 import type { BackendName } from '../src/train/types';
 import type { ModelSpec } from '../src/scenario/schema';
 import { rngFor } from '../src/sim/rng';

@@ -1,11 +1,13 @@
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
+// The fallback every thread can run, so always loaded; the others are imported when tried.
+import '@tensorflow/tfjs-backend-cpu';
 import type { BackendChoice, BackendName } from './types';
 
 /**
  * Backend choice: 'auto' by measuring a few real steps of the model on each backend, a named one
  * with fallback to cpu. tfjs backends are per thread (per worker), so this is called once per
- * worker or per Node process. webgpu and wasm are imported lazily: Node and cpu-only paths never
- * load them.
+ * worker or per Node process. Only cpu (the fallback) is loaded up front; webgpu, webgl and wasm
+ * are imported when tried, so a worker loads tfjs-core, cpu and the backends it tries, no more.
  */
 
 export const AUTO_ORDER: readonly BackendName[] = ['webgpu', 'webgl', 'wasm', 'cpu'];
@@ -123,6 +125,7 @@ async function register(name: BackendName, skipSoftware: boolean): Promise<strin
       }
       const soft = softwareNote(name);
       if (soft && skipSoftware) throw new Error(soft);
+      await import('@tensorflow/tfjs-backend-webgl');
       return soft;
     }
     case 'wasm': {

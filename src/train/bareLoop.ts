@@ -1,4 +1,4 @@
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 import type { ModelSpec } from '../scenario/schema';
 import { featureArray, forwardLogits, labelArray, lossOf } from './model';
 import { initialParams, ioShape, layerLayout } from './layout';
@@ -38,13 +38,4 @@ export async function bareTrainingLoop(model: ModelSpec, data: LabelledSet, draw
   opt.dispose();
   tf.dispose([x, y, ...weights]);
   return (draws.length / dt) * 1000;
-}
-
-/** Seeded mini-batch draws for benchmarks. */
-export function benchBatches(count: number, size: number, samples: number, rng: { int(a: number, b: number): number }): Uint32Array[] {
-  return Array.from({ length: count }, () => {
-    const b = new Uint32Array(size);
-    for (let i = 0; i < size; i++) b[i] = rng.int(0, samples - 1);
-    return b;
-  });
 }

@@ -1,4 +1,4 @@
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 import { describe, expect, it } from 'vitest';
 import { selectBackendDetailed } from './backend';
 import { LocalTrainer } from './localTrainer';

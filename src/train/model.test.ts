@@ -1,4 +1,4 @@
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ModelSpec } from '../scenario/schema';
 import { rngFor } from '../sim/rng';

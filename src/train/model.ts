@@ -1,4 +1,6 @@
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
+// variableGrads needs every op's gradient registered (tfjs-core's entry leaves them out).
+import '#tfjs-gradients';
 import type { Bounds } from './datasets';
 import { layerLayout, TOY_SHAPE, type IoShape, type LayerLayout } from './layout';
 import type { Evaluation, SamplePrediction } from './types';

@@ -1,0 +1,63 @@
+import { expect, test, type Page, type Response } from '@playwright/test';
+import { cliSummary } from './cli';
+
+/**
+ * Each tfjs backend is loaded only where it is chosen (issue 9): a training worker starts on
+ * tfjs-core and its cpu backend and imports webgl, wasm or webgpu when it tries one. What the
+ * workers fetched tells: the .wasm binaries, and JS that carries a backend's own flag names.
+ * Either way the run is the CLI's (same schedule hash).
+ */
+const id = 'async-partition';
+const WEBGL = 'WEBGL_VERSION';
+const WEBGPU = 'WEBGPU_CPU_FORWARD';
+
+interface Fetched {
+  url: string;
+  /** The body of a JS file ('' for anything else); null when it could not be read. */
+  text: string | null;
+}
+
+async function runToDone(page: Page, backend: string): Promise<Fetched[]> {
+  // Dedicated workers' requests are reported on their page.
+  const got: Array<Promise<Fetched>> = [];
+  const onResponse = (r: Response): void => {
+    const url = r.url();
+    const js = new URL(url).pathname.endsWith('.js');
+    got.push(js ? r.text().then((text) => ({ url, text }), () => ({ url, text: null })) : Promise.resolve({ url, text: '' }));
+  };
+  page.on('response', onResponse);
+  await page.goto(`./?scenario=${id}&autoplay=1&speed=max&backend=${backend}`);
+  await expect(page.getByTestId('run-status')).toHaveText('done', { timeout: 110_000 });
+  await expect(page.getByTestId('schedule-hash')).toHaveText(cliSummary(id).scheduleHash);
+  await expect(page.getByTestId('error')).toHaveCount(0);
+  page.off('response', onResponse);
+  const files = await Promise.all(got);
+  expect(files.filter((f) => f.text === null).map((f) => f.url), 'every JS body is readable, or this check is blind').toEqual([]);
+  return files;
+}
+
+const carrying = (files: Fetched[], marker: string): string[] => files.filter((f) => f.text?.includes(marker)).map((f) => f.url);
+const wasmFiles = (files: Fetched[]): string[] => files.filter((f) => new URL(f.url).pathname.endsWith('.wasm')).map((f) => f.url);
+
+test('backend=cpu: the workers load no other backend', async ({ page }) => {
+  const files = await runToDone(page, 'cpu');
+  expect(carrying(files, 'registerBackend').length, 'tfjs-core is among the bodies seen').toBeGreaterThan(0);
+  expect(carrying(files, WEBGL)).toEqual([]);
+  expect(carrying(files, WEBGPU)).toEqual([]);
+  expect(wasmFiles(files)).toEqual([]);
+});
+
+test('backend=webgl: imported when chosen, it trains to done (software WebGL here)', async ({ page }) => {
+  const files = await runToDone(page, 'webgl');
+  expect(carrying(files, WEBGL).length).toBeGreaterThan(0);
+  expect(carrying(files, WEBGPU)).toEqual([]);
+  expect(wasmFiles(files)).toEqual([]);
+  // The app does not show which backend its workers settled on (a failing one falls back to cpu); the bench page does.
+  await page.goto('./bench.html');
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+  const chosen = await page.evaluate(async (sc) => {
+    const w = window as unknown as { measureBackends(o: { scenario: string; backend: string }): Promise<{ chosen: string }> };
+    return (await w.measureBackends({ scenario: sc, backend: 'webgl' })).chosen;
+  }, id);
+  expect(chosen).toBe('webgl');
+});
