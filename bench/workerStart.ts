@@ -9,7 +9,8 @@
  *    and run, the model's data made, the backend chosen and ready) — bench page, measureBackends;
  *  - app: the app page on the scenario with `autoplay=1`, from navigation to the run going (its
  *    whole worker pool ready).
- * Prints a table on stderr and one JSON line on stdout. A measurement, never a test.
+ * Then each build against the first, as the median of the round-by-round differences. Prints a
+ * table on stderr and one JSON line on stdout. A measurement, never a test.
  */
 import { resolve } from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
@@ -93,4 +94,18 @@ const median = (xs: number[]): number => {
 const result: Record<string, { median: number; min: number; max: number; n: number }> = {};
 for (const [k, xs] of samples) result[k] = { median: Math.round(median(xs)), min: Math.round(Math.min(...xs)), max: Math.round(Math.max(...xs)), n: xs.length };
 for (const [k, v] of Object.entries(result)) log(`${k.padEnd(40)} median ${String(v.median).padStart(6)} ms  (min ${v.min}, max ${v.max}, n ${v.n})`);
-process.stdout.write(JSON.stringify({ scenario, reps, result }) + '\n');
+// Each build against the first, round by round (the two samples were taken back to back): the
+// median of the differences shrugs off the slow spells that widen each build's own spread.
+const paired: Record<string, number> = {};
+for (let i = 1; i < dists.length; i++) {
+  for (const kind of ['init', 'app']) {
+    for (const b of backends) {
+      const a = samples.get(`${name(0)} ${kind} ${b}`) ?? [];
+      const x = samples.get(`${name(i)} ${kind} ${b}`) ?? [];
+      const key = `${name(i)} − ${name(0)} ${kind} ${b}`;
+      paired[key] = Math.round(median(x.map((v, r) => v - a[r])));
+      log(`${key.padEnd(40)} median difference ${String(paired[key]).padStart(6)} ms`);
+    }
+  }
+}
+process.stdout.write(JSON.stringify({ scenario, reps, result, paired }) + '\n');
