@@ -104,6 +104,8 @@ export async function loadScenario(sc: Scenario, opts: { autoplay?: boolean } = 
   const my = beginLoad();
   let trainer: Trainer | null = null;
   try {
+    // The run's protocol code loads while the workers start, not after them.
+    void Simulation.loadCode(sc).catch(() => undefined); // a failure shows through create below
     trainer = await makeTrainer(sc, get().backend);
     const sim = await Simulation.create(sc, { trainer });
     if (!isCurrentLoad(my)) {

@@ -72,8 +72,16 @@ export class Simulation {
    * coordination service if the cluster has one — which the page fetches only then (issue 9).
    */
   static async create(scenario: Scenario, opts: SimulationOptions): Promise<Simulation> {
+    return new Simulation(scenario, opts, await Simulation.loadCode(scenario));
+  }
+
+  /**
+   * Loads the code a run of `scenario` needs — its strategy and, with c-nodes, the coordination
+   * service (memoised: calling it early, e.g. while the training workers start, makes `create` find it loaded).
+   */
+  static async loadCode(scenario: Scenario): Promise<CoordServiceFactory | null> {
     const [coord] = await Promise.all([scenario.cluster.coord > 0 ? loadCoordService(scenario.coordination) : null, loadStrategy(scenario.strategy)]);
-    return new Simulation(scenario, opts, coord);
+    return coord;
   }
 
   private constructor(
