@@ -43,6 +43,9 @@ export function openDoc(link: RoomLink, name: string, opts: { presence?: Record<
   const awareness = new Awareness(doc);
   awareness.setLocalState(opts.presence ?? null);
   const wsUrl = link.origin.replace(/^http/, 'ws') + YJS_PATH;
+  // y-websocket's resync timer reads the global `WebSocket.OPEN` even when given a polyfill; in
+  // Node 20 (the load test, `npm run classroom:load`) there is none, and every resync threw.
+  if (link.WebSocket && typeof globalThis.WebSocket === 'undefined') Object.assign(globalThis, { WebSocket: link.WebSocket });
   const provider = new WebsocketProvider(wsUrl, name, doc, {
     params: params(link.credentials),
     awareness,
