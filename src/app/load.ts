@@ -244,10 +244,10 @@ export async function boot(): Promise<void> {
   });
   if (p.errors.length > 0) reportError(s(p.lang, 'urlFailed'), p.errors);
   // Guided mode's keys and hooks (Shift+P, F, and the lessons the index opens). Imported
-  // dynamically: the lesson modules use this one.
-  const lessons = await import('./lesson/open');
+  // dynamically: the lesson modules use this one. Fetched with the id list (one small file): one
+  // round trip, not two, before the run's own files are asked for.
+  const [lessons, ids] = await Promise.all([import('./lesson/open'), loadBuiltinList()]);
   lessons.wireLessons();
-  const ids = await loadBuiltinList(); // the id list only (one small file)
 
   await openFromUrl(p);
   // The picker's titles (a fetch per scenario) after the first run is on screen: fetched before,
