@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { Simulation } from '../engine/simulation';
 import { InstantTrainer } from '../engine/testing/instantTrainer';
@@ -48,6 +48,9 @@ interface Student {
 }
 
 describe('a room in lockstep (in-memory relays, real simulations)', () => {
+  // The rounds give a device's load a tick to finish: load the strategy's code (a dynamic import,
+  // protocols/factory.ts) first, as an open page has long before a room starts.
+  beforeAll(() => Simulation.loadCode(lesson()));
   it('every device ends with the same schedule hash; the exported run file replays to it', async () => {
     let round = 0;
     const wall = () => round * ROUND_MS;
