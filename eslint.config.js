@@ -12,7 +12,7 @@ export default tseslint.config(
   {
     // Classic scripts the page loads before the app (public/theme.js): the browser's globals.
     files: ['public/**/*.js'],
-    languageOptions: { sourceType: 'script', globals: { window: 'readonly', document: 'readonly' } },
+    languageOptions: { sourceType: 'script', globals: { window: 'readonly', document: 'readonly', location: 'readonly', navigator: 'readonly' } },
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

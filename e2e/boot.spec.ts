@@ -1,0 +1,57 @@
+import { expect, test, type Page } from '@playwright/test';
+
+/**
+ * The page's start (src/boot.ts): index.html's static first frame paints in the reader's language
+ * before the app's code runs, the training workers start meanwhile, and an app that cannot load
+ * says so instead of leaving the title on screen for ever.
+ */
+
+/** The entry named in index.html (the boot module); every other `main-*.js` is the app's. */
+async function entryOf(page: Page, baseURL: string): Promise<string> {
+  const html = await (await page.request.get(baseURL)).text();
+  const m = /<script type="module"[^>]*src="\.\/assets\/([^"]+)"/.exec(html);
+  if (!m) throw new Error('index.html has no module script');
+  return m[1];
+}
+
+/** Keeps the app's code from loading: 'hold' leaves its request unanswered (the static frame stays), 'fail' refuses it. */
+async function withoutApp(page: Page, entry: string, how: 'hold' | 'fail'): Promise<void> {
+  await page.route(/\/assets\/main-[^/]+\.js$/, async (route) => {
+    if (route.request().url().endsWith(`/${entry}`)) await route.continue();
+    else if (how === 'fail') await route.abort();
+    // 'hold': never answered while the test looks
+  });
+}
+
+for (const { locale, query, title } of [
+  { locale: 'zh-CN', query: '', title: 'CAP 演练场' },
+  { locale: 'en-US', query: '', title: 'CAP Playground' },
+  { locale: 'zh-CN', query: '?lang=en', title: 'CAP Playground' },
+  { locale: 'en-US', query: '?lang=zh', title: 'CAP 演练场' },
+]) {
+  test(`the static first frame's title for a ${locale} browser at "${query || '/'}" is ${title}`, async ({ browser, baseURL }) => {
+    const context = await browser.newContext({ locale, baseURL });
+    const page = await context.newPage();
+    await withoutApp(page, await entryOf(page, baseURL!), 'hold');
+    await page.goto(`./${query}`);
+    await expect(page.locator('h1.app-title')).toHaveText(title, { useInnerText: true }); // the other language's span is hidden
+    await context.close();
+  });
+}
+
+test('training workers start before the app has loaded, and an app that fails to load says why', async ({ page, baseURL }) => {
+  await withoutApp(page, await entryOf(page, baseURL!), 'fail');
+  const workers: string[] = [];
+  page.on('worker', (w) => workers.push(w.url()));
+  await page.goto('./');
+  await expect(page.locator('#root')).toContainText('could not load its scripts');
+  expect(workers.length).toBeGreaterThan(0);
+  expect(workers.every((u) => /trainWorker/.test(u))).toBe(true);
+});
+
+test('the app replaces the static frame and runs', async ({ page }) => {
+  await page.goto('./?lang=zh');
+  await expect(page.locator('h1.app-title')).toHaveText('CAP 演练场');
+  await expect(page.locator('.shell-en, .shell-zh')).toHaveCount(0);
+  await expect(page.locator('section.view-topology svg').first()).toBeVisible();
+});
