@@ -12,7 +12,8 @@ describe('a room with 40 students', () => {
     console.log(
       `room load: ${r.students} students, ${r.actions} actions (${r.accepted} accepted, ${r.refused} refused) in ${(r.wallMs / 1000).toFixed(1)} s; ` +
         `request→ordered median ${r.order.median} ms p95 ${r.order.p95} ms; →on every device median ${r.deliver.median} ms p95 ${r.deliver.p95} ms; ` +
-        `→on every screen (incl. the ${300} ms lead) median ${r.screen.median} ms p95 ${r.screen.p95} ms max ${r.screen.max} ms; hostile messages dropped: ${r.serverDrops}`,
+        `→on every screen (incl. the ${300} ms lead) median ${r.screen.median} ms p95 ${r.screen.p95} ms max ${r.screen.max} ms; hostile messages dropped: ${r.serverDrops}` +
+        (r.refused > 0 ? `; refused because ${JSON.stringify(r.refusedWhy)}` : ''),
     );
     expect(r.accepted).toBe(r.actions);
     expect(r.refused).toBe(0);
