@@ -188,7 +188,8 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     cleanup.push(() => clearInterval(clock));
     t0 = Date.now();
 
-    // The actions: each student slows her own node and back, spread over spreadMs.
+    // The actions: each student slows her own node and back, spread over spreadMs. Her node is the
+  // one the teacher assigned (by the order the lobby admitted her, which load can shuffle), not w<i>.
     const asked = new Map<string, number>();
     const timers: NodeJS.Timeout[] = [];
     for (let i = 0; i < opts.students; i++) {
@@ -196,8 +197,9 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
         const at = ((k + ((i * 7919) % 997) / 997) / opts.actionsEach) * opts.spreadMs;
         timers.push(
           setTimeout(() => {
-            const run = readRoom(room.doc).run;
-            const id = inboxes[i].request({ do: 'slow', node: `w${i}`, factor: k % 2 === 0 ? 2 : 1 }, run, now());
+            const view = readRoom(room.doc);
+            const node = view.members.find((m) => m.pub === pubs[i])?.node ?? `w${i}`;
+            const id = inboxes[i].request({ do: 'slow', node, factor: k % 2 === 0 ? 2 : 1 }, view.run, now());
             asked.set(`${pubs[i]}:${id}`, Date.now());
           }, at),
         );
