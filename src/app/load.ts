@@ -1,6 +1,5 @@
 import { Simulation } from '../engine/simulation';
 import { WorkerPool } from '../workers/pool';
-import { dropSpares } from '../workers/spare';
 import type { Scenario } from '../scenario/schema';
 import { validateScenario } from '../scenario/validate';
 import { fetchBuiltin, fetchBuiltinIds, parseScenarioText } from '../scenario/loader';
@@ -26,10 +25,7 @@ let ticket = 0;
 
 async function makeTrainer(sc: Scenario, backend: BackendChoice): Promise<Trainer> {
   // One logical node per worker; the pool sizes itself to min(workers, cores).
-  const pool = await WorkerPool.create({ model: sc.model, seed: sc.seed, backend }, { nodes: sc.cluster.workers });
-  // The first pool has taken the workers the page started early (src/boot.ts); end any left over.
-  dropSpares();
-  return pool;
+  return WorkerPool.create({ model: sc.model, seed: sc.seed, backend }, { nodes: sc.cluster.workers });
 }
 
 function message(e: unknown): string {

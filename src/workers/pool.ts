@@ -11,7 +11,7 @@ import {
   type WorkerResult,
 } from './protocol';
 import { recallChoice, rememberChoice } from './choiceMemory';
-import { newTrainWorker, takeSpare } from './spare';
+import { dropSpares, newTrainWorker, takeSpare } from './spare';
 
 /**
  * A pool of training workers serving all logical nodes (DESIGN rule 8): any worker can serve any
@@ -114,6 +114,9 @@ export class WorkerPool implements Trainer {
     const cores = (typeof navigator !== 'undefined' && navigator.hardwareConcurrency) || 2;
     const size = Math.max(1, opts.size ?? Math.min(opts.nodes ?? cores, cores));
     const pool = new WorkerPool(spec, size, opts.workerFactory ?? defaultWorker);
+    // It has taken the workers the page started early (src/boot.ts) that it needs: end the rest
+    // now, before they compete with its backend timing (an idle tfjs worker holds tens of MB).
+    if (!opts.workerFactory) dropSpares();
     await pool.initAll();
     if (!pool.slots.some((s) => s.alive)) {
       await pool.dispose();

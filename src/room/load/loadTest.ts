@@ -189,7 +189,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     t0 = Date.now();
 
     // The actions: each student slows her own node and back, spread over spreadMs. Her node is the
-  // one the teacher assigned (by the order the lobby admitted her, which load can shuffle), not w<i>.
+    // one the teacher assigned (by the order the lobby admitted her, which load can shuffle), not w<i>.
     const asked = new Map<string, number>();
     const timers: NodeJS.Timeout[] = [];
     for (let i = 0; i < opts.students; i++) {
