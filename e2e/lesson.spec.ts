@@ -16,6 +16,8 @@ import { isComparison } from '../src/scenario/schema';
  * Then the lesson's runs, one per variant, end with the CLI's schedule hash for that variant.
  */
 
+// The hooks arrive with the app, after the page's first paint (src/boot.ts): a wait right after
+// `goto` reads them with `?.`.
 type Hooked = Window & { capPlayground: TestHooks };
 const LESSON = 'cap-partition-choice';
 const shots = 'e2e-artifacts/lesson';
@@ -33,7 +35,7 @@ async function openLesson(page: Page, lang: 'en' | 'zh', extra: Record<string, s
     await expect(page.getByTestId('variant-ring')).toBeVisible();
     await expect(page.getByTestId('variant-async')).toBeVisible();
   }
-  await page.waitForFunction(() => ((window as unknown as Hooked).capPlayground.lesson()?.runs.length ?? 0) === 2);
+  await page.waitForFunction(() => ((window as unknown as Hooked).capPlayground?.lesson()?.runs.length ?? 0) === 2);
 }
 
 const step = (page: Page) => page.getByTestId('lesson-step');
@@ -227,9 +229,9 @@ for (const id of hashLessons) {
     // Free play with the script's own actions (the interactive entries fire as scripted): the
     // lesson's runs, side by side, to the end at full speed.
     await page.goto(`./?${new URLSearchParams({ lesson: id, backend: 'wasm', lang: 'en', mode: 'free', speed: 'max' })}`);
-    await page.waitForFunction(() => ((window as unknown as Hooked).capPlayground.lesson()?.runs.length ?? 0) > 0, null, { timeout: 120_000 });
+    await page.waitForFunction(() => ((window as unknown as Hooked).capPlayground?.lesson()?.runs.length ?? 0) > 0, null, { timeout: 120_000 });
     await page.getByTestId('play').click();
-    await page.waitForFunction(() => (window as unknown as Hooked).capPlayground.lesson()?.runs.every((r) => r.done) ?? false, null, { timeout: 540_000 });
+    await page.waitForFunction(() => (window as unknown as Hooked).capPlayground?.lesson()?.runs.every((r) => r.done) ?? false, null, { timeout: 540_000 });
     const runs = (await lessonState(page))!.runs;
     expect(runs.length).toBeGreaterThan(0);
     for (const r of runs) expect({ variant: r.id, hash: r.scheduleHash }).toEqual({ variant: r.id, hash: cliHash(id, r.id) });
