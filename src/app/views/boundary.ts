@@ -5,9 +5,15 @@ import * as d3 from 'd3';
  * decides when a node's decision boundary is recomputed.
  */
 
+/**
+ * ColorBrewer's PuOr, 11 classes, interpolated as d3.interpolatePuOr does (a B-spline through
+ * them): the same colours, without d3-scale-chromatic's every other scheme on the first load.
+ */
+const puOr = d3.interpolateRgbBasis(['#2d004b', '#542788', '#8073ac', '#b2abd2', '#d8daeb', '#f7f7f7', '#fee0b6', '#fdb863', '#e08214', '#b35806', '#7f3b08']);
+
 /** Diverging, colour-blind-safe (PuOr), washed towards white so data points stay visible on it. */
 export function probColour(p: number): [number, number, number] {
-  const c = d3.rgb(d3.interpolatePuOr(1 - Math.min(1, Math.max(0, p))));
+  const c = d3.rgb(puOr(1 - Math.min(1, Math.max(0, p))));
   const wash = 0.5;
   return [c.r + (255 - c.r) * wash, c.g + (255 - c.g) * wash, c.b + (255 - c.b) * wash];
 }

@@ -1,3 +1,4 @@
+import { interpolatePuOr, rgb as d3rgb } from 'd3';
 import { describe, expect, it } from 'vitest';
 import { gridDecision, probColour, probColourTable } from './boundary';
 import { RunIndex } from '../../engine/index/runIndex';
@@ -86,6 +87,12 @@ describe('replica boundary helpers', () => {
     const hi = probColour(1);
     expect(lo).not.toEqual(hi);
     for (const c of [...lo, ...hi]) expect(c).toBeGreaterThanOrEqual(0);
+  });
+  it('the written-out PuOr is d3.interpolatePuOr', () => {
+    for (let i = 0; i <= 20; i++) {
+      const c = d3rgb(interpolatePuOr(1 - i / 20));
+      expect(probColour(i / 20)).toEqual([c.r + (255 - c.r) / 2, c.g + (255 - c.g) / 2, c.b + (255 - c.b) / 2]);
+    }
   });
   it('the 256-level table is probColour at each level, in bytes', () => {
     const table = probColourTable();

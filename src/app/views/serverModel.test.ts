@@ -1,3 +1,4 @@
+import { interpolateCividis } from 'd3';
 import { describe, expect, it } from 'vitest';
 import { RunIndex } from '../../engine/index/runIndex';
 import { runStateAt, type RunStatic } from '../../engine/index/runState';
@@ -102,6 +103,13 @@ describe('servers panel model', () => {
     ]);
     expect(m.rows[0].facts).toBe('ISR {b0, b1} · LEO 12');
     expect(m.rows[2].facts).toBe('offset 10 · lag 2 · caught up');
+  });
+
+  it('term colours are the six cividis steps d3 computes, cycling from term 1', () => {
+    for (let step = 0; step < 6; step++) {
+      expect(termColour(step + 1)).toBe(interpolateCividis(0.08 + (step / 5) * 0.84));
+      expect(termColour(step + 7)).toBe(termColour(step + 1));
+    }
   });
 
   it('neighbouring terms get different colours with readable text', () => {
