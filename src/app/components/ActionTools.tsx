@@ -276,7 +276,7 @@ function LinkForm() {
           <label className="field knob" key={f.name} title={tr(spec.hint, lang)}>
             <span className="field-label">
               {tr(f.label, lang)}
-              {f.unit ? ` ${f.unit}` : ''}
+              {f.unit ? ` ${f.unit}` : null}
             </span>
             <input
               type="number"

@@ -29,7 +29,7 @@ export function ChecksPanel({ t, onScrub }: { t: number; onScrub: (t: number) =>
           {s(lang, 'expectations')}
           {list.length > 0 && (
             <span className={`tally num${failed > 0 ? ' bad' : ''}`}>
-              {passed}/{list.length} ✓{failed > 0 ? ` · ${failed} ✗` : ''}
+              {passed}/{list.length} ✓{failed > 0 ? ` · ${failed} ✗` : null}
             </span>
           )}
         </button>
@@ -43,7 +43,7 @@ export function ChecksPanel({ t, onScrub }: { t: number; onScrub: (t: number) =>
         >
           {s(lang, 'checksLinearizability')}
           <span className={`tally num${violations > 0 ? ' bad' : ''}`}>
-            {violations > 0 ? '⚠ ' : ''}
+            {violations > 0 ? '⚠ ' : null}
             {s(lang, 'checksViolations')}: {violations}
           </span>
         </button>

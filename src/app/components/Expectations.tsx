@@ -41,7 +41,7 @@ export function Expectations({ embedded = false, t }: { embedded?: boolean; t: n
               className={`expectation num ${e.pass === null ? 'pending' : e.pass ? 'pass' : 'fail'}`}
             >
               {mark ? text.slice(0, -1) : text}
-              {mark && <span className="mark">{mark}</span>}
+              {mark ? <span className="mark">{mark}</span> : null}
             </li>
           );
         })}
@@ -55,7 +55,7 @@ export function Expectations({ embedded = false, t }: { embedded?: boolean; t: n
         {s(lang, 'expectations')}
         {list.length > 0 && (
           <span className="tally num">
-            {passed}/{list.length} ✓{failed > 0 ? ` · ${failed} ✗` : ''}
+            {passed}/{list.length} ✓{failed > 0 ? ` · ${failed} ✗` : null}
           </span>
         )}
       </h2>

@@ -74,7 +74,7 @@ export function RunControls() {
         </select>
       </label>
       <span className="sim-time num" aria-live="off">
-        t={formatSeconds(shown)}
+        <span className="sim-time-text">t={formatSeconds(shown)}</span>
       </span>
       <span className={`status-chip status-${status}`}>{s(lang, `status_${status}` as StringKey)}</span>
       {/* Stable test hooks (CONTRACTS §4): English keywords and raw numbers, whatever the language. */}
@@ -85,11 +85,11 @@ export function RunControls() {
         {Math.round(now)}
       </span>
       <span className="hook" aria-hidden="true" data-testid="schedule-hash">
-        {hash}
+        {hash || null}
       </span>
       {/* The scrub cursor in simulated ms (empty: following the run), e.g. after `&at=`. */}
       <span className="hook" aria-hidden="true" data-testid="cursor-time">
-        {cursor === null ? '' : Math.round(cursor)}
+        {cursor === null ? null : Math.round(cursor)}
       </span>
     </div>
   );

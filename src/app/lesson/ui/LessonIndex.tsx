@@ -117,7 +117,7 @@ export function LessonIndex() {
                       return (
                         <li key={n}>
                           <button type="button" className={`chip${done ? ' done' : ''}`} disabled={!row.builtin} onClick={() => void start(row, progress)} title={lessonByNumber(n)?.title[lang]}>
-                            {done ? '✓ ' : ''}L{n}
+                            {done ? '✓ ' : null}L{n}
                           </button>
                         </li>
                       );

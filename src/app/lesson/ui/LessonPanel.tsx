@@ -43,7 +43,7 @@ export function LessonPanel() {
         <ol className="step-dots" aria-label={ls(lang, 'stepOf', { n: Math.max(1, pos.step + 1), m: total })} title={ls(lang, 'stepOf', { n: Math.max(1, pos.step + 1), m: total })}>
           {act?.steps.map((st, i) => (
             <li key={st.id} className={i === pos.step ? 'current' : i < pos.step ? 'past' : ''} title={`${i + 1}${st.predict ? ' ?' : ''}`}>
-              {st.predict ? '?' : ''}
+              {st.predict ? '?' : null}
             </li>
           ))}
         </ol>

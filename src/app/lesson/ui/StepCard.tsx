@@ -103,7 +103,7 @@ function Predict({ act, index, lang, compact, asked }: { act: Act; index: number
           </button>
           <span className="muted">
             {ls(lang, 'predictHint', { n: p.options.length })}
-            {at !== null ? ` ${ls(lang, 'revealsAt', { t: seconds(at) })}` : ''}
+            {at !== null ? ` ${ls(lang, 'revealsAt', { t: seconds(at) })}` : null}
           </span>
         </div>
       )}
