@@ -3,6 +3,9 @@ import './scenario/zodConfig';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
+import { loadLang } from './app/i18n/catalog';
+import { startLang } from './app/load';
+import { set } from './app/store';
 import { installTabIndexFix } from './app/preactTabIndex';
 import { installTestHooks } from './app/testHooks';
 import './app/styles.css';
@@ -11,6 +14,9 @@ const root = document.getElementById('root');
 if (!root) throw new Error('index.html lacks #root');
 installTabIndexFix();
 installTestHooks();
+// The page's language before the first render: a non-English catalog is a chunk of its own
+// (boot.ts has already asked for it), and no frame may show English or keys on a 中文 page.
+set({ lang: await loadLang(startLang()) });
 createRoot(root).render(
   <StrictMode>
     <App />
