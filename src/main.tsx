@@ -16,9 +16,12 @@ installTabIndexFix();
 installTestHooks();
 // The page's language before the first render: a non-English catalog is a chunk of its own
 // (boot.ts has already asked for it), and no frame may show English or keys on a 中文 page.
-set({ lang: await loadLang(startLang()) });
-createRoot(root).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+// Not a top-level await: one in the app's graph makes the bundler split it into many more chunks.
+void loadLang(startLang()).then((lang) => {
+  set({ lang });
+  createRoot(root).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+});
