@@ -133,7 +133,9 @@ function fill(lang: Lang, text: string, vars: Vars | undefined): string {
 /**
  * The text of `key` in `ns`: `lang`'s, else English's. With a numeric `n`, each language's own
  * plural form of `n` is tried before the plain key (as i18next did); without one, a plural
- * message gives its `_other` form (a listing of every label).
+ * message gives its `_other` form (a listing of every label). (i18next also tried `key_zero` for
+ * n = 0 in every language; the catalogs have no such key, and catalog.test.ts refuses a form the
+ * language's rules do not list.)
  */
 function lookup(lang: Lang, ns: Namespace, key: string, vars: Vars | undefined): string {
   const n = vars?.n;
