@@ -7,6 +7,8 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     environment: 'node',
+    // The non-English catalogs are lazy chunks in the page; tests get them all up front.
+    setupFiles: ['src/app/i18n/testSetup.ts'],
     // zustand imports 'react': inlined, it goes through the alias above (Node would look for React itself).
     server: { deps: { inline: ['zustand'] } },
     testTimeout: 60000,

@@ -462,10 +462,12 @@ function staticClosure(dir: string, entry: string): string[] {
 
 /**
  * What runs before the app's first render: the entry, the app it starts once the static frame has
- * painted (src/boot.ts's dynamic import), and their static imports.
+ * painted (src/boot.ts's dynamic import of main-*.js), and their static imports. The entry's other
+ * dynamic imports (a 中文 page's catalog) load only on the pages that need them: resource timing
+ * counts them there.
  */
 function appClosure(dir: string, entry: string): string[] {
-  const started = [...readFileSync(join(dir, entry), 'utf8').matchAll(/\bimport\(\s*[`"']\.\/([^`"']+\.js)[`"']\s*\)/g)].map((m) => m[1]);
+  const started = [...readFileSync(join(dir, entry), 'utf8').matchAll(/\bimport\(\s*[`"']\.\/(main-[^`"']+\.js)[`"']\s*\)/g)].map((m) => m[1]);
   return [...new Set([entry, ...started].flatMap((f) => staticClosure(dir, f)))];
 }
 

@@ -9,6 +9,11 @@ import { prewarmTrainWorkers } from './workers/spare';
 // A pool has min(workers, cores) workers; most scenarios have four.
 prewarmTrainWorkers(Math.min((typeof navigator !== 'undefined' && navigator.hardwareConcurrency) || 2, 4));
 
+// A 中文 page (public/theme.js has decided, by the app's rule) needs its catalog before the app's
+// first render (main.tsx awaits it): ask for it now, alongside the app's scripts, not after them.
+// The same chunk as the catalog's own import; a failure here is the catalog's to report.
+if (document.documentElement.lang === 'zh-CN') import('./app/i18n/locales/zh.json').catch(() => {});
+
 let started = false;
 function start(): void {
   if (started) return;

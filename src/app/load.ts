@@ -9,6 +9,8 @@ import type { Trainer } from '../train/types';
 import { driver } from './driver';
 import { rs } from './i18n/runStrings';
 import { s } from './i18n/strings';
+import { loadLang } from './i18n/catalog';
+import type { Lang } from './i18n/lang';
 import { get, reportError, set, setNotice } from './store';
 
 /**
@@ -225,12 +227,21 @@ export function followHashChanges(): () => void {
   return () => window.removeEventListener('hashchange', onHash);
 }
 
+/** The language a page starts in: an explicit `?lang=`, else the browser's (public/theme.js follows the same rule). */
+export function startLang(): Lang {
+  return parseUrlParams(location.search, location.hash, { lang: browserLang() }).lang;
+}
+export function browserLang(): Lang {
+  return typeof navigator !== 'undefined' && navigator.language?.toLowerCase().startsWith('zh') ? 'zh' : 'en';
+}
+
 /** Start-up: URL → language, speed, backend, scenario; falls back to the default scenario. */
 export async function boot(): Promise<void> {
-  const navLang = typeof navigator !== 'undefined' && navigator.language?.toLowerCase().startsWith('zh') ? 'zh' : 'en';
-  const p = parseUrlParams(location.search, location.hash, { lang: navLang });
+  const p = parseUrlParams(location.search, location.hash, { lang: browserLang() });
+  // main.tsx loaded this language's catalog before the first render: at once, unless it failed.
+  const lang = await loadLang(p.lang);
   set({
-    lang: p.lang,
+    lang,
     speed: p.speed,
     backend: p.backend,
     pendingAt: p.at ?? null,
@@ -238,7 +249,7 @@ export async function boot(): Promise<void> {
     indexOpen: p.lessons,
     landing: !p.scenarioId && !p.scenarioHash && !p.lessonId && !p.lessons,
   });
-  if (p.errors.length > 0) reportError(s(p.lang, 'urlFailed'), p.errors);
+  if (p.errors.length > 0) reportError(s(lang, 'urlFailed'), p.errors);
   // Guided mode's keys and hooks (Shift+P, F, and the lessons the index opens). Imported
   // dynamically: the lesson modules use this one. Fetched with the id list (one small file): one
   // round trip, not two, before the run's own files are asked for.
@@ -252,7 +263,7 @@ export async function boot(): Promise<void> {
   const { sim, pendingAt } = get();
   if (sim && pendingAt !== null && pendingAt > sim.durationMs) {
     set({ pendingAt: null });
-    reportError(s(p.lang, 'urlFailed'), [rs(p.lang, 'atAfterEnd', { at: pendingAt, end: sim.durationMs })]);
+    reportError(s(lang, 'urlFailed'), [rs(lang, 'atAfterEnd', { at: pendingAt, end: sim.durationMs })]);
   }
 }
 

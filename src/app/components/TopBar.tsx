@@ -1,5 +1,6 @@
 import { useRef } from 'react';
-import { tr } from '../i18n/lang';
+import { loadLang } from '../i18n/catalog';
+import { tr, type Lang } from '../i18n/lang';
 import { s } from '../i18n/strings';
 import { openBuiltin, openFile } from '../load';
 import { rs } from '../i18n/runStrings';
@@ -83,7 +84,7 @@ export function TopBar() {
       <button
         type="button"
         lang={lang === 'en' ? 'zh' : 'en'}
-        onClick={() => set({ lang: lang === 'en' ? 'zh' : 'en' })}
+        onClick={() => void switchLang(lang === 'en' ? 'zh' : 'en')}
         title={s(lang, 'langToggleTitle')}
         aria-label={`${s(lang, 'langToggle')}: ${s(lang, 'langToggleTitle')}`}
         data-testid="lang-toggle"
@@ -120,4 +121,9 @@ export function TopBar() {
       </button>
     </div>
   );
+}
+
+/** Switches the interface once the language's catalog is here (a lazy chunk the first time). */
+async function switchLang(want: Lang): Promise<void> {
+  set({ lang: await loadLang(want) });
 }

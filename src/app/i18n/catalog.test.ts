@@ -1,19 +1,20 @@
-import { describe, expect, it } from 'vitest';
-import { catalogKeys, resources, translate, type Namespace } from './catalog';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { catalogKeys, catalogOf, english, FORMATS, languages, translate, type Namespace } from './catalog';
 import type { Lang } from './lang';
 
 /**
  * The message catalogs (locales/*.json): both languages carry the same messages with the same
  * placeholders, every plural form the language needs (CLDR, via Intl.PluralRules), no empty text,
  * and the Chinese uses the CURRICULUM §2 glossary terms wherever the English names the concept.
+ * Every catalog is loaded here (testSetup.ts); the lazy load itself is checked on a fresh module.
  */
 
-const langs = Object.keys(resources) as Lang[];
-const namespaces = Object.keys(resources.en) as Namespace[];
+const langs = languages;
+const namespaces = Object.keys(english) as Namespace[];
 const PLURAL = /_(zero|one|two|few|many|other)$/;
 
 function table(lang: Lang, ns: Namespace): Record<string, string> {
-  return resources[lang][ns] as Record<string, string>;
+  return catalogOf(lang)[ns];
 }
 /** Placeholder names of one message: `{t}`, `{n, number}` → t, n. */
 function placeholders(text: string): string[] {
@@ -31,7 +32,7 @@ function messages(lang: Lang, ns: Namespace): Map<string, string[]> {
 
 describe('message catalogs', () => {
   it('both languages have the same namespaces and keys', () => {
-    for (const lang of langs) expect(Object.keys(resources[lang]).sort()).toEqual([...namespaces].sort());
+    for (const lang of langs) expect(Object.keys(catalogOf(lang)).sort()).toEqual([...namespaces].sort());
     const bad: string[] = [];
     for (const ns of namespaces) {
       const en = new Set(catalogKeys('en', ns));
@@ -95,6 +96,95 @@ describe('message catalogs', () => {
 
   it('values are filled verbatim (no HTML escaping: React escapes)', () => {
     expect(translate('en', 'ui', 'invalidKnob', { knob: 'a<b', message: '"x" & y' })).toBe('Knob a<b: "x" & y');
+  });
+
+  it('each language picks its own plural form by n; Chinese has one form for every count', () => {
+    expect(translate('en', 'run', 'linkLength', { n: 0 })).toBe('0 characters');
+    expect(translate('en', 'run', 'linkLength', { n: 2 })).toBe('2 characters');
+    expect(translate('en', 'ui', 'prunedEntries', { n: 1 })).toBe('Removed 1 timeline/expectation entry that named a node no longer in the cluster.');
+    expect(translate('en', 'ui', 'prunedEntries', { n: 3 })).toBe('Removed 3 timeline/expectation entries that named nodes no longer in the cluster.');
+    for (const n of [0, 1, 2, 5]) expect(translate('zh', 'run', 'linkLength', { n })).toBe(`${n} 个字符`);
+    expect(translate('zh', 'lin', 'checkedAt', { t: '2.0', n: 12345 })).toBe('截至 t = 2.0 秒的历史，12,345 个操作');
+  });
+
+  it('a plural message asked for without a numeric n gives its general (_other) form', () => {
+    expect(translate('en', 'run', 'linkLength')).toBe('{n, number} characters');
+    expect(translate('en', 'run', 'linkLength', { n: '7' })).toBe('7 characters');
+    expect(translate('zh', 'ui', 'prunedEntries')).toBe(table('zh', 'ui').prunedEntries_other);
+  });
+
+  it('placeholders: a plain one is not formatted, a missing value leaves it as written, a value is never read as a template', () => {
+    expect(translate('en', 'lesson', 'lessonLabel', { n: 1234 })).toBe('Lesson 1234');
+    expect(translate('zh', 'lesson', 'actOf', { n: 2, m: 5 })).toBe('第 2 幕，共 5 幕');
+    expect(translate('en', 'ui', 'workerFailed', { node: 'w1' })).toBe('Node w1 failed: {cause}. The other nodes keep running.');
+    expect(translate('en', 'ui', 'workerFailed', { node: '{cause}', cause: 'x' })).toBe('Node {cause} failed: x. The other nodes keep running.');
+    expect(translate('en', 'ui', 'workerFailed', { node: 0, cause: '' })).toBe('Node 0 failed: . The other nodes keep running.');
+  });
+
+  it('every formatted placeholder uses a format the formatter knows', () => {
+    const bad: string[] = [];
+    for (const lang of langs)
+      for (const ns of namespaces)
+        for (const [k, v] of Object.entries(table(lang, ns)))
+          for (const m of v.matchAll(/\{\s*\w+\s*,\s*([^}]*)\}/g)) if (!FORMATS.includes(m[1].trim())) bad.push(`${lang}: ${ns}.${k} uses format "${m[1]}"`);
+    expect(bad).toEqual([]);
+  });
+});
+
+describe('loading a catalog on demand', () => {
+  afterEach(() => {
+    vi.doUnmock('./locales/zh.json');
+    vi.restoreAllMocks();
+    vi.resetModules();
+  });
+
+  /** A fresh copy of the catalog module: only English loaded, as on a page's first load. */
+  async function fresh(): Promise<typeof import('./catalog')> {
+    vi.resetModules();
+    return import('./catalog');
+  }
+
+  it('only English is there at first; a language becomes usable once ensureLang resolves', async () => {
+    const c = await fresh();
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    expect(c.isLoaded('en')).toBe(true);
+    expect(c.isLoaded('zh')).toBe(false);
+    expect(() => c.catalogKeys('zh', 'ui')).toThrow(/"zh" is not loaded/);
+    // A switch that skipped ensureLang (a bug) shows English, says so once, and keeps nothing.
+    expect(c.translate('zh', 'run', 'linkLength', { n: 3 })).toBe('3 characters');
+    expect(c.translate('zh', 'run', 'linkLength', { n: 3 })).toBe('3 characters');
+    expect(error).toHaveBeenCalledTimes(1);
+    const [a, b] = [c.ensureLang('zh'), c.ensureLang('zh')];
+    expect(a).toBe(b); // one request for concurrent callers
+    await a;
+    expect(c.isLoaded('zh')).toBe(true);
+    expect(c.translate('zh', 'run', 'linkLength', { n: 3 })).toBe('3 个字符');
+    expect(await c.loadLang('zh')).toBe('zh');
+  });
+
+  it('a message missing in a language comes from English; a key missing everywhere comes back as is', async () => {
+    vi.doMock('./locales/zh.json', () => ({ default: { ui: { share: '分享' }, run: { linkLength_other: '' } } }));
+    const c = await fresh();
+    await c.ensureLang('zh');
+    expect(c.translate('zh', 'ui', 'share')).toBe('分享');
+    expect(c.translate('zh', 'ui', 'now')).toBe(c.translate('en', 'ui', 'now'));
+    expect(c.translate('zh', 'run', 'linkLength', { n: 1234 })).toBe('1,234 characters'); // empty counts as missing
+    expect(c.translate('zh', 'views', 'noSuchKey' as never)).toBe('noSuchKey');
+  });
+
+  it('a catalog that cannot be fetched leaves the page in English, and a later try fetches it', async () => {
+    vi.doMock('./locales/zh.json', () => {
+      throw new Error('offline');
+    });
+    const c = await fresh();
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    await expect(c.ensureLang('zh')).rejects.toThrow(); // vitest wraps the factory's error
+    expect(await c.loadLang('zh')).toBe('en');
+    expect(error).toHaveBeenCalledWith(expect.stringMatching(/zh texts could not be loaded/), expect.anything());
+    expect(c.isLoaded('zh')).toBe(false);
+    vi.doUnmock('./locales/zh.json');
+    expect(await c.loadLang('zh')).toBe('zh');
+    expect(c.translate('zh', 'ui', 'share')).toBe(table('zh', 'ui').share);
   });
 });
 

@@ -1,18 +1,31 @@
-import i18next, { type TFunction } from 'i18next';
 import en from './locales/en.json';
-import zh from './locales/zh.json';
 import type { Lang } from './lang';
 
 /**
- * The interface's message catalogs (locales/<lang>.json), served by i18next. A third language is
- * a new JSON file plus one line in `resources` and in `Lang`: no code reads the texts directly.
+ * The interface's message catalogs (locales/<lang>.json) and the small formatter that serves them.
+ * A third language is a new JSON file plus one line in `loaders` and in `Lang`: no code reads the
+ * texts directly.
  *
- * Placeholders are `{name}` (one brace, as the catalogs have always been written); a message
- * that depends on a count has CLDR plural forms (`key_one`, `key_other`, … per
- * Intl.PluralRules of the language) chosen by the `n` variable. Resources are bundled and
- * init is synchronous, so no render ever shows a key.
+ * Why not i18next (used until issue 9): it was ~16 KiB gzip of the first load's main-thread JS for
+ * two things the platform gives: `{name}` interpolation and CLDR plurals (Intl.PluralRules).
+ *
+ * The rules, as the catalogs have always been written:
+ * - Placeholders are `{name}` (one brace); `{name, number}` formats the value with the language's
+ *   Intl.NumberFormat (1,234). A placeholder whose value is not passed stays as written.
+ * - A message that depends on a count has CLDR plural forms (`key_one`, `key_other`, … per
+ *   Intl.PluralRules of the language), chosen by the numeric `n` variable; a plural message asked
+ *   for without a numeric `n` gives its `_other` form.
+ * - A message missing in a language comes from English; a key missing everywhere comes back as is.
+ *
+ * English is bundled (it is the fallback and the source of the key types); other languages are
+ * fetched on demand. Whatever switches the interface to a language awaits `ensureLang` first
+ * (see `loadLang`), so no render shows English or a key on a page in another language.
  */
-export const resources = { en, zh } as const;
+
+/** One language's messages: namespace → key → text. */
+export type Catalog = Record<Namespace, Record<string, string>>;
+/** The English catalog: always loaded, and the type source of every key. */
+export const english = en;
 
 export type Namespace = keyof typeof en;
 
@@ -24,42 +37,136 @@ export type KeyOf<N extends Namespace> = BaseKey<keyof (typeof en)[N] & string>;
 
 export type Vars = Record<string, string | number>;
 
-const instance = i18next.createInstance();
-void instance.init({
-  resources,
-  lng: 'en',
-  fallbackLng: 'en',
-  ns: Object.keys(en),
-  defaultNS: 'ui',
-  initAsync: false,
-  keySeparator: false,
-  nsSeparator: false,
-  returnEmptyString: false,
-  // Texts go to React (which escapes) or to SVG text nodes: no HTML escaping here.
-  interpolation: { prefix: '{', suffix: '}', escapeValue: false },
-});
+// ---------------------------------------------------------------- loading
 
-const fixed = new Map<string, TFunction>();
-function tFor(lang: Lang, ns: Namespace): TFunction {
-  const id = `${lang}/${ns}`;
-  let t = fixed.get(id);
-  if (!t) {
-    t = instance.getFixedT(lang, ns);
-    fixed.set(id, t);
+/** How each non-English catalog is fetched: its own chunk, out of the first load. */
+const loaders: Record<Exclude<Lang, 'en'>, () => Promise<Catalog>> = {
+  zh: () => import('./locales/zh.json').then((m) => m.default as Catalog),
+};
+
+/** Every interface language, English first. */
+export const languages: readonly Lang[] = ['en', ...(Object.keys(loaders) as Lang[])];
+
+const loaded = new Map<Lang, Catalog>([['en', en as Catalog]]);
+const loading = new Map<Lang, Promise<void>>();
+
+/** Whether `lang`'s catalog is here, so that `translate(lang, …)` gives its texts. */
+export function isLoaded(lang: Lang): boolean {
+  return loaded.has(lang);
+}
+
+/**
+ * Fetches `lang`'s catalog once (concurrent callers share the request). Rejects if it cannot be
+ * fetched; a later call tries again.
+ */
+export function ensureLang(lang: Lang): Promise<void> {
+  if (loaded.has(lang)) return Promise.resolve();
+  let p = loading.get(lang);
+  if (!p) {
+    p = loaders[lang as Exclude<Lang, 'en'>]().then(
+      (table) => {
+        loaded.set(lang, table);
+        loading.delete(lang);
+      },
+      (e: unknown) => {
+        loading.delete(lang);
+        throw e;
+      },
+    );
+    loading.set(lang, p);
   }
-  return t;
+  return p;
+}
+
+/**
+ * The language to show: `want` once its catalog is loaded, or English (always here) when it
+ * cannot be fetched, with the reason on the console; the page then works in English rather than
+ * not at all.
+ */
+export async function loadLang(want: Lang): Promise<Lang> {
+  try {
+    await ensureLang(want);
+    return want;
+  } catch (e) {
+    console.error(`The ${want} texts could not be loaded; showing English.`, e);
+    return 'en';
+  }
+}
+
+/** `lang`'s catalog; throws if it has not been loaded (a caller that forgot `ensureLang`). */
+export function catalogOf(lang: Lang): Catalog {
+  const table = loaded.get(lang);
+  if (!table) throw new Error(`catalog "${lang}" is not loaded: await ensureLang('${lang}') first`);
+  return table;
+}
+
+// ---------------------------------------------------------------- formatting
+
+// Intl objects are costly to build and asked for on every frame: one per language.
+const pluralRules = new Map<Lang, Intl.PluralRules>();
+function pluralOf(lang: Lang, n: number): Intl.LDMLPluralRule {
+  let rules = pluralRules.get(lang);
+  if (!rules) pluralRules.set(lang, (rules = new Intl.PluralRules(lang)));
+  return rules.select(n);
+}
+const numberFormats = new Map<Lang, Intl.NumberFormat>();
+function formatNumber(lang: Lang, value: string | number): string {
+  let f = numberFormats.get(lang);
+  if (!f) numberFormats.set(lang, (f = new Intl.NumberFormat(lang)));
+  return f.format(typeof value === 'number' ? value : Number(value));
+}
+
+/** `{name}` or `{name, format}`; the only format the catalogs use is `number` (checked by a test). */
+const PLACEHOLDER = /\{\s*(\w+)\s*(?:,\s*(\w+)\s*)?\}/g;
+export const FORMATS: readonly string[] = ['number'];
+
+/** Fills `text`'s placeholders from `vars` in one pass (a value's own braces are left alone). */
+function fill(lang: Lang, text: string, vars: Vars | undefined): string {
+  if (!text.includes('{')) return text;
+  return text.replace(PLACEHOLDER, (whole, name: string, format: string | undefined) => {
+    const value = vars?.[name];
+    if (value === undefined) return whole;
+    return format === 'number' ? formatNumber(lang, value) : String(value);
+  });
+}
+
+/**
+ * The text of `key` in `ns`: `lang`'s, else English's. With a numeric `n`, each language's own
+ * plural form of `n` is tried before the plain key (as i18next did); without one, a plural
+ * message gives its `_other` form (a listing of every label). (i18next also tried `key_zero` for
+ * n = 0 in every language; the catalogs have no such key, and catalog.test.ts refuses a form the
+ * language's rules do not list.)
+ */
+function lookup(lang: Lang, ns: Namespace, key: string, vars: Vars | undefined): string {
+  const n = vars?.n;
+  if (typeof n !== 'number' && `${key}_other` in en[ns]) key = `${key}_other`;
+  for (const code of lang === 'en' ? (['en'] as const) : ([lang, 'en'] as const)) {
+    const table = loaded.get(code)?.[ns];
+    if (!table) continue;
+    const text = (typeof n === 'number' ? table[`${key}_${pluralOf(code, n)}`] : undefined) ?? table[key];
+    // An empty text counts as missing (the catalogs have none: a test checks).
+    if (text) return fill(code, text, vars);
+  }
+  return key;
 }
 
 /**
  * Texts already made, by language, namespace, key and values: views ask for the same labels every
- * frame, and i18next's lookup and interpolation cost the main thread ~3 % of a running Raft page.
- * Bounded: emptied when it grows past CACHE_MAX (values such as times make new entries).
+ * frame. Bounded: emptied when it grows past CACHE_MAX (values such as times make new entries).
  */
 const made = new Map<string, string>();
 const CACHE_MAX = 4096;
+const warned = new Set<Lang>();
 
 /** Look up `key` in namespace `ns` for `lang` and fill its `{placeholders}`; `n` picks the plural form. */
 export function translate<N extends Namespace>(lang: Lang, ns: N, key: KeyOf<N>, vars?: Vars): string {
+  if (!loaded.has(lang)) {
+    // A language switch that skipped `ensureLang` (a bug): English for now, never kept in the
+    // cache, and said once per language.
+    if (!warned.has(lang)) console.error(`translate: catalog "${lang}" is not loaded (${ns}.${key}); await ensureLang first`);
+    warned.add(lang);
+    return lookup('en', ns, key, vars);
+  }
   let id = `${lang}\u0000${ns}\u0000${key}`;
   if (vars) for (const k in vars) id += `\u0000${k}\u0001${typeof vars[k]}\u0001${vars[k]}`;
   const hit = made.get(id);
@@ -70,16 +177,7 @@ export function translate<N extends Namespace>(lang: Lang, ns: N, key: KeyOf<N>,
   return text;
 }
 
-function lookup<N extends Namespace>(lang: Lang, ns: N, key: KeyOf<N>, vars?: Vars): string {
-  const t = tFor(lang, ns);
-  if (typeof vars?.n === 'number') return t(key, { ...vars, count: vars.n });
-  // A plural message asked for without its count (a listing of every label): its general form.
-  const general = `${key}_other`;
-  return t(general in resources.en[ns] ? general : key, vars);
-}
-
-/** The keys of one namespace in one language, plural forms folded into their base key. */
+/** The keys of one namespace in one (loaded) language, plural forms folded into their base key. */
 export function catalogKeys(lang: Lang, ns: Namespace): string[] {
-  const table = resources[lang][ns] as Record<string, string>;
-  return [...new Set(Object.keys(table).map((k) => k.replace(PLURAL_SUFFIX, '')))];
+  return [...new Set(Object.keys(catalogOf(lang)[ns]).map((k) => k.replace(PLURAL_SUFFIX, '')))];
 }

@@ -13,10 +13,11 @@ import { TeacherRoom } from '../../room/teacher';
 import { describeAction } from '../../scenario/actions';
 import { setActionRouter } from '../act';
 import { driver } from '../driver';
-import { boot, loadBuiltinList, loadBuiltinTitles, loadScenario } from '../load';
+import { boot, browserLang, loadBuiltinList, loadBuiltinTitles, loadScenario } from '../load';
 import { bumpFrame, get, reportError, set, setNotice, useApp } from '../store';
 import { getRoom, setRoom, type RoomRole } from './roomStore';
 import { refusalText, rs } from './strings';
+import { loadLang } from '../i18n/catalog';
 
 /**
  * The page's side of a live room (issue 10): connects to the room server, turns the room
@@ -91,11 +92,11 @@ function download(name: string, text: string): void {
 }
 
 export async function bootRoom(p: { code: string; role: RoomRole; key: string | null }): Promise<void> {
-  const navLang = navigator.language?.toLowerCase().startsWith('zh') ? 'zh' : 'en';
-  const u = parseUrlParams(location.search, location.hash, { lang: navLang });
-  set({ lang: u.lang, speed: u.speed, backend: u.backend });
   setRoom({ role: p.role, code: p.code });
-  const lang = u.lang;
+  const u = parseUrlParams(location.search, location.hash, { lang: browserLang() });
+  // main.tsx loaded this language's catalog before the first render: at once, unless it failed.
+  const lang = await loadLang(u.lang);
+  set({ lang, speed: u.speed, backend: u.backend });
   if (!CODE_PATTERN.test(p.code)) return problem(rs(lang, 'noRoom', { code: p.code.slice(0, 12) }));
   let info: { joinUrl: string; teacher: boolean };
   try {

@@ -1,6 +1,5 @@
 import type { Lang } from '../i18n/lang';
-import { translate, type KeyOf } from '../i18n/catalog';
-import { resources } from '../i18n/catalog';
+import { english, translate, type KeyOf } from '../i18n/catalog';
 
 /**
  * Every label the four views draw: namespace `views` of the catalogs in ../i18n/locales. Chinese
@@ -15,7 +14,7 @@ export function vs(lang: Lang, key: ViewStringKey): string {
 
 type KindKey = KeyOf<'kinds'>;
 function isKind(kind: string): kind is KindKey {
-  return Object.hasOwn(resources.en.kinds, kind);
+  return Object.hasOwn(english.kinds, kind);
 }
 
 /** Message kinds, as a legend names them (namespace `kinds`). Unknown kinds fall back to their engine name. */

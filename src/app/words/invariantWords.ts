@@ -1,4 +1,4 @@
-import { resources, translate, type KeyOf } from '../i18n/catalog';
+import { english, translate, type KeyOf } from '../i18n/catalog';
 import type { Lang } from '../i18n/lang';
 import { s } from '../i18n/strings';
 
@@ -11,7 +11,7 @@ import { s } from '../i18n/strings';
 type InvariantId = KeyOf<'invariants'>;
 
 function isNamed(id: string): id is InvariantId {
-  return Object.hasOwn(resources.en.invariants, id);
+  return Object.hasOwn(english.invariants, id);
 }
 
 /** The invariant's name for people; unknown ids (a new check) show as themselves. */
@@ -24,4 +24,4 @@ export function invariantName(id: string, lang: Lang): string {
 }
 
 /** Every id with a name (for the test that each checked invariant has one). */
-export const namedInvariants: readonly string[] = Object.keys(resources.en.invariants);
+export const namedInvariants: readonly string[] = Object.keys(english.invariants);
