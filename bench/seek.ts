@@ -2,6 +2,7 @@ import { runStateAt } from '../src/engine/index/runState';
 import { Simulation } from '../src/engine/simulation';
 import { InstantTrainer } from '../src/engine/testing/instantTrainer';
 import { testScenario } from '../src/engine/testing/scenarios';
+import { loadExplain } from '../src/app/explain';
 import { viewModelAt } from '../src/app/views/viewModel';
 import { rngFor } from '../src/sim/rng';
 import type { Sha256Factory } from '../src/sim/history';
@@ -24,7 +25,7 @@ export async function seekBench(sha256?: Sha256Factory) {
       { at: 45_000, do: 'heal' },
     ],
   });
-  const sim = await Simulation.create(sc, { trainer: new InstantTrainer(), sha256 });
+  const [sim] = await Promise.all([Simulation.create(sc, { trainer: new InstantTrainer(), sha256 }), loadExplain(sc.strategy)]);
   await sim.runToEnd();
   const t0 = performance.now();
   const ix = sim.index();

@@ -7,6 +7,7 @@ import { decodeScenarioHashAny, parseUrlParams } from '../scenario/url';
 import type { BackendChoice } from '../train/types';
 import type { Trainer } from '../train/types';
 import { driver } from './driver';
+import { loadExplain } from './explain';
 import { rs } from './i18n/runStrings';
 import { s } from './i18n/strings';
 import { loadLang } from './i18n/catalog';
@@ -45,6 +46,14 @@ export const lessonHooks: {
   /** ◀◀ while a lesson is open; false: not in a lesson (restart the scenario). */
   restart?: () => Promise<boolean>;
 } = {};
+
+/**
+ * Loads the "WHAT YOU SEE" text of a run (explain/index.ts), so that it is there when the run is
+ * shown. Never fails: a run without its text still runs — the line stays empty, and asks again.
+ */
+export function explainReady(sc: Scenario): Promise<void> {
+  return loadExplain(sc.strategy).catch(() => undefined);
+}
 
 /** Starts a load; a newer one makes this one's result stale (see `isCurrentLoad`). */
 export function beginLoad(): number {
@@ -102,10 +111,12 @@ export async function loadScenario(sc: Scenario, opts: { autoplay?: boolean } = 
   const my = beginLoad();
   let trainer: Trainer | null = null;
   try {
-    // The run's protocol code loads while the workers start, not after them.
+    // The run's protocol code and its explanation load while the workers start, not after them.
     void Simulation.loadCode(sc).catch(() => undefined); // a failure shows through create below
+    const text = explainReady(sc);
     trainer = await makeTrainer(sc, get().backend);
     const sim = await Simulation.create(sc, { trainer });
+    await text;
     if (!isCurrentLoad(my)) {
       await trainer.dispose();
       return false;

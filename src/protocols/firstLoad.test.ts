@@ -73,6 +73,13 @@ const shared = new Set([
   'protocols/twopc/knobs.ts',
 ]);
 
+/**
+ * The "WHAT YOU SEE" texts (app/explain): one module per strategy, loaded with the run
+ * (explain/index.ts `loadExplain`). The page's first load keeps the folder's light parts only.
+ */
+const explainLoader = join(src, 'app/explain/index.ts');
+const explainFirstLoad = new Set(['app/explain/index.ts', 'app/explain/state.ts', 'app/explain/common.ts', 'app/explain/generic.ts']);
+
 describe('first load (issue 9)', () => {
   const targets = loaders.flatMap(dynamicTargets);
   const firstLoad = closure([join(src, 'main.tsx')]);
@@ -86,7 +93,7 @@ describe('first load (issue 9)', () => {
 
   it("the app's entry reaches the engine and the registry", () => {
     // Guards the walk itself: if it stopped following imports, the next test would pass for nothing.
-    for (const f of ['engine/simulation.ts', 'protocols/index.ts', 'protocols/factory.ts', 'scenario/validate.ts', 'app/explain/state.ts']) expect(firstLoad.has(join(src, f)), f).toBe(true);
+    for (const f of ['engine/simulation.ts', 'protocols/index.ts', 'protocols/factory.ts', 'scenario/validate.ts', 'app/explain/index.ts', 'app/explain/state.ts']) expect(firstLoad.has(join(src, f)), f).toBe(true);
   });
 
   it('reaches no implementation module', () => {
@@ -94,5 +101,15 @@ describe('first load (issue 9)', () => {
     // Outside src/protocols both sides share the simulator's helpers (sim/vectors, sim/network …).
     expect(both.filter((f) => f.startsWith('protocols/') && !shared.has(f)).sort()).toEqual([]);
     for (const f of targets) expect(firstLoad.has(f), rel(f)).toBe(false);
+  });
+
+  it('every strategy\'s explanation loads on demand, and the first load reaches none of them', () => {
+    const texts = dynamicTargets(explainLoader);
+    expect(texts.map(rel).sort()).toEqual(
+      ['allreduce', 'coordination', 'degrade', 'kafka', 'paxos', 'psAsync', 'psSync', 'raft', 'ssp', 'twoPc'].map((f) => `app/explain/${f}.ts`).sort(),
+    );
+    for (const f of texts) expect(firstLoad.has(f), rel(f)).toBe(false);
+    // Nor a module of the folder outside its light core (a helper one of them moved into).
+    expect([...firstLoad].map(rel).filter((f) => f.startsWith('app/explain/') && !explainFirstLoad.has(f))).toEqual([]);
   });
 });

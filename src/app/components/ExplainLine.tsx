@@ -1,4 +1,5 @@
-import { deriveExplainState, explain } from '../explain';
+import { useEffect, useState } from 'react';
+import { deriveExplainState, explain, explainLoaded, loadExplain } from '../explain';
 import { s } from '../i18n/strings';
 import { useApp } from '../store';
 import { indexOf, isLive, stateAt, staticOf } from '../views/runView';
@@ -9,7 +10,23 @@ export function ExplainLine({ t }: { t: number }) {
   const sim = useApp((st) => st.sim);
   const status = useApp((st) => st.status);
   useApp((st) => st.panelFrame);
-  if (!sim) return <footer className="explain" />;
+  const [, arrived] = useState(0);
+  const cfg = sim?.scenario.strategy;
+  const ready = !cfg || explainLoaded(cfg);
+  // The run's text normally loaded with the run (load.ts); if not, say nothing until it arrives —
+  // never another strategy's story. No dependency list: after a failed fetch the next render asks again.
+  useEffect(() => {
+    if (!cfg || ready) return;
+    let alive = true;
+    loadExplain(cfg).then(
+      () => alive && arrived((n) => n + 1),
+      () => undefined,
+    );
+    return () => {
+      alive = false;
+    };
+  });
+  if (!sim || !ready) return <footer className="explain" />;
   const st = deriveExplainState({
     cfg: sim.scenario.strategy,
     ...(sim.scenario.coordination ? { coordination: sim.scenario.coordination } : {}),

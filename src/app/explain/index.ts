@@ -1,42 +1,83 @@
+import type { StrategyConfig } from '../../protocols';
 import type { Lang } from '../i18n/lang';
-import { allreduce } from './allreduce';
 import type { Sentence } from './common';
-import { lockRecipe } from './coordination';
-import { degrade } from './degrade';
 import { generic } from './generic';
-import { kafka } from './kafka';
-import { paxos } from './paxos';
-import { psAsync } from './psAsync';
-import { psSync } from './psSync';
-import { raft } from './raft';
-import { ssp } from './ssp';
 import type { ExplainState } from './state';
-import { twoPc } from './twoPc';
 
 /**
  * The "WHAT YOU SEE" line: one or two sentences saying, in C/A/P terms, what the run is doing at
  * the cursor time. Derived from the state at t (facts, typed notes, the engine's metric sample)
  * and the class of the running configuration, never scripted by time, so it stays true whatever
  * the user does and whenever they scrub to. One module per strategy (this folder).
+ *
+ * The per-strategy modules load when a run needs them (issue 9), as protocol code does
+ * (protocols/factory.ts): `loadExplain(cfg)` is started wherever a run's code is (app/load.ts,
+ * the lesson runtime, forks), and `explain` is synchronous and says clearly when it was not.
  */
 
 export { deriveExplainState, healWindowMs, recentMs, type ExplainInput, type ExplainState } from './state';
 
-const sentences: Record<string, (st: ExplainState) => Sentence> = {
-  allreduce,
-  // Under a lock from the coordination service, ps-async follows the lock recipe (L11).
-  'ps-async': (st) => (st.cfg.kind === 'ps-async' && st.cfg.writeLock === 'lease' ? lockRecipe(st) : psAsync(st)),
-  'ps-sync': psSync,
-  ssp,
-  'raft-ps': raft,
-  'kafka-ps': kafka,
-  degrade,
-  'paxos-ps': paxos,
-  '2pc-ps': twoPc,
+type Explainer = (st: ExplainState) => Sentence;
+
+/** The module that explains a configuration: ps-async under a lock from the coordination service follows the lock recipe (L11). */
+type ModuleKey = StrategyConfig['kind'] | 'ps-async/lock';
+function moduleOf(cfg: StrategyConfig): ModuleKey {
+  return cfg.kind === 'ps-async' && cfg.writeLock === 'lease' ? 'ps-async/lock' : cfg.kind;
+}
+
+const loaders: Record<ModuleKey, () => Promise<Explainer>> = {
+  allreduce: async () => (await import('./allreduce')).allreduce,
+  'ps-async': async () => (await import('./psAsync')).psAsync,
+  'ps-async/lock': async () => (await import('./coordination')).lockRecipe,
+  'ps-sync': async () => (await import('./psSync')).psSync,
+  ssp: async () => (await import('./ssp')).ssp,
+  'raft-ps': async () => (await import('./raft')).raft,
+  'kafka-ps': async () => (await import('./kafka')).kafka,
+  degrade: async () => (await import('./degrade')).degrade,
+  'paxos-ps': async () => (await import('./paxos')).paxos,
+  '2pc-ps': async () => (await import('./twoPc')).twoPc,
 };
 
+const loaded = new Map<ModuleKey, Explainer>();
+const pending = new Map<ModuleKey, Promise<void>>();
+
+/** The module's key, or null for a kind without a tailored text (it gets `generic`, always loaded). */
+function keyOf(cfg: StrategyConfig): ModuleKey | null {
+  const key = moduleOf(cfg);
+  return Object.hasOwn(loaders, key) ? key : null;
+}
+
+/** Loads the text of this configuration's strategy (once; later calls share the first; a failed load is tried again). */
+export function loadExplain(cfg: StrategyConfig): Promise<void> {
+  const key = keyOf(cfg);
+  if (key === null) return Promise.resolve();
+  let p = pending.get(key);
+  if (!p) {
+    p = loaders[key]().then(
+      (f) => void loaded.set(key, f),
+      (e: unknown) => {
+        // A failed fetch (the page went offline) may succeed on the next try.
+        pending.delete(key);
+        throw e;
+      },
+    );
+    pending.set(key, p);
+  }
+  return p;
+}
+
+/** Whether `explain` can speak for this configuration now. */
+export function explainLoaded(cfg: StrategyConfig): boolean {
+  const key = keyOf(cfg);
+  return key === null || loaded.has(key);
+}
+
 export function explainSentence(st: ExplainState): Sentence {
-  return (sentences[st.cfg.kind] ?? generic)(st);
+  const key = keyOf(st.cfg);
+  if (key === null) return generic(st);
+  const f = loaded.get(key);
+  if (!f) throw new Error(`the explanation of strategy "${st.cfg.kind}" is not loaded: await loadExplain(cfg) before reading it`);
+  return f(st);
 }
 
 export function explain(st: ExplainState, lang: Lang): string {

@@ -6,7 +6,7 @@ import type { Trainer } from '../../train/types';
 import { WorkerPool } from '../../workers/pool';
 import { driver } from '../driver';
 import { ls } from '../i18n/lessonStrings';
-import { beginLoad, isCurrentLoad, lessonHooks, loadFailed, swapIn } from '../load';
+import { beginLoad, explainReady, isCurrentLoad, lessonHooks, loadFailed, swapIn } from '../load';
 import { get, reportError, set } from '../store';
 import { actsOf, gatesOf, shownVariants, variantIds } from './script';
 import { getLesson, initialLesson, setLesson, type LessonMode, type VariantRun } from './store';
@@ -82,12 +82,15 @@ export async function openLessonRuns(sc: Scenario, opts: OpenLessonOptions = {})
   const my = beginLoad();
   const pools = new Map<string, Trainer>();
   try {
+    // Every shown variant's explanation (the focus may move to any), loading while the workers start.
+    const texts = Promise.all(resolved.runs.map((r) => explainReady(r.scenario)));
     for (const r of resolved.runs) {
       const key = modelKey(r.scenario);
       if (!pools.has(key)) pools.set(key, await WorkerPool.create({ model: r.scenario.model, seed: r.scenario.seed, backend: get().backend }, { nodes: r.scenario.cluster.workers }));
     }
     const runs: VariantRun[] = [];
     for (const r of resolved.runs) runs.push({ id: r.id, scenario: r.scenario, sim: await Simulation.create(r.scenario, { trainer: pools.get(modelKey(r.scenario))! }) });
+    await texts;
     if (!isCurrentLoad(my)) {
       for (const t of pools.values()) void t.dispose().catch(() => undefined);
       return false;

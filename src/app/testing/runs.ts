@@ -3,18 +3,19 @@ import type { RunState } from '../../engine/index/runState';
 import { Simulation } from '../../engine/simulation';
 import type { Scenario } from '../../scenario/schema';
 import { InstantTrainer } from '../../engine/testing/instantTrainer';
-import { deriveExplainState, type ExplainState } from '../explain';
+import { deriveExplainState, loadExplain, type ExplainState } from '../explain';
 import { indexOf, stateAt, staticOf } from '../views/runView';
 
 /**
  * Real runs for the app's text tests: a built-in scenario simulated to its end with stand-in
  * gradients (safety and protocol state do not depend on gradient values), then read at any t
- * the way the screen reads it.
+ * the way the screen reads it (its explanation's module loaded, as the app loads it with the run).
  */
 export async function runBuiltin(id: string, patch?: (s: Scenario) => Scenario): Promise<Simulation> {
   const v = loadBuiltin(id);
   if (!v.ok) throw new Error(v.errors.join('\n'));
-  const sim = await Simulation.create(patch ? patch(v.scenario) : v.scenario, { trainer: new InstantTrainer() });
+  const sc = patch ? patch(v.scenario) : v.scenario;
+  const [sim] = await Promise.all([Simulation.create(sc, { trainer: new InstantTrainer() }), loadExplain(sc.strategy)]);
   await sim.runToEnd();
   return sim;
 }

@@ -4,6 +4,7 @@ import { builtinIds, loadBuiltin } from '../../cli/builtins';
 import { Simulation } from '../../engine/simulation';
 import { InstantTrainer } from '../../engine/testing/instantTrainer';
 import { resolveVariant } from '../../scenario/validate';
+import { loadExplain } from '../explain';
 import { viewModelAt } from './viewModel';
 
 /**
@@ -19,6 +20,8 @@ async function make(id: string, seed: number, variant?: string): Promise<Simulat
   if (!v.ok) throw new Error(v.errors.join('\n'));
   const r = variant ? resolveVariant(v.scenario, variant) : { ok: true as const, scenario: v.scenario };
   if (!r.ok) throw new Error(r.errors.join('\n'));
+  // The screen's sentences need the strategy's text, which the app loads with the run.
+  await loadExplain(r.scenario.strategy);
   return Simulation.create({ ...r.scenario, seed }, { trainer: new InstantTrainer() });
 }
 

@@ -15,7 +15,8 @@ import { wordsContext } from './wordsContext';
  * nodes with their hooks and tooltip lines, the servers panel, the metrics strip, the charts'
  * points up to t, the timeline's notes, the expectations, the violations count) and every
  * sentence. Tests compare it captured live at t with the same read back after the run went on —
- * the screen of a scrubbed t must be the one the live run showed at t.
+ * the screen of a scrubbed t must be the one the live run showed at t. The run's explanation must
+ * have loaded (`loadExplain`, which the app starts with the run).
  */
 export function viewModelAt(sim: Simulation, t: number, lang: Lang) {
   const ix = indexOf(sim);
