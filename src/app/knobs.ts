@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { issueMessage } from '../scenario/issues';
 import { strategySchema, type StrategyConfig } from '../scenario/schema';
 
@@ -15,33 +15,62 @@ export type KnobControl =
   | { key: string; type: 'enum'; default?: string; options: string[] }
   | { key: string; type: 'json'; default?: unknown };
 
-type AnySchema = z.ZodType;
+type AnySchema = z.core.$ZodType;
 
 /** Every strategy kind the schema accepts, in schema order. */
 export function strategyKindsFromSchema(): string[] {
-  return strategySchema.options.map((o) => String(o.shape.kind.value));
+  return strategySchema.def.options.map((o) => String(o.shape.kind.def.values[0]));
 }
 
-function optionFor(kind: string): z.ZodObject | undefined {
-  return strategySchema.options.find((o) => o.shape.kind.value === kind) as z.ZodObject | undefined;
+function optionFor(kind: string) {
+  return strategySchema.def.options.find((o) => o.shape.kind.def.values[0] === kind);
 }
 
-/** Strips default/optional wrappers, remembering the default. */
+/**
+ * Strips default/optional wrappers, remembering the default. The schema's definition is read by
+ * its `type` (zod's documented `_zod.def`), so zod/mini's classes need not be imported to test them.
+ */
 function unwrap(field: AnySchema): { inner: AnySchema; def?: unknown } {
-  let inner: AnySchema = field;
+  let inner = field;
   let def: unknown;
   for (;;) {
-    if (inner instanceof z.ZodDefault) {
-      if (def === undefined) def = inner.def.defaultValue;
-      inner = inner.def.innerType as AnySchema;
-    } else if (inner instanceof z.ZodOptional || inner instanceof z.ZodNullable) {
-      inner = inner.def.innerType as AnySchema;
+    const d = inner._zod.def;
+    if (d.type === 'default') {
+      if (def === undefined) def = (d as z.core.$ZodDefaultDef).defaultValue;
+      inner = (d as z.core.$ZodDefaultDef).innerType;
+    } else if (d.type === 'optional' || d.type === 'nullable') {
+      inner = (d as z.core.$ZodOptionalDef | z.core.$ZodNullableDef).innerType;
     } else return { inner, def };
   }
 }
 
-function finiteOrUndef(v: number | null | undefined): number | undefined {
-  return v === null || v === undefined || !Number.isFinite(v) ? undefined : v;
+/**
+ * The bounds a number schema's checks set: `minimum`/`positive` (greater_than), `maximum`
+ * (less_than), and an integer format (`z.int()`), which is itself the schema's first check and
+ * bounds it to the safe integers.
+ */
+function numberBounds(schema: AnySchema): { min: number; max: number; integer: boolean } {
+  let min = -Infinity;
+  let max = Infinity;
+  let integer = false;
+  const own = schema._zod.def as z.core.$ZodTypeDef & Partial<z.core.$ZodCheckDef>;
+  const checks = [...(own.check ? [schema as unknown as z.core.$ZodCheck] : []), ...(own.checks ?? [])];
+  for (const ch of checks) {
+    const d = ch._zod.def as z.core.$ZodChecks['_zod']['def'];
+    if (d.check === 'greater_than') min = Math.max(min, Number(d.value));
+    else if (d.check === 'less_than') max = Math.min(max, Number(d.value));
+    else if (d.check === 'number_format') {
+      integer ||= d.format.includes('int');
+      const [lo, hi] = z.util.NUMBER_FORMAT_RANGES[d.format];
+      min = Math.max(min, lo);
+      max = Math.min(max, hi);
+    }
+  }
+  return { min, max, integer };
+}
+
+function finiteOrUndef(v: number | undefined): number | undefined {
+  return v === undefined || !Number.isFinite(v) ? undefined : v;
 }
 
 /** The controls for one strategy kind (empty for an unknown kind). */
@@ -52,19 +81,14 @@ export function knobControls(kind: string): KnobControl[] {
   for (const [key, field] of Object.entries(option.shape as Record<string, AnySchema>)) {
     if (key === 'kind') continue;
     const { inner, def } = unwrap(field);
-    if (inner instanceof z.ZodNumber) {
-      out.push({
-        key,
-        type: 'number',
-        default: typeof def === 'number' ? def : undefined,
-        min: finiteOrUndef(inner.minValue),
-        max: finiteOrUndef(inner.maxValue),
-        integer: inner.isInt === true,
-      });
-    } else if (inner instanceof z.ZodBoolean) {
+    const type = inner._zod.def.type;
+    if (type === 'number') {
+      const { min, max, integer } = numberBounds(inner);
+      out.push({ key, type: 'number', default: typeof def === 'number' ? def : undefined, min: finiteOrUndef(min), max: finiteOrUndef(max), integer });
+    } else if (type === 'boolean') {
       out.push({ key, type: 'boolean', default: typeof def === 'boolean' ? def : undefined });
-    } else if (inner instanceof z.ZodEnum) {
-      out.push({ key, type: 'enum', default: typeof def === 'string' ? def : undefined, options: inner.options.map(String) });
+    } else if (type === 'enum') {
+      out.push({ key, type: 'enum', default: typeof def === 'string' ? def : undefined, options: Object.values((inner as z.core.$ZodEnum)._zod.def.entries).map(String) });
     } else {
       out.push({ key, type: 'json', default: def });
     }

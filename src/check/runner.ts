@@ -1,4 +1,5 @@
 import { strategyInfo, strategySchema, type StrategyConfig } from '../protocols';
+import { formatIssues } from '../scenario/issues';
 import { Simulation } from '../engine/simulation';
 import { InstantTrainer } from '../engine/testing/instantTrainer';
 import { validateScenario } from '../scenario/validate';
@@ -72,9 +73,9 @@ export const CHECK_META_KEY = '/check/meta';
 
 /** The strategy's knobs: schema defaults, then the overrides; errors name the knob. */
 export function strategyConfig(kind: string, over: Record<string, unknown> = {}): { ok: true; cfg: StrategyConfig } | { ok: false; error: string } {
-  const parsed = strategySchema.safeParse({ ...over, kind });
+  const parsed = strategySchema.safeParse({ ...over, kind }, { reportInput: true });
   if (parsed.success) return { ok: true, cfg: parsed.data };
-  return { ok: false, error: parsed.error.issues.map((i) => `${i.path.join('.') || 'strategy'}: ${i.message}`).join('; ') };
+  return { ok: false, error: formatIssues(parsed.error.issues, { root: 'strategy' }).join('; ') };
 }
 
 export function buildCheckScenario(o: CheckRunOptions, cfg: StrategyConfig): { scenario: unknown; schedule: Schedule; quietMs: number } {

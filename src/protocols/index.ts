@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { allreduceKnobs } from './allreduceKnobs';
 import { psAsyncKnobs } from './psAsyncKnobs';
 import { psSyncKnobs } from './psSyncKnobs';

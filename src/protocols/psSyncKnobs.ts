@@ -1,24 +1,22 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { aggregationRules, krumProblem } from './aggregationRules';
 
 /** Knobs of `ps-sync` (the strategy, and where its rules come from: psSync.ts). */
-export const psSyncKnobs = z
-  .object({
-    kind: z.literal('ps-sync'),
-    /** b: the server aggregates the first N − b gradients of each round and drops the rest. */
-    backupWorkers: z.number().int().min(0).default(0),
-    /** Linear scaling rule (Goyal et al.): lr × aggregated count on the mean, i.e. the sum. */
-    lrLinearScaling: z.boolean().default(true),
-    /** How the round's gradients are combined: the mean, or a Byzantine-robust rule (protocols/aggregation.ts). */
-    aggregation: z.enum(aggregationRules).default('mean'),
-    /** trimmed-mean: fraction β trimmed from each end of every coordinate (⌊β·n⌋ values per side). */
-    trim: z.number().min(0).max(0.49).default(0.1),
-    /** krum, multi-krum (and the median's outlier count): the number f of Byzantine workers assumed. */
-    f: z.number().int().min(0).default(1),
-    /** Retransmission timeout of a push that got no parameters back. */
-    rtoMs: z.number().positive().default(300),
-  })
-  .strict();
+export const psSyncKnobs = z.strictObject({
+  kind: z.literal('ps-sync'),
+  /** b: the server aggregates the first N − b gradients of each round and drops the rest. */
+  backupWorkers: z._default(z.int().check(z.minimum(0)), 0),
+  /** Linear scaling rule (Goyal et al.): lr × aggregated count on the mean, i.e. the sum. */
+  lrLinearScaling: z._default(z.boolean(), true),
+  /** How the round's gradients are combined: the mean, or a Byzantine-robust rule (protocols/aggregation.ts). */
+  aggregation: z._default(z.enum(aggregationRules), 'mean'),
+  /** trimmed-mean: fraction β trimmed from each end of every coordinate (⌊β·n⌋ values per side). */
+  trim: z._default(z.number().check(z.minimum(0), z.maximum(0.49)), 0.1),
+  /** krum, multi-krum (and the median's outlier count): the number f of Byzantine workers assumed. */
+  f: z._default(z.int().check(z.minimum(0)), 1),
+  /** Retransmission timeout of a push that got no parameters back. */
+  rtoMs: z._default(z.number().check(z.positive()), 300),
+});
 export type PsSyncConfig = z.infer<typeof psSyncKnobs>;
 
 /**

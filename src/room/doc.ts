@@ -1,5 +1,6 @@
 import * as Y from 'yjs';
-import { z } from 'zod';
+import { z } from 'zod/mini';
+import { formatIssues } from '../scenario/issues';
 import { parseAction } from '../scenario/actions';
 import { clusterNodeIds } from '../scenario/nodes';
 import type { Scenario } from '../scenario/schema';
@@ -31,62 +32,65 @@ import type { RoomClock } from './rules';
 
 export const ROOM_SCHEMA = 1;
 
-const int = z.number().int();
-const nodeId = z.string().regex(/^[wsb]\d+$/);
-const pubOrTeacher = z.union([z.string().regex(PUBLIC_ID_PATTERN), z.literal('teacher')]);
+const intMin = (n: number) => z.int().check(z.minimum(n));
+const nonNeg = z.number().check(z.minimum(0));
+const nodeId = z.string().check(z.regex(/^[wsb]\d+$/));
+const pubOrTeacher = z.union([z.string().check(z.regex(PUBLIC_ID_PATTERN)), z.literal('teacher')]);
+const shortName = z.string().check(z.minLength(1), z.maxLength(40));
 /** Names are shown on a projector: one line, printable, short. */
 export const nameSchema = z
   .string()
-  .trim()
-  .min(1, 'a name needs at least one character')
-  .max(40, 'a name has at most 40 characters')
-  .regex(/^[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+$/u, 'a name cannot hold control characters');
+  .check(
+    z.trim(),
+    z.minLength(1, 'a name needs at least one character'),
+    z.maxLength(40, 'a name has at most 40 characters'),
+    z.regex(/^[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+$/u, 'a name cannot hold control characters'),
+  );
 
-export const whoSchema = z.object({ pub: pubOrTeacher, name: z.string().min(1).max(40), node: nodeId.nullable() }).strict();
+export const whoSchema = z.strictObject({ pub: pubOrTeacher, name: shortName, node: z.nullable(nodeId) });
 export type Who = z.infer<typeof whoSchema>;
 
-export const logEntrySchema = z
-  .object({
-    run: int.min(1),
-    seq: int.min(1),
-    at: int.min(0),
-    action: z.unknown(),
-    who: whoSchema,
-    /** The student's request id, and her simulated time when she asked. */
-    req: int.min(1).optional(),
-    asked: z.number().min(0).optional(),
-  })
-  .strict();
+export const logEntrySchema = z.strictObject({
+  run: intMin(1),
+  seq: intMin(1),
+  at: intMin(0),
+  action: z.unknown(),
+  who: whoSchema,
+  /** The student's request id, and her simulated time when she asked. */
+  req: z.optional(intMin(1)),
+  asked: z.optional(nonNeg),
+});
 export type LogEntry = Omit<z.infer<typeof logEntrySchema>, 'action'> & { action: Action };
 
-export const memberSchema = z.object({ name: z.string().min(1).max(40), node: nodeId.nullable(), order: int.min(1), online: z.boolean() }).strict();
+export const memberSchema = z.strictObject({ name: shortName, node: z.nullable(nodeId), order: intMin(1), online: z.boolean() });
 export type Member = z.infer<typeof memberSchema> & { pub: string };
 
-export const clockSchema = z
-  .object({
-    run: int.min(1),
-    now: z.number().min(0),
-    horizon: z.number().min(0),
-    running: z.boolean(),
-    speed: z.union([z.number().positive().max(1000), z.literal('max')]),
-  })
-  .strict();
+export const clockSchema = z.strictObject({
+  run: intMin(1),
+  now: nonNeg,
+  horizon: nonNeg,
+  running: z.boolean(),
+  speed: z.union([z.number().check(z.positive(), z.maximum(1000)), z.literal('max')]),
+});
 
-export const requestSchema = z.object({ id: int.min(1), run: int.min(1), action: z.unknown(), asked: z.number().min(0) }).strict();
+export const requestSchema = z.strictObject({ id: intMin(1), run: intMin(1), action: z.unknown(), asked: nonNeg });
 export type Request = z.infer<typeof requestSchema>;
 
-export const replySchema = z.object({ id: int.min(1), ok: z.boolean(), reason: refusalReasonSchema.optional(), at: int.min(0).optional() }).strict();
+export const replySchema = z.strictObject({ id: intMin(1), ok: z.boolean(), reason: z.optional(refusalReasonSchema), at: z.optional(intMin(0)) });
 export type Reply = z.infer<typeof replySchema>;
 
-export const refusalRecordSchema = z.object({ run: int.min(0), pub: z.string().regex(PUBLIC_ID_PATTERN), req: int.min(0), t: z.number().min(0), reason: refusalReasonSchema }).strict();
+export const refusalRecordSchema = z.strictObject({ run: intMin(0), pub: z.string().check(z.regex(PUBLIC_ID_PATTERN)), req: intMin(0), t: nonNeg, reason: refusalReasonSchema });
 export type RefusalRecord = z.infer<typeof refusalRecordSchema>;
 
 /** One problem with a value read from a document: where, and what. */
 export type Problem = string;
 
-function issues(e: z.ZodError): string {
-  return e.issues.map((i) => `${i.path.join('.') || '(value)'}: ${i.message}`).join('; ');
+/** The issues of a failed parse, in the wording of scenario files (`field: problem`, joined by "; "). */
+function issues(e: { issues: readonly z.core.$ZodIssue[] }): string {
+  return formatIssues(e.issues, { root: '(value)' }).join('; ');
 }
+/** Parse options that keep each issue's input, so a message can say what was given. */
+const withInput = { reportInput: true };
 
 // ---------------------------------------------------------------- typed handles on a Y.Doc
 
@@ -169,7 +173,7 @@ export function checkEntry(value: unknown, nodeIds: readonly string[]): { ok: tr
   const hit = entryCache.get(value);
   if (hit) return hit;
   let out: { ok: true; entry: LogEntry } | { ok: false; error: string };
-  const shape = logEntrySchema.safeParse(value);
+  const shape = logEntrySchema.safeParse(value, withInput);
   if (!shape.success) out = { ok: false, error: `log entry: ${issues(shape.error)}` };
   else {
     const action = parseAction(shape.data.action, nodeIds);
@@ -198,7 +202,7 @@ export function readRoom(doc: Y.Doc): RoomView {
   let clock: RoomClock | null = null;
   const clockRaw = t.room.get('clock');
   if (clockRaw !== undefined) {
-    const r = clockSchema.safeParse(clockRaw);
+    const r = clockSchema.safeParse(clockRaw, withInput);
     if (r.success && r.data.run === run) clock = r.data;
     else if (!r.success) problems.push(`room.clock: ${issues(r.error)}`);
   }
@@ -224,7 +228,7 @@ export function readRoom(doc: Y.Doc): RoomView {
 
   const members: Member[] = [];
   for (const [pub, raw] of t.members.entries()) {
-    const r = memberSchema.safeParse(raw);
+    const r = memberSchema.safeParse(raw, withInput);
     if (!PUBLIC_ID_PATTERN.test(pub)) problems.push(`members: "${pub.slice(0, 20)}" is not a public id`);
     else if (!r.success) problems.push(`members.${pub}: ${issues(r.error)}`);
     else members.push({ pub, ...r.data });
@@ -267,14 +271,14 @@ export function readInbox(doc: Y.Doc, after: number): InboxView {
   const nameRaw = types.hello.get('name');
   let name: string | null = null;
   if (nameRaw !== undefined) {
-    const r = nameSchema.safeParse(nameRaw);
+    const r = nameSchema.safeParse(nameRaw, withInput);
     if (r.success) name = r.data;
     else problems.push(`hello.name: ${issues(r.error)}`);
   }
   const requests: InboxView['requests'] = [];
   let last = after;
   for (const raw of types.requests.toArray()) {
-    const r = requestSchema.safeParse(raw);
+    const r = requestSchema.safeParse(raw, withInput);
     if (!r.success) {
       // A request without a readable id cannot be answered; the ones around it still can.
       const id = typeof raw === 'object' && raw !== null && 'id' in raw && Number.isInteger((raw as { id: unknown }).id) ? (raw as { id: number }).id : -1;

@@ -1,22 +1,23 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /**
  * Why a room refused an action, as typed data (each screen says it in its own language; the app's
  * room strings hold EN and 中文). `invalid` carries the action validator's message, which the app
  * shows as it shows every validation message.
  */
+const short = (n: number) => z.string().check(z.maxLength(n));
 export const refusalReasonSchema = z.discriminatedUnion('code', [
-  z.object({ code: z.literal('watching') }).strict(),
-  z.object({ code: z.literal('notYourNode'), node: z.string().max(12), target: z.string().max(12) }).strict(),
-  z.object({ code: z.literal('notYourLink'), node: z.string().max(12), from: z.string().max(12), to: z.string().max(12) }).strict(),
-  z.object({ code: z.literal('teacherOnly'), action: z.string().max(20) }).strict(),
-  z.object({ code: z.literal('locked') }).strict(),
-  z.object({ code: z.literal('staleRun') }).strict(),
-  z.object({ code: z.literal('notMember') }).strict(),
-  z.object({ code: z.literal('tooFast'), max: z.number().int() }).strict(),
-  z.object({ code: z.literal('runOver') }).strict(),
-  z.object({ code: z.literal('noLesson') }).strict(),
-  z.object({ code: z.literal('invalid'), detail: z.string().max(300) }).strict(),
+  z.strictObject({ code: z.literal('watching') }),
+  z.strictObject({ code: z.literal('notYourNode'), node: short(12), target: short(12) }),
+  z.strictObject({ code: z.literal('notYourLink'), node: short(12), from: short(12), to: short(12) }),
+  z.strictObject({ code: z.literal('teacherOnly'), action: short(20) }),
+  z.strictObject({ code: z.literal('locked') }),
+  z.strictObject({ code: z.literal('staleRun') }),
+  z.strictObject({ code: z.literal('notMember') }),
+  z.strictObject({ code: z.literal('tooFast'), max: z.int() }),
+  z.strictObject({ code: z.literal('runOver') }),
+  z.strictObject({ code: z.literal('noLesson') }),
+  z.strictObject({ code: z.literal('invalid'), detail: short(300) }),
 ]);
 export type RefusalReason = z.infer<typeof refusalReasonSchema>;
 

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 
 /**
  * Turns zod issues into one readable line each: `path: message`. Users read these lines when a
@@ -39,6 +39,8 @@ const typeNames: Record<string, string> = {
   object: 'an object',
   array: 'an array',
   null: 'null',
+  // a required field of any type (`z.unknown()`), such as a log entry's action
+  nonoptional: 'a value',
 };
 
 function typeName(t: string): string {
@@ -132,6 +134,11 @@ export function issueMessage(issue: Issue, suggest?: FieldSuggester): string {
     case 'invalid_format':
       // Our schemas give regexes a human message ("expected a node id such as …").
       return `${issue.message.startsWith('Invalid') ? `invalid ${issue.format}` : issue.message}, got ${describeValue(input)}`;
+    case 'invalid_key': {
+      // A record's key failed its schema: say what the key should look like.
+      const inner = issue.issues[0];
+      return inner ? `invalid key: ${issueMessage(inner, suggest)}` : 'invalid key';
+    }
     case 'not_multiple_of':
       return `must be a multiple of ${String(issue.divisor)}, got ${describeValue(input)}`;
     default:

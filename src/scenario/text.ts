@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /**
  * A text the scenario author writes in every interface language: `en` and `zh` are required (both
@@ -8,12 +8,11 @@ import { z } from 'zod';
  */
 const langTag = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 
-export function localizedText(value: z.ZodString) {
-  return z
-    .object({ en: value, zh: value })
-    .catchall(value)
-    .superRefine((t, ctx) => {
+export function localizedText(value: z.ZodMiniString<string>) {
+  return z.catchall(z.object({ en: value, zh: value }), value).check(
+    z.superRefine((t, ctx) => {
       for (const k of Object.keys(t))
         if (!langTag.test(k)) ctx.addIssue({ code: 'custom', path: [k], message: `"${k}" is not a language tag such as "en", "zh" or "ja"` });
-    });
+    }),
+  );
 }

@@ -1,10 +1,11 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /**
- * Zod compiles fast object parsers with `new Function` when it may, probing for that with a
- * `Function("")` call as each object schema is built. Under the app's Content-Security-Policy
- * (no 'unsafe-eval') the probe fails and is reported as a violation. A scenario is parsed once,
- * so the interpreter is fast enough: turn the compiler off. This module must be evaluated before
- * any schema is built — the app's entry imports it first.
+ * Zod's classic object schemas compile fast parsers with `new Function` when they may, probing for
+ * that with a `Function("")` call as each object schema is built; under the app's
+ * Content-Security-Policy (no 'unsafe-eval') the probe fails and is reported as a violation. The
+ * app's schemas are zod/mini, whose objects are interpreted and never probe; `jitless` keeps it so
+ * for any schema built with the classic API as well. This module must be evaluated before any
+ * schema is built — the app's entry imports it first.
  */
 z.config({ jitless: true });

@@ -1,38 +1,41 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /**
  * The `coordination` block of a scenario (CURRICULUM §C.1): how the `coord` nodes c0… serve the
  * workers. Names follow the real systems where they have one (etcd's --max-request-bytes is
  * 1572864 by default; ZooKeeper's session timeout is a lease by another name).
  */
-export const coordinationSchema = z
-  .object({
-    /** etcd-like (Raft, flat keys with revisions, leases) or ZooKeeper-like (Zab, sessions, znodes). */
-    service: z.enum(['etcd', 'zookeeper']).default('etcd'),
-    /** Lease TTL (etcd) or session timeout (ZooKeeper): a client not heard from this long loses its locks. */
-    leaseTtlMs: z.number().positive().max(600_000).default(2000),
-    /**
-     * etcd: "linearizable" (default; ReadIndex through the leader) or "serializable" (the member's
-     * own state, possibly stale). ZooKeeper: "local" (default; the session's server) or
-     * "sync-then-local" (sync() first: it narrows the gap but is still not strictly linearizable).
-     */
-    reads: z.enum(['linearizable', 'serializable', 'local', 'sync-then-local']).optional(),
-    /** The server each worker's session (or etcd client connection) starts on; unlisted: round robin. */
-    sessions: z.record(z.string().regex(/^w\d+$/, 'expected a worker id such as "w0"'), z.string().regex(/^c\d+$/, 'expected a coordination node such as "c0"')).default({}),
-    /** Modelled fdatasync of each log append (ms): a write commits after a round trip plus a disk sync. */
-    fsyncMs: z.number().nonnegative().max(1000).default(1),
-    /** Largest request a server accepts, in bytes (etcd's default 1.5 MiB; larger: "request is too large"). */
-    maxRequestBytes: z.number().int().positive().default(1_572_864),
-    /** Every worker reads this metadata key every `everyMs` through its session's server. */
-    readMeta: z
-      .object({
-        key: z.string().regex(/^\/[\w./-]*$/, 'expected a key such as "/ckpt/latest"'),
-        everyMs: z.number().positive().max(600_000),
-      })
-      .strict()
-      .optional(),
-  })
-  .strict();
+export const coordinationSchema = z.strictObject({
+  /** etcd-like (Raft, flat keys with revisions, leases) or ZooKeeper-like (Zab, sessions, znodes). */
+  service: z._default(z.enum(['etcd', 'zookeeper']), 'etcd'),
+  /** Lease TTL (etcd) or session timeout (ZooKeeper): a client not heard from this long loses its locks. */
+  leaseTtlMs: z._default(z.number().check(z.positive(), z.maximum(600_000)), 2000),
+  /**
+   * etcd: "linearizable" (default; ReadIndex through the leader) or "serializable" (the member's
+   * own state, possibly stale). ZooKeeper: "local" (default; the session's server) or
+   * "sync-then-local" (sync() first: it narrows the gap but is still not strictly linearizable).
+   */
+  reads: z.optional(z.enum(['linearizable', 'serializable', 'local', 'sync-then-local'])),
+  /** The server each worker's session (or etcd client connection) starts on; unlisted: round robin. */
+  sessions: z._default(
+    z.record(
+      z.string().check(z.regex(/^w\d+$/, 'expected a worker id such as "w0"')),
+      z.string().check(z.regex(/^c\d+$/, 'expected a coordination node such as "c0"')),
+    ),
+    {},
+  ),
+  /** Modelled fdatasync of each log append (ms): a write commits after a round trip plus a disk sync. */
+  fsyncMs: z._default(z.number().check(z.nonnegative(), z.maximum(1000)), 1),
+  /** Largest request a server accepts, in bytes (etcd's default 1.5 MiB; larger: "request is too large"). */
+  maxRequestBytes: z._default(z.int().check(z.positive()), 1_572_864),
+  /** Every worker reads this metadata key every `everyMs` through its session's server. */
+  readMeta: z.optional(
+    z.strictObject({
+      key: z.string().check(z.regex(/^\/[\w./-]*$/, 'expected a key such as "/ckpt/latest"')),
+      everyMs: z.number().check(z.positive(), z.maximum(600_000)),
+    }),
+  ),
+});
 
 export type CoordinationConfig = z.infer<typeof coordinationSchema>;
 export type CoordService = CoordinationConfig['service'];

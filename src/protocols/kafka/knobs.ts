@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /**
  * Knobs of `kafka-ps`, under Kafka's own names and with Kafka 4.0's defaults (TRUTHS.md):
@@ -9,28 +9,33 @@ import { z } from 'zod';
  * `readFrom` are the playground's own (how the PS replicas consume and who reads from whom).
  * `replication.factor` defaults to min(3, brokers), resolved when the strategy starts.
  */
-export const kafkaPsKnobs = z
-  .object({
-    kind: z.literal('kafka-ps'),
-    /** "0": fire and forget; "1": the leader's local append; "all": every in-sync replica. Strings, as in Kafka's properties. */
-    acks: z.enum(['0', '1', 'all']).default('all'),
-    'min.insync.replicas': z.number().int().min(1).default(1),
-    'replica.lag.time.max.ms': z.number().positive().default(30000),
-    'unclean.leader.election.enable': z.boolean().default(false),
-    'linger.ms': z.number().nonnegative().default(5),
-    'batch.size': z.number().int().positive().default(16384),
-    'enable.idempotence': z.boolean().default(true),
-    'max.in.flight.requests.per.connection': z.number().int().min(1).default(5),
-    'request.timeout.ms': z.number().positive().default(30000),
-    'replication.factor': z.number().int().min(1).max(7).optional(),
-    'num.partitions': z.number().int().min(1).max(16).default(1),
-    'broker.session.timeout.ms': z.number().positive().default(9000),
-    /** How often each PS replica polls the log. */
-    consumerPollMs: z.number().positive().default(50),
-    /** Worker → PS replica it reads parameters from (default round-robin w_i → s_(i mod servers)). */
-    readFrom: z.record(z.string().regex(/^w\d+$/, 'expected a worker id such as "w0"'), z.string().regex(/^s\d+$/, 'expected a PS replica id such as "s0"')).optional(),
-  })
-  .strict();
+const positive = z.number().check(z.positive());
+
+export const kafkaPsKnobs = z.strictObject({
+  kind: z.literal('kafka-ps'),
+  /** "0": fire and forget; "1": the leader's local append; "all": every in-sync replica. Strings, as in Kafka's properties. */
+  acks: z._default(z.enum(['0', '1', 'all']), 'all'),
+  'min.insync.replicas': z._default(z.int().check(z.minimum(1)), 1),
+  'replica.lag.time.max.ms': z._default(positive, 30000),
+  'unclean.leader.election.enable': z._default(z.boolean(), false),
+  'linger.ms': z._default(z.number().check(z.nonnegative()), 5),
+  'batch.size': z._default(z.int().check(z.positive()), 16384),
+  'enable.idempotence': z._default(z.boolean(), true),
+  'max.in.flight.requests.per.connection': z._default(z.int().check(z.minimum(1)), 5),
+  'request.timeout.ms': z._default(positive, 30000),
+  'replication.factor': z.optional(z.int().check(z.minimum(1), z.maximum(7))),
+  'num.partitions': z._default(z.int().check(z.minimum(1), z.maximum(16)), 1),
+  'broker.session.timeout.ms': z._default(positive, 9000),
+  /** How often each PS replica polls the log. */
+  consumerPollMs: z._default(positive, 50),
+  /** Worker → PS replica it reads parameters from (default round-robin w_i → s_(i mod servers)). */
+  readFrom: z.optional(
+    z.record(
+      z.string().check(z.regex(/^w\d+$/, 'expected a worker id such as "w0"')),
+      z.string().check(z.regex(/^s\d+$/, 'expected a PS replica id such as "s0"')),
+    ),
+  ),
+});
 export type KafkaPsConfig = z.infer<typeof kafkaPsKnobs>;
 
 /** acks=all, min.insync.replicas ≥ 2 and no unclean election: no acknowledged record may be lost. */

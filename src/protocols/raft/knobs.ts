@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /**
  * Knobs of `raft-ps` (Ongaro & Ousterhout 2014; the thesis for reads and client sessions; etcd's
@@ -12,45 +12,43 @@ import { z } from 'zod';
  * refuse to vote within that time of hearing from a leader, thesis §4.2.3), "local" (whichever
  * server the worker asks answers from its own state machine: stale reads).
  */
-export const raftPsKnobs = z
-  .object({
-    kind: z.literal('raft-ps'),
-    /** Election timeout drawn uniformly from [min, max] ms each time the timer is reset (§5.2; the paper uses 150–300). */
-    electionTimeoutMs: z
-      .tuple([z.number().positive(), z.number().positive()])
-      .refine(([lo, hi]) => lo <= hi, 'the minimum must not exceed the maximum')
-      .default([150, 300]),
-    heartbeatMs: z.number().positive().default(50),
-    readMode: z.enum(['readIndex', 'log', 'lease', 'local']).default('readIndex'),
-    /**
-     * A new leader appends a no-op of its term so that earlier entries commit (§8). Without it,
-     * nothing of an earlier term commits — and no ReadIndex read is answered — until a client's
-     * entry of the new term commits.
-     */
-    leaderNoop: z.boolean().default(true),
-    /** etcd's CheckQuorum: a leader that has not heard from a majority for an election timeout steps down. */
-    checkQuorum: z.boolean().default(false),
-    /**
-     * "training": workers loop read → compute → update. "manual": a worker updates only when the
-     * timeline or the learner says `submit` (CURRICULUM L7, Figure 8 scripted step by step).
-     */
-    clientMode: z.enum(['training', 'manual']).default('training'),
-    clientRetryMs: z.number().positive().default(100),
-    /** A training worker abandons an update not acknowledged within this time and reads fresh parameters (a manual client never does). */
-    updateTimeoutMs: z.number().positive().default(1000),
-    /** Scale each gradient's learning rate by 1/max(1, τ), τ its staleness at apply (Zhang et al. 2016). */
-    lrStaleness: z.enum(['none', 'inverse']).default('none'),
-    /**
-     * Modelled fdatasync of new log entries (ms): a follower acknowledges, and the leader counts
-     * itself, only once they are on disk — etcd's commit latency is a round trip plus an fsync.
-     */
-    fsyncMs: z.number().nonnegative().default(0),
-    /**
-     * Largest client request a server accepts, in bytes (etcd's --max-request-bytes, 1.5 MiB by
-     * default). A larger update is refused with "request is too large" (rejectedWrites). None by default.
-     */
-    maxRequestBytes: z.number().int().positive().optional(),
-  })
-  .strict();
+export const raftPsKnobs = z.strictObject({
+  kind: z.literal('raft-ps'),
+  /** Election timeout drawn uniformly from [min, max] ms each time the timer is reset (§5.2; the paper uses 150–300). */
+  electionTimeoutMs: z._default(
+    z.tuple([z.number().check(z.positive()), z.number().check(z.positive())]).check(z.refine(([lo, hi]) => lo <= hi, 'the minimum must not exceed the maximum')),
+    [150, 300],
+  ),
+  heartbeatMs: z._default(z.number().check(z.positive()), 50),
+  readMode: z._default(z.enum(['readIndex', 'log', 'lease', 'local']), 'readIndex'),
+  /**
+   * A new leader appends a no-op of its term so that earlier entries commit (§8). Without it,
+   * nothing of an earlier term commits — and no ReadIndex read is answered — until a client's
+   * entry of the new term commits.
+   */
+  leaderNoop: z._default(z.boolean(), true),
+  /** etcd's CheckQuorum: a leader that has not heard from a majority for an election timeout steps down. */
+  checkQuorum: z._default(z.boolean(), false),
+  /**
+   * "training": workers loop read → compute → update. "manual": a worker updates only when the
+   * timeline or the learner says `submit` (CURRICULUM L7, Figure 8 scripted step by step).
+   */
+  clientMode: z._default(z.enum(['training', 'manual']), 'training'),
+  clientRetryMs: z._default(z.number().check(z.positive()), 100),
+  /** A training worker abandons an update not acknowledged within this time and reads fresh parameters (a manual client never does). */
+  updateTimeoutMs: z._default(z.number().check(z.positive()), 1000),
+  /** Scale each gradient's learning rate by 1/max(1, τ), τ its staleness at apply (Zhang et al. 2016). */
+  lrStaleness: z._default(z.enum(['none', 'inverse']), 'none'),
+  /**
+   * Modelled fdatasync of new log entries (ms): a follower acknowledges, and the leader counts
+   * itself, only once they are on disk — etcd's commit latency is a round trip plus an fsync.
+   */
+  fsyncMs: z._default(z.number().check(z.nonnegative()), 0),
+  /**
+   * Largest client request a server accepts, in bytes (etcd's --max-request-bytes, 1.5 MiB by
+   * default). A larger update is refused with "request is too large" (rejectedWrites). None by default.
+   */
+  maxRequestBytes: z.optional(z.int().check(z.positive())),
+});
 export type RaftPsConfig = z.infer<typeof raftPsKnobs>;
 export type ReadMode = RaftPsConfig['readMode'];

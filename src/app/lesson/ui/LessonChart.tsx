@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import * as d3 from 'd3';
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import type { chartSchema } from '../../../scenario/lesson';
 import { formatSeconds } from '../../format';
 import { ls } from '../../i18n/lessonStrings';
