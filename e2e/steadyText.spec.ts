@@ -44,6 +44,16 @@ for (const id of ['async-partition', 'raft-ps-majority']) {
   });
 }
 
+test('a lesson with two panels playing writes no text that is already there', async ({ page }) => {
+  await page.goto(`./?${new URLSearchParams({ lesson: 'cap-partition-choice', backend: 'wasm', lang: 'en' })}`);
+  await expect(page.getByTestId('variant-async')).toBeVisible();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="variant-time"]').length === 2);
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.keyboard.press('Space');
+  await page.waitForFunction(() => document.querySelector('[data-testid="run-status"]')?.textContent === 'running', null, { timeout: 30_000 });
+  expect(await sameValueWrites(page, 2000)).toEqual({});
+});
+
 test('each view, the checks list and each metric value is its own relayout boundary', async ({ page }) => {
   await openScenario(page, 'async-partition');
   // Strict containment is what makes a box a relayout boundary (with its size not from its

@@ -19,14 +19,13 @@ import { s } from './i18n/strings';
 import { useShortcuts } from './keys';
 import { boot, followHashChanges } from './load';
 import { formatSeconds } from './format';
-import { get, set, useApp } from './store';
+import { frameSource, get, set, useApp } from './store';
 import { LossCharts } from './views/LossCharts';
 import { ReplicaBoundaries } from './views/ReplicaBoundaries';
 import { ServerStates } from './views/ServerStates';
 import { indexOf, staticOf } from './views/runView';
 import { showServers } from './views/serverModel';
 import { timeDomain } from './views/timelineModel';
-import type { FrameSource } from './views/hooks';
 import { TopologyView } from './views/TopologyView';
 import { VersionTimeline } from './views/VersionTimeline';
 import { useLesson } from './lesson/store';
@@ -129,17 +128,11 @@ function AtT({ children }: { children: (t: number, frame: number) => ReactNode }
   return children(t, frame);
 }
 
-/** Engine frames for the animated views, which redraw on them without a React render. */
-const engineFrames: FrameSource = {
-  subscribe: (onFrame) =>
-    useApp.subscribe((st, prev) => {
-      if (st.frame !== prev.frame) onFrame();
-    }),
-  t: () => {
-    const st = get();
-    return st.cursor ?? (st.sim ? st.sim.now() : 0);
-  },
-};
+/** Engine frames for the animated views, at the cursor or the run's now. */
+const engineFrames = frameSource(() => {
+  const st = get();
+  return st.cursor ?? (st.sim ? st.sim.now() : 0);
+});
 
 function Topology() {
   const lang = useApp((st) => st.lang);

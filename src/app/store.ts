@@ -3,6 +3,7 @@ import type { Lang } from './i18n/lang';
 import type { Scenario } from '../scenario/schema';
 import type { Simulation } from '../engine/simulation';
 import type { BackendChoice } from '../train/types';
+import type { FrameSource } from './views/hooks';
 
 /**
  * The app's one store. It holds what the UI shows and chooses; the Simulation itself is mutable
@@ -165,6 +166,20 @@ export function bumpFrame(urgent = false): void {
   set((st) => ({ frame: st.frame + 1 }));
   if (urgent || get().status !== 'running' || performance.now() - lastPanelWall >= PANEL_MS) flushPanels();
   else panelTimer ??= setTimeout(flushPanels, PANEL_MS - (performance.now() - lastPanelWall));
+}
+
+/**
+ * Engine frames for animated views, which redraw on them without a React render, showing the
+ * time `t()` gives (the main view's cursor or now; a lesson's play-head).
+ */
+export function frameSource(t: () => number): FrameSource {
+  return {
+    subscribe: (onFrame) =>
+      useApp.subscribe((st, prev) => {
+        if (st.frame !== prev.frame) onFrame();
+      }),
+    t,
+  };
 }
 
 // Status, run, language or a scrub while paused: panels follow at once.

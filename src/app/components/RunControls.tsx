@@ -37,6 +37,9 @@ export function RunControls() {
   const running = status === 'running';
   // The summary hashes the whole history: compute it once per finished run, not per frame.
   const hash = useMemo(() => (status === 'done' && sim ? sim.summary().scheduleHash : ''), [sim, status]);
+  // The clock's box fits the run's last time (monospace: one ch a character), so it neither
+  // shifts the bar as digits are added nor clips a long run's time.
+  const widest = `t=${formatSeconds(sim ? sim.durationMs : 0)}`.length;
 
   return (
     <div className="run-controls" role="group" aria-label="run">
@@ -74,7 +77,9 @@ export function RunControls() {
         </select>
       </label>
       <span className="sim-time num" aria-live="off">
-        <span className="sim-time-text">t={formatSeconds(shown)}</span>
+        <span className="sim-time-text" style={{ width: `${widest}ch` }}>
+          t={formatSeconds(shown)}
+        </span>
       </span>
       <span className={`status-chip status-${status}`}>{s(lang, `status_${status}` as StringKey)}</span>
       {/* Stable test hooks (CONTRACTS §4): English keywords and raw numbers, whatever the language. */}

@@ -9,7 +9,7 @@ import { expectationText, formatMetric } from '../../format';
 import { ls } from '../../i18n/lessonStrings';
 import { tr, type Lang } from '../../i18n/lang';
 import { s, type StringKey } from '../../i18n/strings';
-import { set, useApp } from '../../store';
+import { frameSource, set, useApp } from '../../store';
 import { LossCharts, type ChartId } from '../../views/LossCharts';
 import { TopologyView } from '../../views/TopologyView';
 import { VersionTimeline } from '../../views/VersionTimeline';
@@ -81,9 +81,18 @@ function MetricReadout({ sim, t, lang, metrics }: { sim: Simulation; t: number; 
   );
 }
 
+/**
+ * The panels' topology and timeline redraw on each engine frame at the play-head, without a React
+ * render: re-rendering every panel sixty times a second (React, the charts, the checks) cost a
+ * two-panel lesson ~12 % of the main thread. The rest of a panel follows store.panelFrame.
+ */
+const lessonFrames = frameSource(playhead);
+const NO_MARKS: ReadonlyArray<{ t: number; label: string }> = [];
+
 function VariantPanel({ id, charts, single, checksFocused, metrics }: { id: string; charts: ChartId[]; single: boolean; checksFocused: boolean; metrics: readonly MetricName[] }) {
   const lang = useApp((st) => st.lang);
-  const frame = useApp((st) => st.frame);
+  // Charts, checks, readouts and hooks: at most ten times a second while the runs go.
+  const frame = useApp((st) => st.panelFrame);
   const cursor = useApp((st) => st.cursor);
   const selected = useApp((st) => st.selected);
   const lesson = useLesson((st) => st.lesson);
@@ -119,7 +128,7 @@ function VariantPanel({ id, charts, single, checksFocused, metrics }: { id: stri
           ⤢
         </button>
         <span className="hook" aria-hidden="true" data-testid="variant-hash" data-variant={id}>
-          {hash}
+          {hash || null}
         </span>
         <span className="hook" aria-hidden="true" data-testid="variant-time" data-variant={id}>
           {Math.round(sim.now())}
@@ -129,12 +138,13 @@ function VariantPanel({ id, charts, single, checksFocused, metrics }: { id: stri
       <div className="vp-body">
         <div className="view view-topology" aria-label={s(lang, 'topology')}>
           <ViewBoundary name={s(lang, 'topology')}>
-            <TopologyView sim={sim} t={t} frame={frame} lang={lang} selected={focused ? selected : null} onSelect={onSelect} onAction={onAction} />
+            {/* The cursor re-renders for the draw's deps (a scrub while paused); frames move it. */}
+            <TopologyView sim={sim} t={cursor ?? undefined} frames={lessonFrames} lang={lang} selected={focused ? selected : null} onSelect={onSelect} onAction={onAction} />
           </ViewBoundary>
         </div>
         <div className="view view-timeline" aria-label={s(lang, 'timeline')}>
           <ViewBoundary name={s(lang, 'timeline')}>
-            <VersionTimeline sim={sim} frame={frame} lang={lang} cursor={cursor} onScrub={onScrub} marks={[]} />
+            <VersionTimeline sim={sim} frames={lessonFrames} lang={lang} cursor={cursor} onScrub={onScrub} marks={NO_MARKS} />
           </ViewBoundary>
         </div>
         <div className="view view-charts" aria-label={s(lang, 'charts')}>
