@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Act } from '../../scenario/lesson';
-import { chartIdOf, focusCss, focusList, focusSelectors, panelCharts, parseFocus } from './focus';
+import { chartIdOf, focusCss, focusList, focusSelectors, panelCharts, parseFocus, LASER_PULSES } from './focus';
 
 const text = { en: 'x', zh: 'x' };
 
@@ -33,6 +33,12 @@ describe('focus', () => {
     expect(css).toContain('content: "◉ look here"');
     expect(css).toContain('[data-testid="node-w2"] .cv-focus { stroke: var(--laser)');
     expect(focusCss([], 'x')).toBe('');
+  });
+
+  it('pulses a few times, then holds: no animation left running on a paused step', () => {
+    const css = focusCss(focusList(['timeline', 'node:w2', 'link:w0-w1']), 'look here');
+    expect(css).not.toContain('infinite');
+    expect(css.match(new RegExp(`ease-in-out ${LASER_PULSES};`, 'g'))).toHaveLength(3);
   });
 
   it('rings a metric readout without the tag, which would cover the number it points at', () => {

@@ -122,18 +122,25 @@ export function focusSelectors(targets: readonly FocusTarget[]): { boxes: string
   return { boxes, nodes, links };
 }
 
+/**
+ * How often the laser pulses when a step points somewhere, then it holds still: a box-shadow or a
+ * stroke animation repaints on the main thread every frame, and one left pulsing on a paused step
+ * kept a two-panel lesson's main thread 10.6 % busy for as long as the teacher talked (0 % still).
+ */
+export const LASER_PULSES = 3;
+
 /** The stylesheet of one step's highlight (empty: nothing focused). `label` is "look here". */
 export function focusCss(targets: readonly FocusTarget[], label: string): string {
   const { boxes, nodes, links } = focusSelectors(targets);
   const rules: string[] = [];
   if (boxes.length) {
-    rules.push(`${boxes.join(',\n')} { outline: var(--laser-width) solid var(--laser); outline-offset: calc(var(--laser-width) * -1); box-shadow: 0 0 0 calc(var(--laser-width) * 1.6) var(--laser-glow), 0 0 2.2rem 0.4rem var(--laser-glow); animation: laser-pulse 1.6s ease-in-out infinite; z-index: 3; }`);
+    rules.push(`${boxes.join(',\n')} { outline: var(--laser-width) solid var(--laser); outline-offset: calc(var(--laser-width) * -1); box-shadow: 0 0 0 calc(var(--laser-width) * 1.6) var(--laser-glow), 0 0 2.2rem 0.4rem var(--laser-glow); animation: laser-pulse 1.6s ease-in-out ${LASER_PULSES}; z-index: 3; }`);
     // The tag names the big views; a chart or a metric's readout is too small to carry it (over a
     // readout it hid the very number the step points at).
     const tagged = boxes.filter((b) => !b.includes('.cv-chart') && !b.includes('.vp-metric') && !b.includes('.metrics-strip'));
     if (tagged.length) rules.push(`${tagged.map((b) => `${b}::after`).join(',\n')} { content: ${JSON.stringify(`◉ ${label}`)}; position: absolute; top: 0.25rem; right: 0.4rem; z-index: 4; background: var(--laser); color: var(--laser-fg); font-weight: 700; font-size: 0.9rem; padding: 0.05rem 0.5rem; border-radius: 999px; pointer-events: none; }`);
   }
-  if (nodes.length) rules.push(`${nodes.map((n) => `${n} .cv-focus`).join(',\n')} { stroke: var(--laser) !important; stroke-width: 6 !important; stroke-dasharray: none !important; animation: laser-stroke 1.6s ease-in-out infinite; }`);
-  if (links.length) rules.push(`${links.map((l) => `${l} .cv-link-vis`).join(',\n')} { stroke: var(--laser) !important; stroke-width: 6 !important; animation: laser-stroke 1.6s ease-in-out infinite; }`);
+  if (nodes.length) rules.push(`${nodes.map((n) => `${n} .cv-focus`).join(',\n')} { stroke: var(--laser) !important; stroke-width: 6 !important; stroke-dasharray: none !important; animation: laser-stroke 1.6s ease-in-out ${LASER_PULSES}; }`);
+  if (links.length) rules.push(`${links.map((l) => `${l} .cv-link-vis`).join(',\n')} { stroke: var(--laser) !important; stroke-width: 6 !important; animation: laser-stroke 1.6s ease-in-out ${LASER_PULSES}; }`);
   return rules.join('\n');
 }
