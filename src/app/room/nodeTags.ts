@@ -9,12 +9,31 @@ import type { Member } from '../../room/doc';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
+/** setAttribute only on a change: an unchanged write still invalidates the SVG's layout. */
+function put(el: Element, name: string, value: string): void {
+  if (el.getAttribute(name) !== value) el.setAttribute(name, value);
+}
+
+/**
+ * The name's box, measured when the name changes, not in every frame: getBBox forces a
+ * synchronous layout, and this runs after each topology redraw on a student's tablet.
+ */
+function nameBox(text: SVGTextElement, name: string, x: number, y: number): { x: number; width: number } {
+  const el = text as SVGTextElement & { __roomBox?: { name: string; dx: number; width: number } };
+  const hit = el.__roomBox;
+  if (hit && hit.name === name) return { x: x + hit.dx, width: hit.width };
+  const box = text.getBBox?.() ?? { x: x - name.length * 4, y: y - 8, width: name.length * 8, height: 16 };
+  // Relative to the anchor point: the tag moves with its node's labels without measuring again.
+  el.__roomBox = { name, dx: box.x - x, width: box.width };
+  return { x: box.x, width: box.width };
+}
+
 export function decorateTopology(root: ParentNode, members: readonly Member[], myNode: string | null): void {
   const names = new Map<string, string>();
   for (const m of members) if (m.node) names.set(m.node, m.name);
   for (const g of root.querySelectorAll<SVGGElement>('g[data-testid^="node-"]')) {
     const id = g.dataset.testid!.slice('node-'.length);
-    g.classList.toggle('room-mine', id === myNode);
+    if (g.classList.contains('room-mine') !== (id === myNode)) g.classList.toggle('room-mine', id === myNode);
     const name = names.get(id);
     let tag = g.querySelector<SVGGElement>(':scope > g.room-tag');
     if (!name) {
@@ -29,7 +48,7 @@ export function decorateTopology(root: ParentNode, members: readonly Member[], m
     }
     const text = tag.querySelector('text')!;
     const online = members.find((m) => m.node === id)?.online ?? false;
-    tag.classList.toggle('offline', !online);
+    if (tag.classList.contains('offline') === online) tag.classList.toggle('offline', !online);
     if (text.textContent !== name) text.textContent = name;
     // Beside the node's own labels (version, backend), on their outer side, so the name never
     // covers a link: the view already placed those labels away from the edges.
@@ -40,16 +59,16 @@ export function decorateTopology(root: ParentNode, members: readonly Member[], m
     const ys = [ver, back].map((t) => Number(t?.getAttribute('y') ?? 0));
     const below = anchor === 'middle' && ys[0] > 0;
     const y = below ? Math.max(...ys) + 20 : Math.min(...ys) - 20;
-    text.setAttribute('x', String(x));
-    text.setAttribute('y', String(y));
-    text.setAttribute('dy', '0.35em');
-    text.setAttribute('text-anchor', anchor);
-    const box = text.getBBox?.() ?? { x: x - name.length * 4, y: y - 8, width: name.length * 8, height: 16 };
+    put(text, 'x', String(x));
+    put(text, 'y', String(y));
+    put(text, 'dy', '0.35em');
+    put(text, 'text-anchor', anchor);
+    const box = nameBox(text, name, x, y);
     const rect = tag.querySelector('rect')!;
-    rect.setAttribute('x', String(box.x - 6));
-    rect.setAttribute('y', String(y - 10));
-    rect.setAttribute('width', String(box.width + 12));
-    rect.setAttribute('height', '20');
-    rect.setAttribute('rx', '10');
+    put(rect, 'x', String(box.x - 6));
+    put(rect, 'y', String(y - 10));
+    put(rect, 'width', String(box.width + 12));
+    put(rect, 'height', '20');
+    put(rect, 'rx', '10');
   }
 }
