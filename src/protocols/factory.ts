@@ -1,4 +1,5 @@
 import type { StrategyConfig, StrategyKind } from './index';
+import { loadOnce } from './loadOnce';
 import type { Strategy, StrategyContext } from './strategy';
 
 /**
@@ -63,37 +64,23 @@ const loaders: Record<ModuleKey, () => Promise<AnyFactory>> = {
   },
 };
 
-const loaded = new Map<ModuleKey, AnyFactory>();
-const pending = new Map<ModuleKey, Promise<void>>();
+const modules = loadOnce((key: ModuleKey) => loaders[key]());
 
 /** Loads the implementation that builds this configuration (once; later calls share the first). */
 export function loadStrategy(cfg: StrategyConfig): Promise<void> {
   const key = moduleOf(cfg);
-  const loader = loaders[key] as (() => Promise<AnyFactory>) | undefined;
-  if (!loader) return Promise.reject(new Error(`unknown strategy "${cfg.kind}"`));
-  let p = pending.get(key);
-  if (!p) {
-    p = loader().then(
-      (f) => void loaded.set(key, f),
-      (e: unknown) => {
-        // A failed fetch (the page went offline) may succeed on the next try.
-        pending.delete(key);
-        throw e;
-      },
-    );
-    pending.set(key, p);
-  }
-  return p;
+  if (!Object.hasOwn(loaders, key)) return Promise.reject(new Error(`unknown strategy "${cfg.kind}"`));
+  return modules.load(key);
 }
 
 /** Whether `createStrategy` can build this configuration now. */
 export function strategyLoaded(cfg: StrategyConfig): boolean {
-  return loaded.has(moduleOf(cfg));
+  return modules.get(moduleOf(cfg)) !== undefined;
 }
 
 /** Builds the strategy of a configuration; its implementation must have been loaded (`loadStrategy`). */
 export function createStrategy(cfg: StrategyConfig, ctx: StrategyContext): Strategy {
-  const f = loaded.get(moduleOf(cfg));
+  const f = modules.get(moduleOf(cfg));
   if (!f) throw new Error(`strategy "${cfg.kind}" is not loaded: await loadStrategy(cfg) before building it (Simulation.create does)`);
   return f(cfg, ctx);
 }

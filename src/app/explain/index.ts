@@ -1,4 +1,5 @@
 import type { StrategyConfig } from '../../protocols';
+import { loadOnce } from '../../protocols/loadOnce';
 import type { Lang } from '../i18n/lang';
 import type { Sentence } from './common';
 import { generic } from './generic';
@@ -38,8 +39,7 @@ const loaders: Record<ModuleKey, () => Promise<Explainer>> = {
   '2pc-ps': async () => (await import('./twoPc')).twoPc,
 };
 
-const loaded = new Map<ModuleKey, Explainer>();
-const pending = new Map<ModuleKey, Promise<void>>();
+const modules = loadOnce((key: ModuleKey) => loaders[key]());
 
 /** The module's key, or null for a kind without a tailored text (it gets `generic`, always loaded). */
 function keyOf(cfg: StrategyConfig): ModuleKey | null {
@@ -50,32 +50,19 @@ function keyOf(cfg: StrategyConfig): ModuleKey | null {
 /** Loads the text of this configuration's strategy (once; later calls share the first; a failed load is tried again). */
 export function loadExplain(cfg: StrategyConfig): Promise<void> {
   const key = keyOf(cfg);
-  if (key === null) return Promise.resolve();
-  let p = pending.get(key);
-  if (!p) {
-    p = loaders[key]().then(
-      (f) => void loaded.set(key, f),
-      (e: unknown) => {
-        // A failed fetch (the page went offline) may succeed on the next try.
-        pending.delete(key);
-        throw e;
-      },
-    );
-    pending.set(key, p);
-  }
-  return p;
+  return key === null ? Promise.resolve() : modules.load(key);
 }
 
 /** Whether `explain` can speak for this configuration now. */
 export function explainLoaded(cfg: StrategyConfig): boolean {
   const key = keyOf(cfg);
-  return key === null || loaded.has(key);
+  return key === null || modules.get(key) !== undefined;
 }
 
 export function explainSentence(st: ExplainState): Sentence {
   const key = keyOf(st.cfg);
   if (key === null) return generic(st);
-  const f = loaded.get(key);
+  const f = modules.get(key);
   if (!f) throw new Error(`the explanation of strategy "${st.cfg.kind}" is not loaded: await loadExplain(cfg) before reading it`);
   return f(st);
 }
