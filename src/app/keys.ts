@@ -4,6 +4,7 @@ import { choose } from './act';
 import { selectionAt } from './components/ContextMenu';
 import { toggleBranch } from './branches';
 import { driver } from './driver';
+import { presenterKey } from './lesson/presenterKeys';
 import { get, set } from './store';
 import { clusterTarget, selectionTarget } from './targets';
 
@@ -31,7 +32,7 @@ function openMenuForSelection(): void {
   set({ menu: { x: r ? r.right : 100, y: r ? r.bottom : 100, sel: selected } });
 }
 
-/** Guided mode's keys (lesson/keys.ts) come first; true: the key was theirs. */
+/** Guided mode's keys (lesson/keys.ts, wired when a lesson opens) come first; true: the key was theirs. */
 export const keyHooks: { first?: (e: KeyboardEvent) => boolean } = {};
 
 export function useShortcuts(): void {
@@ -42,7 +43,8 @@ export function useShortcuts(): void {
         if (e.key === 'Escape') set({ menu: null });
         return; // the open menu handles its own keys
       }
-      if (keyHooks.first?.(e)) {
+      // Then the presenter's (Shift+P, F), which work on every page.
+      if (keyHooks.first?.(e) || presenterKey(e)) {
         e.preventDefault();
         return;
       }

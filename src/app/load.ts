@@ -261,11 +261,9 @@ export async function boot(): Promise<void> {
     landing: !p.scenarioId && !p.scenarioHash && !p.lessonId && !p.lessons,
   });
   if (p.errors.length > 0) reportError(s(lang, 'urlFailed'), p.errors);
-  // Guided mode's keys and hooks (Shift+P, F, and the lessons the index opens). Imported
-  // dynamically: the lesson modules use this one. Fetched with the id list (one small file): one
-  // round trip, not two, before the run's own files are asked for.
-  const [lessons, ids] = await Promise.all([import('./lesson/open'), loadBuiltinList()]);
-  lessons.wireLessons();
+  // Guided mode's keys and hooks come with the lesson controller, loaded only when a lesson opens
+  // (lesson/open.ts wires them then); the presenter's keys are the app's own (keys.ts).
+  const ids = await loadBuiltinList();
 
   await openFromUrl(p);
   // The picker's titles (a fetch per scenario) after the first run is on screen: fetched before,

@@ -1,24 +1,14 @@
-import { get, set } from '../store';
 import { choose, doItForMe, next, prev, reveal } from './controller';
 import { getLesson, setLesson } from './store';
 
 /**
- * The presenter's keys (CURRICULUM §C.8), checked before the app's own (keys.ts): in a guided
+ * The lesson's keys (CURRICULUM §C.8), checked before the app's own (keys.ts): in a guided
  * lesson → ← walk the steps (by scrubbing), 1–4 choose an option, R reveals, D (or ▶ at a wait)
- * does the scripted action for the learner, G switches to free play and back; anywhere
- * F toggles full screen and Shift+P the presenter size. Returns true when the key was handled.
+ * does the scripted action for the learner, G switches to free play and back. F and Shift+P,
+ * which work on any page, are presenterKeys.ts. Returns true when the key was handled.
  */
 export function lessonKey(e: KeyboardEvent): boolean {
   const key = e.key;
-  if (key === 'P' && e.shiftKey) {
-    const presenter = !get().presenter;
-    set({ presenter, showSettings: !presenter });
-    return true;
-  }
-  if (key.toLowerCase() === 'f' && !e.shiftKey && (get().presenter || getLesson().lesson)) {
-    toggleFullScreen();
-    return true;
-  }
   const st = getLesson();
   if (!st.lesson) return false;
   if (key.toLowerCase() === 'g') {
@@ -50,9 +40,4 @@ export function lessonKey(e: KeyboardEvent): boolean {
     default:
       return false;
   }
-}
-
-export function toggleFullScreen(): void {
-  if (document.fullscreenElement) void document.exitFullscreen().catch(() => undefined);
-  else void document.documentElement.requestFullscreen?.().catch(() => undefined);
 }

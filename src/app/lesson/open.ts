@@ -69,8 +69,3 @@ export async function openLessonById(id: string, opts: LessonOpen = {}, scenario
   }
   return openLesson(r.scenario, opts);
 }
-
-/** Wires guided mode's keys and hooks without opening a lesson (the lesson index opens one later). */
-export function wireLessons(): void {
-  wire();
-}
