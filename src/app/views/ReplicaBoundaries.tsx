@@ -4,7 +4,7 @@ import type { Lang } from '../i18n/lang';
 import { colourOf } from '../palette';
 import { classColours, gridDecision, probColourTable, type GridSlot } from './boundary';
 import { valueAt } from '../../engine/index/series';
-import { useSize } from './hooks';
+import { textWidth, useFontSize, useSize } from './hooks';
 import type { Simulation } from '../../engine/simulation';
 import { indexOf, stateAt } from './runView';
 import { vs } from './strings';
@@ -20,23 +20,39 @@ export interface ReplicaBoundariesProps {
 
 /** Grid resolution asked of the trainer (40×40 = 1600 forward passes, cheap on any backend). */
 const RES = 40;
-const CAPTION_PX = 44;
+/** The smallest tile: a boundary still reads at 40 px (a presenter's short panel needs it). */
+const MIN_SIDE = 40;
 const GAP = 8;
 
 interface Slot extends GridSlot {
   grid: Float32Array | null;
 }
 
-/** Side of each square panel so that n of them fit the box (wrapping to rows when needed). */
-function tileSide(n: number, width: number, height: number): number {
-  let best = 48;
+/**
+ * Side of each square panel so that n of them fit the box (wrapping to rows when needed), and the
+ * width a tile may take in that arrangement: its caption wraps to it rather than widening the
+ * tile (a one-line caption wider than the panel pushed the last tile out of a presenter's view).
+ * `fontPx` is the view's type size; `subWidth` the caption's second line on one line, in px:
+ * where it does not fit a tile it takes two lines, and the tiles' height allows for them.
+ */
+export function tileLayout(n: number, width: number, height: number, fontPx: number, subWidth: number): { side: number; maxWidth: number } {
+  // Caption lines: the id and version (0.933 rem), then loss and accuracy (0.8 rem), at ~1.2 em.
+  const capLine = 1.2 * fontPx;
+  const subLine = 1.2 * 0.857 * fontPx;
+  let best = -Infinity;
+  let bestCols = n;
   for (let rows = 1; rows <= n; rows++) {
     const cols = Math.ceil(n / rows);
-    const byW = (width - GAP * (cols + 1)) / cols;
-    const byH = (height - rows * (CAPTION_PX + GAP)) / rows - 6;
-    best = Math.max(best, Math.min(byW, byH));
+    const perTile = (width - GAP * (cols + 1)) / cols;
+    const caption = capLine + (subWidth > perTile ? 2 : 1) * subLine + 4;
+    const byH = (height - rows * (caption + GAP)) / rows - 6;
+    if (Math.min(perTile, byH) > best) {
+      best = Math.min(perTile, byH);
+      bestCols = cols;
+    }
   }
-  return Math.floor(Math.max(48, Math.min(260, best)));
+  const side = Math.floor(Math.max(MIN_SIDE, Math.min(260, best)));
+  return { side, maxWidth: Math.max(side, Math.floor((width - GAP * (bestCols + 1)) / bestCols)) };
 }
 
 function paint(canvas: HTMLCanvasElement, grid: Float32Array | null, points: Dataset | null, bounds: Bounds | null, side: number): void {
@@ -129,7 +145,10 @@ export function ReplicaBoundaries(p: ReplicaBoundariesProps): JSX.Element {
   // snapshot the engine took at the newest sample ≤ t (live included: t = now).
   const nodes = stateAt(sim, t).nodes.filter((n) => n.role === 'worker');
   const ordered = laneOrder(nodes.map((n) => n.id)).map((id) => nodes.find((n) => n.id === id)!);
-  const side = tileSide(Math.max(1, ordered.length), size.width, size.height);
+  const fontPx = useFontSize(wrapRef, size, 14);
+  // The caption's second line on one line (monospace digits, CJK a full em: textWidth's estimate).
+  const subWidth = textWidth(`${vs(lang, 'loss')} 0.000`, 0.857 * fontPx) + textWidth(`${vs(lang, 'accuracy')} 100%`, 0.857 * fontPx) + 0.7 * 0.857 * fontPx;
+  const { side, maxWidth } = tileLayout(Math.max(1, ordered.length), size.width, size.height, fontPx, subWidth);
   const ix = indexOf(sim);
   const sampleAt = (id: string) => valueAt(ix.samples.get(id), t) ?? null;
 
@@ -194,7 +213,7 @@ export function ReplicaBoundaries(p: ReplicaBoundariesProps): JSX.Element {
       {ordered.map((n) => {
         const s = sampleAt(n.id);
         return (
-          <figure className={`cv-replica${n.up ? '' : ' down'}`} key={n.id} data-testid={`replica-${n.id}`} style={{ margin: 0 }}>
+          <figure className={`cv-replica${n.up ? '' : ' down'}`} key={n.id} data-testid={`replica-${n.id}`} style={{ margin: 0, maxWidth }}>
             <canvas
               ref={(el) => {
                 if (el) canvases.current.set(n.id, el);
@@ -209,8 +228,14 @@ export function ReplicaBoundaries(p: ReplicaBoundariesProps): JSX.Element {
                 <span className="cv-num">v{n.version}</span>
                 {!n.up && <span>✕ {vs(lang, n.failed !== undefined ? 'failed' : 'crashed')}</span>}
               </div>
+              {/* Two phrases that wrap apart when the tile is narrow (a presenter's type). */}
               <div className="cv-sub cv-num">
-                {vs(lang, 'loss')} {s ? s.loss.toFixed(3) : '—'} · {vs(lang, 'accuracy')} {s ? `${(s.accuracy * 100).toFixed(0)}%` : '—'}
+                <span>
+                  {vs(lang, 'loss')} {s ? s.loss.toFixed(3) : '—'}
+                </span>
+                <span>
+                  {vs(lang, 'accuracy')} {s ? `${(s.accuracy * 100).toFixed(0)}%` : '—'}
+                </span>
               </div>
             </figcaption>
           </figure>
