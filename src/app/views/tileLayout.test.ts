@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { tileLayout } from './ReplicaBoundaries';
+
+describe('replica tile layout', () => {
+  it("a presenter's short panel: four tiles in one row, each caption wrapped to its share", () => {
+    // 1280×720 in presenter mode: the panel is ~780×121 px at 18.7 px type; the caption's second
+    // line, on one line, is ~230 px.
+    const { side, maxWidth } = tileLayout(4, 780, 121, 18.7, 230);
+    expect(4 * maxWidth + 5 * 8).toBeLessThanOrEqual(780);
+    expect(maxWidth).toBeLessThan(230); // so the caption wraps rather than widening the tile
+    expect(side).toBeGreaterThanOrEqual(40);
+    expect(side).toBeLessThanOrEqual(maxWidth);
+  });
+
+  it('a roomy panel: one-line captions, tiles as large as the height allows', () => {
+    const { side, maxWidth } = tileLayout(4, 790, 160, 14, 170);
+    expect(maxWidth).toBeGreaterThanOrEqual(170);
+    // Height bound: the side plus a two-line caption fits the panel.
+    expect(side + 1.2 * 14 + 1.2 * 0.857 * 14 + 4 + 8 + 6).toBeLessThanOrEqual(160 + 1);
+    expect(side).toBeGreaterThan(80);
+  });
+
+  it('many workers wrap to rows rather than shrinking below the smallest tile', () => {
+    const { side, maxWidth } = tileLayout(16, 790, 400, 14, 170);
+    expect(side).toBeGreaterThanOrEqual(40);
+    expect(Math.floor((790 - 8) / (maxWidth + 8))).toBeLessThan(16);
+  });
+});
