@@ -2,7 +2,7 @@ import { runScenario, userEntriesUpTo } from '../engine/runExport';
 import { Simulation } from '../engine/simulation';
 import type { Action, SimTime } from '../sim/types';
 import { driver } from './driver';
-import { loadExplain } from './explain';
+import { explainReady } from './load';
 import { rs } from './i18n/runStrings';
 import { get, reportError, set, setNotice, type Branch } from './store';
 
@@ -35,7 +35,7 @@ export function currentBranch(): Branch | undefined {
 async function replayPrefix(old: Simulation, t: SimTime): Promise<Simulation | null> {
   const sc = userEntriesUpTo(runScenario(old.scenario, old.userActions()), t);
   // A fork runs the old run's strategy, whose text normally loaded with it; asking again retries a load that failed.
-  const [sim] = await Promise.all([Simulation.create(sc, { trainer: old.trainer }), loadExplain(sc.strategy).catch(() => undefined)]);
+  const [sim] = await Promise.all([Simulation.create(sc, { trainer: old.trainer }), explainReady(sc)]);
   for (;;) {
     if (sim.failure) throw new Error(sim.failure);
     const due = sim.nextEventTime();

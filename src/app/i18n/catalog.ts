@@ -1,4 +1,5 @@
 import en from './locales/en.json';
+import { loadOnce } from '../../protocols/loadOnce';
 import type { Lang } from './lang';
 
 /**
@@ -47,12 +48,15 @@ const loaders: Record<Exclude<Lang, 'en'>, () => Promise<Catalog>> = {
 /** Every interface language, English first. */
 export const languages: readonly Lang[] = ['en', ...(Object.keys(loaders) as Lang[])];
 
-const loaded = new Map<Lang, Catalog>([['en', en as Catalog]]);
-const loading = new Map<Lang, Promise<void>>();
+const fetched = loadOnce((lang: Exclude<Lang, 'en'>) => loaders[lang]());
+
+function tableOf(lang: Lang): Catalog | undefined {
+  return lang === 'en' ? (en as Catalog) : fetched.get(lang);
+}
 
 /** Whether `lang`'s catalog is here, so that `translate(lang, …)` gives its texts. */
 export function isLoaded(lang: Lang): boolean {
-  return loaded.has(lang);
+  return tableOf(lang) !== undefined;
 }
 
 /**
@@ -60,22 +64,7 @@ export function isLoaded(lang: Lang): boolean {
  * fetched; a later call tries again.
  */
 export function ensureLang(lang: Lang): Promise<void> {
-  if (loaded.has(lang)) return Promise.resolve();
-  let p = loading.get(lang);
-  if (!p) {
-    p = loaders[lang as Exclude<Lang, 'en'>]().then(
-      (table) => {
-        loaded.set(lang, table);
-        loading.delete(lang);
-      },
-      (e: unknown) => {
-        loading.delete(lang);
-        throw e;
-      },
-    );
-    loading.set(lang, p);
-  }
-  return p;
+  return lang === 'en' ? Promise.resolve() : fetched.load(lang);
 }
 
 /**
@@ -95,7 +84,7 @@ export async function loadLang(want: Lang): Promise<Lang> {
 
 /** `lang`'s catalog; throws if it has not been loaded (a caller that forgot `ensureLang`). */
 export function catalogOf(lang: Lang): Catalog {
-  const table = loaded.get(lang);
+  const table = tableOf(lang);
   if (!table) throw new Error(`catalog "${lang}" is not loaded: await ensureLang('${lang}') first`);
   return table;
 }
@@ -141,7 +130,7 @@ function lookup(lang: Lang, ns: Namespace, key: string, vars: Vars | undefined):
   const n = vars?.n;
   if (typeof n !== 'number' && `${key}_other` in en[ns]) key = `${key}_other`;
   for (const code of lang === 'en' ? (['en'] as const) : ([lang, 'en'] as const)) {
-    const table = loaded.get(code)?.[ns];
+    const table = tableOf(code)?.[ns];
     if (!table) continue;
     const text = (typeof n === 'number' ? table[`${key}_${pluralOf(code, n)}`] : undefined) ?? table[key];
     // An empty text counts as missing (the catalogs have none: a test checks).
@@ -160,7 +149,7 @@ const warned = new Set<Lang>();
 
 /** Look up `key` in namespace `ns` for `lang` and fill its `{placeholders}`; `n` picks the plural form. */
 export function translate<N extends Namespace>(lang: Lang, ns: N, key: KeyOf<N>, vars?: Vars): string {
-  if (!loaded.has(lang)) {
+  if (!isLoaded(lang)) {
     // A language switch that skipped `ensureLang` (a bug): English for now, never kept in the
     // cache, and said once per language.
     if (!warned.has(lang)) console.error(`translate: catalog "${lang}" is not loaded (${ns}.${key}); await ensureLang first`);
