@@ -1,4 +1,6 @@
 import type { Member } from '../../room/doc';
+// Attributes written only on a change: an unchanged write still invalidates the SVG's layout.
+import { setAttr as put } from '../views/d3quiet';
 
 /**
  * Students' names on the topology, on every screen in the room, and a ring around this student's
@@ -9,10 +11,6 @@ import type { Member } from '../../room/doc';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
-/** setAttribute only on a change: an unchanged write still invalidates the SVG's layout. */
-function put(el: Element, name: string, value: string): void {
-  if (el.getAttribute(name) !== value) el.setAttribute(name, value);
-}
 
 /**
  * The name's box, measured when the name changes, not in every frame: getBBox forces a

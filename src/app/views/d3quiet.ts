@@ -17,7 +17,8 @@ type ValueFn = (this: El, d: unknown, i: number, nodes: ArrayLike<El>) => Value;
 
 const proto = selection.prototype as unknown as Record<string, unknown> & { __quiet?: true };
 
-function setAttr(el: El, name: string, v: Value): void {
+/** Writes an attribute only when it differs (null removes it); also for code that writes by hand. */
+export function setAttr(el: El, name: string, v: Value): void {
   if (v == null) {
     if (el.hasAttribute(name)) el.removeAttribute(name);
   } else {
