@@ -34,6 +34,9 @@ const ARR: Tpl = { k: 'a' };
 const f64 = new Float64Array(1);
 const i32 = new Int32Array(f64.buffer);
 
+/** Shapes remembered per event type for the fast path. */
+const RECENT = 4;
+
 /** Words per chunk (a value never straddles two: its offset is chunk << SHIFT | position). */
 const SHIFT = 16;
 const CHUNK = 1 << SHIFT;
@@ -51,28 +54,40 @@ export class CompactValues {
   private readonly strings = new Interner();
   private readonly shapes: Tpl[] = [];
   private readonly shapeIx = new Map<string, number>();
-  /** Scratch for the value being encoded (copied into `words` once it proved plain). */
-  private readonly out: number[] = [];
+  /**
+   * Scratch for the value being encoded (copied into `words` once it proved plain), and how much
+   * of it is in use: a typed array reset by its count, since `array.length = 0` frees a JS
+   * array's storage and every value then grew it again.
+   */
+  private out = new Int32Array(256);
+  private outN = 0;
   /** Object keys as they appear in a shape key (JSON-quoted), made once per key: every event has them. */
   private readonly quoted = new Map<string, string>();
+  /**
+   * The shapes last seen per event `type` (most recent first, a few each): a value of a known shape
+   * is encoded by walking its template, without building its shape key — a string per value, hashed
+   * for the lookup, was most of the encoding's cost (issue 9: simulator core speed).
+   */
+  private readonly recent = new Map<string, number[]>();
 
   /** Stores `v`; returns its offset for `get`, or -1 if it is not plain data (nothing is stored). */
   add(v: unknown): number {
-    const out = this.out;
-    out.length = 0;
+    this.outN = 0;
     // A value longer than a chunk is not compacted (History keeps it as the object it is).
-    if (!this.value(v) || out.length > CHUNK) return -1;
+    if (!this.known(v) && !this.value(v)) return -1;
+    const len = this.outN;
+    if (len > CHUNK) return -1;
     let c = this.chunks.length - 1;
     let tail = this.chunks[c];
-    if (this.tailN + out.length > tail.length) {
+    if (this.tailN + len > tail.length) {
       if (c === 0 && tail.length < CHUNK) {
         let size = tail.length * 2;
-        while (this.tailN + out.length > size) size *= 2;
+        while (this.tailN + len > size) size *= 2;
         const w = new Int32Array(Math.min(CHUNK, size));
         w.set(tail.subarray(0, this.tailN));
         tail = this.chunks[0] = w;
       }
-      if (this.tailN + out.length > tail.length) {
+      if (this.tailN + len > tail.length) {
         if (c + 1 >= 1 << (31 - SHIFT)) return -1; // offsets stay non-negative int32
         tail = new Int32Array(CHUNK);
         this.chunks.push(tail);
@@ -81,9 +96,10 @@ export class CompactValues {
       }
     }
     const at = this.tailN;
-    for (let i = 0; i < out.length; i++) tail[at + i] = out[i];
-    this.tailN = at + out.length;
-    this.n += out.length;
+    const out = this.out;
+    for (let i = 0; i < len; i++) tail[at + i] = out[i]; // a few words: a loop, not a subarray view each time
+    this.tailN = at + len;
+    this.n += len;
     return (c << SHIFT) | at;
   }
 
@@ -106,9 +122,8 @@ export class CompactValues {
 
   /** Appends shape id and words of one value to `out`; false if it is not plain data. */
   private value(v: unknown): boolean {
-    const out = this.out;
-    const slot = out.length;
-    out.push(0);
+    const slot = this.outN;
+    this.push(0);
     const key = this.part(v);
     if (key === null) return false;
     let id = this.shapeIx.get(key);
@@ -117,8 +132,69 @@ export class CompactValues {
       this.shapes.push(parseShape(key));
       this.shapeIx.set(key, id);
     }
-    out[slot] = id;
+    this.out[slot] = id;
     return true;
+  }
+
+  /**
+   * The fast path: if `v` is an object whose `type` names a recently seen shape that it has, pushes
+   * its shape id and words (the very words `value` would push) and returns true. Otherwise pushes
+   * nothing and returns false.
+   */
+  private known(v: unknown): boolean {
+    if (typeof v !== 'object' || v === null) return false;
+    const type = (v as { type?: unknown }).type;
+    if (typeof type !== 'string') return false;
+    let ids = this.recent.get(type);
+    if (ids !== undefined) {
+      for (let i = 0; i < ids.length; i++) {
+        const id = ids[i];
+        this.push(id);
+        if (this.fill(this.shapes[id], v)) {
+          if (i > 0) ids.splice(i, 1), ids.unshift(id); // keep the likeliest first
+          return true;
+        }
+        this.outN = 0;
+      }
+    }
+    // Unknown here: the general path, remembered for the next value of this type.
+    if (!this.value(v)) return (this.outN = 0), false;
+    if (ids === undefined) this.recent.set(type, (ids = []));
+    ids.unshift(this.out[0]);
+    if (ids.length > RECENT) ids.pop();
+    return true;
+  }
+
+  /** Pushes the words of `v` along template `t`; false (words half pushed) if `v` does not have that shape. */
+  private fill(t: Tpl, v: unknown): boolean {
+    switch (t.k) {
+      case 'n':
+        if (typeof v !== 'number') return false;
+        this.number(v);
+        return true;
+      case 's':
+        if (typeof v !== 'string') return false;
+        this.push(this.strings.id(v));
+        return true;
+      case 'c':
+        return v === t.v;
+      case 'a':
+        // Each element carries its own shape id: the general path does them.
+        if (typeof v !== 'object' || v === null || Object.getPrototypeOf(v) !== Array.prototype) return false;
+        return this.part(v) === 'a';
+      case 'o': {
+        if (typeof v !== 'object' || v === null || Object.getPrototypeOf(v) !== Object.prototype) return false;
+        const keys = t.keys;
+        let i = 0;
+        // The same keys in the same order (for…in lists own keys first, so an inherited one shows as extra).
+        for (const k in v) {
+          if (i === keys.length || k !== keys[i]) return false;
+          if (!this.fill(t.vals[i], (v as Record<string, unknown>)[k])) return false;
+          i++;
+        }
+        return i === keys.length;
+      }
+    }
   }
 
   /** The shape key of `v`, pushing its words; null if it is not plain data. */
@@ -128,7 +204,7 @@ export class CompactValues {
         this.number(v);
         return 'n';
       case 'string':
-        this.out.push(this.strings.id(v));
+        this.push(this.strings.id(v));
         return 's';
       case 'boolean':
         return v ? 't' : 'f';
@@ -139,7 +215,7 @@ export class CompactValues {
         const proto = Object.getPrototypeOf(v) as unknown;
         if (proto === Array.prototype) {
           const a = v as unknown[];
-          this.out.push(a.length);
+          this.push(a.length);
           for (let i = 0; i < a.length; i++) if (!(i in a) || !this.value(a[i])) return null; // holes are not data
           return 'a';
         }
@@ -162,18 +238,29 @@ export class CompactValues {
   }
 
   private number(x: number): void {
-    const out = this.out;
     if (Number.isInteger(x) && x >= INT_MIN && x <= INT_MAX && !Object.is(x, -0)) {
-      out.push(x);
+      this.push(x);
       return;
     }
     const k = Math.round(x * 1000);
     if (k >= INT_MIN && k <= INT_MAX && k / 1000 === x && !Object.is(x, -0)) {
-      out.push(ESC_MILLI, k);
+      this.push(ESC_MILLI);
+      this.push(k);
       return;
     }
     f64[0] = x;
-    out.push(ESC_F64, i32[0], i32[1]);
+    this.push(ESC_F64);
+    this.push(i32[0]);
+    this.push(i32[1]);
+  }
+
+  private push(word: number): void {
+    if (this.outN === this.out.length) {
+      const grown = new Int32Array(this.out.length * 2);
+      grown.set(this.out);
+      this.out = grown;
+    }
+    this.out[this.outN++] = word;
   }
 
 
