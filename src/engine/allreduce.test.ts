@@ -64,6 +64,24 @@ describe('ring all-reduce on the simulated network', () => {
     }
   });
 
+  it('a worker holds one NACK timer, not one per awaited chunk: timer events stay a few per worker and rtoMs', async () => {
+    const workers = 16;
+    const durationMs = 3000;
+    const sim = await make({ cluster: { workers }, durationMs });
+    await sim.runToEnd();
+    let deliveries = 0;
+    let steps = 0;
+    for (const e of sim.history.events) {
+      if (e.type === 'deliver') deliveries++;
+      if (e.type === 'stepDone') steps++;
+    }
+    // Every other event the scheduler ran is a timer (or a probe): with a timer per chunk there
+    // were about as many timers as deliveries.
+    const timers = sim.eventsProcessed - deliveries - steps;
+    expect(deliveries).toBeGreaterThan(2000);
+    expect(timers).toBeLessThanOrEqual(workers * (durationMs / 200 + 2));
+  });
+
   it('one cut ring link stops every worker; restoring it resumes', async () => {
     const sim = await make({ durationMs: 6000, timeline: [{ at: 1000, do: 'cut', from: 'w1', to: 'w2', oneWay: true }, { at: 3000, do: 'restore', from: 'w1', to: 'w2', oneWay: true }] });
     await sim.advanceTo(1500);

@@ -209,6 +209,11 @@ export class Simulation {
     }
   }
 
+  /** Events the scheduler has run so far (deliveries, timers, steps, probes…): the history records only some of them. */
+  get eventsProcessed(): number {
+    return this.c.eventSeq;
+  }
+
   nextEventTime(): SimTime | null {
     return this.c.queue.peek()?.time ?? null;
   }

@@ -1,5 +1,6 @@
 import type { Message, NodeId } from '../sim/types';
-import { axpy } from '../sim/vectors';
+import { quantize } from '../sim/network';
+import { axpy, copyRange } from '../sim/vectors';
 import { chunkBounds, recvChunk, sendChunk, type RingPhase } from './ringPlan';
 import type { RingFacts } from './facts';
 import { newestLiveWorkerVersion, type NodeFacts, type Strategy, type StrategyContext, type StepResult } from './strategy';
@@ -33,8 +34,16 @@ interface RingWorker {
   inbox: Map<number, ChunkMsg>;
   /** Sent chunks of this round and the previous one, kept to answer NACKs. */
   outbox: Map<number, ChunkMsg>;
-  /** The wait a NACK timer is armed for, so one wait has one timer. */
+  /** The chunk (slot) being waited for, and since when: a NACK goes out once it is `rtoMs` late. */
   armed: number | null;
+  waitSince: number;
+  /**
+   * The one NACK timer a worker holds, re-armed lazily when it fires early (as Raft's election
+   * timer): when it is due, or null; and the token of the timer armed last. A timer per awaited
+   * chunk left a stale timer behind almost every chunk (as many timer events as deliveries).
+   */
+  timerAt: number | null;
+  timerToken: number;
   /** This round's update as a client operation (linearizability checker), or null. */
   op: number | null;
 }
@@ -129,7 +138,7 @@ export class AllreduceStrategy implements Strategy {
   private sendStep(worker: NodeId, s: RingWorker, phase: RingPhase, k: number): void {
     const chunk = sendChunk(phase, s.index, k, this.n);
     const [a, b] = this.bounds[chunk];
-    const msg: ChunkMsg = { round: s.round, phase, k, chunk, data: s.buf!.slice(a, b) };
+    const msg: ChunkMsg = { round: s.round, phase, k, chunk, data: copyRange(s.buf!, a, b) };
     s.outbox.set(this.slot(s.round, phase, k), msg);
     this.ctx.send(worker, this.next(s.index), 'chunk', msg, (b - a) * 4);
   }
@@ -151,7 +160,10 @@ export class AllreduceStrategy implements Strategy {
       if (!m) {
         if (s.armed !== key) {
           s.armed = key;
-          this.ctx.setTimer(worker, this.cfg.rtoMs, 'nack', { round: s.round, phase: s.phase, k: s.k });
+          s.waitSince = this.ctx.now();
+          // A timer still pending fires at or before this wait's deadline and re-arms for it; one
+          // due now or past may have been swallowed (degrade drops a previous epoch's timers).
+          if (s.timerAt === null || s.timerAt <= s.waitSince) this.armNack(worker, s, s.waitSince + this.cfg.rtoMs);
         }
         return;
       }
@@ -244,15 +256,26 @@ export class AllreduceStrategy implements Strategy {
     }
   }
 
+  /** Arms the worker's NACK timer for `due`, on the simulator's time grid: the timer fires at exactly that time, so `now < due` cannot stay true. */
+  private armNack(worker: NodeId, s: RingWorker, due: number): void {
+    due = quantize(due);
+    s.timerAt = due;
+    this.ctx.setTimer(worker, Math.max(0, due - this.ctx.now()), 'nack', ++s.timerToken);
+  }
+
   onTimer(node: NodeId, tag: string, data: unknown): void {
     const s = this.w.get(node)!;
-    if (tag === 'nack') {
-      const d = data as NackMsg;
-      if (s.round !== d.round || s.phase !== d.phase || s.k !== d.k) return; // it arrived meanwhile
-      // A receiver-driven retransmission request, repeated every rtoMs while the chunk is missing.
-      this.ctx.send(node, this.prev(s.index), 'nack', d, 0);
-      this.ctx.setTimer(node, this.cfg.rtoMs, 'nack', d);
-    }
+    if (tag !== 'nack' || data !== s.timerToken) return; // superseded
+    s.timerAt = null;
+    if (s.phase !== 'rs' && s.phase !== 'ag') return; // not waiting: re-armed when a wait begins
+    const now = this.ctx.now();
+    const due = quantize(s.waitSince + this.cfg.rtoMs);
+    if (now < due) return this.armNack(node, s, due); // armed for an earlier wait
+    // A receiver-driven retransmission request, repeated every rtoMs while the chunk is missing.
+    const nack: NackMsg = { round: s.round, phase: s.phase, k: s.k };
+    this.ctx.send(node, this.prev(s.index), 'nack', nack, 0);
+    s.waitSince = now;
+    this.armNack(node, s, now + this.cfg.rtoMs);
   }
 
   onCrash(node: NodeId): void {
@@ -317,7 +340,7 @@ export class AllreduceStrategy implements Strategy {
 }
 
 function fresh(index: number, round: number): RingWorker {
-  return { index, round, phase: 'compute', k: 0, buf: null, inbox: new Map(), outbox: new Map(), armed: null, op: null };
+  return { index, round, phase: 'compute', k: 0, buf: null, inbox: new Map(), outbox: new Map(), armed: null, waitSince: 0, timerAt: null, timerToken: 0, op: null };
 }
 
 function isBefore(pa: RingPhase, ka: number, pb: RingPhase, kb: number): boolean {

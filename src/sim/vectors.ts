@@ -39,3 +39,15 @@ export function fingerprint(a: Float32Array): string {
   }
   return (h >>> 0).toString(16).padStart(8, '0');
 }
+
+/**
+ * A copy of `a[from, to)`: what `a.slice(from, to)` returns, without its species lookup, which
+ * cost more than the copy for the few floats of a ring chunk (issue 9: simulator core speed).
+ */
+export function copyRange(a: Float32Array, from: number, to: number): Float32Array {
+  const n = to - from;
+  const out = new Float32Array(n);
+  if (n > 64) out.set(a.subarray(from, to));
+  else for (let i = 0; i < n; i++) out[i] = a[from + i];
+  return out;
+}
