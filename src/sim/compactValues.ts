@@ -151,7 +151,10 @@ export class CompactValues {
         const id = ids[i];
         this.push(id);
         if (this.fill(this.shapes[id], v)) {
-          if (i > 0) ids.splice(i, 1), ids.unshift(id); // keep the likeliest first
+          if (i > 0) {
+            ids.splice(i, 1); // keep the likeliest first
+            ids.unshift(id);
+          }
           return true;
         }
         this.outN = 0;
