@@ -95,7 +95,7 @@ export class EngineCore {
         straggler,
         steps: 0,
         computing: false,
-        replica: { params: this.init.slice(), version: 0, synced: 0, onLineage: true },
+        replica: { params: this.init.slice(), version: 0, synced: 0, onLineage: true, hash: this.lineage.get(0)! },
         counted: [],
         bytesSent: 0,
         computeRng: rngFor(seed, `compute:${id}`),

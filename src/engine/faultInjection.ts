@@ -231,7 +231,7 @@ export class FaultInjection {
     n.failed = undefined;
     n.inc++;
     // The process starts empty: the strategy fetches state for it.
-    n.replica = { params: c.init.slice(), version: 0, synced: 0, onLineage: true };
+    n.replica = { params: c.init.slice(), version: 0, synced: 0, onLineage: true, hash: c.lineage.get(0)! };
     c.history.append({ t: c.t, type: 'restart', node: id });
     c.security.onRestart(id);
     // The empty replica is a version change like any other: the history says so explicitly.

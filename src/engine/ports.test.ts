@@ -52,3 +52,40 @@ describe('strategy context: parameter fingerprints', () => {
     expect(lastHash(c)).toBe(fingerprint(p));
   });
 });
+
+describe('strategy context: setReplica', () => {
+  it("keeps a copy, unless the caller hands over a fresh array", () => {
+    const c = new EngineCore(testScenario({ strategy: { kind: 'ps-async' }, cluster: { workers: 2, servers: 1 } }), new InstantTrainer());
+    const ctx = strategyContext(c);
+    const p = new Float32Array(105).fill(0.25);
+    ctx.setReplica('w0', p, 1, 1);
+    expect(ctx.replica('w0').params).not.toBe(p);
+    p[0] = 9;
+    expect(ctx.replica('w0').params[0]).toBe(0.25);
+    const q = new Float32Array(105).fill(0.5);
+    ctx.setReplica('w1', q, 1, 1, 'fresh');
+    expect(ctx.replica('w1').params).toBe(q);
+  });
+
+  it('a lockstep strategy: two live workers at one version with different parameters are a violation, equal ones are not', () => {
+    const c = new EngineCore(testScenario({ strategy: { kind: 'allreduce' }, cluster: { workers: 3 } }), new InstantTrainer());
+    const ctx = strategyContext(c);
+    const violations = () => c.history.events.filter((e) => e.type === 'violation' && e.invariant === 'same-version-same-params').length;
+    const p = new Float32Array(105).fill(0.25);
+    ctx.setReplica('w0', p, 1, 1);
+    ctx.setReplica('w1', p.slice(), 1, 1);
+    expect(violations()).toBe(0);
+    const other = p.slice();
+    other[104] = 0.5;
+    ctx.setReplica('w2', other, 1, 1);
+    expect(violations()).toBe(2); // w2 differs from w0 and from w1
+    // -0 and 0 are the same parameter value, though not the same bits (another fingerprint).
+    const negZero = new Float32Array(105).fill(0.25);
+    negZero[7] = -0;
+    const zero = negZero.slice();
+    zero[7] = 0;
+    ctx.setReplica('w0', zero, 2, 2);
+    ctx.setReplica('w1', negZero, 2, 2);
+    expect(violations()).toBe(2);
+  });
+});

@@ -73,6 +73,8 @@ export interface ReplicaRt {
    * lag one another: the divergence metrics do not count them (metrics.ts).
    */
   onLineage: boolean;
+  /** fingerprint(params), kept with them: versions are compared and logged by it. */
+  hash: string;
 }
 
 /**

@@ -205,7 +205,7 @@ export class DegradeStrategy implements Strategy {
     const params = rep.params.slice();
     axpy(params, -this.ctx.learningRate, r.grad);
     s.grads.push({ grad: r.grad, basedOn: r.basedOn });
-    this.ctx.setReplica(worker, params, rep.version + 1, rep.synced);
+    this.ctx.setReplica(worker, params, rep.version + 1, rep.synced, 'fresh');
     this.ctx.counted(worker);
     this.ctx.startStep(worker, rep.version + 1);
   }

@@ -119,7 +119,7 @@ export class PsAsyncStrategy implements Strategy {
     const params = rep.params.slice();
     axpy(params, -this.ctx.learningRate, r.grad);
     s.local++;
-    this.ctx.setReplica(worker, params, s.synced + s.local, s.synced);
+    this.ctx.setReplica(worker, params, s.synced + s.local, s.synced, 'fresh');
     this.ctx.counted(worker);
     s.unacked.push({ seq: ++s.nextSeq, grad: r.grad, basedOn: r.basedOn });
     s.updateOps.set(s.nextSeq, this.ctx.op(worker, 'invoke', 'update'));

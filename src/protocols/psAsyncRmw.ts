@@ -165,7 +165,7 @@ export class PsRmwStrategy implements Strategy {
     const rep = this.ctx.replica(worker);
     const params = rep.params.slice();
     axpy(params, -this.ctx.learningRate, r.grad);
-    this.ctx.setReplica(worker, params, s.version + 1, s.version);
+    this.ctx.setReplica(worker, params, s.version + 1, s.version, 'fresh');
     this.ctx.counted(worker);
     const seq = ++s.seq;
     const base = { t: 'write' as const, seq, basedOn: s.version, basedOnNode: s.node, updates: [`${worker}#${seq}`], ...(s.token === undefined ? {} : { token: s.token }) };

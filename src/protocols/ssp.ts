@@ -205,7 +205,7 @@ export class SspStrategy implements Strategy {
   private refreshReplica(worker: NodeId, s: WorkerState): void {
     const params = s.cacheParams!.slice();
     for (const u of s.unacked) axpy(params, -this.ctx.learningRate, u.grad);
-    this.ctx.setReplica(worker, params, s.cacheVersion + s.unacked.length, s.cacheVersion);
+    this.ctx.setReplica(worker, params, s.cacheVersion + s.unacked.length, s.cacheVersion, 'fresh');
   }
 
   private arm(worker: NodeId, s: WorkerState): void {
