@@ -167,7 +167,7 @@ export class PsAsyncStrategy implements Strategy {
     // Adopt the server's parameters: they include every update of ours up to ackedSeq.
     s.synced = m.version;
     s.local = 0;
-    this.ctx.setReplica(msg.to, m.params, m.version, m.version);
+    this.ctx.setReplica(msg.to, m.params, m.version, m.version, 'fresh'); // the server's reply, made for this message
     if (s.openReads.delete(m.readOp)) this.ctx.op(msg.to, 'ok', 'read', m.readOp, m.version, m.params);
     s.reachable = true;
     if (s.needsParams) {
