@@ -141,7 +141,7 @@ export class EngineCore {
     for (let i = 0; i < batch.length; i++) batch[i] = batchRng.int(0, this.trainer.samples - 1);
     const due = quantize(this.t + duration);
     const basedOn = n.replica.version;
-    const pending = this.trainer.gradient({ node: w, params: n.replica.params.slice(), batch, priority: due });
+    const pending = this.trainer.gradient({ node: w, params: n.replica.params, batch, priority: due });
     pending.catch(() => undefined); // handled when the completion event is processed
     this.history.append({ t: this.t, type: 'stepStart', node: w, step, version: basedOn, due });
     if (transient) this.history.append({ t: this.t, type: 'note', node: w, what: 'transient', data: { step, slowdown: tr.slowdown } });

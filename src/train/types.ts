@@ -16,7 +16,11 @@ export interface TrainerSpec {
 
 export interface GradientRequest {
   node: string;
-  /** Flat parameters the step starts from (length = paramCount). Transferred, not copied. */
+  /**
+   * Flat parameters the step starts from (length = paramCount). Lent for the call: no one changes
+   * them meanwhile (the engine passes a replica's parameters, which it never changes in place),
+   * and a trainer copies what it keeps or sends (the pool into an array its workers hand back).
+   */
   params: Float32Array;
   /** Indices into the training set, drawn by the simulator's seeded RNG. */
   batch: Uint32Array;

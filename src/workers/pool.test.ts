@@ -85,15 +85,36 @@ describe('WorkerPool', () => {
     // Both workers served: least-loaded dispatch, not node-to-thread binding.
     const counts = fakes.map((f) => f.received.filter((m) => m.kind === 'gradient').length);
     expect(counts).toEqual([2, 2]);
-    const detached = p.slice();
-    await pool.gradient({ node: 'w0', params: detached, batch: batch() });
-    expect(detached.length).toBe(0);
+    // The caller's parameters are lent, not taken: a copy travels.
+    const lent = p.slice();
+    await pool.gradient({ node: 'w0', params: lent, batch: batch() });
+    expect(lent).toEqual(p);
 
     expect(await pool.evaluate(p)).toEqual(await local.evaluate(p));
     expect(await pool.predictGrid(p, 10)).toEqual(await local.predictGrid(p, 10));
     expect(p.length).toBe(105);
     await pool.dispose();
     await local.dispose();
+  });
+
+  it.each([
+    ['wasm', true],
+    ['cpu', false],
+  ] as const)('a %s worker hands the parameters back with the gradient: %s (cpu keeps views of them)', async (backend, back) => {
+    const replies: Array<{ msg: WorkerResponse; transfer: Transferable[] }> = [];
+    const handle = createHandler((msg, transfer) => replies.push({ msg, transfer }), (err) => {
+      throw err;
+    });
+    await handle({ id: 1, kind: 'init', spec: { ...spec, backend }, worker: 0 });
+    expect(replies[0].msg.ok).toBe(true);
+    const params = (await LocalTrainer.create(spec)).initialParams();
+    await handle({ id: 2, kind: 'gradient', node: 'w0', params, batch: batch() });
+    const { msg, transfer } = replies[1];
+    if (!msg.ok) throw new Error(msg.error);
+    const result = msg.result as { grad: Float32Array; params?: Float32Array };
+    expect(result.params === params).toBe(back);
+    expect(transfer.includes(params.buffer)).toBe(back);
+    expect(result.grad.length).toBe(105);
   });
 
   it('a request that throws inside the worker rejects with its message; the worker lives on', async () => {

@@ -2,7 +2,6 @@ import type { BackendSelection, BackendTiming } from '../train/backend';
 import { initialParams, modelParamCount } from '../train/layout';
 import type { BackendName, Evaluation, GradientRequest, GradientResult, Trainer, TrainerSpec } from '../train/types';
 import {
-  transferable,
   type FaultMode,
   type GradientReply,
   type InitResult,
@@ -25,6 +24,8 @@ import { dropSpares, newTrainWorker, takeSpare } from './spare';
 
 /** Requests in a worker's hands at once: one computing, one waiting, hiding the message latency. */
 const DEPTH = 2;
+/** Parameter arrays kept for reuse (more than the requests in flight at once would only hold memory). */
+const MAX_SPARE_PARAMS = 16;
 
 interface Queued {
   priority: number;
@@ -97,6 +98,8 @@ export class WorkerPool implements Trainer {
   private readonly deaths: string[] = [];
   private disposed = false;
   private readonly queue: Queued[] = [];
+  /** Parameter arrays the workers handed back with their gradients, for the next requests. */
+  private readonly spareParams: Float32Array[] = [];
   private queueSeq = 0;
   private selectionInfo: BackendSelection | null = null;
 
@@ -241,7 +244,7 @@ export class WorkerPool implements Trainer {
     return initialParams(this.spec.model, this.spec.seed);
   }
 
-  /** req.params is transferred: the caller's array is detached afterwards. */
+  /** req.params is copied into an array of the pool's, which travels (the caller's is left as it is). */
   gradient(req: GradientRequest): Promise<GradientResult> {
     return new Promise<GradientResult>((resolve, reject) => {
       const item: Queued = { priority: req.priority ?? Number.MAX_VALUE, seq: this.queueSeq++, req, resolve, reject };
@@ -276,7 +279,9 @@ export class WorkerPool implements Trainer {
     this.lastServed.set(req.node, slot);
     const fault = this.faults.get(req.node);
     this.faults.delete(req.node);
-    const [params, pbuf] = transferable(req.params);
+    const params = this.paramsArray(req.params.length);
+    params.set(req.params);
+    const pbuf = params.buffer as ArrayBuffer;
     const batch = req.batch.slice(); // tiny; copied so the simulator may keep its own
     const msg: WorkerRequest = { id: 0, kind: 'gradient', node: req.node, params, batch, fault };
     slot.gradients++;
@@ -284,6 +289,7 @@ export class WorkerPool implements Trainer {
       (r) => {
         slot.gradients--;
         const g = r as GradientReply;
+        if (g.params && this.spareParams.length < MAX_SPARE_PARAMS) this.spareParams.push(g.params);
         item.resolve({ grad: g.grad, loss: g.loss });
         this.dispatch();
       },
@@ -293,6 +299,15 @@ export class WorkerPool implements Trainer {
         this.dispatch();
       },
     );
+  }
+
+  /** An array for a request's parameters: one a worker handed back, or a new one. */
+  private paramsArray(length: number): Float32Array {
+    while (this.spareParams.length > 0) {
+      const a = this.spareParams.pop()!;
+      if (a.length === length && a.byteOffset === 0 && a.byteLength === a.buffer.byteLength) return a;
+    }
+    return new Float32Array(length);
   }
 
   /** The caller keeps its params: a copy travels. */

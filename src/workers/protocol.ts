@@ -29,15 +29,10 @@ export interface InitResult {
 export interface GradientReply {
   grad: Float32Array;
   loss: number;
+  /** The request's parameters, handed back for the pool to copy the next request's into. */
+  params?: Float32Array;
 }
 
 export type WorkerResult = InitResult | GradientReply | Evaluation | Float32Array | number;
 
 export type WorkerResponse = { id: number; ok: true; result: WorkerResult } | { id: number; ok: false; error: string };
-
-/** The buffer to transfer for `a`, copying first when `a` is a view of a larger or shared buffer. */
-export function transferable(a: Float32Array): [Float32Array, ArrayBuffer] {
-  const whole = a.buffer instanceof ArrayBuffer && a.byteOffset === 0 && a.byteLength === a.buffer.byteLength;
-  const own = whole ? a : a.slice();
-  return [own, own.buffer as ArrayBuffer];
-}
