@@ -42,6 +42,12 @@ interface RingWorker {
    * round `sentRound`'s array are in use.
    */
   sent: Array<Float32Array | null>;
+  /**
+   * The parameters the last round made this worker's replica and checkpoint, and the ones before
+   * them once no one holds those any more: the next round writes into that spare (see `finish`).
+   */
+  own: Float32Array | null;
+  spare: Float32Array | null;
   sentRound: number;
   sentAt: number;
   /** Keyed by `slot` (round, phase, step). */
@@ -235,7 +241,10 @@ export class AllreduceStrategy implements Strategy {
 
   private finish(worker: NodeId, s: RingWorker): void {
     const rep = this.ctx.replica(worker);
-    const params = rep.params.slice();
+    let params = s.spare;
+    s.spare = null;
+    if (params === null || params.length !== rep.params.length) params = new Float32Array(rep.params.length);
+    params.set(rep.params);
     const scale = this.cfg.lrLinearScaling ? 1 : 1 / this.n;
     axpy(params, -this.ctx.learningRate * scale, s.buf!);
     const done = s.round;
@@ -244,9 +253,14 @@ export class AllreduceStrategy implements Strategy {
     s.buf = null;
     // Keep only this round's and the previous round's sent chunks for NACKs.
     for (const key of s.outbox.keys()) if (this.roundOf(key) < done) s.outbox.delete(key);
-    // The replica and the checkpoint share this fresh array: neither is ever changed in place.
+    // The replica and the checkpoint share this array; nothing changes it while it is either.
     this.ctx.setReplica(worker, params, s.round, s.round, 'fresh');
     this.checkpoints.set(worker, { params, version: s.round });
+    // The array just replaced, if the last round made it (a state transfer or a restart sets a
+    // copy): no longer the replica or the checkpoint, and the gradient that read it is in, so the
+    // next round may write into it. Two arrays take turns instead of a fresh one per round.
+    if (s.own !== null && rep.params === s.own) s.spare = s.own;
+    s.own = params;
     if (s.op !== null) this.ctx.op(worker, 'ok', 'update', s.op, s.round, params);
     s.op = null;
     this.ctx.counted(worker);
@@ -386,7 +400,7 @@ export class AllreduceStrategy implements Strategy {
 }
 
 function fresh(index: number, round: number): RingWorker {
-  return { index, round, phase: 'compute', k: 0, buf: null, scratch: null, sent: [null, null, null], sentRound: -1, sentAt: 0, inbox: new Map(), outbox: new Map(), armed: null, waitSince: 0, timerAt: null, timerToken: 0, op: null };
+  return { index, round, phase: 'compute', k: 0, buf: null, scratch: null, sent: [null, null, null], own: null, spare: null, sentRound: -1, sentAt: 0, inbox: new Map(), outbox: new Map(), armed: null, waitSince: 0, timerAt: null, timerToken: 0, op: null };
 }
 
 function isBefore(pa: RingPhase, ka: number, pb: RingPhase, kb: number): boolean {

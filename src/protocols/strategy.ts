@@ -58,8 +58,8 @@ export interface StrategyContext {
   replica(worker: NodeId): Replica;
   /**
    * Replaces the worker's parameters and records a version event. The engine keeps a copy, unless
-   * `fresh`: no one changes `params` again (a copy the caller made for this call, or a received
-   * message's payload made for that message), so it is kept as it is. A copy of a 100 k-parameter
+   * `fresh`: no one changes `params` while it is the worker's replica (a copy the caller made for
+   * this call, or a received message's payload made for that message), so it is kept as it is. A copy of a 100 k-parameter
    * vector per step was a tenth of the engine's time in Node, and a fresh array costs about
    * 1.5 ms in a browser.
    */
