@@ -42,14 +42,14 @@ interface RingWorker {
    * round `sentRound`'s array are in use.
    */
   sent: Array<Float32Array | null>;
+  sentRound: number;
+  sentAt: number;
   /**
    * The parameters the last round made this worker's replica and checkpoint, and the ones before
    * them once no one holds those any more: the next round writes into that spare (see `finish`).
    */
   own: Float32Array | null;
   spare: Float32Array | null;
-  sentRound: number;
-  sentAt: number;
   /** Keyed by `slot` (round, phase, step). */
   inbox: Map<number, ChunkMsg>;
   /** Sent chunks of this round and the previous one, kept to answer NACKs. */
@@ -153,7 +153,7 @@ export class AllreduceStrategy implements Strategy {
    * A copy of buf[a, b) for a chunk message, in this round's send array. Its floats are read until
    * no one can use the round any more: by the receiver when it takes the chunk, and from the outbox
    * for a NACK until the round is pruned, when this worker finishes round r + 1. A worker starts
-   * round r + 3 only after every worker finished round r + 1 (its rounds r + 2 needed everyone's
+   * round r + 3 only after every worker finished round r + 1 (its round r + 2 needed everyone's
    * contribution), so no one takes a chunk of round r then (a late copy is dropped unread as a
    * round behind), and round r's array can take round r + 3's chunks. After a jump (a state
    * transfer) the arrays start afresh; in-flight chunks keep the old ones. In a browser a fresh
