@@ -1,6 +1,7 @@
 import type { Message, NodeId } from '../sim/types';
 import { quantize } from '../sim/network';
-import { axpy, copyRange } from '../sim/vectors';
+import { axpy } from '../sim/vectors';
+import { RingSendArrays } from './ringSendArrays';
 import { chunkBounds, recvChunk, sendChunk, type RingPhase } from './ringPlan';
 import type { RingFacts } from './facts';
 import { newestLiveWorkerVersion, type NodeFacts, type Strategy, type StrategyContext, type StepResult } from './strategy';
@@ -36,14 +37,8 @@ interface RingWorker {
    * hundred times the copy into a kept one.
    */
   scratch: Float32Array | null;
-  /**
-   * Where the chunks this worker sends are copied: one array per round, for the last three rounds
-   * (round r in slot r mod 3), reused from round r + 3 on (see `sentChunk`); `sentAt` floats of
-   * round `sentRound`'s array are in use.
-   */
-  sent: Array<Float32Array | null>;
-  sentRound: number;
-  sentAt: number;
+  /** Where the chunks this worker sends are copied (kept for three rounds). */
+  sent: RingSendArrays;
   /**
    * The parameters the last round made this worker's replica and checkpoint, and the ones before
    * them once no one holds those any more: the next round writes into that spare (see `finish`).
@@ -91,7 +86,7 @@ export class AllreduceStrategy implements Strategy {
     this.n = ctx.workers.length;
     this.bounds = chunkBounds(ctx.paramCount, this.n);
     ctx.workers.forEach((id, index) => {
-      this.w.set(id, fresh(index, 0));
+      this.w.set(id, fresh(index, 0, ctx.paramCount));
       this.checkpoints.set(id, { params: ctx.initialParams(), version: 0 });
     });
   }
@@ -149,34 +144,6 @@ export class AllreduceStrategy implements Strategy {
     this.enter(worker, s, 'rs');
   }
 
-  /**
-   * A copy of buf[a, b) for a chunk message, in this round's send array. Its floats are read until
-   * no one can use the round any more: by the receiver when it takes the chunk, and from the outbox
-   * for a NACK until the round is pruned, when this worker finishes round r + 1. A worker starts
-   * round r + 3 only after every worker finished round r + 1 (its round r + 2 needed everyone's
-   * contribution), so no one takes a chunk of round r then (a late copy is dropped unread as a
-   * round behind), and round r's array can take round r + 3's chunks. After a jump (a state
-   * transfer) the arrays start afresh; in-flight chunks keep the old ones. In a browser a fresh
-   * 25 k-float array per chunk cost 0.4 ms, six per ring step of the Fashion-MNIST model.
-   */
-  private sentChunk(s: RingWorker, a: number, b: number): Float32Array {
-    const len = b - a;
-    if (s.sentRound !== s.round) {
-      s.sentRound = s.round;
-      s.sentAt = 0;
-    }
-    const slot = s.round % 3;
-    let arr = s.sent[slot];
-    if (arr === null) arr = s.sent[slot] = new Float32Array(2 * this.ctx.paramCount);
-    if (s.sentAt + len > arr.length) return copyRange(s.buf!, a, b); // never for one round's 2(N−1) distinct chunks
-    const data = arr.subarray(s.sentAt, s.sentAt + len);
-    s.sentAt += len;
-    const buf = s.buf!;
-    if (len > 64) data.set(buf.subarray(a, b));
-    else for (let i = 0; i < len; i++) data[i] = buf[a + i];
-    return data;
-  }
-
   /** Enter a phase: send step 0 and wait for step 0 from the predecessor. */
   private enter(worker: NodeId, s: RingWorker, phase: RingPhase): void {
     s.phase = phase;
@@ -188,7 +155,7 @@ export class AllreduceStrategy implements Strategy {
   private sendStep(worker: NodeId, s: RingWorker, phase: RingPhase, k: number): void {
     const chunk = sendChunk(phase, s.index, k, this.n);
     const [a, b] = this.bounds[chunk];
-    const msg: ChunkMsg = { round: s.round, phase, k, chunk, data: this.sentChunk(s, a, b) };
+    const msg: ChunkMsg = { round: s.round, phase, k, chunk, data: s.sent.copy(s.round, s.buf!, a, b) };
     s.outbox.set(this.slot(s.round, phase, k), msg);
     this.ctx.send(worker, this.next(s.index), 'chunk', msg, (b - a) * 4);
   }
@@ -301,7 +268,7 @@ export class AllreduceStrategy implements Strategy {
       // missing chunks died with a crashed peer), or restarted from an older checkpoint.
       if (m.version <= s.round) return;
       s.round = m.version;
-      s.sent = [null, null, null]; // a jump: the kept arrays may hold chunks a peer still needs
+      s.sent = new RingSendArrays(this.ctx.paramCount); // a jump: the kept arrays may hold chunks a peer still needs
       s.phase = 'compute';
       s.buf = null;
       s.armed = null;
@@ -341,7 +308,7 @@ export class AllreduceStrategy implements Strategy {
   onCrash(node: NodeId): void {
     const s = this.w.get(node);
     if (s && s.op !== null) this.ctx.op(node, 'info', 'update', s.op); // crashed mid-round: outcome unknown
-    if (s) this.w.set(node, fresh(s.index, 0));
+    if (s) this.w.set(node, fresh(s.index, 0, this.ctx.paramCount));
   }
 
   onRestart(node: NodeId): void {
@@ -399,8 +366,8 @@ export class AllreduceStrategy implements Strategy {
   }
 }
 
-function fresh(index: number, round: number): RingWorker {
-  return { index, round, phase: 'compute', k: 0, buf: null, scratch: null, sent: [null, null, null], own: null, spare: null, sentRound: -1, sentAt: 0, inbox: new Map(), outbox: new Map(), armed: null, waitSince: 0, timerAt: null, timerToken: 0, op: null };
+function fresh(index: number, round: number, paramCount: number): RingWorker {
+  return { index, round, phase: 'compute', k: 0, buf: null, scratch: null, sent: new RingSendArrays(paramCount), own: null, spare: null, inbox: new Map(), outbox: new Map(), armed: null, waitSince: 0, timerAt: null, timerToken: 0, op: null };
 }
 
 function isBefore(pa: RingPhase, ka: number, pb: RingPhase, kb: number): boolean {
