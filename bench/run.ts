@@ -3,8 +3,8 @@
  * assertions). Prints a readable report, then one JSON line with at least simEventsPerSec and
  * clusterVsBare.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { chromium } from '@playwright/test';
 import type { Page } from '@playwright/test';
 import { Simulation } from '../src/engine/simulation';
@@ -18,6 +18,7 @@ import { chromiumArgs, findChromium } from '../scripts/chromium.mjs';
 import { nodeSha256 } from '../src/cli/nodeSha256';
 import { bareInProcess, bareStepsPerSec, clusterStepsPerSec, throughputScenario } from './cluster';
 import { seekBench } from './seek';
+import { serveDist } from './serveDist';
 import { bareHeapEventsPerSec } from './bareHeap';
 
 const log = (s: string) => process.stderr.write(s + '\n');
@@ -84,24 +85,24 @@ function timings(m: ReadonlyArray<{ backend: string; msPerStep: number | null; n
   return m.map((t) => `${t.backend} ${t.msPerStep === null ? `— (${t.note})` : `${t.msPerStep.toFixed(2)} ms${t.note ? ` [${t.note.slice(0, 40)}]` : ''}`}`).join(', ');
 }
 
-/** Runs `fn` on a fresh bench page of the built app (vite preview + headless Chromium). */
+/** Runs `fn` on a fresh bench page of the built app (dist/, served in this process, + headless Chromium). */
 async function onBenchPage<T>(fn: (page: Page) => Promise<T>): Promise<T> {
-  const port = 4191;
-  const server: ChildProcess = spawn('npx', ['vite', 'preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort'], { stdio: 'ignore' });
+  // Served here, not by a `vite preview` child: killing `npx` left vite serving after the bench.
+  if (!existsSync('dist/bench.html')) throw new Error('no dist/bench.html (run `npm run build` first)');
+  const server = await serveDist(resolve('dist'));
   try {
-    await waitForServer(`http://127.0.0.1:${port}/bench.html`);
     const found = await findChromium();
     const browser = await chromium.launch({ executablePath: found?.path, args: chromiumArgs });
     try {
       const page = await browser.newPage();
-      await page.goto(`http://127.0.0.1:${port}/bench.html`);
+      await page.goto(`http://127.0.0.1:${server.port}/bench.html`);
       await page.waitForSelector('body[data-ready="true"]');
       return await fn(page);
     } finally {
       await browser.close();
     }
   } finally {
-    server.kill();
+    server.close();
   }
 }
 
@@ -121,18 +122,6 @@ async function browserBackends(id: string) {
   const measure = (timeSoftwareGpu: boolean) =>
     onBenchPage((page) => page.evaluate((o) => (window as unknown as BenchWindow).measureBackends(o), { scenario: id, timeSoftwareGpu }));
   return { app: await measure(false), everything: await measure(true) };
-}
-
-async function waitForServer(url: string) {
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`preview server did not start at ${url} (run \`npm run build\` first)`);
 }
 
 const core = await simCore();
