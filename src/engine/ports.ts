@@ -17,15 +17,17 @@ import type { SecurityHost } from './security/layer';
 /** What a strategy sees: its nodes, the clock, the network, timers, steps, replicas, the history. */
 export function strategyContext(c: EngineCore): StrategyContext {
   const sc = c.scenario;
-  // Each node's last setReplica and its fingerprint. Strategies report the same parameters in an
-  // `op` right after (allreduce's update, a PS reply's read), and hashing a 100 k-parameter vector
-  // twice per version was a tenth of the main thread's time per step. Reused for the engine's own
-  // copy (never changed in place: Replica.params belongs to the engine) at any time, and for the
-  // array handed to setReplica within the same event (a strategy does not edit what it just set).
-  const lastSet = new Map<NodeId, { src: Float32Array; copy: Float32Array; hash: string; seq: number }>();
+  // Strategies report the parameters they just set in an `op` right after (allreduce's update, a
+  // PS reply's read), and hashing a 100 k-parameter vector twice per version was a tenth of the
+  // main thread's time per step. The replica carries its fingerprint (never changed in place:
+  // Replica.params belongs to the engine); the array handed to setReplica shares it within the
+  // same event (a strategy does not edit what it just set), so that array is remembered per node.
+  const lastSet = new Map<NodeId, { src: Float32Array; seq: number }>();
   const hashOf = (node: NodeId, params: Float32Array): string => {
+    const r = c.node(node).replica;
+    if (params === r.params) return r.hash;
     const m = lastSet.get(node);
-    if (m && (params === m.copy || (params === m.src && m.seq === c.eventSeq))) return m.hash;
+    if (m && params === m.src && m.seq === c.eventSeq) return r.hash;
     return fingerprint(params);
   };
   return {
@@ -46,7 +48,7 @@ export function strategyContext(c: EngineCore): StrategyContext {
       const n = c.node(w);
       const copy = fresh === 'fresh' ? params : params.slice();
       const hash = fingerprint(copy);
-      lastSet.set(w, { src: params, copy, hash, seq: c.eventSeq });
+      lastSet.set(w, { src: params, seq: c.eventSeq });
       if (version === synced && !c.lineage.has(version)) c.lineage.set(version, hash);
       n.replica = { params: copy, version, synced, onLineage: version === synced && c.lineage.get(version) === hash, hash };
       c.history.append({ t: c.t, type: 'version', node: w, version, synced, v: { hash } });

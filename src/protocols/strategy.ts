@@ -59,9 +59,9 @@ export interface StrategyContext {
   /**
    * Replaces the worker's parameters and records a version event. The engine keeps a copy, unless
    * `fresh`: no one changes `params` while it is the worker's replica (a copy the caller made for
-   * this call, or a received message's payload made for that message), so it is kept as it is. A copy of a 100 k-parameter
-   * vector per step was a tenth of the engine's time in Node, and a fresh array costs about
-   * 1.5 ms in a browser.
+   * this call, or a received message's payload made for that message), so it is kept as it is. A
+   * copy of a 100 k-parameter vector per step was a tenth of the engine's time in Node, and a
+   * fresh array costs about 1.5 ms in a browser.
    */
   setReplica(worker: NodeId, params: Float32Array, version: number, synced: number, fresh?: 'fresh'): void;
   /** The worker completed a step that counts for availability under this strategy. */
