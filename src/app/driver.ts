@@ -243,6 +243,9 @@ class Driver {
         const limit = this.limit();
         if (sim.now() >= limit) break; // waiting at the guide's stop
         await this.advance(sim, Math.min(Math.max(...runs.map((r) => r.durationMs)), limit), maxBudgetMs);
+        // A click or key cut the slice short: let it be handled and the next frame show its
+        // answer before more engine work, which would otherwise run between the two.
+        if (inputPending?.()) await nextFrame();
         await yieldToPage();
       }
     })();
@@ -257,10 +260,10 @@ class Driver {
     try {
       // Companions (other variants) advance to where the shown run got, concurrently: they share
       // the worker pool, and each run's schedule is its own whatever the interleaving.
-      await sim.advanceTo(target, { wallBudgetMs: budget });
+      await sim.advanceTo(target, { wallBudgetMs: budget, interrupt: inputPending });
       const others = this.runs(sim).slice(1);
       const to = sim.done ? target : Math.min(target, sim.now());
-      if (others.length > 0) await Promise.all(others.map((r) => r.advanceTo(to, { wallBudgetMs: budget })));
+      if (others.length > 0) await Promise.all(others.map((r) => r.advanceTo(to, { wallBudgetMs: budget, interrupt: inputPending })));
       for (const r of others) if (r.failure) throw new Error(r.failure);
       this.after(sim);
     } catch (e) {
@@ -323,6 +326,22 @@ class Driver {
     set({ status: 'error' });
     bumpFrame();
   }
+}
+
+/**
+ * Is a click, tap or key waiting (Chromium's `navigator.scheduling.isInputPending`)? An engine slice
+ * ends there, between two instants, instead of at its wall budget: at speed max, slices run back to
+ * back, and a click that waited out a slice, then its answer another slice before the next frame,
+ * took up to 100 ms to show. Where the browser lacks it, the budget alone bounds a slice.
+ */
+const inputPending: (() => boolean) | undefined = (() => {
+  const scheduling = (globalThis.navigator as { scheduling?: { isInputPending?: () => boolean } } | undefined)?.scheduling;
+  return scheduling?.isInputPending ? () => scheduling.isInputPending!() : undefined;
+})();
+
+/** Resolves in a task after the next frame has been drawn. */
+function nextFrame(): Promise<void> {
+  return new Promise((resolve) => requestAnimationFrame(() => void yieldToPage().then(resolve)));
 }
 
 /**

@@ -165,13 +165,18 @@ export class Simulation {
 
   // ---------------------------------------------------------------- the event loop
 
-  /** Process events up to simulated time `until` (capped at the end), within a wall-clock budget. */
-  async advanceTo(until: SimTime, opts: { wallBudgetMs?: number } = {}): Promise<void> {
+  /**
+   * Process events up to simulated time `until` (capped at the end), within a wall-clock budget.
+   * `interrupt` (the page: is a user's input waiting?) ends the slice early, as the budget does:
+   * between two instants, so it changes where a slice ends, never which events run or in what order.
+   */
+  async advanceTo(until: SimTime, opts: { wallBudgetMs?: number; interrupt?: () => boolean } = {}): Promise<void> {
     if (this.busy || this.ended || this.failure) return;
     this.busy = true;
     const c = this.c;
     const target = quantize(Math.min(until, this.durationMs));
     const budget = opts.wallBudgetMs ?? Infinity;
+    const interrupt = opts.interrupt;
     const start = wallNow();
     try {
       let n = 0;
@@ -190,7 +195,7 @@ export class Simulation {
         // look at the clock after each one (reading it after every cheap event would cost more).
         if (pending) await pending;
         if (this.ended || this.failure) break;
-        if ((++n % 16 === 0 || pending) && wallNow() - start > budget) overBudget = true;
+        if ((++n % 16 === 0 || pending) && (wallNow() - start > budget || interrupt?.())) overBudget = true;
       }
     } finally {
       this.busy = false;
