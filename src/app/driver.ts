@@ -243,10 +243,10 @@ class Driver {
         const limit = this.limit();
         if (sim.now() >= limit) break; // waiting at the guide's stop
         await this.advance(sim, Math.min(Math.max(...runs.map((r) => r.durationMs)), limit), maxBudgetMs);
-        // A click or key cut the slice short: let it be handled and the next frame show its
-        // answer before more engine work, which would otherwise run between the two.
-        if (inputPending?.()) await nextFrame();
         await yieldToPage();
+        // A click or key was handled there: the next frame shows its answer before more engine
+        // work, which would otherwise run between the two.
+        if (takeInput()) await nextFrame();
       }
     })();
     this.busy = run;
@@ -338,6 +338,15 @@ const inputPending: (() => boolean) | undefined = (() => {
   const scheduling = (globalThis.navigator as { scheduling?: { isInputPending?: () => boolean } } | undefined)?.scheduling;
   return scheduling?.isInputPending ? () => scheduling.isInputPending!() : undefined;
 })();
+
+/** Whether a click, tap or key has been handled since the last call (capture listeners: before any handler). */
+let inputSeen = false;
+if (typeof window !== 'undefined') for (const type of ['pointerdown', 'pointerup', 'keydown'] as const) window.addEventListener(type, () => void (inputSeen = true), { capture: true, passive: true });
+function takeInput(): boolean {
+  const seen = inputSeen;
+  inputSeen = false;
+  return seen;
+}
 
 /** Resolves in a task after the next frame has been drawn. */
 function nextFrame(): Promise<void> {
