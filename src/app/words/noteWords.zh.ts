@@ -1,7 +1,6 @@
 import type { CheckKind, NoteTable } from './noteWords';
 import { kindName } from '../views/strings';
-import { mergeRuleName } from './nodeWords';
-import { list, lockKey, mib, setOf, tokenText } from './text';
+import { list, lockKey, mergeRuleName, mib, setOf, tokenText } from './text';
 
 /**
  * The strategies' typed notes in Chinese (a lazy chunk, loaded with zh.json: i18n/catalog.ts). Its type is noteWords.ts's

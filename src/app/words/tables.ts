@@ -1,5 +1,6 @@
 import { loadedWords } from '../i18n/catalog';
 import type { Lang } from '../i18n/lang';
+import type { NodeTable } from './nodeWords';
 import type { NoteTable } from './noteWords';
 
 /**
@@ -10,6 +11,7 @@ import type { NoteTable } from './noteWords';
  */
 export interface WordTables {
   notes: NoteTable;
+  nodes: NodeTable;
 }
 
 const warned = new Set<Lang>();

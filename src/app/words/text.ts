@@ -75,3 +75,9 @@ export function tolerance(n: number, lang: Lang): string {
 export function lockKey(name: string): string {
   return name.startsWith('/') ? name : `/locks/${name}`;
 }
+
+/** A degrade merge rule's name in the reader's language (the knob value stays in the knob). */
+export function mergeRuleName(rule: 'discard' | 'average' | 'replay', lang: Lang): string {
+  const names = { discard: ['discard', '丢弃'], average: ['average', '平均'], replay: ['replay', '回放'] } as const;
+  return names[rule][lang === 'zh' ? 1 : 0];
+}

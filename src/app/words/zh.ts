@@ -1,5 +1,6 @@
-import type { WordTables } from './tables';
+import { nodesZh } from './nodeWords.zh';
 import { notesZh } from './noteWords.zh';
+import type { WordTables } from './tables';
 
 /** The Chinese sentence tables: a chunk of their own, loaded with zh.json (i18n/catalog.ts). */
-export const zhWords: WordTables = { notes: notesZh };
+export const zhWords: WordTables = { notes: notesZh, nodes: nodesZh };
