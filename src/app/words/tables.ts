@@ -1,5 +1,7 @@
 import { loadedWords } from '../i18n/catalog';
 import type { Lang } from '../i18n/lang';
+import type { CheckWhat } from '../../check/models';
+import type { ServerTable } from '../views/serverModel';
 import type { NodeTable } from './nodeWords';
 import type { NoteTable } from './noteWords';
 
@@ -12,6 +14,8 @@ import type { NoteTable } from './noteWords';
 export interface WordTables {
   notes: NoteTable;
   nodes: NodeTable;
+  checks: Record<CheckWhat, string>;
+  servers: ServerTable;
 }
 
 const warned = new Set<Lang>();
