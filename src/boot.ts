@@ -11,8 +11,12 @@ prewarmTrainWorkers(Math.min((typeof navigator !== 'undefined' && navigator.hard
 
 // A 中文 page (public/theme.js has decided, by the app's rule) needs its catalog before the app's
 // first render (main.tsx awaits it): ask for it now, alongside the app's scripts, not after them.
-// The same chunk as the catalog's own import; a failure here is the catalog's to report.
-if (document.documentElement.lang === 'zh-CN') import('./app/i18n/locales/zh.json').catch(() => {});
+// The same chunks as the catalog's own imports (its zh.json and the Chinese sentence tables,
+// i18n/catalog.ts `loaders`); a failure here is the catalog's to report.
+if (document.documentElement.lang === 'zh-CN') {
+  import('./app/i18n/locales/zh.json').catch(() => {});
+  import('./app/words/zh').catch(() => {});
+}
 
 let started = false;
 function start(): void {

@@ -8,6 +8,7 @@ import { consistencyName } from './explain/common';
 import { translate, type KeyOf, type Vars } from './i18n/catalog';
 import type { Lang } from './i18n/lang';
 import { indexOf } from './views/runView';
+import { checkWhatText } from './words/checkWords';
 import { invariantName } from './words/invariantWords';
 import './LinearizabilityPanel.css';
 
@@ -81,7 +82,7 @@ export function LinearizabilityPanel({ sim, lang, t, onScrub, embedded = false }
         </span>
       </h2>
       <p className="muted">
-        {model.what[lang]} {promise}
+        {checkWhatText(model.what, lang)} {promise}
       </p>
       {firstViolation && (
         <details className="violation-detail" data-testid="violation-detail">

@@ -13,6 +13,7 @@ import { indexOf, staticOf } from './views/runView';
 import { serverPanelModel } from './views/serverModel';
 import { kindName, vs, type ViewStringKey } from './views/strings';
 import { wordsContext } from './views/wordsContext';
+import { checkWhatText } from './words/checkWords';
 import { nodeLines } from './words/nodeWords';
 import { noteText } from './words/noteWords';
 
@@ -320,7 +321,7 @@ describe('no English word reaches a Chinese screen (real runs)', () => {
     }
     for (const r of runs) for (const k of indexOf(r.sim).kinds) if (englishWords(kindName(k, 'zh'), allowed).length) bad.push(`kind ${k}`);
     for (const [k, v] of Object.entries(catalogOf('zh').lin)) if (englishWords(v.replace(/\{\w+(?:,[^}]*)?\}/g, ' '), allowed).length) bad.push(`linearizability panel ${k}`);
-    for (const r of runs) if (englishWords(checkModel(r.sim.scenario.strategy).what.zh, allowed).length) bad.push(`check model ${r.label}`);
+    for (const r of runs) if (englishWords(checkWhatText(checkModel(r.sim.scenario.strategy).what, 'zh'), allowed).length) bad.push(`check model ${r.label}`);
     // 网络分区 vs 主题分区 in the labels too.
     const labels = [...(keysOf('zh') as StringKey[]).map((k) => s('zh', k, {})), ...Object.values(catalogOf('zh').views)];
     for (const text of labels) for (const m of text.matchAll(/分区/g)) if (!['网络', '主题'].includes(text.slice(Math.max(0, m.index! - 2), m.index))) bad.push(`分区 without 网络/主题: ${text}`);

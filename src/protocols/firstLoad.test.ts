@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -111,5 +111,15 @@ describe('first load (issue 9)', () => {
     for (const f of texts) expect(firstLoad.has(f), rel(f)).toBe(false);
     // Nor a module of the folder outside its light core (a helper one of them moved into).
     expect([...firstLoad].map(rel).filter((f) => f.startsWith('app/explain/') && !explainFirstLoad.has(f))).toEqual([]);
+  });
+
+  it("a language's sentence tables load with its catalog, and an English page reaches none of them", () => {
+    // app/words/<lang>.ts gathers a language's tables (the <module>.<lang>.ts files); i18n/catalog.ts loads it with <lang>.json.
+    const catalog = join(src, 'app/i18n/catalog.ts');
+    expect(dynamicTargets(catalog).map(rel)).toContain('app/words/zh.ts');
+    const words = join(src, 'app/words');
+    const tables = readdirSync(words).filter((f) => /^(\w+\.)?zh\.ts$/.test(f)).map((f) => join(words, f));
+    expect(tables.map(rel)).toEqual(expect.arrayContaining(['app/words/noteWords.zh.ts', 'app/words/nodeWords.zh.ts', 'app/words/serverWords.zh.ts', 'app/words/checkWords.zh.ts']));
+    for (const f of tables) expect(firstLoad.has(f), rel(f)).toBe(false);
   });
 });

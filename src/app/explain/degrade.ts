@@ -1,6 +1,6 @@
 import type { NodeState } from '../../engine/index/runState';
 import type { NodeFacts } from '../../protocols/facts';
-import { mergeRuleName } from '../words/nodeWords';
+import { mergeRuleName } from '../words/text';
 import { num, setOf } from '../words/text';
 import { S, type Sentence } from './common';
 import type { ExplainState } from './state';

@@ -134,6 +134,7 @@ describe('message catalogs', () => {
 describe('loading a catalog on demand', () => {
   afterEach(() => {
     vi.doUnmock('./locales/zh.json');
+    vi.doUnmock('../words/zh');
     vi.restoreAllMocks();
     vi.resetModules();
   });
@@ -149,6 +150,7 @@ describe('loading a catalog on demand', () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => {});
     expect(c.isLoaded('en')).toBe(true);
     expect(c.isLoaded('zh')).toBe(false);
+    expect(c.loadedWords('zh')).toBeUndefined();
     expect(() => c.catalogKeys('zh', 'ui')).toThrow(/"zh" is not loaded/);
     // A switch that skipped ensureLang (a bug) shows English, says so once, and keeps nothing.
     expect(c.translate('zh', 'run', 'linkLength', { n: 3 })).toBe('3 characters');
@@ -159,6 +161,7 @@ describe('loading a catalog on demand', () => {
     await a;
     expect(c.isLoaded('zh')).toBe(true);
     expect(c.translate('zh', 'run', 'linkLength', { n: 3 })).toBe('3 个字符');
+    expect(c.loadedWords('zh')?.notes.commit).toBeTypeOf('function'); // the sentence tables came with it
     expect(await c.loadLang('zh')).toBe('zh');
   });
 
@@ -185,6 +188,21 @@ describe('loading a catalog on demand', () => {
     vi.doUnmock('./locales/zh.json');
     expect(await c.loadLang('zh')).toBe('zh');
     expect(c.translate('zh', 'ui', 'share')).toBe(table('zh', 'ui').share);
+  });
+
+  it("a language's sentence tables that cannot be fetched leave the page in English too (both arrive or neither)", async () => {
+    vi.doMock('../words/zh', () => {
+      throw new Error('offline');
+    });
+    const c = await fresh();
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    expect(await c.loadLang('zh')).toBe('en');
+    expect(error).toHaveBeenCalledWith(expect.stringMatching(/zh texts could not be loaded/), expect.anything());
+    expect(c.isLoaded('zh')).toBe(false);
+    expect(c.loadedWords('zh')).toBeUndefined();
+    vi.doUnmock('../words/zh');
+    expect(await c.loadLang('zh')).toBe('zh');
+    expect(c.loadedWords('zh')).toBeDefined();
   });
 });
 

@@ -1,6 +1,7 @@
 import en from './locales/en.json';
 import { loadOnce } from '../../protocols/loadOnce';
 import type { Lang } from './lang';
+import type { WordTables } from '../words/tables';
 
 /**
  * The interface's message catalogs (locales/<lang>.json) and the small formatter that serves them.
@@ -19,7 +20,7 @@ import type { Lang } from './lang';
  * - A message missing in a language comes from English; a key missing everywhere comes back as is.
  *
  * English is bundled (it is the fallback and the source of the key types); other languages are
- * fetched on demand. Whatever switches the interface to a language awaits `ensureLang` first
+ * fetched on demand, with their sentence tables (LangPack). Whatever switches the interface to a language awaits `ensureLang` first
  * (see `loadLang`), so no render shows English or a key on a page in another language.
  */
 
@@ -40,9 +41,20 @@ export type Vars = Record<string, string | number>;
 
 // ---------------------------------------------------------------- loading
 
-/** How each non-English catalog is fetched: its own chunk, out of the first load. */
-const loaders: Record<Exclude<Lang, 'en'>, () => Promise<Catalog>> = {
-  zh: () => import('./locales/zh.json').then((m) => m.default as Catalog),
+/**
+ * What a non-English language needs before anything renders in it: its catalog and its sentence
+ * tables (the words modules' notes and facts, app/words/tables.ts). Loaded together, so the one
+ * `ensureLang` that every language switch awaits covers both.
+ */
+interface LangPack {
+  catalog: Catalog;
+  words: WordTables;
+}
+
+/** How each non-English language is fetched: its own chunks, out of the first load. */
+const loaders: Record<Exclude<Lang, 'en'>, () => Promise<LangPack>> = {
+  zh: () =>
+    Promise.all([import('./locales/zh.json'), import('../words/zh')]).then(([c, w]) => ({ catalog: c.default as Catalog, words: w.zhWords })),
 };
 
 /** Every interface language, English first. */
@@ -51,7 +63,12 @@ export const languages: readonly Lang[] = ['en', ...(Object.keys(loaders) as Lan
 const fetched = loadOnce((lang: Exclude<Lang, 'en'>) => loaders[lang]());
 
 function tableOf(lang: Lang): Catalog | undefined {
-  return lang === 'en' ? (en as Catalog) : fetched.get(lang);
+  return lang === 'en' ? (en as Catalog) : fetched.get(lang)?.catalog;
+}
+
+/** A non-English language's sentence tables once `ensureLang` has fetched them (English's are bundled in app/words). */
+export function loadedWords(lang: Exclude<Lang, 'en'>): WordTables | undefined {
+  return fetched.get(lang)?.words;
 }
 
 /** Whether `lang`'s catalog is here, so that `translate(lang, …)` gives its texts. */

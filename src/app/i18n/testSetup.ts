@@ -1,8 +1,9 @@
 import { ensureLang } from './catalog';
 
 /**
- * Vitest setup (vitest.config.ts): every catalog loaded before any test runs, as the page loads a
- * language's catalog before anything renders in it (main.tsx, loadLang). catalog.test.ts checks
- * the lazy load itself on a fresh copy of the module.
+ * Vitest setup (vitest.config.ts): every catalog, with its language's sentence tables
+ * (app/words/tables.ts), loaded before any test runs, as the page loads them before anything
+ * renders in that language (main.tsx, loadLang); tests then say Chinese synchronously.
+ * catalog.test.ts and words/tables.test.ts check the lazy load itself on fresh copies of the modules.
  */
 await ensureLang('zh');

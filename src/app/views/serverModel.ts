@@ -1,10 +1,11 @@
 import * as d3 from 'd3';
 import type { RunIndex } from '../../engine/index/runIndex';
 import { logAt, logEndAt, type LogRow, type NodeState, type RunState } from '../../engine/index/runState';
-import type { LogItem } from '../../protocols/facts';
+import type { LogItem, NodeFacts } from '../../protocols/facts';
 import type { Lang } from '../i18n/lang';
 import { nodeLines, p0, type WordsContext } from '../words/nodeWords';
-import { setOf, tokenText } from '../words/text';
+import { serversEn } from '../words/serverWords.en';
+import { wordsIn } from '../words/tables';
 
 /**
  * What the servers panel draws at a time t, as plain data (unit-tested): one row per Raft server,
@@ -75,13 +76,26 @@ export function showServers(ix: RunIndex): boolean {
   return false;
 }
 
-function w(lang: Lang, en: string, zh: string): string {
-  return lang === 'zh' ? zh : en;
+/** The kinds of server the panel draws a row for. */
+type ServerKind = 'coord-server' | 'raft-server' | 'kafka-broker' | 'paxos-server' | '2pc-server' | 'kafka-consumer';
+
+/**
+ * The panel's words in one language (words/serverWords.en.ts, words/serverWords.zh.ts): one short
+ * facts line per kind of server row, and the log's labels that are words.
+ */
+export interface ServerTable {
+  facts: { [K in ServerKind]: (f: Extract<NodeFacts, { kind: K }>, n: NodeState) => string };
+  noop: string;
+  read: string;
+}
+
+function tableIn(lang: Lang): ServerTable {
+  return wordsIn(lang, serversEn, (t) => t.servers);
 }
 
 export function itemLabel(item: LogItem, lang: Lang): string {
-  if (item.kind === 'noop') return w(lang, 'no-op', '空操作');
-  if (item.kind === 'read') return w(lang, 'read', '读');
+  if (item.kind === 'noop') return tableIn(lang).noop;
+  if (item.kind === 'read') return tableIn(lang).read;
   if (item.kind === 'commit') return '✓';
   if (item.kind === 'abort') return '✗';
   return item.worker !== undefined ? `${item.worker}#${item.seq ?? '?'}` : '';
@@ -99,63 +113,36 @@ interface Draft {
   hasLog: boolean;
 }
 
-function draft(n: NodeState, lang: Lang, ix: RunIndex, t: number): Draft | null {
+function draft(n: NodeState, words: ServerTable, ix: RunIndex, t: number): Draft | null {
   const f = n.facts;
   if (f?.kind === 'coord-server') {
     const role: RowRole = !n.up ? 'crashed' : n.paused ? 'paused' : f.role;
     const zk = f.service === 'zookeeper';
     const commit = zk ? zabCommitted(logAt(ix, n.id, t), f.commit) : f.commit;
-    const leader = f.role === 'leader' ? '' : f.leader ? w(lang, `leader ${f.leader}`, `领导者 ${f.leader}`) : w(lang, 'leader unknown', '领导者未知');
-    const lock = f.locks[0];
-    // The lock's holder and token where a lock is in use; else whose leases (sessions) it keeps.
-    const held = lock
-      ? w(lang, `lock: ${lock.holder}, token ${tokenText(lock.token)}${lock.waiting.length ? `, ${lock.waiting.length} queued` : ''}`, `锁：${lock.holder}，防护令牌 ${tokenText(lock.token)}${lock.waiting.length ? `，${lock.waiting.length} 个排队` : ''}`)
-      : zk
-        ? w(lang, `${f.leases.length} sessions`, `${f.leases.length} 个会话`)
-        : w(lang, `${f.leases.length} leases`, `${f.leases.length} 个租约`);
-    const meta = f.meta.map((m) => w(lang, `${m.key} v${m.version}`, `${m.key} 版本 ${m.version}`)).join(' ');
-    const facts = [leader, zk ? `zxid ${tokenText(f.commit)}` : `revision ${f.revision}`, held, meta].filter((x) => x !== '').join(' · ');
-    return { n, kind: 'coord', role, term: f.term, commitIndex: commit, facts, committed: (i) => i <= commit, hasLog: true };
+    return { n, kind: 'coord', role, term: f.term, commitIndex: commit, facts: words.facts['coord-server'](f, n), committed: (i) => i <= commit, hasLog: true };
   }
   if (f?.kind === 'raft-server') {
     const role: RowRole = n.up ? f.role : 'crashed';
-    const leader = f.leader ? w(lang, `leader ${f.leader}`, `领导者 ${f.leader}`) : w(lang, 'leader unknown', '领导者未知');
-    const vote = f.votedFor ? w(lang, `voted for ${f.votedFor}`, `投票给 ${f.votedFor}`) : w(lang, 'no vote', '未投票');
-    const facts = f.role === 'candidate' && n.up ? `${w(lang, 'votes', '得票')} ${f.votes ?? 1} · ${vote}` : `${leader} · ${vote}`;
-    return { n, kind: 'server', role, term: f.term, commitIndex: f.commitIndex, facts, committed: (i) => i <= f.commitIndex, hasLog: true };
+    return { n, kind: 'server', role, term: f.term, commitIndex: f.commitIndex, facts: words.facts['raft-server'](f, n), committed: (i) => i <= f.commitIndex, hasLog: true };
   }
   if (f?.kind === 'kafka-broker') {
     const part = p0(f);
     const role: RowRole = !n.up ? 'crashed' : part?.offline ? 'offline' : (part?.role ?? 'follower');
-    const others = f.parts.filter((x) => x.p !== 0).map((x) => `p${x.p} ${x.role === 'leader' ? w(lang, 'leader', '领导者') : w(lang, 'follower', '跟随者')} HW ${x.hw}`);
-    const head = !part ? '' : part.role === 'leader' || part.offline ? `ISR ${setOf(part.isr ?? [])} · LEO ${part.leo}` : `LEO ${part.leo}`;
-    const facts = [head, ...others].filter((x) => x !== '').join(' | ');
     const hw = part?.hw ?? 0;
-    return { n, kind: 'broker', role, term: part?.epoch ?? null, commitIndex: part ? part.hw : null, facts, committed: (i) => i < hw, hasLog: part !== undefined };
+    return { n, kind: 'broker', role, term: part?.epoch ?? null, commitIndex: part ? part.hw : null, facts: words.facts['kafka-broker'](f, n), committed: (i) => i < hw, hasLog: part !== undefined };
   }
   if (f?.kind === 'paxos-server') {
     const role: RowRole = n.up ? f.role : 'crashed';
-    const leader = f.leader ? w(lang, `leader ${f.leader}`, `领导者 ${f.leader}`) : w(lang, 'leader unknown', '领导者未知');
-    const facts =
-      f.role === 'candidate' && n.up
-        ? w(lang, `promises ${f.promises ?? 1}/${f.need ?? '?'} · accepted to slot ${f.accepted}`, `承诺 ${f.promises ?? 1}/${f.need ?? '?'} · 已接受到槽位 ${f.accepted}`)
-        : `${leader} · ${w(lang, `accepted to slot ${f.accepted}`, `已接受到槽位 ${f.accepted}`)}`;
     // Its log is the learner's chosen slots: everything in it is chosen.
-    return { n, kind: 'server', role, term: f.promised, commitIndex: f.chosen, facts, committed: (i) => i <= f.chosen, hasLog: true };
+    return { n, kind: 'server', role, term: f.promised, commitIndex: f.chosen, facts: words.facts['paxos-server'](f, n), committed: (i) => i <= f.chosen, hasLog: true };
   }
   if (f?.kind === '2pc-server') {
     const role: RowRole = !n.up ? 'crashed' : f.coordinator ? 'coordinator' : f.prepared !== null ? (f.blocked ? 'inDoubt' : 'prepared') : 'participant';
-    const parts: string[] = [];
-    if (f.coordinator) parts.push(f.tx !== null && f.tx !== undefined ? w(lang, `tx ${f.tx}: ${f.votes ?? 0}/${f.participants ?? '?'} yes`, `事务 ${f.tx}：${f.votes ?? 0}/${f.participants ?? '?'} 赞成`) : w(lang, 'no transaction open', '无进行中的事务'));
-    if (f.prepared !== null) parts.push(f.blocked ? w(lang, `in doubt on tx ${f.prepared}: blocked`, `事务 ${f.prepared} 不确定：阻塞`) : w(lang, `prepared tx ${f.prepared}`, `已准备事务 ${f.prepared}`));
-    parts.push(w(lang, `version ${f.version}`, `版本 ${f.version}`));
     // A participant's stable log: a prepare (it voted yes) is settled by the commit or abort record after it.
-    return { n, kind: 'server', role, term: null, commitIndex: null, facts: parts.join(' · '), committed: (_i, item) => item.kind === 'commit', hasLog: true };
+    return { n, kind: 'server', role, term: null, commitIndex: null, facts: words.facts['2pc-server'](f, n), committed: (_i, item) => item.kind === 'commit', hasLog: true };
   }
   if (f?.kind === 'kafka-consumer') {
-    const state = f.caughtUp ? w(lang, 'caught up', '已追上') : w(lang, 'replaying', '回放中');
-    const facts = w(lang, `offset ${f.offset} · lag ${f.lag} · ${state}`, `偏移量 ${f.offset} · 滞后 ${f.lag} · ${state}`);
-    return { n, kind: 'consumer', role: n.up ? 'consumer' : 'crashed', term: null, commitIndex: null, facts, committed: () => false, hasLog: false };
+    return { n, kind: 'consumer', role: n.up ? 'consumer' : 'crashed', term: null, commitIndex: null, facts: words.facts['kafka-consumer'](f, n), committed: () => false, hasLog: false };
   }
   return null;
 }
@@ -165,7 +152,8 @@ function draft(n: NodeState, lang: Lang, ix: RunIndex, t: number): Draft | null 
  * newest index any row holds at t and reaches back that far.
  */
 export function serverPanelModel(state: RunState, ix: RunIndex, maxBoxes: number, ctx: WordsContext, lang: Lang): ServerPanelModel {
-  const drafts = state.nodes.map((n) => draft(n, lang, ix, state.t)).filter((d): d is Draft => d !== null);
+  const words = tableIn(lang);
+  const drafts = state.nodes.map((n) => draft(n, words, ix, state.t)).filter((d): d is Draft => d !== null);
   // Consensus rows first (servers, then brokers, in id order as the engine lists them), consumers last.
   drafts.sort((a, b) => Number(a.kind === 'consumer') - Number(b.kind === 'consumer'));
   // The window ends at the newest entry a live server holds; a crashed one's longer log (a Kafka

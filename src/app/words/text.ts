@@ -70,3 +70,14 @@ export function tolerance(n: number, lang: Lang): string {
     ? `${n} 台服务器可以容忍 f = ${f} 台崩溃——和 ${n - 1} 台一样多（偶数个副本并不多容忍一台）`
     : `${n} servers tolerate f = ${f} ${plural(f, 'crash', 'crashes')} — no more than ${n - 1} would (an even count adds no tolerance)`;
 }
+
+/** The key a lock lives under (psAsyncRmw's lock "params" is /locks/params in the service). */
+export function lockKey(name: string): string {
+  return name.startsWith('/') ? name : `/locks/${name}`;
+}
+
+/** A degrade merge rule's name in the reader's language (the knob value stays in the knob). */
+export function mergeRuleName(rule: 'discard' | 'average' | 'replay', lang: Lang): string {
+  const names = { discard: ['discard', '丢弃'], average: ['average', '平均'], replay: ['replay', '回放'] } as const;
+  return names[rule][lang === 'zh' ? 1 : 0];
+}
