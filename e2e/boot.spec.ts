@@ -55,3 +55,12 @@ test('the app replaces the static frame and runs', async ({ page }) => {
   await expect(page.locator('.shell-en, .shell-zh')).toHaveCount(0);
   await expect(page.locator('section.view-topology svg').first()).toBeVisible();
 });
+
+test('a 中文 page whose Chinese texts cannot be fetched runs in English and says why', async ({ page }) => {
+  // The zh catalog and the Chinese sentence tables are chunks of their own (i18n/catalog.ts).
+  await page.route(/\/assets\/zh-[^/]+\.js$/, (route) => route.abort());
+  await page.goto('./?lang=zh&scenario=async-partition');
+  await expect(page.locator('h1.app-title')).toHaveText('CAP Playground');
+  await expect(page.getByTestId('error').first()).toContainText('The 中文 texts could not be loaded, so the page is in English');
+  await expect(page.locator('section.view-topology svg').first()).toBeVisible();
+});

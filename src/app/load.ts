@@ -10,7 +10,7 @@ import { driver } from './driver';
 import { loadExplain } from './explain';
 import { rs } from './i18n/runStrings';
 import { s } from './i18n/strings';
-import { loadLang } from './i18n/catalog';
+import { loadLangOrSay } from './langLoad';
 import type { Lang } from './i18n/lang';
 import { get, reportError, set, setNotice } from './store';
 
@@ -250,7 +250,7 @@ export function browserLang(): Lang {
 export async function boot(): Promise<void> {
   const p = parseUrlParams(location.search, location.hash, { lang: browserLang() });
   // main.tsx loaded this language's catalog before the first render: at once, unless it failed.
-  const lang = await loadLang(p.lang);
+  const lang = await loadLangOrSay(p.lang);
   set({
     lang,
     speed: p.speed,

@@ -1,5 +1,5 @@
 import { useRef } from 'react';
-import { loadLang } from '../i18n/catalog';
+import { loadLangOrSay } from '../langLoad';
 import { tr, type Lang } from '../i18n/lang';
 import { s } from '../i18n/strings';
 import { openBuiltin, openFile } from '../load';
@@ -125,5 +125,5 @@ export function TopBar() {
 
 /** Switches the interface once the language's catalog is here (a lazy chunk the first time). */
 async function switchLang(want: Lang): Promise<void> {
-  set({ lang: await loadLang(want) });
+  set({ lang: await loadLangOrSay(want) });
 }

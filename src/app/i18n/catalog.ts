@@ -86,15 +86,16 @@ export function ensureLang(lang: Lang): Promise<void> {
 
 /**
  * The language to show: `want` once its catalog is loaded, or English (always here) when it
- * cannot be fetched, with the reason on the console; the page then works in English rather than
- * not at all.
+ * cannot be fetched, with the reason on the console and to `onFail`; the page then works in
+ * English rather than not at all.
  */
-export async function loadLang(want: Lang): Promise<Lang> {
+export async function loadLang(want: Lang, onFail?: (cause: string) => void): Promise<Lang> {
   try {
     await ensureLang(want);
     return want;
   } catch (e) {
     console.error(`The ${want} texts could not be loaded; showing English.`, e);
+    onFail?.(e instanceof Error ? e.message : String(e));
     return 'en';
   }
 }

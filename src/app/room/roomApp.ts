@@ -17,7 +17,7 @@ import { boot, browserLang, loadBuiltinList, loadBuiltinTitles, loadScenario } f
 import { bumpFrame, get, reportError, set, setNotice, useApp } from '../store';
 import { getRoom, setRoom, type RoomRole } from './roomStore';
 import { refusalText, rs } from './strings';
-import { loadLang } from '../i18n/catalog';
+import { loadLangOrSay } from '../langLoad';
 
 /**
  * The page's side of a live room (issue 10): connects to the room server, turns the room
@@ -95,7 +95,7 @@ export async function bootRoom(p: { code: string; role: RoomRole; key: string | 
   setRoom({ role: p.role, code: p.code });
   const u = parseUrlParams(location.search, location.hash, { lang: browserLang() });
   // main.tsx loaded this language's catalog before the first render: at once, unless it failed.
-  const lang = await loadLang(u.lang);
+  const lang = await loadLangOrSay(u.lang);
   set({ lang, speed: u.speed, backend: u.backend });
   if (!CODE_PATTERN.test(p.code)) return problem(rs(lang, 'noRoom', { code: p.code.slice(0, 12) }));
   let info: { joinUrl: string; teacher: boolean };
