@@ -22,7 +22,7 @@ import { formatSeconds } from './format';
 import { frameSource, get, set, useApp } from './store';
 import { LossCharts } from './views/LossCharts';
 import { ReplicaBoundaries } from './views/ReplicaBoundaries';
-import { ServerStates } from './views/ServerStates';
+import { serverStates } from './views/serverStatesLoad';
 import { indexOf, staticOf } from './views/runView';
 import { showServers } from './views/serverModel';
 import { timeDomain } from './views/timelineModel';
@@ -97,7 +97,7 @@ function BottomRight() {
       )}
       {sim && view === 'servers' && (
         <ViewBoundary name={s(lang, 'serversTitle')}>
-          <ServerStates sim={sim} t={t} frame={frame} lang={lang} />
+          <serverStates.Part sim={sim} t={t} frame={frame} lang={lang} />
         </ViewBoundary>
       )}
       {sim && view === 'replicas' && (

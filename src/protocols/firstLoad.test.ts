@@ -99,6 +99,12 @@ const onDemand: Array<{ what: string; loader: string; targets: string[]; modules
     modules: ['engine/security/securityCode.ts', 'engine/security/layer.ts', 'engine/security/channel.ts', 'engine/security/mitm.ts', 'engine/security/encoding.ts', 'engine/security/byzantine.ts'],
     packages: ['@noble/hashes/hmac.js', '@noble/hashes/hkdf.js'],
   },
+  {
+    what: 'the servers panel (runs with consensus servers, brokers or a coordination service)',
+    loader: 'app/views/serverStatesLoad.ts',
+    targets: ['app/views/ServerStates.tsx'],
+    modules: ['app/views/ServerStates.tsx'],
+  },
 ];
 
 describe('first load (issue 9)', () => {
