@@ -2,6 +2,7 @@ import { loadSecurity, needsSecurity, securityCode } from '../engine/security/lo
 import { parseAction } from '../scenario/actions';
 import type { Action } from '../sim/types';
 import { fork } from './branches';
+import { contextMenu } from './components/contextMenuOpen';
 import { s } from './i18n/strings';
 import type { Choice } from './actionMenu';
 import { bumpFrame, get, reportError, set, useApp } from './store';
@@ -74,11 +75,13 @@ export function actAll(inputs: readonly Action[]): boolean {
 
 let router: ((action: Action) => boolean) | null = null;
 
-// Tamper and Byzantine actions are offered for a selected node or link (its menu, its keys, the
-// tools panel): start fetching their code at the first selection, so choosing one seldom waits.
-// A failure here is reported when such an action is chosen (above).
+// A selected node or link has its menu (the menu key) and tamper and Byzantine actions (its menu,
+// its keys, the tools panel), whose code loads on demand: start fetching both at the first
+// selection, so using them seldom waits. A failure is reported where they are used.
 useApp.subscribe((st, prev) => {
-  if (st.selected !== null && prev.selected === null) loadSecurity().catch(() => undefined);
+  if (st.selected === null || prev.selected !== null) return;
+  loadSecurity().catch(() => undefined);
+  contextMenu.preload().catch(() => undefined);
 });
 
 /** Live room: hand every validated action to the room instead of applying it here. */

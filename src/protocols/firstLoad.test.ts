@@ -105,6 +105,24 @@ const onDemand: Array<{ what: string; loader: string; targets: string[]; modules
     targets: ['app/views/ServerStates.tsx'],
     modules: ['app/views/ServerStates.tsx'],
   },
+  {
+    what: 'the node and link context menu (drawn when it opens; opening it is in the first load)',
+    loader: 'app/components/contextMenuOpen.ts',
+    targets: ['app/components/ContextMenu.tsx'],
+    modules: ['app/components/ContextMenu.tsx'],
+  },
+  {
+    what: 'the share dialog and its run link',
+    loader: 'app/components/shareDialogLoad.ts',
+    targets: ['app/components/ShareDialog.tsx'],
+    modules: ['app/components/ShareDialog.tsx', 'app/share.ts'],
+  },
+  {
+    what: 'the linearizability tab (its panel and the checker models)',
+    loader: 'app/components/ChecksPanel.tsx',
+    targets: ['app/LinearizabilityPanel.tsx'],
+    modules: ['app/LinearizabilityPanel.tsx', 'check/models.ts'],
+  },
 ];
 
 describe('first load (issue 9)', () => {
