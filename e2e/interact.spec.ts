@@ -33,6 +33,22 @@ test('clicking a ring link cuts it: every version stops advancing; clicking agai
   await expect.poll(() => version(page, 'w2'), { timeout: 60_000 }).toBeGreaterThan(Math.max(...frozen) + 1);
 });
 
+test('the linearizability tab loads its panel when first opened; a verdict survives a tab switch', async ({ page }) => {
+  await page.goto('./?scenario=async-partition&autoplay=1&speed=5&backend=wasm');
+  await expect(page.getByTestId('run-status')).toHaveText('running');
+  await waitSim(page, 1500);
+  // Loaded on demand (issue 9): nothing of it before the tab is reached.
+  await expect(page.getByTestId('linearizability-panel')).toHaveCount(0);
+  await page.getByTestId('show-linearizability').click();
+  await expect(page.getByTestId('linearizability-panel')).toBeVisible();
+  await page.getByTestId('lin-check').click();
+  await expect(page.getByTestId('lin-verdict')).toHaveAttribute('data-result', /^(linearizable|not-linearizable|unknown)$/);
+  await page.locator('.checks-tabs').getByRole('tab').first().click();
+  await expect(page.getByTestId('linearizability-panel')).toBeHidden();
+  await page.getByTestId('show-linearizability').click();
+  await expect(page.getByTestId('lin-verdict')).toBeVisible();
+});
+
 test('a bad #scenario= shows an error naming the problem and keeps the loaded scenario', async ({ page }) => {
   await page.goto('./?scenario=async-partition');
   await expect(page.getByTestId('node-s0')).toBeVisible();

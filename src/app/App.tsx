@@ -3,8 +3,8 @@ import type { Action } from '../sim/types';
 import { act, parseSelection } from './act';
 import { ActionTools } from './components/ActionTools';
 import { BranchBar } from './components/BranchBar';
-import { ContextMenu, openContextMenu } from './components/ContextMenu';
-import { ShareDialog } from './components/ShareDialog';
+import { contextMenu, openContextMenu } from './components/contextMenuOpen';
+import { shareDialog } from './components/shareDialogLoad';
 import { ErrorPanel } from './components/ErrorPanel';
 import { ChecksPanel } from './components/ChecksPanel';
 import { ExplainLine } from './components/ExplainLine';
@@ -22,7 +22,7 @@ import { formatSeconds } from './format';
 import { frameSource, get, set, useApp } from './store';
 import { LossCharts } from './views/LossCharts';
 import { ReplicaBoundaries } from './views/ReplicaBoundaries';
-import { ServerStates } from './views/ServerStates';
+import { serverStates } from './views/serverStatesLoad';
 import { indexOf, staticOf } from './views/runView';
 import { showServers } from './views/serverModel';
 import { timeDomain } from './views/timelineModel';
@@ -97,7 +97,7 @@ function BottomRight() {
       )}
       {sim && view === 'servers' && (
         <ViewBoundary name={s(lang, 'serversTitle')}>
-          <ServerStates sim={sim} t={t} frame={frame} lang={lang} />
+          <serverStates.Part sim={sim} t={t} frame={frame} lang={lang} />
         </ViewBoundary>
       )}
       {sim && view === 'replicas' && (
@@ -186,6 +186,11 @@ function onAction(a: Action): void {
   act(a);
 }
 
+/** A press in the topology may be a right-click: its menu loads on demand, so start now. */
+function preloadMenu(): void {
+  contextMenu.preload().catch(() => undefined); // a failure shows when the menu opens
+}
+
 function onScrub(t: number | null): void {
   set({ cursor: t });
 }
@@ -203,7 +208,7 @@ function RunViews({ guided }: { guided: boolean }) {
     <>
       <div className="col-left">
         {/* Right-click a node or a link: its actions, from the action table. */}
-        <section className="view view-topology" aria-label={s(lang, 'topology')} onContextMenu={openContextMenu}>
+        <section className="view view-topology" aria-label={s(lang, 'topology')} onPointerDown={preloadMenu} onContextMenu={openContextMenu}>
           <Topology />
         </section>
         <ActionTools />
@@ -255,6 +260,8 @@ export function App() {
   }, []);
   useEffect(() => followHashChanges(), []);
   const showSettings = useApp((st) => st.showSettings);
+  const shareOpen = useApp((st) => st.shareOpen);
+  const menuOpen = useApp((st) => st.menu !== null);
   const lesson = useLesson((st) => st.lesson);
   const mode = useLesson((st) => st.mode);
   const stage = useLesson((st) => st.stage);
@@ -278,9 +285,10 @@ export function App() {
         )}
         <MaxProgress />
       </header>
-      <ShareDialog />
+      {shareOpen && <shareDialog.Part />}
       <ErrorPanel />
-      <ContextMenu />
+      {/* Once loaded it stays mounted: closing it gives the focus back to its opener. */}
+      {(menuOpen || contextMenu.ready()) && <contextMenu.Part />}
       {guided ? (
         <main className="main lesson-main">
           <Suspense fallback={null}>

@@ -1,9 +1,11 @@
+import { loadSecurity, needsSecurity, securityCode } from '../engine/security/load';
 import { parseAction } from '../scenario/actions';
 import type { Action } from '../sim/types';
 import { fork } from './branches';
+import { contextMenu } from './components/contextMenuOpen';
 import { s } from './i18n/strings';
 import type { Choice } from './actionMenu';
-import { bumpFrame, get, reportError, set } from './store';
+import { bumpFrame, get, reportError, set, useApp } from './store';
 
 /**
  * Every user action — menus, keys, the topology's clicks and drags — goes through here: checked
@@ -39,6 +41,15 @@ export function actAll(inputs: readonly Action[]): boolean {
     }
     actions.push(parsed.action);
   }
+  // A tamper or a Byzantine worker runs the security code, fetched on demand (issue 9; mostly
+  // already here: see the selection below): wait for it, then act as if just chosen.
+  if (actions.some(needsSecurity) && !securityCode()) {
+    loadSecurity().then(
+      () => actAll(actions),
+      (e: unknown) => reportError(s(get().lang, 'actionFailed', { cause: e instanceof Error ? e.message : String(e) })),
+    );
+    return true;
+  }
   // Live room: the room orders every action at its own time (src/app/room/roomApp.ts); a room's
   // run never forks, whatever the cursor.
   if (router) return actions.every((a) => router!(a));
@@ -63,6 +74,15 @@ export function actAll(inputs: readonly Action[]): boolean {
 }
 
 let router: ((action: Action) => boolean) | null = null;
+
+// A selected node or link has its menu (the menu key) and tamper and Byzantine actions (its menu,
+// its keys, the tools panel), whose code loads on demand: start fetching both at the first
+// selection, so using them seldom waits. A failure is reported where they are used.
+useApp.subscribe((st, prev) => {
+  if (st.selected === null || prev.selected !== null) return;
+  loadSecurity().catch(() => undefined);
+  contextMenu.preload().catch(() => undefined);
+});
 
 /** Live room: hand every validated action to the room instead of applying it here. */
 export function setActionRouter(fn: ((action: Action) => boolean) | null): void {

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { keyChoice } from './actionMenu';
 import { choose } from './act';
-import { selectionAt } from './components/ContextMenu';
+import { selectionAt } from './components/contextMenuOpen';
 import { toggleBranch } from './branches';
 import { driver } from './driver';
 import { presenterKey } from './lesson/presenterKeys';

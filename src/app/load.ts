@@ -13,6 +13,7 @@ import { s } from './i18n/strings';
 import { loadLangOrSay } from './langLoad';
 import type { Lang } from './i18n/lang';
 import { get, reportError, set, setNotice } from './store';
+import { mayShowServers, serverStates } from './views/serverStatesLoad';
 
 /**
  * Getting a scenario onto the screen: from the URL, a built-in, a file, or a form edit. The rule
@@ -113,6 +114,7 @@ export async function loadScenario(sc: Scenario, opts: { autoplay?: boolean } = 
   try {
     // The run's protocol code and its explanation load while the workers start, not after them.
     void Simulation.loadCode(sc).catch(() => undefined); // a failure shows through create below
+    if (mayShowServers(sc)) serverStates.preload().catch(() => undefined); // a failure shows in the panel
     const text = explainReady(sc);
     trainer = await makeTrainer(sc, get().backend);
     const sim = await Simulation.create(sc, { trainer });

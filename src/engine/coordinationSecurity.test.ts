@@ -4,6 +4,7 @@ import { psRmwWire } from '../protocols/psAsyncRmw';
 import type { Scenario, SecurityConfig } from '../scenario/schema';
 import { validateScenario } from '../scenario/validate';
 import type { HistoryEvent } from '../sim/types';
+import { loadSecurity } from './security/load';
 import { Simulation } from './simulation';
 import { InstantTrainer } from './testing/instantTrainer';
 
@@ -91,6 +92,7 @@ describe('the coordination service and the security layer', () => {
 
   it('a tamper on a link of the coordination service is refused by name, live and in a timeline', async () => {
     const sim = await Simulation.create(lesson(), { trainer: new InstantTrainer(), sampleEveryMs: 0 });
+    await loadSecurity(); // a live tamper needs the security code, which loads on demand (the app waits for it, act.ts)
     const r = sim.apply({ do: 'tamper', from: 'w0', to: 'c0', attack: 'flip' });
     expect(r).toEqual({ ok: false, error: 'tamper: "c0" is a node of the coordination service: its messages (locks, leases, metadata) carry no parameter-server updates to alter' });
     expect(sim.apply({ do: 'tamper', from: 'w0', to: 's0', attack: 'flip' })).toEqual({ ok: true });

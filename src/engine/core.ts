@@ -11,9 +11,9 @@ import type { Trainer } from '../train/types';
 import type { InFlight } from './api';
 import type { FactsRecorder } from './factsRecorder';
 import type { Ev, NodeRt } from './runtime';
-import { Adversaries } from './security/byzantine';
-import type { SecurityLayer } from './security/layer';
+import { Adversaries } from './security/adversaries';
 import type { Outgoing } from './security/mitm';
+import type { SecurityPort } from './security/port';
 
 /**
  * The engine's state and the primitives every part of it uses: the clock, the event queue, the
@@ -46,7 +46,7 @@ export class EngineCore {
   coord: CoordServiceRuntime | null = null;
   recorder!: FactsRecorder;
   /** Integrity, replay protection and men-in-the-middle between the protocols and the network (built on the strategy's codec). */
-  security!: SecurityLayer;
+  security!: SecurityPort;
   /** Workers the engine drives as Byzantine (their gradients are replaced before the strategy sends them). */
   readonly adversaries: Adversaries;
   t = 0;

@@ -3,6 +3,7 @@ import { tamperProblem } from '../scenario/validate';
 import { quantize } from '../sim/network';
 import type { Action, HistoryEvent, NodeId, SimTime } from '../sim/types';
 import type { EngineCore } from './core';
+import { needsSecurity, securityCode } from './security/load';
 import { PRIO_TRIGGERED, type Trigger } from './runtime';
 
 /**
@@ -54,12 +55,7 @@ export class FaultInjection {
   validate(action: Action): { ok: true; action: Action } | { ok: false; error: string } {
     const resolved = this.resolveSelectors(action);
     if (typeof resolved === 'string') return { ok: false, error: resolved };
-    const parsed = parseAction(resolved, [...this.c.rt.keys()]);
-    if (parsed.ok && parsed.action.do === 'tamper') {
-      const problem = tamperProblem(this.c.strategy.kind, parsed.action.from, parsed.action.to);
-      if (problem) return { ok: false, error: `tamper: ${problem[1]}` };
-    }
-    return parsed;
+    return this.checked(parseAction(resolved, [...this.c.rt.keys()]));
   }
 
   /**
@@ -67,11 +63,19 @@ export class FaultInjection {
    * selectors left to resolve when it fires.
    */
   validateDeferred(action: Action): { ok: true; action: Action } | { ok: false; error: string } {
-    const parsed = parseAction(action, [...this.c.rt.keys()]);
-    if (parsed.ok && parsed.action.do === 'tamper') {
-      const problem = tamperProblem(this.c.strategy.kind, parsed.action.from, parsed.action.to);
+    return this.checked(parseAction(action, [...this.c.rt.keys()]));
+  }
+
+  /** The engine's own refusals of a parsed live action: a tamper it cannot apply, or one whose code has not arrived. */
+  private checked(parsed: { ok: true; action: Action } | { ok: false; error: string }): { ok: true; action: Action } | { ok: false; error: string } {
+    if (!parsed.ok) return parsed;
+    const a = parsed.action;
+    if (a.do === 'tamper') {
+      const problem = tamperProblem(this.c.strategy.kind, a.from, a.to);
       if (problem) return { ok: false, error: `tamper: ${problem[1]}` };
     }
+    // The app waits for it (act.ts); a caller that did not gets a refusal, not a half-applied action.
+    if (needsSecurity(a) && !securityCode()) return { ok: false, error: `${a.do}: the security code has not loaded yet (await loadSecurity())` };
     return parsed;
   }
 

@@ -20,7 +20,8 @@ import type { NodeState, RunState, RunStatic } from './index/runState';
 import { checkInvariants, coordContext, factsSource, securityHost, strategyContext } from './ports';
 import { ReadModel } from './readModel';
 import { SnapshotSeries } from './snapshots';
-import { SecurityLayer } from './security/layer';
+import { loadSecurity, scenarioNeedsSecurity } from './security/load';
+import { SecurityPort } from './security/port';
 import { PRIO_END, PRIO_EXPECT, PRIO_SAMPLE, PRIO_USER, stretched, type Ev } from './runtime';
 
 export { stretched } from './runtime';
@@ -76,11 +77,16 @@ export class Simulation {
   }
 
   /**
-   * Loads the code a run of `scenario` needs — its strategy and, with c-nodes, the coordination
-   * service (memoised: calling it early, e.g. while the training workers start, makes `create` find it loaded).
+   * Loads the code a run of `scenario` needs — its strategy, with c-nodes the coordination
+   * service, and with a security block or a tamper or Byzantine entry the security code (memoised:
+   * calling it early, e.g. while the training workers start, makes `create` find it loaded).
    */
   static async loadCode(scenario: Scenario): Promise<CoordServiceFactory | null> {
-    const [coord] = await Promise.all([scenario.cluster.coord > 0 ? loadCoordService(scenario.coordination) : null, loadStrategy(scenario.strategy)]);
+    const [coord] = await Promise.all([
+      scenario.cluster.coord > 0 ? loadCoordService(scenario.coordination) : null,
+      loadStrategy(scenario.strategy),
+      scenarioNeedsSecurity(scenario) ? loadSecurity() : null,
+    ]);
     return coord;
   }
 
@@ -108,7 +114,7 @@ export class Simulation {
     this.faults = new FaultInjection(c);
     c.coord = coordService ? coordService(coordContext(c)) : null;
     this.strategy = c.strategy = createStrategy(scenario.strategy, strategyContext(c));
-    c.security = new SecurityLayer(scenario.security, securityHost(c));
+    c.security = new SecurityPort(scenario.security, securityHost(c));
     c.recorder = new FactsRecorder(factsSource(c), c.allIds, (e) => c.history.append(e));
     this.verifyFacts = opts.verifyFacts ?? false;
     this.history.onAppend((e) => {

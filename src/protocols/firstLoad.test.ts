@@ -80,6 +80,51 @@ const shared = new Set([
 const explainLoader = join(src, 'app/explain/index.ts');
 const explainFirstLoad = new Set(['app/explain/index.ts', 'app/explain/state.ts', 'app/explain/common.ts', 'app/explain/generic.ts']);
 
+/** Bare (package) specifiers of a file's static value imports. */
+function packageImports(file: string): string[] {
+  const code = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+  return [...code.matchAll(/^\s*(?:import|export)\s+(?!type\b)(?:[^'";]*?\s+from\s+)?['"]([^.'"][^'"]*)['"]/gm)].map((m) => m[1]);
+}
+
+/**
+ * Other code a scenario page loads only where it is used, each through its loader's dynamic
+ * import: the modules (and packages) listed must stay out of the first load, so a static import
+ * of one from the app, the engine or the registry fails here.
+ */
+const onDemand: Array<{ what: string; loader: string; targets: string[]; modules: string[]; packages?: string[] }> = [
+  {
+    what: 'the security code (a security block, a tamper, a Byzantine worker)',
+    loader: 'engine/security/load.ts',
+    targets: ['engine/security/securityCode.ts'],
+    modules: ['engine/security/securityCode.ts', 'engine/security/layer.ts', 'engine/security/channel.ts', 'engine/security/mitm.ts', 'engine/security/encoding.ts', 'engine/security/byzantine.ts'],
+    packages: ['@noble/hashes/hmac.js', '@noble/hashes/hkdf.js'],
+  },
+  {
+    what: 'the servers panel (runs with consensus servers, brokers or a coordination service)',
+    loader: 'app/views/serverStatesLoad.ts',
+    targets: ['app/views/ServerStates.tsx'],
+    modules: ['app/views/ServerStates.tsx'],
+  },
+  {
+    what: 'the node and link context menu (drawn when it opens; opening it is in the first load)',
+    loader: 'app/components/contextMenuOpen.ts',
+    targets: ['app/components/ContextMenu.tsx'],
+    modules: ['app/components/ContextMenu.tsx'],
+  },
+  {
+    what: 'the share dialog and its run link',
+    loader: 'app/components/shareDialogLoad.ts',
+    targets: ['app/components/ShareDialog.tsx'],
+    modules: ['app/components/ShareDialog.tsx', 'app/share.ts'],
+  },
+  {
+    what: 'the linearizability tab (its panel and the checker models)',
+    loader: 'app/components/ChecksPanel.tsx',
+    targets: ['app/LinearizabilityPanel.tsx'],
+    modules: ['app/LinearizabilityPanel.tsx', 'check/models.ts'],
+  },
+];
+
 describe('first load (issue 9)', () => {
   const targets = loaders.flatMap(dynamicTargets);
   const firstLoad = closure([join(src, 'main.tsx')]);
@@ -122,4 +167,14 @@ describe('first load (issue 9)', () => {
     expect(tables.map(rel)).toEqual(expect.arrayContaining(['app/words/noteWords.zh.ts', 'app/words/nodeWords.zh.ts', 'app/words/serverWords.zh.ts', 'app/words/checkWords.zh.ts']));
     for (const f of tables) expect(firstLoad.has(f), rel(f)).toBe(false);
   });
+
+  for (const d of onDemand) {
+    it(`${d.what} loads on demand, and the first load reaches none of it`, () => {
+      expect([...new Set(dynamicTargets(join(src, d.loader)).map(rel))].sort()).toEqual([...d.targets].sort());
+      expect(firstLoad.has(join(src, d.loader)), d.loader).toBe(true);
+      for (const f of d.modules) expect(firstLoad.has(join(src, f)), f).toBe(false);
+      const packages = new Set([...firstLoad].flatMap(packageImports));
+      for (const p of d.packages ?? []) expect(packages.has(p), p).toBe(false);
+    });
+  }
 });

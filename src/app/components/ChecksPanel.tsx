@@ -1,17 +1,33 @@
 import { useState } from 'react';
 import type { Lang } from '../i18n/lang';
 import { s } from '../i18n/strings';
-import { LinearizabilityPanel } from '../LinearizabilityPanel';
+import type { LinearizabilityPanelProps } from '../LinearizabilityPanel';
+import { onDemand } from '../onDemand';
 import { useApp } from '../store';
 import { lastAtOrBefore } from '../../engine/index/series';
 import { expectationsAt, indexOf } from '../views/runView';
 import { Expectations } from './Expectations';
+import { ViewBoundary } from './ViewBoundary';
+
+/**
+ * The linearizability tab's panel loads when the tab first opens (issue 9), preloaded as the
+ * pointer or the focus reaches the tab; a failed load shows in the tab, whose ↻ tries again.
+ */
+const linearizability = onDemand<LinearizabilityPanelProps, typeof import('../LinearizabilityPanel')>(
+  () => import('../LinearizabilityPanel'),
+  (m) => m.LinearizabilityPanel,
+);
+
+function preloadLinearizability(): void {
+  linearizability.preload().catch(() => undefined); // a failure shows when the tab opens
+}
 
 /**
  * The scenario's checks under the tools: expectations and the linearizability check share one
  * panel of fixed height, as two tabs whose labels carry the tallies (so a failure shows even on
- * the other tab), and the topology keeps the rest of the column. Both tabs stay mounted: the
- * expectation rows are test hooks, and a finished linearizability verdict survives a tab switch.
+ * the other tab), and the topology keeps the rest of the column. Both tabs stay mounted (the
+ * linearizability tab from its first opening): the expectation rows are test hooks, and a
+ * finished linearizability verdict survives a tab switch.
  */
 export function ChecksPanel({ t, onScrub }: { t: number; onScrub: (t: number) => void }) {
   const lang: Lang = useApp((st) => st.lang);
@@ -39,6 +55,8 @@ export function ChecksPanel({ t, onScrub }: { t: number; onScrub: (t: number) =>
           aria-selected={tab === 'lin'}
           className={tab === 'lin' ? 'tab active' : 'tab'}
           onClick={() => setTab('lin')}
+          onPointerEnter={preloadLinearizability}
+          onFocus={preloadLinearizability}
           data-testid="show-linearizability"
         >
           {s(lang, 'checksLinearizability')}
@@ -52,7 +70,11 @@ export function ChecksPanel({ t, onScrub }: { t: number; onScrub: (t: number) =>
         <Expectations embedded t={t} />
       </div>
       <div className="checks-pane" role="tabpanel" hidden={tab !== 'lin'}>
-        {sim && <LinearizabilityPanel sim={sim} lang={lang} t={t} onScrub={onScrub} embedded />}
+        {sim && (tab === 'lin' || linearizability.ready()) && (
+          <ViewBoundary name={s(lang, 'checksLinearizability')}>
+            <linearizability.Part sim={sim} lang={lang} t={t} onScrub={onScrub} embedded />
+          </ViewBoundary>
+        )}
       </div>
     </section>
   );

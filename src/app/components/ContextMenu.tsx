@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, useState, type MouseEvent as ReactMouseEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { choiceLabel, choicesFor } from '../actionMenu';
 import { choose } from '../act';
 import { rs } from '../i18n/runStrings';
@@ -10,29 +10,8 @@ import { selectionTarget } from '../targets';
  * The node and link context menus: right-click a node or a link in the topology (or press the
  * menu key / Shift+F10 on the selection). Items are generated from the action table for the
  * target's state at the cursor time; each shows its key. Arrow keys move, Enter chooses, Escape
- * closes.
+ * closes. It loads on demand (contextMenuOpen.ts); opening it does not need it.
  */
-
-/** Finds the node or link under a right-click by its stable test id (`node-w1`, `link-w1-s0`). */
-export function selectionAt(el: Element | null): string | null {
-  const hit = el?.closest('[data-testid^="node-"], [data-testid^="link-"]');
-  const id = hit?.getAttribute('data-testid') ?? '';
-  const m = /^(?:node|link)-(.+)$/.exec(id);
-  return m ? m[1] : null;
-}
-
-/** onContextMenu for the topology panel: selects what was right-clicked and opens its menu. */
-export function openContextMenu(e: ReactMouseEvent): void {
-  const sel = selectionAt(e.target as Element);
-  if (!sel) return;
-  e.preventDefault();
-  // What was right-clicked takes the focus (as the pointer's press would give it), so the focus
-  // comes back to it when the menu closes, and the menu key then means the same target.
-  const hit = (e.target as Element).closest('[data-testid^="node-"], [data-testid^="link-"]');
-  if (hit instanceof SVGElement || hit instanceof HTMLElement) hit.focus({ preventScroll: true });
-  const isLink = sel.includes('-');
-  set({ selected: sel, toolTab: isLink ? 'links' : 'node', menu: { x: e.clientX, y: e.clientY, sel } });
-}
 
 export function ContextMenu() {
   const menu = useApp((st) => st.menu);

@@ -6,9 +6,14 @@ import { openBuiltin, openFile } from '../load';
 import { rs } from '../i18n/runStrings';
 import { ls } from '../i18n/lessonStrings';
 import { RunControls } from './RunControls';
+import { shareDialog } from './shareDialogLoad';
 import { set, useApp } from '../store';
 import { useIsStudent } from '../room/roomStore';
 import { useLesson } from '../lesson/store';
+
+function preloadShare(): void {
+  shareDialog.preload().catch(() => undefined);
+}
 
 /** First row: title, scenario picker, open file, share, run controls, language, theme, presenter size. */
 export function TopBar() {
@@ -70,6 +75,9 @@ export function TopBar() {
       <button
         type="button"
         onClick={() => set({ shareOpen: !shareOpen })}
+        // Its dialog loads on demand: start as the pointer or the focus comes (a failure shows on open).
+        onPointerEnter={preloadShare}
+        onFocus={preloadShare}
         title={rs(lang, 'shareTitle')}
         disabled={!scenario}
         aria-expanded={shareOpen}

@@ -1,3 +1,4 @@
+import { loadSecurity } from '../../engine/security/load';
 import type { Scenario } from '../../scenario/schema';
 import { parseUrlParams } from '../../scenario/url';
 import type { Action } from '../../sim/types';
@@ -93,6 +94,9 @@ function download(name: string, text: string): void {
 
 export async function bootRoom(p: { code: string; role: RoomRole; key: string | null }): Promise<void> {
   setRoom({ role: p.role, code: p.code });
+  // The room's actions (anyone's tamper or Byzantine worker among them) apply at times the room
+  // picks, without waiting: their code loads now (a failure shows when one is refused).
+  loadSecurity().catch(() => undefined);
   const u = parseUrlParams(location.search, location.hash, { lang: browserLang() });
   // main.tsx loaded this language's catalog before the first render: at once, unless it failed.
   const lang = await loadLangOrSay(u.lang);

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { rngFor } from '../../sim/rng';
-import { Adversaries, alieZ, maliciousGradient, normalQuantile } from './byzantine';
+import { Adversaries } from './adversaries';
+import { alieZ, maliciousGradient, normalQuantile } from './byzantine';
+import { loadSecurity } from './load';
 
 const g = Float32Array.from([1, -2, 0.5]);
 const rng = () => rngFor(1, 'test');
@@ -39,7 +41,8 @@ describe('Byzantine gradients', () => {
     expect(out[1]).toBeCloseTo(2 - Math.sqrt(8), 5);
   });
 
-  it('the engine replaces only a Byzantine worker’s gradient, and ALIE reads the honest workers’ latest', () => {
+  it('the engine replaces only a Byzantine worker’s gradient, and ALIE reads the honest workers’ latest', async () => {
+    await loadSecurity(); // the attacks load on demand (load.ts), as a byzantine action waits for them
     const adv = new Adversaries(['w0', 'w1', 'w2'], (n) => rngFor(1, n));
     const a = Float32Array.from([1]);
     const b = Float32Array.from([3]);

@@ -1,5 +1,5 @@
 import type { Rng } from '../../sim/rng';
-import type { ByzantineAttack, NodeId } from '../../sim/types';
+import type { ByzantineAttack } from '../../sim/types';
 
 /**
  * What a Byzantine worker sends instead of its true gradient g (CURRICULUM §C.2 `byzantine`). The
@@ -88,48 +88,4 @@ export function normalQuantile(p: number): number {
   }
   const q = Math.sqrt(-2 * Math.log(1 - p));
   return -(((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / ((((dd[0] * q + dd[1]) * q + dd[2]) * q + dd[3]) * q + 1);
-}
-
-/**
- * The Byzantine workers of a run and what each knows (engine-side: the attacker is a modified
- * worker program, so its gradient is replaced before the strategy's worker code sends it).
- */
-export class Adversaries {
-  private readonly byz = new Map<NodeId, ByzantineSpec>();
-  /** Every worker's most recent true gradient (what the omniscient ALIE attacker reads). */
-  private readonly latest = new Map<NodeId, Float32Array>();
-
-  constructor(
-    private readonly workers: readonly NodeId[],
-    private readonly rngOf: (node: NodeId) => Rng,
-  ) {}
-
-  set(node: NodeId, spec: ByzantineSpec): void {
-    this.byz.set(node, spec);
-  }
-
-  clear(node: NodeId): void {
-    this.byz.delete(node);
-  }
-
-  spec(node: NodeId): ByzantineSpec | null {
-    return this.byz.get(node) ?? null;
-  }
-
-  isByzantine(node: NodeId): boolean {
-    return this.byz.has(node);
-  }
-
-  /** The gradient the worker's program sends: its true one, or the attack's. */
-  gradient(node: NodeId, grad: Float32Array): Float32Array {
-    this.latest.set(node, grad);
-    const spec = this.byz.get(node);
-    if (!spec) return grad;
-    const honest: Float32Array[] = [];
-    for (const w of this.workers) {
-      const g = this.latest.get(w);
-      if (g && !this.byz.has(w)) honest.push(g);
-    }
-    return maliciousGradient(spec, grad, honest, this.workers.length, this.byz.size, this.rngOf(node));
-  }
 }
