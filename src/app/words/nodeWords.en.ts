@@ -1,6 +1,6 @@
 import type { NodeFacts } from '../../protocols/facts';
-import type { NodeTable, Part, WordsContext } from './nodeWords';
-import { list, majority, mergeRuleName, setOf, tokenText } from './text';
+import type { CoordFacts, LockFacts, NodeTable, Part, PsWorkerFacts, WordsContext } from './nodeWords';
+import { list, lockKey, majority, mergeRuleName, setOf, tokenText } from './text';
 
 /**
  * A node's typed facts in English (bundled, the first load). Its type is nodeWords.ts's NodeTable, as every
@@ -28,12 +28,8 @@ export const nodesEn: NodeTable = {
   termWord: { term: 'term', epoch: 'epoch', ballot: 'ballot' },
 };
 
-type CoordFacts = Extract<NodeFacts, { kind: 'coord-server' }>;
-type PsWorkerFacts = Extract<NodeFacts, { kind: 'ps-worker' }>;
-type LockFacts = NonNullable<PsWorkerFacts['lock']>;
-
 /** The lock of ps-async's recipe (psAsyncRmw.ts) as the service stores it. */
-const LOCK_KEY = '/locks/params';
+const LOCK_KEY = lockKey('params');
 
 /** A coordination-service server: role, what it committed and applied, leases or sessions, locks, metadata. */
 function coordServerLines(f: CoordFacts): string[] {

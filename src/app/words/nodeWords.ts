@@ -91,6 +91,9 @@ export function versionOf(n: NodeState, sampled?: number | null): number {
 
 type BrokerFacts = Extract<NodeFacts, { kind: 'kafka-broker' }>;
 export type Part = BrokerFacts['parts'][number];
+export type CoordFacts = Extract<NodeFacts, { kind: 'coord-server' }>;
+export type PsWorkerFacts = Extract<NodeFacts, { kind: 'ps-worker' }>;
+export type LockFacts = NonNullable<PsWorkerFacts['lock']>;
 
 export function p0(f: BrokerFacts): Part | undefined {
   return f.parts.find((x) => x.p === 0);

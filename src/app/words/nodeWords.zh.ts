@@ -1,6 +1,6 @@
 import type { NodeFacts } from '../../protocols/facts';
-import type { NodeTable, Part, WordsContext } from './nodeWords';
-import { list, majority, mergeRuleName, setOf, tokenText } from './text';
+import type { CoordFacts, LockFacts, NodeTable, Part, PsWorkerFacts, WordsContext } from './nodeWords';
+import { list, lockKey, majority, mergeRuleName, setOf, tokenText } from './text';
 
 /**
  * A node's typed facts in Chinese (a lazy chunk, loaded with zh.json: i18n/catalog.ts). Its type is nodeWords.ts's NodeTable, as every
@@ -28,12 +28,8 @@ export const nodesZh: NodeTable = {
   termWord: { term: '任期', epoch: '纪元', ballot: '提案编号' },
 };
 
-type CoordFacts = Extract<NodeFacts, { kind: 'coord-server' }>;
-type PsWorkerFacts = Extract<NodeFacts, { kind: 'ps-worker' }>;
-type LockFacts = NonNullable<PsWorkerFacts['lock']>;
-
 /** The lock of ps-async's recipe (psAsyncRmw.ts) as the service stores it. */
-const LOCK_KEY = '/locks/params';
+const LOCK_KEY = lockKey('params');
 
 /** A coordination-service server: role, what it committed and applied, leases or sessions, locks, metadata. */
 function coordServerLines(f: CoordFacts): string[] {
