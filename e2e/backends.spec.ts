@@ -1,11 +1,14 @@
 import { expect, test, type Page, type Response } from '@playwright/test';
 import { cliSummary } from './cli';
+import { clean, watch } from './pageWatch';
 
 /**
  * Each tfjs backend is loaded only where it is chosen (issue 9): a training worker starts on
  * tfjs-core and its cpu backend and imports webgl, wasm or webgpu when it tries one. What the
  * workers fetched tells: the .wasm binaries, and JS that carries a backend's own flag names.
- * Either way the run is the CLI's (same schedule hash).
+ * Either way the run is the CLI's (same schedule hash): the hash does not depend on the backend.
+ * Both runs go under the security watch (pageWatch.ts), which is where the policy is checked for
+ * these backends; the replays use wasm.
  */
 const id = 'async-partition';
 const WEBGL = 'WEBGL_VERSION';
@@ -19,6 +22,7 @@ interface Fetched {
 
 async function runToDone(page: Page, backend: string): Promise<Fetched[]> {
   // Dedicated workers' requests are reported on their page.
+  const w = await watch(page);
   const got: Array<Promise<Fetched>> = [];
   const onResponse = (r: Response): void => {
     const url = r.url();
@@ -30,6 +34,7 @@ async function runToDone(page: Page, backend: string): Promise<Fetched[]> {
   await expect(page.getByTestId('run-status')).toHaveText('done', { timeout: 110_000 });
   await expect(page.getByTestId('schedule-hash')).toHaveText(cliSummary(id).scheduleHash);
   await expect(page.getByTestId('error')).toHaveCount(0);
+  await clean(page, w);
   page.off('response', onResponse);
   const files = await Promise.all(got);
   expect(files.filter((f) => f.text === null).map((f) => f.url), 'every JS body is readable, or this check is blind').toEqual([]);

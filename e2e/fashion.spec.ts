@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { cliSummary } from './cli';
+import { clean, watch } from './pageWatch';
 
 /**
  * Fashion-MNIST in a real browser: the 101 770-parameter model trains in the worker pool with the
@@ -17,6 +18,8 @@ function recordRequests(page: Page): string[] {
 }
 
 test(`${id}: trains in the browser to done with backend=auto, expectations pass, schedule hash equals the CLI's`, async ({ page, baseURL }) => {
+  // The built-in's replay (replay.spec.ts leaves it to this test), so under the same security watch.
+  const w = await watch(page);
   const cli = cliSummary(id);
   const urls = recordRequests(page);
   await page.goto(`./?scenario=${id}&autoplay=1&speed=max&backend=auto`);
@@ -31,6 +34,7 @@ test(`${id}: trains in the browser to done with backend=auto, expectations pass,
   expect(data.length, 'the subset is fetched (once per training worker at most)').toBeGreaterThan(0);
   expect(urls.filter((u) => !u.startsWith(baseURL!) && !/^(data|blob):/.test(u)), 'nothing from outside the app').toEqual([]);
   await page.screenshot({ path: `e2e-artifacts/${id}-done-1280x720.png` });
+  await clean(page, w);
 });
 
 test('a scenario on a 2-D dataset never loads the Fashion-MNIST file', async ({ page }) => {
