@@ -68,7 +68,8 @@ function ChoiceButton({ choice, lang, label, testId, pressed, disabled }: { choi
       disabled={disabled}
     >
       {label ?? choiceLabel(choice, lang)}
-      {choice.spec.key && pressed === undefined && <kbd>{choice.spec.key.toUpperCase()}</kbd>}
+      {/* A space, as beside the other key badges: "Heal H", not "HealH" (drawn and read aloud). */}
+      {choice.spec.key && pressed === undefined && <> <kbd>{choice.spec.key.toUpperCase()}</kbd></>}
     </button>
   );
 }
