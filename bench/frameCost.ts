@@ -14,16 +14,12 @@ import { resolve } from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { chromiumArgs, findChromium } from '../scripts/chromium.mjs';
 import { serveDist } from './serveDist';
+import { flag, has } from './args';
 
-const argv = process.argv.slice(2);
-const flag = (name: string, dflt: string): string => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 ? argv[i + 1] : dflt;
-};
 const dist = resolve(flag('dist', 'dist'));
 const seconds = Number(flag('seconds', '5'));
 const query = flag('url', '?scenario=async-partition&autoplay=1&speed=1&backend=wasm&workers=4');
-const hide = argv.includes('--hide') ? ['none', ...flag('hide', '').split(',').filter(Boolean)] : null;
+const hide = has('hide') ? ['none', ...flag('hide', '').split(',').filter(Boolean)] : null;
 const reps = Number(flag('reps', '2'));
 
 interface TraceEvent {

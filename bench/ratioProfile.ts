@@ -19,12 +19,8 @@ import { chromium } from '@playwright/test';
 import WebSocket from 'ws';
 import { chromiumArgs, findChromium } from '../scripts/chromium.mjs';
 import { serveDist } from './serveDist';
+import { flag, has } from './args';
 
-const argv = process.argv.slice(2);
-const flag = (name: string, dflt: string): string => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 ? argv[i + 1] : dflt;
-};
 const dist = resolve(flag('dist', 'dist'));
 const scenario = flag('scenario', 'allreduce-partition');
 const durationMs = Number(flag('duration', '20000'));
@@ -32,7 +28,7 @@ const bareSteps = Number(flag('bare', '10'));
 const interval = Number(flag('interval', '100'));
 const top = Number(flag('top', '30'));
 const save = flag('save', '');
-const noProfile = argv.includes('--no-profile');
+const noProfile = has('no-profile');
 
 const server = await serveDist(dist);
 const { port } = server;
@@ -254,7 +250,7 @@ try {
   if (!pageSession) throw new Error('no page session');
   if (!noProfile) await startProfiler(cdp, pageSession);
   const bpid = browserPidFor(debugPort);
-  if (argv.includes('--engine-only')) {
+  if (has('engine-only')) {
     // The engine alone on the page's main thread (stand-in gradients): CPU per step, no messaging.
     const paramCount = Number(flag('params', '105'));
     const samples = Number(flag('samples', '400'));

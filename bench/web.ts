@@ -29,15 +29,10 @@ import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type CDPSession, type Page } from '@playwright/test';
 import { chromiumArgs, findChromium } from '../scripts/chromium.mjs';
 import { encodeScenarioHashCompressed } from '../src/scenario/url';
+import { flag, has } from './args';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const log = (s: string): void => void process.stderr.write(s + '\n');
-const argv = process.argv.slice(2);
-const flag = (name: string): string | undefined => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 ? argv[i + 1] : undefined;
-};
-const has = (name: string): boolean => argv.includes(`--${name}`);
 /** Seconds of animation measured per load. */
 const WINDOW_S = Number(flag('window') ?? 10);
 /** The long run: simulated minutes at max before the late speed-1 sample (0: skip that sample). */

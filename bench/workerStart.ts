@@ -16,12 +16,8 @@ import { resolve } from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
 import { chromiumArgs, findChromium } from '../scripts/chromium.mjs';
 import { serveDist } from './serveDist';
+import { flag } from './args';
 
-const argv = process.argv.slice(2);
-const flag = (name: string, dflt: string): string => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 ? argv[i + 1] : dflt;
-};
 const dists = flag('dist', 'dist').split(',').map((d) => resolve(d));
 const reps = Number(flag('reps', '7'));
 const backends = flag('backends', 'cpu,wasm,auto').split(',');
