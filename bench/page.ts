@@ -5,6 +5,7 @@ import { fetchBuiltin } from '../src/scenario/loader';
 import type { BackendChoice } from '../src/train/types';
 import { WorkerPool } from '../src/workers/pool';
 import { Simulation } from '../src/engine/simulation';
+import { pageSha256 } from '../src/workers/workerSha256';
 import { InstantTrainer } from '../src/engine/testing/instantTrainer';
 import { validateScenario } from '../src/scenario/validate';
 
@@ -74,7 +75,8 @@ async function runHeadless(opts: { json: string; backend: BackendChoice }): Prom
   const sc = v.scenario;
   const pool = await WorkerPool.create({ model: sc.model, seed: sc.seed, backend: opts.backend }, { nodes: sc.cluster.workers });
   try {
-    const sim = await Simulation.create(sc, { trainer: pool });
+    // Hashed as the app hashes (its own worker), so the two runs differ by the UI alone.
+    const sim = await Simulation.create(sc, { trainer: pool, sha256: pageSha256() });
     const t0 = performance.now();
     await sim.runToEnd();
     return performance.now() - t0;

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { startClassroom, type Classroom } from './classroom';
 import { cliSummary } from './cli';
+import { scheduleHash } from './fixtures';
 
 /**
  * A live room (issue 10) against `npm run classroom`: a teacher and three students in separate
@@ -133,7 +134,7 @@ test('a teacher and three students: actions reach every screen in step, all four
 
   const pages = [teacher, ana, bo, cy];
   for (const p of pages) await expect(p.getByTestId('run-status')).toHaveText('done', { timeout: 120_000 });
-  const hashes = await Promise.all(pages.map((p) => p.getByTestId('schedule-hash').textContent()));
+  const hashes = await Promise.all(pages.map((p) => scheduleHash(p)));
   expect(hashes[0]).toMatch(/^[0-9a-f]{64}$/);
   expect(new Set(hashes).size).toBe(1);
 

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { builtinIds } from '../src/cli/builtins';
 import { encodeScenarioHashShortest } from '../src/scenario/url';
 import type { TestHooks } from '../src/app/testHooks';
@@ -92,9 +92,11 @@ export async function scrubTo(page: Page, ms: number | null): Promise<void> {
   await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
 }
 
-/** The schedule hash the page shows once the run is done. */
+/** The schedule hash the page shows once the run is done (it comes from the hash worker a moment after the end). */
 export async function scheduleHash(page: Page): Promise<string> {
-  return (await page.getByTestId('schedule-hash').textContent()) ?? '';
+  const shown = page.getByTestId('schedule-hash');
+  await expect(shown).toHaveText(/^[0-9a-f]{64}$/);
+  return (await shown.textContent()) ?? '';
 }
 
 /** The simulated time the page shows, in ms. */

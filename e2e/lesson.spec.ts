@@ -231,7 +231,8 @@ for (const id of hashLessons) {
     await page.goto(`./?${new URLSearchParams({ lesson: id, backend: 'wasm', lang: 'en', mode: 'free', speed: 'max' })}`);
     await page.waitForFunction(() => ((window as unknown as Hooked).capPlayground?.lesson()?.runs.length ?? 0) > 0, null, { timeout: 120_000 });
     await page.getByTestId('play').click();
-    await page.waitForFunction(() => (window as unknown as Hooked).capPlayground?.lesson()?.runs.every((r) => r.done) ?? false, null, { timeout: 540_000 });
+    // Done, and hashed (the hash worker answers a moment after the end).
+    await page.waitForFunction(() => (window as unknown as Hooked).capPlayground?.lesson()?.runs.every((r) => r.done && r.scheduleHash !== null) ?? false, null, { timeout: 540_000 });
     const runs = (await lessonState(page))!.runs;
     expect(runs.length).toBeGreaterThan(0);
     for (const r of runs) expect({ variant: r.id, hash: r.scheduleHash }).toEqual({ variant: r.id, hash: cliHash(id, r.id) });

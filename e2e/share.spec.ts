@@ -77,7 +77,7 @@ test('a run with a user’s cut at 6 s: shared link and exported file reproduce 
   const scenarioFile = join(dir, 'raft-leader-crash.scenario.json');
   writeFileSync(scenarioFile, files['raft-leader-crash.scenario.json']);
   expect(cliSummary(scenarioFile).scheduleHash).toBe(hash);
-  const summary = await page.evaluate(() => (window as unknown as Hooked).capPlayground.summary()!);
+  const summary = (await page.evaluate(() => (window as unknown as Hooked).capPlayground.summary()))!;
   expect(createHash('sha256').update(files['raft-leader-crash.events.jsonl']).digest('hex')).toBe(summary.eventLogHash);
   const rows = parseSamplesCsv(new TextDecoder().decode(files['raft-leader-crash.samples.csv']));
   expect(rows.find((r) => r.t === 10000 && r.metric === 'steps' && r.node === null)?.value).toBe(summary.metrics.steps);

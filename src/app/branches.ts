@@ -1,5 +1,6 @@
 import { runScenario, userEntriesUpTo } from '../engine/runExport';
 import { Simulation } from '../engine/simulation';
+import { pageSha256 } from '../workers/workerSha256';
 import type { Action, SimTime } from '../sim/types';
 import { driver } from './driver';
 import { explainReady } from './load';
@@ -35,7 +36,7 @@ export function currentBranch(): Branch | undefined {
 async function replayPrefix(old: Simulation, t: SimTime): Promise<Simulation | null> {
   const sc = userEntriesUpTo(runScenario(old.scenario, old.userActions()), t);
   // A fork runs the old run's strategy, whose text normally loaded with it; asking again retries a load that failed.
-  const [sim] = await Promise.all([Simulation.create(sc, { trainer: old.trainer }), explainReady(sc)]);
+  const [sim] = await Promise.all([Simulation.create(sc, { trainer: old.trainer, sha256: pageSha256() }), explainReady(sc)]);
   for (;;) {
     if (sim.failure) throw new Error(sim.failure);
     const due = sim.nextEventTime();

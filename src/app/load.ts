@@ -1,4 +1,5 @@
 import { Simulation } from '../engine/simulation';
+import { pageSha256 } from '../workers/workerSha256';
 import { WorkerPool } from '../workers/pool';
 import type { Scenario } from '../scenario/schema';
 import { validateScenario } from '../scenario/validate';
@@ -117,7 +118,7 @@ export async function loadScenario(sc: Scenario, opts: { autoplay?: boolean } = 
     if (mayShowServers(sc)) serverStates.preload().catch(() => undefined); // a failure shows in the panel
     const text = explainReady(sc);
     trainer = await makeTrainer(sc, get().backend);
-    const sim = await Simulation.create(sc, { trainer });
+    const sim = await Simulation.create(sc, { trainer, sha256: pageSha256() });
     await text;
     if (!isCurrentLoad(my)) {
       await trainer.dispose();

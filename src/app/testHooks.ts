@@ -1,4 +1,5 @@
 import type { RunSummary } from '../engine/api';
+import type { Simulation } from '../engine/simulation';
 import type { Action, SimTime } from '../sim/types';
 import type { FaultMode } from '../workers/protocol';
 import { WorkerPool } from '../workers/pool';
@@ -25,12 +26,15 @@ export interface TestHooks {
   /** The loaded run in brief (cheap: no hashing), or null before one is loaded. */
   run(): { scenario: string; durationMs: number; now: number; done: boolean } | null;
   /** The current run's summary (the CLI's `--json` object), or null before a run is loaded. */
-  summary(): RunSummary | null;
+  summary(): Promise<RunSummary | null>;
   /** The user's actions on the current branch, with the simulated times they applied. */
   userActions(): Array<{ t: SimTime; action: Action }>;
   /** The branches of a forked run: id, the branch and time each left, current or not. */
   branches(): Array<{ id: number; parent: { id: number; t: number } | null; current: boolean; now: number }>;
-  /** The open lesson (guided mode): where it is, and each shown variant's run (hash once done), or null. */
+  /**
+   * The open lesson (guided mode): where it is, and each shown variant's run, or null. A run's
+   * hash is null until it is done and the hash worker has answered (a later call sees it).
+   */
   lesson(): {
     id: string;
     mode: string;
@@ -67,7 +71,7 @@ export function installTestHooks(): void {
       const sim = get().sim;
       return sim ? { scenario: sim.scenario.id, durationMs: sim.durationMs, now: sim.now(), done: sim.done } : null;
     },
-    summary: () => get().sim?.summary() ?? null,
+    summary: async () => (await get().sim?.summaryAsync()) ?? null,
     userActions: () => get().sim?.userActions() ?? [],
     branches: () => get().branches.map((b) => ({ id: b.id, parent: b.parent, current: b.id === get().branchId, now: b.sim.now() })),
     lesson() {
@@ -79,8 +83,15 @@ export function installTestHooks(): void {
         focus: st.focus,
         pos: st.pos,
         waiting: st.waiting ? { at: st.waiting.at, variant: st.waiting.variant } : null,
-        runs: st.runs.map((r) => ({ id: r.id, now: r.sim.now(), done: r.sim.done, scheduleHash: r.sim.done ? r.sim.summary().scheduleHash : null })),
+        runs: st.runs.map((r) => ({ id: r.id, now: r.sim.now(), done: r.sim.done, scheduleHash: finalHash(r.sim) })),
       };
     },
   };
+}
+
+/** A finished run's schedule hash once the hash worker has given it (asking for it the first time), else null. */
+function finalHash(sim: Simulation): string | null {
+  if (!sim.done) return null;
+  void sim.digests().catch(() => undefined); // computed once per run; a failure shows in the run bar
+  return sim.finalDigests()?.scheduleHash ?? null;
 }

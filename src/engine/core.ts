@@ -62,7 +62,7 @@ export class EngineCore {
   constructor(
     readonly scenario: Scenario,
     readonly trainer: Trainer,
-    sha256?: Sha256Factory,
+    sha256: Sha256Factory,
   ) {
     this.history = new History(sha256);
     this.durationMs = scenario.durationMs;

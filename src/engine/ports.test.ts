@@ -1,3 +1,4 @@
+import { nobleSha256 } from '../sim/nobleSha256';
 import { describe, expect, it } from 'vitest';
 import { EngineCore } from './core';
 import { strategyContext } from './ports';
@@ -14,7 +15,7 @@ function lastHash(c: EngineCore): string {
 
 describe('strategy context: parameter fingerprints', () => {
   const setUp = () => {
-    const c = new EngineCore(testScenario({ strategy: { kind: 'ps-async' }, cluster: { workers: 2, servers: 1 } }), new InstantTrainer());
+    const c = new EngineCore(testScenario({ strategy: { kind: 'ps-async' }, cluster: { workers: 2, servers: 1 } }), new InstantTrainer(), nobleSha256);
     return { c, ctx: strategyContext(c) };
   };
 
@@ -55,7 +56,7 @@ describe('strategy context: parameter fingerprints', () => {
 
 describe('strategy context: setReplica', () => {
   it("keeps a copy, unless the caller hands over a fresh array", () => {
-    const c = new EngineCore(testScenario({ strategy: { kind: 'ps-async' }, cluster: { workers: 2, servers: 1 } }), new InstantTrainer());
+    const c = new EngineCore(testScenario({ strategy: { kind: 'ps-async' }, cluster: { workers: 2, servers: 1 } }), new InstantTrainer(), nobleSha256);
     const ctx = strategyContext(c);
     const p = new Float32Array(105).fill(0.25);
     ctx.setReplica('w0', p, 1, 1);
@@ -68,7 +69,7 @@ describe('strategy context: setReplica', () => {
   });
 
   it('a lockstep strategy: two live workers at one version with different parameters are a violation, equal ones are not', () => {
-    const c = new EngineCore(testScenario({ strategy: { kind: 'allreduce' }, cluster: { workers: 3 } }), new InstantTrainer());
+    const c = new EngineCore(testScenario({ strategy: { kind: 'allreduce' }, cluster: { workers: 3 } }), new InstantTrainer(), nobleSha256);
     const ctx = strategyContext(c);
     const violations = () => c.history.events.filter((e) => e.type === 'violation' && e.invariant === 'same-version-same-params').length;
     const p = new Float32Array(105).fill(0.25);

@@ -1,5 +1,6 @@
 import { coreMetricNames, nodeMetricNames, strategyMetricNames, type MetricName } from '../scenario/schema';
 import type { MetricSample, NodeId, SimTime } from '../sim/types';
+import type { RunDigests } from '../sim/history';
 import type { ExpectationResult, LinkView, NodeView, RunSummary } from './api';
 import type { EngineCore } from './core';
 import { runIndexFor, type RunIndex } from './index/runIndex';
@@ -262,7 +263,8 @@ export class ReadModel {
     return l ? l.entries.map((e) => l.item(e).term) : null;
   }
 
-  summary(): RunSummary {
+  /** With `digests` from the caller, or read from the history where its SHA-256 answers at once. */
+  summary(digests?: RunDigests): RunSummary {
     const c = this.c;
     const metrics: RunSummary['metrics'] = {};
     const m = this.metrics();
@@ -287,8 +289,8 @@ export class ReadModel {
       simTimeMs: c.t,
       events: c.history.length,
       params: c.init.length,
-      scheduleHash: c.history.scheduleHash(),
-      eventLogHash: c.history.eventLogHash(),
+      scheduleHash: digests?.scheduleHash ?? c.history.scheduleHash(),
+      eventLogHash: digests?.eventLogHash ?? c.history.eventLogHash(),
       metrics,
       nodes: [...c.rt.values()].map((n) => ({
         id: n.id,

@@ -7,7 +7,7 @@ import { isComparison, type MetricName, type PlainExpectation, type Scenario } f
 import { hasLessonVerdicts, lessonSampleTimes } from '../scenario/lessonRefs';
 import { baseIdOf, expectationsFor } from '../scenario/variants';
 import { compare } from '../scenario/expectations';
-import type { History, Sha256Factory } from '../sim/history';
+import type { History, RunDigests, Sha256Factory } from '../sim/history';
 import { quantize } from '../sim/network';
 import type { Action, ActionKind, MetricSample, NodeId, SimTime } from '../sim/types';
 import type { Evaluation, GradientResult, Trainer } from '../train/types';
@@ -44,7 +44,10 @@ export interface SimulationOptions {
   trainer: Trainer;
   /** Simulated ms between loss/accuracy samples of every worker (0: none). Default 250. */
   sampleEveryMs?: number;
-  /** SHA-256 implementation for the hashes (default: pure JS; Node may pass its native one). */
+  /**
+   * SHA-256 implementation for the hashes (default: @noble/hashes, loaded when needed; Node may
+   * pass its native one, the page a worker's).
+   */
   sha256?: Sha256Factory;
   /**
    * Tests: after every event, check that every node's facts and log equal what the history
@@ -73,7 +76,8 @@ export class Simulation {
    * coordination service if the cluster has one — which the page fetches only then (issue 9).
    */
   static async create(scenario: Scenario, opts: SimulationOptions): Promise<Simulation> {
-    return new Simulation(scenario, opts, await Simulation.loadCode(scenario));
+    const [coord, sha256] = await Promise.all([Simulation.loadCode(scenario), opts.sha256 ?? defaultSha256()]);
+    return new Simulation(scenario, { ...opts, sha256 }, coord);
   }
 
   /**
@@ -92,7 +96,7 @@ export class Simulation {
 
   private constructor(
     readonly scenario: Scenario,
-    opts: SimulationOptions,
+    opts: SimulationOptions & { sha256: Sha256Factory },
     coordService: CoordServiceFactory | null,
   ) {
     this.trainer = opts.trainer;
@@ -244,7 +248,7 @@ export class Simulation {
     }
     if (this.failure) throw new Error(this.failure);
     if (!this.ended) await this.evaluateWorkers(); // stopped early with --until
-    return this.summary();
+    return this.summaryAsync();
   }
 
   /**
@@ -548,13 +552,43 @@ export class Simulation {
     return this.read.paramsAt(node, t);
   }
 
+  /** Where the SHA-256 answers at once (Node, tests): the page hashes in a worker, see `digests`. */
   scheduleHash(): string {
     return this.history.scheduleHash();
   }
 
+  /** Where the SHA-256 answers at once (Node, tests); `summaryAsync` anywhere. */
   summary(): RunSummary {
     return this.read.summary();
   }
+
+  /** The summary, its digests from wherever the history is hashed (the page: its hash worker). */
+  async summaryAsync(): Promise<RunSummary> {
+    return this.read.summary(await this.digests());
+  }
+
+  private endDigests: { digests: Promise<RunDigests>; value: RunDigests | null } | null = null;
+
+  /** The history's digests so far; once the run is over, computed once and kept. */
+  digests(): Promise<RunDigests> {
+    if (!this.done) return this.history.digests();
+    if (!this.endDigests) {
+      const memo: { digests: Promise<RunDigests>; value: RunDigests | null } = { digests: this.history.digests(), value: null };
+      void memo.digests.then((d) => (memo.value = d)).catch(() => undefined);
+      this.endDigests = memo;
+    }
+    return this.endDigests.digests;
+  }
+
+  /** The finished run's digests if `digests()` has already delivered them, else null (synchronous readers: the test hooks). */
+  finalDigests(): RunDigests | null {
+    return this.done ? (this.endDigests?.value ?? null) : null;
+  }
+}
+
+/** @noble/hashes, loaded only for a run whose caller brought no SHA-256 (the page brings its worker's). */
+async function defaultSha256(): Promise<Sha256Factory> {
+  return (await import('../sim/nobleSha256')).nobleSha256;
 }
 
 /** Wall clock for time-slicing only: it decides how much work fits in a frame, never what happens. */

@@ -43,12 +43,12 @@ export class EventHashes {
     if (s.n >= FLUSH_BYTES) this.flush();
   }
 
-  scheduleHex(): string {
+  scheduleHex(): string | Promise<string> {
     this.flush();
     return this.schedule.peekHex();
   }
 
-  logHex(): string {
+  logHex(): string | Promise<string> {
     this.flush();
     return this.log.peekHex();
   }

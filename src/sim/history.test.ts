@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { nodeSha256 } from '../cli/nodeSha256';
 import { History } from './history';
+import { nobleSha256 } from './nobleSha256';
 import type { HistoryEvent } from './types';
 
 function fill(h: History, n: number) {
@@ -12,20 +13,20 @@ function fill(h: History, n: number) {
 
 describe('History hashes', () => {
   it('the schedule hash ignores values; the event-log hash does not', () => {
-    const a = new History();
-    const b = new History();
+    const a = new History(nobleSha256);
+    const b = new History(nobleSha256);
     a.append({ t: 1, type: 'stepDone', node: 'w0', step: 1, version: 0, v: { loss: 0.5 } });
     b.append({ t: 1, type: 'stepDone', node: 'w0', step: 1, version: 0, v: { loss: 0.25 } });
     expect(a.scheduleHash()).toBe(b.scheduleHash());
     expect(a.eventLogHash()).not.toBe(b.eventLogHash());
-    const c = new History();
+    const c = new History(nobleSha256);
     c.append({ t: 2, type: 'stepDone', node: 'w0', step: 1, version: 0, v: { loss: 0.5 } });
     expect(c.scheduleHash()).not.toBe(a.scheduleHash());
   });
 
   it('buffered hashing equals SHA-256 of the JSON lines, and the native and pure-JS digests agree', async () => {
     const { createHash } = await import('node:crypto');
-    const pure = new History();
+    const pure = new History(nobleSha256);
     const native = new History(nodeSha256);
     fill(pure, 3000); // crosses the 64 KiB flush boundary several times
     fill(native, 3000);

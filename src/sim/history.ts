@@ -1,5 +1,3 @@
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex } from '@noble/hashes/utils.js';
 import { CompactMessages } from './compactMessages';
 import { CompactValues } from './compactValues';
 import { EventHashes } from './eventHashes';
@@ -14,6 +12,9 @@ import type { HistoryEvent, HistoryEventType } from './types';
  *  - the event-log hash covers everything, so it is equal across runs on one backend.
  * Both hash the events' JSON lines (eventHashes.ts); the lines are buffered and fed to SHA-256 in
  * large chunks, which gives the same digest as hashing line by line at a fraction of the cost.
+ * The SHA-256 is the caller's (`Sha256Factory`): node:crypto in the CLI, @noble/hashes by default
+ * (nobleSha256.ts), a worker of its own in the page (workers/workerSha256.ts), where hashing
+ * every event was a tenth of the main thread's time at speed max.
  */
 /** Where an event is kept (`History.where`): as an object, in the message columns, as compact words. */
 const OBJECT = 0;
@@ -26,22 +27,25 @@ const VALUE = 2;
  */
 const keptAsObjects: ReadonlySet<HistoryEventType> = new Set(['note', 'violation', 'action', 'metrics']);
 
-/** An incremental SHA-256. The default is @noble/hashes (pure JS, runs everywhere); Node callers
- * may pass node:crypto's native one — same digest, several times faster. */
+/**
+ * An incremental SHA-256: every implementation gives the same digest. `update` may keep `data`
+ * only for the call (the history reuses the buffer).
+ */
 export interface Sha256Stream {
   update(data: Uint8Array): unknown;
-  /** Digest of everything so far, as lowercase hex, leaving the stream usable. */
-  peekHex(): string;
+  /**
+   * Digest of everything so far, as lowercase hex, leaving the stream usable: at once where the
+   * hashing runs on this thread, as a promise where it runs in a worker.
+   */
+  peekHex(): string | Promise<string>;
 }
 export type Sha256Factory = () => Sha256Stream;
 
-export const nobleSha256: Sha256Factory = () => {
-  const h = sha256.create();
-  return {
-    update: (d) => h.update(d),
-    peekHex: () => bytesToHex(h.clone().digest()),
-  };
-};
+/** The run's two digests (History says what each covers). */
+export interface RunDigests {
+  scheduleHash: string;
+  eventLogHash: string;
+}
 
 export class History {
   /** Events that do not fit the compact stores, as objects. */
@@ -61,7 +65,7 @@ export class History {
   private readonly hashes: EventHashes;
   private listeners: Array<(e: HistoryEvent) => void> = [];
 
-  constructor(sha: Sha256Factory = nobleSha256) {
+  constructor(sha: Sha256Factory) {
     this.hashes = new EventHashes(sha);
   }
 
@@ -129,11 +133,24 @@ export class History {
     };
   }
 
+  /** The schedule hash, where the SHA-256 answers at once (Node, tests); `digests()` anywhere. */
   scheduleHash(): string {
-    return this.hashes.scheduleHex();
+    return settled(this.hashes.scheduleHex());
   }
 
+  /** The event-log hash, where the SHA-256 answers at once (Node, tests); `digests()` anywhere. */
   eventLogHash(): string {
-    return this.hashes.logHex();
+    return settled(this.hashes.logHex());
   }
+
+  /** Both digests of the events so far, whichever thread hashes them. */
+  async digests(): Promise<RunDigests> {
+    const [scheduleHash, eventLogHash] = await Promise.all([this.hashes.scheduleHex(), this.hashes.logHex()]);
+    return { scheduleHash, eventLogHash };
+  }
+}
+
+function settled(hex: string | Promise<string>): string {
+  if (typeof hex !== 'string') throw new Error('this history is hashed in a worker: read its digests with digests()');
+  return hex;
 }

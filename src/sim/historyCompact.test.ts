@@ -5,6 +5,7 @@ import { InstantTrainer } from '../engine/testing/instantTrainer';
 import { builtinIndex, loadBuiltinFile } from '../engine/testing/lessonRuns';
 import { testScenario } from '../engine/testing/scenarios';
 import { History } from './history';
+import { nobleSha256 } from './nobleSha256';
 import type { HistoryEvent } from './types';
 
 const node = fc.constantFrom('w0', 'w1', 's0', 's1', 'leader-of-a-long-name');
@@ -31,7 +32,7 @@ describe('History: send and deliver events in typed columns', () => {
   it('gives back every event equal field for field and in the same key order (its JSON line), whatever the mix', () => {
     fc.assert(
       fc.property(fc.array(fc.oneof(sendArb, deliverArb, otherArb), { maxLength: 400 }), (events) => {
-        const h = new History();
+        const h = new History(nobleSha256);
         for (const e of events) h.append(e);
         expect(h.length).toBe(events.length);
         events.forEach((e, i) => expect(JSON.stringify(h.at(i))).toBe(JSON.stringify(e)));
@@ -42,7 +43,7 @@ describe('History: send and deliver events in typed columns', () => {
   });
 
   it('an out-of-range index fails loudly', () => {
-    const h = new History();
+    const h = new History(nobleSha256);
     h.append({ t: 0, type: 'deliver', id: 1, from: 'a', to: 'b', kind: 'ack', sentAt: 0 });
     expect(() => h.at(1)).toThrow(/no event 1/);
   });
@@ -51,7 +52,7 @@ describe('History: send and deliver events in typed columns', () => {
     const sc = testScenario({ cluster: { workers: 4, servers: 3 }, durationMs: 4000, strategy: { kind: 'raft-ps' } as never, timeline: [{ at: 1500, do: 'crash', node: '@leader' }, { at: 2500, do: 'restart', node: 's0' }] as never });
     const sim = await Simulation.create(sc, { trainer: new InstantTrainer() });
     await sim.runToEnd();
-    const again = new History();
+    const again = new History(nobleSha256);
     for (const e of sim.history.events) again.append(e);
     expect(sim.history.events.filter((e) => e.type === 'send').length).toBeGreaterThan(500);
     expect(again.scheduleHash()).toBe(sim.scheduleHash());
@@ -78,7 +79,7 @@ describe('History: send and deliver events in typed columns', () => {
       expect(keyOrder(back)).toStrictEqual(keyOrder(appended[i]));
     }
     expect(types.has('facts') || types.has('log')).toBe(true);
-    const again = new History();
+    const again = new History(nobleSha256);
     for (let i = 0; i < h.length; i++) again.append(h.at(i));
     expect(again.scheduleHash()).toBe(sim.scheduleHash());
     expect(again.eventLogHash()).toBe(h.eventLogHash());

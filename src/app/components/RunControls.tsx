@@ -1,4 +1,3 @@
-import { useMemo } from 'react';
 import { s, type StringKey } from '../i18n/strings';
 import { driver } from '../driver';
 import { formatSeconds } from '../format';
@@ -6,6 +5,7 @@ import { restart } from '../load';
 import { set, speeds, useApp, type Speed } from '../store';
 import { useLesson } from '../lesson/store';
 import { useIsStudent } from '../room/roomStore';
+import { useScheduleHash } from '../scheduleHash';
 
 /** A URL may ask for any speed (speed=4): it joins the list in order rather than showing as ×0.1. */
 function speedOptions(current: Speed): Speed[] {
@@ -35,8 +35,7 @@ export function RunControls() {
   const shown = guided && cursor !== null ? cursor : now;
   const finished = (status === 'done' && !(guided && cursor !== null)) || status === 'error';
   const running = status === 'running';
-  // The summary hashes the whole history: compute it once per finished run, not per frame.
-  const hash = useMemo(() => (status === 'done' && sim ? sim.summary().scheduleHash : ''), [sim, status]);
+  const hash = useScheduleHash(sim, status === 'done');
   // The clock's box fits the run's last time (monospace: one ch a character), so it neither
   // shifts the bar as digits are added nor clips a long run's time.
   const widest = `t=${formatSeconds(sim ? sim.durationMs : 0)}`.length;

@@ -1,4 +1,5 @@
 import { Simulation } from '../../engine/simulation';
+import { pageSha256 } from '../../workers/workerSha256';
 import type { Scenario } from '../../scenario/schema';
 import { resolveVariant } from '../../scenario/validate';
 import { isBaseId } from '../../scenario/variants';
@@ -89,7 +90,7 @@ export async function openLessonRuns(sc: Scenario, opts: OpenLessonOptions = {})
       if (!pools.has(key)) pools.set(key, await WorkerPool.create({ model: r.scenario.model, seed: r.scenario.seed, backend: get().backend }, { nodes: r.scenario.cluster.workers }));
     }
     const runs: VariantRun[] = [];
-    for (const r of resolved.runs) runs.push({ id: r.id, scenario: r.scenario, sim: await Simulation.create(r.scenario, { trainer: pools.get(modelKey(r.scenario))! }) });
+    for (const r of resolved.runs) runs.push({ id: r.id, scenario: r.scenario, sim: await Simulation.create(r.scenario, { trainer: pools.get(modelKey(r.scenario))!, sha256: pageSha256() }) });
     await texts;
     if (!isCurrentLoad(my)) {
       for (const t of pools.values()) void t.dispose().catch(() => undefined);

@@ -1,4 +1,3 @@
-import { useMemo } from 'react';
 import type { Simulation } from '../../../engine/simulation';
 import { strategyInfo } from '../../../protocols';
 import type { Action } from '../../../sim/types';
@@ -10,6 +9,7 @@ import { ls } from '../../i18n/lessonStrings';
 import { tr, type Lang } from '../../i18n/lang';
 import { s, type StringKey } from '../../i18n/strings';
 import { frameSource, set, useApp } from '../../store';
+import { useScheduleHash } from '../../scheduleHash';
 import { LossCharts, type ChartId } from '../../views/LossCharts';
 import { TopologyView } from '../../views/TopologyView';
 import { VersionTimeline } from '../../views/VersionTimeline';
@@ -100,8 +100,7 @@ function VariantPanel({ id, charts, single, checksFocused, metrics }: { id: stri
   const offScript = useLesson((st) => st.offScript);
   const sim = simOf(id);
   const done = sim?.done ?? false;
-  // The summary hashes the whole history: once per finished run.
-  const hash = useMemo(() => (done && sim ? sim.summary().scheduleHash : ''), [sim, done]);
+  const hash = useScheduleHash(sim ?? null, done);
   if (!sim || !lesson) return null;
   const t = playhead();
   const focused = id === focus;
