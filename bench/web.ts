@@ -281,6 +281,8 @@ interface InputResult {
   clicks: number;
   latencyP50Ms: number;
   latencyMaxMs: number;
+  /** Every click's latency in order, so a slow first click (a chunk loaded on demand) shows. */
+  latenciesMs: number[];
   appFinishS: number;
   headlessFinishS: number;
   /** Headless wall time over the app's: 1 = the UI costs the run nothing. */
@@ -347,6 +349,7 @@ async function inputAtMax(name: string, scenarioJson: Record<string, unknown>): 
     clicks: latencies.length,
     latencyP50Ms: Math.round(quantile(latencies, 0.5)),
     latencyMaxMs: Math.round(Math.max(...latencies)),
+    latenciesMs: latencies.map(Math.round),
     appFinishS: r2(appFinishS),
     headlessFinishS: r2(headlessFinishS),
     paceVsHeadless: r2(headlessFinishS / appFinishS),
