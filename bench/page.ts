@@ -22,7 +22,8 @@ async function runBench(opts: { scenario: string; backend: BackendChoice; durati
   try {
     const backend = pool.workers().find((w) => w.alive)?.backend ?? 'none';
     const bare = await bareStepsPerSec(sc, opts.bareSteps, (draws) => pool.benchBare(draws));
-    const cluster = await clusterStepsPerSec(sc, pool);
+    // Hashed as the app hashes: in its own worker.
+    const cluster = await clusterStepsPerSec(sc, pool, pageSha256());
     return { backend, poolSize: pool.workers().length, bareStepsPerSec: bare, clusterStepsPerSec: cluster.stepsPerSec, ratio: cluster.stepsPerSec / bare, clusterWallMs: cluster.wallMs, clusterSteps: cluster.steps };
   } finally {
     await pool.dispose();
