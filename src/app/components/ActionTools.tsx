@@ -104,7 +104,7 @@ function NodePanel() {
         const chooser = spec.fields.find((f) => f.choices || f.kind === 'choice');
         if (!chooser || mine.length < 2) return <ChoiceButton key={spec.do} choice={mine[0]} lang={lang} label={tr(spec.label, lang)} testId={spec.do === 'crash' || spec.do === 'restart' ? 'node-crash' : undefined} />;
         return (
-          <span key={spec.do} className="row">
+          <span key={spec.do} className="row chooser">
             <span className="field-label" title={tr(spec.hint, lang)}>
               {tr(spec.label, lang)} <kbd>{spec.key?.toUpperCase()}</kbd>
             </span>
