@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import { deriveExplainState, explain, explainLoaded, loadExplain } from '../explain';
 import { s } from '../i18n/strings';
 import { useApp } from '../store';
@@ -11,6 +11,8 @@ export function ExplainLine({ t }: { t: number }) {
   const status = useApp((st) => st.status);
   useApp((st) => st.panelFrame);
   const [, arrived] = useState(0);
+  const footer = useRef<HTMLElement>(null);
+  useGrowOnly(footer, sim, lang);
   const cfg = sim?.scenario.strategy;
   const ready = !cfg || explainLoaded(cfg);
   // The run's text normally loaded with the run (load.ts); if not, say nothing until it arrives —
@@ -26,7 +28,7 @@ export function ExplainLine({ t }: { t: number }) {
       alive = false;
     };
   });
-  if (!sim || !ready) return <footer className="explain" />;
+  if (!sim || !ready) return <footer ref={footer} className="explain" />;
   const st = deriveExplainState({
     cfg: sim.scenario.strategy,
     ...(sim.scenario.coordination ? { coordination: sim.scenario.coordination } : {}),
@@ -39,9 +41,42 @@ export function ExplainLine({ t }: { t: number }) {
   const text = explain(st, lang);
   const bad = (st.metrics.violations ?? 0) > 0;
   return (
-    <footer className={bad ? 'explain violated' : 'explain'} aria-live="off" data-testid="explain">
+    <footer ref={footer} className={bad ? 'explain violated' : 'explain'} aria-live="off" data-testid="explain">
       <span className="explain-label">{s(lang, 'whatYouSee')}</span>
       <span className="explain-text">{text}</span>
     </footer>
   );
+}
+
+/**
+ * The line keeps the tallest height it has had for this run, language and width. Its sentence
+ * changes with the run (two, three, four lines at 1280 px), and each change of height resized
+ * every view above it: raft-ps-majority jumped seven times in 14 s, each a page layout and a full
+ * redraw of every view (a 45–68 ms task). Now it grows at most a few times a run and never
+ * shrinks back. The sizes come from a ResizeObserver: nothing is read in a frame.
+ */
+function useGrowOnly(ref: RefObject<HTMLElement | null>, run: unknown, lang: string): void {
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    el.style.minHeight = '';
+    let width = -1;
+    let tallest = 0;
+    const ro = new ResizeObserver((entries) => {
+      const box = entries[entries.length - 1].borderBoxSize[0];
+      if (!box) return;
+      if (box.inlineSize !== width) {
+        // Another width wraps the sentence anew: start again from this height.
+        width = box.inlineSize;
+        tallest = 0;
+        el.style.minHeight = '';
+      }
+      if (box.blockSize > tallest) {
+        tallest = box.blockSize;
+        el.style.minHeight = `${tallest}px`;
+      }
+    });
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [ref, run, lang]);
 }
