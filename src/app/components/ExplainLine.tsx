@@ -11,8 +11,9 @@ export function ExplainLine({ t }: { t: number }) {
   const status = useApp((st) => st.status);
   useApp((st) => st.panelFrame);
   const [, arrived] = useState(0);
+  const presenter = useApp((st) => st.presenter);
   const footer = useRef<HTMLElement>(null);
-  useGrowOnly(footer, sim, lang);
+  useGrowOnly(footer, sim, lang, presenter);
   const cfg = sim?.scenario.strategy;
   const ready = !cfg || explainLoaded(cfg);
   // The run's text normally loaded with the run (load.ts); if not, say nothing until it arrives —
@@ -49,13 +50,13 @@ export function ExplainLine({ t }: { t: number }) {
 }
 
 /**
- * The line keeps the tallest height it has had for this run, language and width. Its sentence
- * changes with the run (two, three, four lines at 1280 px), and each change of height resized
- * every view above it: raft-ps-majority jumped seven times in 14 s, each a page layout and a full
- * redraw of every view (a 45–68 ms task). Now it grows at most a few times a run and never
- * shrinks back. The sizes come from a ResizeObserver: nothing is read in a frame.
+ * The line keeps the tallest height it has had for this run, language, type size (presenter) and
+ * width. Its sentence changes with the run (two, three, four lines at 1280 px), and each change
+ * of height resized every view above it: raft-ps-majority jumped seven times in 14 s, each a page
+ * layout and a full redraw of every view (a 45–68 ms task). Now it grows at most a few times a run
+ * and never shrinks back. The sizes come from a ResizeObserver: nothing is read in a frame.
  */
-function useGrowOnly(ref: RefObject<HTMLElement | null>, run: unknown, lang: string): void {
+function useGrowOnly(ref: RefObject<HTMLElement | null>, run: unknown, lang: string, presenter: boolean): void {
   useEffect(() => {
     const el = ref.current;
     if (!el || typeof ResizeObserver === 'undefined') return;
@@ -78,5 +79,5 @@ function useGrowOnly(ref: RefObject<HTMLElement | null>, run: unknown, lang: str
     });
     ro.observe(el);
     return () => ro.disconnect();
-  }, [ref, run, lang]);
+  }, [ref, run, lang, presenter]);
 }
