@@ -211,8 +211,12 @@ function RunViews({ guided }: { guided: boolean }) {
         <section className="view view-topology" aria-label={s(lang, 'topology')} onPointerDown={preloadMenu} onContextMenu={openContextMenu}>
           <Topology />
         </section>
-        <ActionTools />
-        <AtT>{(t) => <ChecksPanel t={t} onScrub={onScrub} />}</AtT>
+        {/* One block of fixed height: when the tools panel grows with the selection, the checks
+            give it the room, so the topology (the node just clicked) does not move. */}
+        <div className="tools-and-checks">
+          <ActionTools />
+          <AtT>{(t) => <ChecksPanel t={t} onScrub={onScrub} />}</AtT>
+        </div>
       </div>
       {/* The timeline gets at least ~1.25 rem a lane (Raft: 4 workers + 5 servers), the servers
           panel a row per server. */}
