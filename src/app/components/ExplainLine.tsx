@@ -67,10 +67,13 @@ function useGrowOnly(ref: RefObject<HTMLElement | null>, run: unknown, lang: str
       const box = entries[entries.length - 1].borderBoxSize[0];
       if (!box) return;
       if (box.inlineSize !== width) {
-        // Another width wraps the sentence anew: start again from this height.
+        // Another width wraps the sentence anew: start again. This size was laid out under the
+        // old minimum, so it is not the sentence's own; the next callback (if any) brings that.
+        const first = width < 0;
         width = box.inlineSize;
         tallest = 0;
         el.style.minHeight = '';
+        if (!first) return;
       }
       if (box.blockSize > tallest) {
         tallest = box.blockSize;
