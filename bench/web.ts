@@ -12,6 +12,9 @@
  *  - a long run (raft-ps, 8 workers, at max): simulated-time rate after 4 simulated minutes against
  *    the first 30 s, main-thread heap per simulated minute (after a forced GC), then speed 1 late
  *    in the run (real time kept? frames?);
+ *  - paint: first contentful paint and the load event over several fresh loads of async-partition
+ *    (`--paint-loads`, 7), interleaved with RaftScope's: one load's figures are mostly the browser's
+ *    start-up (±150 ms between identical loads here), so the medians are what compares;
  *  - main-thread and worker JavaScript, gzip, from the build (what the page and the workers loaded),
  *    on async-partition, or on each scenario of `--sizes-scenarios a,b,…` (the page loads only the
  *    protocol code its scenario runs, so the figure depends on it).
@@ -43,6 +46,8 @@ const distDir = resolve(root, flag('dist') ?? 'dist');
 const want = (part: string): boolean => !only || only.includes(part);
 /** The built-ins the sizes are measured on (the first one is the table's figure). */
 const sizeScenarios = flag('sizes-scenarios')?.split(',') ?? ['async-partition'];
+/** Fresh loads per page for the paint figures. */
+const PAINT_LOADS = Number(flag('paint-loads') ?? 7);
 
 // ---------------------------------------------------------------------------------------------- build
 
@@ -519,6 +524,49 @@ async function sizes(scenario: string): Promise<Sizes> {
   }
 }
 
+// ---------------------------------------------------------------------------------------------- paint
+
+interface PaintResult {
+  name: string;
+  fcpMs: number[];
+  loadMs: number[];
+  fcpMedianMs: number;
+  loadMedianMs: number;
+  /** Loads whose first contentful paint came before their load event. */
+  fcpBeforeLoad: number;
+}
+
+async function paintOnce(url: string): Promise<{ fcpMs: number; loadMs: number }> {
+  const browser = await freshBrowser();
+  try {
+    const { page } = await newPage(browser);
+    await page.goto(url);
+    await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0);
+    const t = await paintTimes(page);
+    return { fcpMs: t.fcpMs ?? NaN, loadMs: t.loadMs ?? NaN };
+  } finally {
+    await browser.close();
+  }
+}
+
+/** Each page's loads alternate with the others', so both see the same machine. */
+async function paintLoads(pages: Array<[string, string]>, n: number): Promise<PaintResult[]> {
+  const all = pages.map(([name]) => ({ name, fcpMs: [] as number[], loadMs: [] as number[] }));
+  for (let i = 0; i < n; i++) {
+    for (const [k, [, url]] of pages.entries()) {
+      const t = await paintOnce(url);
+      all[k].fcpMs.push(t.fcpMs);
+      all[k].loadMs.push(t.loadMs);
+    }
+  }
+  return all.map((r) => ({
+    ...r,
+    fcpMedianMs: quantile(r.fcpMs, 0.5),
+    loadMedianMs: quantile(r.loadMs, 0.5),
+    fcpBeforeLoad: r.fcpMs.filter((f, i) => f < r.loadMs[i]).length,
+  }));
+}
+
 // ---------------------------------------------------------------------------------------------- RaftScope
 
 const RAFTSCOPE_PORT = 4194;
@@ -544,6 +592,8 @@ const results: {
   cores: number;
   animation: LoadResult[];
   raftScope?: LoadResult & { jsKiB: number };
+  /** Medians over fresh loads: ours (async-partition) first, then RaftScope's where measured. */
+  paint?: PaintResult[];
   input?: InputResult;
   long?: LongResult;
   sizes?: Sizes;
@@ -568,6 +618,17 @@ try {
     for (const [name, url] of cases) {
       log(`${name} …`);
       results.animation.push(await animationCase(name, await url(), (page) => waitRunning(page, 500)));
+    }
+  }
+  if (want('paint')) {
+    log(`paint (${PAINT_LOADS} fresh loads each) …`);
+    const pages: Array<[string, string]> = [['async-partition', `${base}?scenario=async-partition&${appQuery}`]];
+    const srv = rsDir ? await staticServer(resolve(rsDir), RAFTSCOPE_PORT) : null;
+    if (srv) pages.push(['RaftScope', `http://127.0.0.1:${RAFTSCOPE_PORT}/`]);
+    try {
+      results.paint = await paintLoads(pages, PAINT_LOADS);
+    } finally {
+      srv?.close();
     }
   }
   if (want('input')) {
@@ -601,19 +662,24 @@ const pad = (s: string, n: number): string => s.padEnd(n);
 const row = (label: string, f: (r: LoadResult) => string): string => `| ${pad(label, 34)} | ${cols.map((c) => pad(f(c), 19)).join(' | ')} |`;
 log('');
 log(`load average ${results.load.join(' ')} on ${results.cores} cores; ${WINDOW_S} s per load, 1280×720, headless Chromium, backend wasm`);
-log(row('', (c) => c.name));
-log(`|${'-'.repeat(36)}|${cols.map(() => '-'.repeat(21)).join('|')}|`);
-log(row('main thread busy while animating', (c) => `${c.busyPct} %`));
-log(row('  its CPU time (load-independent)', (c) => (c.cpuPct === null ? '—' : `${c.cpuPct} %`)));
-log(row('frame p50 / p95 / p99 (ms)', (c) => `${c.p50} / ${c.p95} / ${c.p99}`));
-log(row(`long tasks in ${WINDOW_S} s`, (c) => (c.longTasks === 0 ? '0' : `${c.longTasks} (max ${c.longestTaskMs} ms)`)));
-log(row('first contentful paint / load', (c) => `${c.fcpMs} / ${c.loadMs} ms`));
-log(row('simulated ms per wall s', (c) => (c.name === 'RaftScope' ? '—' : String(c.simMsPerWallS))));
+if (cols.length > 0) {
+  log(row('', (c) => c.name));
+  log(`|${'-'.repeat(36)}|${cols.map(() => '-'.repeat(21)).join('|')}|`);
+  log(row('main thread busy while animating', (c) => `${c.busyPct} %`));
+  log(row('  its CPU time (load-independent)', (c) => (c.cpuPct === null ? '—' : `${c.cpuPct} %`)));
+  log(row('frame p50 / p95 / p99 (ms)', (c) => `${c.p50} / ${c.p95} / ${c.p99}`));
+  log(row(`long tasks in ${WINDOW_S} s`, (c) => (c.longTasks === 0 ? '0' : `${c.longTasks} (max ${c.longestTaskMs} ms)`)));
+  log(row('first contentful paint / load', (c) => `${c.fcpMs} / ${c.loadMs} ms`));
+  log(row('simulated ms per wall s', (c) => (c.name === 'RaftScope' ? '—' : String(c.simMsPerWallS))));
+}
 if (results.sizes) {
   const z = results.sizes;
-  log(row('main-thread JS, gzip', (c) => (c.name === 'RaftScope' ? `${results.raftScope?.jsKiB} KiB` : `${z.mainThreadKiB} KiB (${z.initialKiB} first)`)));
+  if (cols.length > 0) log(row('main-thread JS, gzip', (c) => (c.name === 'RaftScope' ? `${results.raftScope?.jsKiB} KiB` : `${z.mainThreadKiB} KiB (${z.initialKiB} first)`)));
   log(`worker JS (backend wasm), gzip: ${z.workerKiB} KiB + ${z.wasmKiB} KiB wasm — ${Object.entries(z.workerFiles).map(([f, k]) => `${f} ${k}`).join(', ')}`);
   for (const y of results.sizesByScenario ?? [z]) log(`main-thread files on ${y.scenario}, ${y.mainThreadKiB} KiB: ${Object.entries(y.mainThreadFiles).map(([f, k]) => `${f} ${k}`).join(', ')}`);
+}
+for (const p of results.paint ?? []) {
+  log(`first contentful paint / load, ${p.name}, median of ${p.fcpMs.length} fresh loads: ${p.fcpMedianMs} / ${p.loadMedianMs} ms; paint before load in ${p.fcpBeforeLoad} of ${p.fcpMs.length} (FCP ${p.fcpMs.join(' ')})`);
 }
 if (results.input) {
   const i = results.input;
