@@ -213,16 +213,22 @@ export class ReadModel {
 
   // ---------------------------------------------------------------- the history-derived read model
 
-  /** What the history index needs beyond the history itself (cluster, strategy links, defaults). */
+  private staticMemo: RunStatic | null = null;
+
+  /**
+   * What the history index needs beyond the history itself (cluster, strategy links, defaults):
+   * fixed for the run, so built once (one object: state at t memoises the links per value of it).
+   */
   runStatic(): RunStatic {
+    if (this.staticMemo) return this.staticMemo;
     const c = this.c;
-    return {
+    return (this.staticMemo = {
       nodes: [...c.rt.values()].map((n) => ({ id: n.id, role: n.role })),
       edges: this.edges(),
       // The links' defaults, as the Network got them: nicMbps is a per-node capacity, no link property.
       network: linkDefaultsOf(c.scenario.network),
       stragglers: c.scenario.compute.stragglers,
-    };
+    });
   }
 
   /** The history, indexed (kept up to date incrementally). Views read the run at any t from here. */

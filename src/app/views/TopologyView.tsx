@@ -91,6 +91,20 @@ function nodeClass(d: NodeDatum, selected: NodeId | null): string {
   return c;
 }
 
+/**
+ * The links' drawn state (cut, partitioned) as one key. A run's links array changes only with its
+ * faults (runState.linksAt), so the key is built once per change, not on every frame.
+ */
+const linksKeys = new WeakMap<readonly LinkState[], string>();
+function linksKeyOf(links: readonly LinkState[]): string {
+  let key = linksKeys.get(links);
+  if (key === undefined) {
+    key = links.map((l) => `${l.from}>${l.to}:${l.cut ? 1 : 0}${l.partitioned ? 1 : 0}`).join(',');
+    linksKeys.set(links, key);
+  }
+  return key;
+}
+
 export function TopologyView(p: TopologyViewProps): JSX.Element {
   const { sim, frame, lang, selected } = p;
   const stageRef = useRef<HTMLDivElement>(null);
@@ -125,6 +139,7 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
     handlers.current = { onSelect: p.onSelect, onAction: p.onAction };
   });
   const layoutRef = useRef<TopologyLayout | null>(null);
+  const layMemo = useRef<{ roster: readonly unknown[]; key: string; lay: TopologyLayout } | null>(null);
   const dragRef = useRef<{ id: NodeId; x: number; y: number } | null>(null);
   // A dropped node springing back home; frames rendered meanwhile place it where the spring is.
   const springRef = useRef<{ id: NodeId; from: Pt; start: number } | null>(null);
@@ -242,7 +257,15 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
       const { nodes, links, inFlight, partition, metrics } = stateAt(sim, t);
       const ctx = wordsContext(sim.scenario, staticOf(sim));
       const groups = partition ?? [];
-      const lay = topologyLayout(nodes, width, height, 0, undefined, groups);
+      const groupsKey = groups.map((g) => g.join(',')).join('|');
+      // The layout depends on the run's nodes, the size and the partition: laid out when one of
+      // them changes, not on every frame.
+      const roster = staticOf(sim).nodes;
+      const layKey = `${width}x${height}|${groupsKey}`;
+      if (layMemo.current?.roster !== roster || layMemo.current.key !== layKey) {
+        layMemo.current = { roster, key: layKey, lay: topologyLayout(roster, width, height, 0, undefined, groups) };
+      }
+      const lay = layMemo.current.lay;
       // classList writes even an unchanged class (a mutation, a style invalidation): only on change.
       if (svgEl.classList.contains('cluster') !== (lay.kind === 'cluster')) svg.classed('cluster', lay.kind === 'cluster');
       layoutRef.current = lay;
@@ -308,11 +331,11 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         selected,
         reduced,
         css['--cv-bg'],
-        groups.map((g) => g.join(',')).join('|'),
+        groupsKey,
         // While a node is dragged or springs back, its position changes every frame.
         dragRef.current || springRef.current ? performance.now() : '',
       ].join('#');
-      const linksKey = links.map((l) => `${l.from}>${l.to}:${l.cut ? 1 : 0}${l.partitioned ? 1 : 0}`).join(',');
+      const linksKey = linksKeyOf(links);
       const nodeKeyOf = (n: (typeof nodes)[number]): string =>
         `${n.id}:${n.up}:${n.failed ?? ''}:${n.version}:${n.slowFactor}:${n.byzantine?.attack ?? ''}:${n.paused?.since ?? ''}:${fid(n.facts)}:${versionOf(n, metrics?.nodes[n.id]?.version)}:${n.role === 'worker' ? sim.trainer.backendFor(n.id) : ''}`;
       const nodeKeys = new Map(nodes.map((n) => [n.id, nodeKeyOf(n)]));

@@ -36,5 +36,10 @@ describe('links at t', () => {
     }
     // The test can fail: the run did change the network.
     expect(live.get(900)).not.toEqual(live.get(100));
+    // Built once per change of the faults (a view reads them every frame), and still right
+    // when read out of order, as a scrub does.
+    expect(sim.stateAt(700).links).toBe(sim.stateAt(650).links);
+    expect(sim.stateAt(950).links).not.toBe(sim.stateAt(700).links);
+    for (const t of [2500, 100, 1200, 900, 1800, 300]) expect(view(sim.stateAt(t).links), `again t=${t}`).toEqual(live.get(t));
   });
 });
