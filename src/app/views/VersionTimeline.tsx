@@ -76,7 +76,6 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
   const xRef = useRef<d3.ScaleLinear<number, number> | null>(null);
 
   const ix = indexOf(sim);
-  // The index appends kinds in place: a copy per new kind lets the memoised legend see it.
   // The index appends kinds in place, between renders: the drawing reports a new count, and a copy
   // per count lets the memoised legend see it.
   const [kindCount, setKindCount] = useState(ix.kinds.length);
