@@ -2,7 +2,7 @@ import type { NodeState } from '../../engine/index/runState';
 import type { StrategyConfig } from '../../protocols';
 import type { NodeFacts } from '../../protocols/facts';
 import type { Lang } from '../i18n/lang';
-import { nodesEn } from './nodeWords.en';
+import { sentencesEn as en } from './nodeWords.en';
 import { wordsIn } from './tables';
 
 /**
@@ -99,7 +99,7 @@ export function p0(f: BrokerFacts): Part | undefined {
   return f.parts.find((x) => x.p === 0);
 }
 
-type FactsOf<K extends NodeFacts['kind']> = Extract<NodeFacts, { kind: K }>;
+export type FactsOf<K extends NodeFacts['kind']> = Extract<NodeFacts, { kind: K }>;
 
 /**
  * A node's facts in one language's words (nodeWords.en.ts, nodeWords.zh.ts): one entry per kind
@@ -113,8 +113,64 @@ export interface NodeTable {
   termWord: Record<'term' | 'epoch' | 'ballot', string>;
 }
 
+type RsmPhase = FactsOf<'paxos-client'>['phase'];
+
+/**
+ * One language's sentences for node facts (the exports of nodeWords.en.ts, nodeWords.zh.ts). The
+ * table that picks a sentence for each kind of facts is built once from them (`nodeTable`), so the
+ * languages do not each repeat the dispatch.
+ */
+export interface NodeSentences extends Omit<NodeTable, 'facts'> {
+  ringLine(f: FactsOf<'ring-worker'>, ctx: WordsContext): string;
+  psServerLines(f: FactsOf<'ps-server'>): string[];
+  psWorkerLine(f: PsWorkerFacts): string;
+  lockWorkerLines(f: PsWorkerFacts, lock: LockFacts, paused: boolean, ctx: WordsContext): string[];
+  coordServerLines(f: CoordFacts): string[];
+  raftServerLines(f: FactsOf<'raft-server'>, ctx: WordsContext): string[];
+  raftClientLine(f: FactsOf<'raft-client'>, ctx: WordsContext): string;
+  partLine(p: Part): string;
+  consumerLine(f: FactsOf<'kafka-consumer'>): string;
+  producerLine(f: FactsOf<'kafka-producer'>): string;
+  degradeLines(f: FactsOf<'degrade-worker'>, ctx: WordsContext): string[];
+  paxosServerLines(f: FactsOf<'paxos-server'>): string[];
+  twoPcServerLines(f: FactsOf<'2pc-server'>): string[];
+  rsmClientLine(phase: RsmPhase, seq: number, asking: string | null): string;
+  /** Appended to a 2PC client's line: how many of its updates were aborted so far (n > 0). */
+  abortedSoFar(n: number): string;
+}
+
+/** A language's NodeTable from its sentences. */
+export function nodeTable(w: NodeSentences): NodeTable {
+  return {
+    facts: {
+      'ring-worker': (f, _n, ctx) => [w.ringLine(f, ctx)],
+      'ps-server': (f) => w.psServerLines(f),
+      'ps-worker': (f, n, ctx) => (f.lock ? w.lockWorkerLines(f, f.lock, n.paused !== undefined, ctx) : [w.psWorkerLine(f)]),
+      'coord-server': (f) => w.coordServerLines(f),
+      'raft-server': (f, _n, ctx) => w.raftServerLines(f, ctx),
+      'raft-client': (f, _n, ctx) => [w.raftClientLine(f, ctx)],
+      'kafka-broker': (f) => f.parts.map((p) => w.partLine(p)),
+      'kafka-consumer': (f) => [w.consumerLine(f)],
+      'kafka-producer': (f) => [w.producerLine(f)],
+      'degrade-worker': (f, _n, ctx) => w.degradeLines(f, ctx),
+      'paxos-server': (f) => w.paxosServerLines(f),
+      'paxos-client': (f) => [w.rsmClientLine(f.phase, f.seq, f.asking)],
+      '2pc-server': (f) => w.twoPcServerLines(f),
+      '2pc-client': (f) => [w.rsmClientLine(f.phase, f.seq, null) + (f.aborted > 0 ? w.abortedSoFar(f.aborted) : '')],
+    },
+    paused: w.paused,
+    termWord: w.termWord,
+  };
+}
+
+/** Each language's table, built once from its sentences. */
+const tables = new WeakMap<NodeSentences, NodeTable>();
+
 function tableIn(lang: Lang): NodeTable {
-  return wordsIn(lang, nodesEn, (t) => t.nodes);
+  const w = wordsIn<NodeSentences>(lang, en, (t) => t.nodes);
+  let table = tables.get(w);
+  if (!table) tables.set(w, (table = nodeTable(w)));
+  return table;
 }
 
 /** One line per fact worth saying, most important first. Empty when the node has no facts. */

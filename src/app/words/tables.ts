@@ -2,7 +2,7 @@ import { loadedWords } from '../i18n/catalog';
 import type { Lang } from '../i18n/lang';
 import type { CheckWhat } from '../../check/models';
 import type { ServerTable } from '../views/serverModel';
-import type { NodeTable } from './nodeWords';
+import type { NodeSentences } from './nodeWords';
 import type { NoteTable } from './noteWords';
 
 /**
@@ -13,7 +13,7 @@ import type { NoteTable } from './noteWords';
  */
 export interface WordTables {
   notes: NoteTable;
-  nodes: NodeTable;
+  nodes: NodeSentences;
   checks: Record<CheckWhat, string>;
   servers: ServerTable;
 }
