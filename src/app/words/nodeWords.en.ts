@@ -9,18 +9,18 @@ import { list, lockKey, majority, mergeRuleName, setOf, tokenText } from './text
  */
 
 /** Appended to a 2PC client's line: how many of its updates were aborted so far. */
-export const abortedSoFar = (n: number): string => ` · ${n} of its updates aborted so far`;
+const abortedSoFar = (n: number): string => ` · ${n} of its updates aborted so far`;
 
 /** A paused process handles nothing (CURRICULUM §C.2 `pause`). `at`: seconds. */
-export const paused = (at: string): string => `paused since ${at} s (a GC pause): it handles nothing, and what reaches it waits in its queue`;
+const paused = (at: string): string => `paused since ${at} s (a GC pause): it handles nothing, and what reaches it waits in its queue`;
 
-export const termWord: Record<'term' | 'epoch' | 'ballot', string> = { term: 'term', epoch: 'epoch', ballot: 'ballot' };
+const termWord: Record<'term' | 'epoch' | 'ballot', string> = { term: 'term', epoch: 'epoch', ballot: 'ballot' };
 
 /** The lock of ps-async's recipe (psAsyncRmw.ts) as the service stores it. */
 const LOCK_KEY = lockKey('params');
 
 /** A coordination-service server: role, what it committed and applied, leases or sessions, locks, metadata. */
-export function coordServerLines(f: CoordFacts): string[] {
+function coordServerLines(f: CoordFacts): string[] {
   const zk = f.service === 'zookeeper';
   const out: string[] = [];
   const name = zk ? 'ZooKeeper' : 'etcd';
@@ -63,7 +63,7 @@ export function coordServerLines(f: CoordFacts): string[] {
  * A ps-async worker in the lock recipe (writeLock "lease"): where it is in lock → read → compute →
  * write → release, and its lock as it believes it. A paused holder still believes it holds the lock.
  */
-export function lockWorkerLines(f: PsWorkerFacts, lock: LockFacts, paused: boolean, ctx: WordsContext): string[] {
+function lockWorkerLines(f: PsWorkerFacts, lock: LockFacts, paused: boolean, ctx: WordsContext): string[] {
   const tok = lock.token !== undefined ? tokenText(lock.token) : '?';
   const set = ctx.cfg.kind === 'ps-async' && ctx.cfg.writeMode === 'set';
   const out: string[] = [];
@@ -95,7 +95,7 @@ export function lockWorkerLines(f: PsWorkerFacts, lock: LockFacts, paused: boole
   return out;
 }
 
-export function paxosServerLines(f: Extract<NodeFacts, { kind: 'paxos-server' }>): string[] {
+function paxosServerLines(f: Extract<NodeFacts, { kind: 'paxos-server' }>): string[] {
   const out: string[] = [];
   if (f.role === 'leader') out.push(`leader (distinguished proposer) with ballot ${f.ballot ?? f.promised}: phase 1 done, it proposes every update`);
   else if (f.role === 'candidate') out.push(`candidate with ballot ${f.ballot ?? '?'}: ${f.promises ?? 1} of the ${f.need ?? '?'} promises it needs (phase 1)`);
@@ -105,7 +105,7 @@ export function paxosServerLines(f: Extract<NodeFacts, { kind: 'paxos-server' }>
   return out;
 }
 
-export function twoPcServerLines(f: Extract<NodeFacts, { kind: '2pc-server' }>): string[] {
+function twoPcServerLines(f: Extract<NodeFacts, { kind: '2pc-server' }>): string[] {
   const out: string[] = [];
   if (f.coordinator) {
     out.push(
@@ -127,7 +127,7 @@ export function twoPcServerLines(f: Extract<NodeFacts, { kind: '2pc-server' }>):
 }
 
 /** A client of a replicated state machine (Paxos, 2PC): what it waits for. */
-export function rsmClientLine(phase: 'idle' | 'computing' | 'updating' | 'reading', seq: number, asking: string | null): string {
+function rsmClientLine(phase: 'idle' | 'computing' | 'updating' | 'reading', seq: number, asking: string | null): string {
   const to = asking ? ` (asking ${asking})` : '';
   switch (phase) {
     case 'idle':
@@ -141,7 +141,7 @@ export function rsmClientLine(phase: 'idle' | 'computing' | 'updating' | 'readin
   }
 }
 
-export function ringLine(f: { round: number; phase: 'compute' | 'rs' | 'ag'; k: number; waitingFor: string | null }, ctx: WordsContext): string {
+function ringLine(f: { round: number; phase: 'compute' | 'rs' | 'ag'; k: number; waitingFor: string | null }, ctx: WordsContext): string {
   if (f.phase === 'compute') return `computing its gradient for round ${f.round}`;
   const steps = Math.max(1, ctx.workers - 1);
   const from = f.waitingFor ?? '?';
@@ -149,7 +149,7 @@ export function ringLine(f: { round: number; phase: 'compute' | 'rs' | 'ag'; k: 
   return `round ${f.round}, all-gather ${f.k}/${steps}: waiting for a chunk from ${from}`;
 }
 
-export function psServerLines(f: Extract<NodeFacts, { kind: 'ps-server' }>): string[] {
+function psServerLines(f: Extract<NodeFacts, { kind: 'ps-server' }>): string[] {
   const out = [`parameters at version ${f.version}`];
   if (f.quorum !== undefined) {
     out.push(`round ${f.version + 1}: ${f.received ?? 0} of the ${f.quorum} gradients that close it`);
@@ -162,7 +162,7 @@ export function psServerLines(f: Extract<NodeFacts, { kind: 'ps-server' }>): str
   return out;
 }
 
-export function psWorkerLine(f: Extract<NodeFacts, { kind: 'ps-worker' }>): string {
+function psWorkerLine(f: Extract<NodeFacts, { kind: 'ps-worker' }>): string {
   const unacked = f.unacked ?? 0;
   const clock = f.clock !== undefined ? `clock ${f.clock}: ` : '';
   switch (f.state) {
@@ -186,7 +186,7 @@ export function psWorkerLine(f: Extract<NodeFacts, { kind: 'ps-worker' }>): stri
   }
 }
 
-export function raftServerLines(f: Extract<NodeFacts, { kind: 'raft-server' }>, ctx: WordsContext): string[] {
+function raftServerLines(f: Extract<NodeFacts, { kind: 'raft-server' }>, ctx: WordsContext): string[] {
   const out: string[] = [];
   if (f.role === 'leader') out.push(`leader in term ${f.term}`);
   else if (f.role === 'candidate') out.push(`candidate in term ${f.term}: ${f.votes ?? 1} of the ${majority(ctx.servers)} votes it needs`);
@@ -196,7 +196,7 @@ export function raftServerLines(f: Extract<NodeFacts, { kind: 'raft-server' }>, 
   return out;
 }
 
-export function raftClientLine(f: Extract<NodeFacts, { kind: 'raft-client' }>, ctx: WordsContext): string {
+function raftClientLine(f: Extract<NodeFacts, { kind: 'raft-client' }>, ctx: WordsContext): string {
   const asking = f.asking ?? '?';
   switch (f.phase) {
     case 'idle':
@@ -214,7 +214,7 @@ export function raftClientLine(f: Extract<NodeFacts, { kind: 'raft-client' }>, c
   }
 }
 
-export function partLine(p: Part): string {
+function partLine(p: Part): string {
   const head = `topic partition ${p.p}`;
   const offsets = `LEO ${p.leo} · HW ${p.hw}`;
   if (p.offline) return `${head}: offline — no in-sync replica is alive (ISR ${setOf(p.isr ?? [])}) · ${offsets}`;
@@ -223,19 +223,19 @@ export function partLine(p: Part): string {
   return `${head}: follower (no leader known), epoch ${p.epoch} · ${offsets}`;
 }
 
-export function consumerLine(f: Extract<NodeFacts, { kind: 'kafka-consumer' }>): string {
+function consumerLine(f: Extract<NodeFacts, { kind: 'kafka-consumer' }>): string {
   const state = f.caughtUp ? 'caught up' : 'replaying the log';
   return `applied offset ${f.offset}, consumer lag ${f.lag} (${state})`;
 }
 
-export function producerLine(f: Extract<NodeFacts, { kind: 'kafka-producer' }>): string {
+function producerLine(f: Extract<NodeFacts, { kind: 'kafka-producer' }>): string {
   const part = `writes to topic partition ${f.partition}, reads from ${f.readsFrom}`;
   if (f.phase === 'ack') return `waiting for acknowledgements (${f.unacked} unacknowledged) · ${part}`;
   if (f.phase === 'pull') return `pulling parameters from ${f.readsFrom} · ${part}`;
   return `computing a gradient · ${part}`;
 }
 
-export function degradeLines(f: Extract<NodeFacts, { kind: 'degrade-worker' }>, ctx: WordsContext): string[] {
+function degradeLines(f: Extract<NodeFacts, { kind: 'degrade-worker' }>, ctx: WordsContext): string[] {
   const out: string[] = [];
   if (f.mode === 'strong') {
     out.push(`strong mode, epoch ${f.epoch}`);

@@ -99,7 +99,7 @@ export function p0(f: BrokerFacts): Part | undefined {
   return f.parts.find((x) => x.p === 0);
 }
 
-export type FactsOf<K extends NodeFacts['kind']> = Extract<NodeFacts, { kind: K }>;
+type FactsOf<K extends NodeFacts['kind']> = Extract<NodeFacts, { kind: K }>;
 
 /**
  * A node's facts in one language's words (nodeWords.en.ts, nodeWords.zh.ts): one entry per kind
@@ -116,9 +116,9 @@ export interface NodeTable {
 type RsmPhase = FactsOf<'paxos-client'>['phase'];
 
 /**
- * One language's sentences for node facts (the exports of nodeWords.en.ts, nodeWords.zh.ts). The
- * table that picks a sentence for each kind of facts is built once from them (`nodeTable`), so the
- * languages do not each repeat the dispatch.
+ * One language's sentences for node facts (sentencesEn in nodeWords.en.ts, sentencesZh in
+ * nodeWords.zh.ts). The table that picks a sentence for each kind of facts is built once from
+ * them (`nodeTable`), so the languages do not each repeat the dispatch.
  */
 export interface NodeSentences extends Omit<NodeTable, 'facts'> {
   ringLine(f: FactsOf<'ring-worker'>, ctx: WordsContext): string;

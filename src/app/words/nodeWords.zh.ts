@@ -9,18 +9,18 @@ import { list, lockKey, majority, mergeRuleName, setOf, tokenText } from './text
  */
 
 /** Appended to a 2PC client's line: how many of its updates were aborted so far. */
-export const abortedSoFar = (n: number): string => ` · 已有 ${n} 个更新被中止`;
+const abortedSoFar = (n: number): string => ` · 已有 ${n} 个更新被中止`;
 
 /** A paused process handles nothing (CURRICULUM §C.2 `pause`). `at`: seconds. */
-export const paused = (at: string): string => `自 ${at} 秒起暂停（GC 停顿）：它什么也不处理，发给它的消息在队列里等待`;
+const paused = (at: string): string => `自 ${at} 秒起暂停（GC 停顿）：它什么也不处理，发给它的消息在队列里等待`;
 
-export const termWord: Record<'term' | 'epoch' | 'ballot', string> = { term: '任期', epoch: '纪元', ballot: '提案编号' };
+const termWord: Record<'term' | 'epoch' | 'ballot', string> = { term: '任期', epoch: '纪元', ballot: '提案编号' };
 
 /** The lock of ps-async's recipe (psAsyncRmw.ts) as the service stores it. */
 const LOCK_KEY = lockKey('params');
 
 /** A coordination-service server: role, what it committed and applied, leases or sessions, locks, metadata. */
-export function coordServerLines(f: CoordFacts): string[] {
+function coordServerLines(f: CoordFacts): string[] {
   const zk = f.service === 'zookeeper';
   const out: string[] = [];
   const name = zk ? 'ZooKeeper' : 'etcd';
@@ -63,7 +63,7 @@ export function coordServerLines(f: CoordFacts): string[] {
  * A ps-async worker in the lock recipe (writeLock "lease"): where it is in lock → read → compute →
  * write → release, and its lock as it believes it. A paused holder still believes it holds the lock.
  */
-export function lockWorkerLines(f: PsWorkerFacts, lock: LockFacts, paused: boolean, ctx: WordsContext): string[] {
+function lockWorkerLines(f: PsWorkerFacts, lock: LockFacts, paused: boolean, ctx: WordsContext): string[] {
   const tok = lock.token !== undefined ? tokenText(lock.token) : '?';
   const set = ctx.cfg.kind === 'ps-async' && ctx.cfg.writeMode === 'set';
   const out: string[] = [];
@@ -95,7 +95,7 @@ export function lockWorkerLines(f: PsWorkerFacts, lock: LockFacts, paused: boole
   return out;
 }
 
-export function paxosServerLines(f: Extract<NodeFacts, { kind: 'paxos-server' }>): string[] {
+function paxosServerLines(f: Extract<NodeFacts, { kind: 'paxos-server' }>): string[] {
   const out: string[] = [];
   if (f.role === 'leader') out.push(`领导者（特定提议者），提案编号 ${f.ballot ?? f.promised}：第一阶段已完成，由它提议每次更新`);
   else if (f.role === 'candidate') out.push(`候选者，提案编号 ${f.ballot ?? '?'}：已得 ${f.promises ?? 1} 个承诺，需要 ${f.need ?? '?'} 个（第一阶段）`);
@@ -105,7 +105,7 @@ export function paxosServerLines(f: Extract<NodeFacts, { kind: 'paxos-server' }>
   return out;
 }
 
-export function twoPcServerLines(f: Extract<NodeFacts, { kind: '2pc-server' }>): string[] {
+function twoPcServerLines(f: Extract<NodeFacts, { kind: '2pc-server' }>): string[] {
   const out: string[] = [];
   if (f.coordinator) {
     out.push(
@@ -127,7 +127,7 @@ export function twoPcServerLines(f: Extract<NodeFacts, { kind: '2pc-server' }>):
 }
 
 /** A client of a replicated state machine (Paxos, 2PC): what it waits for. */
-export function rsmClientLine(phase: 'idle' | 'computing' | 'updating' | 'reading', seq: number, asking: string | null): string {
+function rsmClientLine(phase: 'idle' | 'computing' | 'updating' | 'reading', seq: number, asking: string | null): string {
   const to = asking ? `（发往 ${asking}）` : '';
   switch (phase) {
     case 'idle':
@@ -141,7 +141,7 @@ export function rsmClientLine(phase: 'idle' | 'computing' | 'updating' | 'readin
   }
 }
 
-export function ringLine(f: { round: number; phase: 'compute' | 'rs' | 'ag'; k: number; waitingFor: string | null }, ctx: WordsContext): string {
+function ringLine(f: { round: number; phase: 'compute' | 'rs' | 'ag'; k: number; waitingFor: string | null }, ctx: WordsContext): string {
   if (f.phase === 'compute') return `正在计算第 ${f.round} 轮的梯度`;
   const steps = Math.max(1, ctx.workers - 1);
   const from = f.waitingFor ?? '?';
@@ -149,7 +149,7 @@ export function ringLine(f: { round: number; phase: 'compute' | 'rs' | 'ag'; k: 
   return `第 ${f.round} 轮，全收集 ${f.k}/${steps}：等待 ${from} 的数据块`;
 }
 
-export function psServerLines(f: Extract<NodeFacts, { kind: 'ps-server' }>): string[] {
+function psServerLines(f: Extract<NodeFacts, { kind: 'ps-server' }>): string[] {
   const out = [`参数版本 ${f.version}`];
   if (f.quorum !== undefined) {
     out.push(`第 ${f.version + 1} 轮：已收到 ${f.received ?? 0} 个梯度，需要 ${f.quorum} 个才能结束`);
@@ -162,7 +162,7 @@ export function psServerLines(f: Extract<NodeFacts, { kind: 'ps-server' }>): str
   return out;
 }
 
-export function psWorkerLine(f: Extract<NodeFacts, { kind: 'ps-worker' }>): string {
+function psWorkerLine(f: Extract<NodeFacts, { kind: 'ps-worker' }>): string {
   const unacked = f.unacked ?? 0;
   const clock = f.clock !== undefined ? `时钟 ${f.clock}：` : '';
   switch (f.state) {
@@ -186,7 +186,7 @@ export function psWorkerLine(f: Extract<NodeFacts, { kind: 'ps-worker' }>): stri
   }
 }
 
-export function raftServerLines(f: Extract<NodeFacts, { kind: 'raft-server' }>, ctx: WordsContext): string[] {
+function raftServerLines(f: Extract<NodeFacts, { kind: 'raft-server' }>, ctx: WordsContext): string[] {
   const out: string[] = [];
   if (f.role === 'leader') out.push(`任期 ${f.term} 的领导者`);
   else if (f.role === 'candidate') out.push(`任期 ${f.term} 的候选者：已得 ${f.votes ?? 1} 票，需要 ${majority(ctx.servers)} 票`);
@@ -196,7 +196,7 @@ export function raftServerLines(f: Extract<NodeFacts, { kind: 'raft-server' }>, 
   return out;
 }
 
-export function raftClientLine(f: Extract<NodeFacts, { kind: 'raft-client' }>, ctx: WordsContext): string {
+function raftClientLine(f: Extract<NodeFacts, { kind: 'raft-client' }>, ctx: WordsContext): string {
   const asking = f.asking ?? '?';
   switch (f.phase) {
     case 'idle':
@@ -214,7 +214,7 @@ export function raftClientLine(f: Extract<NodeFacts, { kind: 'raft-client' }>, c
   }
 }
 
-export function partLine(p: Part): string {
+function partLine(p: Part): string {
   const head = `主题分区 ${p.p}`;
   const offsets = `LEO ${p.leo} · HW ${p.hw}`;
   if (p.offline) return `${head}：已下线——没有存活的同步副本（ISR ${setOf(p.isr ?? [])}）· ${offsets}`;
@@ -223,19 +223,19 @@ export function partLine(p: Part): string {
   return `${head}：跟随者（不知道领导者），纪元 ${p.epoch} · ${offsets}`;
 }
 
-export function consumerLine(f: Extract<NodeFacts, { kind: 'kafka-consumer' }>): string {
+function consumerLine(f: Extract<NodeFacts, { kind: 'kafka-consumer' }>): string {
   const state = f.caughtUp ? '已追上' : '正在回放日志';
   return `已应用偏移量 ${f.offset}，消费滞后 ${f.lag}（${state}）`;
 }
 
-export function producerLine(f: Extract<NodeFacts, { kind: 'kafka-producer' }>): string {
+function producerLine(f: Extract<NodeFacts, { kind: 'kafka-producer' }>): string {
   const part = `写入主题分区 ${f.partition}，从 ${f.readsFrom} 读取参数`;
   if (f.phase === 'ack') return `等待确认（${f.unacked} 条未确认）· ${part}`;
   if (f.phase === 'pull') return `从 ${f.readsFrom} 拉取参数 · ${part}`;
   return `正在计算梯度 · ${part}`;
 }
 
-export function degradeLines(f: Extract<NodeFacts, { kind: 'degrade-worker' }>, ctx: WordsContext): string[] {
+function degradeLines(f: Extract<NodeFacts, { kind: 'degrade-worker' }>, ctx: WordsContext): string[] {
   const out: string[] = [];
   if (f.mode === 'strong') {
     out.push(`强一致模式，纪元号 ${f.epoch}`);
