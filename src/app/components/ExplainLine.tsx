@@ -50,8 +50,8 @@ export function ExplainLine({ t }: { t: number }) {
 }
 
 /**
- * The line keeps the tallest height it has had for this run, language, type size (presenter) and
- * width. Its sentence changes with the run (two, three, four lines at 1280 px), and each change
+ * The line keeps the tallest height it has had for this run, language, type size (presenter, and
+ * the window's height in presenter) and width. Its sentence changes with the run (two, three, four lines at 1280 px), and each change
  * of height resized every view above it: raft-ps-majority jumped seven times in 14 s, each a page
  * layout and a full redraw of every view (a 45–68 ms task). Now it grows at most a few times a run
  * and never shrinks back. The sizes come from a ResizeObserver: nothing is read in a frame.
@@ -61,16 +61,18 @@ function useGrowOnly(ref: RefObject<HTMLElement | null>, run: unknown, lang: str
     const el = ref.current;
     if (!el || typeof ResizeObserver === 'undefined') return;
     el.style.minHeight = '';
-    let width = -1;
+    let size = '';
     let tallest = 0;
     const ro = new ResizeObserver((entries) => {
       const box = entries[entries.length - 1].borderBoxSize[0];
       if (!box) return;
-      if (box.inlineSize !== width) {
-        // Another width wraps the sentence anew: start again. This size was laid out under the
-        // old minimum, so it is not the sentence's own; the next callback (if any) brings that.
-        const first = width < 0;
-        width = box.inlineSize;
+      // The window's height too: the presenter step sizes the type by it (styles.css).
+      const now = `${box.inlineSize}x${window.innerHeight}`;
+      if (now !== size) {
+        // Another width or type size wraps the sentence anew: start again. This size was laid out
+        // under the old minimum, so it is not the sentence's own; the next callback (if any) brings that.
+        const first = size === '';
+        size = now;
         tallest = 0;
         el.style.minHeight = '';
         if (!first) return;
