@@ -29,6 +29,14 @@ test(`${id}: trains in the browser to done with backend=auto, expectations pass,
   expect(n).toBe(6);
   for (let i = 0; i < n; i++) await expect(expectations.nth(i)).toHaveAttribute('data-pass', 'true');
   await expect(page.getByTestId('schedule-hash')).toHaveText(cli.scheduleHash);
+  // Each replica's tile: ten classes' accuracy and the sample predictions, not a 2-D boundary.
+  const tiles = page.getByTestId('fashion-tile');
+  await expect(tiles).toHaveCount(4);
+  for (let i = 0; i < 4; i++) {
+    await expect(tiles.nth(i).getByRole('listitem')).toHaveCount(10);
+    await expect(tiles.nth(i).getByTestId('fashion-sample').first()).toBeVisible();
+    await expect(tiles.nth(i).getByTestId('fashion-sample').first()).toHaveAttribute('data-right', /^(true|false)$/);
+  }
   await expect(page.getByTestId('error')).toHaveCount(0);
   const data = urls.filter((u) => /subset\.bin[^/]*\.gz$/.test(u));
   expect(data.length, 'the subset is fetched (once per training worker at most)').toBeGreaterThan(0);

@@ -15,6 +15,7 @@ import { loadLangOrSay } from './langLoad';
 import type { Lang } from './i18n/lang';
 import { get, reportError, set, setNotice } from './store';
 import { mayShowServers, serverStates } from './views/serverStatesLoad';
+import { fashionTile, imageDataset } from './views/fashionTileLoad';
 
 /**
  * Getting a scenario onto the screen: from the URL, a built-in, a file, or a form edit. The rule
@@ -116,6 +117,7 @@ export async function loadScenario(sc: Scenario, opts: { autoplay?: boolean } = 
     // The run's protocol code and its explanation load while the workers start, not after them.
     void Simulation.loadCode(sc).catch(() => undefined); // a failure shows through create below
     if (mayShowServers(sc)) serverStates.preload().catch(() => undefined); // a failure shows in the panel
+    if (imageDataset(sc)) fashionTile.preload().catch(() => undefined);
     const text = explainReady(sc);
     trainer = await makeTrainer(sc, get().backend);
     const sim = await Simulation.create(sc, { trainer, sha256: pageSha256() });

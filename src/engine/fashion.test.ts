@@ -61,3 +61,31 @@ describe('Fashion-MNIST under every strategy', () => {
     expect(sim.metric('violations')).toBe(0);
   });
 });
+
+describe('Fashion-MNIST replica tiles', () => {
+  it('each snapshot keeps its evaluation: per-class accuracy and sample predictions of exactly those parameters', async () => {
+    const sc = testScenario({
+      seed: 3,
+      durationMs: 1500,
+      cluster: { workers: 2, servers: 1, brokers: 0 },
+      model,
+      compute: { stepMs: 100, jitter: 0.1 },
+      network: { latencyMs: 2, jitterMs: 0.5, bandwidthMbps: 1000 },
+      strategy: strategySchema.parse({ kind: 'ps-async' }),
+    });
+    const sim = await Simulation.create(sc, { trainer });
+    await sim.runToEnd();
+    for (const t of [300, 900, sim.now()]) {
+      const e = sim.evaluationAt('w0', t)!;
+      expect(e.perClass).toHaveLength(10);
+      expect(e.samples!.length).toBeGreaterThan(0);
+      // The tile and the caption show one sample: the evaluation is that of the snapshot's parameters.
+      const again = await trainer.evaluate(sim.paramsAt('w0', t)!);
+      expect(e.loss).toBeCloseTo(again.loss, 5);
+      expect(e.perClass).toEqual(again.perClass);
+    }
+    // Later samples differ from early ones (the model trains between them).
+    expect(sim.evaluationAt('w0', sim.now())!.loss).toBeLessThan(sim.evaluationAt('w0', 300)!.loss);
+    expect(sim.evaluationAt('w0', -1)).toBeNull();
+  });
+});

@@ -10,6 +10,7 @@ import { factsSource } from './ports';
 import { RoundTracker } from './rounds';
 import { SnapshotSeries } from './snapshots';
 import { LossTracker, RoundDelays } from './targets';
+import type { Evaluation } from '../train/types';
 
 /**
  * What the run shows: metrics (the engine's, the strategy's, the coordination service's, and
@@ -209,6 +210,11 @@ export class ReadModel {
   paramsAt(node: NodeId, t: SimTime): Float32Array | null {
     const best = this.snapshots.get(node)?.at(t);
     return best ? best.params.slice() : null;
+  }
+
+  /** The evaluation taken with that snapshot: per-class accuracy and sample predictions on an image dataset. */
+  evaluationAt(node: NodeId, t: SimTime): Evaluation | null {
+    return this.snapshots.get(node)?.at(t)?.eval ?? null;
   }
 
   // ---------------------------------------------------------------- the history-derived read model

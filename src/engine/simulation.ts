@@ -385,7 +385,7 @@ export class Simulation {
       n.eval = e;
       let snaps = this.read.snapshots.get(n.id);
       if (!snaps) this.read.snapshots.set(n.id, (snaps = new SnapshotSeries()));
-      snaps.push({ t: c.t, params: n.replica.params.slice() });
+      snaps.push({ t: c.t, params: n.replica.params.slice(), eval: e });
     });
     const sampled = evals.filter((e): e is Evaluation => !!e);
     const clusterLoss = sampled.length ? sampled.reduce((a, e) => a + e.loss, 0) / sampled.length : null;
@@ -550,6 +550,11 @@ export class Simulation {
   /** The parameters a worker held at its newest loss sample at or before t (the replica tiles). */
   paramsAt(node: NodeId, t: SimTime): Float32Array | null {
     return this.read.paramsAt(node, t);
+  }
+
+  /** The evaluation of the same snapshot as `paramsAt` (what an image dataset's replica tile shows at t). */
+  evaluationAt(node: NodeId, t: SimTime): Evaluation | null {
+    return this.read.evaluationAt(node, t);
   }
 
   /** Where the SHA-256 answers at once (Node, tests): the page hashes in a worker, see `digests`. */

@@ -1,3 +1,5 @@
+import type { Evaluation } from '../train/types';
+
 /**
  * Parameter snapshots of one worker (one per engine sample), thinned as they age so that a
  * lecture-long run keeps O(log age) of them instead of one per sample (issue 9): the last
@@ -8,6 +10,8 @@
 export interface Snapshot {
   t: number;
   params: Float32Array;
+  /** The sample's evaluation of exactly these parameters (the image datasets' replica tiles draw it). */
+  eval?: Evaluation;
 }
 
 export class SnapshotSeries {

@@ -7,8 +7,8 @@ import './FashionTile.css';
 /**
  * A replica's tile for Fashion-MNIST, where a 2-D decision boundary does not exist: accuracy per
  * class on the fixed evaluation set, and six evaluation images with the replica's predictions.
- * Purely presentational: it draws the Evaluation it is given (live: `sim.evaluation(node)`;
- * scrubbed: `trainer.evaluate(sim.paramsAt(node, t))`). Memoised, and the pixel canvases are
+ * Purely presentational: it draws the Evaluation it is given (`sim.evaluationAt(node, t)`, the
+ * evaluation the engine took with the snapshot at t: live or scrubbed, no extra worker call). Memoised, and the pixel canvases are
  * drawn once per image (the same six images come back at every evaluation).
  */
 
@@ -114,7 +114,7 @@ function FashionTileImpl({ evaluation, lang, size = 180, colour, down = false }:
       {!m ? (
         <div className="ft-empty">{word(lang, 'noEval')}</div>
       ) : (
-        <>
+        <div className="ft-body">
           <div className="ft-bars" role="list" aria-label={word(lang, 'perClass')}>
             {m.bars.map((b) => (
               <div key={b.label} role="listitem" style={{ display: 'contents' }} aria-label={`${b.name} ${b.pct}`}>
@@ -131,7 +131,7 @@ function FashionTileImpl({ evaluation, lang, size = 180, colour, down = false }:
               <SampleImage key={s.key} sample={s} />
             ))}
           </div>
-        </>
+        </div>
       )}
     </div>
   );

@@ -9,6 +9,7 @@ import type { Simulation } from '../../engine/simulation';
 import { indexOf, stateAt } from './runView';
 import { vs } from './strings';
 import { laneOrder } from './timelineModel';
+import { fashionTile, imageDataset } from './fashionTileLoad';
 import './views.css';
 
 export interface ReplicaBoundariesProps {
@@ -53,6 +54,15 @@ export function tileLayout(n: number, width: number, height: number, fontPx: num
   }
   const side = Math.floor(Math.max(MIN_SIDE, Math.min(260, best)));
   return { side, maxWidth: Math.max(side, Math.floor((width - GAP * (bestCols + 1)) / bestCols)) };
+}
+
+/**
+ * An image dataset's tiles (FashionTile): as wide as the panel allows, down to ~11 rem, at most
+ * `n` to a row; they grow downwards and the panel scrolls where it must.
+ */
+export function imageTileWidth(n: number, width: number, fontPx: number): number {
+  const cols = Math.max(1, Math.min(n, Math.floor((width - GAP) / (11 * fontPx + GAP))));
+  return Math.max(MIN_SIDE, Math.floor((width - GAP * (cols + 1)) / cols));
 }
 
 function paint(canvas: HTMLCanvasElement, grid: Float32Array | null, points: Dataset | null, bounds: Bounds | null, side: number): void {
@@ -126,15 +136,18 @@ export function ReplicaBoundaries(p: ReplicaBoundariesProps): JSX.Element {
 
   const model = sim.scenario.model;
   const seed = sim.scenario.seed;
+  // Images have no 2-D boundary: their tiles draw the evaluation taken with the snapshot.
+  const images = imageDataset(sim.scenario);
   // The training set fixes the region predictGrid renders; the evaluation set is what we plot
   // (fewer points than training, so the boundary stays visible in a small square).
   const { bounds, evalSet } = useMemo(() => {
+    if (images) return { bounds: null, evalSet: null };
     try {
       return { bounds: makeDataset(model, seed).bounds, evalSet: makeEvalSet(model, seed) };
     } catch {
       return { bounds: null, evalSet: null };
     }
-  }, [model, seed]);
+  }, [model, seed, images]);
 
   // A new simulation starts with empty panels.
   useEffect(() => {
@@ -148,11 +161,14 @@ export function ReplicaBoundaries(p: ReplicaBoundariesProps): JSX.Element {
   const fontPx = useFontSize(wrapRef, size, 14);
   // The caption's second line on one line (monospace digits, CJK a full em: textWidth's estimate).
   const subWidth = textWidth(`${vs(lang, 'loss')} 0.000`, 0.857 * fontPx) + textWidth(`${vs(lang, 'accuracy')} 100%`, 0.857 * fontPx) + 0.7 * 0.857 * fontPx;
-  const { side, maxWidth } = tileLayout(Math.max(1, ordered.length), size.width, size.height, fontPx, subWidth);
+  const squares = tileLayout(Math.max(1, ordered.length), size.width, size.height, fontPx, subWidth);
+  const side = images ? imageTileWidth(Math.max(1, ordered.length), size.width, fontPx) : squares.side;
+  const maxWidth = images ? side : squares.maxWidth;
   const ix = indexOf(sim);
   const sampleAt = (id: string) => valueAt(ix.samples.get(id), t) ?? null;
 
   useEffect(() => {
+    if (images) return;
     const wall = performance.now();
     let retry = Infinity;
     for (const n of ordered) {
@@ -205,7 +221,7 @@ export function ReplicaBoundaries(p: ReplicaBoundariesProps): JSX.Element {
     return () => clearTimeout(timer);
     // `ordered` derives from (sim, t, frame); listing it would re-run on every render.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [sim, t, frame, tick, side, evalSet, bounds, ix]);
+  }, [sim, t, frame, tick, side, evalSet, bounds, ix, images]);
 
   return (
     // A focusable group: the tiles scroll when they do not fit, and must scroll by keyboard too.
@@ -214,14 +230,18 @@ export function ReplicaBoundaries(p: ReplicaBoundariesProps): JSX.Element {
         const s = sampleAt(n.id);
         return (
           <figure className={`cv-replica${n.up ? '' : ' down'}`} key={n.id} data-testid={`replica-${n.id}`} style={{ margin: 0, maxWidth }}>
-            <canvas
-              ref={(el) => {
-                if (el) canvases.current.set(n.id, el);
-                else canvases.current.delete(n.id);
-              }}
-              style={{ borderColor: colourOf(n.id), width: side, height: side }}
-              title={n.failed ?? undefined}
-            />
+            {images ? (
+              <fashionTile.Part evaluation={sim.evaluationAt(n.id, t)} lang={lang} size={side} colour={colourOf(n.id)} down={!n.up} />
+            ) : (
+              <canvas
+                ref={(el) => {
+                  if (el) canvases.current.set(n.id, el);
+                  else canvases.current.delete(n.id);
+                }}
+                style={{ borderColor: colourOf(n.id), width: side, height: side }}
+                title={n.failed ?? undefined}
+              />
+            )}
             <figcaption>
               <div className="cv-cap">
                 <b>{n.id}</b>

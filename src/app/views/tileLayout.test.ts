@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tileLayout } from './ReplicaBoundaries';
+import { imageTileWidth, tileLayout } from './ReplicaBoundaries';
 
 describe('replica tile layout', () => {
   it("a presenter's short panel: four tiles in one row, each caption wrapped to its share", () => {
@@ -24,5 +24,21 @@ describe('replica tile layout', () => {
     const { side, maxWidth } = tileLayout(16, 790, 400, 14, 170);
     expect(side).toBeGreaterThanOrEqual(40);
     expect(Math.floor((790 - 8) / (maxWidth + 8))).toBeLessThan(16);
+  });
+});
+
+describe('image tiles (Fashion-MNIST)', () => {
+  it('four replicas share a 1280-wide panel in one row; eight wrap rather than shrink below ~11 rem', () => {
+    const w4 = imageTileWidth(4, 780, 15);
+    expect(4 * w4 + 5 * 8).toBeLessThanOrEqual(780);
+    expect(w4).toBeGreaterThan(160);
+    const w8 = imageTileWidth(8, 780, 15);
+    expect(w8).toBeGreaterThanOrEqual(11 * 15);
+    expect(w8).toBe(w4);
+  });
+
+  it('one replica takes the panel; a panel narrower than a tile still gets one', () => {
+    expect(imageTileWidth(1, 600, 15)).toBe(600 - 16);
+    expect(imageTileWidth(3, 120, 15)).toBe(120 - 16);
   });
 });
