@@ -165,17 +165,29 @@ export function drawLaneNames(labels: Layer, veilLanes: Layer, f: LaneFrame): vo
 
 export function drawAxis(layer: Layer, f: LaneFrame): void {
   if (!redrawFor(layer.node(), f.layoutKey)) return;
-  const { x, t0, t1 } = f;
+  const { x } = f;
+  const count = Math.max(2, Math.floor(f.width / 90));
+  const digits = secondsDigits(x.ticks(count));
   layer
     .attr('class', 'cv-layer-axis cv-axis')
     .attr('transform', `translate(0,${f.height - f.M.bottom + 4})`)
     .call(
       d3
         .axisBottom(x)
-        .ticks(Math.max(2, Math.floor(f.width / 90)))
+        .ticks(count)
         .tickSizeOuter(0)
-        .tickFormat((v) => `${(+v / 1000).toFixed(t1 - t0 < 5000 ? 1 : 0)} s`),
+        .tickFormat((v) => `${(+v / 1000).toFixed(digits)} s`),
     );
+}
+
+/**
+ * Decimals the axis's seconds need so that no two ticks read the same: from the ticks' step (ms),
+ * not the span (an 8 s axis 1 900 px wide ticks every 0.5 s, and whole seconds read 1 s, 1 s, 2 s).
+ */
+export function secondsDigits(ticks: readonly number[]): number {
+  const step = ticks.length > 1 ? Math.abs(ticks[1] - ticks[0]) : 1000;
+  if (step >= 1000 || step <= 0) return 0;
+  return Math.min(3, Math.ceil(-Math.log10(step / 1000) - 1e-9));
 }
 
 /** Branch points of a forked run (the time this branch left its parent): dashed lines. */
