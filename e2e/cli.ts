@@ -6,6 +6,8 @@ export interface CliSummary {
   eventLogHash: string;
   pass: boolean;
   metrics: Record<string, number>;
+  /** A scenario with variants: each one's run, after the base's. */
+  variants?: Array<{ id: string; scheduleHash: string; pass: boolean }>;
 }
 
 /**

@@ -45,6 +45,30 @@ test(`${id}: trains in the browser to done with backend=auto, expectations pass,
   await clean(page, w);
 });
 
+test(`${id}&variant=async: the URL opens the variant (asynchronous PS) as a run of its own, with its expectations and the CLI's hash for it`, async ({ page }) => {
+  const w = await watch(page);
+  const cli = cliSummary(id).variants?.find((v) => v.id === 'async');
+  expect(cli?.pass, 'the CLI runs the variant and it passes').toBe(true);
+  await page.goto(`./?scenario=${id}&variant=async&autoplay=1&speed=max&backend=wasm`);
+  await expect(page.getByTestId('run-status')).toHaveText('done', { timeout: 110_000 });
+  await expect(page.getByTestId('node-s0')).toBeVisible();
+  // The variant's own expectations, less the comparison with the base (judged where both runs are).
+  const expectations = page.getByTestId('expectation');
+  await expect(expectations).toHaveCount(4);
+  for (let i = 0; i < 4; i++) await expect(expectations.nth(i)).toHaveAttribute('data-pass', 'true');
+  await expect(page.getByTestId('fashion-tile')).toHaveCount(4);
+  await expect(page.getByTestId('schedule-hash')).toHaveText(cli!.scheduleHash);
+  await page.screenshot({ path: `e2e-artifacts/${id}-async-done-1280x720.png` });
+  await clean(page, w);
+});
+
+test('an unknown variant in the URL is named with the ones there are, and the base runs', async ({ page }) => {
+  await page.goto(`./?scenario=${id}&variant=nope&backend=wasm`);
+  await expect(page.getByTestId('error')).toContainText('variant: no variant "nope" (variants: async)');
+  await expect(page.getByTestId('node-w0')).toBeVisible();
+  await expect(page.getByTestId('node-s0')).toHaveCount(0);
+});
+
 test('a scenario on a 2-D dataset never loads the Fashion-MNIST file', async ({ page }) => {
   const urls = recordRequests(page);
   await page.goto('./?scenario=async-partition&autoplay=1&speed=max&backend=wasm');

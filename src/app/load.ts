@@ -2,7 +2,7 @@ import { Simulation } from '../engine/simulation';
 import { pageSha256 } from '../workers/workerSha256';
 import { WorkerPool } from '../workers/pool';
 import type { Scenario } from '../scenario/schema';
-import { validateScenario } from '../scenario/validate';
+import { resolveVariant, validateScenario } from '../scenario/validate';
 import { fetchBuiltin, fetchBuiltinIds, parseScenarioText } from '../scenario/loader';
 import { decodeScenarioHashAny, parseUrlParams } from '../scenario/url';
 import type { BackendChoice } from '../train/types';
@@ -156,7 +156,11 @@ export async function applyEdit(candidate: unknown, pruned = 0): Promise<void> {
   if (ok && pruned > 0) setNotice(s(lang, 'prunedEntries', { n: pruned }));
 }
 
-export async function openBuiltin(id: string, opts: { autoplay?: boolean } = {}): Promise<boolean> {
+/**
+ * Opens a built-in; with `variant` (a URL's `&variant=`), that variant of it as a run of its own
+ * (the base's patch applied, its expectations). An unknown variant is reported and the base opens.
+ */
+export async function openBuiltin(id: string, opts: { autoplay?: boolean; variant?: string } = {}): Promise<boolean> {
   const lang = get().lang;
   const known = get().builtins.map((b) => b.id);
   // A static host answers an unknown path with the app's own index.html; ask the index instead.
@@ -168,7 +172,10 @@ export async function openBuiltin(id: string, opts: { autoplay?: boolean } = {})
     reportError(s(lang, 'builtinFailed', { id }), [...r.errors, ...(get().sim ? [s(lang, 'keptPrevious')] : [])]);
     return false;
   }
-  return loadScenario(r.scenario, opts);
+  if (opts.variant === undefined) return loadScenario(r.scenario, opts);
+  const v = resolveVariant(r.scenario, opts.variant);
+  if (!v.ok) reportError(s(lang, 'urlFailed'), v.errors);
+  return loadScenario(v.ok ? v.scenario : r.scenario, { autoplay: opts.autoplay });
 }
 
 export async function openFile(file: File): Promise<void> {
@@ -297,6 +304,6 @@ async function openFromUrl(p: ReturnType<typeof parseUrlParams>): Promise<void> 
   }
   if (p.scenarioHash && (await openHash(p.scenarioHash, p.autoplay))) return;
   const id = p.scenarioId ?? defaultScenarioId;
-  if (await openBuiltin(id, { autoplay: p.autoplay })) return;
+  if (await openBuiltin(id, { autoplay: p.autoplay, ...(p.variant !== undefined ? { variant: p.variant } : {}) })) return;
   if (id !== defaultScenarioId) await openBuiltin(defaultScenarioId, { autoplay: p.autoplay });
 }

@@ -40,8 +40,9 @@ options:
   -h, --help         show this help
 
 A scenario with variants runs the base and then every variant (each with the base seed); the
-summary reports each, --json adds "variants": [{id, metrics, expectations, pass}], and the
-verdict needs all of them. --log and --history describe the base run.
+summary reports each, --json adds "variants": [{id, scheduleHash, eventLogHash, metrics,
+expectations, pass}], and the verdict needs all of them. --log and --history describe the base
+run. The page opens one variant with ?scenario=<id>&variant=<variant id>.
 
 exit status: 0 all expectations hold, 1 one fails, 2 invalid input or arguments`;
 

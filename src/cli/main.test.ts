@@ -112,7 +112,7 @@ describe('sim CLI', () => {
     expect(r.stdout).toMatch(/result: FAIL/);
   });
 
-  it('variants: --json adds {id, metrics, expectations, pass} per variant; the verdict needs every one', () => {
+  it('variants: --json adds {id, scheduleHash, eventLogHash, metrics, expectations, pass} per variant; the verdict needs every one', () => {
     const p = join(dir, 'variants.json');
     const scenario = {
       ...small,
@@ -135,7 +135,13 @@ describe('sim CLI', () => {
       ['three', true, 1],
       ['slow', false, 2],
     ]);
-    expect(Object.keys(out.variants[0]).sort()).toEqual(['expectations', 'id', 'metrics', 'pass']);
+    expect(Object.keys(out.variants[0]).sort()).toEqual(['eventLogHash', 'expectations', 'id', 'metrics', 'pass', 'scheduleHash']);
+    // Each variant's hashes are its own run's: that variant written out as a scenario alone hashes the same.
+    const vs = out.variants as unknown as Array<{ scheduleHash: string }>;
+    expect(vs[0].scheduleHash).not.toBe(vs[1].scheduleHash);
+    const alone = join(dir, 'three.json');
+    writeFileSync(alone, JSON.stringify({ ...small, cluster: { ...small.cluster, workers: 3 }, expect: [{ at: 'end', metric: 'steps', op: '>', value: 0 }] }));
+    expect((JSON.parse(sim(alone, '--json').stdout) as { scheduleHash: string }).scheduleHash).toBe(vs[0].scheduleHash);
     // 1.5 s at 1 s per step: each of the two workers completes one step.
     expect(out.variants[1].metrics.steps).toBe(2);
     const text = sim(p);

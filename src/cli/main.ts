@@ -75,7 +75,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const basePass = verdict(engineSummary, scenario.durationMs);
   const variants: Array<VariantSummary & { durationMs: number; simTimeMs: number }> = variantRuns.map((v) => {
     const s = withComparisons(v.id, v.summary);
-    return { id: v.id, metrics: s.metrics, expectations: s.expectations, pass: verdict(s, v.durationMs), durationMs: v.durationMs, simTimeMs: s.simTimeMs };
+    return { id: v.id, scheduleHash: s.scheduleHash, eventLogHash: s.eventLogHash, metrics: s.metrics, expectations: s.expectations, pass: verdict(s, v.durationMs), durationMs: v.durationMs, simTimeMs: s.simTimeMs };
   });
   const untilCut = args.untilMs !== undefined && args.untilMs < scenario.durationMs;
   const shapes: ShapeSummary[] = lesson.shapes.map(({ index: _i, pass: p, ...rest }) => ({ ...rest, pass: p === true }));
@@ -84,7 +84,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const summary: RunSummary = {
     ...engineSummary,
     pass,
-    ...(variants.length ? { variants: variants.map(({ id, metrics, expectations, pass: p }) => ({ id, metrics, expectations, pass: p })) } : {}),
+    ...(variants.length ? { variants: variants.map(({ id, scheduleHash, eventLogHash, metrics, expectations, pass: p }) => ({ id, scheduleHash, eventLogHash, metrics, expectations, pass: p })) } : {}),
     ...(shapes.length ? { shapes } : {}),
   };
   const text = () =>

@@ -120,6 +120,9 @@ export interface ShapeSummary {
 /** A variant's run, as `--json` reports it: `{ id, metrics, expectations, pass }`. */
 export interface VariantSummary {
   id: string;
+  /** The variant's own run hashes: a browser run of it (`&variant=`) gives the same. */
+  scheduleHash: string;
+  eventLogHash: string;
   metrics: RunSummary['metrics'];
   expectations: SummaryExpectation[];
   pass: boolean;
