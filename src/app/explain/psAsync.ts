@@ -66,11 +66,12 @@ export function psAsync(st: ExplainState): Sentence {
       `The fault separates workers only; each still reaches ${server}, so training goes on as before (availability ${a}).`,
       `这次故障只隔开了工作节点之间的链路；每个节点仍能连到 ${server}，训练照常进行（可用性 ${a}）。`,
     );
-  const note = waiting.length > 0 ? S(` (${list(waiting, 'en')} waiting for parameters right now)`, `（${list(waiting, 'zh')} 此刻在等参数）`) : S('', '');
+  // Waiting on the server's reply is not waiting on another worker: say which it is.
+  const note = waiting.length > 0 ? S(`; ${list(waiting, 'en')} ${waiting.length === 1 ? 'is' : 'are'} only waiting for ${server}'s reply to a pull`, `；${list(waiting, 'zh')} 只是在等 ${server} 回复拉取请求`) : S('', '');
   // Availability looks back 10 × stepMs: quote it once the window has filled.
   const avail = st.t >= 10 * st.stepMs ? S(` (availability ${a})`, `（可用性 ${a}）`) : S('', '');
   return S(
-    `Healthy: nobody waits for anybody${avail.en}${note.en}, but each worker computes on parameters that miss the others' newest updates (staleness ${stale}, in versions) — eventual consistency, ${pacelc}.`,
-    `运行正常：节点之间互不等待${avail.zh}${note.zh}，但每个工作节点计算所用的参数都缺少其他节点最新的更新（陈旧度 ${stale}，以版本计）——最终一致性，${pacelc}。`,
+    `Healthy: no worker waits for another${avail.en}${note.en}. But each worker computes on parameters that miss the others' newest updates (staleness ${stale}, in versions) — eventual consistency, ${pacelc}.`,
+    `运行正常：工作节点之间互不等待${avail.zh}${note.zh}。但每个工作节点计算所用的参数都缺少其他节点最新的更新（陈旧度 ${stale}，以版本计）——最终一致性，${pacelc}。`,
   );
 }
