@@ -90,6 +90,12 @@ function columnsFor(width: number): number {
   return width > 0 && width < 540 ? 2 : 4;
 }
 
+/** Ticks on a chart's x axis: one per 70 px; steps come whole, so no more ticks than steps (an idle chart read "0 500m 1"). */
+export function xTickCount(width: number, xIsTime: boolean, xMax: number): number {
+  const n = Math.max(2, Math.floor(width / 70));
+  return xIsTime ? n : Math.min(n, Math.max(1, Math.floor(xMax)));
+}
+
 function drawChart(svgEl: SVGSVGElement, spec: ChartSpec, width: number, height: number, lang: Lang, cursor: number | null, fs: number): void {
   const svg = d3.select(svgEl).attr('viewBox', `0 0 ${width} ${height}`);
   if (svg.select('g.cv-plot').empty()) {
@@ -128,7 +134,7 @@ function drawChart(svgEl: SVGSVGElement, spec: ChartSpec, width: number, height:
       .call(
         d3
           .axisBottom(x)
-          .ticks(Math.max(2, Math.floor(width / 70)))
+          .ticks(xTickCount(width, spec.xIsTime, x.domain()[1]))
           .tickSizeOuter(0)
           .tickFormat((v) => (spec.xIsTime ? String(+v / 1000) : d3.format('~s')(+v))),
       );

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { endLabels, type Series } from './LossCharts';
+import * as d3 from 'd3';
+import { endLabels, xTickCount, type Series } from './LossCharts';
 
 const line = (key: string, end: number): Series => ({ key, colour: null, points: [[0, 0], [10, end]] });
 const id = (v: number): number => v;
@@ -17,5 +18,18 @@ describe('chart end labels', () => {
     expect(out[out.length - 1].key).toBe('w15');
     for (const l of out) expect(l.y).toBeGreaterThanOrEqual(20);
     for (const l of out) expect(l.y).toBeLessThanOrEqual(60);
+  });
+});
+
+describe('chart x ticks', () => {
+  it('steps come whole: never more ticks than steps, so none falls between two', () => {
+    for (const xMax of [0, 1, 2, 3, 7, 40, 1000]) {
+      const n = xTickCount(300, false, xMax);
+      const ticks = d3.scaleLinear().domain([0, Math.max(1, xMax)]).ticks(n);
+      expect(ticks.every(Number.isInteger), `${xMax}: ${ticks.join(' ')}`).toBe(true);
+    }
+  });
+  it('time keeps one tick per 70 px', () => {
+    expect(xTickCount(700, true, 1)).toBe(10);
   });
 });
