@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { cliSummary } from './cli';
 import { clean, watch } from './pageWatch';
@@ -62,11 +63,15 @@ test(`${id}&variant=async: the URL opens the variant (asynchronous PS) as a run 
   await clean(page, w);
 });
 
-test('an unknown variant in the URL is named with the ones there are, and the base runs', async ({ page }) => {
+test('an unknown variant in the URL is named with the ones there are, and the base runs (a built-in, and a scenario carried in the link)', async ({ page }) => {
   await page.goto(`./?scenario=${id}&variant=nope&backend=wasm`);
   await expect(page.getByTestId('error')).toContainText('variant: no variant "nope" (variants: async)');
   await expect(page.getByTestId('node-w0')).toBeVisible();
   await expect(page.getByTestId('node-s0')).toHaveCount(0);
+  const carried = Buffer.from(readFileSync(`public/scenarios/${id}.json`, 'utf8')).toString('base64url');
+  await page.goto(`./?variant=nope&backend=wasm#scenario=${carried}`);
+  await expect(page.getByTestId('error')).toContainText('variant: no variant "nope" (variants: async)');
+  await expect(page.getByTestId('node-w0')).toBeVisible();
 });
 
 test('a scenario on a 2-D dataset never loads the Fashion-MNIST file', async ({ page }) => {

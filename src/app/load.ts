@@ -157,9 +157,18 @@ export async function applyEdit(candidate: unknown, pruned = 0): Promise<void> {
 }
 
 /**
- * Opens a built-in; with `variant` (a URL's `&variant=`), that variant of it as a run of its own
- * (the base's patch applied, its expectations). An unknown variant is reported and the base opens.
+ * The run a URL's `&variant=` asks for: that variant of `sc` as a run of its own (the base's patch
+ * applied, its expectations), or, for an unknown id, the base with the problem reported.
  */
+function variantOf(sc: Scenario, variant: string | undefined): Scenario {
+  if (variant === undefined) return sc;
+  const v = resolveVariant(sc, variant);
+  if (v.ok) return v.scenario;
+  reportError(s(get().lang, 'urlFailed'), v.errors);
+  return sc;
+}
+
+/** Opens a built-in; with `variant`, that variant of it (variantOf). */
 export async function openBuiltin(id: string, opts: { autoplay?: boolean; variant?: string } = {}): Promise<boolean> {
   const lang = get().lang;
   const known = get().builtins.map((b) => b.id);
@@ -172,10 +181,7 @@ export async function openBuiltin(id: string, opts: { autoplay?: boolean; varian
     reportError(s(lang, 'builtinFailed', { id }), [...r.errors, ...(get().sim ? [s(lang, 'keptPrevious')] : [])]);
     return false;
   }
-  if (opts.variant === undefined) return loadScenario(r.scenario, opts);
-  const v = resolveVariant(r.scenario, opts.variant);
-  if (!v.ok) reportError(s(lang, 'urlFailed'), v.errors);
-  return loadScenario(v.ok ? v.scenario : r.scenario, { autoplay: opts.autoplay });
+  return loadScenario(variantOf(r.scenario, opts.variant), { autoplay: opts.autoplay });
 }
 
 export async function openFile(file: File): Promise<void> {
@@ -226,7 +232,7 @@ export async function loadBuiltinTitles(ids: readonly string[]): Promise<void> {
 }
 
 /** Opens a `#scenario=` value; on any problem shows it and keeps what is loaded. */
-async function openHash(value: string, autoplay: boolean): Promise<boolean> {
+async function openHash(value: string, autoplay: boolean, variant?: string): Promise<boolean> {
   const lang = get().lang;
   const decoded = await decodeScenarioHashAny(value);
   const r = decoded.ok ? parseScenarioText(decoded.json) : { ok: false as const, errors: [decoded.error] };
@@ -234,7 +240,7 @@ async function openHash(value: string, autoplay: boolean): Promise<boolean> {
     reportError(s(lang, 'urlFailed'), [...r.errors, ...(get().sim ? [s(lang, 'keptPrevious')] : [])]);
     return false;
   }
-  return loadScenario(r.scenario, { autoplay });
+  return loadScenario(variantOf(r.scenario, variant), { autoplay });
 }
 
 /**
@@ -302,8 +308,8 @@ async function openFromUrl(p: ReturnType<typeof parseUrlParams>): Promise<void> 
     const { openLesson } = await import('./lesson/open');
     if (r?.ok && (await openLesson(r.scenario, lessonOpts))) return;
   }
-  if (p.scenarioHash && (await openHash(p.scenarioHash, p.autoplay))) return;
+  if (p.scenarioHash && (await openHash(p.scenarioHash, p.autoplay, p.variant))) return;
   const id = p.scenarioId ?? defaultScenarioId;
-  if (await openBuiltin(id, { autoplay: p.autoplay, ...(p.variant !== undefined ? { variant: p.variant } : {}) })) return;
+  if (await openBuiltin(id, { autoplay: p.autoplay, variant: p.variant })) return;
   if (id !== defaultScenarioId) await openBuiltin(defaultScenarioId, { autoplay: p.autoplay });
 }

@@ -128,7 +128,7 @@ describe('sim CLI', () => {
     writeFileSync(p, JSON.stringify(scenario));
     const r = sim(p, '--json');
     expect(r.code, r.stderr).toBe(1);
-    const out = JSON.parse(r.stdout) as { pass: boolean; expectations: unknown[]; variants: Array<{ id: string; pass: boolean; metrics: Record<string, number>; expectations: Array<{ metric: string; pass: boolean }> }> };
+    const out = JSON.parse(r.stdout) as { pass: boolean; expectations: unknown[]; variants: Array<{ id: string; scheduleHash: string; pass: boolean; metrics: Record<string, number>; expectations: Array<{ metric: string; pass: boolean }> }> };
     expect(out.pass).toBe(false);
     expect(out.expectations).toHaveLength(1); // the base holds "*" only
     expect(out.variants.map((v) => [v.id, v.pass, v.expectations.length])).toEqual([
@@ -137,7 +137,7 @@ describe('sim CLI', () => {
     ]);
     expect(Object.keys(out.variants[0]).sort()).toEqual(['eventLogHash', 'expectations', 'id', 'metrics', 'pass', 'scheduleHash']);
     // Each variant's hashes are its own run's: that variant written out as a scenario alone hashes the same.
-    const vs = out.variants as unknown as Array<{ scheduleHash: string }>;
+    const vs = out.variants;
     expect(vs[0].scheduleHash).not.toBe(vs[1].scheduleHash);
     const alone = join(dir, 'three.json');
     writeFileSync(alone, JSON.stringify({ ...small, cluster: { ...small.cluster, workers: 3 }, expect: [{ at: 'end', metric: 'steps', op: '>', value: 0 }] }));

@@ -117,7 +117,7 @@ export interface ShapeSummary {
   pass: boolean;
 }
 
-/** A variant's run, as `--json` reports it: `{ id, metrics, expectations, pass }`. */
+/** A variant's run, as `--json` reports it: `{ id, scheduleHash, eventLogHash, metrics, expectations, pass }`. */
 export interface VariantSummary {
   id: string;
   /** The variant's own run hashes: a browser run of it (`&variant=`) gives the same. */

@@ -51,8 +51,8 @@ export function ExplainLine({ t }: { t: number }) {
 
 /**
  * The line keeps the tallest height it has had for this run, language, type size (presenter, and
- * the window's height in presenter) and width. Its sentence changes with the run (two, three, four lines at 1280 px), and each change
- * of height resized every view above it: raft-ps-majority jumped seven times in 14 s, each a page
+ * the window's height in presenter) and width. Its sentence changes with the run (two, three,
+ * four lines at 1280 px), and each change of height resized every view above it: raft-ps-majority jumped seven times in 14 s, each a page
  * layout and a full redraw of every view (a 45–68 ms task). Now it grows at most a few times a run
  * and never shrinks back. The sizes come from a ResizeObserver: nothing is read in a frame.
  */

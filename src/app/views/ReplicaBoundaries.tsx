@@ -65,6 +65,11 @@ export function imageTileWidth(n: number, width: number, fontPx: number): number
   return Math.max(MIN_SIDE, Math.floor((width - GAP * (cols + 1)) / cols));
 }
 
+/** The caption's second line on one line (monospace digits, CJK a full em: textWidth's estimate). */
+function captionWidth(lang: Lang, fontPx: number): number {
+  return textWidth(`${vs(lang, 'loss')} 0.000`, 0.857 * fontPx) + textWidth(`${vs(lang, 'accuracy')} 100%`, 0.857 * fontPx) + 0.7 * 0.857 * fontPx;
+}
+
 function paint(canvas: HTMLCanvasElement, grid: Float32Array | null, points: Dataset | null, bounds: Bounds | null, side: number): void {
   const dpr = window.devicePixelRatio || 1;
   const px = Math.round(side * dpr);
@@ -159,11 +164,10 @@ export function ReplicaBoundaries(p: ReplicaBoundariesProps): JSX.Element {
   const nodes = stateAt(sim, t).nodes.filter((n) => n.role === 'worker');
   const ordered = laneOrder(nodes.map((n) => n.id)).map((id) => nodes.find((n) => n.id === id)!);
   const fontPx = useFontSize(wrapRef, size, 14);
-  // The caption's second line on one line (monospace digits, CJK a full em: textWidth's estimate).
-  const subWidth = textWidth(`${vs(lang, 'loss')} 0.000`, 0.857 * fontPx) + textWidth(`${vs(lang, 'accuracy')} 100%`, 0.857 * fontPx) + 0.7 * 0.857 * fontPx;
-  const squares = tileLayout(Math.max(1, ordered.length), size.width, size.height, fontPx, subWidth);
-  const side = images ? imageTileWidth(Math.max(1, ordered.length), size.width, fontPx) : squares.side;
-  const maxWidth = images ? side : squares.maxWidth;
+  const count = Math.max(1, ordered.length);
+  // An image tile's caption is as wide as the tile; a square's may be wider (tileLayout).
+  const imageWidth = images ? imageTileWidth(count, size.width, fontPx) : 0;
+  const { side, maxWidth } = images ? { side: imageWidth, maxWidth: imageWidth } : tileLayout(count, size.width, size.height, fontPx, captionWidth(lang, fontPx));
   const ix = indexOf(sim);
   const sampleAt = (id: string) => valueAt(ix.samples.get(id), t) ?? null;
 

@@ -1,4 +1,4 @@
-import type { Scenario } from '../../scenario/schema';
+import { toyDatasetKinds, type Scenario } from '../../scenario/schema';
 import { onDemand } from '../onDemand';
 import type { FashionTileProps } from './FashionTile';
 
@@ -12,7 +12,7 @@ export const fashionTile = onDemand<FashionTileProps, typeof import('./FashionTi
   (m) => m.FashionTile,
 );
 
-/** Whether the model's data has no 2-D decision boundary to draw: its tiles show classes and images instead. */
+/** Whether the model's data has no 2-D decision boundary to draw (not a toy dataset): its tiles show classes and images instead. */
 export function imageDataset(sc: Pick<Scenario, 'model'>): boolean {
-  return sc.model.dataset === 'fashion-mnist';
+  return !(toyDatasetKinds as readonly string[]).includes(sc.model.dataset);
 }

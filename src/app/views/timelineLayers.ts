@@ -166,15 +166,15 @@ export function drawLaneNames(labels: Layer, veilLanes: Layer, f: LaneFrame): vo
 export function drawAxis(layer: Layer, f: LaneFrame): void {
   if (!redrawFor(layer.node(), f.layoutKey)) return;
   const { x } = f;
-  const count = Math.max(2, Math.floor(f.width / 90));
-  const digits = secondsDigits(x.ticks(count));
+  const ticks = x.ticks(Math.max(2, Math.floor(f.width / 90)));
+  const digits = secondsDigits(ticks);
   layer
     .attr('class', 'cv-layer-axis cv-axis')
     .attr('transform', `translate(0,${f.height - f.M.bottom + 4})`)
     .call(
       d3
         .axisBottom(x)
-        .ticks(count)
+        .tickValues(ticks)
         .tickSizeOuter(0)
         .tickFormat((v) => `${(+v / 1000).toFixed(digits)} s`),
     );
