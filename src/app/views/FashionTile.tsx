@@ -105,13 +105,15 @@ export interface FashionTileProps {
   colour?: string;
   /** Greyed out, dashed border: the replica is down. */
   down?: boolean;
+  /** Take the height the parent gives (a flex item) and scale the rows to it (FashionTile.css). */
+  fit?: boolean;
 }
 
-function FashionTileImpl({ evaluation, lang, size = 180, colour, down = false }: FashionTileProps): JSX.Element {
+function FashionTileImpl({ evaluation, lang, size = 180, colour, down = false, fit = false }: FashionTileProps): JSX.Element {
   const m = fashionTileModel(evaluation, lang);
   const style = { width: size, ...(colour ? { ['--ft-accent' as string]: colour } : {}) };
   return (
-    <div className={`ft-tile${down ? ' ft-down' : ''}`} style={style} data-testid="fashion-tile">
+    <div className={`ft-tile${down ? ' ft-down' : ''}${fit ? ' ft-fit' : ''}`} style={style} data-testid="fashion-tile">
       {!m ? (
         <div className="ft-empty">{word(lang, 'noEval')}</div>
       ) : (
@@ -138,5 +140,5 @@ function FashionTileImpl({ evaluation, lang, size = 180, colour, down = false }:
   );
 }
 
-/** Re-renders only when its evaluation, language, size, colour or state changes. */
+/** Re-renders only when its evaluation, language, size, colour, state or fit changes. */
 export const FashionTile = memo(FashionTileImpl);

@@ -235,7 +235,7 @@ export function ReplicaBoundaries(p: ReplicaBoundariesProps): JSX.Element {
         return (
           <figure className={`cv-replica${n.up ? '' : ' down'}${images ? ' images' : ''}`} key={n.id} data-testid={`replica-${n.id}`} style={{ margin: 0, maxWidth }}>
             {images ? (
-              <fashionTile.Part evaluation={sim.evaluationAt(n.id, t)} lang={lang} size={side} colour={colourOf(n.id)} down={!n.up} />
+              <fashionTile.Part evaluation={sim.evaluationAt(n.id, t)} lang={lang} size={side} colour={colourOf(n.id)} down={!n.up} fit />
             ) : (
               <canvas
                 ref={(el) => {
