@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectationText, formatMetric, formatSeconds, stripLayout } from './format';
+import { expectationText, formatMetric, formatSeconds, stripLayout, worthACell } from './format';
 import { metricNames, type MetricName } from '../scenario/schema';
 import { keysOf, s } from './i18n/strings';
 
@@ -69,5 +69,16 @@ describe('stripLayout', () => {
     const d = stripLayout('degrade', definedFor(['degradedWorkers', 'lostWork', 'fencedWrites']), metricNames).visible;
     expect(d).toEqual(expect.arrayContaining(['degradedWorkers', 'lostWork', 'fencedWrites']));
     expect(d).not.toContain('consumerLag');
+  });
+
+  it('security counters get a cell only on a protected run or once non-zero; traffic shows otherwise', () => {
+    // A ring run defines these (all 0 but the round's bytes): the traffic counters had lost their cells.
+    const ring: Partial<Record<MetricName, number>> = { tamperedAccepted: 0, tamperedRejected: 0, replayRejected: 0, sentPerRound: 610620, syncMs: 40 };
+    const layout = (values: Partial<Record<MetricName, number>>, secured: boolean) => stripLayout('allreduce', (m) => worthACell(m, values[m] ?? null, secured), metricNames).visible;
+    expect(layout(ring, false)).not.toContain('tamperedAccepted');
+    expect(layout(ring, false)).toEqual(expect.arrayContaining(['sentPerRound', 'syncMs']));
+    expect(layout({ tamperedAccepted: 0, tamperedRejected: 0, replayRejected: 0 }, false)).toEqual(expect.arrayContaining(['bytes', 'messages', 'dropped']));
+    expect(layout(ring, true)).toEqual(expect.arrayContaining(['tamperedAccepted', 'tamperedRejected', 'replayRejected']));
+    expect(layout({ ...ring, tamperedAccepted: 1 }, false)).toContain('tamperedAccepted');
   });
 });

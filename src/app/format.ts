@@ -40,6 +40,18 @@ export const strategyStrip: Readonly<Record<string, readonly MetricName[]>> = {
   degrade: ['degradedWorkers', 'lostWork', 'fencedWrites', 'staleWritesAccepted', 'mergeLossSpike'],
 };
 
+/**
+ * The security layer's counters read 0 on every run (nothing tampered, nothing rejected): they get
+ * a cell where the scenario protects its messages or once one is non-zero, not on every run, where
+ * they crowded out the traffic counters and the strategy's own metrics.
+ */
+const securityMetrics: ReadonlySet<MetricName> = new Set(['tamperedAccepted', 'tamperedRejected', 'replayRejected']);
+
+/** Whether a metric with this value is worth a strip cell on this run (`stripLayout`'s `defined`). */
+export function worthACell(name: MetricName, value: number | null, secured: boolean): boolean {
+  return value !== null && (secured || value !== 0 || !securityMetrics.has(name));
+}
+
 /** At most this many cells: more would shrink the numbers below what reads from the back row. */
 export const maxStripCells = 12;
 const maxStrategyCells = 4;

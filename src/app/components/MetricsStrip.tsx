@@ -1,6 +1,6 @@
 import { metricNames, type MetricName } from '../../scenario/schema';
 import { s, type StringKey } from '../i18n/strings';
-import { formatBytes, formatMetric, stripLayout } from '../format';
+import { formatBytes, formatMetric, stripLayout, worthACell } from '../format';
 import { useApp } from '../store';
 import { invariantName } from '../words/invariantWords';
 import { indexOf, stateAt } from '../views/runView';
@@ -23,7 +23,8 @@ export function MetricsStrip({ t }: { t: number }) {
   const zabTerm = sim?.scenario.coordination?.service === 'zookeeper' && !!state && !state.nodes.some((n) => n.facts?.kind === 'raft-server' || n.facts?.kind === 'paxos-server' || n.facts?.kind === 'kafka-broker');
   const value = (name: MetricName): number | null => sample?.cluster[name] ?? null;
   const kind = sim?.scenario.strategy.kind ?? '';
-  const { visible, hidden } = stripLayout(kind, (m) => value(m) !== null, metricNames);
+  const secured = !!sim?.scenario.security;
+  const { visible, hidden } = stripLayout(kind, (m) => worthACell(m, value(m), secured), metricNames);
   const violations = value('violations') ?? 0;
   const first = violations > 0 && sim ? indexOf(sim).violations[0] : undefined;
   // The detail is the strategy's own English diagnostic: a Chinese screen names the invariant only.
