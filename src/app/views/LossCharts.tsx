@@ -5,7 +5,7 @@ import type { Lang } from '../i18n/lang';
 import { colourOf } from '../palette';
 import { firstAtOrAfter, lastAtOrBefore } from '../../engine/index/series';
 import { finiteMax, lossPoints, metricSeries, thin } from './chartModel';
-import { textWidth, timed, useFontSize, useSize } from './hooks';
+import { measuredWidth, textWidth, timed, useCssValues, useFontSize, useSize } from './hooks';
 import type { Simulation } from '../../engine/simulation';
 import { indexOf, isLive, staticOf } from './runView';
 import { vs, type ViewStringKey } from './strings';
@@ -96,7 +96,21 @@ export function xTickCount(width: number, xIsTime: boolean, xMax: number): numbe
   return xIsTime ? n : Math.min(n, Math.max(1, Math.floor(xMax)));
 }
 
-function drawChart(svgEl: SVGSVGElement, spec: ChartSpec, width: number, height: number, lang: Lang, cursor: number | null, fs: number): void {
+/** A chart title's size (CSS .cv-chart-title) in em of the chart's type. */
+const TITLE_EM = 0.867;
+
+/**
+ * The title's font size in px where it would overrun the chart's width ("Replica divergence" on a
+ * 1024-wide projector), down to 9 px; null where the stylesheet's size fits.
+ */
+export function fittedTitlePx(title: string, fs: number, width: number, family: string): number | null {
+  const px = TITLE_EM * fs;
+  const w = measuredWidth(title, px, family, 'bold');
+  const room = width - 8;
+  return w <= room ? null : Math.max(9, Math.floor((px * room) / w * 10) / 10);
+}
+
+function drawChart(svgEl: SVGSVGElement, spec: ChartSpec, width: number, height: number, lang: Lang, cursor: number | null, fs: number, family: string): void {
   const svg = d3.select(svgEl).attr('viewBox', `0 0 ${width} ${height}`);
   if (svg.select('g.cv-plot').empty()) {
     svg.append('g').attr('class', 'cv-periods');
@@ -149,10 +163,13 @@ function drawChart(svgEl: SVGSVGElement, spec: ChartSpec, width: number, height:
           .tickFormat((v) => fmtY(+v, spec.yInt ?? false)),
       );
   }
+  const title = vs(lang, spec.title);
+  const titlePx = fittedTitlePx(title, fs, width, family);
   svg
     .select('text.cv-chart-title')
     .attr('y', 14 * k)
-    .text(vs(lang, spec.title));
+    .style('font-size', () => (titlePx === null ? null : `${titlePx}px`))
+    .text(title);
   svg.select('text.cv-chart-note').attr('y', 27 * k);
   // The note is shown only where it fits the chart's width (estimated, not measured: no layout reads).
   const note = spec.note ? vs(lang, spec.note) : '';
@@ -225,6 +242,7 @@ export function LossCharts(p: LossChartsProps): JSX.Element {
   const refs = [useRef<SVGSVGElement>(null), useRef<SVGSVGElement>(null), useRef<SVGSVGElement>(null), useRef<SVGSVGElement>(null)];
   const size = useSize(wrapRef);
   const fs = useFontSize(wrapRef, size, 15);
+  const { font } = useCssValues(wrapRef, [], [size.width, size.height]);
   // The charts plot engine samples (every 250 ms of simulated time): redrawn when a new one
   // arrives, the cursor moves or the box changes — not on every frame.
   const drawnFor = useRef<{ ix: unknown; key: string }>({ ix: null, key: '' });
@@ -238,7 +256,7 @@ export function LossCharts(p: LossChartsProps): JSX.Element {
       // Everything is plotted up to the newest sample, the charts' own "now".
       const now = ix.metrics.length > 0 ? ix.metrics[ix.metrics.length - 1].t : 0;
       const lastPartition = ix.partitions[ix.partitions.length - 1];
-      const key = `${ix.metrics.length}|${now}|${live ? '' : t}|${size.width}x${size.height}|${lang}|${fs}|${ix.partitions.length}|${lastPartition?.end ?? ''}|${shownKey}`;
+      const key = `${ix.metrics.length}|${now}|${live ? '' : t}|${size.width}x${size.height}|${lang}|${fs}|${font}|${ix.partitions.length}|${lastPartition?.end ?? ''}|${shownKey}`;
       if (drawnFor.current.ix === ix && drawnFor.current.key === key) return;
       drawnFor.current = { ix, key };
       const timeDom = timeDomain(now, sim.durationMs);
@@ -314,11 +332,11 @@ export function LossCharts(p: LossChartsProps): JSX.Element {
         const w = Math.floor((size.width - GAP * (cols - 1)) / cols);
         const h = Math.floor((size.height - GAP * (rows - 1)) / rows);
         if (w < 10 || h < 10) return;
-        drawChart(el, spec, w, h, lang, spec.xIsTime ? cursor : null, fs);
+        drawChart(el, spec, w, h, lang, spec.xIsTime ? cursor : null, fs, font);
       });
       // refs are stable useRef objects; listing them would only add noise.
       // eslint-disable-next-line react-hooks/exhaustive-deps
-    }), [sim, t, frame, lang, size, fs, shownKey]);
+    }), [sim, t, frame, lang, size, fs, font, shownKey]);
 
   const titles: Record<ChartId, ViewStringKey> = { 'loss-steps': 'lossVsSteps', 'loss-time': 'lossVsTime', divergence: 'divergence', staleness: 'staleness' };
   return (

@@ -89,17 +89,17 @@ const measured = new Map<string, number>();
 let measureCtx: CanvasRenderingContext2D | null | undefined;
 
 /**
- * Width of a label in px as the browser draws it at `fontPx` in the CSS font family `family`:
- * measured once on an offscreen canvas (measureText reads no layout) and cached. Without a canvas
- * (tests) or a family, textWidth's estimate.
+ * Width of a label in px as the browser draws it at `fontPx` (and `weight`, e.g. 'bold') in the CSS
+ * font family `family`: measured once on an offscreen canvas (measureText reads no layout) and
+ * cached. Without a canvas (tests) or a family, textWidth's estimate.
  */
-export function measuredWidth(text: string, fontPx: number, family: string): number {
-  const key = `${fontPx}|${family}|${text}`;
+export function measuredWidth(text: string, fontPx: number, family: string, weight = ''): number {
+  const key = `${weight}|${fontPx}|${family}|${text}`;
   let w = measured.get(key);
   if (w !== undefined) return w;
   if (measureCtx === undefined) measureCtx = typeof document === 'undefined' || typeof navigator === 'undefined' || /jsdom/.test(navigator.userAgent) ? null : document.createElement('canvas').getContext('2d');
   if (measureCtx && family) {
-    measureCtx.font = `${fontPx}px ${family}`;
+    measureCtx.font = `${weight ? `${weight} ` : ''}${fontPx}px ${family}`;
     w = measureCtx.measureText(text).width;
   } else w = textWidth(text, fontPx);
   // Labels are few (a word and a number per row); the bound only guards a long session.

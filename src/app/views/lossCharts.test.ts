@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as d3 from 'd3';
-import { endLabels, xTickCount, type Series } from './LossCharts';
+import { endLabels, fittedTitlePx, xTickCount, type Series } from './LossCharts';
+import { textWidth } from './hooks';
 
 const line = (key: string, end: number): Series => ({ key, colour: null, points: [[0, 0], [10, end]] });
 const id = (v: number): number => v;
@@ -31,5 +32,17 @@ describe('chart x ticks', () => {
   });
   it('time keeps one tick per 70 px', () => {
     expect(xTickCount(700, true, 1)).toBe(10);
+  });
+});
+
+describe('fittedTitlePx', () => {
+  it('keeps the stylesheet size where the title fits, shrinks it to the chart where not, never below 9 px', () => {
+    expect(fittedTitlePx('Loss vs steps', 15, 300, '')).toBeNull();
+    const px = fittedTitlePx('Replica divergence', 17, 120, '');
+    expect(px).not.toBeNull();
+    expect(px!).toBeLessThan(0.867 * 17);
+    // At that size the (estimated) title fits the chart's width less its 4 px margins.
+    expect(textWidth('Replica divergence', px!)).toBeLessThanOrEqual(112);
+    expect(fittedTitlePx('Replica divergence', 17, 30, '')).toBe(9);
   });
 });
