@@ -6,7 +6,7 @@ import type { Lang } from '../i18n/lang';
 import { colourOf, kindColour, kindSymbolPath, messageColours } from '../palette';
 import { roleOf, termOf, versionOf } from '../words/nodeWords';
 import { directedSegment, flightFraction, groupsFromDrop, lerpSeg, topologyLayout, type Pt, type TopologyLayout } from './geometry';
-import { timed, useCssValues, useDraw, useReducedMotion, useSize, useTheme, type FrameSource } from './hooks';
+import { timed, useCssValues, useDraw, useFontSize, useReducedMotion, useSize, useTheme, type FrameSource } from './hooks';
 import { drawMovingParts, type DropGlyph, type FlightDot, type ProgressArc } from './topologyMoving';
 import { DIR_OFFSET, drawLinks, linksKeyOf } from './topologyLinks';
 import { drawNodes, enterNode, type NodeDatum } from './topologyNodes';
@@ -45,6 +45,8 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
   const frontRef = useRef<SVGSVGElement>(null);
   // The drawing's box: the panel less the hint line above and the legend below (both HTML).
   const size = useSize(stageRef);
+  // The labels are in rem: their room in the layout grows with the type (presenter, wide screens).
+  const fs = useFontSize(stageRef, size, 15);
   const reduced = useReducedMotion();
   const theme = useTheme();
   const css = useCssValues(stageRef, ['--cv-bg', 'color'], [size.width, size.height, theme]);
@@ -193,9 +195,9 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
       // The layout depends on the run's nodes, the size and the partition: laid out when one of
       // them changes, not on every frame.
       const roster = staticOf(sim).nodes;
-      const layKey = `${width}x${height}|${groupsKey}`;
+      const layKey = `${width}x${height}|${groupsKey}|${fs}`;
       if (layMemo.current?.roster !== roster || layMemo.current.key !== layKey) {
-        layMemo.current = { roster, key: layKey, lay: topologyLayout(roster, width, height, 0, undefined, groups) };
+        layMemo.current = { roster, key: layKey, lay: topologyLayout(roster, width, height, 0, undefined, groups, fs / 15) };
       }
       const lay = layMemo.current.lay;
       // classList writes even an unchanged class (a mutation, a style invalidation): only on change.
@@ -259,6 +261,7 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
       const globalKey = [
         width,
         height,
+        fs,
         lang,
         selected,
         reduced,
@@ -329,7 +332,7 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
 
       setKindCount(ix.kinds.length);
     }),
-    [sim, ix, p.t, frame, size, lang, selected, reduced, uid, css],
+    [sim, ix, p.t, frame, size, fs, lang, selected, reduced, uid, css],
     p.frames,
   );
 

@@ -31,9 +31,10 @@ export interface TopologyLayout {
   /** Vertical distance between neighbouring workers in a column (cluster layout; Infinity on a ring). */
   rowGap: number;
   /**
-   * Workers drawn without their labels: in a column staggered into sub-columns, only the outer
-   * one has room beside it (the timeline thins its lane names the same way). Their version is
-   * still in the tooltip, the aria-label and the node panel.
+   * Nodes drawn without their labels: in a column staggered into sub-columns, only the outer
+   * worker has room beside it (the timeline thins its lane names the same way); in a panel too
+   * narrow for them, the servers. Their version is still in the tooltip, the aria-label and the
+   * node panel.
    */
   unlabelled: ReadonlySet<NodeId>;
   /**
@@ -42,6 +43,11 @@ export interface TopologyLayout {
    * their labels above and below rather than into their neighbours.
    */
   labelOut: ReadonlyMap<NodeId, Pt>;
+  /**
+   * The labels' type relative to the 15 px the label offsets are written for (the root font:
+   * 18 px on a wide screen, up to 24 px in presenter mode): label room and offsets grow with it.
+   */
+  textScale: number;
 }
 
 /** Numeric part of a node id (w12 → 12), for ring order; ids without one sort last. */
@@ -96,10 +102,12 @@ export function topologyLayout(
   margin?: { x: number; y: number },
   /** The partition in force, if any: in the cluster layout each server joins its group's side. */
   groups?: readonly (readonly NodeId[])[],
+  /** The root font over 15 px (TopologyLayout.textScale). */
+  textScale = 1,
 ): TopologyLayout {
   const workers = nodes.filter((n) => n.role === 'worker').map((n) => n.id).sort(byNodeOrder);
   const inner = nodes.filter((n) => n.role !== 'worker').map((n) => n.id).sort(innerOrder);
-  if (inner.length > 1) return clusterLayout(workers, inner, width, height, top, groups);
+  if (inner.length > 1) return clusterLayout(workers, inner, width, height, top, groups, textScale);
   const cx = width / 2;
   const cy = top + (height - top) / 2;
   const count = Math.max(workers.length, 1);
@@ -107,7 +115,7 @@ export function topologyLayout(
   // Labels sit beside side nodes (see labelPlacement): top and bottom need room only when a
   // worker is near the vertical axis and carries its labels above or below.
   const topBottom = workers.some((_, i) => Math.abs(Math.cos(angle(i))) < 0.35);
-  const m = margin ?? { x: 84, y: topBottom ? 58 : 38 };
+  const m = margin ?? { x: 34 + LABEL_W * textScale, y: (topBottom ? 58 : 38) * textScale };
   let ry = Math.max(36, (height - top) / 2 - m.y);
   let rx = Math.max(36, width / 2 - m.x);
   // Keep it recognisably a ring: at most 1.9 : 1 wide, 1.3 : 1 tall.
@@ -141,7 +149,7 @@ export function topologyLayout(
     });
     nodeR = Math.max(4, Math.min(nodeR, (nearest(pos) - GLYPH_GAP) / 2));
   }
-  return { pos, cx, cy, rx, ry, nodeR, side: new Map(), kind: 'ring', dense, rowGap: Infinity, unlabelled: new Set(), labelOut };
+  return { pos, cx, cy, rx, ry, nodeR, side: new Map(), kind: 'ring', dense, rowGap: Infinity, unlabelled: new Set(), labelOut, textScale };
 }
 
 /** The smallest distance between two of the points (Infinity for fewer than two). */
@@ -202,7 +210,9 @@ function clusterLayout(
   height: number,
   top: number,
   groups?: readonly (readonly NodeId[])[],
+  textScale = 1,
 ): TopologyLayout {
+  const labelW = LABEL_W * textScale;
   const cx = width / 2;
   const h = height - top;
   const cy = top + h / 2;
@@ -233,7 +243,7 @@ function clusterLayout(
   const pos = new Map<NodeId, Pt>();
   const unlabelled = new Set<NodeId>();
   // Worker columns: the glyph edge plus its labels end a few pixels inside the panel.
-  const xCol = Math.max(nodeR * 3 + (stagger - 1) * subDx, width / 2 - (nodeR + 8 + LABEL_W + 6));
+  const xCol = Math.max(nodeR * 3 + (stagger - 1) * subDx, width / 2 - (nodeR + 8 + labelW + 6));
   const column = (ids: readonly NodeId[], sgn: -1 | 1): void => {
     const n = ids.length;
     const span = crowded ? (n <= 1 ? 0 : h - 2 * yPad) : spanOf(n);
@@ -253,8 +263,12 @@ function clusterLayout(
   column(left, -1);
   // The cluster's ellipse: inside the columns, leaving room for the servers' outward labels.
   const hasWorkers = workers.length > 0;
-  const rxMax = hasWorkers ? xCol - (stagger - 1) * subDx - nodeR - 10 - (nodeR + 8 + LABEL_W) : width / 2 - (nodeR + 8 + LABEL_W + 6);
+  const rxMax = hasWorkers ? xCol - (stagger - 1) * subDx - nodeR - 10 - (nodeR + 8 + labelW) : width / 2 - (nodeR + 8 + labelW + 6);
   const rx = Math.max(nodeR * 2, rxMax);
+  // A panel too narrow for the servers' labels between them and the worker columns (a 1024-wide
+  // projector): the servers go unlabelled rather than write over the workers; their version and
+  // term are in the tooltip, the aria-label and the servers panel.
+  const serversBare = hasWorkers && rxMax < nodeR * 2;
   // Room above for the leader's crown and ring; below for nothing but the glyph.
   const ry = Math.max(nodeR * 1.5, Math.min(h / 2 - nodeR - 22, Math.max(rx, h * 0.3)));
   // Which side each server takes: by default the first half right, the rest left; under a
@@ -280,6 +294,7 @@ function clusterLayout(
       const x = cx + sgn * rx * Math.cos(a);
       pos.set(id, { x, y });
       side.set(id, sgn);
+      if (serversBare) unlabelled.add(id);
     });
   };
   place(inner.filter((id) => sideOfServer.get(id) === 1), 1);
@@ -289,7 +304,7 @@ function clusterLayout(
   // Two label lines need ~30 px; closer than that, workers keep only their version. A staggered
   // column labels every k-th worker, k rows apart.
   const spacing = rowGapOf(perColumn);
-  return { pos, cx, cy, rx: xCol, ry: Math.max(h / 2 - yPad, 1), nodeR, side, kind: 'cluster', dense: spacing * stagger < 2 * nodeR + 8 || stagger > 1, rowGap: spacing, unlabelled, labelOut: new Map() };
+  return { pos, cx, cy, rx: xCol, ry: Math.max(h / 2 - yPad, 1), nodeR, side, kind: 'cluster', dense: spacing * stagger < 2 * nodeR + 8 || stagger > 1, rowGap: spacing, unlabelled, labelOut: new Map(), textScale };
 }
 
 /** Baselines are for a 15 px version label and a 12 px backend label under/over it. */
@@ -303,14 +318,14 @@ export interface LabelPlacement {
 /**
  * Where a node's version and backend labels go, relative to the node centre. Side nodes get them
  * beside the glyph (the topology panel is wider than tall, so horizontal room is cheap); nodes at
- * the top get them above, at the bottom and in the centre below.
+ * the top get them above, at the bottom and in the centre below. `k`: the layout's textScale.
  */
-export function labelPlacement(out: Pt, isWorker: boolean, r: number, withBackend: boolean): LabelPlacement {
+export function labelPlacement(out: Pt, isWorker: boolean, r: number, withBackend: boolean, k = 1): LabelPlacement {
   if (isWorker && Math.abs(out.x) >= 0.35) {
-    return { x: Math.sign(out.x) * (r + 8), yVersion: withBackend ? -1 : 5, yBackend: 14, anchor: out.x > 0 ? 'start' : 'end' };
+    return { x: Math.sign(out.x) * (r + 8 * k), yVersion: (withBackend ? -1 : 5) * k, yBackend: 14 * k, anchor: out.x > 0 ? 'start' : 'end' };
   }
-  if (isWorker && out.y < 0) return { x: 0, yVersion: -(r + 8), yBackend: -(r + 24), anchor: 'middle' };
-  return { x: 0, yVersion: r + 20, yBackend: r + 34, anchor: 'middle' };
+  if (isWorker && out.y < 0) return { x: 0, yVersion: -(r + 8 * k), yBackend: -(r + 24 * k), anchor: 'middle' };
+  return { x: 0, yVersion: r + 20 * k, yBackend: r + 34 * k, anchor: 'middle' };
 }
 
 /**
@@ -318,9 +333,9 @@ export function labelPlacement(out: Pt, isWorker: boolean, r: number, withBacken
  * character, 12 px sans ≈ 7 px), symmetric about the glyph's centre so that the box centre — where
  * a click on the node lands — is the glyph itself.
  */
-export function nodeHitBox(lp: LabelPlacement, r: number, versionChars: number, backendChars: number): { x: number; y: number; width: number; height: number } {
-  const textW = Math.max(versionChars * 9.3, backendChars * 7);
-  const pad = r + 8;
+export function nodeHitBox(lp: LabelPlacement, r: number, versionChars: number, backendChars: number, k = 1): { x: number; y: number; width: number; height: number } {
+  const textW = Math.max(versionChars * 9.3, backendChars * 7) * k;
+  const pad = r + 8 * k;
   const middle = lp.anchor === 'middle';
   const halfW = middle ? Math.max(pad, textW / 2) : Math.abs(lp.x) + textW;
   const halfH = middle ? Math.max(pad, Math.abs(lp.yVersion) + 4, Math.abs(lp.yBackend) + 4) : Math.max(pad, lp.yBackend + 4);

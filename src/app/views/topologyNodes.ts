@@ -199,20 +199,20 @@ export function drawNodes(drawn: NodeSel, f: NodesFrame): void {
     const term0 = !d.isWorker && d.term !== null;
     const lp =
       sideOf !== undefined
-        ? labelPlacement({ x: sideOf, y: 0 }, true, R, d.isWorker ? d.backend !== '' && !lay.dense : term0)
-        : labelPlacement(d.out, d.isWorker, R, d.isWorker && d.backend !== '' && !lay.dense);
+        ? labelPlacement({ x: sideOf, y: 0 }, true, R, d.isWorker ? d.backend !== '' && !lay.dense : term0, lay.textScale)
+        : labelPlacement(d.out, d.isWorker, R, d.isWorker && d.backend !== '' && !lay.dense, lay.textScale);
     const g = d3.select(this);
-    // A worker in an inner sub-column of a crowded column has no room for labels beside it.
+    // A worker in an inner sub-column of a crowded column, or a server in a narrow panel, has no room for labels beside it.
     const bare = lay.unlabelled.has(d.id);
     // A coordination server holds no parameters: no version label (its term or epoch says enough).
     const ver = d.node.role === 'coord' || bare ? '' : `v${d.version}`;
     g.select('text.cv-ver').attr('x', lp.x).attr('y', lp.yVersion).attr('text-anchor', lp.anchor).text(ver);
     const backend = d.isWorker && !lay.dense && !bare ? d.backend : '';
     g.select('text.cv-backend').attr('x', lp.x).attr('y', lp.yBackend).attr('text-anchor', lp.anchor).text(backend);
-    const term = !d.isWorker && d.term !== null ? `${termWord(d.node, lang)} ${d.term}` : '';
+    const term = !d.isWorker && d.term !== null && !bare ? `${termWord(d.node, lang)} ${d.term}` : '';
     // A coordination server has no version label: its term (epoch) takes that line.
     g.select('text.cv-term').attr('x', lp.x).attr('y', d.node.role === 'coord' ? lp.yVersion : lp.yBackend).attr('text-anchor', lp.anchor).text(term);
-    const extent = nodeHitBox(lp, R, ver.length, Math.max(backend.length, term.length));
+    const extent = nodeHitBox(lp, R, ver.length, Math.max(backend.length, term.length), lay.textScale);
     g.select('rect.cv-node-extent').attr('x', extent.x).attr('y', extent.y).attr('width', extent.width).attr('height', extent.height);
     const hit = nodeHitRect(lay, d.id, d.isWorker, extent);
     g.select('rect.cv-node-hit').attr('x', hit.x).attr('y', hit.y).attr('width', hit.width).attr('height', hit.height);
