@@ -92,6 +92,22 @@ describe('cluster layout (several servers or brokers)', () => {
     // Drag-to-partition still splits by the centre line.
     expect(groupsFromDrop(lay.pos, 'w0', { x: 20, y: 20 }, lay.cx)).toEqual([['w0', 'w2', 'w3', 's2', 's3', 's4'], ['w1', 's0', 's1']]);
   });
+  it('leaves the servers room for labels that grow with the type, and drops them where none is left', () => {
+    const nodes = [...ws(4), ...ss(5)];
+    // Presenter type at 1920 (24 px root): the servers' ellipse narrows, so that a server's label
+    // (glyph edge + gap + label room) ends before the worker column's glyphs.
+    const big = topologyLayout(nodes, 700, 300, 0, undefined, undefined, 1.6);
+    const small = topologyLayout(nodes, 700, 300);
+    const maxServerX = (l: typeof big) => Math.max(...['s0', 's1', 's2', 's3', 's4'].map((id) => l.pos.get(id)!.x - l.cx));
+    expect(maxServerX(big)).toBeLessThan(maxServerX(small));
+    expect(maxServerX(big) + big.nodeR + 8 * 1.6 + 50 * 1.6).toBeLessThanOrEqual(big.pos.get('w0')!.x - big.cx - big.nodeR);
+    expect(big.unlabelled.size).toBe(0);
+    // A 1024-wide projector's topology panel (~370 px) has no room between servers and workers.
+    const narrow = topologyLayout(nodes, 370, 230, 0, undefined, undefined, 1.13);
+    expect([...narrow.unlabelled].sort()).toEqual(['s0', 's1', 's2', 's3', 's4']);
+    // The offsets scale too: a label beside a glyph starts 8 px of type away from it.
+    expect(labelPlacement({ x: 1, y: 0 }, true, 20, true, 1.6)).toMatchObject({ x: 20 + 8 * 1.6, yBackend: 14 * 1.6 });
+  });
   it('keeps 16 workers apart (version labels only when packed) and the star and ring layouts unchanged', () => {
     const lay = topologyLayout([...ws(16), ...ss(5)], 460, 260);
     expect(overlaps(boxes(lay))).toEqual([]);
