@@ -85,9 +85,15 @@ export function endLabels(series: readonly Series[], x: (v: number) => number, y
   return ends;
 }
 
-/** Four charts in a row, or two by two where a row would make each narrower than ~130 px (phones). */
-function columnsFor(width: number): number {
-  return width > 0 && width < 540 ? 2 : 4;
+/**
+ * Four charts in a row, or two by two where a row would make each narrower than ~130 px (phones),
+ * unless two rows would be too short for a title, a plot and an axis (a lesson's presenter mode
+ * at 1280×720 gave each chart 55 px of height) while a row still leaves each ~6 em wide.
+ */
+export function columnsFor(width: number, height: number, fs: number): number {
+  if (width <= 0 || width >= 540) return 4;
+  const rowOfTwo = (height - GAP) / 2;
+  return rowOfTwo < 6.5 * fs && width / 4 >= 6 * fs ? 4 : 2;
 }
 
 /** Ticks on a chart's x axis: one per 70 px; steps come whole, so no more ticks than steps (an idle chart read "0 500m 1"). */
@@ -327,7 +333,7 @@ export function LossCharts(p: LossChartsProps): JSX.Element {
         if (!el) return;
         // Sizes from the wrapper's ResizeObserver (equal flex columns), never from
         // getBoundingClientRect: reading layout mid-frame would force a synchronous reflow.
-        const cols = Math.min(columnsFor(size.width), drawn.length);
+        const cols = Math.min(columnsFor(size.width, size.height, fs), drawn.length);
         const rows = Math.ceil(drawn.length / cols);
         const w = Math.floor((size.width - GAP * (cols - 1)) / cols);
         const h = Math.floor((size.height - GAP * (rows - 1)) / rows);
@@ -340,7 +346,7 @@ export function LossCharts(p: LossChartsProps): JSX.Element {
 
   const titles: Record<ChartId, ViewStringKey> = { 'loss-steps': 'lossVsSteps', 'loss-time': 'lossVsTime', divergence: 'divergence', staleness: 'staleness' };
   return (
-    <div className={Math.min(columnsFor(size.width), shown.length) === 2 && shown.length > 2 ? 'cv-view cv-charts two-by-two' : 'cv-view cv-charts'} ref={wrapRef}>
+    <div className={Math.min(columnsFor(size.width, size.height, fs), shown.length) === 2 && shown.length > 2 ? 'cv-view cv-charts two-by-two' : 'cv-view cv-charts'} ref={wrapRef}>
       {shown.map((id, i) => (
         <div className="cv-chart" key={id} data-chart={id}>
           <svg ref={refs[i]} className="cv-svg" role="img" aria-label={vs(lang, titles[id])} />

@@ -134,9 +134,16 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
 
     // ---- header: title, legend and index ticks ---------------------------------------------
     const head = svg.select('g.sv-head');
+    const subFs = fs * 0.92; // .sv-sub is 0.8rem in a 0.87rem svg
+    // The app lays the servers/replicas switch over the top-right corner (its width estimated
+    // from its two words, as the legend's is: no layout reads in a frame).
+    const switchW = textWidth(s(lang, model.kafka ? 'brokersTab' : 'serversTab'), fs) + textWidth(s(lang, 'replicasTab'), fs) + fs * 3;
+    // Where the heading would run under the switch (a lesson's narrow panel), its explanation
+    // in brackets goes: "log", not "log (index, coloured by term)" half hidden.
+    const logText = left + textWidth(logWord, subFs) <= width - switchW - 8 ? logWord : logWord.split(/\s*[(（]/)[0];
     const headData = [
       { key: 'title', x: PAD, text: s(lang, model.kafka ? 'brokersTitle' : model.coordOnly ? `coordTitle_${model.coordOnly}` : 'serversTitle'), cls: 'sv-title' },
-      { key: 'log', x: left, text: logWord, cls: 'sv-sub' },
+      { key: 'log', x: left, text: logText, cls: 'sv-sub' },
     ];
     head
       .selectAll<SVGTextElement, (typeof headData)[number]>('text.sv-htext')
@@ -169,19 +176,16 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
     // line) where it fits; else after the "log" heading (the top-right corner holds the
     // servers/replicas switch). Widths are estimated from the text, not measured: no layout
     // reads in a frame.
-    const subFs = fs * 0.92; // .sv-sub is 0.8rem in a 0.87rem svg
     const legendW = legend.reduce((a, d) => a + 15 + textWidth(d.text, subFs) + 12, 0);
     const below = PAD + legendW <= left - 8;
-    let lx = below ? PAD : left + textWidth(logWord, subFs) + 16;
+    let lx = below ? PAD : left + textWidth(logText, subFs) + 16;
     const ly = below ? HEAD_H - 14 : 5;
     lg.each(function (d) {
       d3.select(this).attr('transform', `translate(${lx},${ly})`);
       lx += 15 + textWidth(d.text, subFs) + 12;
     });
     // Index ticks every 5th column, so "index 12" can be pointed at across rows.
-    // None under the servers/replicas switch, which the app lays over the top-right corner
-    // (estimated from its two words, as the legend is: no layout reads).
-    const switchW = textWidth(s(lang, model.kafka ? 'brokersTab' : 'serversTab'), fs) + textWidth(s(lang, 'replicasTab'), fs) + fs * 3;
+    // None under the servers/replicas switch.
     const ticks = model.window ? d3.range(model.window.lo, model.window.hi + 1).filter((i) => i % 5 === 0 && colX(i) + box / 2 + fs < width - switchW) : [];
     head
       .selectAll<SVGTextElement, number>('text.sv-tick')

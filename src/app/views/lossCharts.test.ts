@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as d3 from 'd3';
-import { endLabels, fittedTitlePx, xTickCount, type Series } from './LossCharts';
+import { columnsFor, endLabels, fittedTitlePx, xTickCount, type Series } from './LossCharts';
 import { textWidth } from './hooks';
 
 const line = (key: string, end: number): Series => ({ key, colour: null, points: [[0, 0], [10, end]] });
@@ -44,5 +44,17 @@ describe('fittedTitlePx', () => {
     // At that size the (estimated) title fits the chart's width less its 4 px margins.
     expect(textWidth('Replica divergence', px!)).toBeLessThanOrEqual(112);
     expect(fittedTitlePx('Replica divergence', 17, 30, '')).toBe(9);
+  });
+});
+
+describe('columnsFor', () => {
+  it('four in a row on a wide panel; two by two on a narrow, tall one; a row where two rows would be too short', () => {
+    expect(columnsFor(900, 150, 15)).toBe(4);
+    // A phone: 360 px wide, the charts given 24 rem.
+    expect(columnsFor(360, 360, 15)).toBe(2);
+    // A lesson in presenter mode at 1280×720: 510 × 115 px at 17 px type.
+    expect(columnsFor(510, 115, 17)).toBe(4);
+    // Too narrow for a row of four even so: two by two, and the panel scrolls.
+    expect(columnsFor(300, 115, 17)).toBe(2);
   });
 });
