@@ -99,7 +99,7 @@ function SampleImage({ sample }: { sample: FashionSample }): JSX.Element {
 export interface FashionTileProps {
   evaluation: Evaluation | null | undefined;
   lang: Lang;
-  /** Tile width in CSS px (the replica panel's side); the tile grows downwards as needed. */
+  /** Tile width in CSS px (the replica panel's side); the tile grows downwards as needed, unless `fit`. */
   size?: number;
   /** The replica's colour (border and bars). */
   colour?: string;

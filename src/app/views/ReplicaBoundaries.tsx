@@ -58,7 +58,8 @@ export function tileLayout(n: number, width: number, height: number, fontPx: num
 
 /**
  * An image dataset's tiles (FashionTile): as wide as the panel allows, down to ~11 rem, at most
- * `n` to a row; they grow downwards and the panel scrolls where it must.
+ * `n` to a row; a row takes the panel's height (FashionTile's `fit`), and the panel scrolls where
+ * even the tiles' smallest type does not fit.
  */
 export function imageTileWidth(n: number, width: number, fontPx: number): number {
   const cols = Math.max(1, Math.min(n, Math.floor((width - GAP) / (11 * fontPx + GAP))));
