@@ -9,7 +9,7 @@ import { directedSegment, flightFraction, groupsFromDrop, lerpSeg, topologyLayou
 import { timed, useCssValues, useDraw, useFontSize, useReducedMotion, useSize, useTheme, type FrameSource } from './hooks';
 import { drawMovingParts, type DropGlyph, type FlightDot, type ProgressArc } from './topologyMoving';
 import { DIR_OFFSET, drawLinks, linksKeyOf } from './topologyLinks';
-import { drawNodes, enterNode, type NodeDatum } from './topologyNodes';
+import { drawNodes, enterNode, labelRoom, type NodeDatum } from './topologyNodes';
 import { applyRoving, onRovingKey } from './topologyRoving';
 import type { Simulation } from '../../engine/simulation';
 import { dropsNear, messageById } from './drops';
@@ -49,7 +49,7 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
   const fs = useFontSize(stageRef, size, 15);
   const reduced = useReducedMotion();
   const theme = useTheme();
-  const css = useCssValues(stageRef, ['--cv-bg', 'color'], [size.width, size.height, theme]);
+  const css = useCssValues(stageRef, ['--cv-bg', 'color', '--mono'], [size.width, size.height, theme]);
   // What the SVG layers were last drawn for: frames that change only the moving parts skip them.
   const drawnKey = useRef('');
   const [kindCount, setKindCount] = useState(0);
@@ -195,9 +195,11 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
       // The layout depends on the run's nodes, the size and the partition: laid out when one of
       // them changes, not on every frame.
       const roster = staticOf(sim).nodes;
-      const layKey = `${width}x${height}|${groupsKey}|${fs}`;
+      // The labels' room follows the type and the protocol's word for a term (term, epoch, ballot).
+      const labelW = labelRoom(nodes, lang, fs, css.font, css['--mono']);
+      const layKey = `${width}x${height}|${groupsKey}|${fs}|${labelW}`;
       if (layMemo.current?.roster !== roster || layMemo.current.key !== layKey) {
-        layMemo.current = { roster, key: layKey, lay: topologyLayout(roster, width, height, 0, undefined, groups, fs / 15) };
+        layMemo.current = { roster, key: layKey, lay: topologyLayout(roster, width, height, 0, undefined, groups, fs / 15, labelW) };
       }
       const lay = layMemo.current.lay;
       // classList writes even an unchanged class (a mutation, a style invalidation): only on change.

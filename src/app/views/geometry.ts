@@ -104,10 +104,12 @@ export function topologyLayout(
   groups?: readonly (readonly NodeId[])[],
   /** The root font over 15 px (TopologyLayout.textScale). */
   textScale = 1,
+  /** Room beside a glyph for its widest label, in px (measured by the caller); else a 15 px estimate, scaled. */
+  labelW = LABEL_W * textScale,
 ): TopologyLayout {
   const workers = nodes.filter((n) => n.role === 'worker').map((n) => n.id).sort(byNodeOrder);
   const inner = nodes.filter((n) => n.role !== 'worker').map((n) => n.id).sort(innerOrder);
-  if (inner.length > 1) return clusterLayout(workers, inner, width, height, top, groups, textScale);
+  if (inner.length > 1) return clusterLayout(workers, inner, width, height, top, groups, textScale, labelW);
   const cx = width / 2;
   const cy = top + (height - top) / 2;
   const count = Math.max(workers.length, 1);
@@ -115,7 +117,7 @@ export function topologyLayout(
   // Labels sit beside side nodes (see labelPlacement): top and bottom need room only when a
   // worker is near the vertical axis and carries its labels above or below.
   const topBottom = workers.some((_, i) => Math.abs(Math.cos(angle(i))) < 0.35);
-  const m = margin ?? { x: 34 + LABEL_W * textScale, y: (topBottom ? 58 : 38) * textScale };
+  const m = margin ?? { x: 34 + labelW, y: (topBottom ? 58 : 38) * textScale };
   let ry = Math.max(36, (height - top) / 2 - m.y);
   let rx = Math.max(36, width / 2 - m.x);
   // Keep it recognisably a ring: at most 1.9 : 1 wide, 1.3 : 1 tall.
@@ -211,8 +213,8 @@ function clusterLayout(
   top: number,
   groups?: readonly (readonly NodeId[])[],
   textScale = 1,
+  labelW = LABEL_W * textScale,
 ): TopologyLayout {
-  const labelW = LABEL_W * textScale;
   const cx = width / 2;
   const h = height - top;
   const cy = top + h / 2;

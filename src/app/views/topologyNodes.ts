@@ -5,6 +5,7 @@ import type { Action, NodeId, NodeRole } from '../../sim/types';
 import type { Lang } from '../i18n/lang';
 import { consensusRoleOf, nodeLines, termWord, type DataRole, type WordsContext } from '../words/nodeWords';
 import { idFontPx, labelPlacement, nodeHitBox, nodeHitRect, textOn, type Pt, type TopologyLayout } from './geometry';
+import { measuredWidth } from './hooks';
 import { vs } from './strings';
 
 /**
@@ -274,4 +275,15 @@ function nodeLabel(d: NodeDatum, lang: Lang, showBackend: boolean): string {
 
 function fmtFactor(f: number): string {
   return Number.isInteger(f) ? String(f) : f.toFixed(1);
+}
+
+/**
+ * The room a node's labels need beside its glyph, in px at root type `fs`: the widest of a
+ * version ("v888", .cv-ver: 1 rem, 600), a backend (.cv-backend: 0.8 rem) and a server's term
+ * line in its protocol's word (.cv-term: 0.8 rem mono; "ballot 88", "任期 88"), measured once each.
+ */
+export function labelRoom(nodes: readonly NodeState[], lang: Lang, fs: number, sans: string, mono: string): number {
+  let w = Math.max(measuredWidth('v888', fs, sans, '600'), measuredWidth('webgpu', 0.8 * fs, sans));
+  for (const n of nodes) if (n.role !== 'worker') w = Math.max(w, measuredWidth(`${termWord(n, lang)} 88`, 0.8 * fs, mono));
+  return Math.ceil(w);
 }
