@@ -195,10 +195,11 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
       // The layout depends on the run's nodes, the size and the partition: laid out when one of
       // them changes, not on every frame.
       const roster = staticOf(sim).nodes;
-      // The labels' room follows the type and the protocol's word for a term (term, epoch, ballot).
-      const labelW = labelRoom(nodes, lang, fs, css.font, css['--mono']);
-      const layKey = `${width}x${height}|${groupsKey}|${fs}|${labelW}`;
+      // The labels' room follows the type, the language and the protocol's word for a term (term,
+      // epoch, ballot: the servers' facts from the run's start), measured with the layout only.
+      const layKey = `${width}x${height}|${groupsKey}|${fs}|${lang}|${css.font}|${css['--mono']}`;
       if (layMemo.current?.roster !== roster || layMemo.current.key !== layKey) {
+        const labelW = labelRoom(nodes, lang, fs, css.font, css['--mono']);
         layMemo.current = { roster, key: layKey, lay: topologyLayout(roster, width, height, 0, undefined, groups, fs / 15, labelW) };
       }
       const lay = layMemo.current.lay;

@@ -62,8 +62,14 @@ export function byNodeOrder(a: NodeId, b: NodeId): number {
   return ra - rb || nodeIndex(a) - nodeIndex(b);
 }
 
-/** Width kept beside a glyph for its two label lines ("v108", "term 12" / "wasm"). */
+/** Width kept beside a glyph for its two label lines ("v108", "term 12" / "wasm") at 15 px type, unless measured. */
 const LABEL_W = 50;
+
+/** Room beside a glyph for its labels, in px: a worker's (version, backend) and a server's (version, term). */
+export interface LabelRoom {
+  worker: number;
+  server: number;
+}
 /** Clear space between two worker glyphs in a column. */
 const GLYPH_GAP = 4;
 /** Space between the panel's top or bottom edge and a crowded column's end glyphs. */
@@ -104,8 +110,8 @@ export function topologyLayout(
   groups?: readonly (readonly NodeId[])[],
   /** The root font over 15 px (TopologyLayout.textScale). */
   textScale = 1,
-  /** Room beside a glyph for its widest label, in px (measured by the caller); else a 15 px estimate, scaled. */
-  labelW = LABEL_W * textScale,
+  /** Room beside a glyph for a worker's and a server's widest label, in px (measured by the caller); else a 15 px estimate, scaled. */
+  labelW: LabelRoom = { worker: LABEL_W * textScale, server: LABEL_W * textScale },
 ): TopologyLayout {
   const workers = nodes.filter((n) => n.role === 'worker').map((n) => n.id).sort(byNodeOrder);
   const inner = nodes.filter((n) => n.role !== 'worker').map((n) => n.id).sort(innerOrder);
@@ -117,7 +123,7 @@ export function topologyLayout(
   // Labels sit beside side nodes (see labelPlacement): top and bottom need room only when a
   // worker is near the vertical axis and carries its labels above or below.
   const topBottom = workers.some((_, i) => Math.abs(Math.cos(angle(i))) < 0.35);
-  const m = margin ?? { x: 34 + labelW, y: (topBottom ? 58 : 38) * textScale };
+  const m = margin ?? { x: 34 + labelW.worker, y: (topBottom ? 58 : 38) * textScale };
   let ry = Math.max(36, (height - top) / 2 - m.y);
   let rx = Math.max(36, width / 2 - m.x);
   // Keep it recognisably a ring: at most 1.9 : 1 wide, 1.3 : 1 tall.
@@ -213,7 +219,7 @@ function clusterLayout(
   top: number,
   groups?: readonly (readonly NodeId[])[],
   textScale = 1,
-  labelW = LABEL_W * textScale,
+  labelW: LabelRoom = { worker: LABEL_W * textScale, server: LABEL_W * textScale },
 ): TopologyLayout {
   const cx = width / 2;
   const h = height - top;
@@ -245,7 +251,7 @@ function clusterLayout(
   const pos = new Map<NodeId, Pt>();
   const unlabelled = new Set<NodeId>();
   // Worker columns: the glyph edge plus its labels end a few pixels inside the panel.
-  const xCol = Math.max(nodeR * 3 + (stagger - 1) * subDx, width / 2 - (nodeR + 8 + labelW + 6));
+  const xCol = Math.max(nodeR * 3 + (stagger - 1) * subDx, width / 2 - (nodeR + 8 * textScale + labelW.worker + 6));
   const column = (ids: readonly NodeId[], sgn: -1 | 1): void => {
     const n = ids.length;
     const span = crowded ? (n <= 1 ? 0 : h - 2 * yPad) : spanOf(n);
@@ -265,12 +271,13 @@ function clusterLayout(
   column(left, -1);
   // The cluster's ellipse: inside the columns, leaving room for the servers' outward labels.
   const hasWorkers = workers.length > 0;
-  const rxMax = hasWorkers ? xCol - (stagger - 1) * subDx - nodeR - 10 - (nodeR + 8 + labelW) : width / 2 - (nodeR + 8 + labelW + 6);
+  const serverLabel = nodeR + 8 * textScale + labelW.server;
+  const rxMax = hasWorkers ? xCol - (stagger - 1) * subDx - nodeR - 10 - serverLabel : width / 2 - (serverLabel + 6);
   const rx = Math.max(nodeR * 2, rxMax);
   // A panel too narrow for the servers' labels between them and the worker columns (a 1024-wide
   // projector): the servers go unlabelled rather than write over the workers; their version and
   // term are in the tooltip, the aria-label and the servers panel.
-  const serversBare = hasWorkers && rxMax < nodeR * 2;
+  const serversBare = hasWorkers && rx + serverLabel + 4 > xCol - (stagger - 1) * subDx - nodeR;
   // Room above for the leader's crown and ring; below for nothing but the glyph.
   const ry = Math.max(nodeR * 1.5, Math.min(h / 2 - nodeR - 22, Math.max(rx, h * 0.3)));
   // Which side each server takes: by default the first half right, the rest left; under a

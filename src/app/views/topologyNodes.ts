@@ -4,7 +4,7 @@ import type { NodeState } from '../../engine/index/runState';
 import type { Action, NodeId, NodeRole } from '../../sim/types';
 import type { Lang } from '../i18n/lang';
 import { consensusRoleOf, nodeLines, termWord, type DataRole, type WordsContext } from '../words/nodeWords';
-import { idFontPx, labelPlacement, nodeHitBox, nodeHitRect, textOn, type Pt, type TopologyLayout } from './geometry';
+import { idFontPx, labelPlacement, nodeHitBox, nodeHitRect, textOn, type LabelRoom, type Pt, type TopologyLayout } from './geometry';
 import { measuredWidth } from './hooks';
 import { vs } from './strings';
 
@@ -278,12 +278,14 @@ function fmtFactor(f: number): string {
 }
 
 /**
- * The room a node's labels need beside its glyph, in px at root type `fs`: the widest of a
- * version ("v888", .cv-ver: 1 rem, 600), a backend (.cv-backend: 0.8 rem) and a server's term
- * line in its protocol's word (.cv-term: 0.8 rem mono; "ballot 88", "任期 88"), measured once each.
+ * The room a node's labels need beside its glyph, in px at root type `fs`: a version ("v888",
+ * .cv-ver: 1 rem, 600), a worker's backend (.cv-backend: 0.8 rem) and a server's term line in its
+ * protocol's word (.cv-term: 0.8 rem mono; "ballot 8", "任期 8": one digit, the lessons' terms),
+ * measured once each.
  */
-export function labelRoom(nodes: readonly NodeState[], lang: Lang, fs: number, sans: string, mono: string): number {
-  let w = Math.max(measuredWidth('v888', fs, sans, '600'), measuredWidth('webgpu', 0.8 * fs, sans));
-  for (const n of nodes) if (n.role !== 'worker') w = Math.max(w, measuredWidth(`${termWord(n, lang)} 88`, 0.8 * fs, mono));
-  return Math.ceil(w);
+export function labelRoom(nodes: readonly NodeState[], lang: Lang, fs: number, sans: string, mono: string): LabelRoom {
+  const version = measuredWidth('v888', fs, sans, '600');
+  let server = version;
+  for (const n of nodes) if (n.role !== 'worker') server = Math.max(server, measuredWidth(`${termWord(n, lang)} 8`, 0.8 * fs, mono));
+  return { worker: Math.ceil(Math.max(version, measuredWidth('webgpu', 0.8 * fs, sans))), server: Math.ceil(server) };
 }
