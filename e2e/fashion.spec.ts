@@ -38,6 +38,15 @@ test(`${id}: trains in the browser to done with backend=auto, expectations pass,
     await expect(tiles.nth(i).getByTestId('fashion-sample').first()).toBeVisible();
     await expect(tiles.nth(i).getByTestId('fashion-sample').first()).toHaveAttribute('data-right', /^(true|false)$/);
   }
+  // At 1280×720 the panel is ~156 px tall: every class row and the samples fit it, scaled down,
+  // instead of the last rows (Bag, Ankle boot) hiding below its edge.
+  const fit = await page.getByTestId('replica-w0').evaluate((fig) => {
+    const panel = fig.parentElement!.getBoundingClientRect();
+    // Shown: the ten class names and the samples the tile's width has room for (three at 1280).
+    const rows = [...fig.querySelectorAll('.ft-name, [data-testid="fashion-sample"]')].map((e) => e.getBoundingClientRect()).filter((r) => r.height > 0);
+    return { rows: rows.length, inside: rows.every((r) => r.top >= panel.top - 0.5 && r.bottom <= panel.bottom + 0.5) };
+  });
+  expect(fit).toEqual({ rows: 13, inside: true });
   await expect(page.getByTestId('error')).toHaveCount(0);
   const data = urls.filter((u) => /subset\.bin[^/]*\.gz$/.test(u));
   expect(data.length, 'the subset is fetched (once per training worker at most)').toBeGreaterThan(0);
