@@ -105,6 +105,14 @@ describe('cluster layout (several servers or brokers)', () => {
     // A 1024-wide projector's topology panel (~370 px) has no room between servers and workers.
     const narrow = topologyLayout(nodes, 370, 230, 0, undefined, undefined, 1.13);
     expect([...narrow.unlabelled].sort()).toEqual(['s0', 's1', 's2', 's3', 's4']);
+    // A lesson's side-by-side panel (~440 px): room for a server's version, not for its term line.
+    const side = topologyLayout(nodes, 440, 190, 0, undefined, undefined, 1.13);
+    expect(side.unlabelled.size).toBe(0);
+    expect([...side.termless].sort()).toEqual(['s0', 's1', 's2', 's3', 's4']);
+    const versionEnd = Math.max(...['s0', 's1'].map((id) => side.pos.get(id)!.x - side.cx)) + side.nodeR + 8 * 1.13 + 36 * 1.13;
+    expect(versionEnd + 4).toBeLessThanOrEqual(side.pos.get('w0')!.x - side.cx - side.nodeR);
+    // Where the term line fits, it is drawn.
+    expect(topologyLayout(nodes, 700, 300, 0, undefined, undefined, 1.6).termless.size).toBe(0);
     // The offsets scale too: a label beside a glyph starts 8 px of type away from it.
     expect(labelPlacement({ x: 1, y: 0 }, true, 20, true, 1.6)).toMatchObject({ x: 20 + 8 * 1.6, yBackend: 14 * 1.6 });
   });

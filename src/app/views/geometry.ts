@@ -37,6 +37,8 @@ export interface TopologyLayout {
    * node panel.
    */
   unlabelled: ReadonlySet<NodeId>;
+  /** Servers that show their version without the term line under it (a narrow panel). */
+  termless: ReadonlySet<NodeId>;
   /**
    * Where a node's labels point (a unit vector), where it is not simply away from the centre: on
    * a crowded, flattened ring, along the ellipse's normal, so the long top and bottom rows carry
@@ -65,10 +67,19 @@ export function byNodeOrder(a: NodeId, b: NodeId): number {
 /** Width kept beside a glyph for its two label lines ("v108", "term 12" / "wasm") at 15 px type, unless measured. */
 const LABEL_W = 50;
 
-/** Room beside a glyph for its labels, in px: a worker's (version, backend) and a server's (version, term). */
+/**
+ * Room beside a glyph for its labels, in px: a worker's (version, backend), a server's (version
+ * and term line) and a server's version alone (where the term line does not fit).
+ */
 export interface LabelRoom {
   worker: number;
   server: number;
+  serverVersion: number;
+}
+
+/** The 15 px estimate, scaled, where the caller measured nothing. */
+function estimatedRoom(k: number): LabelRoom {
+  return { worker: LABEL_W * k, server: LABEL_W * k, serverVersion: 36 * k };
 }
 /** Clear space between two worker glyphs in a column. */
 const GLYPH_GAP = 4;
@@ -111,7 +122,7 @@ export function topologyLayout(
   /** The root font over 15 px (TopologyLayout.textScale). */
   textScale = 1,
   /** Room beside a glyph for a worker's and a server's widest label, in px (measured by the caller); else a 15 px estimate, scaled. */
-  labelW: LabelRoom = { worker: LABEL_W * textScale, server: LABEL_W * textScale },
+  labelW: LabelRoom = estimatedRoom(textScale),
 ): TopologyLayout {
   const workers = nodes.filter((n) => n.role === 'worker').map((n) => n.id).sort(byNodeOrder);
   const inner = nodes.filter((n) => n.role !== 'worker').map((n) => n.id).sort(innerOrder);
@@ -157,7 +168,7 @@ export function topologyLayout(
     });
     nodeR = Math.max(4, Math.min(nodeR, (nearest(pos) - GLYPH_GAP) / 2));
   }
-  return { pos, cx, cy, rx, ry, nodeR, side: new Map(), kind: 'ring', dense, rowGap: Infinity, unlabelled: new Set(), labelOut, textScale };
+  return { pos, cx, cy, rx, ry, nodeR, side: new Map(), kind: 'ring', dense, rowGap: Infinity, unlabelled: new Set(), termless: new Set(), labelOut, textScale };
 }
 
 /** The smallest distance between two of the points (Infinity for fewer than two). */
@@ -219,7 +230,7 @@ function clusterLayout(
   top: number,
   groups?: readonly (readonly NodeId[])[],
   textScale = 1,
-  labelW: LabelRoom = { worker: LABEL_W * textScale, server: LABEL_W * textScale },
+  labelW: LabelRoom = estimatedRoom(textScale),
 ): TopologyLayout {
   const cx = width / 2;
   const h = height - top;
@@ -250,6 +261,7 @@ function clusterLayout(
   const side = new Map<NodeId, -1 | 1>();
   const pos = new Map<NodeId, Pt>();
   const unlabelled = new Set<NodeId>();
+  const termless = new Set<NodeId>();
   // Worker columns: the glyph edge plus its labels end a few pixels inside the panel.
   const xCol = Math.max(nodeR * 3 + (stagger - 1) * subDx, width / 2 - (nodeR + 8 * textScale + labelW.worker + 6));
   const column = (ids: readonly NodeId[], sgn: -1 | 1): void => {
@@ -271,13 +283,17 @@ function clusterLayout(
   column(left, -1);
   // The cluster's ellipse: inside the columns, leaving room for the servers' outward labels.
   const hasWorkers = workers.length > 0;
-  const serverLabel = nodeR + 8 * textScale + labelW.server;
-  const rxMax = hasWorkers ? xCol - (stagger - 1) * subDx - nodeR - 10 - serverLabel : width / 2 - (serverLabel + 6);
-  const rx = Math.max(nodeR * 2, rxMax);
-  // A panel too narrow for the servers' labels between them and the worker columns (a 1024-wide
-  // projector): the servers go unlabelled rather than write over the workers; their version and
-  // term are in the tooltip, the aria-label and the servers panel.
-  const serversBare = hasWorkers && rx + serverLabel + 4 > xCol - (stagger - 1) * subDx - nodeR;
+  // In a panel too narrow for a server's two label lines between it and the worker columns (a
+  // 1024-wide projector, a lesson's side-by-side panels), the servers keep their version alone,
+  // and where even that would reach the workers, no label: never text over a worker. What is left
+  // out is in the tooltip, the aria-label and the servers panel.
+  const beside = (w: number): number => nodeR + 8 * textScale + w;
+  // The worker glyphs' inner edge, at the column's ends, which lean in by the bow.
+  const workerEdge = xCol - (stagger - 1) * subDx - nodeR - (stagger > 1 ? 0 : Math.min(nodeR, width * 0.02));
+  const rxFor = (w: number): number => Math.max(nodeR * 2, hasWorkers ? workerEdge - 4 - beside(w) : width / 2 - (beside(w) + 6));
+  const clear = (w: number): boolean => !hasWorkers || rxFor(w) + beside(w) + 4 <= workerEdge;
+  const serverLabels: 'full' | 'version' | 'none' = clear(labelW.server) ? 'full' : clear(labelW.serverVersion) ? 'version' : 'none';
+  const rx = rxFor(serverLabels === 'full' ? labelW.server : labelW.serverVersion);
   // Room above for the leader's crown and ring; below for nothing but the glyph.
   const ry = Math.max(nodeR * 1.5, Math.min(h / 2 - nodeR - 22, Math.max(rx, h * 0.3)));
   // Which side each server takes: by default the first half right, the rest left; under a
@@ -303,7 +319,8 @@ function clusterLayout(
       const x = cx + sgn * rx * Math.cos(a);
       pos.set(id, { x, y });
       side.set(id, sgn);
-      if (serversBare) unlabelled.add(id);
+      if (serverLabels === 'none') unlabelled.add(id);
+      else if (serverLabels === 'version') termless.add(id);
     });
   };
   place(inner.filter((id) => sideOfServer.get(id) === 1), 1);
@@ -313,7 +330,7 @@ function clusterLayout(
   // Two label lines need ~30 px; closer than that, workers keep only their version. A staggered
   // column labels every k-th worker, k rows apart.
   const spacing = rowGapOf(perColumn);
-  return { pos, cx, cy, rx: xCol, ry: Math.max(h / 2 - yPad, 1), nodeR, side, kind: 'cluster', dense: spacing * stagger < 2 * nodeR + 8 || stagger > 1, rowGap: spacing, unlabelled, labelOut: new Map(), textScale };
+  return { pos, cx, cy, rx: xCol, ry: Math.max(h / 2 - yPad, 1), nodeR, side, kind: 'cluster', dense: spacing * stagger < 2 * nodeR + 8 || stagger > 1, rowGap: spacing, unlabelled, termless, labelOut: new Map(), textScale };
 }
 
 /** Baselines are for a 15 px version label and a 12 px backend label under/over it. */

@@ -197,7 +197,7 @@ export function drawNodes(drawn: NodeSel, f: NodesFrame): void {
   // Version (and backend) outside the glyph: beside side nodes, above/below the others.
   drawn.each(function (d) {
     const sideOf = lay.side.get(d.id);
-    const term0 = !d.isWorker && d.term !== null;
+    const term0 = !d.isWorker && d.term !== null && !lay.termless.has(d.id);
     const lp =
       sideOf !== undefined
         ? labelPlacement({ x: sideOf, y: 0 }, true, R, d.isWorker ? d.backend !== '' && !lay.dense : term0, lay.textScale)
@@ -210,7 +210,7 @@ export function drawNodes(drawn: NodeSel, f: NodesFrame): void {
     g.select('text.cv-ver').attr('x', lp.x).attr('y', lp.yVersion).attr('text-anchor', lp.anchor).text(ver);
     const backend = d.isWorker && !lay.dense && !bare ? d.backend : '';
     g.select('text.cv-backend').attr('x', lp.x).attr('y', lp.yBackend).attr('text-anchor', lp.anchor).text(backend);
-    const term = !d.isWorker && d.term !== null && !bare ? `${termWord(d.node, lang)} ${d.term}` : '';
+    const term = term0 && !bare ? `${termWord(d.node, lang)} ${d.term}` : '';
     // A coordination server has no version label: its term (epoch) takes that line.
     g.select('text.cv-term').attr('x', lp.x).attr('y', d.node.role === 'coord' ? lp.yVersion : lp.yBackend).attr('text-anchor', lp.anchor).text(term);
     const extent = nodeHitBox(lp, R, ver.length, Math.max(backend.length, term.length), lay.textScale);
@@ -287,5 +287,5 @@ export function labelRoom(nodes: readonly NodeState[], lang: Lang, fs: number, s
   const version = measuredWidth('v888', fs, sans, '600');
   let server = version;
   for (const n of nodes) if (n.role !== 'worker') server = Math.max(server, measuredWidth(`${termWord(n, lang)} 8`, 0.8 * fs, mono));
-  return { worker: Math.ceil(Math.max(version, measuredWidth('webgpu', 0.8 * fs, sans))), server: Math.ceil(server) };
+  return { worker: Math.ceil(Math.max(version, measuredWidth('webgpu', 0.8 * fs, sans))), server: Math.ceil(server), serverVersion: Math.ceil(version) };
 }
