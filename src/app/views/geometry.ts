@@ -228,9 +228,9 @@ function clusterLayout(
   width: number,
   height: number,
   top: number,
-  groups?: readonly (readonly NodeId[])[],
-  textScale = 1,
-  labelW: LabelRoom = estimatedRoom(textScale),
+  groups: readonly (readonly NodeId[])[] | undefined,
+  textScale: number,
+  labelW: LabelRoom,
 ): TopologyLayout {
   const cx = width / 2;
   const h = height - top;

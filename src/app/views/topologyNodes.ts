@@ -203,7 +203,8 @@ export function drawNodes(drawn: NodeSel, f: NodesFrame): void {
         ? labelPlacement({ x: sideOf, y: 0 }, true, R, d.isWorker ? d.backend !== '' && !lay.dense : term0, lay.textScale)
         : labelPlacement(d.out, d.isWorker, R, d.isWorker && d.backend !== '' && !lay.dense, lay.textScale);
     const g = d3.select(this);
-    // A worker in an inner sub-column of a crowded column, or a server in a narrow panel, has no room for labels beside it.
+    // A worker in an inner sub-column of a crowded column, or a server in a narrow panel, has
+    // no room for labels beside it.
     const bare = lay.unlabelled.has(d.id);
     // A coordination server holds no parameters: no version label (its term or epoch says enough).
     const ver = d.node.role === 'coord' || bare ? '' : `v${d.version}`;
