@@ -35,25 +35,29 @@ interface Slot extends GridSlot {
  * tile (a one-line caption wider than the panel pushed the last tile out of a presenter's view).
  * `fontPx` is the view's type size; `subWidth` the caption's second line on one line, in px:
  * where it does not fit a tile it takes two lines, and the tiles' height allows for them.
+ * `phraseWidth` is the wider of that line's two phrases ("accuracy 100%"): an arrangement whose
+ * columns cannot hold it is taken only where none can (on a phone, four in a row left
+ * "accuracy 95%accuracy 91%" running together, over a panel a third empty).
  */
-export function tileLayout(n: number, width: number, height: number, fontPx: number, subWidth: number): { side: number; maxWidth: number } {
+export function tileLayout(n: number, width: number, height: number, fontPx: number, subWidth: number, phraseWidth: number): { side: number; maxWidth: number } {
   // Caption lines: the id and version (0.933 rem), then loss and accuracy (0.8 rem), at ~1.2 em.
   const capLine = 1.2 * fontPx;
   const subLine = 1.2 * 0.857 * fontPx;
-  let best = -Infinity;
-  let bestCols = n;
+  // Best arrangement overall, and best among those whose columns hold a phrase (with a usable side).
+  const best = { side: -Infinity, cols: n };
+  const fitting = { side: -Infinity, cols: n };
   for (let rows = 1; rows <= n; rows++) {
     const cols = Math.ceil(n / rows);
     const perTile = (width - GAP * (cols + 1)) / cols;
     const caption = capLine + (subWidth > perTile ? 2 : 1) * subLine + 4;
     const byH = (height - rows * (caption + GAP)) / rows - 6;
-    if (Math.min(perTile, byH) > best) {
-      best = Math.min(perTile, byH);
-      bestCols = cols;
-    }
+    const side = Math.min(perTile, byH);
+    if (side > best.side) Object.assign(best, { side, cols });
+    if (perTile >= phraseWidth && side >= MIN_SIDE && side > fitting.side) Object.assign(fitting, { side, cols });
   }
-  const side = Math.floor(Math.max(MIN_SIDE, Math.min(260, best)));
-  return { side, maxWidth: Math.max(side, Math.floor((width - GAP * (bestCols + 1)) / bestCols)) };
+  const chosen = fitting.side > -Infinity ? fitting : best;
+  const side = Math.floor(Math.max(MIN_SIDE, Math.min(260, chosen.side)));
+  return { side, maxWidth: Math.max(side, Math.floor((width - GAP * (chosen.cols + 1)) / chosen.cols)) };
 }
 
 /**
@@ -66,9 +70,15 @@ export function imageTileWidth(n: number, width: number, fontPx: number): number
   return Math.max(MIN_SIDE, Math.floor((width - GAP * (cols + 1)) / cols));
 }
 
-/** The caption's second line on one line (monospace digits, CJK a full em: textWidth's estimate). */
-function captionWidth(lang: Lang, fontPx: number): number {
-  return textWidth(`${vs(lang, 'loss')} 0.000`, 0.857 * fontPx) + textWidth(`${vs(lang, 'accuracy')} 100%`, 0.857 * fontPx) + 0.7 * 0.857 * fontPx;
+/**
+ * The caption's second line on one line, and the wider of its two phrases (monospace digits, CJK
+ * a full em: textWidth's estimate).
+ */
+function captionWidths(lang: Lang, fontPx: number): { line: number; phrase: number } {
+  const px = 0.857 * fontPx;
+  const loss = textWidth(`${vs(lang, 'loss')} 0.000`, px);
+  const accuracy = textWidth(`${vs(lang, 'accuracy')} 100%`, px);
+  return { line: loss + accuracy + 0.7 * px, phrase: Math.max(loss, accuracy) };
 }
 
 function paint(canvas: HTMLCanvasElement, grid: Float32Array | null, points: Dataset | null, bounds: Bounds | null, side: number): void {
@@ -168,7 +178,8 @@ export function ReplicaBoundaries(p: ReplicaBoundariesProps): JSX.Element {
   const count = Math.max(1, ordered.length);
   // An image tile's caption is as wide as the tile; a square's may be wider (tileLayout).
   const imageWidth = images ? imageTileWidth(count, size.width, fontPx) : 0;
-  const { side, maxWidth } = images ? { side: imageWidth, maxWidth: imageWidth } : tileLayout(count, size.width, size.height, fontPx, captionWidth(lang, fontPx));
+  const caption = captionWidths(lang, fontPx);
+  const { side, maxWidth } = images ? { side: imageWidth, maxWidth: imageWidth } : tileLayout(count, size.width, size.height, fontPx, caption.line, caption.phrase);
   const ix = indexOf(sim);
   const sampleAt = (id: string) => valueAt(ix.samples.get(id), t) ?? null;
 

@@ -5,7 +5,7 @@ describe('replica tile layout', () => {
   it("a presenter's short panel: four tiles in one row, each caption wrapped to its share", () => {
     // 1280×720 in presenter mode: the panel is ~780×121 px at 18.7 px type; the caption's second
     // line, on one line, is ~230 px.
-    const { side, maxWidth } = tileLayout(4, 780, 121, 18.7, 230);
+    const { side, maxWidth } = tileLayout(4, 780, 121, 18.7, 230, 125);
     expect(4 * maxWidth + 5 * 8).toBeLessThanOrEqual(780);
     expect(maxWidth).toBeLessThan(230); // so the caption wraps rather than widening the tile
     expect(side).toBeGreaterThanOrEqual(40);
@@ -13,7 +13,7 @@ describe('replica tile layout', () => {
   });
 
   it('a roomy panel: one-line captions, tiles as large as the height allows', () => {
-    const { side, maxWidth } = tileLayout(4, 790, 160, 14, 170);
+    const { side, maxWidth } = tileLayout(4, 790, 160, 14, 170, 90);
     expect(maxWidth).toBeGreaterThanOrEqual(170);
     // Height bound: the side plus a two-line caption fits the panel.
     expect(side + 1.2 * 14 + 1.2 * 0.857 * 14 + 4 + 8 + 6).toBeLessThanOrEqual(160 + 1);
@@ -21,9 +21,24 @@ describe('replica tile layout', () => {
   });
 
   it('many workers wrap to rows rather than shrinking below the smallest tile', () => {
-    const { side, maxWidth } = tileLayout(16, 790, 400, 14, 170);
+    const { side, maxWidth } = tileLayout(16, 790, 400, 14, 170, 90);
     expect(side).toBeGreaterThanOrEqual(40);
     expect(Math.floor((790 - 8) / (maxWidth + 8))).toBeLessThan(16);
+  });
+
+  it("a phone: two columns rather than four where a column cannot hold 'accuracy 100%'", () => {
+    // 390 px wide: the panel is ~366×246 px at 14 px type; the phrase is ~90 px, a quarter ~82.
+    // Four in a row would give larger squares (81 px against 73) with the phrases run together.
+    const { side, maxWidth } = tileLayout(4, 366, 246, 14, 170, 90);
+    expect(maxWidth).toBeGreaterThanOrEqual(90);
+    expect(Math.floor((366 - 8) / (maxWidth + 8))).toBe(2);
+    expect(side).toBeGreaterThan(70);
+  });
+
+  it('where no arrangement holds the phrase with a usable tile, the largest tiles win', () => {
+    const { side, maxWidth } = tileLayout(4, 366, 120, 14, 170, 90);
+    expect(side).toBeGreaterThanOrEqual(40);
+    expect(Math.floor((366 - 8) / (maxWidth + 8))).toBe(4);
   });
 });
 
