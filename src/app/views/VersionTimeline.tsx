@@ -7,7 +7,7 @@ import { kindColour, kindDash } from '../palette';
 import type { NoteEvent } from '../../engine/index/runIndex';
 import { firstAtOrAfter } from '../../engine/index/series';
 import { noteText } from '../words/noteWords';
-import { fitCanvas, timed, useCssValues, useDraw, useFontSize, useSize, useTheme, type FrameSource } from './hooks';
+import { fitCanvas, timed, useCssValues, useDraw, useFontSize, useScrollEdges, useSize, useTheme, type FrameSource } from './hooks';
 import { SettledLayer } from './timelineCanvas';
 import { drawUnflushed } from './timelineLive';
 import type { Simulation } from '../../engine/simulation';
@@ -309,8 +309,10 @@ function sliderValue(el: SVGSVGElement, now: number, cursor: number | null, lang
  * `name` on every update, and the timeline renders every frame.
  */
 const KindLegend = memo(function KindLegend(p: { kinds: readonly string[]; hidden: ReadonlySet<string>; lang: Lang; onToggle(kind: string): void }): JSX.Element {
+  const ref = useRef<HTMLDivElement>(null);
+  useScrollEdges(ref, [p.kinds, p.lang]);
   return (
-    <div className="cv-kinds cv-kinds-top">
+    <div className="cv-kinds cv-kinds-top" ref={ref}>
       {p.kinds.map((k) => (
         <label key={k}>
           <input type="checkbox" checked={!p.hidden.has(k)} onChange={() => p.onToggle(k)} />

@@ -1,5 +1,4 @@
-import { useEffect, useRef, useState, type DependencyList, type RefObject } from 'react';
-
+import { useEffect, useLayoutEffect, useRef, useState, type DependencyList, type RefObject } from 'react';
 
 export interface Size {
   width: number;
@@ -28,6 +27,35 @@ export function useSize(ref: RefObject<HTMLElement | null>): Size {
     return () => ro.disconnect();
   }, [ref]);
   return size;
+}
+
+/**
+ * Marks a sideways scroller with the classes `more-before` / `more-after` while it has content
+ * beyond its left / right edge, so CSS can fade that edge as a cue to scroll. It reads the layout
+ * on scroll, on resize (window, type size) and when `deps` change: never in a frame. (A CSS
+ * scroll timeline did this alone, but Chromium kept its last fade when a resize made the line fit.)
+ */
+export function useScrollEdges(ref: RefObject<HTMLElement | null>, deps: DependencyList): void {
+  const update = useRef(() => {});
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    update.current = () => {
+      const over = el.scrollWidth - el.clientWidth;
+      el.classList.toggle('more-before', over > 1 && el.scrollLeft > 1);
+      el.classList.toggle('more-after', over > 1 && el.scrollLeft < over - 1);
+    };
+    const onScroll = (): void => update.current();
+    el.addEventListener('scroll', onScroll, { passive: true });
+    const ro = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(onScroll);
+    ro?.observe(el);
+    return () => {
+      el.removeEventListener('scroll', onScroll);
+      ro?.disconnect();
+    };
+  }, [ref]);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  useLayoutEffect(() => update.current(), deps);
 }
 
 /** prefers-reduced-motion: animation becomes discrete steps (DESIGN, visual language). */
