@@ -1,0 +1,80 @@
+import { expect, test, type Page } from '@playwright/test';
+import { openScenario, runTo } from './fixtures';
+
+/**
+ * Text a reader needs whole is on screen whole, where it was once cut or ran together: a phone's
+ * replica captions and checks tabs, a 1280-px strip's two-word metric names, and a timeline
+ * legend too long for its line, which must show that it scrolls.
+ */
+
+/** Two animation frames: React commits, then the D3 effects draw. */
+async function settle(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+}
+
+test('a phone: each replica caption phrase stands apart from its neighbours; the checks tabs are not cut', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openScenario(page, 'async-partition', { lang: 'en' });
+  await runTo(page, 3000);
+  await settle(page);
+  const phrases = await page.locator('.cv-replica .cv-sub > span').evaluateAll((els) =>
+    els.map((el) => {
+      const r = el.getBoundingClientRect();
+      return { fig: el.closest('figure')?.dataset.testid ?? '', text: el.textContent ?? '', left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+    }),
+  );
+  expect(phrases.length).toBe(8);
+  for (const a of phrases)
+    for (const b of phrases) {
+      if (a.fig === b.fig || a.left >= b.left) continue;
+      const sameLine = a.top < b.bottom && b.top < a.bottom;
+      // Phrases of two tiles on one line: at least half an em between them (they ran together).
+      if (sameLine) expect(b.left - a.right, `"${a.text}" (${a.fig}) and "${b.text}" (${b.fig})`).toBeGreaterThanOrEqual(6);
+    }
+  const tabs = await page.locator('.checks-tabs .tab').evaluateAll((els) => els.map((el) => ({ text: el.textContent ?? '', scroll: el.scrollWidth, client: el.clientWidth })));
+  expect(tabs.length).toBe(2);
+  for (const t of tabs) expect(t.scroll, `tab "${t.text}" is cut`).toBeLessThanOrEqual(t.client);
+});
+
+test('1280 px: every metric name in the strip is whole ("overwritten entries" ended in "…")', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await openScenario(page, 'coordination-fencing', { lang: 'en' });
+  await runTo(page, 2000);
+  await settle(page);
+  const labels = await page.locator('.metrics-strip .metric-label').evaluateAll((els) =>
+    els.map((el) => ({ text: el.textContent ?? '', sw: el.scrollWidth, cw: el.clientWidth, sh: el.scrollHeight, ch: el.clientHeight })),
+  );
+  expect(labels.map((l) => l.text)).toContain('overwritten entries');
+  for (const l of labels) {
+    expect(l.sw, `"${l.text}" is cut at the side`).toBeLessThanOrEqual(l.cw);
+    expect(l.sh, `"${l.text}" needs more than its lines`).toBeLessThanOrEqual(l.ch + 1);
+  }
+});
+
+test('a timeline legend longer than its line fades at the edge that has more, and follows the scroll', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await openScenario(page, 'paxos-vs-2pc', { lang: 'en', query: { present: '1' } });
+  await runTo(page, 5000);
+  await settle(page);
+  const legend = page.locator('.cv-kinds');
+  const state = () =>
+    legend.evaluate((el) => ({
+      over: el.scrollWidth - el.clientWidth,
+      before: el.classList.contains('more-before'),
+      after: el.classList.contains('more-after'),
+      mask: getComputedStyle(el).maskImage,
+    }));
+  const atStart = await state();
+  expect(atStart.over, 'the legend overflows at 1280 presenter').toBeGreaterThan(0);
+  expect([atStart.before, atStart.after]).toEqual([false, true]);
+  expect(atStart.mask).toContain('linear-gradient');
+  await legend.evaluate((el) => {
+    el.scrollLeft = el.scrollWidth;
+  });
+  await expect.poll(async () => [(await state()).before, (await state()).after]).toEqual([true, false]);
+  // Out of presenter mode at 1920 px the line fits: no fade is left behind.
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await page.getByRole('button', { name: /^(Presenter|演示模式)$/ }).click();
+  await expect.poll(async () => (await state()).over).toBeLessThanOrEqual(0);
+  await expect.poll(async () => { const s = await state(); return [s.before, s.after, s.mask]; }).toEqual([false, false, 'none']);
+});
