@@ -156,6 +156,12 @@ test('presenter in the dark theme: the focused view carries the laser ring in th
   // Only the named variant's view: the other panel's topology is not ringed.
   expect(await page.getByTestId('variant-async').locator('.view-topology').evaluate((el) => getComputedStyle(el).outlineStyle)).not.toBe('solid');
   await page.screenshot({ path: `${shots}/dark-1920x1080-focus.png` });
+  // The "look here" tag shows while the ring pulses, then fades so as not to cover the view's
+  // top-right corner (a worker and its version); the ring stays.
+  const tag = () => ring.evaluate((el) => ({ content: getComputedStyle(el, '::after').content, opacity: Number(getComputedStyle(el, '::after').opacity) }));
+  expect((await tag()).content).toContain('look here');
+  await expect.poll(async () => (await tag()).opacity, { timeout: 15_000 }).toBe(0);
+  expect(await ring.evaluate((el) => getComputedStyle(el).outlineStyle)).toBe('solid');
 });
 
 test('the landing page’s second door: the lesson index (14 lessons, time, prerequisites, the lecture paths) and progress kept in the browser', async ({ page }) => {

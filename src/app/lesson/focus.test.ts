@@ -41,6 +41,11 @@ describe('focus', () => {
     expect(css.match(new RegExp(`ease-in-out ${LASER_PULSES};`, 'g'))).toHaveLength(3);
   });
 
+  it("the tag fades when the pulses end and stays gone: it would cover a corner of the view's content", () => {
+    const css = focusCss(focusList(['topology']), 'look here');
+    expect(css).toContain(`animation: laser-tag ${(1.6 * LASER_PULSES).toFixed(1)}s linear forwards`);
+  });
+
   it('rings a metric readout without the tag, which would cover the number it points at', () => {
     const css = focusCss(focusList(['zk-lock/chart:staleWritesAccepted']), 'look here');
     expect(css).toContain('[data-testid="variant-zk-lock"] .vp-metric[data-metric="staleWritesAccepted"]');

@@ -138,7 +138,9 @@ export function focusCss(targets: readonly FocusTarget[], label: string): string
     // The tag names the big views; a chart or a metric's readout is too small to carry it (over a
     // readout it hid the very number the step points at).
     const tagged = boxes.filter((b) => !b.includes('.cv-chart') && !b.includes('.vp-metric') && !b.includes('.metrics-strip'));
-    if (tagged.length) rules.push(`${tagged.map((b) => `${b}::after`).join(',\n')} { content: ${JSON.stringify(`◉ ${label}`)}; position: absolute; top: 0.25rem; right: 0.4rem; z-index: 4; background: var(--laser); color: var(--laser-fg); font-weight: 700; font-size: 0.9rem; padding: 0.05rem 0.5rem; border-radius: 999px; pointer-events: none; }`);
+    // The tag fades once the ring has pulsed: in a corner of a view it covers what is there (a
+    // topology's top-right worker and its version, in every lesson panel); the ring stays.
+    if (tagged.length) rules.push(`${tagged.map((b) => `${b}::after`).join(',\n')} { content: ${JSON.stringify(`◉ ${label}`)}; position: absolute; top: 0.25rem; right: 0.4rem; z-index: 4; background: var(--laser); color: var(--laser-fg); font-weight: 700; font-size: 0.9rem; padding: 0.05rem 0.5rem; border-radius: 999px; pointer-events: none; animation: laser-tag ${(1.6 * LASER_PULSES).toFixed(1)}s linear forwards; }`);
   }
   if (nodes.length) rules.push(`${nodes.map((n) => `${n} .cv-focus`).join(',\n')} { stroke: var(--laser) !important; stroke-width: 6 !important; stroke-dasharray: none !important; animation: laser-stroke 1.6s ease-in-out ${LASER_PULSES}; }`);
   if (links.length) rules.push(`${links.map((l) => `${l} .cv-link-vis`).join(',\n')} { stroke: var(--laser) !important; stroke-width: 6 !important; animation: laser-stroke 1.6s ease-in-out ${LASER_PULSES}; }`);
