@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { convexHull, directedSegment, flightFraction, groupsFromDrop, idFontPx, labelPlacement, lerpSeg, nodeHitBox, nodeHitRect, pairLinks, textOn, topologyLayout } from './geometry';
+import { convexHull, directedSegment, flightFraction, groupsFromDrop, idFontPx, lerpSeg, nodeHitRect, pairLinks, textOn, topologyLayout } from './geometry';
+import { labelPlacement, nodeHitBox } from './nodeLabels';
 
 const four = ['w0', 'w1', 'w2', 'w3'].map((id) => ({ id, role: 'worker' as const }));
 
@@ -114,7 +115,7 @@ describe('cluster layout (several servers or brokers)', () => {
     // Where the term line fits, it is drawn.
     expect(topologyLayout(nodes, 700, 300, 0, undefined, undefined, 1.6).termless.size).toBe(0);
     // The offsets scale too: a label beside a glyph starts 8 px of type away from it.
-    expect(labelPlacement({ x: 1, y: 0 }, true, 20, true, 1.6)).toMatchObject({ x: 20 + 8 * 1.6, yBackend: 14 * 1.6 });
+    expect(labelPlacement({ x: 1, y: 0 }, 20, true, 1.6)).toMatchObject({ x: 20 + 8 * 1.6, yBackend: 14 * 1.6 });
   });
   it('keeps 16 workers apart (version labels only when packed) and the star and ring layouts unchanged', () => {
     const lay = topologyLayout([...ws(16), ...ss(5)], 460, 260);
@@ -159,7 +160,7 @@ describe('crowded topologies', () => {
             expect(p.y - lay.nodeR, `${id} at ${width}×${height}`).toBeGreaterThanOrEqual(0);
             expect(p.y + lay.nodeR, `${id} at ${width}×${height}`).toBeLessThanOrEqual(height);
             const isWorker = id[0] === 'w';
-            const lp = labelPlacement(lay.side.has(id) ? { x: lay.side.get(id)!, y: 0 } : { x: 1, y: 0 }, true, lay.nodeR, isWorker && !lay.dense);
+            const lp = labelPlacement(lay.side.has(id) ? { x: lay.side.get(id)!, y: 0 } : { x: 1, y: 0 }, lay.nodeR, isWorker && !lay.dense);
             const hit = nodeHitRect(lay, id, isWorker, nodeHitBox(lp, lay.nodeR, 5, isWorker ? 4 : 7));
             for (const [other, q] of lay.pos) {
               if (other === id) continue;
@@ -266,19 +267,19 @@ describe('misc', () => {
 
 describe('labelPlacement', () => {
   it('puts labels beside side nodes, above top nodes, below bottom and centre nodes', () => {
-    expect(labelPlacement({ x: 0.7, y: -0.7 }, true, 20, true)).toMatchObject({ x: 28, anchor: 'start' });
-    expect(labelPlacement({ x: -0.7, y: 0.7 }, true, 20, true)).toMatchObject({ x: -28, anchor: 'end' });
-    const top = labelPlacement({ x: 0, y: -1 }, true, 20, true);
+    expect(labelPlacement({ x: 0.7, y: -0.7 }, 20, true)).toMatchObject({ x: 28, anchor: 'start' });
+    expect(labelPlacement({ x: -0.7, y: 0.7 }, 20, true)).toMatchObject({ x: -28, anchor: 'end' });
+    const top = labelPlacement({ x: 0, y: -1 }, 20, true);
     expect(top.anchor).toBe('middle');
     expect(top.yVersion).toBeLessThan(-20);
     expect(top.yBackend).toBeLessThan(top.yVersion);
-    expect(labelPlacement({ x: 0, y: 1 }, false, 20, false).yVersion).toBeGreaterThan(20);
+    expect(labelPlacement({ x: 0, y: 1 }, 20, false).yVersion).toBeGreaterThan(20);
   });
 });
 
 describe('nodeHitBox', () => {
   it('is centred on the glyph and covers side labels', () => {
-    const lp = labelPlacement({ x: 0.7, y: -0.7 }, true, 15, true);
+    const lp = labelPlacement({ x: 0.7, y: -0.7 }, 15, true);
     const b = nodeHitBox(lp, 15, 4, 5);
     expect(b.x + b.width / 2).toBeCloseTo(0);
     expect(b.y + b.height / 2).toBeCloseTo(0);

@@ -1,4 +1,5 @@
 import type { NodeId, NodeRole } from '../../sim/types';
+import { ringLabelFit } from './nodeLabels';
 
 /**
  * Pure geometry for the topology view: where nodes sit, how a directed link is drawn, where a
@@ -127,6 +128,35 @@ export function topologyLayout(
   const workers = nodes.filter((n) => n.role === 'worker').map((n) => n.id).sort(byNodeOrder);
   const inner = nodes.filter((n) => n.role !== 'worker').map((n) => n.id).sort(innerOrder);
   if (inner.length > 1) return clusterLayout(workers, inner, width, height, top, groups, textScale, labelW);
+  const two = ringLayout(workers, inner, width, height, top, margin, textScale, labelW, 2);
+  // A crowded ring has its own rule; a margin given by the caller is kept as it is.
+  if (two.dense || margin) return two;
+  const server = inner[0];
+  const centre = { x: two.cx, y: two.cy };
+  const fitTwo = ringLabelFit(workers, server, two.pos, centre, two.nodeR, textScale, { worker: labelW.worker, server: labelW.serverVersion }, true);
+  // Where the two label lines run into each other or a glyph, the workers keep their version
+  // alone (the backend is in the tooltip, the aria-label and the node panel), and the ring
+  // grows into the room the second line had kept.
+  const lay = fitTwo.clear ? two : ringLayout(workers, inner, width, height, top, margin, textScale, labelW, 1);
+  const fit = fitTwo.clear ? fitTwo : ringLabelFit(workers, server, lay.pos, centre, lay.nodeR, textScale, { worker: labelW.serverVersion, server: labelW.serverVersion }, false);
+  return server && fit.serverOut.y !== 1 ? { ...lay, labelOut: new Map([...lay.labelOut, [server, fit.serverOut]]) } : lay;
+}
+
+/**
+ * The star or ring: `lines` of label kept beside or above/below each worker (1: the version
+ * alone, which the layout then marks `dense`).
+ */
+function ringLayout(
+  workers: readonly NodeId[],
+  inner: readonly NodeId[],
+  width: number,
+  height: number,
+  top: number,
+  margin: { x: number; y: number } | undefined,
+  textScale: number,
+  labelW: LabelRoom,
+  lines: 1 | 2,
+): TopologyLayout {
   const cx = width / 2;
   const cy = top + (height - top) / 2;
   const count = Math.max(workers.length, 1);
@@ -134,7 +164,8 @@ export function topologyLayout(
   // Labels sit beside side nodes (see labelPlacement): top and bottom need room only when a
   // worker is near the vertical axis and carries its labels above or below.
   const topBottom = workers.some((_, i) => Math.abs(Math.cos(angle(i))) < 0.35);
-  const m = margin ?? { x: 34 + labelW.worker, y: (topBottom ? 58 : 38) * textScale };
+  // One line above or below a worker takes 14 px less than two; one beside it, the version's width.
+  const m = margin ?? (lines === 2 ? { x: 34 + labelW.worker, y: (topBottom ? 58 : 38) * textScale } : { x: 34 + labelW.serverVersion, y: (topBottom ? 44 : 34) * textScale });
   let ry = Math.max(36, (height - top) / 2 - m.y);
   let rx = Math.max(36, width / 2 - m.x);
   // Keep it recognisably a ring: at most 1.9 : 1 wide, 1.3 : 1 tall.
@@ -151,7 +182,7 @@ export function topologyLayout(
   });
   if (inner.length === 1) pos.set(inner[0], { x: cx, y: cy });
   const labelOut = new Map<NodeId, Pt>();
-  let dense = false;
+  let dense = lines === 1;
   if (nearest(pos) < 2 * nodeR + GLYPH_GAP) {
     // Too many workers for the ring at that size (16 in a short panel): equal angles bunch them
     // at the ends of a wide ellipse, so stretch it to the panel's width and space them by arc
@@ -331,41 +362,6 @@ function clusterLayout(
   // column labels every k-th worker, k rows apart.
   const spacing = rowGapOf(perColumn);
   return { pos, cx, cy, rx: xCol, ry: Math.max(h / 2 - yPad, 1), nodeR, side, kind: 'cluster', dense: spacing * stagger < 2 * nodeR + 8 || stagger > 1, rowGap: spacing, unlabelled, termless, labelOut: new Map(), textScale };
-}
-
-/** Baselines are for a 15 px version label and a 12 px backend label under/over it. */
-export interface LabelPlacement {
-  x: number;
-  yVersion: number;
-  yBackend: number;
-  anchor: 'start' | 'middle' | 'end';
-}
-
-/**
- * Where a node's version and backend labels go, relative to the node centre. Side nodes get them
- * beside the glyph (the topology panel is wider than tall, so horizontal room is cheap); nodes at
- * the top get them above, at the bottom and in the centre below. `k`: the layout's textScale.
- */
-export function labelPlacement(out: Pt, isWorker: boolean, r: number, withBackend: boolean, k = 1): LabelPlacement {
-  if (isWorker && Math.abs(out.x) >= 0.35) {
-    return { x: Math.sign(out.x) * (r + 8 * k), yVersion: (withBackend ? -1 : 5) * k, yBackend: 14 * k, anchor: out.x > 0 ? 'start' : 'end' };
-  }
-  if (isWorker && out.y < 0) return { x: 0, yVersion: -(r + 8 * k), yBackend: -(r + 24 * k), anchor: 'middle' };
-  return { x: 0, yVersion: r + 20 * k, yBackend: r + 34 * k, anchor: 'middle' };
-}
-
-/**
- * A box around a node's glyph and its labels (text widths estimated: 15 px monospace ≈ 9.3 px a
- * character, 12 px sans ≈ 7 px), symmetric about the glyph's centre so that the box centre — where
- * a click on the node lands — is the glyph itself.
- */
-export function nodeHitBox(lp: LabelPlacement, r: number, versionChars: number, backendChars: number, k = 1): { x: number; y: number; width: number; height: number } {
-  const textW = Math.max(versionChars * 9.3, backendChars * 7) * k;
-  const pad = r + 8 * k;
-  const middle = lp.anchor === 'middle';
-  const halfW = middle ? Math.max(pad, textW / 2) : Math.abs(lp.x) + textW;
-  const halfH = middle ? Math.max(pad, Math.abs(lp.yVersion) + 4, Math.abs(lp.yBackend) + 4) : Math.max(pad, lp.yBackend + 4);
-  return { x: -halfW, y: -halfH, width: 2 * halfW, height: 2 * halfH };
 }
 
 type Rect = { x: number; y: number; width: number; height: number };

@@ -4,7 +4,8 @@ import type { NodeState } from '../../engine/index/runState';
 import type { Action, NodeId, NodeRole } from '../../sim/types';
 import type { Lang } from '../i18n/lang';
 import { consensusRoleOf, nodeLines, termWord, type DataRole, type WordsContext } from '../words/nodeWords';
-import { idFontPx, labelPlacement, nodeHitBox, nodeHitRect, textOn, type LabelRoom, type Pt, type TopologyLayout } from './geometry';
+import { idFontPx, nodeHitRect, textOn, type LabelRoom, type Pt, type TopologyLayout } from './geometry';
+import { labelPlacement, nodeHitBox } from './nodeLabels';
 import { measuredWidth } from './hooks';
 import { vs } from './strings';
 
@@ -200,8 +201,8 @@ export function drawNodes(drawn: NodeSel, f: NodesFrame): void {
     const term0 = !d.isWorker && d.term !== null && !lay.termless.has(d.id);
     const lp =
       sideOf !== undefined
-        ? labelPlacement({ x: sideOf, y: 0 }, true, R, d.isWorker ? d.backend !== '' && !lay.dense : term0, lay.textScale)
-        : labelPlacement(d.out, d.isWorker, R, d.isWorker && d.backend !== '' && !lay.dense, lay.textScale);
+        ? labelPlacement({ x: sideOf, y: 0 }, R, d.isWorker ? d.backend !== '' && !lay.dense : term0, lay.textScale)
+        : labelPlacement(d.out, R, d.isWorker && d.backend !== '' && !lay.dense, lay.textScale);
     const g = d3.select(this);
     // A worker in an inner sub-column of a crowded column, or a server in a narrow panel, has
     // no room for labels beside it.

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { topologyLayout } from './geometry';
+import { labelBox, labelPlacement, outOf, ringLabelFit } from './nodeLabels';
+
+const star = (n: number) => [...Array.from({ length: n }, (_, i) => ({ id: `w${i}`, role: 'worker' as const })), { id: 's0', role: 'server' as const }];
+const workers = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`);
+// A lesson's panel in presenter mode at 1280×720 (17 px root): "webgpu" for a worker, "v888" alone.
+const room = { worker: 48, server: 42, serverVersion: 42 };
+
+describe('a ring keeps its labels apart', () => {
+  it("seven workers around a server in a lesson's small panel: versions only, clear of each other and every glyph", () => {
+    const k = 17 / 15;
+    const lay = topologyLayout(star(7), 392, 188, 0, undefined, undefined, k, room);
+    expect(lay.dense).toBe(true); // the backend line went
+    const fit = ringLabelFit(workers(7), 's0', lay.pos, { x: lay.cx, y: lay.cy }, lay.nodeR, k, { worker: room.serverVersion, server: room.serverVersion }, false);
+    expect(fit.clear).toBe(true);
+    // The server's version is not drawn over w3, the worker below it.
+    const s0 = lay.pos.get('s0')!;
+    const w3 = lay.pos.get('w3')!;
+    const lp = labelPlacement(lay.labelOut.get('s0') ?? { x: 0, y: 1 }, lay.nodeR, false, k);
+    const b = labelBox(lp, false, room.serverVersion, k);
+    const clearOfW3 = b.x1 + s0.x <= w3.x - lay.nodeR || b.x0 + s0.x >= w3.x + lay.nodeR || b.y1 + s0.y <= w3.y - lay.nodeR || b.y0 + s0.y >= w3.y + lay.nodeR;
+    expect(clearOfW3).toBe(true);
+  });
+
+  it('four workers in the 1280-px panel keep both lines (version and backend)', () => {
+    const lay = topologyLayout(star(4), 466, 236, 0, undefined, undefined, 1, { worker: 46, server: 36, serverVersion: 36 });
+    expect(lay.dense).toBe(false);
+    expect(lay.labelOut.has('s0')).toBe(false); // its version below it, as always
+    expect(ringLabelFit(workers(4), 's0', lay.pos, { x: lay.cx, y: lay.cy }, lay.nodeR, 1, { worker: 46, server: 36 }, true).clear).toBe(true);
+  });
+
+  it("where no side of the server is clear, its version goes where it covers least (not onto the worker below)", () => {
+    const k = 17 / 15;
+    const lay = topologyLayout(star(7), 392, 180, 0, undefined, undefined, k, room);
+    expect(lay.labelOut.get('s0')).toBeDefined();
+  });
+
+  it('two label boxes that overlap are found; a label pointing away from the centre goes beside a side node', () => {
+    expect(outOf({ x: 10, y: 0 }, { x: 0, y: 0 })).toEqual({ x: 1, y: 0 });
+    const pos = new Map([
+      ['w0', { x: 0, y: 0 }],
+      ['w1', { x: 30, y: 0 }],
+    ]);
+    expect(ringLabelFit(['w0', 'w1'], undefined, pos, { x: -100, y: 0 }, 10, 1, { worker: 40, server: 30 }, true).clear).toBe(false);
+  });
+});
