@@ -149,7 +149,7 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
 
       const back = d3.select(backRef.current!);
       const front = d3.select(frontRef.current!);
-      const f: LaneFrame = { x, yOf, ids, laneH, width, height, M, t0, t1, tEnd, layoutKey, lang };
+      const f: LaneFrame = { x, yOf, ids, laneH, width, height, M, t0, t1, tEnd, layoutKey, lang, fs };
       if (relayout) {
         back.attr('viewBox', `0 0 ${width} ${height}`);
         front.attr('viewBox', `0 0 ${width} ${height}`);

@@ -1,6 +1,6 @@
 import * as d3 from 'd3';
 import { describe, expect, it } from 'vitest';
-import { secondsDigits } from './timelineLayers';
+import { laneLabelPx, secondsDigits } from './timelineLayers';
 
 describe('timeline axis: seconds', () => {
   it('whole seconds for steps of 1 s and more; one decimal for 0.5, 0.2 and 0.1 s; two for 0.05 s', () => {
@@ -23,5 +23,16 @@ describe('timeline axis: seconds', () => {
         expect(new Set(labels).size, `${spanMs} ms over ${width} px: ${labels.join(' ')}`).toBe(labels.length);
       }
     }
+  });
+});
+
+describe('timeline lane names', () => {
+  it("keep the stylesheet's size where the lane holds it, else fit the lane, down to 12 px", () => {
+    expect(laneLabelPx(30, 15)).toBeCloseTo(0.867 * 15);
+    // Eight lanes in a presenter's lesson panel at 1920 px: 15.6 px apart, 24 px type.
+    const px = laneLabelPx(15.6, 24);
+    expect(px).toBeLessThanOrEqual(15.6 - 2);
+    expect(px).toBeGreaterThanOrEqual(12);
+    expect(laneLabelPx(8, 24)).toBe(12);
   });
 });

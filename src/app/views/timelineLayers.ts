@@ -32,6 +32,8 @@ export interface LaneFrame {
   /** Scales and lanes, as a string: everything positioned by them redraws when it changes. */
   layoutKey: string;
   lang: Lang;
+  /** The view's type size in px (the lane names are 0.867 of it). */
+  fs: number;
 }
 
 /** The plot's vertical extent that bands and the veil cover. */
@@ -135,20 +137,32 @@ export function drawLanes(layer: Layer, ix: RunIndex, f: LaneFrame): void {
 }
 
 /** Lane names at the left, and each lane's faint continuation drawn on the future veil. */
+/** .cv-lane-label's size, in em of the view's type. */
+const LANE_LABEL_EM = 0.867;
+
+/**
+ * A lane name's type size in px: the stylesheet's where the lane holds it, else as large as the
+ * lane allows, down to 12 px (the smallest the design allows; thinner lanes are named every k-th).
+ * Eight lanes in a presenter's lesson panel at 1920 px are 15.6 px apart, and 21-px names overlapped.
+ */
+export function laneLabelPx(laneH: number, fs: number): number {
+  return Math.max(12, Math.min(LANE_LABEL_EM * fs, laneH - 2));
+}
+
 export function drawLaneNames(labels: Layer, veilLanes: Layer, f: LaneFrame): void {
   if (!redrawFor(labels.node(), f.layoutKey)) return;
   const { yOf, ids, laneH } = f;
+  const px = laneLabelPx(laneH, f.fs);
   labels
     .selectAll<SVGTextElement, NodeId>('text')
     .data(ids, (d) => d)
     .join('text')
     .attr('class', 'cv-lane-label')
-    // Many thin lanes (16 workers): the smallest size the design allows, so labels never touch.
-    .style('font-size', () => (laneH < 14.5 ? '12px' : null))
+    .style('font-size', () => (px < LANE_LABEL_EM * f.fs ? `${px}px` : null))
     .attr('x', f.M.left - 6)
     .attr('y', (d) => yOf.get(d)!)
     // Lanes thinner than a 12 px label (21 lanes in a short panel): every k-th lane named.
-    .text((d, i) => (i % Math.max(1, Math.ceil(12 / laneH)) === 0 ? d : ''));
+    .text((d, i) => (i % Math.max(1, Math.ceil(px / laneH)) === 0 ? d : ''));
   // The veil's own coordinates start at the band's top; it is as wide as the plot's right edge.
   const { y0 } = bandY(f);
   veilLanes
