@@ -18,9 +18,14 @@ export interface ServerStatesProps {
   lang: Lang;
 }
 
-/** Header: title and legend on one line, index ticks on the next (above the log columns). */
+/**
+ * Header: title and legend on one line, index ticks on the next (above the log columns); a
+ * consumer's row. In px at the panel's 13 px type (0.87 rem of 15): they grow with it (at 1920
+ * presenter the heading ran into the legend and the role badges were shorter than their words).
+ */
 const HEAD_H = 34;
 const CONSUMER_H = 22;
+const BASE_FS = 13;
 const LEFT_W = 262;
 const BOX_GAP = 3;
 const PAD = 8;
@@ -82,7 +87,11 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
     const consumers = state.nodes.filter((n) => n.facts?.kind === 'kafka-consumer').length;
     // Rows shrink to the 18 px role badge plus a pixel above and below before the panel overflows
     // (five servers in the 1280×720 layout cut the last row at 24 px).
-    const rowH = Math.max(20, Math.min(fs * 3, (height - HEAD_H - consumers * CONSUMER_H - 4) / Math.max(1, consensus)));
+    const k = fs / BASE_FS;
+    const headH = Math.round(HEAD_H * k);
+    const consumerH = Math.round(CONSUMER_H * k);
+    const badgeH = 18 * k;
+    const rowH = Math.max(badgeH + 2, Math.min(fs * 3, (height - headH - consumers * consumerH - 4) / Math.max(1, consensus)));
     const box = Math.max(12, Math.min(24, rowH * (rowH >= fs * 2.4 ? 0.5 : 0.72)));
     const twoLines = rowH >= fs * 2.4;
     const badgeX = PAD + fs * 2.2;
@@ -151,7 +160,7 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
       .join('text')
       .attr('class', (d) => `sv-htext ${d.cls}`)
       .attr('x', (d) => d.x)
-      .attr('y', 15)
+      .attr('y', 15 * k)
       .text((d) => d.text);
     const legend = [
       { key: 'c', committed: true, text: s(lang, 'srvLegendCommitted') },
@@ -162,12 +171,14 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
       .data(legend, (d) => d.key)
       .join((enter) => {
         const g = enter.append('g').attr('class', 'sv-legend');
-        g.append('rect').attr('width', 11).attr('height', 11).attr('rx', 2);
-        g.append('text').attr('x', 15).attr('y', 10);
+        g.append('rect').attr('rx', 2);
+        g.append('text');
         return g;
       });
-    lg.select('text').text((d) => d.text);
+    lg.select('text').attr('x', 15 * k).attr('y', 10 * k).text((d) => d.text);
     lg.select('rect')
+      .attr('width', 11 * k)
+      .attr('height', 11 * k)
       .attr('fill', (d) => (d.committed ? termColour(2) : 'var(--panel)'))
       .attr('stroke', termColour(2))
       .attr('stroke-width', (d) => (d.committed ? 1 : 1.5))
@@ -176,13 +187,13 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
     // line) where it fits; else after the "log" heading (the top-right corner holds the
     // servers/replicas switch). Widths are estimated from the text, not measured: no layout
     // reads in a frame.
-    const legendW = legend.reduce((a, d) => a + 15 + textWidth(d.text, subFs) + 12, 0);
+    const legendW = legend.reduce((a, d) => a + 15 * k + textWidth(d.text, subFs) + 12, 0);
     const below = PAD + legendW <= left - 8;
     let lx = below ? PAD : left + textWidth(logText, subFs) + 16;
-    const ly = below ? HEAD_H - 14 : 5;
+    const ly = below ? headH - 14 * k : 5 * k;
     lg.each(function (d) {
       d3.select(this).attr('transform', `translate(${lx},${ly})`);
-      lx += 15 + textWidth(d.text, subFs) + 12;
+      lx += 15 * k + textWidth(d.text, subFs) + 12;
     });
     // Index ticks every 5th column, so "index 12" can be pointed at across rows.
     // None under the servers/replicas switch.
@@ -193,14 +204,14 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
       .join('text')
       .attr('class', 'sv-tick num')
       .attr('x', (d) => colX(d) + box / 2)
-      .attr('y', HEAD_H - 4)
+      .attr('y', headH - 4 * k)
       .attr('text-anchor', 'middle')
       .text((d) => String(d));
 
     // ---- rows ------------------------------------------------------------------------------------
-    let y = HEAD_H;
+    let y = headH;
     const placed = model.rows.map((r) => {
-      const h = r.kind === 'consumer' ? CONSUMER_H : rowH;
+      const h = r.kind === 'consumer' ? consumerH : rowH;
       const at = y;
       y += h;
       return { r, y: at, h };
@@ -215,7 +226,7 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
         g.append('rect').attr('class', 'sv-band');
         g.append('text').attr('class', 'sv-id num');
         const badge = g.append('g').attr('class', 'sv-badge');
-        badge.append('rect').attr('rx', 9);
+        badge.append('rect');
         badge.append('text');
         g.append('text').attr('class', 'sv-term num');
         g.append('text').attr('class', 'sv-commit num');
@@ -253,12 +264,12 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
       .attr('y', mid)
       .attr('dy', '0.35em')
       .text((d) => d.r.id);
-    const badge = rows.select<SVGGElement>('g.sv-badge').attr('transform', (d) => `translate(${badgeX},${mid(d) - 9})`).attr('class', (d) => `sv-badge role-${d.r.role}`);
-    badge.select('rect').attr('width', badgeW).attr('height', 18);
+    const badge = rows.select<SVGGElement>('g.sv-badge').attr('transform', (d) => `translate(${badgeX},${mid(d) - badgeH / 2})`).attr('class', (d) => `sv-badge role-${d.r.role}`);
+    badge.select('rect').attr('width', badgeW).attr('height', badgeH).attr('rx', badgeH / 2);
     badge
       .select('text')
       .attr('x', badgeW / 2)
-      .attr('y', 9)
+      .attr('y', badgeH / 2)
       .attr('dy', '0.35em')
       .attr('text-anchor', 'middle')
       .text((d) => roleText(lang, d.r.role));
