@@ -78,3 +78,22 @@ test('a timeline legend longer than its line fades at the edge that has more, an
   await expect.poll(async () => (await state()).over).toBeLessThanOrEqual(0);
   await expect.poll(async () => { const s = await state(); return [s.before, s.after, s.mask]; }).toEqual([false, false, 'none']);
 });
+
+test("1920 presenter: the servers panel's heading clears its legend, and each role badge holds its word", async ({ page }) => {
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await openScenario(page, 'kafka-log-lag', { lang: 'zh', query: { present: '1' } });
+  await runTo(page, 1000);
+  await settle(page);
+  const panel = page.locator('.sv-servers svg').first();
+  const m = await panel.evaluate((svg) => {
+    const box = (el: Element | null) => (el ? (el as SVGGraphicsElement).getBBox() : null);
+    const title = box(svg.querySelector('.sv-title'));
+    const legend = [...svg.querySelectorAll('g.sv-legend')].map((g) => g.getBoundingClientRect().top - svg.getBoundingClientRect().top);
+    const badges = [...svg.querySelectorAll('g.sv-badge')].map((g) => ({ rect: box(g.querySelector('rect'))!.height, text: box(g.querySelector('text'))!.height }));
+    return { titleBottom: title ? title.y + title.height : 0, legendTop: Math.min(...legend), badges };
+  });
+  expect(m.badges.length).toBeGreaterThanOrEqual(5);
+  // Here the legend has the second line to itself, under the heading: never across its letters.
+  expect(m.titleBottom).toBeLessThanOrEqual(m.legendTop + 2);
+  for (const b of m.badges) expect(b.rect, 'a badge shorter than its word').toBeGreaterThanOrEqual(b.text - 1);
+});
