@@ -5,7 +5,7 @@ import type { Lang } from '../i18n/lang';
 import { colourOf } from '../palette';
 import { firstAtOrAfter, lastAtOrBefore } from '../../engine/index/series';
 import { finiteMax, lossPoints, metricSeries, thin } from './chartModel';
-import { measuredWidth, textWidth, timed, useCssValues, useFontSize, useSize } from './hooks';
+import { measuredWidth, timed, useCssValues, useFontSize, useSize } from './hooks';
 import type { Simulation } from '../../engine/simulation';
 import { indexOf, isLive, staticOf } from './runView';
 import { vs, type ViewStringKey } from './strings';
@@ -102,19 +102,25 @@ export function xTickCount(width: number, xIsTime: boolean, xMax: number): numbe
   return xIsTime ? n : Math.min(n, Math.max(1, Math.floor(xMax)));
 }
 
-/** A chart title's size (CSS .cv-chart-title) in em of the chart's type. */
+/** A chart title's and note's sizes (CSS .cv-chart-title, .cv-chart-note) in em of the chart's type. */
 const TITLE_EM = 0.867;
+const NOTE_EM = 0.75;
+/** Below this a title or note is not shrunk further (a note then goes: its chart is too narrow). */
+const MIN_PX = 9;
 
 /**
- * The title's font size in px where it would overrun the chart's width ("Replica divergence" on a
- * 1024-wide projector), down to 9 px; null where the stylesheet's size fits.
+ * A text's font size in px where, at `em` of the chart's type, it would overrun the chart's width
+ * ("Replica divergence" on a 1024-wide projector), down to 9 px; null where the stylesheet's
+ * size fits. Measured once on a canvas (measuredWidth), never in the page's layout.
  */
-export function fittedTitlePx(title: string, fs: number, width: number, family: string): number | null {
-  const px = TITLE_EM * fs;
-  const w = measuredWidth(title, px, family, 'bold');
+export function fittedPx(text: string, em: number, fs: number, width: number, family: string, weight = ''): number | null {
+  const px = em * fs;
+  const w = measuredWidth(text, px, family, weight);
   const room = width - 8;
-  return w <= room ? null : Math.max(9, Math.floor((px * room) / w * 10) / 10);
+  return w <= room ? null : Math.max(MIN_PX, Math.floor((px * room) / w * 10) / 10);
 }
+
+export const fittedTitlePx = (title: string, fs: number, width: number, family: string): number | null => fittedPx(title, TITLE_EM, fs, width, family, 'bold');
 
 function drawChart(svgEl: SVGSVGElement, spec: ChartSpec, width: number, height: number, lang: Lang, cursor: number | null, fs: number, family: string): void {
   const svg = d3.select(svgEl).attr('viewBox', `0 0 ${width} ${height}`);
@@ -176,10 +182,16 @@ function drawChart(svgEl: SVGSVGElement, spec: ChartSpec, width: number, height:
     .attr('y', 14 * k)
     .style('font-size', () => (titlePx === null ? null : `${titlePx}px`))
     .text(title);
-  svg.select('text.cv-chart-note').attr('y', 27 * k);
-  // The note is shown only where it fits the chart's width (estimated, not measured: no layout reads).
+  // The note shrinks with the title where it would overrun the chart ("forked replicas, not
+  // lagging" went at a 1024-px presenter), and goes only where even 9 px would.
   const note = spec.note ? vs(lang, spec.note) : '';
-  svg.select('text.cv-chart-note').text(note && textWidth(note, fs * 0.75) <= width - 8 ? note : '');
+  const notePx = note ? fittedPx(note, NOTE_EM, fs, width, family) : null;
+  const noteFits = notePx === null || notePx > MIN_PX || measuredWidth(note, MIN_PX, family) <= width - 8;
+  svg
+    .select('text.cv-chart-note')
+    .attr('y', 27 * k)
+    .style('font-size', () => (notePx === null ? null : `${notePx}px`))
+    .text(note && noteFits ? note : '');
   svg
     .select('text.cv-axis-label')
     .attr('x', width - m.right)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as d3 from 'd3';
-import { columnsFor, endLabels, fittedTitlePx, xTickCount, type Series } from './LossCharts';
+import { columnsFor, endLabels, fittedPx, fittedTitlePx, xTickCount, type Series } from './LossCharts';
 import { textWidth } from './hooks';
 
 const line = (key: string, end: number): Series => ({ key, colour: null, points: [[0, 0], [10, end]] });
@@ -44,6 +44,14 @@ describe('fittedTitlePx', () => {
     // At that size the (estimated) title fits the chart's width less its 4 px margins.
     expect(textWidth('Replica divergence', px!)).toBeLessThanOrEqual(112);
     expect(fittedTitlePx('Replica divergence', 17, 30, '')).toBe(9);
+  });
+
+  it("a chart's note shrinks the same way (at a 1024-px presenter it was dropped whole)", () => {
+    // 20 px type, a 180-px chart: "forked replicas, not lagging" at 0.75 em is ~244 px.
+    const px = fittedPx('forked replicas, not lagging', 0.75, 20, 180, '');
+    expect(px).not.toBeNull();
+    expect(px!).toBeGreaterThan(9);
+    expect(textWidth('forked replicas, not lagging', px!)).toBeLessThanOrEqual(172);
   });
 });
 
