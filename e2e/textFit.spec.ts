@@ -97,3 +97,19 @@ test("1920 presenter: the servers panel's heading clears its legend, and each ro
   expect(m.titleBottom).toBeLessThanOrEqual(m.legendTop + 2);
   for (const b of m.badges) expect(b.rect, 'a badge shorter than its word').toBeGreaterThanOrEqual(b.text - 1);
 });
+
+test('a 1024-px projector: every metric value is whole, long ones smaller ("364160" was cut to "3641…")', async ({ page }) => {
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await openScenario(page, 'async-partition', { lang: 'en', query: { present: '1' } });
+  await runTo(page, 12_000);
+  await settle(page);
+  const values = await page.locator('.metrics-strip .metric-value').evaluateAll((els) =>
+    els.map((el) => ({ id: (el as HTMLElement).dataset.testid, text: el.textContent ?? '', sw: el.scrollWidth, cw: el.clientWidth, px: parseFloat(getComputedStyle(el).fontSize) })),
+  );
+  const bytes = values.find((v) => v.id === 'metric-bytes')!;
+  expect(bytes.text.length).toBeGreaterThanOrEqual(6);
+  for (const v of values) expect(v.sw, `${v.id} "${v.text}" is cut`).toBeLessThanOrEqual(v.cw);
+  // Only what needs it shrinks: a short value keeps the strip's size.
+  const short = values.find((v) => v.id === 'metric-staleness')!;
+  expect(short.px).toBeGreaterThan(bytes.px);
+});

@@ -1,3 +1,4 @@
+import type { CSSProperties } from 'react';
 import { metricNames, type MetricName } from '../../scenario/schema';
 import { s, type StringKey } from '../i18n/strings';
 import { formatBytes, formatMetric, stripLayout, worthACell } from '../format';
@@ -33,6 +34,7 @@ export function MetricsStrip({ t }: { t: number }) {
     <section className="metrics-strip" aria-label={s(lang, 'metrics')} style={{ gridTemplateColumns: `repeat(${visible.length}, minmax(0, 1fr))` }}>
       {visible.map((name) => {
         const v = value(name);
+        const text = formatMetric(name, v);
         const bad = name === 'violations' && violations > 0;
         const label = s(lang, name === 'term' && zabTerm ? 'm_term_zab' : (`m_${name}` as StringKey));
         return (
@@ -41,8 +43,8 @@ export function MetricsStrip({ t }: { t: number }) {
               {bad && <span aria-hidden="true">⚠ </span>}
               {label}
             </span>
-            <span className="metric-value num" data-testid={`metric-${name}`} data-value={v ?? ''} title={name === 'bytes' && typeof v === 'number' ? formatBytes(v) : undefined}>
-              {formatMetric(name, v)}
+            <span className="metric-value num" data-testid={`metric-${name}`} data-value={v ?? ''} title={name === 'bytes' && typeof v === 'number' ? formatBytes(v) : undefined} style={{ '--chars': text.length } as CSSProperties}>
+              {text}
             </span>
           </div>
         );
