@@ -1,5 +1,5 @@
 import type { NodeId, NodeRole } from '../../sim/types';
-import { ringLabelFit } from './nodeLabels';
+import { ringLabelFit, serverLabelFit, type ServerLabels } from './nodeLabels';
 
 /**
  * Pure geometry for the topology view: where nodes sit, how a directed link is drawn, where a
@@ -323,7 +323,7 @@ function clusterLayout(
   const workerEdge = xCol - (stagger - 1) * subDx - nodeR - (stagger > 1 ? 0 : Math.min(nodeR, width * 0.02));
   const rxFor = (w: number): number => Math.max(nodeR * 2, hasWorkers ? workerEdge - 4 - beside(w) : width / 2 - (beside(w) + 6));
   const clear = (w: number): boolean => !hasWorkers || rxFor(w) + beside(w) + 4 <= workerEdge;
-  const serverLabels: 'full' | 'version' | 'none' = clear(labelW.server) ? 'full' : clear(labelW.serverVersion) ? 'version' : 'none';
+  const serverLabels: ServerLabels = clear(labelW.server) ? 'full' : clear(labelW.serverVersion) ? 'version' : 'none';
   const rx = rxFor(serverLabels === 'full' ? labelW.server : labelW.serverVersion);
   // Room above for the leader's crown and ring; below for nothing but the glyph.
   const ry = Math.max(nodeR * 1.5, Math.min(h / 2 - nodeR - 22, Math.max(rx, h * 0.3)));
@@ -350,14 +350,20 @@ function clusterLayout(
       const x = cx + sgn * rx * Math.cos(a);
       pos.set(id, { x, y });
       side.set(id, sgn);
-      if (serverLabels === 'none') unlabelled.add(id);
-      else if (serverLabels === 'version') termless.add(id);
     });
   };
   place(inner.filter((id) => sideOfServer.get(id) === 1), 1);
   place(inner.filter((id) => sideOfServer.get(id) === -1), -1);
   // Whatever is still too close (a cluster in a very small panel) gets smaller glyphs, not overlap.
   nodeR = Math.max(4, Math.min(nodeR, (nearest(pos) - GLYPH_GAP) / 2));
+  // Servers crowded on one side (a partition puts four of five on the left) would write their
+  // labels over each other and over their neighbours' glyphs: there a server's term line goes,
+  // then both lines (serverLabelFit), each server as its own room allows.
+  const fit = serverLabelFit(inner, pos, side, nodeR, textScale, { full: labelW.server, version: labelW.serverVersion }, [...workers, ...inner], serverLabels);
+  for (const id of inner) {
+    if (fit.get(id) === 'none') unlabelled.add(id);
+    else if (fit.get(id) === 'version') termless.add(id);
+  }
   // Two label lines need ~30 px; closer than that, workers keep only their version. A staggered
   // column labels every k-th worker, k rows apart.
   const spacing = rowGapOf(perColumn);

@@ -45,3 +45,28 @@ describe('a ring keeps its labels apart', () => {
     expect(ringLabelFit(['w0', 'w1'], undefined, pos, { x: -100, y: 0 }, 10, 1, { worker: 40, server: 30 }, true).clear).toBe(false);
   });
 });
+
+describe("a cluster's servers keep their labels apart", () => {
+  it('under a partition that puts four servers on one side, each keeps what fits and none overlaps; the lone one keeps both lines', () => {
+    const nodes = [...['w0', 'w1', 'w2', 'w3'].map((id) => ({ id, role: 'worker' as const })), ...['s0', 's1', 's2', 's3', 's4'].map((id) => ({ id, role: 'server' as const }))];
+    const groups = [
+      ['w0', 'w1', 's0'],
+      ['w2', 'w3', 's1', 's2', 's3', 's4'],
+    ];
+    const room = { worker: 46, server: 52, serverVersion: 36 };
+    const lay = topologyLayout(nodes, 466, 150, 0, undefined, groups, 1, room);
+    const servers = ['s0', 's1', 's2', 's3', 's4'];
+    expect(lay.termless.has('s0') || lay.unlabelled.has('s0')).toBe(false);
+    const boxes = servers
+      .filter((id) => !lay.unlabelled.has(id))
+      .map((id) => {
+        const two = !lay.termless.has(id);
+        const b = labelBox(labelPlacement({ x: lay.side.get(id)!, y: 0 }, lay.nodeR, two, 1), two, two ? room.server : room.serverVersion, 1);
+        const p = lay.pos.get(id)!;
+        return { id, x0: b.x0 + p.x, x1: b.x1 + p.x, y0: b.y0 + p.y, y1: b.y1 + p.y };
+      });
+    expect(boxes.length).toBeGreaterThanOrEqual(3);
+    for (const a of boxes)
+      for (const b of boxes) if (a.id < b.id) expect(a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1, `${a.id} and ${b.id}`).toBe(false);
+  });
+});

@@ -139,3 +139,38 @@ export function ringLabelFit(
   }
   return { clear, serverOut };
 }
+
+/** What a server beside its glyph shows: version and term, the version alone, or nothing. */
+export type ServerLabels = 'full' | 'version' | 'none';
+
+/**
+ * Each server's labels, beside its glyph on its `side`: the most of `cap` (full, then version)
+ * whose box clears every glyph but its own and the labels of the servers before it. What a server
+ * leaves out is in its tooltip, its aria-label and the servers panel.
+ */
+export function serverLabelFit(
+  ids: readonly NodeId[],
+  pos: ReadonlyMap<NodeId, Pt>,
+  side: ReadonlyMap<NodeId, -1 | 1>,
+  r: number,
+  k: number,
+  widths: { full: number; version: number },
+  glyphs: readonly NodeId[],
+  cap: ServerLabels,
+): Map<NodeId, ServerLabels> {
+  const out = new Map<NodeId, ServerLabels>();
+  const placed: Box[] = [];
+  const glyphBoxes = glyphs.filter((g) => pos.has(g)).map((g) => ({ id: g, box: at({ x0: -r, y0: -r, x1: r, y1: r }, pos.get(g)!) }));
+  const modes: ServerLabels[] = cap === 'full' ? ['full', 'version'] : cap === 'version' ? ['version'] : [];
+  for (const id of ids) {
+    const p = pos.get(id)!;
+    const boxOf = (m: ServerLabels): Box => at(labelBox(labelPlacement({ x: side.get(id) ?? 1, y: 0 }, r, m === 'full', k), m === 'full', m === 'full' ? widths.full : widths.version, k), p);
+    const mode = modes.find((m) => {
+      const b = boxOf(m);
+      return placed.every((q) => !overlap(b, q)) && glyphBoxes.every((g) => g.id === id || !overlap(b, g.box));
+    });
+    out.set(id, mode ?? 'none');
+    if (mode) placed.push(boxOf(mode));
+  }
+  return out;
+}
