@@ -22,6 +22,7 @@ import { formatSeconds } from './format';
 import { frameSource, get, set, useApp } from './store';
 import { LossCharts } from './views/LossCharts';
 import { ReplicaBoundaries } from './views/ReplicaBoundaries';
+import { imageDataset } from './views/fashionTileLoad';
 import { serverStates } from './views/serverStatesLoad';
 import { indexOf, staticOf } from './views/runView';
 import { showServers } from './views/serverModel';
@@ -219,8 +220,11 @@ function RunViews({ guided }: { guided: boolean }) {
         </div>
       </div>
       {/* The timeline gets at least ~1.25 rem a lane (Raft: 4 workers + 5 servers), the servers
-          panel a row per server. */}
-      <div className="col-right" style={{ '--lanes': sim ? staticOf(sim).nodes.length : 4, '--servers': sim && showServers(indexOf(sim)) ? staticOf(sim).nodes.filter((n) => n.role !== 'worker').length : 0 } as CSSProperties}>
+          panel a row per server, image tiles their ten classes at the smallest type. */}
+      <div
+        className="col-right"
+        style={{ '--lanes': sim ? staticOf(sim).nodes.length : 4, '--servers': sim && showServers(indexOf(sim)) ? staticOf(sim).nodes.filter((n) => n.role !== 'worker').length : 0, '--image-tiles': sim && imageDataset(sim.scenario) ? 1 : 0 } as CSSProperties}
+      >
         {/* In a lesson the cursor is the lesson's play-head: the step panel says where it is. */}
         {cursor !== null && !guided && <ScrubBanner cursor={cursor} />}
         <section className="view view-timeline" aria-label={s(lang, 'timeline')}>
