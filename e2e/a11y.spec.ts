@@ -233,6 +233,19 @@ for (const width of [390, 768]) {
   });
 }
 
+test('a lesson on a phone: Back, Next and Free play stay on screen however far the page scrolls', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openLesson(page);
+  for (const y of [0, 1500, 100_000]) {
+    await page.evaluate((top) => window.scrollTo(0, top), y);
+    for (const id of ['lesson-prev', 'lesson-next', 'lesson-free']) await expect(page.getByTestId(id)).toBeInViewport();
+  }
+  // The page is long: two panels, then the narration.
+  expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeGreaterThan(2 * 844);
+  await page.getByTestId('lesson-next').click();
+  await expect(page.getByTestId('lesson-step')).not.toHaveAttribute('data-step-id', 'n1');
+});
+
 test('Chinese text uses a CJK font stack', async ({ page }) => {
   await openScenario(page, 'raft-leader-crash', { lang: 'zh' });
   const families = await page.evaluate(() => [document.body, document.querySelector('.cv-svg text')].map((el) => (el ? getComputedStyle(el).fontFamily : '')));
