@@ -6,6 +6,7 @@ import type { Lang } from '../i18n/lang';
 import { colourOf, kindColour, kindSymbolPath, messageColours } from '../palette';
 import { roleOf, termOf, versionOf } from '../words/nodeWords';
 import { directedSegment, flightFraction, groupsFromDrop, lerpSeg, topologyLayout, type Pt, type TopologyLayout } from './geometry';
+import { outOf } from './nodeLabels';
 import { timed, useCssValues, useDraw, useFontSize, useReducedMotion, useSize, useTheme, type FrameSource } from './hooks';
 import { drawMovingParts, type DropGlyph, type FlightDot, type ProgressArc } from './topologyMoving';
 import { DIR_OFFSET, drawLinks, linksKeyOf } from './topologyLinks';
@@ -295,9 +296,6 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         .filter((n) => lay.pos.has(n.id))
         .map((n) => {
           const q = lay.pos.get(n.id)!;
-          const dx = q.x - lay.cx;
-          const dy = q.y - lay.cy;
-          const len = Math.hypot(dx, dy);
           const isWorker = n.role === 'worker';
           return {
             id: n.id,
@@ -309,7 +307,7 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
             p: q,
             colour: colourOf(n.id),
             isWorker,
-            out: lay.labelOut.get(n.id) ?? (len > 1 ? { x: dx / len, y: dy / len } : { x: 0, y: 1 }),
+            out: lay.labelOut.get(n.id) ?? outOf(q, { x: lay.cx, y: lay.cy }),
           };
         });
       const nodeSel = front

@@ -27,7 +27,10 @@ export interface TopologyLayout {
   side: Map<NodeId, -1 | 1>;
   /** Which arrangement was used: a ring of workers (star/ring), or clients around a cluster. */
   kind: 'ring' | 'cluster';
-  /** Workers packed so tightly that only their version label fits beside them (16 workers). */
+  /**
+   * Workers keep only their version label: packed tightly (16 workers), or where their two lines
+   * would run into each other or a glyph (ringLabelFit).
+   */
   dense: boolean;
   /** Vertical distance between neighbouring workers in a column (cluster layout; Infinity on a ring). */
   rowGap: number;
@@ -70,17 +73,18 @@ const LABEL_W = 50;
 
 /**
  * Room beside a glyph for its labels, in px: a worker's (version, backend), a server's (version
- * and term line) and a server's version alone (where the term line does not fit).
+ * and term line) and a version alone (a server's where the term line does not fit, a worker's
+ * where the backend line does not).
  */
 export interface LabelRoom {
   worker: number;
   server: number;
-  serverVersion: number;
+  version: number;
 }
 
 /** The 15 px estimate, scaled, where the caller measured nothing. */
 function estimatedRoom(k: number): LabelRoom {
-  return { worker: LABEL_W * k, server: LABEL_W * k, serverVersion: 36 * k };
+  return { worker: LABEL_W * k, server: LABEL_W * k, version: 36 * k };
 }
 /** Clear space between two worker glyphs in a column. */
 const GLYPH_GAP = 4;
@@ -133,12 +137,12 @@ export function topologyLayout(
   if (two.dense || margin) return two;
   const server = inner[0];
   const centre = { x: two.cx, y: two.cy };
-  const fitTwo = ringLabelFit(workers, server, two.pos, centre, two.nodeR, textScale, { worker: labelW.worker, server: labelW.serverVersion }, true);
+  const fitTwo = ringLabelFit(workers, server, two.pos, centre, two.nodeR, textScale, { worker: labelW.worker, server: labelW.version }, true);
   // Where the two label lines run into each other or a glyph, the workers keep their version
   // alone (the backend is in the tooltip, the aria-label and the node panel), and the ring
   // grows into the room the second line had kept.
   const lay = fitTwo.clear ? two : ringLayout(workers, inner, width, height, top, margin, textScale, labelW, 1);
-  const fit = fitTwo.clear ? fitTwo : ringLabelFit(workers, server, lay.pos, centre, lay.nodeR, textScale, { worker: labelW.serverVersion, server: labelW.serverVersion }, false);
+  const fit = fitTwo.clear ? fitTwo : ringLabelFit(workers, server, lay.pos, centre, lay.nodeR, textScale, { worker: labelW.version, server: labelW.version }, false);
   return server && fit.serverOut.y !== 1 ? { ...lay, labelOut: new Map([...lay.labelOut, [server, fit.serverOut]]) } : lay;
 }
 
@@ -165,7 +169,7 @@ function ringLayout(
   // worker is near the vertical axis and carries its labels above or below.
   const topBottom = workers.some((_, i) => Math.abs(Math.cos(angle(i))) < 0.35);
   // One line above or below a worker takes 14 px less than two; one beside it, the version's width.
-  const m = margin ?? (lines === 2 ? { x: 34 + labelW.worker, y: (topBottom ? 58 : 38) * textScale } : { x: 34 + labelW.serverVersion, y: (topBottom ? 44 : 34) * textScale });
+  const m = margin ?? (lines === 2 ? { x: 34 + labelW.worker, y: (topBottom ? 58 : 38) * textScale } : { x: 34 + labelW.version, y: (topBottom ? 44 : 34) * textScale });
   let ry = Math.max(36, (height - top) / 2 - m.y);
   let rx = Math.max(36, width / 2 - m.x);
   // Keep it recognisably a ring: at most 1.9 : 1 wide, 1.3 : 1 tall.
@@ -323,8 +327,8 @@ function clusterLayout(
   const workerEdge = xCol - (stagger - 1) * subDx - nodeR - (stagger > 1 ? 0 : Math.min(nodeR, width * 0.02));
   const rxFor = (w: number): number => Math.max(nodeR * 2, hasWorkers ? workerEdge - 4 - beside(w) : width / 2 - (beside(w) + 6));
   const clear = (w: number): boolean => !hasWorkers || rxFor(w) + beside(w) + 4 <= workerEdge;
-  const serverLabels: ServerLabels = clear(labelW.server) ? 'full' : clear(labelW.serverVersion) ? 'version' : 'none';
-  const rx = rxFor(serverLabels === 'full' ? labelW.server : labelW.serverVersion);
+  const serverLabels: ServerLabels = clear(labelW.server) ? 'full' : clear(labelW.version) ? 'version' : 'none';
+  const rx = rxFor(serverLabels === 'full' ? labelW.server : labelW.version);
   // Room above for the leader's crown and ring; below for nothing but the glyph.
   const ry = Math.max(nodeR * 1.5, Math.min(h / 2 - nodeR - 22, Math.max(rx, h * 0.3)));
   // Which side each server takes: by default the first half right, the rest left; under a
@@ -359,7 +363,7 @@ function clusterLayout(
   // Servers crowded on one side (a partition puts four of five on the left) would write their
   // labels over each other and over their neighbours' glyphs: there a server's term line goes,
   // then both lines (serverLabelFit), each server as its own room allows.
-  const fit = serverLabelFit(inner, pos, side, nodeR, textScale, { full: labelW.server, version: labelW.serverVersion }, [...workers, ...inner], serverLabels);
+  const fit = serverLabelFit(inner, pos, side, nodeR, textScale, { full: labelW.server, version: labelW.version }, [...workers, ...inner], serverLabels);
   for (const id of inner) {
     if (fit.get(id) === 'none') unlabelled.add(id);
     else if (fit.get(id) === 'version') termless.add(id);

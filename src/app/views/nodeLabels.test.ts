@@ -5,26 +5,26 @@ import { labelBox, labelPlacement, outOf, ringLabelFit } from './nodeLabels';
 const star = (n: number) => [...Array.from({ length: n }, (_, i) => ({ id: `w${i}`, role: 'worker' as const })), { id: 's0', role: 'server' as const }];
 const workers = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`);
 // A lesson's panel in presenter mode at 1280×720 (17 px root): "webgpu" for a worker, "v888" alone.
-const room = { worker: 48, server: 42, serverVersion: 42 };
+const room = { worker: 48, server: 42, version: 42 };
 
 describe('a ring keeps its labels apart', () => {
   it("seven workers around a server in a lesson's small panel: versions only, clear of each other and every glyph", () => {
     const k = 17 / 15;
     const lay = topologyLayout(star(7), 392, 188, 0, undefined, undefined, k, room);
     expect(lay.dense).toBe(true); // the backend line went
-    const fit = ringLabelFit(workers(7), 's0', lay.pos, { x: lay.cx, y: lay.cy }, lay.nodeR, k, { worker: room.serverVersion, server: room.serverVersion }, false);
+    const fit = ringLabelFit(workers(7), 's0', lay.pos, { x: lay.cx, y: lay.cy }, lay.nodeR, k, { worker: room.version, server: room.version }, false);
     expect(fit.clear).toBe(true);
     // The server's version is not drawn over w3, the worker below it.
     const s0 = lay.pos.get('s0')!;
     const w3 = lay.pos.get('w3')!;
     const lp = labelPlacement(lay.labelOut.get('s0') ?? { x: 0, y: 1 }, lay.nodeR, false, k);
-    const b = labelBox(lp, false, room.serverVersion, k);
+    const b = labelBox(lp, false, room.version, k);
     const clearOfW3 = b.x1 + s0.x <= w3.x - lay.nodeR || b.x0 + s0.x >= w3.x + lay.nodeR || b.y1 + s0.y <= w3.y - lay.nodeR || b.y0 + s0.y >= w3.y + lay.nodeR;
     expect(clearOfW3).toBe(true);
   });
 
   it('four workers in the 1280-px panel keep both lines (version and backend)', () => {
-    const lay = topologyLayout(star(4), 466, 236, 0, undefined, undefined, 1, { worker: 46, server: 36, serverVersion: 36 });
+    const lay = topologyLayout(star(4), 466, 236, 0, undefined, undefined, 1, { worker: 46, server: 36, version: 36 });
     expect(lay.dense).toBe(false);
     expect(lay.labelOut.has('s0')).toBe(false); // its version below it, as always
     expect(ringLabelFit(workers(4), 's0', lay.pos, { x: lay.cx, y: lay.cy }, lay.nodeR, 1, { worker: 46, server: 36 }, true).clear).toBe(true);
@@ -53,7 +53,7 @@ describe("a cluster's servers keep their labels apart", () => {
       ['w0', 'w1', 's0'],
       ['w2', 'w3', 's1', 's2', 's3', 's4'],
     ];
-    const room = { worker: 46, server: 52, serverVersion: 36 };
+    const room = { worker: 46, server: 52, version: 36 };
     const lay = topologyLayout(nodes, 466, 150, 0, undefined, groups, 1, room);
     const servers = ['s0', 's1', 's2', 's3', 's4'];
     expect(lay.termless.has('s0') || lay.unlabelled.has('s0')).toBe(false);
@@ -61,7 +61,7 @@ describe("a cluster's servers keep their labels apart", () => {
       .filter((id) => !lay.unlabelled.has(id))
       .map((id) => {
         const two = !lay.termless.has(id);
-        const b = labelBox(labelPlacement({ x: lay.side.get(id)!, y: 0 }, lay.nodeR, two, 1), two, two ? room.server : room.serverVersion, 1);
+        const b = labelBox(labelPlacement({ x: lay.side.get(id)!, y: 0 }, lay.nodeR, two, 1), two, two ? room.server : room.version, 1);
         const p = lay.pos.get(id)!;
         return { id, x0: b.x0 + p.x, x1: b.x1 + p.x, y0: b.y0 + p.y, y1: b.y1 + p.y };
       });

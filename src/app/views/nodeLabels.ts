@@ -69,8 +69,10 @@ export function labelBox(lp: LabelPlacement, withSecond: boolean, width: number,
 const overlap = (a: Box, b: Box): boolean => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
 const overlapArea = (a: Box, b: Box): number => Math.max(0, Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0)) * Math.max(0, Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0));
 const at = (b: Box, p: Pt): Box => ({ x0: b.x0 + p.x, y0: b.y0 + p.y, x1: b.x1 + p.x, y1: b.y1 + p.y });
+/** A glyph of radius `r` at `p`, as its bounding box. */
+const glyphAt = (p: Pt, r: number): Box => ({ x0: p.x - r, y0: p.y - r, x1: p.x + r, y1: p.y + r });
 
-/** A node's labels as a ring draws them: pointing away from the centre (TopologyView's `out`). */
+/** The direction a ring node's labels point: away from the centre (straight down from it). */
 export function outOf(p: Pt, centre: Pt): Pt {
   const dx = p.x - centre.x;
   const dy = p.y - centre.y;
@@ -96,8 +98,9 @@ const SERVER_OUTS: readonly Pt[] = [
 /**
  * Whether the workers' labels on a ring (two lines with `withBackend`, else the version alone)
  * stay clear of each other and of every other glyph, and where the centre server's version fits:
- * below it, else above or beside it (where none is clear, where it covers least). In a lesson's small panel, seven workers around a server ran their
- * "v0 / wasm" into each other and the server's "v0" onto the worker below it.
+ * below it, else above or beside it (where none is clear, where it covers least). In a lesson's
+ * small panel, seven workers around a server ran their "v0 / wasm" into each other and the
+ * server's "v0" onto the worker below it.
  */
 export function ringLabelFit(
   workers: readonly NodeId[],
@@ -109,7 +112,7 @@ export function ringLabelFit(
   widths: { worker: number; server: number },
   withBackend: boolean,
 ): RingLabelFit {
-  const glyph = (id: NodeId): Box => at({ x0: -r, y0: -r, x1: r, y1: r }, pos.get(id)!);
+  const glyph = (id: NodeId): Box => glyphAt(pos.get(id)!, r);
   const all = server ? [...workers, server] : workers;
   const labels = workers.map((id) => {
     const p = pos.get(id)!;
@@ -160,7 +163,7 @@ export function serverLabelFit(
 ): Map<NodeId, ServerLabels> {
   const out = new Map<NodeId, ServerLabels>();
   const placed: Box[] = [];
-  const glyphBoxes = glyphs.filter((g) => pos.has(g)).map((g) => ({ id: g, box: at({ x0: -r, y0: -r, x1: r, y1: r }, pos.get(g)!) }));
+  const glyphBoxes = glyphs.filter((g) => pos.has(g)).map((g) => ({ id: g, box: glyphAt(pos.get(g)!, r) }));
   const modes: ServerLabels[] = cap === 'full' ? ['full', 'version'] : cap === 'version' ? ['version'] : [];
   for (const id of ids) {
     const p = pos.get(id)!;

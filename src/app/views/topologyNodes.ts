@@ -289,5 +289,5 @@ export function labelRoom(nodes: readonly NodeState[], lang: Lang, fs: number, s
   const version = measuredWidth('v888', fs, sans, '600');
   let server = version;
   for (const n of nodes) if (n.role !== 'worker') server = Math.max(server, measuredWidth(`${termWord(n, lang)} 8`, 0.8 * fs, mono));
-  return { worker: Math.ceil(Math.max(version, measuredWidth('webgpu', 0.8 * fs, sans))), server: Math.ceil(server), serverVersion: Math.ceil(version) };
+  return { worker: Math.ceil(Math.max(version, measuredWidth('webgpu', 0.8 * fs, sans))), server: Math.ceil(server), version: Math.ceil(version) };
 }
