@@ -186,7 +186,7 @@ function drawChart(svgEl: SVGSVGElement, spec: ChartSpec, width: number, height:
   // lagging" went at a 1024-px presenter), and goes only where even 9 px would.
   const note = spec.note ? vs(lang, spec.note) : '';
   const notePx = note ? fittedPx(note, NOTE_EM, fs, width, family) : null;
-  const noteFits = notePx === null || notePx > MIN_PX || measuredWidth(note, MIN_PX, family) <= width - 8;
+  const noteFits = notePx === null || measuredWidth(note, notePx, family) <= width - 8;
   svg
     .select('text.cv-chart-note')
     .attr('y', 27 * k)
