@@ -85,8 +85,8 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
     // Box side from the row height, then as many columns as fit.
     const consensus = state.nodes.filter((n) => n.facts?.kind === 'raft-server' || n.facts?.kind === 'kafka-broker' || n.facts?.kind === 'paxos-server' || n.facts?.kind === '2pc-server' || n.facts?.kind === 'coord-server').length;
     const consumers = state.nodes.filter((n) => n.facts?.kind === 'kafka-consumer').length;
-    // Rows shrink to the 18 px role badge plus a pixel above and below before the panel overflows
-    // (five servers in the 1280×720 layout cut the last row at 24 px).
+    // Rows shrink to the role badge (18 px at 13 px type) plus a pixel above and below before the
+    // panel overflows (five servers in the 1280×720 layout cut the last row at 24 px).
     const k = fs / BASE_FS;
     const headH = Math.round(HEAD_H * k);
     const consumerH = Math.round(CONSUMER_H * k);

@@ -136,7 +136,6 @@ export function drawLanes(layer: Layer, ix: RunIndex, f: LaneFrame): void {
     .attr('height', 8);
 }
 
-/** Lane names at the left, and each lane's faint continuation drawn on the future veil. */
 /** .cv-lane-label's size, in em of the view's type. */
 const LANE_LABEL_EM = 0.867;
 
@@ -149,6 +148,7 @@ export function laneLabelPx(laneH: number, fs: number): number {
   return Math.max(12, Math.min(LANE_LABEL_EM * fs, laneH - 2));
 }
 
+/** Lane names at the left, and each lane's faint continuation drawn on the future veil. */
 export function drawLaneNames(labels: Layer, veilLanes: Layer, f: LaneFrame): void {
   if (!redrawFor(labels.node(), f.layoutKey)) return;
   const { yOf, ids, laneH } = f;
