@@ -242,7 +242,7 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         const span = messageById(ix, dm.id, dm.sentAt);
         const f = span ? flightFraction(dm.t, span.sentAt, span.due) : 0.5;
         const at = lerpSeg(sg, Math.max(0.15, Math.min(0.85, f)));
-        drops.push({ x: at.x, y: at.y, colour: messageColours[dm.kind] ?? css.color, opacity: reduced ? 1 : 1 - (0.7 * (t - dm.t)) / DROP_FLASH_MS });
+        drops.push({ key: dm.id, x: at.x, y: at.y, colour: messageColours[dm.kind] ?? css.color, opacity: reduced ? 1 : 1 - (0.7 * (t - dm.t)) / DROP_FLASH_MS });
       }
       const arcs: ProgressArc[] = [];
       for (const n of nodes) {

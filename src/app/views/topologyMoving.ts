@@ -18,6 +18,8 @@ export interface FlightDot {
 }
 
 export interface DropGlyph {
+  /** The dropped message's id. */
+  key: number;
   x: number;
   y: number;
   colour: string;
@@ -33,13 +35,20 @@ export interface ProgressArc {
   frac: number;
 }
 
+/** A ✕'s opacity moves in steps of 0.1: each is a visible change, and between steps nothing is written. */
+const OPACITY_STEPS = 10;
+
 export interface MovingParts {
   dots: FlightDot[];
   drops: DropGlyph[];
   arcs: ProgressArc[];
 }
 
-/** Draws `parts` into the moving-parts SVG (keyed by position in each list: they are redrawn every frame). */
+/**
+ * Draws `parts` into the moving-parts SVG. Dots are keyed by position: most messages cross in a
+ * frame or two, so an element reused for the next dot costs less than one made and removed per
+ * message. A ✕ lasts DROP_FLASH_MS and is keyed by its message, so only its opacity changes.
+ */
 export function drawMovingParts(svgEl: SVGSVGElement, width: number, height: number, parts: MovingParts): void {
   const svg = d3.select(svgEl).attr('viewBox', `0 0 ${width} ${height}`);
   // Progress rings (.cv-progress look): one path, clockwise from 12 o'clock, 3 px wide.
@@ -59,17 +68,16 @@ export function drawMovingParts(svgEl: SVGSVGElement, width: number, height: num
   svg
     .selectAll<SVGPathElement, FlightDot>('path.cv-msg')
     .data(parts.dots)
-    .join('path')
-    .attr('class', 'cv-msg')
+    .join((enter) => enter.append('path').attr('class', 'cv-msg'))
     .attr('d', (d) => d.shape)
     .attr('transform', (d) => `translate(${d.x.toFixed(1)},${d.y.toFixed(1)})`)
     .attr('fill', (d) => d.colour);
   svg
     .selectAll<SVGTextElement, DropGlyph>('text.cv-drop')
-    .data(parts.drops)
+    .data(parts.drops, (d) => d.key)
     .join((enter) => enter.append('text').attr('class', 'cv-drop').text('✕'))
     .attr('x', (d) => d.x)
     .attr('y', (d) => d.y)
     .attr('fill', (d) => d.colour)
-    .attr('opacity', (d) => d.opacity.toFixed(2));
+    .attr('opacity', (d) => (Math.round(d.opacity * OPACITY_STEPS) / OPACITY_STEPS).toFixed(2));
 }
