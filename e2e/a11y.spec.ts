@@ -246,6 +246,23 @@ test('a lesson on a phone: Back, Next and Free play stay on screen however far t
   await expect(page.getByTestId('lesson-step')).not.toHaveAttribute('data-step-id', 'n1');
 });
 
+test('reduced motion: the laser ring holds still and the "look here" tag still leaves its corner', async ({ page }) => {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await openLesson(page);
+  await page.getByTestId('lesson-next').click(); // n2 points at the ring variant's topology
+  await expect(page.getByTestId('lesson-step')).toHaveAttribute('data-step-id', 'n2');
+  const view = page.getByTestId('variant-ring').locator('.view-topology');
+  const tag = () => view.evaluate((el) => ({ content: getComputedStyle(el, '::after').content, opacity: Number(getComputedStyle(el, '::after').opacity) }));
+  await expect.poll(async () => (await tag()).content).toContain('look here');
+  // No pulse: the ring is drawn, its animation is off.
+  expect(await view.evaluate((el) => getComputedStyle(el).animationName)).toBe('none');
+  expect((await tag()).opacity).toBe(1);
+  // The tag still goes once the pulses would have ended (the page's reduced-motion rule matches
+  // elements, not a ::after: the tag's short fade is its one animation left).
+  await expect.poll(async () => (await tag()).opacity, { timeout: 15_000 }).toBe(0);
+  expect(await view.evaluate((el) => getComputedStyle(el).outlineStyle)).toBe('solid');
+});
+
 test('Chinese text uses a CJK font stack', async ({ page }) => {
   await openScenario(page, 'raft-leader-crash', { lang: 'zh' });
   const families = await page.evaluate(() => [document.body, document.querySelector('.cv-svg text')].map((el) => (el ? getComputedStyle(el).fontFamily : '')));
