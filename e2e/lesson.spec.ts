@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { cliSummary } from './cli';
+import { runTo } from './fixtures';
 import type { TestHooks } from '../src/app/testHooks';
 import { builtinIds } from '../src/cli/builtins';
 import { catalog } from '../src/app/lesson/curriculum';
@@ -162,6 +163,31 @@ test('presenter in the dark theme: the focused view carries the laser ring in th
   expect((await tag()).content).toContain('look here');
   await expect.poll(async () => (await tag()).opacity, { timeout: 15_000 }).toBe(0);
   expect(await ring.evaluate((el) => getComputedStyle(el).outlineStyle)).toBe('solid');
+});
+
+test('a three-variant act fills the fourth cell with its comparison: the checked metrics of each run at the play-head', async ({ page }) => {
+  await page.goto(`./?${new URLSearchParams({ lesson: 'pacelc-barrier-stragglers', backend: 'wasm', lang: 'en' })}`);
+  await expect(page.getByTestId('variant-asp')).toBeVisible();
+  const card = page.getByTestId('compare-card');
+  await expect(card).toBeVisible();
+  // The act's checks, in the lesson's order: the barrier's delayed rounds, rounds (version), steps, staleness.
+  await expect(card.locator('thead th')).toHaveText(['variant', 'delayed rounds', 'version', 'steps', 'mean grad staleness']);
+  await expect(card.locator('tbody th')).toHaveText(['BSP', 'BSP, 1 backup worker', 'asynchronous PS']);
+  // The checks' time: the lesson samples its runs there, so the card's values are the runs' state at t.
+  await runTo(page, 29_900);
+  await expect(card.locator('.cap-chip')).toHaveText('at 29.9 s');
+  const value = async (id: string, m: string) => Number(await card.getByTestId(`compare-${id}-${m}`).getAttribute('data-value'));
+  // The card reads the same run as the panel: its server's version.
+  for (const id of ['bsp', 'backup', 'asp']) {
+    const server = page.getByTestId(`variant-${id}`).getByTestId('node-s0');
+    expect(await value(id, 'version'), id).toBe(Number(await server.getAttribute('data-version')));
+  }
+  // What the lesson's checks claim (its factors), legible in one table: backup workers recover the rounds, async the steps.
+  expect(await value('backup', 'version')).toBeGreaterThan(1.3 * (await value('bsp', 'version')));
+  expect(await value('asp', 'steps')).toBeGreaterThan(1.5 * (await value('bsp', 'steps')));
+  expect(await value('bsp', 'delayedRounds')).toBeGreaterThan(await value('backup', 'delayedRounds'));
+  // Not defined for the asynchronous PS (no barrier): a dash, no number.
+  await expect(card.getByTestId('compare-asp-delayedRounds')).toHaveText('—');
 });
 
 test('the landing page’s second door: the lesson index (14 lessons, time, prerequisites, the lecture paths) and progress kept in the browser', async ({ page }) => {

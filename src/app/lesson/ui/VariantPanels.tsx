@@ -21,6 +21,7 @@ import { metricNames, type MetricName } from '../../../scenario/schema';
 import { focusVariant } from '../runtime';
 import { variantTitle } from '../script';
 import { useLesson } from '../store';
+import { CompareCard } from './CompareCard';
 
 /**
  * The variants an act shows, side by side (small multiples): each with its topology, version
@@ -171,6 +172,8 @@ export function VariantPanels() {
       {act.show.map((id) => (
         <VariantPanel key={id} id={id} charts={charts} single={act.show.length === 1} checksFocused={checksFocused} metrics={metrics} />
       ))}
+      {/* Three panels leave the grid's fourth cell: it holds the act's comparison. */}
+      {act.show.length === 3 && <CompareCard ids={act.show} focused={metrics} />}
     </div>
   );
 }
