@@ -1,5 +1,5 @@
 import type { NodeId, NodeRole } from '../../sim/types';
-import { ringLabelFit, serverLabelFit, type ServerLabels } from './nodeLabels';
+import { labelBox, labelPlacement, outOf, ringLabelFit, serverLabelFit, type ServerLabels } from './nodeLabels';
 
 /**
  * Pure geometry for the topology view: where nodes sit, how a directed link is drawn, where a
@@ -133,16 +133,29 @@ export function topologyLayout(
   const inner = nodes.filter((n) => n.role !== 'worker').map((n) => n.id).sort(innerOrder);
   if (inner.length > 1) return clusterLayout(workers, inner, width, height, top, groups, textScale, labelW);
   const two = ringLayout(workers, inner, width, height, top, margin, textScale, labelW, 2);
-  // A crowded ring has its own rule; a margin given by the caller is kept as it is.
-  if (two.dense || margin) return two;
+  // A margin given by the caller is kept as it is.
+  if (margin) return two;
   const server = inner[0];
   const centre = { x: two.cx, y: two.cy };
+  // A crowded or short ring has its own rule for the workers; the centre server's version goes
+  // where it covers no worker.
+  if (two.dense) {
+    const fit = ringLabelFit(workers, server, two.pos, centre, two.nodeR, textScale, { worker: labelW.version, server: labelW.version }, false, two.labelOut);
+    // Packed this tightly, a version with no clear room would sit on a worker: it is left out.
+    return server && !fit.serverClear ? { ...two, unlabelled: new Set([...two.unlabelled, server]) } : withServerOut(two, server, fit);
+  }
   const fitTwo = ringLabelFit(workers, server, two.pos, centre, two.nodeR, textScale, { worker: labelW.worker, server: labelW.version }, true);
-  // Where the two label lines run into each other or a glyph, the workers keep their version
-  // alone (the backend is in the tooltip, the aria-label and the node panel), and the ring
-  // grows into the room the second line had kept.
-  const lay = fitTwo.clear ? two : ringLayout(workers, inner, width, height, top, margin, textScale, labelW, 1);
-  const fit = fitTwo.clear ? fitTwo : ringLabelFit(workers, server, lay.pos, centre, lay.nodeR, textScale, { worker: labelW.version, server: labelW.version }, false);
+  // Where the two label lines run into each other or a glyph, or leave a short panel, the workers
+  // keep their version alone (the backend is in the tooltip, the aria-label and the node panel),
+  // and the ring grows into the room the second line had kept.
+  const keepTwo = fitTwo.clear && !ringTooShort(workers.length, height - top, textScale, 2);
+  const lay = keepTwo ? two : ringLayout(workers, inner, width, height, top, margin, textScale, labelW, 1);
+  const fit = keepTwo ? fitTwo : ringLabelFit(workers, server, lay.pos, centre, lay.nodeR, textScale, { worker: labelW.version, server: labelW.version }, false, lay.labelOut);
+  return withServerOut(lay, server, fit);
+}
+
+/** The layout with its centre server's version pointing where `fit` found room (below: the default, unrecorded). */
+function withServerOut(lay: TopologyLayout, server: NodeId | undefined, fit: { serverOut: Pt }): TopologyLayout {
   return server && fit.serverOut.y !== 1 ? { ...lay, labelOut: new Map([...lay.labelOut, [server, fit.serverOut]]) } : lay;
 }
 
@@ -165,12 +178,12 @@ function ringLayout(
   const cy = top + (height - top) / 2;
   const count = Math.max(workers.length, 1);
   const angle = (i: number): number => -Math.PI / 2 + ((i + 0.5) * 2 * Math.PI) / count;
-  // Labels sit beside side nodes (see labelPlacement): top and bottom need room only when a
-  // worker is near the vertical axis and carries its labels above or below.
-  const topBottom = workers.some((_, i) => Math.abs(Math.cos(angle(i))) < 0.35);
-  // One line above or below a worker takes 14 px less than two; one beside it, the version's width.
-  const m = margin ?? (lines === 2 ? { x: 34 + labelW.worker, y: (topBottom ? 58 : 38) * textScale } : { x: 34 + labelW.version, y: (topBottom ? 44 : 34) * textScale });
-  let ry = Math.max(36, (height - top) / 2 - m.y);
+  const m = margin ?? { x: 34 + (lines === 2 ? labelW.worker : labelW.version), y: ringMarginY(count, lines, textScale) };
+  // Too short for even one line above and below: the version goes beside each worker, where the
+  // row leaves room for it (else the crowded rule below).
+  const short = !margin && ringTooShort(count, height - top, textScale, 1) ? shortRing(workers, inner, width, height, top, textScale, labelW.version) : null;
+  if (short) return short;
+  let ry = Math.max(RY_FLOOR, (height - top) / 2 - m.y);
   let rx = Math.max(36, width / 2 - m.x);
   // Keep it recognisably a ring: at most 1.9 : 1 wide, 1.3 : 1 tall.
   rx = Math.min(rx, ry * 1.9);
@@ -203,7 +216,87 @@ function ringLayout(
     });
     nodeR = Math.max(4, Math.min(nodeR, (nearest(pos) - GLYPH_GAP) / 2));
   }
-  return { pos, cx, cy, rx, ry, nodeR, side: new Map(), kind: 'ring', dense, rowGap: Infinity, unlabelled: new Set(), termless: new Set(), labelOut, textScale };
+  // A label the panel would cut ("v1" of "v126" under the hint line) is left out: the version is in
+  // the tooltip, the aria-label and the node panel.
+  const unlabelled = new Set<NodeId>();
+  for (const id of workers) {
+    const p = pos.get(id)!;
+    const lp = labelPlacement(labelOut.get(id) ?? outOf(p, { x: cx, y: cy }), nodeR, !dense, textScale);
+    const b = labelBox(lp, !dense, dense ? labelW.version : labelW.worker, textScale);
+    if (b.x0 + p.x < 0 || b.y0 + p.y < top || b.x1 + p.x > width || b.y1 + p.y > height) unlabelled.add(id);
+  }
+  return { pos, cx, cy, rx, ry, nodeR, side: new Map(), kind: 'ring', dense, rowGap: Infinity, unlabelled, termless: new Set(), labelOut, textScale };
+}
+
+
+/** The smallest vertical radius a ring keeps, whatever the panel's height. */
+const RY_FLOOR = 36;
+
+/**
+ * The room a ring keeps above and below it for its workers' labels: labels sit beside side
+ * workers (see labelPlacement), so top and bottom need it only where a worker is near the
+ * vertical axis; one line takes 14 px less than two.
+ */
+function ringMarginY(count: number, lines: 1 | 2, k: number): number {
+  const topBottom = Array.from({ length: count }, (_, i) => -Math.PI / 2 + ((i + 0.5) * 2 * Math.PI) / count).some((a) => Math.abs(Math.cos(a)) < 0.35);
+  return (lines === 2 ? (topBottom ? 58 : 38) : topBottom ? 44 : 34) * k;
+}
+
+/** Whether a ring in a panel `h` px tall would be squeezed under its floor, its labels then leaving the panel. */
+function ringTooShort(count: number, h: number, k: number, lines: 1 | 2): boolean {
+  return h / 2 - ringMarginY(count, lines, k) < RY_FLOOR;
+}
+
+/**
+ * A star or ring in a panel too short for labels above and below its workers (a lesson's panel
+ * once the run's legend is under it: 396×88 px for eight workers): the workers stand in two rows,
+ * in ring order (clockwise from the top's middle, as on the ellipse), their glyphs reaching the
+ * panel's top and bottom, and each carries its version beside it, outwards — the panel is wide,
+ * and evenly spaced rows leave that room where an ellipse bunched its ends. Null where a row is
+ * too crowded for a label beside each worker.
+ */
+function shortRing(workers: readonly NodeId[], inner: readonly NodeId[], width: number, height: number, top: number, k: number, versionW: number): TopologyLayout | null {
+  // The widest glyph that leaves each worker of the longer row its label beside it: m glyphs and
+  // m labels, each 8k from its own glyph and at least twice that from the next (else "v126"
+  // between w6 and w7 reads as either's), the outer ones reaching the panel's edges.
+  const m = Math.ceil(workers.length / 2);
+  const fits = (width - 2 * (8 * k + versionW + 1) - (m - 1) * (24 * k + versionW)) / (2 * m);
+  const r = Math.min(14 * k, (height - top) / 6, fits);
+  return r >= SHORT_R_FLOOR ? shortRingAt(r, workers, inner, width, height, top, k, versionW) : null;
+}
+
+/** The smallest glyph a short ring draws: "w7" inside still reads (at 9 px). */
+const SHORT_R_FLOOR = 9;
+
+function shortRingAt(nodeR: number, workers: readonly NodeId[], inner: readonly NodeId[], width: number, height: number, top: number, k: number, versionW: number): TopologyLayout | null {
+  const n = workers.length;
+  const cx = width / 2;
+  const cy = top + (height - top) / 2;
+  // The outermost workers' labels end at the panel's edges.
+  const edge = nodeR + 8 * k + versionW + 1;
+  const ry = Math.max(nodeR + GLYPH_GAP, (height - top) / 2 - nodeR - 2);
+  const upper = Math.ceil(n / 2);
+  // Clockwise from the top's middle: the top row's right half, down the right, the bottom row
+  // right to left, up the left, the top row's left half.
+  const topRow = [...workers.slice(n - Math.floor(upper / 2)), ...workers.slice(0, Math.ceil(upper / 2))];
+  const bottomRow = workers.slice(Math.ceil(upper / 2), n - Math.floor(upper / 2)).reverse();
+  const pos = new Map<NodeId, Pt>();
+  const labelOut = new Map<NodeId, Pt>();
+  const place = (row: readonly NodeId[], y: number): void =>
+    row.forEach((id, i) => {
+      const x = row.length === 1 ? cx : edge + ((width - 2 * edge) * i) / (row.length - 1);
+      pos.set(id, { x, y });
+      labelOut.set(id, { x: x < cx ? -1 : 1, y: 0 });
+    });
+  place(topRow, cy - ry);
+  place(bottomRow, cy + ry);
+  if (inner.length === 1) pos.set(inner[0], { x: cx, y: cy });
+  const server = inner.length === 1 ? inner[0] : undefined;
+  const fit = ringLabelFit(workers, server, pos, { x: cx, y: cy }, nodeR, k, { worker: versionW, server: versionW }, false, labelOut);
+  // Sixteen workers leave a row no room for a label beside each: the crowded rule takes them.
+  if (!fit.clear || nearest(pos) < 2 * nodeR + GLYPH_GAP) return null;
+  // (The server's version: topologyLayout places it, as on any crowded ring.)
+  return { pos, cx, cy, rx: width / 2 - edge, ry, nodeR, side: new Map(), kind: 'ring', dense: true, rowGap: Infinity, unlabelled: new Set(), termless: new Set(), labelOut, textScale: k };
 }
 
 /** The smallest distance between two of the points (Infinity for fewer than two). */

@@ -36,6 +36,40 @@ describe('a ring keeps its labels apart', () => {
     expect(lay.labelOut.get('s0')).toBeDefined();
   });
 
+  it("eight workers around a server in a lesson's short panel (PACELC at 1280 and 1024 px, 88 and 91 px tall): every version drawn inside the panel, clear of the others and of every glyph", () => {
+    const k = 14 / 15;
+    const small = { worker: 45, server: 34, version: 34 };
+    // The stage once the run's legend is under it.
+    for (const [w, h] of [
+      [396, 88],
+      [311, 91],
+    ]) {
+      const lay = topologyLayout(star(8), w, h, 0, undefined, undefined, k, small);
+      const centre = { x: lay.cx, y: lay.cy };
+      const ids = [...workers(8), 's0'];
+      // At 1280 px every worker keeps its version beside it; at 1024 there is no room for that,
+      // and the labels the panel would cut are left out (the versions are in the tooltips).
+      if (w === 396) expect(lay.unlabelled.size).toBe(0);
+      const boxes = ids.filter((id) => !lay.unlabelled.has(id)).map((id) => {
+        const p = lay.pos.get(id)!;
+        const lp = labelPlacement(lay.labelOut.get(id) ?? (id === 's0' ? { x: 0, y: 1 } : outOf(p, centre)), lay.nodeR, false, k);
+        const b = labelBox(lp, false, small.version, k);
+        return { id, x0: b.x0 + p.x, y0: b.y0 + p.y, x1: b.x1 + p.x, y1: b.y1 + p.y };
+      });
+      const hit = (a: { x0: number; y0: number; x1: number; y1: number }, b: { x0: number; y0: number; x1: number; y1: number }) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+      for (const b of boxes) {
+        expect([b.x0, b.y0].every((v) => v >= 0) && b.x1 <= w && b.y1 <= h, `${w}×${h}: ${b.id}'s label inside the panel: ${JSON.stringify(b)}`).toBe(true);
+        for (const o of boxes) if (o !== b) expect(hit(b, o), `${w}×${h}: ${b.id} and ${o.id}'s labels`).toBe(false);
+        for (const id of ids) {
+          if (id === b.id) continue;
+          const q = lay.pos.get(id)!;
+          const r = lay.nodeR;
+          expect(hit(b, { x0: q.x - r, y0: q.y - r, x1: q.x + r, y1: q.y + r }), `${w}×${h}: ${b.id}'s label over ${id}`).toBe(false);
+        }
+      }
+    }
+  });
+
   it('two label boxes that overlap are found; a label pointing away from the centre goes beside a side node', () => {
     expect(outOf({ x: 10, y: 0 }, { x: 0, y: 0 })).toEqual({ x: 1, y: 0 });
     const pos = new Map([

@@ -85,6 +85,8 @@ export interface RingLabelFit {
   clear: boolean;
   /** Where the centre server's version points: below it where that is clear, else above or beside. */
   serverOut: Pt;
+  /** Whether the server's version there is clear of every worker and label (else it covers the least). */
+  serverClear: boolean;
 }
 
 /** A centre server's label directions, in order of preference. */
@@ -111,12 +113,14 @@ export function ringLabelFit(
   k: number,
   widths: { worker: number; server: number },
   withBackend: boolean,
+  /** Where the layout points a worker's labels, where not away from the centre (TopologyLayout.labelOut). */
+  outs?: ReadonlyMap<NodeId, Pt>,
 ): RingLabelFit {
   const glyph = (id: NodeId): Box => glyphAt(pos.get(id)!, r);
   const all = server ? [...workers, server] : workers;
   const labels = workers.map((id) => {
     const p = pos.get(id)!;
-    return at(labelBox(labelPlacement(outOf(p, centre), r, withBackend, k), withBackend, widths.worker, k), p);
+    return at(labelBox(labelPlacement(outs?.get(id) ?? outOf(p, centre), r, withBackend, k), withBackend, widths.worker, k), p);
   });
   let clear = true;
   for (let i = 0; i < workers.length && clear; i++) {
@@ -124,6 +128,7 @@ export function ringLabelFit(
     for (const id of all) if (id !== workers[i] && overlap(labels[i], glyph(id))) clear = false;
   }
   let serverOut = SERVER_OUTS[0];
+  let least = 0;
   if (server) {
     const p = pos.get(server)!;
     // The first direction clear of every worker and label; where none is, the one that covers least.
@@ -133,14 +138,14 @@ export function ringLabelFit(
       workers.forEach((id, i) => (area += overlapArea(box, glyph(id)) + overlapArea(box, labels[i])));
       return area;
     };
-    let least = Infinity;
+    least = Infinity;
     for (const out of SERVER_OUTS) {
       const area = covered(out);
       if (area < least) [least, serverOut] = [area, out];
       if (area === 0) break;
     }
   }
-  return { clear, serverOut };
+  return { clear, serverOut, serverClear: least === 0 };
 }
 
 /** What a server beside its glyph shows: version and term, the version alone, or nothing. */
