@@ -14,6 +14,11 @@ export function s(lang: Lang, key: StringKey, vars?: Vars): string {
   return translate(lang, 'ui', key, vars);
 }
 
+/** A metric's name in words ("bytes sent per round", not sentPerRound): every metric has one (a test checks). */
+export function metricLabel(lang: Lang, name: string): string {
+  return s(lang, `m_${name}` as StringKey);
+}
+
 /** Both languages have exactly the same keys (checked by a test). */
 export function keysOf(lang: Lang): string[] {
   return catalogKeys(lang, 'ui');

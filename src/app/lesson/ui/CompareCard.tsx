@@ -4,7 +4,7 @@ import { valueAt } from '../../../engine/index/series';
 import type { MetricName } from '../../../scenario/schema';
 import { formatMetric, formatSeconds } from '../../format';
 import { ls } from '../../i18n/lessonStrings';
-import { s, type StringKey } from '../../i18n/strings';
+import { metricLabel } from '../../i18n/strings';
 import { useApp } from '../../store';
 import { compareMetrics } from '../compare';
 import { playhead, simOf } from '../controller';
@@ -47,7 +47,7 @@ export function CompareCard({ ids, focused }: { ids: readonly string[]; focused:
               <th scope="col">{ls(lang, 'variantCol')}</th>
               {metrics.map((m) => (
                 <th key={m} scope="col" className={focusedSet.has(m) ? 'focused' : undefined}>
-                  {s(lang, `m_${m}` as StringKey)}
+                  {metricLabel(lang, m)}
                 </th>
               ))}
             </tr>

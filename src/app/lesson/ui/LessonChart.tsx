@@ -4,6 +4,7 @@ import type { z } from 'zod/mini';
 import type { chartSchema } from '../../../scenario/lesson';
 import { formatSeconds } from '../../format';
 import { ls } from '../../i18n/lessonStrings';
+import { metricLabel } from '../../i18n/strings';
 import type { Lang } from '../../i18n/lang';
 import { useApp } from '../../store';
 import { formatValue } from '../placeholders';
@@ -71,9 +72,9 @@ function Sweep({ chart, lang }: { chart: Extract<Chart, { kind: 'sweep' }>; lang
   return (
     <figure className="lesson-chart sweep" data-testid="lesson-chart" data-kind="sweep">
       <figcaption>
-        {chart.metric} · {chart.at === 'end' ? 'end' : ls(lang, 'tableAt', { t: formatSeconds(chart.at).replace(' s', '') })}
+        {metricLabel(lang, chart.metric)} · {chart.at === 'end' ? ls(lang, 'tableEnd') : ls(lang, 'tableAt', { t: formatSeconds(chart.at).replace(' s', '') })}
       </figcaption>
-      <svg ref={ref} viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`${chart.metric} / ${chart.knob}`}>
+      <svg ref={ref} viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`${metricLabel(lang, chart.metric)} / ${chart.knob}`}>
         <g className="sw-y cv-axis" />
         <g className="sw-x cv-axis" />
         <path className="sw-line" />
@@ -88,14 +89,14 @@ function Table({ chart, lang }: { chart: Extract<Chart, { kind: 'table' }>; lang
   const lesson = useLesson((st) => st.lesson);
   return (
     <figure className="lesson-chart table" data-testid="lesson-chart" data-kind="table">
-      <figcaption>{chart.at === 'end' ? 'end' : ls(lang, 'tableAt', { t: formatSeconds(chart.at).replace(' s', '') })}</figcaption>
+      <figcaption>{chart.at === 'end' ? ls(lang, 'tableEnd') : ls(lang, 'tableAt', { t: formatSeconds(chart.at).replace(' s', '') })}</figcaption>
       <table className="num">
         <thead>
           <tr>
             <th scope="col">{ls(lang, 'variantCol')}</th>
             {chart.metrics.map((m) => (
               <th key={m} scope="col">
-                {m}
+                {metricLabel(lang, m)}
               </th>
             ))}
           </tr>

@@ -7,7 +7,7 @@ import { ViewBoundary } from '../../components/ViewBoundary';
 import { expectationText, formatMetric } from '../../format';
 import { ls } from '../../i18n/lessonStrings';
 import { tr, type Lang } from '../../i18n/lang';
-import { s, type StringKey } from '../../i18n/strings';
+import { metricLabel, s } from '../../i18n/strings';
 import { frameSource, set, useApp } from '../../store';
 import { useScheduleHash } from '../../scheduleHash';
 import { LossCharts, type ChartId } from '../../views/LossCharts';
@@ -71,7 +71,7 @@ function MetricReadout({ sim, t, lang, metrics }: { sim: Simulation; t: number; 
         const v = m ? sampleValue(m.value, name) : null;
         return (
           <div key={name} className="vp-metric" data-metric={name}>
-            <span className="metric-label">{s(lang, `m_${name}` as StringKey)}</span>{' '}
+            <span className="metric-label">{metricLabel(lang, name)}</span>{' '}
             <span className="metric-value num" data-testid={`variant-metric-${name}`} data-value={v ?? ''}>
               {formatMetric(name, v)}
             </span>
