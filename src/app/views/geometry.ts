@@ -259,10 +259,13 @@ function shortRing(workers: readonly NodeId[], inner: readonly NodeId[], width: 
   // The widest glyph that leaves each worker of the longer row its label beside it: m glyphs and
   // m labels, each 8k from its own glyph and at least twice that from the next (else "v126"
   // between w6 and w7 reads as either's), the outer ones reaching the panel's edges.
+  // The room was measured at the panel's type; the version is drawn at the page's (1rem, a little
+  // larger in a lesson's panel): at the panel's edge the difference is what gets cut.
+  const vw = versionW * 1.12 + 2;
   const m = Math.ceil(workers.length / 2);
-  const fits = (width - 2 * (8 * k + versionW + 1) - (m - 1) * (24 * k + versionW)) / (2 * m);
+  const fits = (width - 2 * (8 * k + vw) - (m - 1) * (24 * k + vw)) / (2 * m);
   const r = Math.min(14 * k, (height - top) / 6, fits);
-  return r >= SHORT_R_FLOOR ? shortRingAt(r, workers, inner, width, height, top, k, versionW) : null;
+  return r >= SHORT_R_FLOOR ? shortRingAt(r, workers, inner, width, height, top, k, vw) : null;
 }
 
 /** The smallest glyph a short ring draws: "w7" inside still reads (at 9 px). */
@@ -273,7 +276,7 @@ function shortRingAt(nodeR: number, workers: readonly NodeId[], inner: readonly 
   const cx = width / 2;
   const cy = top + (height - top) / 2;
   // The outermost workers' labels end at the panel's edges.
-  const edge = nodeR + 8 * k + versionW + 1;
+  const edge = nodeR + 8 * k + versionW;
   const ry = Math.max(nodeR + GLYPH_GAP, (height - top) / 2 - nodeR - 2);
   const upper = Math.ceil(n / 2);
   // Clockwise from the top's middle: the top row's right half, down the right, the bottom row
