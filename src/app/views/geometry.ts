@@ -177,7 +177,7 @@ function ringLayout(
   const cx = width / 2;
   const cy = top + (height - top) / 2;
   const count = Math.max(workers.length, 1);
-  const angle = (i: number): number => -Math.PI / 2 + ((i + 0.5) * 2 * Math.PI) / count;
+  const angle = (i: number): number => ringAngle(i, count);
   const m = margin ?? { x: 34 + (lines === 2 ? labelW.worker : labelW.version), y: ringMarginY(count, lines, textScale) };
   // Too short for even one line above and below: the version goes beside each worker, where the
   // row leaves room for it (else the crowded rule below).
@@ -228,6 +228,10 @@ function ringLayout(
   return { pos, cx, cy, rx, ry, nodeR, side: new Map(), kind: 'ring', dense, rowGap: Infinity, unlabelled, termless: new Set(), labelOut, textScale };
 }
 
+/** Worker i's angle on a ring of `count`: clockwise from half a step past the top (none on the vertical centre line). */
+function ringAngle(i: number, count: number): number {
+  return -Math.PI / 2 + ((i + 0.5) * 2 * Math.PI) / count;
+}
 
 /** The smallest vertical radius a ring keeps, whatever the panel's height. */
 const RY_FLOOR = 36;
@@ -238,7 +242,7 @@ const RY_FLOOR = 36;
  * vertical axis; one line takes 14 px less than two.
  */
 function ringMarginY(count: number, lines: 1 | 2, k: number): number {
-  const topBottom = Array.from({ length: count }, (_, i) => -Math.PI / 2 + ((i + 0.5) * 2 * Math.PI) / count).some((a) => Math.abs(Math.cos(a)) < 0.35);
+  const topBottom = Array.from({ length: count }, (_, i) => ringAngle(i, count)).some((a) => Math.abs(Math.cos(a)) < 0.35);
   return (lines === 2 ? (topBottom ? 58 : 38) : topBottom ? 44 : 34) * k;
 }
 
@@ -256,12 +260,12 @@ function ringTooShort(count: number, h: number, k: number, lines: 1 | 2): boolea
  * too crowded for a label beside each worker.
  */
 function shortRing(workers: readonly NodeId[], inner: readonly NodeId[], width: number, height: number, top: number, k: number, versionW: number): TopologyLayout | null {
-  // The widest glyph that leaves each worker of the longer row its label beside it: m glyphs and
-  // m labels, each 8k from its own glyph and at least twice that from the next (else "v126"
-  // between w6 and w7 reads as either's), the outer ones reaching the panel's edges.
   // The room was measured at the panel's type; the version is drawn at the page's (1rem, a little
   // larger in a lesson's panel): at the panel's edge the difference is what gets cut.
   const vw = versionW * 1.12 + 2;
+  // The widest glyph that leaves each worker of the longer row its label beside it: m glyphs and
+  // m labels, each 8k from its own glyph and at least twice that from the next (else "v126"
+  // between w6 and w7 reads as either's), the outer ones reaching the panel's edges.
   const m = Math.ceil(workers.length / 2);
   const fits = (width - 2 * (8 * k + vw) - (m - 1) * (24 * k + vw)) / (2 * m);
   const r = Math.min(14 * k, (height - top) / 6, fits);
