@@ -98,6 +98,29 @@ test("1920 presenter: the servers panel's heading clears its legend, and each ro
   for (const b of m.badges) expect(b.rect, 'a badge shorter than its word').toBeGreaterThanOrEqual(b.text - 1);
 });
 
+test("Kafka's brokers keep their ISR and LEO on one-line rows: at each row's end, after the log, inside the panel", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await openScenario(page, 'kafka-acks-isr', { lang: 'en' });
+  await runTo(page, 6000); // b0 has crashed; b1 leads with ISR {b1, b2}
+  await settle(page);
+  const rows = await page.locator('.sv-servers svg').first().evaluate((svg) => {
+    const right = svg.getBoundingClientRect().right;
+    return [...svg.querySelectorAll('g.sv-row')].map((g) => {
+      const facts = g.querySelector('text.sv-facts') as SVGGraphicsElement;
+      const f = facts.getBoundingClientRect();
+      const hit = g.querySelector('rect.sv-loghit')!.getBoundingClientRect();
+      return { id: g.getAttribute('data-testid'), text: facts.textContent, shown: getComputedStyle(facts).display !== 'none', left: f.left, right: f.right, logRight: hit.width > 0 ? hit.right : 0, panelRight: right };
+    });
+  });
+  const leader = rows.find((r) => r.id === 'server-b1')!;
+  expect(leader.text).toMatch(/^ISR \{b1, b2\} · LEO \d+$/);
+  for (const r of rows.filter((x) => x.id !== 'server-s0')) {
+    expect(r.shown, `${r.id}: facts shown`).toBe(true);
+    expect(r.left, `${r.id}: after its log`).toBeGreaterThanOrEqual(r.logRight);
+    expect(r.right, `${r.id}: inside the panel`).toBeLessThanOrEqual(r.panelRight);
+  }
+});
+
 test('a 1024-px projector: every metric value is whole, long ones smaller ("364160" was cut to "3641…")', async ({ page }) => {
   await page.setViewportSize({ width: 1024, height: 768 });
   await openScenario(page, 'async-partition', { lang: 'en', query: { present: '1' } });

@@ -29,6 +29,8 @@ const BASE_FS = 13;
 const LEFT_W = 262;
 const BOX_GAP = 3;
 const PAD = 8;
+/** The fewest log columns a row keeps when its facts take the row's end. */
+const MIN_LOG_COLS = 12;
 
 /** The panel's words per protocol: what a box's number is, what the second column counts, what the log is. */
 const flavorWords: Record<PanelFlavor, { term: StringKey; commit: StringKey; log: StringKey }> = {
@@ -119,7 +121,20 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
     if (fitted.left !== place.left) model = serverPanelModel(state, ix, colsFor(fitted.left), ctx, lang);
     place = fitted;
     const left = place.left;
-    const logW = Math.max(60, width - left - PAD);
+    const subFs = fs * 0.92; // .sv-sub and .sv-facts are 0.8rem in a 0.87rem svg
+    // A broker's ISR and LEO are what a Kafka lesson turns on. Rows of one line had no room for
+    // them (only the tooltip said them): they now end each row, in whole columns taken from the
+    // log's oldest end, where the log keeps at least MIN_LOG_COLS.
+    let factsW = 0;
+    if (!twoLines && model.kafka) {
+      const widest = model.rows.reduce((a, r) => (r.kind === 'consumer' ? a : Math.max(a, textWidth(r.facts, subFs))), 0);
+      const w = Math.ceil((widest + fs) / (box + BOX_GAP)) * (box + BOX_GAP);
+      if (widest > 0 && colsFor(left + w) >= MIN_LOG_COLS) {
+        factsW = w;
+        model = serverPanelModel(state, ix, colsFor(left + factsW), ctx, lang);
+      }
+    }
+    const logW = Math.max(60, width - left - PAD - factsW);
     const words = flavorWords[model.flavor];
     const termWord = s(lang, words.term);
     const commitWord = s(lang, words.commit);
@@ -143,7 +158,6 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
 
     // ---- header: title, legend and index ticks ---------------------------------------------
     const head = svg.select('g.sv-head');
-    const subFs = fs * 0.92; // .sv-sub is 0.8rem in a 0.87rem svg
     // The app lays the servers/replicas switch over the top-right corner (its width estimated
     // from its two words, as the legend's is: no layout reads in a frame).
     const switchW = textWidth(s(lang, model.kafka ? 'brokersTab' : 'serversTab'), fs) + textWidth(s(lang, 'replicasTab'), fs) + fs * 3;
@@ -337,10 +351,10 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
     }
     rows
       .select('text.sv-facts')
-      .attr('x', (d) => (d.r.kind === 'consumer' ? badgeX + badgeW + 8 : left))
+      .attr('x', (d) => (d.r.kind === 'consumer' ? badgeX + badgeW + 8 : twoLines ? left : width - PAD - factsW + fs * 0.5))
       .attr('y', (d) => (d.r.kind === 'consumer' ? d.h / 2 : twoLines ? fs * 2.15 : d.h / 2))
       .attr('dy', '0.35em')
-      .style('display', (d) => (d.r.kind === 'consumer' || twoLines ? null : 'none'))
+      .style('display', (d) => (d.r.kind === 'consumer' || twoLines || factsW > 0 ? null : 'none'))
       .text((d) => d.r.facts || (d.r.log.length === 0 && d.r.kind !== 'consumer' ? s(lang, 'srvNoLog') : ''));
     rows.select('title').text((d) => describeRow(d.r, lang, termWord, commitWord));
   }), [sim, t, frame, size, fs, lang, css]);
