@@ -23,6 +23,9 @@ describe('focus', () => {
     // A metric with no chart of its own rings its readout in the panels, or its cell of the strip.
     expect(focusSelectors(focusList('async/chart:availability')).boxes).toEqual(['[data-testid="variant-async"] .vp-metric[data-metric="availability"]', '.metrics-strip .metric:has([data-testid="metric-availability"])']);
     expect(focusSelectors(focusList('chart:sweep')).boxes).toEqual(['.lesson-chart']);
+    // A step's own table is ringed, not tagged: the tag covered its last column's heading.
+    expect(focusCss(focusList('chart:table'), 'look here')).not.toContain('look here');
+    expect(focusCss(focusList('chart:table'), 'look here')).toContain('.lesson-chart { outline');
     // A name cannot break out of its selector.
     expect(focusSelectors([{ variant: 'a"]{}', kind: 'node', name: 'w1"]' }]).nodes).toEqual(['[data-testid="variant-a"] [data-testid="node-w1"]']);
   });

@@ -138,8 +138,9 @@ export function focusCss(targets: readonly FocusTarget[], label: string): string
   if (boxes.length) {
     rules.push(`${boxes.join(',\n')} { outline: var(--laser-width) solid var(--laser); outline-offset: calc(var(--laser-width) * -1); box-shadow: 0 0 0 calc(var(--laser-width) * 1.6) var(--laser-glow), 0 0 2.2rem 0.4rem var(--laser-glow); animation: laser-pulse ${PULSE_S}s ease-in-out ${LASER_PULSES}; z-index: 3; }`);
     // The tag names the big views; a chart or a metric's readout is too small to carry it (over a
-    // readout it hid the very number the step points at).
-    const tagged = boxes.filter((b) => !b.includes('.cv-chart') && !b.includes('.vp-metric') && !b.includes('.metrics-strip'));
+    // readout it hid the very number the step points at), and a step's own table or sweep sits
+    // right under the sentence that points at it (the tag covered its last column's heading).
+    const tagged = boxes.filter((b) => !b.includes('.cv-chart') && !b.includes('.vp-metric') && !b.includes('.metrics-strip') && !b.includes('.lesson-chart'));
     // The tag fades once the ring has pulsed: in a corner of a view it covers what is there (a
     // topology's top-right worker and its version, in every lesson panel); the ring stays.
     if (tagged.length) rules.push(`${tagged.map((b) => `${b}::after`).join(',\n')} { content: ${JSON.stringify(`◉ ${label}`)}; position: absolute; top: 0.25rem; right: 0.4rem; z-index: 4; background: var(--laser); color: var(--laser-fg); font-weight: 700; font-size: 0.9rem; padding: 0.05rem 0.5rem; border-radius: 999px; pointer-events: none; animation: laser-tag ${(PULSE_S * LASER_PULSES).toFixed(1)}s linear forwards; }`);
