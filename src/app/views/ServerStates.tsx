@@ -114,26 +114,24 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
       return { commitX, left: Math.ceil(Math.max(LEFT_W, fs * 19, commitX + commitW + fs * 0.8)) };
     };
     const maxOf = (m: ReturnType<typeof serverPanelModel>, k: 'term' | 'commitIndex'): number => m.rows.reduce((a, r) => Math.max(a, r[k] ?? 0), 0);
-    let place = placeFor('raft', 0, 0);
-    let model = serverPanelModel(state, ix, colsFor(place.left), ctx, lang);
-    const fitted = placeFor(model.flavor, maxOf(model, 'term'), maxOf(model, 'commitIndex'));
-    // Another protocol's words, a three-digit term or a five-digit commit: once more, for the columns that fit.
-    if (fitted.left !== place.left) model = serverPanelModel(state, ix, colsFor(fitted.left), ctx, lang);
-    place = fitted;
+    const first = placeFor('raft', 0, 0);
+    let model = serverPanelModel(state, ix, colsFor(first.left), ctx, lang);
+    // Another protocol's words, a three-digit term or a five-digit commit move the log's start.
+    const place = placeFor(model.flavor, maxOf(model, 'term'), maxOf(model, 'commitIndex'));
     const left = place.left;
     const subFs = fs * 0.92; // .sv-sub and .sv-facts are 0.8rem in a 0.87rem svg
     // A broker's ISR and LEO are what a Kafka lesson turns on. Rows of one line had no room for
     // them (only the tooltip said them): they now end each row, in whole columns taken from the
-    // log's oldest end, where the log keeps at least MIN_LOG_COLS.
+    // log's oldest end, where the log keeps at least MIN_LOG_COLS. (The facts do not depend on
+    // the columns: the first model's serve.)
     let factsW = 0;
     if (!twoLines && model.kafka) {
       const widest = model.rows.reduce((a, r) => (r.kind === 'consumer' ? a : Math.max(a, textWidth(r.facts, subFs))), 0);
       const w = Math.ceil((widest + fs) / (box + BOX_GAP)) * (box + BOX_GAP);
-      if (widest > 0 && colsFor(left + w) >= MIN_LOG_COLS) {
-        factsW = w;
-        model = serverPanelModel(state, ix, colsFor(left + factsW), ctx, lang);
-      }
+      if (widest > 0 && colsFor(left + w) >= MIN_LOG_COLS) factsW = w;
     }
+    // Once more, for the columns that fit, where they are not the first model's.
+    if (colsFor(left + factsW) !== colsFor(first.left)) model = serverPanelModel(state, ix, colsFor(left + factsW), ctx, lang);
     const logW = Math.max(60, width - left - PAD - factsW);
     const words = flavorWords[model.flavor];
     const termWord = s(lang, words.term);
