@@ -1,5 +1,5 @@
 import type { NodeId, NodeRole } from '../../sim/types';
-import { labelBox, labelPlacement, outOf, ringLabelFit, serverLabelFit, type ServerLabels } from './nodeLabels';
+import { outOf, placedLabelBox, ringLabelFit, serverLabelFit, type ServerLabels } from './nodeLabels';
 
 /**
  * Pure geometry for the topology view: where nodes sit, how a directed link is drawn, where a
@@ -221,9 +221,8 @@ function ringLayout(
   const unlabelled = new Set<NodeId>();
   for (const id of workers) {
     const p = pos.get(id)!;
-    const lp = labelPlacement(labelOut.get(id) ?? outOf(p, { x: cx, y: cy }), nodeR, !dense, textScale);
-    const b = labelBox(lp, !dense, dense ? labelW.version : labelW.worker, textScale);
-    if (b.x0 + p.x < 0 || b.y0 + p.y < top || b.x1 + p.x > width || b.y1 + p.y > height) unlabelled.add(id);
+    const b = placedLabelBox(p, labelOut.get(id) ?? outOf(p, { x: cx, y: cy }), nodeR, !dense, dense ? labelW.version : labelW.worker, textScale);
+    if (b.x0 < 0 || b.y0 < top || b.x1 > width || b.y1 > height) unlabelled.add(id);
   }
   return { pos, cx, cy, rx, ry, nodeR, side: new Map(), kind: 'ring', dense, rowGap: Infinity, unlabelled, termless: new Set(), labelOut, textScale };
 }

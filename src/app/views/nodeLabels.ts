@@ -43,8 +43,8 @@ export function nodeHitBox(lp: LabelPlacement, r: number, versionChars: number, 
   return { x: -halfW, y: -halfH, width: 2 * halfW, height: 2 * halfH };
 }
 
-/** A box relative to a node's centre. */
-interface Box {
+/** A box relative to a node's centre (or, placed, in the panel). */
+export interface Box {
   x0: number;
   y0: number;
   x1: number;
@@ -64,6 +64,14 @@ export function labelBox(lp: LabelPlacement, withSecond: boolean, width: number,
     y1 = Math.max(y1, lp.yBackend + 3 * k);
   }
   return { x0, y0, x1: x0 + width, y1 };
+}
+
+/**
+ * The box a node's label lines take in the panel: the node at `p`, its labels pointing `out`
+ * (`withSecond`: the backend or term line under the version, `width` the widest line).
+ */
+export function placedLabelBox(p: Pt, out: Pt, r: number, withSecond: boolean, width: number, k: number): Box {
+  return at(labelBox(labelPlacement(out, r, withSecond, k), withSecond, width, k), p);
 }
 
 const overlap = (a: Box, b: Box): boolean => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
@@ -120,7 +128,7 @@ export function ringLabelFit(
   const all = server ? [...workers, server] : workers;
   const labels = workers.map((id) => {
     const p = pos.get(id)!;
-    return at(labelBox(labelPlacement(outs?.get(id) ?? outOf(p, centre), r, withBackend, k), withBackend, widths.worker, k), p);
+    return placedLabelBox(p, outs?.get(id) ?? outOf(p, centre), r, withBackend, widths.worker, k);
   });
   let clear = true;
   for (let i = 0; i < workers.length && clear; i++) {
