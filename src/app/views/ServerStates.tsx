@@ -149,7 +149,7 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
       left,
       model.flavor,
       model.window ? `${model.window.lo}-${model.window.hi}` : '',
-      ...model.rows.map((r) => `${r.id}|${r.kind}|${r.up}|${r.role}|${r.term}|${r.commitIndex}|${r.facts}|${r.lines.join('/')}|${r.log.map((e) => `${e.index}:${e.term}:${e.committed ? 1 : 0}:${e.label}`).join(',')}`),
+      ...model.rows.map((r) => `${r.id}|${r.kind}|${r.up}|${r.role}|${r.term}|${r.commitIndex}|${r.facts}|${r.lines.join('/')}|${r.log.map((e) => `${e.index}:${e.term}:${e.committed ? 1 : 0}:${e.label}`).join(',')}|${typeof r.tail === 'object' && r.tail ? `${r.tail.index}:${r.tail.term}:${r.tail.committed}` : r.tail}`),
     ].join('#');
     if (key === drawn.current) return;
     drawn.current = key;
@@ -243,6 +243,7 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
         g.append('text').attr('class', 'sv-term num');
         g.append('text').attr('class', 'sv-commit num');
         g.append('text').attr('class', 'sv-facts num');
+        g.append('text').attr('class', 'sv-tail num');
         g.append('title');
         const hit = g.append('rect').attr('class', 'sv-loghit');
         const tip = hit.append('title');
@@ -347,13 +348,28 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
       g2d.globalAlpha = 1;
       g2d.setLineDash([]);
     }
+    // A row whose whole log lies before the window (a deposed leader in the minority, a crashed
+    // server) says where it ends, rather than look as if it held nothing.
+    const tailText = (d: Placed): string => {
+      const tl = d.r.tail;
+      if (tl === null) return '';
+      if (tl === 'empty') return s(lang, 'srvNoLog');
+      const full = s(lang, 'srvLogEnds', { index: tl.index, term: `${termWord} ${tl.term}`, state: s(lang, tl.committed ? 'srvLegendCommitted' : 'srvLegendUncommitted') });
+      return textWidth(full, subFs) <= logW - fs ? full : s(lang, 'srvLogEndsShort', { index: tl.index });
+    };
+    rows
+      .select('text.sv-tail')
+      .attr('x', left + 2)
+      .attr('y', (d) => boxY(d) + box / 2)
+      .attr('dy', '0.35em')
+      .text(tailText);
     rows
       .select('text.sv-facts')
       .attr('x', (d) => (d.r.kind === 'consumer' ? badgeX + badgeW + 8 : twoLines ? left : width - PAD - factsW + fs * 0.5))
       .attr('y', (d) => (d.r.kind === 'consumer' ? d.h / 2 : twoLines ? fs * 2.15 : d.h / 2))
       .attr('dy', '0.35em')
       .style('display', (d) => (d.r.kind === 'consumer' || twoLines || factsW > 0 ? null : 'none'))
-      .text((d) => d.r.facts || (d.r.log.length === 0 && d.r.kind !== 'consumer' ? s(lang, 'srvNoLog') : ''));
+      .text((d) => d.r.facts || (d.r.log.length === 0 && d.r.tail === null && d.r.kind !== 'consumer' ? s(lang, 'srvNoLog') : ''));
     rows.select('title').text((d) => describeRow(d.r, lang, termWord, commitWord));
   }), [sim, t, frame, size, fs, lang, css]);
 

@@ -58,6 +58,28 @@ describe('servers panel model', () => {
     expect(m.rows[1].facts).toBe('leader s0 · voted for s0');
   });
 
+  it("says where a row's log ends when all of it lies before the window (a deposed leader), and marks an empty log", () => {
+    const ids = ['w0', 's0', 's1', 's2'];
+    const ix = build(ids, [
+      { t: 0, type: 'facts', node: 's0', f: raft('leader', 2, 4) },
+      { t: 0, type: 'facts', node: 's1', f: raft('leader', 3, 20, 's1') },
+      { t: 0, type: 'facts', node: 's2', f: raft('follower', 1, 0) },
+      { t: 10, type: 'log', node: 's0', from: 1, add: entries(6, 2) },
+      { t: 10, type: 'log', node: 's1', from: 1, add: [...entries(4, 2), ...entries(20, 3)] },
+    ]);
+    const m = serverPanelModel(runStateAt(ix, runStatic(ids), 20), ix, 8, { workers: 1, servers: 3, cfg: raftCfg }, 'en');
+    expect(m.window).toEqual({ lo: 17, hi: 24 });
+    const [s0, s1, s2] = m.rows;
+    expect(s0.log).toEqual([]);
+    expect(s0.tail).toEqual({ index: 6, term: 2, committed: false, label: 'w0#6' });
+    expect(s1.tail).toBeNull(); // it shows boxes
+    expect(s2.tail).toBe('empty');
+    // Once the window reaches back to s0's entries, they show as boxes and the tail goes.
+    const wide = serverPanelModel(runStateAt(ix, runStatic(ids), 20), ix, 24, { workers: 1, servers: 3, cfg: raftCfg }, 'en');
+    expect(wide.rows[0].log.map((b) => b.index)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(wide.rows[0].tail).toBeNull();
+  });
+
   it('a scrubbed t shows the log, role and term as they stood then (an overwritten suffix included)', () => {
     const ids = ['w0', 's0', 's1', 's2'];
     const ix = build(ids, [

@@ -45,6 +45,12 @@ export interface ServerRow {
    */
   commitIndex: number | null;
   log: LogBox[];
+  /**
+   * Where the row's whole log lies before the window (a deposed leader cut off in a minority, a
+   * crashed server): its last entry, so the panel can say where it ends rather than show an empty
+   * row; 'empty' where it holds no entry while other rows do; null where it shows boxes or has no log.
+   */
+  tail: LogBox | 'empty' | null;
   /** One short line of further facts in the reader's language (leader and vote; ISR and LEO; offset and lag). */
   facts: string;
   /** Every fact line, for the row's tooltip. */
@@ -174,26 +180,36 @@ export function serverPanelModel(state: RunState, ix: RunIndex, maxBoxes: number
   const cols = Math.max(1, maxBoxes);
   const hi = Number.isFinite(hiUp) ? Math.min(hiAll, hiUp + Math.floor(cols / 3)) : hiAll;
   const window = Number.isFinite(hi) ? { lo: Math.max(base, hi - cols + 1), hi } : null;
-  const rows: ServerRow[] = drafts.map((d) => ({
-    id: d.n.id,
-    kind: d.kind,
-    up: d.n.up,
-    role: d.role,
-    term: d.term,
-    commitIndex: d.commitIndex,
-    log:
-      window && d.hasLog
-        ? logAt(ix, d.n.id, state.t, window.lo, window.hi + 1).map((r) => ({ index: r.index, term: r.item.term, committed: d.committed(r.index, r.item), label: itemLabel(r.item, lang) }))
-        : [],
-    facts: d.facts,
-    lines: nodeLines(d.n, ctx, lang),
-  }));
+  const box = (d: Draft, r: LogRow): LogBox => ({ index: r.index, term: r.item.term, committed: d.committed(r.index, r.item), label: itemLabel(r.item, lang) });
+  const rows: ServerRow[] = drafts.map((d) => {
+    const log = window && d.hasLog ? logAt(ix, d.n.id, state.t, window.lo, window.hi + 1).map((r) => box(d, r)) : [];
+    return {
+      id: d.n.id,
+      kind: d.kind,
+      up: d.n.up,
+      role: d.role,
+      term: d.term,
+      commitIndex: d.commitIndex,
+      log,
+      tail: window && d.hasLog && log.length === 0 ? tailOf(d, ix, state.t, box) : null,
+      facts: d.facts,
+      lines: nodeLines(d.n, ctx, lang),
+    };
+  });
   const kinds = new Set(state.nodes.map((n) => n.facts?.kind));
   const coord = state.nodes.find((n) => n.facts?.kind === 'coord-server')?.facts;
   const service = coord?.kind === 'coord-server' ? coord.service : null;
   const own = drafts.some((d) => d.kind !== 'coord');
   const flavor: PanelFlavor = kinds.has('kafka-broker') ? 'kafka' : kinds.has('paxos-server') ? 'paxos' : kinds.has('2pc-server') ? '2pc' : !own && service === 'zookeeper' ? 'zab' : 'raft';
   return { rows, kafka: flavor === 'kafka', flavor, coordOnly: own ? null : service, window };
+}
+
+/** A row's last entry, where none of its log is in the window (the window ends at the newest entry, so it lies before). */
+function tailOf(d: Draft, ix: RunIndex, t: number, box: (d: Draft, r: LogRow) => LogBox): LogBox | 'empty' | null {
+  const end = logEndAt(ix, d.n.id, t);
+  if (end === null || end <= (ix.logs.get(d.n.id)?.base ?? 0)) return 'empty';
+  const last = logAt(ix, d.n.id, t, end - 1, end)[0];
+  return last ? box(d, last) : null;
 }
 
 /**
