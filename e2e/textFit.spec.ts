@@ -121,7 +121,7 @@ test("Kafka's brokers keep their ISR and LEO on one-line rows: at each row's end
   }
 });
 
-test("a deposed leader cut off in the minority says where its log ends, rather than show an empty row", async ({ page }) => {
+test("a deposed leader cut off in the minority says where its log ends, rather than show an empty row; each row ends with whose vote it holds", async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 720 });
   await openScenario(page, 'raft-ps-majority', { lang: 'en' });
   await runTo(page, 12_500); // partitioned: s1 leads the majority in term 3; s0 still believes it leads term 2
@@ -131,17 +131,38 @@ test("a deposed leader cut off in the minority says where its log ends, rather t
     return [...svg.querySelectorAll('g.sv-row')].map((g) => {
       const tail = g.querySelector('text.sv-tail') as SVGGraphicsElement;
       const r = tail.getBoundingClientRect();
-      return { id: g.getAttribute('data-testid'), role: g.getAttribute('data-role'), commit: Number(g.getAttribute('data-commit')), text: tail.textContent ?? '', right: r.right, panelRight: right, boxes: g.querySelector('rect.sv-loghit')!.getBoundingClientRect().width > 0 };
+      const facts = g.querySelector('text.sv-facts') as SVGGraphicsElement;
+      const f = facts.getBoundingClientRect();
+      return {
+        id: g.getAttribute('data-testid'),
+        role: g.getAttribute('data-role'),
+        commit: Number(g.getAttribute('data-commit')),
+        text: tail.textContent ?? '',
+        right: r.right,
+        panelRight: right,
+        boxes: g.querySelector('rect.sv-loghit')!.getBoundingClientRect().width > 0,
+        facts: getComputedStyle(facts).display === 'none' ? null : facts.textContent,
+        factsLeft: f.left,
+        factsRight: f.right,
+      };
     });
   });
   const s0 = rows.find((r) => r.id === 'server-s0')!;
   expect(s0.role).toBe('leader');
   expect(s0.boxes).toBe(false);
-  const m = /^◂ log ends at #(\d+) · term 2 · not committed$/.exec(s0.text);
+  // In full where the log area has room, else in short (the row's facts take the row's end).
+  const m = /^◂ (?:log ends at #(\d+) · term 2 · not committed|ends at #(\d+))$/.exec(s0.text);
   expect(m, s0.text).not.toBeNull();
-  expect(Number(m![1])).toBeGreaterThan(s0.commit); // entries it appended alone, never committed
+  expect(Number(m![1] ?? m![2])).toBeGreaterThan(s0.commit); // entries it appended alone, never committed
   expect(s0.right).toBeLessThanOrEqual(s0.panelRight);
   for (const r of rows.filter((x) => x.boxes)) expect(r.text, `${r.id} shows its boxes`).toBe('');
+  // Each one-line row ends with its facts (whose vote, which leader): after the tail, inside the panel.
+  expect(rows.find((r) => r.id === 'server-s1')!.facts).toBe('leader s1 · voted for s1');
+  for (const r of rows) {
+    expect(r.facts, `${r.id}: facts shown`).toMatch(/voted for s\d$/);
+    expect(r.factsLeft, `${r.id}: facts after the tail`).toBeGreaterThan(r.right);
+    expect(r.factsRight, `${r.id}: facts inside the panel`).toBeLessThanOrEqual(r.panelRight);
+  }
 });
 
 test('a 1024-px projector: every metric value is whole, long ones smaller ("364160" was cut to "3641…")', async ({ page }) => {

@@ -120,12 +120,13 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
     const place = placeFor(model.flavor, maxOf(model, 'term'), maxOf(model, 'commitIndex'));
     const left = place.left;
     const subFs = fs * 0.92; // .sv-sub and .sv-facts are 0.8rem in a 0.87rem svg
-    // A broker's ISR and LEO are what a Kafka lesson turns on. Rows of one line had no room for
-    // them (only the tooltip said them): they now end each row, in whole columns taken from the
-    // log's oldest end, where the log keeps at least MIN_LOG_COLS. (The facts do not depend on
+    // The facts line says what a lesson turns on: a broker's ISR and LEO, a candidate's votes, a
+    // Paxos proposer's promises, who holds a lock and its fencing token. Rows of one line had no
+    // room for it (only the tooltip said it): it now ends each row, in whole columns taken from
+    // the log's oldest end, where the log keeps at least MIN_LOG_COLS. (The facts do not depend on
     // the columns: the first model's serve.)
     let factsW = 0;
-    if (!twoLines && model.kafka) {
+    if (!twoLines) {
       const widest = model.rows.reduce((a, r) => (r.kind === 'consumer' ? a : Math.max(a, textWidth(r.facts, subFs))), 0);
       const w = Math.ceil((widest + fs) / (box + BOX_GAP)) * (box + BOX_GAP);
       if (widest > 0 && colsFor(left + w) >= MIN_LOG_COLS) factsW = w;
