@@ -165,6 +165,24 @@ test("a deposed leader cut off in the minority says where its log ends, rather t
   }
 });
 
+test("a lesson's short servers panel draws every row, smaller where it must (lesson 9's second consumer, the one it is about, was cut)", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto(`./?${new URLSearchParams({ lesson: 'kafka-log-lag', backend: 'wasm', lang: 'en', present: '1' })}`);
+  await expect(page.getByTestId('lesson-panel')).toBeVisible();
+  await runTo(page, 2000);
+  await settle(page);
+  const m = await page.locator('.sv-servers svg').first().evaluate((svg) => {
+    const box = svg.getBoundingClientRect();
+    const rows = [...svg.querySelectorAll('g.sv-row')].map((g) => {
+      const r = g.querySelector('rect.sv-band')!.getBoundingClientRect();
+      return { id: g.getAttribute('data-testid'), top: r.top, bottom: r.bottom };
+    });
+    return { top: box.top, bottom: box.bottom, rows };
+  });
+  expect(m.rows.map((r) => r.id)).toEqual(['server-b0', 'server-b1', 'server-b2', 'server-s0', 'server-s1']);
+  for (const r of m.rows) expect(r.bottom, `${r.id} inside the panel`).toBeLessThanOrEqual(m.bottom + 0.5);
+});
+
 test('a 1024-px projector: every metric value is whole, long ones smaller ("364160" was cut to "3641…")', async ({ page }) => {
   await page.setViewportSize({ width: 1024, height: 768 });
   await openScenario(page, 'async-partition', { lang: 'en', query: { present: '1' } });

@@ -78,9 +78,7 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
 
   useEffect(() => timed('servers', () => {
     const el = svgRef.current;
-    const { width, height } = size;
-    if (!el || width === 0 || height === 0) return;
-    const svg = d3.select(el).attr('viewBox', `0 0 ${width} ${height}`);
+    if (!el || size.width === 0 || size.height === 0) return;
     const state = stateAt(sim, t);
     const ix = indexOf(sim);
     const ctx = wordsContext(sim.scenario, staticOf(sim));
@@ -93,6 +91,14 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
     const headH = Math.round(HEAD_H * k);
     const consumerH = Math.round(CONSUMER_H * k);
     const badgeH = 18 * k;
+    // Where even the shortest rows overflow the panel (a lesson's short panel with three brokers
+    // and two consumers cut the last consumer, the one its lesson is about), the whole panel is
+    // drawn smaller — laid out in a larger user space that the viewBox scales down — never cut.
+    const need = headH + consensus * (badgeH + 2) + consumers * consumerH + 4;
+    const q = need > size.height ? Math.max(0.7, size.height / need) : 1;
+    const width = size.width / q;
+    const height = size.height / q;
+    const svg = d3.select(el).attr('viewBox', `0 0 ${width} ${height}`);
     const rowH = Math.max(badgeH + 2, Math.min(fs * 3, (height - headH - consumers * consumerH - 4) / Math.max(1, consensus)));
     const box = Math.max(12, Math.min(24, rowH * (rowH >= fs * 2.4 ? 0.5 : 0.72)));
     const twoLines = rowH >= fs * 2.4;
@@ -159,7 +165,7 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
     const head = svg.select('g.sv-head');
     // The app lays the servers/replicas switch over the top-right corner (its width estimated
     // from its two words, as the legend's is: no layout reads in a frame).
-    const switchW = textWidth(s(lang, model.kafka ? 'brokersTab' : 'serversTab'), fs) + textWidth(s(lang, 'replicasTab'), fs) + fs * 3;
+    const switchW = (textWidth(s(lang, model.kafka ? 'brokersTab' : 'serversTab'), fs) + textWidth(s(lang, 'replicasTab'), fs) + fs * 3) / q;
     // Where the heading would run under the switch (a lesson's narrow panel), its explanation
     // in brackets goes: "log", not "log (index, coloured by term)" half hidden.
     const logText = left + textWidth(logWord, subFs) <= width - switchW - 8 ? logWord : logWord.split(/\s*[(（]/)[0];
@@ -314,8 +320,9 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
       .attr('width', (d) => (inWindow(d).length > 0 ? logW : 0))
       .attr('height', box);
     const canvas = canvasRef.current;
-    const g2d = canvas ? fitCanvas(canvas, width, height) : null;
+    const g2d = canvas ? fitCanvas(canvas, size.width, size.height) : null;
     if (g2d) {
+      g2d.scale(q, q);
       g2d.clearRect(0, 0, width, height);
       const fontPx = Math.max(10, Math.min(13, box * 0.6));
       g2d.font = `${fontPx}px ${css.font || 'sans-serif'}`;
