@@ -183,6 +183,25 @@ test("a lesson's short servers panel draws every row, smaller where it must (les
   for (const r of m.rows) expect(r.bottom, `${r.id} inside the panel`).toBeLessThanOrEqual(m.bottom + 0.5);
 });
 
+test('a lesson\'s variant titles and CAP chips are whole at 1280 presenter ("ZooKeeper lock, no fenc…", "PC/…")', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto(`./?${new URLSearchParams({ lesson: 'coordination-fencing', backend: 'wasm', lang: 'en', present: '1' })}`);
+  await expect(page.getByTestId('lesson-panel')).toBeVisible();
+  await expect(page.locator('.vp .vp-title')).toHaveCount(2);
+  const heads = await page.locator('.vp .vp-head').evaluateAll((els) =>
+    els.map((h) => {
+      const title = h.querySelector('.vp-title') as HTMLElement;
+      const chip = h.querySelector('.cap-chip') as HTMLElement;
+      return { title: title.textContent, cut: title.scrollHeight > title.clientHeight + 1 || title.scrollWidth > title.clientWidth + 1, chip: chip.textContent, chipCut: chip.scrollWidth > chip.clientWidth + 1 };
+    }),
+  );
+  expect(heads.map((h) => h.title)).toEqual(['ZooKeeper lock, no fencing', 'ZooKeeper lock + fencing token']);
+  for (const h of heads) {
+    expect(h.cut, `${h.title}: whole`).toBe(false);
+    expect(h.chipCut, `${h.title}: chip ${h.chip} whole`).toBe(false);
+  }
+});
+
 test('a 1024-px projector: every metric value is whole, long ones smaller ("364160" was cut to "3641…")', async ({ page }) => {
   await page.setViewportSize({ width: 1024, height: 768 });
   await openScenario(page, 'async-partition', { lang: 'en', query: { present: '1' } });
