@@ -36,6 +36,33 @@ test('a phone: each replica caption phrase stands apart from its neighbours; the
   for (const t of tabs) expect(t.scroll, `tab "${t.text}" is cut`).toBeLessThanOrEqual(t.client);
 });
 
+test("a phone: the servers panel's log starts after the badge, and each row's facts are whole inside it (on a third line where the second has no room)", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openScenario(page, 'raft-ps-majority', { lang: 'en' });
+  await runTo(page, 12_500);
+  await settle(page);
+  const m = await page.locator('.sv-servers svg').first().evaluate((svg) => {
+    const box = svg.getBoundingClientRect();
+    return {
+      right: box.right,
+      rows: [...svg.querySelectorAll('g.sv-row')].map((g) => {
+        const lines = [...g.querySelectorAll('text.sv-facts')].map((t) => ({ text: t.textContent ?? '', right: t.getBoundingClientRect().right }));
+        const badge = g.querySelector('g.sv-badge')!.getBoundingClientRect();
+        const hit = g.querySelector('rect.sv-loghit')!.getBoundingClientRect();
+        return { id: g.getAttribute('data-testid'), facts: lines.map((l) => l.text).filter((x) => x).join(' · '), factsRight: Math.max(...lines.map((l) => l.right)), badgeRight: badge.right, logLeft: hit.width > 0 ? hit.left : null, logWidth: hit.width };
+      }),
+    };
+  });
+  const s1 = m.rows.find((r) => r.id === 'server-s1')!;
+  // The log's columns begin right after the badge (they began past the term and commit, leaving four).
+  expect(s1.logLeft! - s1.badgeRight).toBeLessThan(20);
+  expect(s1.logWidth).toBeGreaterThan(150);
+  for (const r of m.rows) {
+    expect(r.facts, `${r.id}: facts whole`).toMatch(/^leader (s\d|unknown) · voted for s\d$/);
+    expect(r.factsRight, `${r.id}: facts inside the panel`).toBeLessThanOrEqual(m.right);
+  }
+});
+
 test('1280 px: every metric name in the strip is whole ("overwritten entries" ended in "…")', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 720 });
   await openScenario(page, 'coordination-fencing', { lang: 'en' });

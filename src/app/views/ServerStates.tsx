@@ -6,7 +6,10 @@ import type { Lang } from '../i18n/lang';
 import { s, type StringKey } from '../i18n/strings';
 import { fitCanvas, measuredWidth, textWidth, timed, useCssValues, useFontSize, useSize, useTheme } from './hooks';
 import { indexOf, stateAt, staticOf } from './runView';
-import { serverPanelModel, termColour, termText, type LogBox, type PanelFlavor, type RowRole, type ServerRow } from './serverModel';
+import { drawLogBoxes } from './serverBoxes';
+import { drawServerHead, PAD } from './serverHead';
+import { clipText, wrapItems } from './fitText';
+import { serverPanelModel, type LogBox, type PanelFlavor, type RowRole, type ServerRow } from './serverModel';
 import { wordsContext } from './wordsContext';
 import './views.css';
 
@@ -28,7 +31,6 @@ const CONSUMER_H = 22;
 const BASE_FS = 13;
 const LEFT_W = 262;
 const BOX_GAP = 3;
-const PAD = 8;
 /** The fewest log columns a row keeps when its facts take the row's end. */
 const MIN_LOG_COLS = 12;
 
@@ -99,7 +101,8 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
     const width = size.width / q;
     const height = size.height / q;
     const svg = d3.select(el).attr('viewBox', `0 0 ${width} ${height}`);
-    const rowH = Math.max(badgeH + 2, Math.min(fs * 3, (height - headH - consumers * consumerH - 4) / Math.max(1, consensus)));
+    const avail = (height - headH - consumers * consumerH - 4) / Math.max(1, consensus);
+    let rowH = Math.max(badgeH + 2, Math.min(fs * 3, avail));
     const box = Math.max(12, Math.min(24, rowH * (rowH >= fs * 2.4 ? 0.5 : 0.72)));
     const twoLines = rowH >= fs * 2.4;
     const badgeX = PAD + fs * 2.2;
@@ -107,17 +110,20 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
     // Term and commit: beside the badge on one line, or under id and badge on a second line.
     const termX = twoLines ? PAD : badgeX + badgeW + 8;
     const colsFor = (left: number): number => Math.max(1, Math.floor((Math.max(60, width - left - PAD) + BOX_GAP) / (box + BOX_GAP)));
-    // The log columns start after the widest term and commit labels, measured (not estimated:
-    // "commit 528" ran into the first box) for at least a two-digit term and a four-digit commit,
-    // so the columns do not shift as the index grows; never less than room for id, badge and
-    // words at any type size (Chinese labels are wider).
-    const placeFor = (flavor: PanelFlavor, maxTerm: number, maxCommit: number): { commitX: number; left: number } => {
+    // On one line the log columns start after the widest term and commit labels, measured (not
+    // estimated: "commit 528" ran into the first box) for at least a two-digit term and a
+    // four-digit commit, so the columns do not shift as the index grows; never less than room for
+    // id, badge and words at any type size (Chinese labels are wider). On two lines they start
+    // after the badge, and the facts follow term and commit on the second line (a phone's panel
+    // kept four columns, and cut its facts at the edge).
+    const placeFor = (flavor: PanelFlavor, maxTerm: number, maxCommit: number): { commitX: number; left: number; factsX: number } => {
       const mono = css['--mono'];
       const words = flavorWords[flavor];
       const termW = measuredWidth(`${s(lang, words.term)} ${Math.max(maxTerm, 99)}`, fs, mono);
       const commitX = termX + Math.max(twoLines ? fs * 5.6 - (termX - PAD) : fs * 4.6, termW + fs * 0.6);
       const commitW = measuredWidth(`${s(lang, words.commit)} ${'8'.repeat(Math.max(4, String(maxCommit).length))}`, fs, mono);
-      return { commitX, left: Math.ceil(Math.max(LEFT_W, fs * 19, commitX + commitW + fs * 0.8)) };
+      const factsX = commitX + commitW + fs * 0.8;
+      return { commitX, factsX, left: Math.ceil(twoLines ? badgeX + badgeW + fs * 0.8 : Math.max(LEFT_W, fs * 19, factsX)) };
     };
     const maxOf = (m: ReturnType<typeof serverPanelModel>, k: 'term' | 'commitIndex'): number => m.rows.reduce((a, r) => Math.max(a, r[k] ?? 0), 0);
     const first = placeFor('raft', 0, 0);
@@ -126,6 +132,13 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
     const place = placeFor(model.flavor, maxOf(model, 'term'), maxOf(model, 'commitIndex'));
     const left = place.left;
     const subFs = fs * 0.92; // .sv-sub and .sv-facts are 0.8rem in a 0.87rem svg
+    // Text widths are estimated (no layout reads), scaled to the panel's monospace, measured once.
+    const monoScale = measuredWidth('0123456789abcdef', subFs, css['--mono']) / textWidth('0123456789abcdef', subFs);
+    // Two-line rows with room to spare (a phone) give a facts line too long for the second line a
+    // third — who holds the lock, and its token, are what lesson 11 turns on. The boxes keep their size.
+    const line2 = width - PAD - place.factsX;
+    const threeLines = twoLines && avail >= fs * 3.6 && model.rows.some((r) => r.kind !== 'consumer' && textWidth(r.facts, subFs) * monoScale > line2);
+    if (threeLines) rowH = Math.min(fs * 4.2, avail);
     // The facts line says what a lesson turns on: a broker's ISR and LEO, a candidate's votes, a
     // Paxos proposer's promises, who holds a lock and its fencing token. Rows of one line had no
     // room for it (only the tooltip said it): it now ends each row, in whole columns taken from
@@ -161,71 +174,24 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
     if (key === drawn.current) return;
     drawn.current = key;
 
-    // ---- header: title, legend and index ticks ---------------------------------------------
-    const head = svg.select('g.sv-head');
+    // ---- header: title, log heading, legend and index ticks ---------------------------------
     // The app lays the servers/replicas switch over the top-right corner (its width estimated
     // from its two words, as the legend's is: no layout reads in a frame).
     const switchW = (textWidth(s(lang, model.kafka ? 'brokersTab' : 'serversTab'), fs) + textWidth(s(lang, 'replicasTab'), fs) + fs * 3) / q;
-    // Where the heading would run under the switch (a lesson's narrow panel), its explanation
-    // in brackets goes: "log", not "log (index, coloured by term)" half hidden.
-    const logText = left + textWidth(logWord, subFs) <= width - switchW - 8 ? logWord : logWord.split(/\s*[(（]/)[0];
-    const headData = [
-      { key: 'title', x: PAD, text: s(lang, model.kafka ? 'brokersTitle' : model.coordOnly ? `coordTitle_${model.coordOnly}` : 'serversTitle'), cls: 'sv-title' },
-      { key: 'log', x: left, text: logText, cls: 'sv-sub' },
-    ];
-    head
-      .selectAll<SVGTextElement, (typeof headData)[number]>('text.sv-htext')
-      .data(headData, (d) => d.key)
-      .join('text')
-      .attr('class', (d) => `sv-htext ${d.cls}`)
-      .attr('x', (d) => d.x)
-      .attr('y', 15 * k)
-      .text((d) => d.text);
-    const legend = [
-      { key: 'c', committed: true, text: s(lang, 'srvLegendCommitted') },
-      { key: 'u', committed: false, text: s(lang, 'srvLegendUncommitted') },
-    ];
-    const lg = head
-      .selectAll<SVGGElement, (typeof legend)[number]>('g.sv-legend')
-      .data(legend, (d) => d.key)
-      .join((enter) => {
-        const g = enter.append('g').attr('class', 'sv-legend');
-        g.append('rect').attr('rx', 2);
-        g.append('text');
-        return g;
-      });
-    lg.select('text').attr('x', 15 * k).attr('y', 10 * k).text((d) => d.text);
-    lg.select('rect')
-      .attr('width', 11 * k)
-      .attr('height', 11 * k)
-      .attr('fill', (d) => (d.committed ? termColour(2) : 'var(--panel)'))
-      .attr('stroke', termColour(2))
-      .attr('stroke-width', (d) => (d.committed ? 1 : 1.5))
-      .attr('stroke-dasharray', (d) => (d.committed ? null : '2 1.5'));
-    // Legend on the second header line, left of the log columns (whose index ticks share that
-    // line) where it fits; else after the "log" heading (the top-right corner holds the
-    // servers/replicas switch). Widths are estimated from the text, not measured: no layout
-    // reads in a frame.
-    const legendW = legend.reduce((a, d) => a + 15 * k + textWidth(d.text, subFs) + 12, 0);
-    const below = PAD + legendW <= left - 8;
-    let lx = below ? PAD : left + textWidth(logText, subFs) + 16;
-    const ly = below ? headH - 14 * k : 5 * k;
-    lg.each(function (d) {
-      d3.select(this).attr('transform', `translate(${lx},${ly})`);
-      lx += 15 * k + textWidth(d.text, subFs) + 12;
+    drawServerHead(svg.select<SVGGElement>('g.sv-head'), {
+      title: s(lang, model.kafka ? 'brokersTitle' : model.coordOnly ? `coordTitle_${model.coordOnly}` : 'serversTitle'),
+      logWord,
+      legend: [s(lang, 'srvLegendCommitted'), s(lang, 'srvLegendUncommitted')],
+      width,
+      headH,
+      fs,
+      subFs,
+      k,
+      left,
+      switchW,
+      ticks: model.window ? d3.range(model.window.lo, model.window.hi + 1).filter((i) => i % 5 === 0) : [],
+      tickX: (i) => colX(i) + box / 2,
     });
-    // Index ticks every 5th column, so "index 12" can be pointed at across rows.
-    // None under the servers/replicas switch.
-    const ticks = model.window ? d3.range(model.window.lo, model.window.hi + 1).filter((i) => i % 5 === 0 && colX(i) + box / 2 + fs < width - switchW) : [];
-    head
-      .selectAll<SVGTextElement, number>('text.sv-tick')
-      .data(ticks, (d) => String(d))
-      .join('text')
-      .attr('class', 'sv-tick num')
-      .attr('x', (d) => colX(d) + box / 2)
-      .attr('y', headH - 4 * k)
-      .attr('text-anchor', 'middle')
-      .text((d) => String(d));
 
     // ---- rows ------------------------------------------------------------------------------------
     let y = headH;
@@ -250,6 +216,7 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
         g.append('text').attr('class', 'sv-term num');
         g.append('text').attr('class', 'sv-commit num');
         g.append('text').attr('class', 'sv-facts num');
+        g.append('text').attr('class', 'sv-facts sv-facts2 num');
         g.append('text').attr('class', 'sv-tail num');
         g.append('title');
         const hit = g.append('rect').attr('class', 'sv-loghit');
@@ -324,37 +291,8 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
     if (g2d) {
       g2d.scale(q, q);
       g2d.clearRect(0, 0, width, height);
-      const fontPx = Math.max(10, Math.min(13, box * 0.6));
-      g2d.font = `${fontPx}px ${css.font || 'sans-serif'}`;
-      g2d.textAlign = 'center';
-      g2d.textBaseline = 'middle';
-      const panel = css['--panel'] || '#fff';
-      const fg = css['--fg'] || '#111';
-      for (const d of placed) {
-        g2d.globalAlpha = d.r.up ? 1 : 0.45;
-        const y0 = d.y + boxY(d);
-        for (const e of inWindow(d)) {
-          const x0 = colX(e.index);
-          const c = termColour(e.term);
-          g2d.beginPath();
-          g2d.roundRect(x0, y0, box, box, 2);
-          g2d.fillStyle = e.committed ? c : panel;
-          g2d.fill();
-          g2d.strokeStyle = c;
-          g2d.lineWidth = e.committed ? 1 : 2;
-          g2d.setLineDash(e.committed ? [] : [3, 2]);
-          g2d.stroke();
-          // The term (epoch, ballot) where it fits; a 2PC box is coloured by its transaction and
-          // shows only a decision (✓ commit, ✗ abort): transaction ids run to three digits.
-          const label = model.flavor === '2pc' ? (e.label === '✓' || e.label === '✗' ? e.label : '') : box >= 15 && e.term < 100 ? String(e.term) : box >= 22 ? String(e.term) : '';
-          if (label) {
-            g2d.fillStyle = e.committed ? termText(e.term) : fg;
-            g2d.fillText(label, x0 + box / 2, y0 + box / 2 + 0.5);
-          }
-        }
-      }
-      g2d.globalAlpha = 1;
-      g2d.setLineDash([]);
+      const boxRows = placed.map((d) => ({ y0: d.y + boxY(d), up: d.r.up, boxes: inWindow(d) }));
+      drawLogBoxes(g2d, boxRows, { box, colX, flavor: model.flavor, font: css.font, panel: css['--panel'] || '#fff', fg: css['--fg'] || '#111' });
     }
     // A row whose whole log lies before the window (a deposed leader in the minority, a crashed
     // server) says where it ends, rather than look as if it held nothing.
@@ -371,13 +309,27 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
       .attr('y', (d) => boxY(d) + box / 2)
       .attr('dy', '0.35em')
       .text(tailText);
+    // The facts line in the room it has (on two lines, the rest of the second; on three, the third
+    // too): whole where it fits, else to its last whole item — the tooltip has it all.
+    const factsX = (d: Placed): number => (d.r.kind === 'consumer' ? badgeX + badgeW + 8 : twoLines ? place.factsX : width - PAD - factsW + fs * 0.5);
+    const factsLines = (d: Placed): [string, string] => {
+      const text = d.r.facts || (d.r.log.length === 0 && d.r.tail === null && d.r.kind !== 'consumer' ? s(lang, 'srvNoLog') : '');
+      if (threeLines && d.r.kind !== 'consumer') return wrapItems(text, line2, width - 2 * PAD, subFs, monoScale);
+      return [clipText(text, width - PAD - factsX(d), subFs, monoScale), ''];
+    };
     rows
       .select('text.sv-facts')
-      .attr('x', (d) => (d.r.kind === 'consumer' ? badgeX + badgeW + 8 : twoLines ? left : width - PAD - factsW + fs * 0.5))
+      .attr('x', factsX)
       .attr('y', (d) => (d.r.kind === 'consumer' ? d.h / 2 : twoLines ? fs * 2.15 : d.h / 2))
       .attr('dy', '0.35em')
       .style('display', (d) => (d.r.kind === 'consumer' || twoLines || factsW > 0 ? null : 'none'))
-      .text((d) => d.r.facts || (d.r.log.length === 0 && d.r.tail === null && d.r.kind !== 'consumer' ? s(lang, 'srvNoLog') : ''));
+      .text((d) => factsLines(d)[0]);
+    rows
+      .select('text.sv-facts2')
+      .attr('x', PAD)
+      .attr('y', fs * 3.35)
+      .attr('dy', '0.35em')
+      .text((d) => factsLines(d)[1]);
     rows.select('title').text((d) => describeRow(d.r, lang, termWord, commitWord));
   }), [sim, t, frame, size, fs, lang, css]);
 

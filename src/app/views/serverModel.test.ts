@@ -124,7 +124,7 @@ describe('servers panel model', () => {
       [11, false],
     ]);
     expect(m.rows[0].facts).toBe('ISR {b0, b1} · LEO 12');
-    expect(m.rows[2].facts).toBe('offset 10 · lag 2 · caught up');
+    expect(m.rows[2].facts).toBe('offset 10 · lag 2 · caught up at last fetch'); // its own view: the log has moved on since
   });
 
   it('term colours are the six cividis steps d3 computes, cycling from term 1', () => {

@@ -224,7 +224,9 @@ function partLine(p: Part): string {
 }
 
 function consumerLine(f: Extract<NodeFacts, { kind: 'kafka-consumer' }>): string {
-  const state = f.caughtUp ? 'caught up' : 'replaying the log';
+  // Caught up is the consumer's own view, from its last fetch: cut off since, it still believes it
+  // while the log moves on (lag > 0), and says so.
+  const state = !f.caughtUp ? 'replaying the log' : f.lag > 0 ? 'caught up as of its last fetch' : 'caught up';
   return `applied offset ${f.offset}, consumer lag ${f.lag} (${state})`;
 }
 

@@ -224,7 +224,7 @@ function partLine(p: Part): string {
 }
 
 function consumerLine(f: Extract<NodeFacts, { kind: 'kafka-consumer' }>): string {
-  const state = f.caughtUp ? '已追上' : '正在回放日志';
+  const state = !f.caughtUp ? '正在回放日志' : f.lag > 0 ? '上次拉取时已追上' : '已追上';
   return `已应用偏移量 ${f.offset}，消费滞后 ${f.lag}（${state}）`;
 }
 

@@ -47,7 +47,8 @@ export const serversEn: ServerTable = {
       return parts.join(' · ');
     },
     'kafka-consumer': (f) => {
-      const state = f.caughtUp ? 'caught up' : 'replaying';
+      // Its own view, from its last fetch: cut off since, it is behind without knowing (lag > 0).
+      const state = !f.caughtUp ? 'replaying' : f.lag > 0 ? 'caught up at last fetch' : 'caught up';
       return `offset ${f.offset} · lag ${f.lag} · ${state}`;
     },
   },

@@ -48,7 +48,7 @@ export const serversZh: ServerTable = {
       return parts.join(' · ');
     },
     'kafka-consumer': (f) => {
-      const state = f.caughtUp ? '已追上' : '回放中';
+      const state = !f.caughtUp ? '回放中' : f.lag > 0 ? '上次拉取时已追上' : '已追上';
       return `偏移量 ${f.offset} · 滞后 ${f.lag} · ${state}`;
     },
   },
