@@ -229,6 +229,18 @@ test('a lesson\'s variant titles and CAP chips are whole at 1280 presenter ("Zoo
   }
 });
 
+test("a lesson's Try-it card shows the selected node's facts whole, on lines of their own", async ({ page }) => {
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await page.goto(`./?${new URLSearchParams({ lesson: 'paxos-vs-2pc', backend: 'wasm', lang: 'zh', present: '1' })}`);
+  await expect(page.getByTestId('lesson-panel')).toBeVisible();
+  await runTo(page, 3000); // the step that waits for s4's crash selects s4
+  const facts = page.locator('.try [data-testid="node-facts"]');
+  await expect(facts).toContainText('学习者'); // s4's learner line, after its role and acceptor lines
+  const m = await facts.evaluate((el) => ({ sw: el.scrollWidth, cw: el.clientWidth, left: el.getBoundingClientRect().left, card: el.closest('.try')!.getBoundingClientRect().left }));
+  expect(m.sw, 'not cut').toBeLessThanOrEqual(m.cw + 1);
+  expect(m.left - m.card, 'starts its own line').toBeLessThan(30);
+});
+
 test('a 1024-px projector: every metric value is whole, long ones smaller ("364160" was cut to "3641…")', async ({ page }) => {
   await page.setViewportSize({ width: 1024, height: 768 });
   await openScenario(page, 'async-partition', { lang: 'en', query: { present: '1' } });
