@@ -172,6 +172,12 @@ describe('crowded topologies', () => {
           if (height >= 250) expect(lay.nodeR, `${width}×${height}`).toBeGreaterThanOrEqual(11);
         }
       });
+  it("a large ring keeps the side workers' labels inside the panel (w1 and w4 of six were left out at 1920 px)", () => {
+    // The interview scenario's ring all-reduce at 1920×1080: a 703×495 panel, 28-px glyphs.
+    const lay = topologyLayout(ws(6), 703, 495, 0, undefined, undefined, 1, { worker: 40, server: 40, version: 32 });
+    expect(lay.nodeR).toBe(28);
+    expect(lay.unlabelled.size).toBe(0);
+  });
   it('staggers 16 workers in a short panel into two sub-columns, labelling only the outer one', () => {
     const lay = topologyLayout([...ws(16), ...ss(5)], 468, 128);
     expect(lay.nodeR).toBeGreaterThanOrEqual(11);
