@@ -188,6 +188,15 @@ test('a three-variant act fills the fourth cell with its comparison: the checked
   expect(await value('bsp', 'delayedRounds')).toBeGreaterThan(await value('backup', 'delayedRounds'));
   // Not defined for the asynchronous PS (no barrier): a dash, no number.
   await expect(card.getByTestId('compare-asp-delayedRounds')).toHaveText('—');
+  // All four columns in view, at 1280 and in presenter mode's larger type (the fourth scrolled out).
+  for (const present of [false, true]) {
+    if (present) await page.keyboard.press('Shift+P');
+    if (present) await expect(page.locator('html')).toHaveClass(/\bpresenter\b/);
+    await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+    const body = card.locator('.vp-compare-body');
+    const { sw, cw } = await body.evaluate((el) => ({ sw: el.scrollWidth, cw: el.clientWidth }));
+    expect(sw, `presenter ${present}: no column scrolled out`).toBeLessThanOrEqual(cw + 1);
+  }
 });
 
 test('the landing page’s second door: the lesson index (14 lessons, time, prerequisites, the lecture paths) and progress kept in the browser', async ({ page }) => {
