@@ -52,6 +52,14 @@ test(`${id}: trains in the browser to done with backend=auto, expectations pass,
   expect(data.length, 'the subset is fetched (once per training worker at most)').toBeGreaterThan(0);
   expect(urls.filter((u) => !u.startsWith(baseURL!) && !/^(data|blob):/.test(u)), 'nothing from outside the app').toEqual([]);
   await page.screenshot({ path: `e2e-artifacts/${id}-done-1280x720.png` });
+  // Each sample's predicted class is whole, at 1280 and on a phone ("✗ Sneaker" was cut to "✗ Sne…").
+  for (const [width, height] of [[1280, 720], [390, 844]]) {
+    await page.setViewportSize({ width, height });
+    await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+    const captions = page.locator('[data-testid="fashion-sample"] figcaption');
+    const cut = await captions.evaluateAll((els) => els.filter((e) => (e as HTMLElement).offsetParent !== null && e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent));
+    expect(cut, `${width} px`).toEqual([]);
+  }
   await clean(page, w);
 });
 
