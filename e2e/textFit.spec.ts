@@ -61,6 +61,12 @@ test("a phone: the servers panel's log starts after the badge, and each row's fa
     expect(r.facts, `${r.id}: facts whole`).toMatch(/^leader (s\d|unknown) · voted for s\d$/);
     expect(r.factsRight, `${r.id}: facts inside the panel`).toBeLessThanOrEqual(m.right);
   }
+  // A Kafka consumer's facts take a second line there too, whole.
+  await openScenario(page, 'kafka-log-lag', { lang: 'en' });
+  await runTo(page, 9000);
+  await settle(page);
+  const consumer = await page.locator('.sv-servers svg [data-testid="server-s1"] text.sv-facts').evaluateAll((els) => els.map((e) => e.textContent ?? '').filter((x) => x));
+  expect(consumer.join(' · ')).toMatch(/^offset \d+ · lag \d+ · (caught up|caught up at last fetch|replaying)$/);
 });
 
 test('1280 px: every metric name in the strip is whole ("overwritten entries" ended in "…")', async ({ page }) => {

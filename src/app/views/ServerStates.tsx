@@ -139,6 +139,14 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
     const line2 = width - PAD - place.factsX;
     const threeLines = twoLines && avail >= fs * 3.6 && model.rows.some((r) => r.kind !== 'consumer' && textWidth(r.facts, subFs) * monoScale > line2);
     if (threeLines) rowH = Math.min(fs * 4.2, avail);
+    // A consumer's facts ("offset 81 · lag 1 · caught up at last fetch") too long for its row take a
+    // second line where the panel has the room (a phone).
+    const consumerFactsX = badgeX + badgeW + 8;
+    const consumerWrap =
+      consumers > 0 &&
+      model.rows.some((r) => r.kind === 'consumer' && textWidth(r.facts, subFs) * monoScale > width - PAD - consumerFactsX) &&
+      headH + consensus * rowH + consumers * consumerH * 1.8 + 4 <= height;
+    const consumerRowH = consumerWrap ? Math.round(consumerH * 1.8) : consumerH;
     // The facts line says what a lesson turns on: a broker's ISR and LEO, a candidate's votes, a
     // Paxos proposer's promises, who holds a lock and its fencing token. Rows of one line had no
     // room for it (only the tooltip said it): it now ends each row, in whole columns taken from
@@ -196,7 +204,7 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
     // ---- rows ------------------------------------------------------------------------------------
     let y = headH;
     const placed = model.rows.map((r) => {
-      const h = r.kind === 'consumer' ? consumerH : rowH;
+      const h = r.kind === 'consumer' ? consumerRowH : rowH;
       const at = y;
       y += h;
       return { r, y: at, h };
@@ -244,7 +252,7 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
       .attr('width', width - 4)
       .attr('height', (d) => d.h - 2)
       .attr('rx', 4);
-    const mid = (d: Placed): number => (d.r.kind === 'consumer' || !twoLines ? d.h / 2 : fs * 0.95);
+    const mid = (d: Placed): number => (d.r.kind === 'consumer' ? consumerH / 2 : !twoLines ? d.h / 2 : fs * 0.95);
     rows
       .select('text.sv-id')
       .attr('x', PAD)
@@ -311,23 +319,24 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
       .text(tailText);
     // The facts line in the room it has (on two lines, the rest of the second; on three, the third
     // too): whole where it fits, else to its last whole item — the tooltip has it all.
-    const factsX = (d: Placed): number => (d.r.kind === 'consumer' ? badgeX + badgeW + 8 : twoLines ? place.factsX : width - PAD - factsW + fs * 0.5);
+    const factsX = (d: Placed): number => (d.r.kind === 'consumer' ? consumerFactsX : twoLines ? place.factsX : width - PAD - factsW + fs * 0.5);
     const factsLines = (d: Placed): [string, string] => {
       const text = d.r.facts || (d.r.log.length === 0 && d.r.tail === null && d.r.kind !== 'consumer' ? s(lang, 'srvNoLog') : '');
+      if (d.r.kind === 'consumer' && consumerWrap) return wrapItems(text, width - PAD - consumerFactsX, width - PAD - badgeX, subFs, monoScale);
       if (threeLines && d.r.kind !== 'consumer') return wrapItems(text, line2, width - 2 * PAD, subFs, monoScale);
       return [clipText(text, width - PAD - factsX(d), subFs, monoScale), ''];
     };
     rows
       .select('text.sv-facts')
       .attr('x', factsX)
-      .attr('y', (d) => (d.r.kind === 'consumer' ? d.h / 2 : twoLines ? fs * 2.15 : d.h / 2))
+      .attr('y', (d) => (d.r.kind === 'consumer' ? consumerH / 2 : twoLines ? fs * 2.15 : d.h / 2))
       .attr('dy', '0.35em')
       .style('display', (d) => (d.r.kind === 'consumer' || twoLines || factsW > 0 ? null : 'none'))
       .text((d) => factsLines(d)[0]);
     rows
       .select('text.sv-facts2')
-      .attr('x', PAD)
-      .attr('y', fs * 3.35)
+      .attr('x', (d) => (d.r.kind === 'consumer' ? badgeX : PAD))
+      .attr('y', (d) => (d.r.kind === 'consumer' ? consumerH / 2 + fs * 1.2 : fs * 3.35))
       .attr('dy', '0.35em')
       .text((d) => factsLines(d)[1]);
     rows.select('title').text((d) => describeRow(d.r, lang, termWord, commitWord));
