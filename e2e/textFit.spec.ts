@@ -12,11 +12,16 @@ async function settle(page: Page): Promise<void> {
   await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
 }
 
-test('a phone: each replica caption phrase stands apart from its neighbours; the checks tabs are not cut', async ({ page }) => {
-  await page.setViewportSize({ width: 390, height: 844 });
-  await openScenario(page, 'async-partition', { lang: 'en' });
-  await runTo(page, 3000);
+/** A scenario at a window size, run to `ms` and drawn. */
+async function openAt(page: Page, size: [number, number], scenario: string, ms: number, opts: Parameters<typeof openScenario>[2] = { lang: 'en' }): Promise<void> {
+  await page.setViewportSize({ width: size[0], height: size[1] });
+  await openScenario(page, scenario, opts);
+  await runTo(page, ms);
   await settle(page);
+}
+
+test('a phone: each replica caption phrase stands apart from its neighbours; the checks tabs are not cut', async ({ page }) => {
+  await openAt(page, [390, 844], 'async-partition', 3000);
   const phrases = await page.locator('.cv-replica .cv-sub > span').evaluateAll((els) =>
     els.map((el) => {
       const r = el.getBoundingClientRect();
@@ -37,10 +42,7 @@ test('a phone: each replica caption phrase stands apart from its neighbours; the
 });
 
 test("a phone: the servers panel's log starts after the badge, and each row's facts are whole inside it (on a third line where the second has no room)", async ({ page }) => {
-  await page.setViewportSize({ width: 390, height: 844 });
-  await openScenario(page, 'raft-ps-majority', { lang: 'en' });
-  await runTo(page, 12_500);
-  await settle(page);
+  await openAt(page, [390, 844], 'raft-ps-majority', 12_500);
   const m = await page.locator('.sv-servers svg').first().evaluate((svg) => {
     const box = svg.getBoundingClientRect();
     return {
@@ -70,10 +72,7 @@ test("a phone: the servers panel's log starts after the badge, and each row's fa
 });
 
 test('1280 px: every metric name in the strip is whole ("overwritten entries" ended in "…")', async ({ page }) => {
-  await page.setViewportSize({ width: 1280, height: 720 });
-  await openScenario(page, 'coordination-fencing', { lang: 'en' });
-  await runTo(page, 2000);
-  await settle(page);
+  await openAt(page, [1280, 720], 'coordination-fencing', 2000);
   const labels = await page.locator('.metrics-strip .metric-label').evaluateAll((els) =>
     els.map((el) => ({ text: el.textContent ?? '', sw: el.scrollWidth, cw: el.clientWidth, sh: el.scrollHeight, ch: el.clientHeight })),
   );
@@ -85,10 +84,7 @@ test('1280 px: every metric name in the strip is whole ("overwritten entries" en
 });
 
 test('a timeline legend longer than its line fades at the edge that has more, and follows the scroll', async ({ page }) => {
-  await page.setViewportSize({ width: 1280, height: 720 });
-  await openScenario(page, 'paxos-vs-2pc', { lang: 'en', query: { present: '1' } });
-  await runTo(page, 5000);
-  await settle(page);
+  await openAt(page, [1280, 720], 'paxos-vs-2pc', 5000, { lang: 'en', query: { present: '1' } });
   const legend = page.locator('.cv-kinds');
   const state = () =>
     legend.evaluate((el) => ({
@@ -113,10 +109,7 @@ test('a timeline legend longer than its line fades at the edge that has more, an
 });
 
 test("1920 presenter: the servers panel's heading clears its legend, and each role badge holds its word", async ({ page }) => {
-  await page.setViewportSize({ width: 1920, height: 1080 });
-  await openScenario(page, 'kafka-log-lag', { lang: 'zh', query: { present: '1' } });
-  await runTo(page, 1000);
-  await settle(page);
+  await openAt(page, [1920, 1080], 'kafka-log-lag', 1000, { lang: 'zh', query: { present: '1' } });
   const panel = page.locator('.sv-servers svg').first();
   const m = await panel.evaluate((svg) => {
     const box = (el: Element | null) => (el ? (el as SVGGraphicsElement).getBBox() : null);
@@ -132,10 +125,7 @@ test("1920 presenter: the servers panel's heading clears its legend, and each ro
 });
 
 test("Kafka's brokers keep their ISR and LEO on one-line rows: at each row's end, after the log, inside the panel", async ({ page }) => {
-  await page.setViewportSize({ width: 1280, height: 720 });
-  await openScenario(page, 'kafka-acks-isr', { lang: 'en' });
-  await runTo(page, 6000); // b0 has crashed; b1 leads with ISR {b1, b2}
-  await settle(page);
+  await openAt(page, [1280, 720], 'kafka-acks-isr', 6000); // b0 has crashed; b1 leads with ISR {b1, b2}
   const rows = await page.locator('.sv-servers svg').first().evaluate((svg) => {
     const right = svg.getBoundingClientRect().right;
     return [...svg.querySelectorAll('g.sv-row')].map((g) => {
@@ -155,10 +145,7 @@ test("Kafka's brokers keep their ISR and LEO on one-line rows: at each row's end
 });
 
 test("a deposed leader cut off in the minority says where its log ends, rather than show an empty row; each row ends with whose vote it holds", async ({ page }) => {
-  await page.setViewportSize({ width: 1280, height: 720 });
-  await openScenario(page, 'raft-ps-majority', { lang: 'en' });
-  await runTo(page, 12_500); // partitioned: s1 leads the majority in term 3; s0 still believes it leads term 2
-  await settle(page);
+  await openAt(page, [1280, 720], 'raft-ps-majority', 12_500); // partitioned: s1 leads the majority in term 3; s0 still believes it leads term 2
   const rows = await page.locator('.sv-servers svg').first().evaluate((svg) => {
     const right = svg.getBoundingClientRect().right;
     return [...svg.querySelectorAll('g.sv-row')].map((g) => {
@@ -248,10 +235,7 @@ test("a lesson's Try-it card shows the selected node's facts whole, on lines of 
 });
 
 test('a 1024-px projector: every metric value is whole, long ones smaller ("364160" was cut to "3641…")', async ({ page }) => {
-  await page.setViewportSize({ width: 1024, height: 768 });
-  await openScenario(page, 'async-partition', { lang: 'en', query: { present: '1' } });
-  await runTo(page, 12_000);
-  await settle(page);
+  await openAt(page, [1024, 768], 'async-partition', 12_000, { lang: 'en', query: { present: '1' } });
   const values = await page.locator('.metrics-strip .metric-value').evaluateAll((els) =>
     els.map((el) => ({ id: (el as HTMLElement).dataset.testid, text: el.textContent ?? '', sw: el.scrollWidth, cw: el.clientWidth, px: parseFloat(getComputedStyle(el).fontSize) })),
   );
