@@ -320,25 +320,26 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
     // The facts line in the room it has (on two lines, the rest of the second; on three, the third
     // too): whole where it fits, else to its last whole item — the tooltip has it all.
     const factsX = (d: Placed): number => (d.r.kind === 'consumer' ? consumerFactsX : twoLines ? place.factsX : width - PAD - factsW + fs * 0.5);
-    const factsLines = (d: Placed): [string, string] => {
+    const factsLinesOf = (d: Placed): [string, string] => {
       const text = d.r.facts || (d.r.log.length === 0 && d.r.tail === null && d.r.kind !== 'consumer' ? s(lang, 'srvNoLog') : '');
       if (d.r.kind === 'consumer' && consumerWrap) return wrapItems(text, width - PAD - consumerFactsX, width - PAD - badgeX, subFs, monoScale);
       if (threeLines && d.r.kind !== 'consumer') return wrapItems(text, line2, width - 2 * PAD, subFs, monoScale);
       return [clipText(text, width - PAD - factsX(d), subFs, monoScale), ''];
     };
+    const factsLines = new Map(placed.map((d) => [d.r.id, factsLinesOf(d)]));
     rows
       .select('text.sv-facts')
       .attr('x', factsX)
       .attr('y', (d) => (d.r.kind === 'consumer' ? consumerH / 2 : twoLines ? fs * 2.15 : d.h / 2))
       .attr('dy', '0.35em')
       .style('display', (d) => (d.r.kind === 'consumer' || twoLines || factsW > 0 ? null : 'none'))
-      .text((d) => factsLines(d)[0]);
+      .text((d) => factsLines.get(d.r.id)![0]);
     rows
       .select('text.sv-facts2')
       .attr('x', (d) => (d.r.kind === 'consumer' ? badgeX : PAD))
       .attr('y', (d) => (d.r.kind === 'consumer' ? consumerH / 2 + fs * 1.2 : fs * 3.35))
       .attr('dy', '0.35em')
-      .text((d) => factsLines(d)[1]);
+      .text((d) => factsLines.get(d.r.id)![1]);
     rows.select('title').text((d) => describeRow(d.r, lang, termWord, commitWord));
   }), [sim, t, frame, size, fs, lang, css]);
 

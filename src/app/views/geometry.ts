@@ -193,8 +193,8 @@ function ringLayout(
   const perimeter = Math.PI * (rx + ry);
   let nodeR = Math.max(14, Math.min(28, small * 0.2, perimeter / count / 4.8));
   // A side worker's label begins nodeR + 8k from its centre; the margin's 34 px held that only for
-  // small glyphs at 15-px type: at 1920 presenter (28-px glyphs, type × 1.33) the versions of the
-  // two workers at the ring's ends fell off the panel and were left out. The ring gives way.
+  // glyphs under 26 px: in a tall panel (six workers at 1920×1080, 28-px glyphs) the versions of
+  // the two workers at the ring's ends fell off the panel and were left out. The ring gives way.
   if (!margin) rx = Math.max(36, Math.min(rx, width / 2 - (nodeR + 8 * textScale + (lines === 2 ? labelW.worker : labelW.version) + 2)));
   const pos = new Map<NodeId, Pt>();
   workers.forEach((id, i) => {
