@@ -234,6 +234,20 @@ test("a lesson's Try-it card shows the selected node's facts whole, on lines of 
   expect(m.left - m.card, 'starts its own line').toBeLessThan(30);
 });
 
+test('a phone: the landing doors and their close button are on screen, one door above the other', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('./?backend=wasm&lang=zh');
+  await expect(page.getByTestId('doors')).toBeVisible();
+  const boxes = await page.locator('[data-testid="doors"] button').evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((r) => ({ left: r.left, right: r.right, top: r.top })));
+  expect(boxes).toHaveLength(3);
+  for (const b of boxes) {
+    expect(b.left).toBeGreaterThanOrEqual(0);
+    expect(b.right).toBeLessThanOrEqual(390);
+  }
+  expect(boxes[1].top, 'the second door under the first').toBeGreaterThan(boxes[0].top);
+  await expect(page.getByTestId('door-lessons')).toContainText('选一节课'); // not 上一节课, "the previous lesson"
+});
+
 test('a 1024-px projector: every metric value is whole, long ones smaller ("364160" was cut to "3641…")', async ({ page }) => {
   await openAt(page, [1024, 768], 'async-partition', 12_000, { lang: 'en', query: { present: '1' } });
   const values = await page.locator('.metrics-strip .metric-value').evaluateAll((els) =>
