@@ -248,6 +248,15 @@ test('a phone: the landing doors and their close button are on screen, one door 
   await expect(page.getByTestId('door-lessons')).toContainText('选一节课'); // not 上一节课, "the previous lesson"
 });
 
+test("a phone: a one-run lesson's views stack, each as wide as the page (the right column was 130 px)", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`./?${new URLSearchParams({ lesson: 'raft-ps-majority', backend: 'wasm', lang: 'zh' })}`);
+  await expect(page.getByTestId('lesson-panel')).toBeVisible();
+  const widths = await page.locator('.lesson-stage.single .view').evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().width)));
+  expect(widths.length).toBeGreaterThanOrEqual(4);
+  for (const w of widths) expect(w).toBeGreaterThan(350);
+});
+
 test('a 1024-px projector: every metric value is whole, long ones smaller ("364160" was cut to "3641…")', async ({ page }) => {
   await openAt(page, [1024, 768], 'async-partition', 12_000, { lang: 'en', query: { present: '1' } });
   const values = await page.locator('.metrics-strip .metric-value').evaluateAll((els) =>
