@@ -105,6 +105,8 @@ export function xTickCount(width: number, xIsTime: boolean, xMax: number): numbe
 /** A chart title's and note's sizes (CSS .cv-chart-title, .cv-chart-note) in em of the chart's type. */
 const TITLE_EM = 0.867;
 const NOTE_EM = 0.75;
+/** The x axis's label (CSS .cv-axis-label, 0.8 rem in a 0.933-rem view). */
+const AXIS_EM = 0.857;
 /** Below this a title or note is not shrunk further (a note then goes: its chart is too narrow). */
 const MIN_PX = 9;
 
@@ -192,11 +194,17 @@ function drawChart(svgEl: SVGSVGElement, spec: ChartSpec, width: number, height:
     .attr('y', 27 * k)
     .style('font-size', () => (notePx === null ? null : `${notePx}px`))
     .text(note && noteFits ? note : '');
+  // The axis label ends under the plot's end, or further right where the plot is narrower than
+  // the label (four charts in a row at 1024 presenter: "cluster steps" ran off the chart's left).
+  const xLabel = vs(lang, spec.xLabel);
+  const xLabelPx = fittedPx(xLabel, AXIS_EM, fs, width, family);
+  const xLabelW = measuredWidth(xLabel, xLabelPx ?? AXIS_EM * fs, family);
   svg
     .select('text.cv-axis-label')
-    .attr('x', width - m.right)
+    .attr('x', Math.min(width - 2, Math.max(width - m.right, xLabelW + 2)))
     .attr('y', height - 3)
-    .text(vs(lang, spec.xLabel));
+    .style('font-size', () => (xLabelPx === null ? null : `${xLabelPx}px`))
+    .text(xLabel);
 
   svg
     .select('g.cv-periods')
