@@ -257,6 +257,19 @@ test("a phone: a one-run lesson's views stack, each as wide as the page (the rig
   for (const w of widths) expect(w).toBeGreaterThan(350);
 });
 
+test("a one-run lesson at 1024 presenter: its four charts keep a readable height and the panel scrolls, rather than squeeze two rows into 57 px", async ({ page }) => {
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await page.goto(`./?${new URLSearchParams({ lesson: 'raft-ps-majority', backend: 'wasm', lang: 'en', present: '1' })}`);
+  await expect(page.getByTestId('lesson-panel')).toBeVisible();
+  await runTo(page, 2000);
+  await settle(page);
+  const charts = page.locator('.lesson-stage .cv-charts');
+  await expect(charts).toHaveClass(/\bscroll\b/);
+  const heights = await charts.locator('.cv-chart').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().height));
+  expect(heights).toHaveLength(4);
+  for (const h of heights) expect(h).toBeGreaterThanOrEqual(100);
+});
+
 test('a 1024-px projector: every metric value is whole, long ones smaller ("364160" was cut to "3641…")', async ({ page }) => {
   await openAt(page, [1024, 768], 'async-partition', 12_000, { lang: 'en', query: { present: '1' } });
   const values = await page.locator('.metrics-strip .metric-value').evaluateAll((els) =>

@@ -1,4 +1,4 @@
-import { useEffect, useRef, type JSX } from 'react';
+import { useEffect, useRef, type CSSProperties, type JSX } from 'react';
 import * as d3 from 'd3';
 import './d3quiet';
 import type { Lang } from '../i18n/lang';
@@ -94,6 +94,24 @@ export function columnsFor(width: number, height: number, fs: number): number {
   if (width <= 0 || width >= 540) return 4;
   const rowOfTwo = (height - GAP) / 2;
   return rowOfTwo < 6.5 * fs && width / 4 >= 6 * fs ? 4 : 2;
+}
+
+/** A scrollbar's width, kept out of the charts' width where the panel scrolls. */
+const SCROLLBAR = 16;
+
+/**
+ * The charts' grid in a panel: columns and each chart's size. Two by two where even that leaves a
+ * chart under 6.5 em tall (a one-run lesson at 1024×768 presenter gave each 57 px: titles over the
+ * axes, no plot), the charts keep 6.5 em and the panel scrolls to the second row.
+ */
+export function chartGrid(width: number, height: number, fs: number, n: number): { cols: number; w: number; h: number; scroll: boolean } {
+  const cols = Math.min(columnsFor(width, height, fs), n);
+  const rows = Math.ceil(n / cols);
+  const h = Math.floor((height - GAP * (rows - 1)) / rows);
+  const minH = Math.round(6.5 * fs);
+  const scroll = rows > 1 && h < minH;
+  const w = Math.floor((width - (scroll ? SCROLLBAR : 0) - GAP * (cols - 1)) / cols);
+  return { cols, w, h: scroll ? minH : h, scroll };
 }
 
 /** Ticks on a chart's x axis: one per 70 px; steps come whole, so no more ticks than steps (an idle chart read "0 500m 1"). */
@@ -353,10 +371,7 @@ export function LossCharts(p: LossChartsProps): JSX.Element {
         if (!el) return;
         // Sizes from the wrapper's ResizeObserver (equal flex columns), never from
         // getBoundingClientRect: reading layout mid-frame would force a synchronous reflow.
-        const cols = Math.min(columnsFor(size.width, size.height, fs), drawn.length);
-        const rows = Math.ceil(drawn.length / cols);
-        const w = Math.floor((size.width - GAP * (cols - 1)) / cols);
-        const h = Math.floor((size.height - GAP * (rows - 1)) / rows);
+        const { w, h } = chartGrid(size.width, size.height, fs, drawn.length);
         if (w < 10 || h < 10) return;
         drawChart(el, spec, w, h, lang, spec.xIsTime ? cursor : null, fs, font);
       });
@@ -364,9 +379,10 @@ export function LossCharts(p: LossChartsProps): JSX.Element {
       // eslint-disable-next-line react-hooks/exhaustive-deps
     }), [sim, t, frame, lang, size, fs, font, shownKey]);
 
+  const grid = chartGrid(size.width, size.height, fs, shown.length);
   const titles: Record<ChartId, ViewStringKey> = { 'loss-steps': 'lossVsSteps', 'loss-time': 'lossVsTime', divergence: 'divergence', staleness: 'staleness' };
   return (
-    <div className={Math.min(columnsFor(size.width, size.height, fs), shown.length) === 2 && shown.length > 2 ? 'cv-view cv-charts two-by-two' : 'cv-view cv-charts'} ref={wrapRef}>
+    <div className={`cv-view cv-charts${grid.cols === 2 && shown.length > 2 ? ' two-by-two' : ''}${grid.scroll ? ' scroll' : ''}`} style={grid.scroll ? ({ '--chart-h': `${grid.h}px` } as CSSProperties) : undefined} ref={wrapRef}>
       {shown.map((id, i) => (
         <div className="cv-chart" key={id} data-chart={id}>
           <svg ref={refs[i]} className="cv-svg" role="img" aria-label={vs(lang, titles[id])} />

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as d3 from 'd3';
-import { columnsFor, endLabels, fittedPx, fittedTitlePx, xTickCount, type Series } from './LossCharts';
+import { chartGrid, columnsFor, endLabels, fittedPx, fittedTitlePx, xTickCount, type Series } from './LossCharts';
 import { textWidth } from './hooks';
 
 const line = (key: string, end: number): Series => ({ key, colour: null, points: [[0, 0], [10, end]] });
@@ -64,5 +64,22 @@ describe('columnsFor', () => {
     expect(columnsFor(510, 115, 17)).toBe(4);
     // Too narrow for a row of four even so: two by two, and the panel scrolls.
     expect(columnsFor(300, 115, 17)).toBe(2);
+  });
+});
+
+describe('chartGrid', () => {
+  it('fills the panel where the charts fit it', () => {
+    expect(chartGrid(900, 150, 15, 4)).toEqual({ cols: 4, w: 220, h: 150, scroll: false });
+    expect(chartGrid(360, 360, 15, 4)).toEqual({ cols: 2, w: 177, h: 177, scroll: false });
+  });
+
+  it('keeps each chart 6.5 em tall and scrolls where two rows would squeeze them (a one-run lesson at 1024 presenter)', () => {
+    const g = chartGrid(365, 120, 17, 4);
+    expect(g.cols).toBe(2);
+    expect(g.scroll).toBe(true);
+    expect(g.h).toBe(Math.round(6.5 * 17));
+    expect(g.w * 2 + 6).toBeLessThanOrEqual(365 - 16); // room for the scrollbar
+    // Two charts in one row never scroll.
+    expect(chartGrid(365, 120, 17, 2).scroll).toBe(false);
   });
 });
