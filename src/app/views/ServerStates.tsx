@@ -102,7 +102,7 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
     const height = size.height / q;
     const svg = d3.select(el).attr('viewBox', `0 0 ${width} ${height}`);
     const avail = (height - headH - consumers * consumerH - 4) / Math.max(1, consensus);
-    let rowH = Math.max(badgeH + 2, Math.min(fs * 3, avail));
+    const rowH = Math.max(badgeH + 2, Math.min(fs * 3, avail));
     const box = Math.max(12, Math.min(24, rowH * (rowH >= fs * 2.4 ? 0.5 : 0.72)));
     const twoLines = rowH >= fs * 2.4;
     const badgeX = PAD + fs * 2.2;
@@ -137,15 +137,18 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
     // Two-line rows with room to spare (a phone) give a facts line too long for the second line a
     // third — who holds the lock, and its token, are what lesson 11 turns on. The boxes keep their size.
     const line2 = width - PAD - place.factsX;
-    const threeLines = twoLines && avail >= fs * 3.6 && model.rows.some((r) => r.kind !== 'consumer' && textWidth(r.facts, subFs) * monoScale > line2);
-    if (threeLines) rowH = Math.min(fs * 4.2, avail);
+    // Only the rows that need it are taller; the panel must hold every row at that height.
+    const wraps = (r: ServerRow): boolean => r.kind !== 'consumer' && textWidth(r.facts, subFs) * monoScale > line2;
+    const threeLines = twoLines && avail >= fs * 3.6 && model.rows.some(wraps);
+    const rowH3 = threeLines ? Math.min(fs * 4.2, avail) : rowH;
+    const rowHOf = (r: ServerRow): number => (threeLines && wraps(r) ? rowH3 : rowH);
     // A consumer's facts ("offset 81 · lag 1 · caught up at last fetch") too long for its row take a
     // second line where the panel has the room (a phone).
     const consumerFactsX = badgeX + badgeW + 8;
     const consumerWrap =
       consumers > 0 &&
       model.rows.some((r) => r.kind === 'consumer' && textWidth(r.facts, subFs) * monoScale > width - PAD - consumerFactsX) &&
-      headH + consensus * rowH + consumers * consumerH * 1.8 + 4 <= height;
+      headH + consensus * rowH3 + consumers * consumerH * 1.8 + 4 <= height;
     const consumerRowH = consumerWrap ? Math.round(consumerH * 1.8) : consumerH;
     // The facts line says what a lesson turns on: a broker's ISR and LEO, a candidate's votes, a
     // Paxos proposer's promises, who holds a lock and its fencing token. Rows of one line had no
@@ -204,7 +207,7 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
     // ---- rows ------------------------------------------------------------------------------------
     let y = headH;
     const placed = model.rows.map((r) => {
-      const h = r.kind === 'consumer' ? consumerRowH : rowH;
+      const h = r.kind === 'consumer' ? consumerRowH : rowHOf(r);
       const at = y;
       y += h;
       return { r, y: at, h };
