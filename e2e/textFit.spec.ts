@@ -12,6 +12,15 @@ async function settle(page: Page): Promise<void> {
   await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
 }
 
+/** A lesson (guided; `present` for presenter mode) at a window size, run to `ms` (0: as it opens) and drawn. */
+async function openLessonAt(page: Page, size: [number, number], lesson: string, lang: 'en' | 'zh', present: boolean, ms = 0): Promise<void> {
+  await page.setViewportSize({ width: size[0], height: size[1] });
+  await page.goto(`./?${new URLSearchParams({ lesson, backend: 'wasm', lang, ...(present ? { present: '1' } : {}) })}`);
+  await expect(page.getByTestId('lesson-panel')).toBeVisible();
+  if (ms > 0) await runTo(page, ms);
+  await settle(page);
+}
+
 /** A scenario at a window size, run to `ms` and drawn. */
 async function openAt(page: Page, size: [number, number], scenario: string, ms: number, opts: Parameters<typeof openScenario>[2] = { lang: 'en' }): Promise<void> {
   await page.setViewportSize({ width: size[0], height: size[1] });
@@ -186,11 +195,7 @@ test("a deposed leader cut off in the minority says where its log ends, rather t
 });
 
 test("a lesson's short servers panel draws every row, smaller where it must (lesson 9's second consumer, the one it is about, was cut)", async ({ page }) => {
-  await page.setViewportSize({ width: 1280, height: 720 });
-  await page.goto(`./?${new URLSearchParams({ lesson: 'kafka-log-lag', backend: 'wasm', lang: 'en', present: '1' })}`);
-  await expect(page.getByTestId('lesson-panel')).toBeVisible();
-  await runTo(page, 2000);
-  await settle(page);
+  await openLessonAt(page, [1280, 720], 'kafka-log-lag', 'en', true, 2000);
   const m = await page.locator('.sv-servers svg').first().evaluate((svg) => {
     const box = svg.getBoundingClientRect();
     const rows = [...svg.querySelectorAll('g.sv-row')].map((g) => {
@@ -204,9 +209,7 @@ test("a lesson's short servers panel draws every row, smaller where it must (les
 });
 
 test('a lesson\'s variant titles and CAP chips are whole at 1280 presenter ("ZooKeeper lock, no fenc…", "PC/…")', async ({ page }) => {
-  await page.setViewportSize({ width: 1280, height: 720 });
-  await page.goto(`./?${new URLSearchParams({ lesson: 'coordination-fencing', backend: 'wasm', lang: 'en', present: '1' })}`);
-  await expect(page.getByTestId('lesson-panel')).toBeVisible();
+  await openLessonAt(page, [1280, 720], 'coordination-fencing', 'en', true);
   await expect(page.locator('.vp .vp-title')).toHaveCount(2);
   const heads = await page.locator('.vp .vp-head').evaluateAll((els) =>
     els.map((h) => {
@@ -223,10 +226,7 @@ test('a lesson\'s variant titles and CAP chips are whole at 1280 presenter ("Zoo
 });
 
 test("a lesson's Try-it card shows the selected node's facts whole, on lines of their own", async ({ page }) => {
-  await page.setViewportSize({ width: 1920, height: 1080 });
-  await page.goto(`./?${new URLSearchParams({ lesson: 'paxos-vs-2pc', backend: 'wasm', lang: 'zh', present: '1' })}`);
-  await expect(page.getByTestId('lesson-panel')).toBeVisible();
-  await runTo(page, 3000); // the step that waits for s4's crash selects s4
+  await openLessonAt(page, [1920, 1080], 'paxos-vs-2pc', 'zh', true, 3000); // the step that waits for s4's crash selects s4
   const facts = page.locator('.try [data-testid="node-facts"]');
   await expect(facts).toContainText('学习者'); // s4's learner line, after its role and acceptor lines
   const m = await facts.evaluate((el) => ({ sw: el.scrollWidth, cw: el.clientWidth, left: el.getBoundingClientRect().left, card: el.closest('.try')!.getBoundingClientRect().left }));
@@ -249,20 +249,14 @@ test('a phone: the landing doors and their close button are on screen, one door 
 });
 
 test("a phone: a one-run lesson's views stack, each as wide as the page (the right column was 130 px)", async ({ page }) => {
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.goto(`./?${new URLSearchParams({ lesson: 'raft-ps-majority', backend: 'wasm', lang: 'zh' })}`);
-  await expect(page.getByTestId('lesson-panel')).toBeVisible();
+  await openLessonAt(page, [390, 844], 'raft-ps-majority', 'zh', false);
   const widths = await page.locator('.lesson-stage.single .view').evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().width)));
   expect(widths.length).toBeGreaterThanOrEqual(4);
   for (const w of widths) expect(w).toBeGreaterThan(350);
 });
 
 test("a one-run lesson at 1024 presenter: its four charts keep a readable height and the panel scrolls, rather than squeeze two rows into 57 px", async ({ page }) => {
-  await page.setViewportSize({ width: 1024, height: 768 });
-  await page.goto(`./?${new URLSearchParams({ lesson: 'raft-ps-majority', backend: 'wasm', lang: 'en', present: '1' })}`);
-  await expect(page.getByTestId('lesson-panel')).toBeVisible();
-  await runTo(page, 2000);
-  await settle(page);
+  await openLessonAt(page, [1024, 768], 'raft-ps-majority', 'en', true, 2000);
   const charts = page.locator('.lesson-stage .cv-charts');
   await expect(charts).toHaveClass(/\bscroll\b/);
   const heights = await charts.locator('.cv-chart').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().height));
