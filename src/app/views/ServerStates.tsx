@@ -157,7 +157,7 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
     // the columns: the first model's serve.)
     let factsW = 0;
     if (!twoLines) {
-      const widest = model.rows.reduce((a, r) => (r.kind === 'consumer' ? a : Math.max(a, textWidth(r.facts, subFs))), 0);
+      const widest = model.rows.reduce((a, r) => (r.kind === 'consumer' ? a : Math.max(a, textWidth(r.facts, subFs) * monoScale)), 0);
       const w = Math.ceil((widest + fs) / (box + BOX_GAP)) * (box + BOX_GAP);
       if (widest > 0 && colsFor(left + w) >= MIN_LOG_COLS) factsW = w;
     }
@@ -312,7 +312,7 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
       if (tl === null) return '';
       if (tl === 'empty') return s(lang, 'srvNoLog');
       const full = s(lang, 'srvLogEnds', { index: tl.index, term: `${termWord} ${tl.term}`, state: s(lang, tl.committed ? 'srvLegendCommitted' : 'srvLegendUncommitted') });
-      return textWidth(full, subFs) <= logW - fs ? full : s(lang, 'srvLogEndsShort', { index: tl.index });
+      return textWidth(full, subFs) * monoScale <= logW - fs ? full : s(lang, 'srvLogEndsShort', { index: tl.index });
     };
     rows
       .select('text.sv-tail')
