@@ -239,6 +239,55 @@ test('the landing page’s second door: the lesson index (14 lessons, time, prer
  * The lessons whose runs are compared with the CLI's: L1 by default; `LESSON_HASHES=all` runs
  * every built-in lesson (minutes on two cores), `LESSON_HASHES=id,id` the ones named.
  */
+test('a step reads ahead of its runs: L3’s table at 5 s fills with the 7.9-s values of six runs (four not on screen); L10’s reveal names the end value its run will reach', async ({ page }) => {
+  test.setTimeout(240_000);
+  // L3's scaling step opens at 5 s; its table reads ring4, ring8 and the 100-MB runs at 7.9 s.
+  await page.goto(`./?${new URLSearchParams({ lesson: 'ring-allreduce-cost', step: 'scaling.1', backend: 'wasm', lang: 'en' })}`);
+  const table = page.locator('[data-testid="lesson-chart"][data-kind="table"]');
+  await expect(table).toBeVisible();
+  await expect(table.locator('td')).toHaveCount(12);
+  for (const td of await table.locator('td').all()) await expect(td).toHaveText(/^\d/, { timeout: 120_000 });
+  await expect(table.getByTestId('chart-pending')).toHaveCount(0);
+  // The runs on screen stayed at the step: the values came from their copies, off screen.
+  await expect(step(page)).toHaveAttribute('data-step-id', 'n5');
+  expect((await lessonState(page))!.runs.map((r) => r.now)).toEqual([5000, 5000]);
+  // The text's values too (bytes per worker, ring4 → ring8), each saying what it reads.
+  const texts = page.locator('.step-text [data-testid="live-value"]');
+  await expect(texts.first()).toHaveText(/^\d/);
+  await expect(texts.first()).toHaveAttribute('title', 'ring, 4 workers · bytes sent per round · at 7.9 s');
+
+  // L10's reveal (6 s) says how many acknowledged records acks=1 lost: a value of the run's end (13 s).
+  await page.goto(`./?${new URLSearchParams({ lesson: 'kafka-acks-isr', step: 'acks.2', backend: 'wasm', lang: 'en' })}`);
+  await expect(page.getByTestId('predict-option')).toHaveCount(3);
+  await key(page, '1');
+  await runTo(page, 6500);
+  await key(page, 'r');
+  const value = page.locator('.reveal-text [data-testid="live-value"]');
+  await expect(value).toHaveText(/^\d+$/, { timeout: 120_000 });
+  await expect(value).not.toHaveClass(/pending/);
+  await expect(value).toHaveAttribute('title', 'acks=1 · lost updates · at the end');
+  const early = await value.textContent();
+  // The run on screen, at its end, agrees with its copy.
+  await runTo(page, 13_000);
+  await expect.poll(async () => (await lessonState(page))!.runs.every((r) => r.done)).toBe(true);
+  await expect(value).toHaveText(early!);
+});
+
+test('L5’s sweep at 26 s: all seven staleness bounds at 29.9 s (four run only off screen), on drawn axes named as the panels name them', async ({ page }) => {
+  test.setTimeout(240_000);
+  await page.goto(`./?${new URLSearchParams({ lesson: 'ssp-bounded-staleness', step: 'dial.5', backend: 'wasm', lang: 'en' })}`);
+  const sweep = page.locator('[data-testid="lesson-chart"][data-kind="sweep"]');
+  await expect(sweep).toBeVisible();
+  await expect(sweep.locator('.sw-dots circle')).toHaveCount(7, { timeout: 180_000 });
+  await expect(sweep.getByTestId('chart-pending')).toHaveCount(0);
+  expect(await sweep.locator('.sw-x .tick text').allTextContents()).toEqual(['s = 0', 's = 1', 's = 2', 's = 4', 's = 8', 's = 16', 's = ∞']);
+  // Painted: the axis text has a fill (it inherited d3's fill="none" before).
+  const fills = await sweep.locator('.cv-axis text').evaluateAll((els) => els.map((el) => getComputedStyle(el).fill));
+  expect(fills.length).toBeGreaterThan(7);
+  for (const f of fills) expect(f).not.toBe('none');
+  await expect(sweep.locator('.sw-y .tick text').first()).toHaveText('0 s');
+});
+
 const want = process.env.LESSON_HASHES;
 const hashLessons = want === 'all' ? builtinIds().filter((id) => isLessonFile(id)) : want ? want.split(',') : [LESSON];
 

@@ -9,8 +9,9 @@ import { driver } from '../driver';
 import { ls } from '../i18n/lessonStrings';
 import { beginLoad, explainReady, isCurrentLoad, lessonHooks, loadFailed, swapIn } from '../load';
 import { get, reportError, set } from '../store';
-import { actsOf, gatesOf, shownVariants, variantIds } from './script';
-import { getLesson, initialLesson, setLesson, type LessonMode, type VariantRun } from './store';
+import { runAhead } from './ahead';
+import { actsOf, gatesOf, readsAhead, shownVariants, variantIds } from './script';
+import { getLesson, initialLesson, setLesson, type AheadRun, type LessonMode, type VariantRun } from './store';
 
 /**
  * A lesson's runs: every variant its acts show, each a Simulation with the base seed, built
@@ -34,15 +35,28 @@ function modelKey(sc: Scenario): string {
   return JSON.stringify([sc.model, sc.seed, sc.cluster.workers]);
 }
 
-/** The scenario each shown variant runs (the base itself for "base"), or the errors naming why not. */
-export function variantScenarios(sc: Scenario): { ok: true; runs: Array<{ id: string; scenario: Scenario }> } | { ok: false; errors: string[] } {
+/**
+ * What a trainer computes depends on the model and the seed only (a request carries the
+ * parameters and the batch): a copy running ahead borrows any pool with the same key. The
+ * modelled size (`virtualParams`) is the engine's, not the trainer's.
+ */
+function trainerKey(sc: Scenario): string {
+  const { virtualParams: _modelled, ...model } = sc.model;
+  return JSON.stringify([model, sc.seed]);
+}
+
+/**
+ * The scenario each shown variant runs (the base itself for "base"), or the errors naming why not;
+ * with `ids`, those variants' (what the steps read ahead).
+ */
+export function variantScenarios(sc: Scenario, ids?: readonly string[]): { ok: true; runs: Array<{ id: string; scenario: Scenario }> } | { ok: false; errors: string[] } {
   // "base" names the base run even where `base.id` gives it another name.
   const known = [...variantIds(sc), 'base'];
   const errors: string[] = [];
   const runs: Array<{ id: string; scenario: Scenario }> = [];
-  for (const id of shownVariants(actsOf(sc))) {
+  for (const id of ids ?? shownVariants(actsOf(sc))) {
     if (!known.includes(id)) {
-      errors.push(`acts: shows variant "${id}", which the scenario does not define (variants: ${known.join(', ')})`);
+      errors.push(`${ids ? 'acts: a step reads' : 'acts: shows'} variant "${id}", which the scenario does not define (variants: ${known.join(', ')})`);
       continue;
     }
     if (isBaseId(sc, id)) {
@@ -91,6 +105,7 @@ export async function openLessonRuns(sc: Scenario, opts: OpenLessonOptions = {})
     }
     const runs: VariantRun[] = [];
     for (const r of resolved.runs) runs.push({ id: r.id, scenario: r.scenario, sim: await Simulation.create(r.scenario, { trainer: pools.get(modelKey(r.scenario))!, sha256: pageSha256() }) });
+    const ahead = await aheadRuns(sc, resolved.runs, pools);
     await texts;
     if (!isCurrentLoad(my)) {
       for (const t of pools.values()) void t.dispose().catch(() => undefined);
@@ -104,11 +119,13 @@ export async function openLessonRuns(sc: Scenario, opts: OpenLessonOptions = {})
       lesson: sc,
       acts,
       runs,
+      ahead,
       focus,
       mode: opts.mode ?? 'guided',
       stage: shownFirst > 1 && opts.variant === undefined ? 'multiples' : 'single',
     });
     installGuide();
+    runAhead(ahead);
     if (opts.autoplay) driver.play();
     return true;
   } catch (e) {
@@ -116,6 +133,23 @@ export async function openLessonRuns(sc: Scenario, opts: OpenLessonOptions = {})
     loadFailed(my, e);
     return false;
   }
+}
+
+/** The copies of runs that compute ahead what the steps read (script.readsAhead), on the shown runs' pools where they fit. */
+async function aheadRuns(sc: Scenario, shown: ReadonlyArray<{ scenario: Scenario }>, pools: Map<string, Trainer>): Promise<AheadRun[]> {
+  const reads = readsAhead(sc);
+  const resolved = variantScenarios(sc, reads.map((r) => r.variant));
+  if (!resolved.ok) throw new Error(resolved.errors.join('\n'));
+  const out: AheadRun[] = [];
+  for (const [i, r] of resolved.runs.entries()) {
+    const lender = shown.find((s) => trainerKey(s.scenario) === trainerKey(r.scenario));
+    const key = lender ? modelKey(lender.scenario) : modelKey(r.scenario);
+    // A model no shown run trains: one worker of its own, for a run nobody watches.
+    if (!pools.has(key)) pools.set(key, await WorkerPool.create({ model: r.scenario.model, seed: r.scenario.seed, backend: get().backend }, { size: 1 }));
+    const sim = await Simulation.create(r.scenario, { trainer: pools.get(key)!, sha256: pageSha256() });
+    out.push({ id: r.id, scenario: r.scenario, sim, until: reads[i].until });
+  }
+  return out;
 }
 
 /** The driver's view of the lesson: the other runs, and the next stop (guided mode only). */
@@ -162,7 +196,7 @@ export async function focusVariant(id: string, stage?: 'multiples' | 'single'): 
 function leaveLesson(): Trainer[] {
   const st = getLesson();
   if (!st.lesson) return [];
-  const trainers = trainersOf(st.runs);
+  const trainers = trainersOf([...st.runs, ...st.ahead]);
   setLesson({ ...initialLesson });
   return trainers;
 }

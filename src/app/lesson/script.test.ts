@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { validateScenario } from '../../scenario/validate';
 import type { Scenario } from '../../scenario/schema';
-import { actsOf, gatesOf, isLesson, parseStepParam, shownVariants, stepParam } from './script';
+import { readFileSync } from 'node:fs';
+import { actsOf, gatesOf, isLesson, parseStepParam, readsAhead, shownVariants, stepParam } from './script';
 import { fillText, formatValue, placeholdersOf } from './placeholders';
 
 const text = { en: 'x', zh: 'x' };
@@ -74,5 +75,44 @@ describe('placeholders', () => {
     expect(formatValue(1234567, 'en')).toBe('1,234,567');
     expect(formatValue(1234567, 'zh')).toBe('1,234,567');
     expect(formatValue(Number.NaN, 'zh')).toBe('—');
+  });
+});
+
+describe('what a lesson reads ahead of its runs', () => {
+  const builtin = (id: string): Scenario => {
+    const r = validateScenario(JSON.parse(readFileSync(`public/scenarios/${id}.json`, 'utf8')));
+    if (!r.ok) throw new Error(r.errors.join('\n'));
+    return r.scenario;
+  };
+
+  it('L3: the scaling table and its text read six variants at 7.9 s, four of which no act shows', () => {
+    const reads = readsAhead(builtin('ring-allreduce-cost'));
+    expect(reads).toEqual(expect.arrayContaining(['ring4', 'ring8', 'ring4-large', 'ring8-large', 'ps4-large', 'ps8-large'].map((variant) => ({ variant, until: 7900 }))));
+    expect(reads.filter((r) => !shownVariants(actsOf(builtin('ring-allreduce-cost'))).includes(r.variant)).map((r) => r.variant).sort()).toEqual(['ps4-large', 'ps8-large', 'ring4-large', 'ring8', 'ring8-large']);
+  });
+
+  it('L5: the sweep reads all seven staleness bounds at 29.9 s', () => {
+    const reads = readsAhead(builtin('ssp-bounded-staleness'));
+    for (const v of ['ssp-0', 'ssp-1', 'ssp-2', 'ssp-4', 'ssp-8', 'ssp-16', 'ssp-inf']) expect(reads).toContainEqual({ variant: v, until: 29900 });
+  });
+
+  it('a value at the end wins over any time; the play-head reads nothing ahead; a text without a variant reads each shown one', () => {
+    const sc = scenario({
+      variants: [{ id: 'sync', patch: { strategy: { kind: 'ps-sync' } } }],
+      acts: [
+        {
+          id: 'one',
+          title: text,
+          show: ['base', 'sync'],
+          steps: [
+            { id: 'N1', when: { at: 0 }, text: { en: '{{sync:steps@3000}} {{sync:steps@end}} {{base:steps@now}}', zh: '{{steps@2000}}' } },
+          ],
+        },
+      ],
+    });
+    expect(readsAhead(sc)).toEqual([
+      { variant: 'sync', until: 'end' },
+      { variant: 'base', until: 2000 },
+    ]);
   });
 });

@@ -2,6 +2,7 @@ import type { Act, Step } from '../../scenario/lesson';
 import type { Scenario, TimelineEntry } from '../../scenario/schema';
 import type { Action } from '../../sim/types';
 import { baseIdOf, isBaseId } from '../../scenario/variants';
+import { placeholdersOf } from './placeholders';
 
 /**
  * A lesson's script as the guided mode walks it (CURRICULUM §C.7–C.8): its acts (a one-act
@@ -37,6 +38,38 @@ export function shownVariants(acts: readonly Act[]): string[] {
   const out: string[] = [];
   for (const a of acts) for (const v of a.show) if (!out.includes(v)) out.push(v);
   return out;
+}
+
+/**
+ * The values a lesson reads at a fixed time, by variant: its step charts' and its texts'
+ * placeholders at a time or at the end (a placeholder without a variant reads the one in focus:
+ * any the act shows). A step may read a time its runs have not reached (L3's table at 5 s reads
+ * 7.9 s) or a variant no act shows (L5's sweep): a copy of the run computes these ahead, off
+ * screen. For each variant, the latest time read ('end': the run's end), in first-read order.
+ */
+export function readsAhead(sc: Scenario): Array<{ variant: string; until: number | 'end' }> {
+  const out = new Map<string, number | 'end'>();
+  const add = (variant: string, at: number | 'now' | 'end'): void => {
+    if (at === 'now') return; // the play-head's value: the run on screen has it
+    const was = out.get(variant);
+    out.set(variant, was === 'end' || at === 'end' ? 'end' : Math.max(was ?? 0, at));
+  };
+  const texts = (t: { en: string; zh: string } | undefined, shown: readonly string[]): void => {
+    if (!t) return;
+    for (const lang of ['en', 'zh'] as const) {
+      for (const ref of placeholdersOf(t[lang], '')) for (const v of ref.variant ? [ref.variant] : shown) add(v, ref.at);
+    }
+  };
+  const acts = actsOf(sc);
+  for (const act of acts) {
+    for (const step of act.steps) {
+      texts(step.text, act.show);
+      texts(step.predict?.reveal.text, act.show);
+      if (step.chart) for (const v of step.chart.variants) add(v, step.chart.at);
+    }
+  }
+  texts(sc.lesson?.modelAnswer, shownVariants(acts));
+  return [...out].map(([variant, until]) => ({ variant, until }));
 }
 
 /** Variant ids that exist in the scenario (the base included). */

@@ -21,6 +21,12 @@ export interface VariantRun {
   sim: Simulation;
 }
 
+/** A copy of a variant's run computing ahead, off screen, what a step reads later (script.readsAhead). */
+export interface AheadRun extends VariantRun {
+  /** Simulated ms it runs to ('end': the run's end). */
+  until: number | 'end';
+}
+
 export interface LessonState {
   /** The lesson's base scenario (with variants, acts and metadata); null: no lesson open. */
   lesson: Scenario | null;
@@ -28,6 +34,9 @@ export interface LessonState {
   mode: LessonMode;
   stage: Stage;
   runs: VariantRun[];
+  /** The copies computing ahead; `aheadTick` counts their progress (what reads them re-renders). */
+  ahead: AheadRun[];
+  aheadTick: number;
   /** The variant in focus: the app's `sim`, the default of placeholders, where actions apply. */
   focus: string;
   pos: Position;
@@ -51,6 +60,8 @@ export const initialLesson: LessonState = {
   mode: 'guided',
   stage: 'multiples',
   runs: [],
+  ahead: [],
+  aheadTick: 0,
   focus: 'base',
   pos: { act: 0, step: -1 },
   answers: {},

@@ -8,24 +8,49 @@ import { metricLabel } from '../../i18n/strings';
 import type { Lang } from '../../i18n/lang';
 import { useApp } from '../../store';
 import { formatValue } from '../placeholders';
+import { isBaseId } from '../../../scenario/variants';
 import { variantTitle } from '../script';
 import { useLesson } from '../store';
-import { lookupValue } from './StepCard';
+import { chartPending, lookupValue } from '../liveValues';
 
 type Chart = z.infer<typeof chartSchema>;
 
-/** The knob's value in a variant (its strategy's setting), for the sweep's axis; else its title. */
+/**
+ * A variant's tick on the sweep's axis: its title where the lesson gives one ("s = 1"), which is
+ * how its panels and narration name it; else the knob's value in its strategy; else its id.
+ */
 function knobLabel(id: string, knob: string, lang: Lang): string {
   const st = useLesson.getState();
-  const run = st.runs.find((r) => r.id === id);
+  const sc = st.lesson;
+  const titled = sc && (isBaseId(sc, id) ? sc.base?.title : sc.variants?.find((v) => v.id === id)?.title);
+  if (titled) return titled[lang];
+  const run = [...st.runs, ...st.ahead].find((r) => r.id === id);
   const v = run ? (run.scenario.strategy as Record<string, unknown>)[knob] : undefined;
   if (typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean') return `${knob}=${String(v)}`;
-  return st.lesson ? variantTitle(st.lesson, id)[lang] : id;
+  return id;
+}
+
+/** The sweep's value axis: a time in simulated ms reads as seconds; other metrics as numbers. */
+function valueAxis(y: d3.ScaleLinear<number, number>, metric: string): d3.Axis<d3.NumberValue> {
+  const axis = d3.axisLeft(y).ticks(4).tickSizeOuter(0);
+  return metric === 'timeToTarget' ? axis.tickFormat((v) => `${Number(v) / 1000} s`) : axis;
+}
+
+/** While values wait for their runs: how far the slowest has got (the "—"s are not missing data). */
+function Pending({ variants, metric, at, lang }: { variants: readonly string[]; metric: string; at: number | 'end'; lang: Lang }) {
+  const words = chartPending(variants, metric, at, lang);
+  return words ? (
+    <span className="chart-pending" data-testid="chart-pending">
+      {' · '}
+      {words}
+    </span>
+  ) : null;
 }
 
 function Sweep({ chart, lang }: { chart: Extract<Chart, { kind: 'sweep' }>; lang: Lang }) {
   const ref = useRef<SVGSVGElement>(null);
   const frame = useApp((st) => st.panelFrame);
+  const ahead = useLesson((st) => st.aheadTick);
   const W = 420;
   const H = 180;
   useEffect(() => {
@@ -46,7 +71,7 @@ function Sweep({ chart, lang }: { chart: Extract<Chart, { kind: 'sweep' }>; lang
     svg
       .select<SVGGElement>('g.sw-y')
       .attr('transform', 'translate(48,0)')
-      .call(d3.axisLeft(y).ticks(4).tickSizeOuter(0));
+      .call(valueAxis(y, chart.metric));
     svg
       .select<SVGGElement>('g.sw-x')
       .attr('transform', `translate(0,${H - 34})`)
@@ -68,11 +93,12 @@ function Sweep({ chart, lang }: { chart: Extract<Chart, { kind: 'sweep' }>; lang
       .attr('r', 5)
       .attr('cx', (p) => x(p.i)!)
       .attr('cy', (p) => y(p.v!));
-  }, [chart, lang, frame]);
+  }, [chart, lang, frame, ahead]);
   return (
     <figure className="lesson-chart sweep" data-testid="lesson-chart" data-kind="sweep">
       <figcaption>
         {metricLabel(lang, chart.metric)} · {chart.at === 'end' ? ls(lang, 'tableEnd') : ls(lang, 'tableAt', { t: formatSeconds(chart.at).replace(' s', '') })}
+        <Pending variants={chart.variants} metric={chart.metric} at={chart.at} lang={lang} />
       </figcaption>
       <svg ref={ref} viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`${metricLabel(lang, chart.metric)} / ${chart.knob}`}>
         <g className="sw-y cv-axis" />
@@ -86,10 +112,14 @@ function Sweep({ chart, lang }: { chart: Extract<Chart, { kind: 'sweep' }>; lang
 
 function Table({ chart, lang }: { chart: Extract<Chart, { kind: 'table' }>; lang: Lang }) {
   useApp((st) => st.panelFrame);
+  useLesson((st) => st.aheadTick);
   const lesson = useLesson((st) => st.lesson);
   return (
     <figure className="lesson-chart table" data-testid="lesson-chart" data-kind="table">
-      <figcaption>{chart.at === 'end' ? ls(lang, 'tableEnd') : ls(lang, 'tableAt', { t: formatSeconds(chart.at).replace(' s', '') })}</figcaption>
+      <figcaption>
+        {chart.at === 'end' ? ls(lang, 'tableEnd') : ls(lang, 'tableAt', { t: formatSeconds(chart.at).replace(' s', '') })}
+        <Pending variants={chart.variants} metric={chart.metrics[0]} at={chart.at} lang={lang} />
+      </figcaption>
       <table className="num">
         <thead>
           <tr>

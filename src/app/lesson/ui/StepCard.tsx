@@ -2,46 +2,44 @@ import { useEffect, useRef } from 'react';
 import { describeAction } from '../../../scenario/actions';
 import type { Action } from '../../../sim/types';
 import type { Act, Step } from '../../../scenario/lesson';
-import { valueAt } from '../../../engine/index/series';
 import { ActionTools } from '../../components/ActionTools';
 import { formatSeconds } from '../../format';
 import { ls } from '../../i18n/lessonStrings';
 import type { Lang } from '../../i18n/lang';
 import { set, useApp, type AppState } from '../../store';
-import { choose, doItForMe, gateForTry, isRevealed, playhead, reveal, revealAt, simOf, visiblePredict } from '../controller';
-import { fillPlaceholders, type PlaceholderRef } from '../placeholders';
+import { choose, doItForMe, gateForTry, isRevealed, playhead, reveal, revealAt, visiblePredict } from '../controller';
+import { describeRef, liveValue, pendingWords, type LiveValue } from '../liveValues';
+import { fillPlaceholders } from '../placeholders';
 import { stepKey } from '../script';
 import { useLesson } from '../store';
-import { sampleValue } from '../when';
 import { LessonChart } from './LessonChart';
-
-/** A placeholder's value: the variant's engine sample at that time, once its run got there. */
-export function lookupValue(ref: PlaceholderRef): number | null {
-  const sim = simOf(ref.variant);
-  if (!sim) return null;
-  const t = ref.at === 'now' ? playhead() : ref.at === 'end' ? (sim.done ? sim.durationMs : null) : ref.at;
-  if (t === null || t > sim.now()) return null;
-  const m = valueAt(sim.index().metrics, t);
-  return m ? sampleValue(m.value, ref.metric, ref.node) : null;
-}
 
 /** Narration with its live values (a value is marked, and says what it reads in its title). */
 export function LiveText({ text, lang, className }: { text: string; lang: Lang; className?: string }) {
   const focus = useLesson((st) => st.focus);
   useApp((st) => st.panelFrame);
   useApp((st) => st.cursor);
-  const parts = fillPlaceholders(text, focus, lang, lookupValue);
+  useLesson((st) => st.aheadTick);
+  // Each value's state, in the text's order: its number, and why a "—" is one (the run is not there yet).
+  const states: LiveValue[] = [];
+  const parts = fillPlaceholders(text, focus, lang, (ref) => {
+    const v = liveValue(ref);
+    states.push(v);
+    return v.value;
+  });
+  let k = 0;
   return (
     <p className={className}>
-      {parts.map((p, i) =>
-        p.ref ? (
-          <span key={i} className="live-value num" data-testid="live-value" title={`${p.ref.variant}: ${p.ref.metric}${p.ref.node ? `[${p.ref.node}]` : ''} @ ${p.ref.at}`}>
+      {parts.map((p, i) => {
+        if (!p.ref) return <span key={i}>{p.text}</span>;
+        const waiting = pendingWords(states[k++], lang);
+        const what = describeRef(p.ref, lang);
+        return (
+          <span key={i} className={`live-value num${waiting ? ' pending' : ''}`} data-testid="live-value" title={waiting ? `${what}\n${waiting}` : what}>
             {p.text}
           </span>
-        ) : (
-          <span key={i}>{p.text}</span>
-        ),
-      )}
+        );
+      })}
     </p>
   );
 }

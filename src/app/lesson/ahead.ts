@@ -1,0 +1,39 @@
+import { getLesson, setLesson, type AheadRun } from './store';
+
+/**
+ * Runs the lesson's copies ahead (store.AheadRun), off screen and unpaced, in short slices so a
+ * frame is never held up: each to the latest time its lesson reads. They are not on screen, so
+ * the rule that no run shown runs ahead of the others does not bind them; what they compute is
+ * what the run on screen will show there (same scenario, same seed: DESIGN rule 1).
+ */
+
+/** Wall time one slice may take (a frame's spare time on a 2-core laptop). */
+const SLICE_MS = 4;
+/** Progress is announced at most this often (captions say how far the runs have got). */
+const TICK_MS = 250;
+
+export function runAhead(runs: readonly AheadRun[]): void {
+  for (const r of runs) void advance(r);
+}
+
+async function advance(r: AheadRun): Promise<void> {
+  const { sim } = r;
+  const until = r.until === 'end' ? sim.durationMs : r.until;
+  // Still this lesson's copy: closing or reopening the lesson stops it.
+  const mine = (): boolean => getLesson().ahead.includes(r);
+  let told = 0;
+  try {
+    while (mine() && !sim.done && sim.now() < until) {
+      await sim.advanceTo(until, { wallBudgetMs: SLICE_MS });
+      if (sim.failure) break;
+      const reached = sim.done || sim.now() >= until;
+      if (reached || performance.now() - told >= TICK_MS) {
+        told = performance.now();
+        if (mine()) setLesson((st) => ({ aheadTick: st.aheadTick + 1 }));
+      }
+      await new Promise((go) => setTimeout(go, 0));
+    }
+  } catch {
+    // Its workers went with the lesson (closed meanwhile): nothing is left to show it.
+  }
+}

@@ -1,0 +1,89 @@
+import { valueAt } from '../../engine/index/series';
+import type { Simulation } from '../../engine/simulation';
+import { formatSeconds } from '../format';
+import { ls } from '../i18n/lessonStrings';
+import { metricLabel } from '../i18n/strings';
+import type { Lang } from '../i18n/lang';
+import { playhead, simOf } from './controller';
+import type { PlaceholderRef } from './placeholders';
+import { variantTitle } from './script';
+import { getLesson, useLesson } from './store';
+import { sampleValue } from './when';
+
+/**
+ * A placeholder's value (CURRICULUM §C.7), and when it is not defined yet, why: the time the
+ * variant's run must reach first. Narration and step tables show "—" until then; this is what
+ * lets them say what the "—" waits for instead of leaving a learner to guess.
+ */
+export interface LiveValue {
+  value: number | null;
+  /** Set while the run has not reached the value's time: that time (ms, or the run's end) … */
+  waitsFor?: { at: number; end: boolean };
+  /** … and where the run is now (simulated ms). */
+  now?: number;
+}
+
+export function liveValue(ref: PlaceholderRef): LiveValue {
+  const shown = simOf(ref.variant);
+  if (ref.at === 'now') {
+    if (!shown) return { value: null };
+    return read(shown, playhead(), ref) ?? { value: null, waitsFor: { at: playhead(), end: false }, now: shown.now() };
+  }
+  // A time or the end: the run on screen once it got there, else its copy running ahead — unless
+  // the learner acted off the script, when only the run on screen says what happens in it.
+  const st = getLesson();
+  const copy = st.offScript && shown ? undefined : st.ahead.find((r) => r.id === ref.variant)?.sim;
+  let furthest: Simulation | null = null;
+  for (const sim of [shown, copy]) {
+    if (!sim) continue;
+    const t = ref.at === 'end' ? (sim.done ? sim.durationMs : null) : ref.at;
+    const v = t === null ? null : read(sim, t, ref);
+    if (v) return v;
+    if (!furthest || sim.now() > furthest.now()) furthest = sim;
+  }
+  if (!furthest) return { value: null };
+  return { value: null, waitsFor: { at: ref.at === 'end' ? furthest.durationMs : ref.at, end: ref.at === 'end' }, now: furthest.now() };
+}
+
+/** The metric's sample at `t` in `sim`, or null while the run has not got there. */
+function read(sim: Simulation, t: number, ref: PlaceholderRef): LiveValue | null {
+  if (t > sim.now()) return null;
+  const m = valueAt(sim.index().metrics, t);
+  return { value: m ? sampleValue(m.value, ref.metric, ref.node) : null };
+}
+
+export function lookupValue(ref: PlaceholderRef): number | null {
+  return liveValue(ref).value;
+}
+
+const secs = (ms: number): string => formatSeconds(ms).replace(' s', '');
+
+/** What a live value reads, in words: "acks=1 · lost updates · at the end" (its tooltip). */
+export function describeRef(ref: PlaceholderRef, lang: Lang): string {
+  const lesson = useLesson.getState().lesson;
+  const variant = lesson ? variantTitle(lesson, ref.variant)[lang] : ref.variant;
+  const metric = metricLabel(lang, ref.metric) + (ref.node ? ` (${ref.node})` : '');
+  const at = ref.at === 'end' ? ls(lang, 'tableEnd') : ref.at === 'now' ? ls(lang, 'valueNow') : ls(lang, 'tableAt', { t: secs(ref.at) });
+  return `${variant} · ${metric} · ${at}`;
+}
+
+/** Why a value is "—" for now, or null when it is not waiting for its run. */
+export function pendingWords(v: LiveValue, lang: Lang): string | null {
+  if (!v.waitsFor || v.now === undefined) return null;
+  const now = secs(v.now);
+  const t = secs(v.waitsFor.at);
+  return v.waitsFor.end ? ls(lang, 'valuePendingEnd', { now, t }) : ls(lang, 'valuePending', { now, t });
+}
+
+/**
+ * A table's or sweep's caption line while some of its values wait for their runs: the least
+ * advanced of those runs (all run together; the slowest decides when the table is whole).
+ */
+export function chartPending(variants: readonly string[], metric: string, at: number | 'end', lang: Lang): string | null {
+  let slowest: LiveValue | null = null;
+  for (const id of variants) {
+    const v = liveValue({ variant: id, metric, at });
+    if (v.waitsFor && v.now !== undefined && (slowest === null || v.now < slowest.now!)) slowest = v;
+  }
+  return slowest ? ls(lang, 'tablePending', { now: secs(slowest.now!) }) : null;
+}
