@@ -7,10 +7,22 @@ import { getLesson, setLesson, type AheadRun } from './store';
  * what the run on screen will show there (same scenario, same seed: DESIGN rule 1).
  */
 
-/** Wall time one slice may take (a frame's spare time on a 2-core laptop). */
-const SLICE_MS = 4;
+/** Wall time a slice may take at most, and at least (when the page is never idle). */
+const SLICE_MAX_MS = 12;
+const SLICE_MIN_MS = 3;
 /** Progress is announced at most this often (captions say how far the runs have got). */
 const TICK_MS = 250;
+
+/**
+ * The page's idle time after a frame (the runs on screen and their drawing come first), or every
+ * 50 ms on a page that is never idle; a browser without requestIdleCallback gets a frame's gap.
+ */
+function idle(): Promise<number> {
+  return new Promise((go) => {
+    if (typeof requestIdleCallback === 'function') requestIdleCallback((d) => go(d.timeRemaining()), { timeout: 50 });
+    else setTimeout(() => go(SLICE_MIN_MS), 16);
+  });
+}
 
 export function runAhead(runs: readonly AheadRun[]): void {
   for (const r of runs) void advance(r);
@@ -24,14 +36,14 @@ async function advance(r: AheadRun): Promise<void> {
   let told = 0;
   try {
     while (mine() && !sim.done && sim.now() < until) {
-      await sim.advanceTo(until, { wallBudgetMs: SLICE_MS });
+      const spare = await idle();
+      await sim.advanceTo(until, { wallBudgetMs: Math.min(SLICE_MAX_MS, Math.max(SLICE_MIN_MS, spare - 1)) });
       if (sim.failure) break;
       const reached = sim.done || sim.now() >= until;
       if (reached || performance.now() - told >= TICK_MS) {
         told = performance.now();
         if (mine()) setLesson((st) => ({ aheadTick: st.aheadTick + 1 }));
       }
-      await new Promise((go) => setTimeout(go, 0));
     }
   } catch {
     // Its workers went with the lesson (closed meanwhile): nothing is left to show it.
