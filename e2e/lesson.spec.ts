@@ -288,6 +288,23 @@ test('L5’s sweep at 26 s: all seven staleness bounds at 29.9 s (four run only 
   await expect(sweep.locator('.sw-y .tick text').first()).toHaveText('0 s');
 });
 
+test('a sweep marks a run that never reached its target by the sweep’s time (+∞ in the lessons’ comparisons) above the axis, not leaving it out', async ({ page }) => {
+  test.setTimeout(240_000);
+  // L5 with its sweep read at 8 s: five of the seven bounds have not reached the target loss by then.
+  await page.route('**/scenarios/ssp-bounded-staleness.json', async (route) => {
+    const sc = (await (await route.fetch()).json()) as { acts: Array<{ steps: Array<{ chart?: { at: number } }> }> };
+    for (const a of sc.acts) for (const st of a.steps) if (st.chart) st.chart.at = 8000;
+    await route.fulfill({ json: sc });
+  });
+  await page.goto(`./?${new URLSearchParams({ lesson: 'ssp-bounded-staleness', step: 'dial.5', backend: 'wasm', lang: 'en' })}`);
+  const sweep = page.locator('[data-testid="lesson-chart"][data-kind="sweep"]');
+  await expect(sweep).toBeVisible();
+  await expect(sweep.getByTestId('sweep-never')).toHaveCount(5, { timeout: 180_000 });
+  await expect(sweep.getByTestId('chart-pending')).toHaveCount(0);
+  await expect(sweep.locator('.sw-dots circle')).toHaveCount(2);
+  await expect(sweep.getByTestId('sweep-never').first().locator('title')).toHaveText('s = 0: the target was not reached at 8.0 s');
+});
+
 const want = process.env.LESSON_HASHES;
 const hashLessons = want === 'all' ? builtinIds().filter((id) => isLessonFile(id)) : want ? want.split(',') : [LESSON];
 

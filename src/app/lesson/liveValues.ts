@@ -21,12 +21,14 @@ export interface LiveValue {
   waitsFor?: { at: number; end: boolean };
   /** … and where the run is now (simulated ms). */
   now?: number;
+  /** No run of the variant on this page (neither on screen nor a copy). */
+  noRun?: true;
 }
 
 export function liveValue(ref: PlaceholderRef): LiveValue {
   const shown = simOf(ref.variant);
   if (ref.at === 'now') {
-    if (!shown) return { value: null };
+    if (!shown) return { value: null, noRun: true };
     return read(shown, playhead(), ref) ?? { value: null, waitsFor: { at: playhead(), end: false }, now: shown.now() };
   }
   // A time or the end: the run on screen once it got there, else its copy running ahead — unless
@@ -41,7 +43,7 @@ export function liveValue(ref: PlaceholderRef): LiveValue {
     if (v) return v;
     if (!furthest || sim.now() > furthest.now()) furthest = sim;
   }
-  if (!furthest) return { value: null };
+  if (!furthest) return { value: null, noRun: true };
   return { value: null, waitsFor: { at: ref.at === 'end' ? furthest.durationMs : ref.at, end: ref.at === 'end' }, now: furthest.now() };
 }
 

@@ -11,7 +11,7 @@ import { formatValue } from '../placeholders';
 import { isBaseId } from '../../../scenario/variants';
 import { variantTitle } from '../script';
 import { useLesson } from '../store';
-import { chartPending, lookupValue } from '../liveValues';
+import { chartPending, liveValue, lookupValue } from '../liveValues';
 
 type Chart = z.infer<typeof chartSchema>;
 
@@ -56,7 +56,13 @@ function Sweep({ chart, lang }: { chart: Extract<Chart, { kind: 'sweep' }>; lang
   useEffect(() => {
     const el = ref.current;
     if (!el) return;
-    const pts = chart.variants.map((id, i) => ({ id, i, label: knobLabel(id, chart.knob, lang), v: lookupValue({ variant: id, metric: chart.metric, at: chart.at }) }));
+    const pts = chart.variants.map((id, i) => {
+      const lv = liveValue({ variant: id, metric: chart.metric, at: chart.at });
+      // A time to target that is null where its run got there: never reached, which the lessons
+      // compare as +∞ (CURRICULUM §C.7), so it is drawn above the axis, not left out.
+      const never = chart.metric === 'timeToTarget' && lv.value === null && !lv.waitsFor && !lv.noRun;
+      return { id, i, label: knobLabel(id, chart.knob, lang), v: lv.value, never };
+    });
     const x = d3
       .scalePoint<number>()
       .domain(pts.map((p) => p.i))
@@ -93,6 +99,26 @@ function Sweep({ chart, lang }: { chart: Extract<Chart, { kind: 'sweep' }>; lang
       .attr('r', 5)
       .attr('cx', (p) => x(p.i)!)
       .attr('cy', (p) => y(p.v!));
+    const at = chart.at === 'end' ? ls(lang, 'tableEnd') : ls(lang, 'tableAt', { t: formatSeconds(chart.at).replace(' s', '') });
+    svg
+      .select('g.sw-never')
+      .selectAll<SVGGElement, (typeof pts)[number]>('g')
+      .data(
+        pts.filter((p) => p.never),
+        (p) => p.id,
+      )
+      .join((enter) => {
+        const g = enter.append('g').attr('data-testid', 'sweep-never');
+        g.append('circle').attr('r', 5);
+        g.append('text').attr('y', 4).text('∞');
+        g.append('title');
+        return g;
+      })
+      .attr('transform', (p) => `translate(${x(p.i)!},${y.range()[1]})`)
+      // The ∞ beside its mark, on the inner side at the right edge (it was cut there).
+      .call((g) => g.select('text').attr('x', (p) => (p.i === pts.length - 1 ? -9 : 9)).attr('text-anchor', (p) => (p.i === pts.length - 1 ? 'end' : 'start')))
+      .select('title')
+      .text((p) => ls(lang, 'sweepNever', { v: p.label, at }));
   }, [chart, lang, frame, ahead]);
   return (
     <figure className="lesson-chart sweep" data-testid="lesson-chart" data-kind="sweep">
@@ -105,6 +131,7 @@ function Sweep({ chart, lang }: { chart: Extract<Chart, { kind: 'sweep' }>; lang
         <g className="sw-x cv-axis" />
         <path className="sw-line" />
         <g className="sw-dots" />
+        <g className="sw-never" />
       </svg>
     </figure>
   );
