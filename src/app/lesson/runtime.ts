@@ -18,7 +18,9 @@ import { getLesson, initialLesson, setLesson, type AheadRun, type LessonMode, ty
  * together and driven by the one driver — the focused one as the app's `sim`, the others as its
  * companions in lockstep — over shared worker pools (one per distinct model: the pool holds no
  * per-run state, it computes what each run asks). Guided mode's stops (an `interactive` entry
- * waiting, a step that pauses) reach the driver through the Guide installed here.
+ * waiting, a step that pauses) reach the driver through the Guide installed here. Beside them,
+ * copies of the variants whose values a step reads ahead of the runs (or that no act shows) run
+ * off screen on the same pools (ahead.ts).
  */
 
 export interface OpenLessonOptions {
