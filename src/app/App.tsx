@@ -18,7 +18,7 @@ import { rs } from './i18n/runStrings';
 import { s } from './i18n/strings';
 import { useShortcuts } from './keys';
 import { boot, followHashChanges } from './load';
-import { formatSeconds } from './format';
+import { secondsNumber } from './format';
 import { frameSource, get, set, useApp } from './store';
 import { LossCharts } from './views/LossCharts';
 import { ReplicaBoundaries } from './views/ReplicaBoundaries';
@@ -248,7 +248,7 @@ function ScrubBanner({ cursor }: { cursor: number }) {
   const { sim } = useRunFrame();
   return (
     <div className={`scrub-banner ${sim && scrubFraction(cursor, sim) >= 0.47 ? 'at-left' : 'at-right'}`} role="status">
-      <span>{s(lang, 'scrubbed', { t: formatSeconds(cursor).replace(' s', '') })}</span>
+      <span>{s(lang, 'scrubbed', { t: secondsNumber(cursor) })}</span>
       <button type="button" onClick={() => set({ cursor: null })}>
         {s(lang, 'now')}
       </button>

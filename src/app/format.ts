@@ -81,7 +81,12 @@ const generalMetrics = new Set<MetricName>(['leaders', 'relDivergence', 'version
 
 /** `12400` → `12.4 s` (simulated time as the top bar shows it). */
 export function formatSeconds(ms: number): string {
-  return `${(ms / 1000).toFixed(1)} s`;
+  return `${secondsNumber(ms)} s`;
+}
+
+/** `12400` → `12.4`: the number alone, for texts that place their own unit ("{t} s", "{t} 秒时"). */
+export function secondsNumber(ms: number): string {
+  return (ms / 1000).toFixed(1);
 }
 
 function bytesText(b: number): string {

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { formatSeconds } from '../format';
+import { secondsNumber } from '../format';
 import { rs } from '../i18n/runStrings';
 import { runLink } from '../share';
 import { set, useApp } from '../store';
@@ -97,7 +97,7 @@ export function ShareDialog() {
       {cursor !== null && (
         <label className="row share-moment">
           <input type="checkbox" checked={moment} onChange={(e) => setMoment(e.target.checked)} data-testid="share-moment" />
-          {rs(lang, 'shareMoment', { t: formatSeconds(cursor).replace(' s', '') })}
+          {rs(lang, 'shareMoment', { t: secondsNumber(cursor) })}
         </label>
       )}
       <div className="row share-export">

@@ -1,6 +1,6 @@
 import { valueAt } from '../../engine/index/series';
 import type { Simulation } from '../../engine/simulation';
-import { formatSeconds } from '../format';
+import { secondsNumber as secs } from '../format';
 import { ls } from '../i18n/lessonStrings';
 import { metricLabel } from '../i18n/strings';
 import type { Lang } from '../i18n/lang';
@@ -58,15 +58,17 @@ export function lookupValue(ref: PlaceholderRef): number | null {
   return liveValue(ref).value;
 }
 
-const secs = (ms: number): string => formatSeconds(ms).replace(' s', '');
+/** When a value is read, in words: "at 7.9 s", "at the end", "now" (captions and tooltips). */
+export function atWords(at: number | 'now' | 'end', lang: Lang): string {
+  return at === 'end' ? ls(lang, 'tableEnd') : at === 'now' ? ls(lang, 'valueNow') : ls(lang, 'tableAt', { t: secs(at) });
+}
 
 /** What a live value reads, in words: "acks=1 · lost updates · at the end" (its tooltip). */
 export function describeRef(ref: PlaceholderRef, lang: Lang): string {
   const lesson = useLesson.getState().lesson;
   const variant = lesson ? variantTitle(lesson, ref.variant)[lang] : ref.variant;
   const metric = metricLabel(lang, ref.metric) + (ref.node ? ` (${ref.node})` : '');
-  const at = ref.at === 'end' ? ls(lang, 'tableEnd') : ref.at === 'now' ? ls(lang, 'valueNow') : ls(lang, 'tableAt', { t: secs(ref.at) });
-  return `${variant} · ${metric} · ${at}`;
+  return `${variant} · ${metric} · ${atWords(ref.at, lang)}`;
 }
 
 /** Why a value is "—" for now, or null when it is not waiting for its run. */

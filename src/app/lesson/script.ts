@@ -77,11 +77,14 @@ export function variantIds(sc: Scenario): string[] {
   return [baseIdOf(sc), ...(sc.variants ?? []).map((v) => v.id)];
 }
 
+/** The title the lesson gives a variant (the base's `base.title`), if it gives one. */
+export function ownTitle(sc: Scenario, id: string): { en: string; zh: string } | undefined {
+  return isBaseId(sc, id) ? sc.base?.title : sc.variants?.find((x) => x.id === id)?.title;
+}
+
 /** The variant's title, or its id (the base: the scenario's title). */
 export function variantTitle(sc: Scenario, id: string): { en: string; zh: string } {
-  if (isBaseId(sc, id)) return sc.base?.title ?? sc.title;
-  const v = sc.variants?.find((x) => x.id === id);
-  return v?.title ?? { en: id, zh: id };
+  return ownTitle(sc, id) ?? (isBaseId(sc, id) ? sc.title : { en: id, zh: id });
 }
 
 /** A step's stable key across the lesson: `<act id>.<step id>`. */

@@ -2,7 +2,7 @@ import type { CSSProperties } from 'react';
 import type { Simulation } from '../../../engine/simulation';
 import { valueAt } from '../../../engine/index/series';
 import type { MetricName } from '../../../scenario/schema';
-import { formatMetric, formatSeconds } from '../../format';
+import { formatMetric, secondsNumber } from '../../format';
 import { ls } from '../../i18n/lessonStrings';
 import { metricLabel } from '../../i18n/strings';
 import { useApp } from '../../store';
@@ -38,7 +38,7 @@ export function CompareCard({ ids, focused }: { ids: readonly string[]; focused:
     <section className="vp vp-compare" data-testid="compare-card" aria-label={ls(lang, 'sideBySide')}>
       <header className="vp-head">
         <h2 className="vp-title">{ls(lang, 'sideBySide')}</h2>
-        <span className="cap-chip num">{ls(lang, 'tableAt', { t: formatSeconds(sampledAt).replace(' s', '') })}</span>
+        <span className="cap-chip num">{ls(lang, 'tableAt', { t: secondsNumber(sampledAt) })}</span>
       </header>
       <div className="vp-compare-body">
         <table>

@@ -2,16 +2,14 @@ import { useEffect, useRef } from 'react';
 import * as d3 from 'd3';
 import type { z } from 'zod/mini';
 import type { chartSchema } from '../../../scenario/lesson';
-import { formatSeconds } from '../../format';
 import { ls } from '../../i18n/lessonStrings';
 import { metricLabel } from '../../i18n/strings';
 import type { Lang } from '../../i18n/lang';
 import { useApp } from '../../store';
 import { formatValue } from '../placeholders';
-import { isBaseId } from '../../../scenario/variants';
-import { variantTitle } from '../script';
+import { ownTitle, variantTitle } from '../script';
 import { useLesson } from '../store';
-import { chartPending, liveValue, lookupValue } from '../liveValues';
+import { atWords, chartPending, liveValue, lookupValue } from '../liveValues';
 
 type Chart = z.infer<typeof chartSchema>;
 
@@ -21,8 +19,7 @@ type Chart = z.infer<typeof chartSchema>;
  */
 function knobLabel(id: string, knob: string, lang: Lang): string {
   const st = useLesson.getState();
-  const sc = st.lesson;
-  const titled = sc && (isBaseId(sc, id) ? sc.base?.title : sc.variants?.find((v) => v.id === id)?.title);
+  const titled = st.lesson && ownTitle(st.lesson, id);
   if (titled) return titled[lang];
   const run = [...st.runs, ...st.ahead].find((r) => r.id === id);
   const v = run ? (run.scenario.strategy as Record<string, unknown>)[knob] : undefined;
@@ -99,7 +96,7 @@ function Sweep({ chart, lang }: { chart: Extract<Chart, { kind: 'sweep' }>; lang
       .attr('r', 5)
       .attr('cx', (p) => x(p.i)!)
       .attr('cy', (p) => y(p.v!));
-    const at = chart.at === 'end' ? ls(lang, 'tableEnd') : ls(lang, 'tableAt', { t: formatSeconds(chart.at).replace(' s', '') });
+    const at = atWords(chart.at, lang);
     svg
       .select('g.sw-never')
       .selectAll<SVGGElement, (typeof pts)[number]>('g')
@@ -123,7 +120,7 @@ function Sweep({ chart, lang }: { chart: Extract<Chart, { kind: 'sweep' }>; lang
   return (
     <figure className="lesson-chart sweep" data-testid="lesson-chart" data-kind="sweep">
       <figcaption>
-        {metricLabel(lang, chart.metric)} · {chart.at === 'end' ? ls(lang, 'tableEnd') : ls(lang, 'tableAt', { t: formatSeconds(chart.at).replace(' s', '') })}
+        {metricLabel(lang, chart.metric)} · {atWords(chart.at, lang)}
         <Pending variants={chart.variants} metric={chart.metric} at={chart.at} lang={lang} />
       </figcaption>
       <svg ref={ref} viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`${metricLabel(lang, chart.metric)} / ${chart.knob}`}>
@@ -144,7 +141,7 @@ function Table({ chart, lang }: { chart: Extract<Chart, { kind: 'table' }>; lang
   return (
     <figure className="lesson-chart table" data-testid="lesson-chart" data-kind="table">
       <figcaption>
-        {chart.at === 'end' ? ls(lang, 'tableEnd') : ls(lang, 'tableAt', { t: formatSeconds(chart.at).replace(' s', '') })}
+        {atWords(chart.at, lang)}
         <Pending variants={chart.variants} metric={chart.metrics[0]} at={chart.at} lang={lang} />
       </figcaption>
       <table className="num">

@@ -3,7 +3,7 @@ import { describeAction } from '../../../scenario/actions';
 import type { Action } from '../../../sim/types';
 import type { Act, Step } from '../../../scenario/lesson';
 import { ActionTools } from '../../components/ActionTools';
-import { formatSeconds } from '../../format';
+import { secondsNumber as seconds } from '../../format';
 import { ls } from '../../i18n/lessonStrings';
 import type { Lang } from '../../i18n/lang';
 import { set, useApp, type AppState } from '../../store';
@@ -44,7 +44,6 @@ export function LiveText({ text, lang, className }: { text: string; lang: Lang; 
   );
 }
 
-const seconds = (t: number) => formatSeconds(t).replace(' s', '');
 
 /**
  * A prediction: the question and its options (keys 1–4), "reveal" until its answer is shown. On
