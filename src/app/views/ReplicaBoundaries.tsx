@@ -4,7 +4,7 @@ import type { Lang } from '../i18n/lang';
 import { colourOf } from '../palette';
 import { classColours, gridDecision, probColourTable, type GridSlot } from './boundary';
 import { valueAt } from '../../engine/index/series';
-import { textWidth, useFontSize, useSize } from './hooks';
+import { measuredWidth, useCssValues, useFontSize, useSize } from './hooks';
 import type { Simulation } from '../../engine/simulation';
 import { indexOf, stateAt } from './runView';
 import { vs } from './strings';
@@ -24,6 +24,10 @@ const RES = 40;
 /** The smallest tile: a boundary still reads at 40 px (a presenter's short panel needs it). */
 const MIN_SIDE = 40;
 const GAP = 8;
+/** The smallest label the design allows (views.css: 0.8 rem at the default 15-px root). */
+const MIN_LABEL_PX = 12;
+/** The caption's second line (.cv-sub: 0.8 rem) in the view's type (.cv-view: 0.933 rem). */
+const SUB_EM = 0.8 / 0.933;
 
 interface Slot extends GridSlot {
   grid: Float32Array | null;
@@ -36,28 +40,41 @@ interface Slot extends GridSlot {
  * `fontPx` is the view's type size; `subWidth` the caption's second line on one line, in px:
  * where it does not fit a tile it takes two lines, and the tiles' height allows for them.
  * `phraseWidth` is the wider of that line's two phrases ("accuracy 100%"): an arrangement whose
- * columns cannot hold it is taken only where none can (on a phone, four in a row left
- * "accuracy 95%accuracy 91%" running together, over a panel a third empty).
+ * columns cannot hold it, even at the smallest label, is taken only where none can (on a phone,
+ * four in a row left "accuracy 95%accuracy 91%" running together, over a panel a third empty).
  */
-export function tileLayout(n: number, width: number, height: number, fontPx: number, subWidth: number, phraseWidth: number): { side: number; maxWidth: number } {
+export function tileLayout(
+  n: number,
+  width: number,
+  height: number,
+  fontPx: number,
+  subWidth: number,
+  phraseWidth: number,
+): { side: number; maxWidth: number; subScale: number; subWraps: boolean } {
   // Caption lines: the id and version (0.933 rem), then loss and accuracy (0.8 rem), at ~1.2 em.
   const capLine = 1.2 * fontPx;
-  const subLine = 1.2 * 0.857 * fontPx;
+  const subLine = 1.2 * SUB_EM * fontPx;
+  // A phrase wider than its column shrinks to it, down to the smallest label; narrower still, its
+  // words wrap (a third line). Either way it stays inside its tile, not in the next tile's.
+  const floor = Math.min(1, MIN_LABEL_PX / (SUB_EM * fontPx));
+  const subLines = (perTile: number): number => (subWidth <= perTile ? 1 : perTile >= floor * phraseWidth ? 2 : 3);
   // Best arrangement overall, and best among those whose columns hold a phrase (with a usable side).
   const best = { side: -Infinity, cols: n };
   const fitting = { side: -Infinity, cols: n };
   for (let rows = 1; rows <= n; rows++) {
     const cols = Math.ceil(n / rows);
     const perTile = (width - GAP * (cols + 1)) / cols;
-    const caption = capLine + (subWidth > perTile ? 2 : 1) * subLine + 4;
+    const caption = capLine + subLines(perTile) * subLine + 4;
     const byH = (height - rows * (caption + GAP)) / rows - 6;
     const side = Math.min(perTile, byH);
     if (side > best.side) Object.assign(best, { side, cols });
-    if (perTile >= phraseWidth && side >= MIN_SIDE && side > fitting.side) Object.assign(fitting, { side, cols });
+    if (perTile >= floor * phraseWidth && side >= MIN_SIDE && side > fitting.side) Object.assign(fitting, { side, cols });
   }
   const chosen = fitting.side > -Infinity ? fitting : best;
   const side = Math.floor(Math.max(MIN_SIDE, Math.min(260, chosen.side)));
-  return { side, maxWidth: Math.max(side, Math.floor((width - GAP * (chosen.cols + 1)) / chosen.cols)) };
+  const maxWidth = Math.max(side, Math.floor((width - GAP * (chosen.cols + 1)) / chosen.cols));
+  const subScale = Math.min(1, Math.max(floor, maxWidth / phraseWidth));
+  return { side, maxWidth, subScale, subWraps: maxWidth < floor * phraseWidth };
 }
 
 /**
@@ -71,13 +88,16 @@ export function imageTileWidth(n: number, width: number, fontPx: number): number
 }
 
 /**
- * The caption's second line on one line, and the wider of its two phrases (monospace digits, CJK
- * a full em: textWidth's estimate).
+ * The caption's second line on one line, and the wider of its two phrases, as the browser draws
+ * them (.cv-sub: words in the text face, numbers in monospace; measured once per size and family,
+ * textWidth's estimate without a canvas).
  */
-function captionWidths(lang: Lang, fontPx: number): { line: number; phrase: number } {
-  const px = 0.857 * fontPx;
-  const loss = textWidth(`${vs(lang, 'loss')} 0.000`, px);
-  const accuracy = textWidth(`${vs(lang, 'accuracy')} 100%`, px);
+function captionWidths(lang: Lang, fontPx: number, sans: string, mono: string): { line: number; phrase: number } {
+  const px = SUB_EM * fontPx;
+  // '0.000' and '100%': the widest values; 1 px of slack for sub-pixel rounding.
+  const phrase = (word: string, num: string): number => Math.ceil(measuredWidth(`${word} `, px, sans) + measuredWidth(num, px, mono)) + 1;
+  const loss = phrase(vs(lang, 'loss'), '0.000');
+  const accuracy = phrase(vs(lang, 'accuracy'), '100%');
   return { line: loss + accuracy + 0.7 * px, phrase: Math.max(loss, accuracy) };
 }
 
@@ -178,8 +198,11 @@ export function ReplicaBoundaries(p: ReplicaBoundariesProps): JSX.Element {
   const count = Math.max(1, ordered.length);
   // An image tile's caption is as wide as the tile; a square's may be wider (tileLayout).
   const imageWidth = images ? imageTileWidth(count, size.width, fontPx) : 0;
-  const caption = captionWidths(lang, fontPx);
-  const { side, maxWidth } = images ? { side: imageWidth, maxWidth: imageWidth } : tileLayout(count, size.width, size.height, fontPx, caption.line, caption.phrase);
+  const css = useCssValues(wrapRef, ['--mono'], [size.width, size.height, fontPx]);
+  const caption = captionWidths(lang, fontPx, css.font, css['--mono']);
+  const { side, maxWidth, subScale, subWraps } = images
+    ? { side: imageWidth, maxWidth: imageWidth, subScale: 1, subWraps: false }
+    : tileLayout(count, size.width, size.height, fontPx, caption.line, caption.phrase);
   const ix = indexOf(sim);
   const sampleAt = (id: string) => valueAt(ix.samples.get(id), t) ?? null;
 
@@ -265,12 +288,13 @@ export function ReplicaBoundaries(p: ReplicaBoundariesProps): JSX.Element {
                 {!n.up && <span>✕ {vs(lang, n.failed !== undefined ? 'failed' : 'crashed')}</span>}
               </div>
               {/* Two phrases that wrap apart when the tile is narrow (a presenter's type). */}
-              <div className="cv-sub cv-num">
+              {/* The words in the text face, the numbers in tabular monospace (they change each sample). */}
+              <div className={`cv-sub${subWraps ? ' wraps' : ''}`} style={subScale < 1 ? { fontSize: `${(0.8 * subScale).toFixed(3)}rem` } : undefined}>
                 <span>
-                  {vs(lang, 'loss')} {s ? s.loss.toFixed(3) : '—'}
+                  {vs(lang, 'loss')} <span className="cv-num">{s ? s.loss.toFixed(3) : '—'}</span>
                 </span>
                 <span>
-                  {vs(lang, 'accuracy')} {s ? `${(s.accuracy * 100).toFixed(0)}%` : '—'}
+                  {vs(lang, 'accuracy')} <span className="cv-num">{s ? `${(s.accuracy * 100).toFixed(0)}%` : '—'}</span>
                 </span>
               </div>
             </figcaption>

@@ -35,6 +35,23 @@ describe('replica tile layout', () => {
     expect(side).toBeGreaterThan(70);
   });
 
+  it("eight workers in a presenter's row: the phrase's type shrinks to its column, never below 12 px", () => {
+    // Free play at 1280×720 presenter: ~785×150 px at 18.7 px type, 89 px a column; 'accuracy 100%'
+    // at 15 px is ~100 px.
+    const { maxWidth, subScale, subWraps } = tileLayout(8, 785, 150, 18.7, 190, 100);
+    expect(maxWidth).toBeLessThan(100);
+    expect(subScale).toBeLessThan(1);
+    expect(subScale * 100).toBeLessThanOrEqual(maxWidth);
+    expect((0.8 / 0.933) * 18.7 * subScale).toBeGreaterThanOrEqual(12);
+    expect(subWraps).toBe(false);
+    // Narrower than 12-px type allows: the phrase's words wrap instead.
+    const tight = tileLayout(8, 460, 120, 18.7, 190, 100);
+    expect((0.8 / 0.933) * 18.7 * tight.subScale).toBeCloseTo(12, 5);
+    expect(tight.subWraps).toBe(true);
+    // Where the phrase fits, nothing changes.
+    expect(tileLayout(4, 790, 160, 14, 170, 90)).toMatchObject({ subScale: 1, subWraps: false });
+  });
+
   it('where no arrangement holds the phrase with a usable tile, the largest tiles win', () => {
     const { side, maxWidth } = tileLayout(4, 366, 120, 14, 170, 90);
     expect(side).toBeGreaterThanOrEqual(40);
