@@ -29,25 +29,53 @@ async function openAt(page: Page, size: [number, number], scenario: string, ms: 
   await settle(page);
 }
 
-test('a phone: each replica caption phrase stands apart from its neighbours; the checks tabs are not cut', async ({ page }) => {
-  await openAt(page, [390, 844], 'async-partition', 3000);
+/** Each replica caption phrase stands apart from the next tile's (they ran together), in type of at least 12 px. */
+async function expectPhrasesApart(page: Page, count: number): Promise<void> {
   const phrases = await page.locator('.cv-replica .cv-sub > span').evaluateAll((els) =>
     els.map((el) => {
       const r = el.getBoundingClientRect();
-      return { fig: el.closest('figure')?.dataset.testid ?? '', text: el.textContent ?? '', left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+      return { fig: el.closest('figure')?.dataset.testid ?? '', text: el.textContent ?? '', left: r.left, right: r.right, top: r.top, bottom: r.bottom, px: parseFloat(getComputedStyle(el).fontSize) };
     }),
   );
-  expect(phrases.length).toBe(8);
-  for (const a of phrases)
+  expect(phrases.length).toBe(count);
+  for (const a of phrases) {
+    expect(a.px, `"${a.text}" (${a.fig}) type`).toBeGreaterThanOrEqual(11.9);
     for (const b of phrases) {
       if (a.fig === b.fig || a.left >= b.left) continue;
       const sameLine = a.top < b.bottom && b.top < a.bottom;
-      // Phrases of two tiles on one line: at least half an em between them (they ran together).
+      // Phrases of two tiles on one line: at least half an em between them.
       if (sameLine) expect(b.left - a.right, `"${a.text}" (${a.fig}) and "${b.text}" (${b.fig})`).toBeGreaterThanOrEqual(6);
     }
+  }
+}
+
+test('a phone: each replica caption phrase stands apart from its neighbours; the checks tabs are not cut', async ({ page }) => {
+  await openAt(page, [390, 844], 'async-partition', 3000);
+  await expectPhrasesApart(page, 8);
   const tabs = await page.locator('.checks-tabs .tab').evaluateAll((els) => els.map((el) => ({ text: el.textContent ?? '', scroll: el.scrollWidth, client: el.clientWidth })));
   expect(tabs.length).toBe(2);
   for (const t of tabs) expect(t.scroll, `tab "${t.text}" is cut`).toBeLessThanOrEqual(t.client);
+});
+
+test("a lesson's free play, eight workers, 1280 presenter: the replicas' captions stand apart, and the way back to the lesson covers no metric", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto(`./?${new URLSearchParams({ lesson: 'ssp-bounded-staleness', backend: 'wasm', lang: 'en', mode: 'free', present: '1' })}`);
+  const back = page.getByTestId('lesson-guided');
+  await expect(back).toBeInViewport({ ratio: 1 });
+  await runTo(page, 3000);
+  await settle(page);
+  await expectPhrasesApart(page, 16);
+  const backBox = (await back.boundingBox())!;
+  const metrics = await page.locator('.metric').evaluateAll((els) => els.map((el) => {
+      const r = el.getBoundingClientRect();
+      return { text: el.textContent ?? '', left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+    }),
+  );
+  expect(metrics.length).toBeGreaterThan(8);
+  for (const m of metrics) {
+    const overlap = m.left < backBox.x + backBox.width && backBox.x < m.right && m.top < backBox.y + backBox.height && backBox.y < m.bottom;
+    expect(overlap, `"${m.text}" under the button`).toBe(false);
+  }
 });
 
 test("a phone: the servers panel's log starts after the badge, and each row's facts are whole inside it (on a third line where the second has no room)", async ({ page }) => {

@@ -274,6 +274,12 @@ export function App() {
   const mode = useLesson((st) => st.mode);
   const stage = useLesson((st) => st.stage);
   const guided = lesson !== null && mode === 'guided';
+  const backToLesson =
+    lesson !== null && mode === 'free' ? (
+      <Suspense fallback={null}>
+        <BackToLesson />
+      </Suspense>
+    ) : null;
   const indexOpen = useApp((st) => st.indexOpen);
 
   return (
@@ -311,12 +317,7 @@ export function App() {
         </main>
       )}
       {(!guided || stage === 'single') && <AtT>{(t) => <MetricsStrip t={t} />}</AtT>}
-      {(!guided || stage === 'single') && <AtT>{(t) => <ExplainLine t={t} />}</AtT>}
-      {lesson !== null && mode === 'free' && (
-        <Suspense fallback={null}>
-          <BackToLesson />
-        </Suspense>
-      )}
+      {(!guided || stage === 'single') && <AtT>{(t) => <ExplainLine t={t} end={backToLesson} />}</AtT>}
       <Doors />
       {indexOpen && (
         <Suspense fallback={null}>

@@ -1,11 +1,15 @@
-import { useEffect, useRef, useState, type RefObject } from 'react';
+import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { deriveExplainState, explain, explainLoaded, loadExplain } from '../explain';
 import { s } from '../i18n/strings';
 import { useApp } from '../store';
 import { indexOf, isLive, stateAt, staticOf } from '../views/runView';
 
-/** Bottom "WHAT YOU SEE" line, derived from the run's state at the cursor time (now, when live). */
-export function ExplainLine({ t }: { t: number }) {
+/**
+ * Bottom "WHAT YOU SEE" line, derived from the run's state at the cursor time (now, when live).
+ * `end` sits at its right end (free play's way back to the lesson): in the page's flow, so it
+ * covers no metric, where a floating button hid the strip's last two.
+ */
+export function ExplainLine({ t, end }: { t: number; end?: ReactNode }) {
   const lang = useApp((st) => st.lang);
   const sim = useApp((st) => st.sim);
   const status = useApp((st) => st.status);
@@ -29,7 +33,12 @@ export function ExplainLine({ t }: { t: number }) {
       alive = false;
     };
   });
-  if (!sim || !ready) return <footer ref={footer} className="explain" />;
+  if (!sim || !ready)
+    return (
+      <footer ref={footer} className="explain">
+        {end}
+      </footer>
+    );
   const st = deriveExplainState({
     cfg: sim.scenario.strategy,
     ...(sim.scenario.coordination ? { coordination: sim.scenario.coordination } : {}),
@@ -45,6 +54,7 @@ export function ExplainLine({ t }: { t: number }) {
     <footer ref={footer} className={bad ? 'explain violated' : 'explain'} aria-live="off" data-testid="explain">
       <span className="explain-label">{s(lang, 'whatYouSee')}</span>
       <span className="explain-text">{text}</span>
+      {end}
     </footer>
   );
 }
