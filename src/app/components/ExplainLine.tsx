@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
-import { deriveExplainState, explain, explainLoaded, loadExplain } from '../explain';
+import { securityCode } from '../../engine/security/load';
+import { deriveExplainState, explain, explainLoaded, explainSecurityLoaded, loadExplain, loadExplainSecurity } from '../explain';
 import { s } from '../i18n/strings';
 import { useApp } from '../store';
 import { indexOf, isLive, stateAt, staticOf } from '../views/runView';
@@ -22,10 +23,13 @@ export function ExplainLine({ t, end }: { t: number; end?: ReactNode }) {
   const ready = !cfg || explainLoaded(cfg);
   // The run's text normally loaded with the run (load.ts); if not, say nothing until it arrives —
   // never another strategy's story. No dependency list: after a failed fetch the next render asks again.
+  // Likewise the attack sentence, once the engine runs its security code (a security block, a
+  // tamper or a Byzantine worker): until it arrives the line says the strategy's sentence alone.
+  const attackTextDue = securityCode() !== undefined && !explainSecurityLoaded();
   useEffect(() => {
-    if (!cfg || ready) return;
+    if (!cfg || (ready && !attackTextDue)) return;
     let alive = true;
-    loadExplain(cfg).then(
+    Promise.all([loadExplain(cfg), attackTextDue ? loadExplainSecurity() : null]).then(
       () => alive && arrived((n) => n + 1),
       () => undefined,
     );
@@ -42,6 +46,7 @@ export function ExplainLine({ t, end }: { t: number; end?: ReactNode }) {
   const st = deriveExplainState({
     cfg: sim.scenario.strategy,
     ...(sim.scenario.coordination ? { coordination: sim.scenario.coordination } : {}),
+    ...(sim.scenario.security ? { security: sim.scenario.security } : {}),
     ix: indexOf(sim),
     static: staticOf(sim),
     state: stateAt(sim, t),

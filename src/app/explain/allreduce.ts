@@ -43,8 +43,9 @@ export function allreduce(st: ExplainState): Sentence {
       'Healed: the ring simply resumes from the version every worker already shares — there is nothing to reconcile.',
       '已恢复：环直接从所有节点共同持有的版本继续，没有任何需要“对账”的东西。',
     );
+  const healthy = st.attacked ? S('The ring still runs in lockstep', '环仍在锁步运行') : S('Healthy ring', '环路正常');
   return S(
-    `Healthy ring: all ${st.workers.length} workers step through the same versions, one round at a time (lockstep, no version conflicts); a worker may briefly lag while a round's result reaches it. Even without a partition it pays for this by waiting for the slowest worker every round (PACELC: ${pacelc}).`,
-    `环路正常：${st.workers.length} 个工作节点逐轮经过同一串版本（锁步，没有版本冲突）；某一轮的结果送达之前，个别节点会短暂落后。即使没有网络分区，它也要为此付出代价：每一轮都等最慢的节点（PACELC 中为 ${pacelc}）。`,
+    `${healthy.en}: all ${st.workers.length} workers step through the same versions, one round at a time (lockstep, no version conflicts); a worker may briefly lag while a round's result reaches it. Even without a partition it pays for this by waiting for the slowest worker every round (PACELC: ${pacelc}).`,
+    `${healthy.zh}：${st.workers.length} 个工作节点逐轮经过同一串版本（锁步，没有版本冲突）；某一轮的结果送达之前，个别节点会短暂落后。即使没有网络分区，它也要为此付出代价：每一轮都等最慢的节点（PACELC 中为 ${pacelc}）。`,
   );
 }

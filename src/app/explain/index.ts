@@ -41,6 +41,19 @@ const loaders: Record<ModuleKey, () => Promise<Explainer>> = {
 
 const modules = loadOnce((key: ModuleKey) => loaders[key]());
 
+/** The attack sentence (security.ts): loaded with the security code, for the runs that have an attacker. */
+const attackText = loadOnce((_: 'security') => import('./security').then((m) => m.security));
+
+/** Loads the attack sentence (once): wherever the engine's security code runs, an attacker may appear. */
+export function loadExplainSecurity(): Promise<void> {
+  return attackText.load('security');
+}
+
+/** Whether `explain` can say what an attacker does (before that, it says the strategy's sentence alone). */
+export function explainSecurityLoaded(): boolean {
+  return attackText.get('security') !== undefined;
+}
+
 /** The module's key, or null for a kind without a tailored text (it gets `generic`, always loaded). */
 function keyOf(cfg: StrategyConfig): ModuleKey | null {
   const key = moduleOf(cfg);
@@ -68,7 +81,9 @@ export function explainSentence(st: ExplainState): Sentence {
 }
 
 export function explain(st: ExplainState, lang: Lang): string {
-  let text = explainSentence(st)[lang];
+  // An attacker at work is what the viewer most needs named: first, then the strategy's story.
+  const attack = st.attacked ? (attackText.get('security')?.(st) ?? null) : null;
+  let text = attack ? `${attack[lang]}${lang === 'zh' ? '' : ' '}${explainSentence(st)[lang]}` : explainSentence(st)[lang];
   // A broken invariant outranks any story about trade-offs: it is a bug, and the line says so first.
   const violations = st.metrics.violations ?? 0;
   if (violations > 0) {

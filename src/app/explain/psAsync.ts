@@ -70,8 +70,10 @@ export function psAsync(st: ExplainState): Sentence {
   const note = waiting.length > 0 ? S(`; ${list(waiting, 'en')} ${waiting.length === 1 ? 'is' : 'are'} only waiting for ${server}'s reply to a pull`, `；${list(waiting, 'zh')} 只是在等 ${server} 回复拉取请求`) : S('', '');
   // Availability looks back 10 × stepMs: quote it once the window has filled.
   const avail = st.t >= 10 * st.stepMs ? S(` (availability ${a})`, `（可用性 ${a}）`) : S('', '');
+  // "Healthy" is not the word while an attacker is at work (the attack sentence comes first).
+  const healthy = st.attacked ? S('No worker waits for another', '工作节点之间互不等待') : S('Healthy: no worker waits for another', '运行正常：工作节点之间互不等待');
   return S(
-    `Healthy: no worker waits for another${avail.en}${note.en}. But each worker computes on parameters that miss the others' newest updates (staleness ${stale}, in versions) — eventual consistency, ${pacelc}.`,
-    `运行正常：工作节点之间互不等待${avail.zh}${note.zh}。但每个工作节点计算所用的参数都缺少其他节点最新的更新（陈旧度 ${stale}，以版本计）——最终一致性，${pacelc}。`,
+    `${healthy.en}${avail.en}${note.en}. But each worker computes on parameters that miss the others' newest updates (staleness ${stale}, in versions) — eventual consistency, ${pacelc}.`,
+    `${healthy.zh}${avail.zh}${note.zh}。但每个工作节点计算所用的参数都缺少其他节点最新的更新（陈旧度 ${stale}，以版本计）——最终一致性，${pacelc}。`,
   );
 }

@@ -48,6 +48,12 @@ export function psSync(st: ExplainState): Sentence {
       `${w.node} 变慢了（×${factor(w.factor)}）：每一轮都要在栅栏处等它。${n} 个工作节点、每步掉队概率为 p 时，一轮被拖慢的概率是 1 − (1 − p)^${n}——一致性的代价是延迟（${pacelc} 中的“EC”）。`,
     );
   }
+  // Under attack the barrier still does its job, and that is the point (L13): consistency is not integrity.
+  if (st.attacked)
+    return S(
+      `The barrier still holds: every round all workers get the same parameters from ${server}, poisoned or not (no version conflicts) — consistency is not integrity.`,
+      `栅栏照常工作：每一轮所有工作节点都从 ${server} 拿到相同的参数，无论是否被投毒（没有版本冲突）——一致性不等于完整性。`,
+    );
   return S(
     `Healthy barrier: every round all workers get the same parameters from ${server} (lockstep, no version conflicts). Even without a partition each round waits for the slowest counted gradient — ${pacelc}.`,
     `栅栏运行正常：每一轮所有工作节点都从 ${server} 拿到相同的参数（锁步，没有版本冲突）。即使没有网络分区，每一轮也要等被计入的最慢梯度——${pacelc}。`,

@@ -4,7 +4,9 @@ import { lastAtOrBefore } from '../../engine/index/series';
 import { capOf, strategyInfo, type CapClass, type StrategyConfig } from '../../protocols';
 import { readModeOf, type CoordinationConfig, type ReadMode } from '../../protocols/coord/config';
 import type { NoteName } from '../../protocols/facts';
-import type { NodeId } from '../../sim/types';
+import type { ByzantineAttack, NodeId } from '../../sim/types';
+import type { TamperSpec } from '../../sim/faults';
+import type { SecurityConfig } from '../../scenario/schema';
 
 /**
  * What the "What you see" line knows about the run at a time t: the state at t (RunState: nodes
@@ -23,6 +25,8 @@ export interface ExplainInput {
   cfg: StrategyConfig;
   /** The scenario's coordination block, when a service runs beside the strategy (cluster.coord > 0). */
   coordination?: CoordinationConfig;
+  /** The scenario's per-message protection (absent: none). */
+  security?: SecurityConfig;
   ix: RunIndex;
   static: RunStatic;
   /** The run at the cursor time. */
@@ -54,6 +58,14 @@ export interface ExplainState {
   /** Workers with a broken link to the (first) server: they cannot reach it. */
   isolated: NodeId[];
   crashedWorkers: NodeId[];
+  /** The messages' protection: the scenario's security block, `none` without one. */
+  security: SecurityConfig;
+  /** Links a man-in-the-middle holds at t, and what it does there (not one that has spent its `count`). */
+  tampered: Array<{ from: NodeId; to: NodeId } & TamperSpec>;
+  /** Workers that are Byzantine at t (authenticated, malicious). */
+  byzantine: Array<{ node: NodeId; attack: ByzantineAttack; scale?: number }>;
+  /** An attacker is at work at t (a tampered link or a Byzantine worker): "healthy" is not the word. */
+  attacked: boolean;
   serverDown: boolean;
   slow: Array<{ node: NodeId; factor: number }>;
   /** A heal, restore or restart ended a fault within healWindowMs before t, and none is in force. */
@@ -64,8 +76,11 @@ export interface ExplainState {
   metrics: Record<string, number | null>;
   /** When that sample was taken (null: none yet). */
   sampledAt: number | null;
-  /** How many notes of a name (and matching `pred`) happened at or before t: exact, where a sampled metric lags. */
-  countNotes: (what: NoteName, pred?: (n: NoteEvent) => boolean) => number;
+  /**
+   * How many notes of a name (and matching `pred`) happened at or before `at` (default t): exact,
+   * where a sampled metric lags. At `sampledAt` it matches a counter metric the strip shows.
+   */
+  countNotes: (what: NoteName, pred?: (n: NoteEvent) => boolean, at?: number) => number;
   availability: number | null;
   staleness: number | null;
   divergence: number | null;
@@ -128,6 +143,21 @@ export function deriveExplainState(input: ExplainInput): ExplainState {
     if (i >= 0) crashedAt[id] = downs[i].start;
   }
   const v = ix.violations[0];
+  const countNotes = (what: NoteName, pred?: (n: NoteEvent) => boolean, at = t): number => {
+    let k = 0;
+    for (let i = lastAtOrBefore(ix.notes, at, (n) => n.t); i >= 0; i--) if (ix.notes[i].what === what && (!pred || pred(ix.notes[i]))) k++;
+    return k;
+  };
+  // A man-in-the-middle with a message budget (`count`) stops once it has spent it, though the
+  // link keeps its spec until an untamper: from then on it is not at work.
+  const spent = (from: NodeId, to: NodeId, count: number | undefined, replay: boolean): boolean => {
+    if (count === undefined) return false;
+    const onLink = (n: NoteEvent): boolean => n.node === to && 'from' in n.data && n.data.from === from;
+    const names: NoteName[] = replay ? ['replayAccepted', 'replayRejected'] : ['tamperAccepted', 'tamperRejected'];
+    return names.reduce((k, what) => k + countNotes(what, onLink), 0) >= count;
+  };
+  const tampered = state.links.flatMap((l) => (l.tamper && !spent(l.from, l.to, l.tamper.count, l.tamper.attack === 'replay') ? [{ from: l.from, to: l.to, ...l.tamper }] : []));
+  const byzantine = state.nodes.flatMap((n) => (n.byzantine ? [{ node: n.id, ...n.byzantine }] : []));
   return {
     cfg,
     cap: strategyInfo(cfg.kind) ? capOf(cfg) : null,
@@ -143,17 +173,17 @@ export function deriveExplainState(input: ExplainInput): ExplainState {
     brokenLinks: faulty,
     isolated,
     crashedWorkers: workers.filter((w) => !w.up).map((w) => w.id),
+    security: input.security ?? { integrity: 'none', replayProtection: false, keys: 'per-worker' },
+    tampered,
+    byzantine,
+    attacked: tampered.length > 0 || byzantine.length > 0,
     serverDown: server !== null && !server.up,
     slow: state.nodes.filter((n) => n.up && n.slowFactor > 1).map((n) => ({ node: n.id, factor: n.slowFactor })),
     recentlyHealed: !faultNow && repair !== null && t - repair.t <= healWindowMs,
     lastRepair: repair,
     metrics: state.metrics?.cluster ?? {},
     sampledAt: state.sampledAt,
-    countNotes: (what, pred) => {
-      let k = 0;
-      for (let i = lastAtOrBefore(ix.notes, t, (n) => n.t); i >= 0; i--) if (ix.notes[i].what === what && (!pred || pred(ix.notes[i]))) k++;
-      return k;
-    },
+    countNotes,
     availability: state.metrics?.cluster.availability ?? null,
     staleness: state.metrics?.cluster.staleness ?? null,
     divergence: state.metrics?.cluster.divergence ?? null,

@@ -3,7 +3,7 @@ import type { RunState } from '../../engine/index/runState';
 import { Simulation } from '../../engine/simulation';
 import type { Scenario } from '../../scenario/schema';
 import { InstantTrainer } from '../../engine/testing/instantTrainer';
-import { deriveExplainState, loadExplain, type ExplainState } from '../explain';
+import { deriveExplainState, loadExplain, loadExplainSecurity, type ExplainState } from '../explain';
 import { indexOf, stateAt, staticOf } from '../views/runView';
 
 /**
@@ -15,7 +15,7 @@ export async function runBuiltin(id: string, patch?: (s: Scenario) => Scenario):
   const v = loadBuiltin(id);
   if (!v.ok) throw new Error(v.errors.join('\n'));
   const sc = patch ? patch(v.scenario) : v.scenario;
-  const [sim] = await Promise.all([Simulation.create(sc, { trainer: new InstantTrainer() }), loadExplain(sc.strategy)]);
+  const [sim] = await Promise.all([Simulation.create(sc, { trainer: new InstantTrainer() }), loadExplain(sc.strategy), loadExplainSecurity()]);
   await sim.runToEnd();
   return sim;
 }
@@ -41,5 +41,5 @@ export function interestingTimes(sim: Simulation): number[] {
 
 export function explainAt(sim: Simulation, t: number): { state: RunState; st: ExplainState } {
   const state = stateAt(sim, t);
-  return { state, st: deriveExplainState({ cfg: sim.scenario.strategy, coordination: sim.scenario.coordination, ix: indexOf(sim), static: staticOf(sim), state, done: t >= sim.durationMs, stepMs: sim.scenario.compute.stepMs }) };
+  return { state, st: deriveExplainState({ cfg: sim.scenario.strategy, coordination: sim.scenario.coordination, security: sim.scenario.security, ix: indexOf(sim), static: staticOf(sim), state, done: t >= sim.durationMs, stepMs: sim.scenario.compute.stepMs }) };
 }

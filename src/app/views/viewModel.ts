@@ -51,6 +51,6 @@ export function viewModelAt(sim: Simulation, t: number, lang: Lang) {
       .map((n) => noteText(n, lang, sim.scenario)),
     expectations: expectationsAt(sim, t).map((e) => [e.time, e.pass, e.actual]),
     violations: lastAtOrBefore(ix.violations, t, (v) => v.t) + 1,
-    explain: explain(deriveExplainState({ cfg: sim.scenario.strategy, coordination: sim.scenario.coordination, ix, static: st, state, done: false, stepMs: sim.scenario.compute.stepMs }), lang),
+    explain: explain(deriveExplainState({ cfg: sim.scenario.strategy, coordination: sim.scenario.coordination, security: sim.scenario.security, ix, static: st, state, done: false, stepMs: sim.scenario.compute.stepMs }), lang),
   };
 }
