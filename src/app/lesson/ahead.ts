@@ -1,3 +1,6 @@
+import { get, reportError } from '../store';
+import { ls } from '../i18n/lessonStrings';
+import { variantTitle } from './script';
 import { getLesson, setLesson, type AheadRun } from './store';
 
 /**
@@ -38,14 +41,28 @@ async function advance(r: AheadRun): Promise<void> {
     while (mine() && !sim.done && sim.now() < until) {
       const spare = await idle();
       await sim.advanceTo(until, { wallBudgetMs: Math.min(SLICE_MAX_MS, Math.max(SLICE_MIN_MS, spare - 1)) });
-      if (sim.failure) break;
+      if (sim.failure) return stop(r, sim.failure);
       const reached = sim.done || sim.now() >= until;
       if (reached || performance.now() - told >= TICK_MS) {
         told = performance.now();
         if (mine()) setLesson((st) => ({ aheadTick: st.aheadTick + 1 }));
       }
     }
-  } catch {
-    // Its workers went with the lesson (closed meanwhile): nothing is left to show it.
+  } catch (e) {
+    // Its workers went: with the lesson (closed meanwhile: nothing is left to show it), or not.
+    stop(r, e instanceof Error ? e.message : String(e));
   }
+}
+
+/**
+ * A copy that cannot reach its time: what reads it says so instead of waiting for good, and the
+ * error panel says why, as for a run on screen.
+ */
+function stop(r: AheadRun, why: string): void {
+  const st = getLesson();
+  if (!st.ahead.includes(r) || !st.lesson) return;
+  r.stopped = why;
+  const lang = get().lang;
+  reportError(ls(lang, 'aheadStopped', { run: variantTitle(st.lesson, r.id)[lang], cause: why }), undefined, `ahead:${r.id}:${why}`);
+  setLesson((s) => ({ aheadTick: s.aheadTick + 1 }));
 }

@@ -23,6 +23,8 @@ export interface LiveValue {
   now?: number;
   /** No run of the variant on this page (neither on screen nor a copy). */
   noRun?: true;
+  /** The runs that could give it stopped short (a simulation error): where, and why (engine words). */
+  stopped?: { now: number; why: string };
 }
 
 export function liveValue(ref: PlaceholderRef): LiveValue {
@@ -34,16 +36,21 @@ export function liveValue(ref: PlaceholderRef): LiveValue {
   // A time or the end: the run on screen once it got there, else its copy running ahead — unless
   // the learner acted off the script, when only the run on screen says what happens in it.
   const st = getLesson();
-  const copy = st.offScript && shown ? undefined : st.ahead.find((r) => r.id === ref.variant)?.sim;
+  const ahead = st.offScript && shown ? undefined : st.ahead.find((r) => r.id === ref.variant);
+  const copy = ahead?.sim;
   let furthest: Simulation | null = null;
+  let stopped: LiveValue['stopped'];
   for (const sim of [shown, copy]) {
     if (!sim) continue;
     const t = ref.at === 'end' ? (sim.done ? sim.durationMs : null) : ref.at;
     const v = t === null ? null : read(sim, t, ref);
     if (v) return v;
-    if (!furthest || sim.now() > furthest.now()) furthest = sim;
+    // A run that stopped short will not get there: wait for the other, or say it stopped.
+    const why = sim.failure ?? (sim === copy ? ahead?.stopped : undefined);
+    if (why !== undefined) stopped ??= { now: sim.now(), why };
+    else if (!furthest || sim.now() > furthest.now()) furthest = sim;
   }
-  if (!furthest) return { value: null, noRun: true };
+  if (!furthest) return stopped ? { value: null, stopped } : { value: null, noRun: true };
   return { value: null, waitsFor: { at: ref.at === 'end' ? furthest.durationMs : ref.at, end: ref.at === 'end' }, now: furthest.now() };
 }
 
@@ -65,14 +72,14 @@ export function atWords(at: number | 'now' | 'end', lang: Lang): string {
 
 /** What a live value reads, in words: "acks=1 · lost updates · at the end" (its tooltip). */
 export function describeRef(ref: PlaceholderRef, lang: Lang): string {
-  const lesson = useLesson.getState().lesson;
-  const variant = lesson ? variantTitle(lesson, ref.variant)[lang] : ref.variant;
+  const variant = ownRunTitle(ref.variant, lang);
   const metric = metricLabel(lang, ref.metric) + (ref.node ? ` (${ref.node})` : '');
   return `${variant} · ${metric} · ${atWords(ref.at, lang)}`;
 }
 
 /** Why a value is "—" for now, or null when it is not waiting for its run. */
 export function pendingWords(v: LiveValue, lang: Lang): string | null {
+  if (v.stopped) return ls(lang, 'valueStopped', { now: secs(v.stopped.now) });
   if (!v.waitsFor || v.now === undefined) return null;
   const now = secs(v.now);
   const t = secs(v.waitsFor.at);
@@ -85,9 +92,20 @@ export function pendingWords(v: LiveValue, lang: Lang): string | null {
  */
 export function chartPending(variants: readonly string[], metric: string, at: number | 'end', lang: Lang): string | null {
   let slowest: LiveValue | null = null;
+  const stopped: string[] = [];
   for (const id of variants) {
     const v = liveValue({ variant: id, metric, at });
-    if (v.waitsFor && v.now !== undefined && (slowest === null || v.now < slowest.now!)) slowest = v;
+    if (v.stopped) stopped.push(id);
+    else if (v.waitsFor && v.now !== undefined && (slowest === null || v.now < slowest.now!)) slowest = v;
   }
-  return slowest ? ls(lang, 'tablePending', { now: secs(slowest.now!) }) : null;
+  const parts: string[] = [];
+  if (slowest) parts.push(ls(lang, 'tablePending', { now: secs(slowest.now!) }));
+  // A stopped run's "—" is for good: name it, so the gap is not read as a value.
+  if (stopped.length > 0) parts.push(ls(lang, 'tableStopped', { runs: stopped.map((id) => ownRunTitle(id, lang)).join(lang === 'zh' ? '、' : ', ') }));
+  return parts.length > 0 ? parts.join(' · ') : null;
+}
+
+function ownRunTitle(id: string, lang: Lang): string {
+  const lesson = useLesson.getState().lesson;
+  return lesson ? variantTitle(lesson, id)[lang] : id;
 }

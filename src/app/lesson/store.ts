@@ -25,6 +25,8 @@ export interface VariantRun {
 export interface AheadRun extends VariantRun {
   /** Simulated ms it runs to ('end': the run's end). */
   until: number | 'end';
+  /** Why it stopped short of `until` (its simulation failed, or its workers went): set once, by ahead.ts. */
+  stopped?: string;
 }
 
 export interface LessonState {

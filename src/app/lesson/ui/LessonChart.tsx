@@ -57,7 +57,7 @@ function Sweep({ chart, lang }: { chart: Extract<Chart, { kind: 'sweep' }>; lang
       const lv = liveValue({ variant: id, metric: chart.metric, at: chart.at });
       // A time to target that is null where its run got there: never reached, which the lessons
       // compare as +∞ (CURRICULUM §C.7), so it is drawn above the axis, not left out.
-      const never = chart.metric === 'timeToTarget' && lv.value === null && !lv.waitsFor && !lv.noRun;
+      const never = chart.metric === 'timeToTarget' && lv.value === null && !lv.waitsFor && !lv.noRun && !lv.stopped;
       return { id, i, label: knobLabel(id, chart.knob, lang), v: lv.value, never };
     });
     const x = d3
