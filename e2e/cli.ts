@@ -19,10 +19,11 @@ export interface CliSummary {
 const known = new Map<string, CliSummary>();
 
 /** The CLI's `--json` output. Exit 1 (an expectation failed) still carries it; anything else is an error. */
-function runCli(target: string): string {
+function runCli(target: string, untilMs?: number): string {
   try {
     // `node --import tsx`, not `npx tsx`: npx's own start costs ~0.8 s a call.
-    return execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', target, '--json'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const until = untilMs === undefined ? [] : ['--until', String(untilMs)];
+    return execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', target, '--json', ...until], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   } catch (e) {
     const err = e as { status?: number; stdout?: string; stderr?: string };
     if (err.status !== 1 || !err.stdout) throw new Error(`sim ${target} failed (exit ${err.status}): ${err.stderr ?? ''}`, { cause: e });
@@ -33,10 +34,11 @@ function runCli(target: string): string {
 /**
  * The CLI's summary of a scenario (a built-in id or a file), for comparing the browser's run
  * against it. A user's run may well break the scenario's expectations: its hash is what is compared.
+ * `untilMs`: the run stopped there (`--until`), as a lesson's copy stops at the time it reads.
  */
-export function cliSummary(target: string): CliSummary {
-  const key = existsSync(target) ? `${target}\0${readFileSync(target, 'utf8')}` : target;
+export function cliSummary(target: string, untilMs?: number): CliSummary {
+  const key = `${existsSync(target) ? `${target}\0${readFileSync(target, 'utf8')}` : target}\0${untilMs ?? ''}`;
   let out = known.get(key);
-  if (!out) known.set(key, (out = JSON.parse(runCli(target)) as CliSummary));
+  if (!out) known.set(key, (out = JSON.parse(runCli(target, untilMs)) as CliSummary));
   return out;
 }

@@ -313,11 +313,14 @@ function isLessonFile(id: string): boolean {
   return (j.acts?.length ?? 0) > 0 || (j.narration?.length ?? 0) > 0;
 }
 
-/** The CLI's schedule hash of one run of a lesson: the base (the built-in) or a variant resolved as its own file. */
-function cliHash(id: string, variant: string): string {
+/**
+ * The CLI's schedule hash of one run of a lesson: the base (the built-in) or a variant resolved as
+ * its own file; to `untilMs` only where given (`--until`).
+ */
+function cliHash(id: string, variant: string, untilMs?: number): string {
   const base = validateScenario(JSON.parse(readFileSync(`public/scenarios/${id}.json`, 'utf8')));
   if (!base.ok) throw new Error(base.errors.join('\n'));
-  if (isBaseId(base.scenario, variant)) return cliSummary(id).scheduleHash;
+  if (isBaseId(base.scenario, variant)) return cliSummary(id, untilMs).scheduleHash;
   const v = resolveVariant(base.scenario, variant);
   if (!v.ok) throw new Error(v.errors.join('\n'));
   // The run alone: the script and the other variants stay with the lesson (its sampleAt stays).
@@ -327,7 +330,35 @@ function cliHash(id: string, variant: string): string {
   mkdirSync('test-results', { recursive: true });
   const file = `test-results/${id}-${variant}.json`;
   writeFileSync(file, JSON.stringify(run));
-  return cliSummary(file).scheduleHash;
+  return cliSummary(file, untilMs).scheduleHash;
+}
+
+/**
+ * A lesson's copies (lesson/ahead.ts) are runs like any other: each, at the time the lesson reads
+ * it, has the CLI's schedule hash for its variant run to that time. kafka-acks-isr's acks=1 copy
+ * runs to the end; ring-allreduce-cost's six stop at 7.9 s, five of them variants no act shows.
+ */
+for (const [id, copies] of [
+  ['kafka-acks-isr', 1],
+  ['ring-allreduce-cost', 6],
+] as const) {
+  test(`${id}: each copy computing ahead has the CLI’s schedule hash for its variant, to the time it stops`, async ({ page }) => {
+    test.setTimeout(300_000);
+    await page.goto(`./?${new URLSearchParams({ lesson: id, backend: 'wasm', lang: 'en' })}`);
+    await page.waitForFunction(
+      (n) => {
+        const ahead = (window as unknown as Hooked).capPlayground?.lesson()?.ahead ?? [];
+        return ahead.length === n && ahead.every((r) => r.stopped !== null || r.scheduleHash !== null);
+      },
+      copies,
+      { timeout: 240_000, polling: 250 },
+    );
+    const { ahead } = (await lessonState(page))!;
+    for (const r of ahead) {
+      expect(r.stopped, r.id).toBeNull();
+      expect({ copy: r.id, hash: r.scheduleHash }).toEqual({ copy: r.id, hash: cliHash(id, r.id, r.until === 'end' ? undefined : r.until) });
+    }
+  });
 }
 
 for (const id of hashLessons) {

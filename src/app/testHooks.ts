@@ -42,6 +42,8 @@ export interface TestHooks {
     pos: { act: number; step: number };
     waiting: { at: number; variant: string } | null;
     runs: Array<{ id: string; now: number; done: boolean; scheduleHash: string | null }>;
+    /** The copies computing ahead off screen (lesson/ahead.ts): a hash once one has got to its `until`. */
+    ahead: Array<{ id: string; until: number | 'end'; now: number; done: boolean; stopped: string | null; scheduleHash: string | null }>;
   } | null;
 }
 
@@ -84,9 +86,24 @@ export function installTestHooks(): void {
         pos: st.pos,
         waiting: st.waiting ? { at: st.waiting.at, variant: st.waiting.variant } : null,
         runs: st.runs.map((r) => ({ id: r.id, now: r.sim.now(), done: r.sim.done, scheduleHash: finalHash(r.sim) })),
+        ahead: st.ahead.map((r) => ({ id: r.id, until: r.until, now: r.sim.now(), done: r.sim.done, stopped: r.stopped ?? null, scheduleHash: hashAt(r.sim, r.until) })),
       };
     },
   };
+}
+
+const untilHashes = new WeakMap<Simulation, string>();
+
+/**
+ * A copy's schedule hash once it has got to `until` (the events up to it: the CLI's `--until`),
+ * asked for the first time it is there; a copy to the end is a finished run's.
+ */
+function hashAt(sim: Simulation, until: number | 'end'): string | null {
+  if (until === 'end' || until >= sim.durationMs) return finalHash(sim);
+  if (sim.now() < until) return null;
+  const known = untilHashes.get(sim);
+  if (known === undefined) void sim.digests().then((d) => untilHashes.set(sim, d.scheduleHash), () => undefined);
+  return known ?? null;
 }
 
 /** A finished run's schedule hash once the hash worker has given it (asking for it the first time), else null. */
