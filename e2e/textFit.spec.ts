@@ -253,6 +253,17 @@ test('a lesson\'s variant titles and CAP chips are whole at 1280 presenter ("Zoo
   }
 });
 
+test("a lesson's focused metric readout is whole at 1280 presenter (L13's accuracy read '0.9…', the number the step points at)", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto(`./?${new URLSearchParams({ lesson: 'secure-updates-byzantine', backend: 'wasm', lang: 'en', present: '1', step: '1.3' })}`);
+  const values = page.locator('[data-testid="variant-metric-accuracy"]');
+  await expect(values).toHaveCount(2);
+  // Once the runs have a sample, each value holds three digits after the point.
+  await expect(values.first()).toHaveText(/^\d\.\d{3}$/, { timeout: 60_000 });
+  const cut = await values.evaluateAll((els) => els.map((el) => ({ text: el.textContent ?? '', cut: el.scrollWidth > el.clientWidth + 1 })));
+  for (const c of cut) expect(c.cut, `"${c.text}" whole`).toBe(false);
+});
+
 test("a lesson's Try-it card shows the selected node's facts whole, on lines of their own", async ({ page }) => {
   await openLessonAt(page, [1920, 1080], 'paxos-vs-2pc', 'zh', true, 3000); // the step that waits for s4's crash selects s4
   const facts = page.locator('.try [data-testid="node-facts"]');
