@@ -264,6 +264,21 @@ test("a lesson's focused metric readout is whole at 1280 presenter (L13's accura
   for (const c of cut) expect(c.cut, `"${c.text}" whole`).toBe(false);
 });
 
+test('the run time in the top bar is whole on one line ("t=1.9" lost its " s" on runs under 10 s)', async ({ page }) => {
+  for (const present of [false, true]) {
+    await openLessonAt(page, [1280, 720], 'raft-figure-8', 'en', present, 1900);
+    const m = await page.locator('.sim-time-text').evaluate((el) => {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      const rects = [...range.getClientRects()];
+      return { text: el.textContent ?? '', lines: new Set(rects.map((r) => Math.round(r.top))).size, right: Math.max(...rects.map((r) => r.right)), boxRight: el.getBoundingClientRect().right };
+    });
+    expect(m.text).toBe('t=1.9 s');
+    expect(m.lines, `presenter ${present}: one line`).toBe(1);
+    expect(m.right, `presenter ${present}: inside its box`).toBeLessThanOrEqual(m.boxRight + 1);
+  }
+});
+
 test("a lesson's Try-it card shows the selected node's facts whole, on lines of their own", async ({ page }) => {
   await openLessonAt(page, [1920, 1080], 'paxos-vs-2pc', 'zh', true, 3000); // the step that waits for s4's crash selects s4
   const facts = page.locator('.try [data-testid="node-facts"]');
