@@ -178,6 +178,16 @@ describe('crowded topologies', () => {
     expect(lay.nodeR).toBe(28);
     expect(lay.unlabelled.size).toBe(0);
   });
+  it("a short ring leaves room above its top row for a slow worker's clock badge (cut at the panel's top edge)", () => {
+    // The interview lesson's ring at 1280 presenter: a 396×104 panel, six workers in two rows.
+    const lay = topologyLayout(ws(6), 396, 104, 0, undefined, undefined, 1.13);
+    expect(lay.kind).toBe('ring');
+    for (const [id, p] of lay.pos) {
+      // topologyNodes: the badge's box starts 0.95 R + 9 px above the glyph's centre.
+      expect(p.y - 0.95 * lay.nodeR - 9, id).toBeGreaterThanOrEqual(-1e-9);
+      expect(p.y + lay.nodeR, id).toBeLessThanOrEqual(104);
+    }
+  });
   it('staggers 16 workers in a short panel into two sub-columns, labelling only the outer one', () => {
     const lay = topologyLayout([...ws(16), ...ss(5)], 468, 128);
     expect(lay.nodeR).toBeGreaterThanOrEqual(11);

@@ -275,6 +275,11 @@ function shortRing(workers: readonly NodeId[], inner: readonly NodeId[], width: 
   return r >= SHORT_R_FLOOR ? shortRingAt(r, workers, inner, width, height, top, k, vw) : null;
 }
 
+/** How far above its glyph's centre a slow worker's clock badge reaches (topologyNodes draws it). */
+export function badgeReach(r: number): number {
+  return 0.95 * r + 9;
+}
+
 /** The smallest glyph a short ring draws: "w7" inside still reads (at 9 px). */
 const SHORT_R_FLOOR = 9;
 
@@ -284,7 +289,8 @@ function shortRingAt(nodeR: number, workers: readonly NodeId[], inner: readonly 
   const cy = top + (height - top) / 2;
   // The outermost workers' labels end at the panel's edges.
   const edge = nodeR + 8 * k + versionW;
-  const ry = Math.max(nodeR + GLYPH_GAP, (height - top) / 2 - nodeR - 2);
+  // The top row's glyphs come as close to the top as a slow worker's clock badge allows.
+  const ry = Math.max(nodeR + GLYPH_GAP, (height - top) / 2 - badgeReach(nodeR));
   const upper = Math.ceil(n / 2);
   // Clockwise from the top's middle: the top row's right half, down the right, the bottom row
   // right to left, up the left, the top row's left half.

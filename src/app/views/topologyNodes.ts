@@ -222,6 +222,7 @@ export function drawNodes(drawn: NodeSel, f: NodesFrame): void {
   });
 
   const clock = drawn.select<SVGGElement>('g.cv-clock').style('display', (d) => (d.node.slowFactor > 1 ? null : 'none'));
+  // Its box reaches badgeReach(R) above the centre (geometry.ts keeps that room in a short ring).
   clock.attr('transform', `translate(${R * 0.7},${-R * 0.95})`);
   clock
     .select('rect')
