@@ -240,8 +240,13 @@ test('a lesson on a phone: Back, Next and Free play stay on screen however far t
     await page.evaluate((top) => window.scrollTo(0, top), y);
     for (const id of ['lesson-prev', 'lesson-next', 'lesson-free']) await expect(page.getByTestId(id)).toBeInViewport();
   }
-  // The page is long: two panels, then the narration.
+  // The page is long: the narration, then two panels. The step is what a learner reads first: on
+  // the first screen, above the runs (after them, it was ~2000 px down).
   expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeGreaterThan(2 * 844);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await expect(page.getByTestId('lesson-step')).toBeInViewport();
+  const tops = await page.evaluate(() => ({ step: document.querySelector('[data-testid="lesson-step"]')!.getBoundingClientRect().top, panel: document.querySelector('.vp')!.getBoundingClientRect().top }));
+  expect(tops.step).toBeLessThan(tops.panel);
   await page.getByTestId('lesson-next').click();
   await expect(page.getByTestId('lesson-step')).not.toHaveAttribute('data-step-id', 'n1');
 });
