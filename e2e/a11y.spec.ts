@@ -247,6 +247,13 @@ test('a lesson on a phone: Back, Next and Free play stay on screen however far t
   await expect(page.getByTestId('lesson-step')).toBeInViewport();
   const tops = await page.evaluate(() => ({ step: document.querySelector('[data-testid="lesson-step"]')!.getBoundingClientRect().top, panel: document.querySelector('.vp')!.getBoundingClientRect().top }));
   expect(tops.step).toBeLessThan(tops.panel);
+  // A panel's two charts share a row at a readable height, not ~400 px of it.
+  const charts = await page.locator('.vp .view-charts').evaluateAll((els) => els.map((el) => ({ n: (el as HTMLElement).dataset.charts, h: el.getBoundingClientRect().height })));
+  expect(charts.filter((x) => x.n === '2').length).toBe(2);
+  for (const c of charts.filter((x) => x.n === '2')) {
+    expect(c.h).toBeGreaterThan(150);
+    expect(c.h).toBeLessThan(260);
+  }
   await page.getByTestId('lesson-next').click();
   await expect(page.getByTestId('lesson-step')).not.toHaveAttribute('data-step-id', 'n1');
 });

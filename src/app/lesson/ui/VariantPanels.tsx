@@ -147,7 +147,7 @@ function VariantPanel({ id, charts, single, checksFocused, metrics }: { id: stri
             <VersionTimeline sim={sim} frames={lessonFrames} lang={lang} cursor={cursor} onScrub={onScrub} marks={NO_MARKS} />
           </ViewBoundary>
         </div>
-        <div className="view view-charts" aria-label={s(lang, 'charts')}>
+        <div className="view view-charts" aria-label={s(lang, 'charts')} data-charts={charts.length}>
           <ViewBoundary name={s(lang, 'charts')}>
             <LossCharts sim={sim} t={t} frame={frame} lang={lang} charts={charts} />
           </ViewBoundary>
