@@ -34,7 +34,7 @@ function soFar(st: ExplainState, what: NoteName, from: NodeId, to: NodeId, unitZ
 
 function onLink(st: ExplainState, l: Tampered): Sentence {
   const link = `${l.from} → ${l.to}`;
-  const integrity = st.security.integrity;
+  const integrity = st.security?.integrity ?? 'none';
   if (l.attack === 'replay') {
     const took = count(st, 'replayAccepted', l.from, l.to);
     const refused = count(st, 'replayRejected', l.from, l.to);
@@ -110,7 +110,8 @@ function insiders(st: ExplainState): Sentence {
   const b = st.byzantine[0];
   const sends = byzantineSends(b);
   // Under HMAC or TLS it holds a valid key; without keys it is still the worker itself that sends.
-  const keyed = st.security.integrity === 'hmac' || st.security.integrity === 'tls';
+  const integrity = st.security?.integrity;
+  const keyed = integrity === 'hmac' || integrity === 'tls';
   const head = keyed
     ? S(
         `${list(ids, 'en')} ${one ? 'is' : 'are'} Byzantine: ${one ? 'it holds' : 'they hold'} a valid key and ${sends.en}, so every channel check passes — the update is authentic`,

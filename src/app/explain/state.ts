@@ -58,8 +58,8 @@ export interface ExplainState {
   /** Workers with a broken link to the (first) server: they cannot reach it. */
   isolated: NodeId[];
   crashedWorkers: NodeId[];
-  /** The messages' protection: the scenario's security block, `none` without one. */
-  security: SecurityConfig;
+  /** The messages' protection: the scenario's security block, or null without one (no check). */
+  security: SecurityConfig | null;
   /** Links a man-in-the-middle holds at t, and what it does there (not one that has spent its `count`). */
   tampered: Array<{ from: NodeId; to: NodeId } & TamperSpec>;
   /** Workers that are Byzantine at t (authenticated, malicious). */
@@ -173,7 +173,7 @@ export function deriveExplainState(input: ExplainInput): ExplainState {
     brokenLinks: faulty,
     isolated,
     crashedWorkers: workers.filter((w) => !w.up).map((w) => w.id),
-    security: input.security ?? { integrity: 'none', replayProtection: false, keys: 'per-worker' },
+    security: input.security ?? null,
     tampered,
     byzantine,
     attacked: tampered.length > 0 || byzantine.length > 0,
