@@ -92,7 +92,8 @@ export function installTestHooks(): void {
   };
 }
 
-const untilHashes = new WeakMap<Simulation, string>();
+/** A copy's hash at its `until`: null while the request is out (one request per copy, not one per poll). */
+const untilHashes = new WeakMap<Simulation, string | null>();
 
 /**
  * A copy's schedule hash once it has got to `until` (the events up to it: the CLI's `--until`),
@@ -102,8 +103,13 @@ function hashAt(sim: Simulation, until: number | 'end'): string | null {
   if (until === 'end' || until >= sim.durationMs) return finalHash(sim);
   if (sim.now() < until) return null;
   const known = untilHashes.get(sim);
-  if (known === undefined) void sim.digests().then((d) => untilHashes.set(sim, d.scheduleHash), () => undefined);
-  return known ?? null;
+  if (known !== undefined) return known;
+  untilHashes.set(sim, null);
+  void sim.digests().then(
+    (d) => untilHashes.set(sim, d.scheduleHash),
+    () => untilHashes.delete(sim), // asked again on the next poll
+  );
+  return null;
 }
 
 /** A finished run's schedule hash once the hash worker has given it (asking for it the first time), else null. */
