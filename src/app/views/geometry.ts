@@ -275,9 +275,12 @@ function shortRing(workers: readonly NodeId[], inner: readonly NodeId[], width: 
   return r >= SHORT_R_FLOOR ? shortRingAt(r, workers, inner, width, height, top, k, vw) : null;
 }
 
-/** How far above its glyph's centre a slow worker's clock badge reaches (topologyNodes draws it). */
+/** A slow worker's clock badge (topologyNodes draws it): its centre's offset in glyph radii, and its half-height in px. */
+export const CLOCK_BADGE = { dx: 0.7, dy: 0.95, halfHeight: 9 } as const;
+
+/** How far above its glyph's centre a slow worker's clock badge reaches. */
 export function badgeReach(r: number): number {
-  return 0.95 * r + 9;
+  return CLOCK_BADGE.dy * r + CLOCK_BADGE.halfHeight;
 }
 
 /** The smallest glyph a short ring draws: "w7" inside still reads (at 9 px). */

@@ -4,7 +4,7 @@ import type { NodeState } from '../../engine/index/runState';
 import type { Action, NodeId, NodeRole } from '../../sim/types';
 import type { Lang } from '../i18n/lang';
 import { consensusRoleOf, nodeLines, termWord, type DataRole, type WordsContext } from '../words/nodeWords';
-import { idFontPx, nodeHitRect, textOn, type LabelRoom, type Pt, type TopologyLayout } from './geometry';
+import { CLOCK_BADGE, idFontPx, nodeHitRect, textOn, type LabelRoom, type Pt, type TopologyLayout } from './geometry';
 import { labelPlacement, nodeHitBox } from './nodeLabels';
 import { measuredWidth } from './hooks';
 import { vs } from './strings';
@@ -223,13 +223,14 @@ export function drawNodes(drawn: NodeSel, f: NodesFrame): void {
 
   const clock = drawn.select<SVGGElement>('g.cv-clock').style('display', (d) => (d.node.slowFactor > 1 ? null : 'none'));
   // Its box reaches badgeReach(R) above the centre (geometry.ts keeps that room in a short ring).
-  clock.attr('transform', `translate(${R * 0.7},${-R * 0.95})`);
+  const h = CLOCK_BADGE.halfHeight;
+  clock.attr('transform', `translate(${R * CLOCK_BADGE.dx},${-R * CLOCK_BADGE.dy})`);
   clock
     .select('rect')
     .attr('x', -8)
-    .attr('y', -9)
-    .attr('rx', 9)
-    .attr('height', 18)
+    .attr('y', -h)
+    .attr('rx', h)
+    .attr('height', 2 * h)
     .attr('width', (d) => 22 + 8 * `×${fmtFactor(d.node.slowFactor)}`.length);
   clock.select('circle').attr('r', 5);
   clock.select('path').attr('d', 'M0,-3.2V0L2.4,1.6');
