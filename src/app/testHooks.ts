@@ -86,7 +86,7 @@ export function installTestHooks(): void {
         pos: st.pos,
         waiting: st.waiting ? { at: st.waiting.at, variant: st.waiting.variant } : null,
         runs: st.runs.map((r) => ({ id: r.id, now: r.sim.now(), done: r.sim.done, scheduleHash: finalHash(r.sim) })),
-        ahead: st.ahead.map((r) => ({ id: r.id, until: r.until, now: r.sim.now(), done: r.sim.done, stopped: r.stopped ?? null, scheduleHash: hashAt(r.sim, r.until) })),
+        ahead: st.ahead.map((r) => ({ id: r.id, until: r.until, now: r.sim.now(), done: r.sim.done, stopped: r.stopped ?? null, scheduleHash: r.reached ? hashAt(r.sim, r.until) : null })),
       };
     },
   };
@@ -96,12 +96,11 @@ export function installTestHooks(): void {
 const untilHashes = new WeakMap<Simulation, string | null>();
 
 /**
- * A copy's schedule hash once it has got to `until` (the events up to it: the CLI's `--until`),
- * asked for the first time it is there; a copy to the end is a finished run's.
+ * The schedule hash of a copy that has reached `until` (the events up to it: the CLI's `--until`),
+ * asked for the first time; a copy to the end is a finished run's.
  */
 function hashAt(sim: Simulation, until: number | 'end'): string | null {
   if (until === 'end' || until >= sim.durationMs) return finalHash(sim);
-  if (sim.now() < until) return null;
   const known = untilHashes.get(sim);
   if (known !== undefined) return known;
   untilHashes.set(sim, null);

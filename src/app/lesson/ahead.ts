@@ -42,7 +42,10 @@ async function advance(r: AheadRun): Promise<void> {
       const spare = await idle();
       await sim.advanceTo(until, { wallBudgetMs: Math.min(SLICE_MAX_MS, Math.max(SLICE_MIN_MS, spare - 1)) });
       if (sim.failure) return stop(r, sim.failure);
+      // Read between slices only: inside one, now() may already be `until` while that instant's
+      // events still run (an event that waits for a worker), and a digest taken then is partial.
       const reached = sim.done || sim.now() >= until;
+      if (reached) r.reached = true;
       if (reached || performance.now() - told >= TICK_MS) {
         told = performance.now();
         if (mine()) setLesson((st) => ({ aheadTick: st.aheadTick + 1 }));

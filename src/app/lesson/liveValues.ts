@@ -43,7 +43,9 @@ export function liveValue(ref: PlaceholderRef): LiveValue {
   for (const sim of [shown, copy]) {
     if (!sim) continue;
     const t = ref.at === 'end' ? (sim.done ? sim.durationMs : null) : ref.at;
-    const v = t === null ? null : read(sim, t, ref);
+    // A copy read between its slices only: at its `until` the instant may still be running.
+    const settled = sim !== copy || ahead?.reached === true || (t !== null && t < sim.now());
+    const v = t === null || !settled ? null : read(sim, t, ref);
     if (v) return v;
     // A run that stopped short will not get there: wait for the other, or say it stopped.
     const why = sim.failure ?? (sim === copy ? ahead?.stopped : undefined);

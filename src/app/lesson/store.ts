@@ -27,6 +27,8 @@ export interface AheadRun extends VariantRun {
   until: number | 'end';
   /** Why it stopped short of `until` (its simulation failed, or its workers went): set once, by ahead.ts. */
   stopped?: string;
+  /** It has finished its last slice at `until`: every event up to it has run (set by ahead.ts). */
+  reached?: true;
 }
 
 export interface LessonState {
