@@ -106,6 +106,18 @@ describe('cluster layout (several servers or brokers)', () => {
     // A 1024-wide projector's topology panel (~370 px) has no room between servers and workers.
     const narrow = topologyLayout(nodes, 370, 230, 0, undefined, undefined, 1.13);
     expect([...narrow.unlabelled].sort()).toEqual(['s0', 's1', 's2', 's3', 's4']);
+    // Unlabelled, they take the middle rather than huddle where their labels would have gone
+    // (paxos-vs-2pc's 393×150 panels drew five squares touching in a 50-px band), and still stop
+    // short of the workers by the leader's ring.
+    for (const [w, h, k] of [[370, 230, 1.13], [393, 150, 17 / 15]] as const) {
+      const lay = topologyLayout(nodes, w, h, 0, undefined, undefined, k);
+      const sx = ['s0', 's1', 's2', 's3', 's4'].map((id) => lay.pos.get(id)!.x);
+      const workerInner = lay.pos.get('w0')!.x - lay.pos.get('w3')!.x - 2 * lay.nodeR;
+      expect(Math.max(...sx) - Math.min(...sx)).toBeGreaterThan(0.5 * workerInner);
+      for (const s of ['s0', 's1', 's2', 's3', 's4'])
+        for (const wk of ['w0', 'w1', 'w2', 'w3'])
+          expect(Math.hypot(lay.pos.get(s)!.x - lay.pos.get(wk)!.x, lay.pos.get(s)!.y - lay.pos.get(wk)!.y)).toBeGreaterThanOrEqual(2.5 * lay.nodeR + 4);
+    }
     // A lesson's side-by-side panel (~440 px): room for a server's version, not for its term line.
     const side = topologyLayout(nodes, 440, 190, 0, undefined, undefined, 1.13);
     expect(side.unlabelled.size).toBe(0);

@@ -439,10 +439,7 @@ function clusterLayout(
   const workerEdge = xCol - (stagger - 1) * subDx - nodeR - (stagger > 1 ? 0 : Math.min(nodeR, width * 0.02));
   const rxFor = (w: number): number => Math.max(nodeR * 2, hasWorkers ? workerEdge - 4 - beside(w) : width / 2 - (beside(w) + 6));
   const clear = (w: number): boolean => !hasWorkers || rxFor(w) + beside(w) + 4 <= workerEdge;
-  const serverLabels: ServerLabels = clear(labelW.server) ? 'full' : clear(labelW.version) ? 'version' : 'none';
-  const rx = rxFor(serverLabels === 'full' ? labelW.server : labelW.version);
-  // Room above for the leader's crown and ring; below for nothing but the glyph.
-  const ry = Math.max(nodeR * 1.5, Math.min(h / 2 - nodeR - 22, Math.max(rx, h * 0.3)));
+  const wanted: ServerLabels = clear(labelW.server) ? 'full' : clear(labelW.version) ? 'version' : 'none';
   // Which side each server takes: by default the first half right, the rest left; under a
   // partition, the side where most of its group's workers stand, so each group's shading is one
   // side of the picture (Raft: {s0, w0, w1} | {w2, w3, s1…s4}).
@@ -453,29 +450,42 @@ function clusterLayout(
     for (const id of g) score += side.get(id) ?? 0;
     if (score !== 0) for (const id of g) if (sideOfServer.has(id)) sideOfServer.set(id, score > 0 ? 1 : -1);
   }
-  const place = (ids: readonly NodeId[], sgn: -1 | 1): void => {
-    const n = ids.length;
-    // Angles inside the right (or left) half, clockwise, evenly, clear of the vertical axis;
-    // in a short panel (a flat ellipse) far enough apart that neighbouring glyphs do not touch.
-    const step = Math.max(Math.PI / 3, Math.asin(Math.min(1, (2 * nodeR + GLYPH_GAP) / ry)));
-    const spread = Math.min(Math.PI * 0.8, step * Math.max(1, n - 1) + 0.001);
-    ids.forEach((id, i) => {
-      const a = n === 1 ? 0 : -spread / 2 + (i * spread) / (n - 1);
-      // Right half: top to bottom (clockwise); left half: bottom to top.
-      const y = cy + ry * Math.sin(a) * sgn;
-      const x = cx + sgn * rx * Math.cos(a);
-      pos.set(id, { x, y });
-      side.set(id, sgn);
-    });
+  const placeServers = (rx: number): void => {
+    // Room above for the leader's crown and ring; below for nothing but the glyph.
+    const ry = Math.max(nodeR * 1.5, Math.min(h / 2 - nodeR - 22, Math.max(rx, h * 0.3)));
+    const place = (ids: readonly NodeId[], sgn: -1 | 1): void => {
+      const n = ids.length;
+      // Angles inside the right (or left) half, clockwise, evenly, clear of the vertical axis;
+      // in a short panel (a flat ellipse) far enough apart that neighbouring glyphs do not touch.
+      const step = Math.max(Math.PI / 3, Math.asin(Math.min(1, (2 * nodeR + GLYPH_GAP) / ry)));
+      const spread = Math.min(Math.PI * 0.8, step * Math.max(1, n - 1) + 0.001);
+      ids.forEach((id, i) => {
+        const a = n === 1 ? 0 : -spread / 2 + (i * spread) / (n - 1);
+        // Right half: top to bottom (clockwise); left half: bottom to top.
+        pos.set(id, { x: cx + sgn * rx * Math.cos(a), y: cy + ry * Math.sin(a) * sgn });
+        side.set(id, sgn);
+      });
+    };
+    place(inner.filter((id) => sideOfServer.get(id) === 1), 1);
+    place(inner.filter((id) => sideOfServer.get(id) === -1), -1);
   };
-  place(inner.filter((id) => sideOfServer.get(id) === 1), 1);
-  place(inner.filter((id) => sideOfServer.get(id) === -1), -1);
-  // Whatever is still too close (a cluster in a very small panel) gets smaller glyphs, not overlap.
-  nodeR = Math.max(4, Math.min(nodeR, (nearest(pos) - GLYPH_GAP) / 2));
+  const workerR = nodeR;
   // Servers crowded on one side (a partition puts four of five on the left) would write their
   // labels over each other and over their neighbours' glyphs: there a server's term line goes,
   // then both lines (serverLabelFit), each server as its own room allows.
-  const fit = serverLabelFit(inner, pos, side, nodeR, textScale, { full: labelW.server, version: labelW.version }, [...workers, ...inner], serverLabels);
+  const fitAt = (labels: ServerLabels): Map<NodeId, ServerLabels> => {
+    nodeR = workerR;
+    placeServers(labels === 'none' ? bare : rxFor(labels === 'full' ? labelW.server : labelW.version));
+    // Whatever is still too close (a cluster in a very small panel) gets smaller glyphs, not overlap.
+    nodeR = Math.max(4, Math.min(nodeR, (nearest(pos) - GLYPH_GAP) / 2));
+    return serverLabelFit(inner, pos, side, nodeR, textScale, { full: labelW.server, version: labelW.version }, [...workers, ...inner], labels);
+  };
+  // Without labels the servers may spread to the workers' glyphs, less the leader's ring.
+  const bare = Math.max(nodeR * 2, hasWorkers ? workerEdge - 4 - nodeR * 1.5 : width / 2 - nodeR * 1.5 - 6);
+  let fit = fitAt(wanted);
+  // Kept close to the centre for labels that then found no room anyway (five servers between
+  // two columns in a lesson's panel): the servers take the whole middle instead, unlabelled.
+  if (wanted !== 'none' && inner.every((id) => fit.get(id) === 'none')) fit = fitAt('none');
   for (const id of inner) {
     if (fit.get(id) === 'none') unlabelled.add(id);
     else if (fit.get(id) === 'version') termless.add(id);
