@@ -318,6 +318,13 @@ test("a one-run lesson at 1024 presenter: its four charts keep a readable height
   for (const h of heights) expect(h).toBeGreaterThanOrEqual(100);
 });
 
+test("a four-run lesson at 1024 presenter: each topology keeps room to draw under its legend (Raft PS's seven-kind legend left it 74 px)", async ({ page }) => {
+  await openLessonAt(page, [1024, 768], 'interview-consistency-answer', 'en', true, 2000);
+  const stages = await page.locator('.lesson-stage .cv-topo-stage').evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().height)));
+  expect(stages).toHaveLength(4);
+  for (const h of stages) expect(h).toBeGreaterThanOrEqual(95);
+});
+
 test('a 1024-px projector: every metric value is whole, long ones smaller ("364160" was cut to "3641…")', async ({ page }) => {
   await openAt(page, [1024, 768], 'async-partition', 12_000, { lang: 'en', query: { present: '1' } });
   const values = await page.locator('.metrics-strip .metric-value').evaluateAll((els) =>
