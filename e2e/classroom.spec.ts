@@ -65,6 +65,9 @@ test('a teacher and three students: actions reach every screen in step, all four
 
   // Students cannot start the run; the teacher does, for everyone.
   await expect(ana.getByTestId('play')).toBeDisabled();
+  // Nor change the room's run (a change was loaded, then silently put back); the teacher can.
+  for (const id of ['strategy', 'workers', 'open-lessons']) await expect(ana.getByTestId(id)).toBeDisabled();
+  await expect(teacher.getByTestId('strategy')).toBeEnabled();
   await teacher.getByTestId('play').click();
   for (const p of [ana, bo, cy]) await expect(p.getByTestId('run-status')).toHaveText('running');
   await expect.poll(() => simTime(ana), { timeout: 30_000 }).toBeGreaterThan(1500);

@@ -10,28 +10,34 @@ import { applyKnob, formatKnobText, knobControls, strategyKindsFromSchema, type 
 import { applyEdit, setBackend } from '../load';
 import { maxWorkers, minWorkers, withDataset, withStrategy, withStrategyConfig, withWorkers } from '../scenarioEdit';
 import { get, reportError, useApp } from '../store';
+import { useIsStudent } from '../room/roomStore';
 
 /**
  * Strategy picker and its knobs (built from the zod schema), cluster size, dataset and backend.
  * Each change builds a new scenario, validates it and rebuilds the Simulation; a bad value shows
- * an error naming the knob and the old value stays.
+ * an error naming the knob and the old value stays. On a student's page in a live room the run is
+ * the room's: those are shown, disabled (a change was silently put back); the backend stays hers,
+ * as her device trains her node.
  */
 export function StrategyControls() {
   const lang = useApp((st) => st.lang);
   const scenario = useApp((st) => st.scenario);
   const backend = useApp((st) => st.backend);
   const loading = useApp((st) => st.loading);
+  const student = useIsStudent();
   if (!scenario) return <div className="strategy-controls" />;
   const kinds = strategyKindsFromSchema();
+  const fixed = loading || student;
+  const why = student ? s(lang, 'roomRunChosen') : undefined;
 
   return (
     <div className="strategy-controls" role="group" aria-label={s(lang, 'strategy')}>
-      <label className="field">
+      <label className="field" title={why}>
         <span className="field-label">{s(lang, 'strategy')}</span>
         <select
           value={scenario.strategy.kind}
-          title={tr(strategyInfo(scenario.strategy.kind)?.name ?? { en: scenario.strategy.kind, zh: scenario.strategy.kind }, lang)}
-          disabled={loading}
+          title={why ?? tr(strategyInfo(scenario.strategy.kind)?.name ?? { en: scenario.strategy.kind, zh: scenario.strategy.kind }, lang)}
+          disabled={fixed}
           data-testid="strategy"
           className="strategy-select"
           onChange={(e) => {
@@ -50,13 +56,14 @@ export function StrategyControls() {
           })}
         </select>
       </label>
-      <Knobs scenario={scenario} disabled={loading} />
+      <Knobs scenario={scenario} disabled={fixed} />
       <NumberField
         label={s(lang, 'workers')}
         value={scenario.cluster.workers}
         min={minWorkers}
         max={maxWorkers}
-        disabled={loading}
+        disabled={fixed}
+        title={why}
         testId="workers"
         className="workers-field"
         onCommit={(raw) => {
@@ -70,9 +77,9 @@ export function StrategyControls() {
           return true;
         }}
       />
-      <label className="field">
+      <label className="field" title={why}>
         <span className="field-label">{s(lang, 'dataset')}</span>
-        <select value={scenario.model.dataset} disabled={loading} onChange={(e) => void applyEdit(withDataset(scenario, e.target.value as Scenario['model']['dataset']))}>
+        <select value={scenario.model.dataset} disabled={fixed} onChange={(e) => void applyEdit(withDataset(scenario, e.target.value as Scenario['model']['dataset']))}>
           {datasetKinds.map((d) => (
             <option key={d} value={d}>
               {d}
@@ -184,6 +191,7 @@ function NumberField(p: {
   disabled: boolean;
   testId: string;
   className?: string;
+  title?: string;
   onCommit(raw: string): boolean;
 }) {
   const [draft, setDraft] = useState(String(p.value));
@@ -193,7 +201,7 @@ function NumberField(p: {
     if (!p.onCommit(draft)) setDraft(String(p.value));
   };
   return (
-    <label className={`field knob ${p.className ?? ''}`}>
+    <label className={`field knob ${p.className ?? ''}`} title={p.title}>
       <span className="field-label">{p.label}</span>
       <input
         type={p.text ? 'text' : 'number'}

@@ -40,6 +40,7 @@ export function TopBar() {
         <select
           value={isBuiltin ? current : ''}
           disabled={student}
+          title={student ? s(lang, 'roomRunChosen') : undefined}
           onChange={(e) => {
             if (e.target.value) void openBuiltin(e.target.value);
           }}
@@ -52,10 +53,10 @@ export function TopBar() {
           ))}
         </select>
       </label>
-      <button type="button" onClick={() => set({ indexOpen: true })} title={ls(lang, 'lessonsTitle')} data-testid="open-lessons">
+      <button type="button" onClick={() => set({ indexOpen: true })} title={student ? s(lang, 'roomRunChosen') : ls(lang, 'lessonsTitle')} data-testid="open-lessons" disabled={student}>
         {ls(lang, 'lessons')}
       </button>
-      <button type="button" onClick={() => fileRef.current?.click()} title={s(lang, 'openFileTitle')} data-testid="open-file-button" disabled={student}>
+      <button type="button" onClick={() => fileRef.current?.click()} title={s(lang, student ? 'roomRunChosen' : 'openFileTitle')} data-testid="open-file-button" disabled={student}>
         {s(lang, 'openFile')}
       </button>
       <input
