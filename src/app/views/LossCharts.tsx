@@ -120,6 +120,22 @@ export function xTickCount(width: number, xIsTime: boolean, xMax: number): numbe
   return xIsTime ? n : Math.min(n, Math.max(1, Math.floor(xMax)));
 }
 
+/**
+ * The y axis's tick values: as many as `count` asks, fewer where their labels would crowd (d3's
+ * ticks for 2 on [0, 1] are three, and a lesson's 1024-px presenter panel left them 25 px: "1.0"
+ * over "0.50"), down to the axis's two ends, or its top alone in a sliver of a chart.
+ */
+export function yTickValues(domain: readonly [number, number], count: number, plotH: number, linePx: number, int: boolean): number[] {
+  const [lo, hi] = domain;
+  const pxPer = hi > lo ? plotH / (hi - lo) : 0;
+  for (let c = count; c >= 1; c--) {
+    const ts = d3.ticks(lo, hi, c).filter((v) => !int || Number.isInteger(v));
+    if (ts.length < 2) break;
+    if ((ts[1] - ts[0]) * pxPer >= linePx) return ts;
+  }
+  return plotH >= linePx ? [lo, hi] : [hi];
+}
+
 /** A chart title's and note's sizes (CSS .cv-chart-title, .cv-chart-note) in em of the chart's type. */
 const TITLE_EM = 0.867;
 const NOTE_EM = 0.75;
@@ -190,7 +206,7 @@ function drawChart(svgEl: SVGSVGElement, spec: ChartSpec, width: number, height:
       .call(
         d3
           .axisLeft(y)
-          .ticks(spec.yInt ? Math.min(yTicks, Math.max(1, Math.ceil(spec.yDomain[1]))) : yTicks)
+          .tickValues(yTickValues(y.domain() as [number, number], spec.yInt ? Math.min(yTicks, Math.max(1, Math.ceil(spec.yDomain[1]))) : yTicks, height - top - m.bottom, fs, spec.yInt ?? false))
           .tickSizeOuter(0)
           .tickFormat((v) => fmtY(+v, spec.yInt ?? false)),
       );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as d3 from 'd3';
-import { chartGrid, columnsFor, endLabels, fittedPx, fittedTitlePx, xTickCount, type Series } from './LossCharts';
+import { chartGrid, columnsFor, endLabels, fittedPx, fittedTitlePx, xTickCount, yTickValues, type Series } from './LossCharts';
 import { textWidth } from './hooks';
 
 const line = (key: string, end: number): Series => ({ key, colour: null, points: [[0, 0], [10, end]] });
@@ -32,6 +32,24 @@ describe('chart x ticks', () => {
   });
   it('time keeps one tick per 70 px', () => {
     expect(xTickCount(700, true, 1)).toBe(10);
+  });
+});
+
+describe('chart y ticks', () => {
+  it('keep a line of type between labels: fewer ticks in a short plot, then the ends, then the top', () => {
+    // Roomy: d3's own ticks.
+    expect(yTickValues([0, 1], 3, 120, 17, false)).toEqual([0, 0.5, 1]);
+    // A lesson panel at 1024 presenter: 25 px for a 17-px type. d3 gives three ticks for 2 ("1.0" over "0.50").
+    expect(d3.ticks(0, 1, 2)).toHaveLength(3);
+    expect(yTickValues([0, 1], 2, 25, 17, false)).toEqual([0, 1]);
+    // Less than a line: the top value alone.
+    expect(yTickValues([0, 1], 2, 12, 17, false)).toEqual([1]);
+    // Whole numbers stay whole (versions behind).
+    expect(yTickValues([0, 3], 3, 40, 17, true).every(Number.isInteger)).toBe(true);
+    for (const [h, n] of [[25, 2], [60, 3], [200, 6]] as const) {
+      const ts = yTickValues([0, 0.8], n, h, 17, false);
+      if (ts.length > 1) expect(((ts[1] - ts[0]) / 0.8) * h).toBeGreaterThanOrEqual(17);
+    }
   });
 });
 
