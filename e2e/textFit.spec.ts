@@ -325,6 +325,27 @@ test("a four-run lesson at 1024 presenter: each topology keeps room to draw unde
   for (const h of stages) expect(h).toBeGreaterThanOrEqual(95);
 });
 
+test("a three-run act at 1024 presenter, 中文, with a readout: the readout is one line, the topology keeps room, no chart's y labels overlap", async ({ page }) => {
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await page.goto(`./?${new URLSearchParams({ lesson: 'kafka-acks-isr', step: '2.2', present: '1', backend: 'wasm', lang: 'zh' })}`);
+  await expect(page.getByTestId('lesson-panel')).toBeVisible();
+  await runTo(page, 4000);
+  await settle(page);
+  // Name and number side by side (stacked, they took 50 px from the panel).
+  const readouts = await page.locator('.vp-metric').evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().height)));
+  expect(readouts.length).toBe(3);
+  for (const h of readouts) expect(h).toBeLessThan(40);
+  const stages = await page.locator('.lesson-stage .cv-topo-stage').evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().height)));
+  for (const h of stages) expect(h).toBeGreaterThanOrEqual(80);
+  // Each chart's y tick labels stand apart ("1.0" was drawn over "0.50" in a 25-px plot).
+  const axes = await page.locator('.lesson-stage .cv-y').evaluateAll((els) => els.map((g) => [...g.querySelectorAll('.tick text')].map((t) => { const r = t.getBoundingClientRect(); return { top: r.top, bottom: r.bottom, text: t.textContent }; })));
+  expect(axes.length).toBeGreaterThanOrEqual(6);
+  for (const ticks of axes) {
+    const sorted = [...ticks].sort((a, b) => a.top - b.top);
+    for (let i = 1; i < sorted.length; i++) expect(sorted[i].top, `${sorted[i - 1].text} / ${sorted[i].text}`).toBeGreaterThanOrEqual(sorted[i - 1].bottom - 0.5);
+  }
+});
+
 test('a 1024-px projector: every metric value is whole, long ones smaller ("364160" was cut to "3641…")', async ({ page }) => {
   await openAt(page, [1024, 768], 'async-partition', 12_000, { lang: 'en', query: { present: '1' } });
   const values = await page.locator('.metrics-strip .metric-value').evaluateAll((els) =>
