@@ -165,6 +165,17 @@ test('presenter in the dark theme: the focused view carries the laser ring in th
   expect(await ring.evaluate((el) => getComputedStyle(el).outlineStyle)).toBe('solid');
 });
 
+test("a comparison of long dotted variant names keeps every column in view at 1280 presenter (kafka-acks-isr's unclean elections scrolled out)", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto(`./?${new URLSearchParams({ lesson: 'kafka-acks-isr', step: '2.1', present: '1', backend: 'wasm', lang: 'en' })}`);
+  const card = page.getByTestId('compare-card');
+  await expect(card.locator('thead th').last()).toHaveText('unclean elections');
+  await expect(card.locator('tbody th').first()).toHaveText('min.insync.replicas=2');
+  await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+  const { sw, cw } = await card.locator('.vp-compare-body').evaluate((el) => ({ sw: el.scrollWidth, cw: el.clientWidth }));
+  expect(sw, 'no column scrolled out').toBeLessThanOrEqual(cw + 1);
+});
+
 test('a three-variant act fills the fourth cell with its comparison: the checked metrics of each run at the play-head', async ({ page }) => {
   await page.goto(`./?${new URLSearchParams({ lesson: 'pacelc-barrier-stragglers', backend: 'wasm', lang: 'en' })}`);
   await expect(page.getByTestId('variant-asp')).toBeVisible();

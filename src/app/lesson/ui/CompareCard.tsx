@@ -1,4 +1,4 @@
-import type { CSSProperties } from 'react';
+import type { CSSProperties, ReactNode } from 'react';
 import type { Simulation } from '../../../engine/simulation';
 import { valueAt } from '../../../engine/index/series';
 import type { MetricName } from '../../../scenario/schema';
@@ -55,7 +55,7 @@ export function CompareCard({ ids, focused }: { ids: readonly string[]; focused:
           <tbody>
             {samples.map(({ id, sample }) => (
               <tr key={id}>
-                <th scope="row">{variantTitle(lesson, id)[lang]}</th>
+                <th scope="row">{breakAfterDots(variantTitle(lesson, id)[lang])}</th>
                 {metrics.map((m) => {
                   const v = valueOf(sample, m);
                   const max = maxOf.get(m) ?? 0;
@@ -73,4 +73,13 @@ export function CompareCard({ ids, focused }: { ids: readonly string[]; focused:
       </div>
     </section>
   );
+}
+
+/**
+ * A variant's name with a break allowed after each dot of a dotted setting: "min.insync.replicas=2",
+ * unbroken, took half a 1280-px presenter card and pushed its fourth column (unclean elections, the
+ * act's point) out of sight. A decimal ("0.5") keeps its dot.
+ */
+function breakAfterDots(title: string): ReactNode[] {
+  return title.split(/(?<=\.)(?=[A-Za-z])/).flatMap((part, i) => (i === 0 ? [part] : [<wbr key={i} />, part]));
 }
