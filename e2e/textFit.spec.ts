@@ -346,6 +346,27 @@ test("a three-run act at 1024 presenter, 中文, with a readout: the readout is 
   }
 });
 
+test("four rings of eight at 1024 presenter: no two version labels run together once versions have three digits (\"v178v179\")", async ({ page }) => {
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await page.goto(`./?${new URLSearchParams({ lesson: 'pacelc-barrier-stragglers', step: '2.1', present: '1', backend: 'wasm', lang: 'en' })}`);
+  await expect(page.getByTestId('lesson-panel')).toBeVisible();
+  await runTo(page, 9000);
+  await settle(page);
+  const panels = await page.locator('.lesson-stage .view-topology').evaluateAll((views) =>
+    views.map((v) => [...v.querySelectorAll('text.cv-ver')].filter((t) => (t.textContent ?? '') !== '').map((t) => { const r = t.getBoundingClientRect(); return { text: t.textContent ?? '', left: r.left, right: r.right, top: r.top, bottom: r.bottom }; })),
+  );
+  expect(panels).toHaveLength(4);
+  // The asynchronous PS is past v100 by now.
+  expect(panels.flat().some((l) => l.text.length >= 4)).toBe(true);
+  for (const labels of panels)
+    for (let i = 0; i < labels.length; i++)
+      for (let j = i + 1; j < labels.length; j++) {
+        const [a, b] = [labels[i], labels[j]];
+        const sameLine = a.top < b.bottom && b.top < a.bottom;
+        if (sameLine) expect(Math.max(b.left - a.right, a.left - b.right), `${a.text} / ${b.text}`).toBeGreaterThanOrEqual(4);
+      }
+});
+
 test('a 1024-px projector: every metric value is whole, long ones smaller ("364160" was cut to "3641…")', async ({ page }) => {
   await openAt(page, [1024, 768], 'async-partition', 12_000, { lang: 'en', query: { present: '1' } });
   const values = await page.locator('.metrics-strip .metric-value').evaluateAll((els) =>

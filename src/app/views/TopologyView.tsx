@@ -74,7 +74,7 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
     handlers.current = { onSelect: p.onSelect, onAction: p.onAction };
   });
   const layoutRef = useRef<TopologyLayout | null>(null);
-  const layMemo = useRef<{ roster: readonly unknown[]; key: string; lay: TopologyLayout } | null>(null);
+  const layMemo = useRef<{ roster: readonly unknown[]; key: string; lay: TopologyLayout; charW: number } | null>(null);
   const dragRef = useRef<{ id: NodeId; x: number; y: number } | null>(null);
   // A dropped node springing back home; frames rendered meanwhile place it where the spring is.
   const springRef = useRef<{ id: NodeId; from: Pt; start: number } | null>(null);
@@ -201,7 +201,8 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
       const layKey = `${width}x${height}|${groupsKey}|${fs}|${lang}|${css.font}|${css['--mono']}`;
       if (layMemo.current?.roster !== roster || layMemo.current.key !== layKey) {
         const labelW = labelRoom(nodes, lang, fs, css.font, css['--mono']);
-        layMemo.current = { roster, key: layKey, lay: topologyLayout(roster, width, height, 0, undefined, groups, fs / 15, labelW) };
+        // The versions are in tabular monospace: 'v888' over four is one character's width.
+        layMemo.current = { roster, key: layKey, lay: topologyLayout(roster, width, height, 0, undefined, groups, fs / 15, labelW), charW: labelW.version / 4 };
       }
       const lay = layMemo.current.lay;
       // classList writes even an unchanged class (a mutation, a style invalidation): only on change.
@@ -320,13 +321,16 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
       // heartbeat changes one node's facts, not the other eight glyphs.
       const drawn = nodeSel.filter(function (d) {
         const q = posOf(d.id) ?? d.p;
-        const k = `${nodeKeys.get(d.id)}@${q.x},${q.y}`;
+        // A worker with a rival (a crowded ring) is drawn again when its rival's version changes.
+        const rival = lay.rivals?.get(d.id);
+        const k = `${nodeKeys.get(d.id)}${rival ? `|${nodeKeys.get(rival)}` : ''}@${q.x},${q.y}`;
         const el = this as SVGGElement & { __cvKey?: string };
         if (!force && el.__cvKey === k) return false;
         el.__cvKey = k;
         return true;
       });
-      drawNodes(drawn, { lay, lang, selected, idChars, words: ctx, posOf });
+      const versions = new Map(data.map((d) => [d.id, d.version]));
+      drawNodes(drawn, { lay, lang, selected, idChars, words: ctx, posOf, versionOf: (id) => versions.get(id), charW: layMemo.current.charW });
 
       // New nodes or links came in with tabindex -1: one of them holds the drawing's tab stop.
       applyRoving(stageRef.current!, stopRef.current, selected);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { convexHull, directedSegment, flightFraction, groupsFromDrop, idFontPx, lerpSeg, nodeHitRect, pairLinks, textOn, topologyLayout } from './geometry';
+import { convexHull, directedSegment, flightFraction, groupsFromDrop, idFontPx, labelsApart, lerpSeg, nodeHitRect, pairLinks, textOn, topologyLayout } from './geometry';
 import { labelPlacement, nodeHitBox } from './nodeLabels';
 
 const four = ['w0', 'w1', 'w2', 'w3'].map((id) => ({ id, role: 'worker' as const }));
@@ -134,6 +134,21 @@ describe('cluster layout (several servers or brokers)', () => {
     expect(overlaps(boxes(lay))).toEqual([]);
     expect(topologyLayout([...ws(4), ...ss(1)], 460, 260).kind).toBe('ring');
     expect(topologyLayout(ws(4), 460, 260).kind).toBe('ring');
+  });
+});
+
+describe('version labels on a crowded ring', () => {
+  it("a worker's version is left out only while it would touch its neighbour's (\"v171v149\" at 1024 presenter)", () => {
+    const nodes = [...Array.from({ length: 8 }, (_, i) => ({ id: `w${i}`, role: 'worker' as const })), { id: 's0', role: 'server' as const }];
+    // A four-run lesson's panel at 1024 presenter: the top pair's labels sit side by side.
+    const lay = topologyLayout(nodes, 308, 136, 0, undefined, undefined, 1.152, { worker: 53, server: 42, version: 42 });
+    expect(lay.rivals?.get('w7')).toBe('w0');
+    expect(lay.unlabelled.has('w7')).toBe(false);
+    // 10.5 px a character (42 px for "v888"): "v12" beside "v12" stand apart, "v171" beside "v149" do not.
+    expect(labelsApart(lay, 'w7', 3, 3, 10.5)).toBe(true);
+    expect(labelsApart(lay, 'w7', 4, 4, 10.5)).toBe(false);
+    // Workers without a rival are always drawn.
+    expect(labelsApart(lay, 'w1', 6, 6, 10.5)).toBe(true);
   });
 });
 

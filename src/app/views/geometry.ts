@@ -1,5 +1,5 @@
 import type { NodeId, NodeRole } from '../../sim/types';
-import { outOf, placedLabelBox, ringLabelFit, serverLabelFit, type ServerLabels } from './nodeLabels';
+import { outOf, overlap, placedLabelBox, ringLabelFit, serverLabelFit, type Box as LabelBox, type ServerLabels } from './nodeLabels';
 
 /**
  * Pure geometry for the topology view: where nodes sit, how a directed link is drawn, where a
@@ -43,6 +43,11 @@ export interface TopologyLayout {
   unlabelled: ReadonlySet<NodeId>;
   /** Servers that show their version without the term line under it (a narrow panel). */
   termless: ReadonlySet<NodeId>;
+  /**
+   * On a crowded ring, a worker whose version label could run into an earlier worker's (its
+   * rival): drawn only while the two actual versions stand apart (labelsApart).
+   */
+  rivals?: ReadonlyMap<NodeId, NodeId>;
   /**
    * Where a node's labels point (a unit vector), where it is not simply away from the centre: on
    * a crowded, flattened ring, along the ellipse's normal, so the long top and bottom rows carry
@@ -188,6 +193,11 @@ function ringLayout(
   // Keep it recognisably a ring: at most 1.9 : 1 wide, 1.3 : 1 tall.
   rx = Math.min(rx, ry * 1.9);
   ry = Math.min(ry, rx * 1.3);
+  // The two workers either side of the top (and the bottom) carry their labels above (below)
+  // them, side by side, 2 rx sin(π/n) apart: wider than 1.9 : 1 where that keeps them from running
+  // together (eight workers at 1024 presenter read "v178v179"). The panel's edge still caps it, below.
+  const labelWidth = lines === 2 ? labelW.worker : labelW.version;
+  if (!margin && count >= 6) rx = Math.max(rx, Math.min(width / 2 - 36, (labelWidth + 8 * textScale) / (2 * Math.sin(Math.PI / count))));
   const small = Math.min(rx, ry);
   // Glyph size shrinks with crowding on the ring but stays clickable and readable.
   const perimeter = Math.PI * (rx + ry);
@@ -195,7 +205,7 @@ function ringLayout(
   // A side worker's label begins nodeR + 8k from its centre; the margin's 34 px held that only for
   // glyphs under 26 px: in a tall panel (six workers at 1920×1080, 28-px glyphs) the versions of
   // the two workers at the ring's ends fell off the panel and were left out. The ring gives way.
-  if (!margin) rx = Math.max(36, Math.min(rx, width / 2 - (nodeR + 8 * textScale + (lines === 2 ? labelW.worker : labelW.version) + 2)));
+  if (!margin) rx = Math.max(36, Math.min(rx, width / 2 - (nodeR + 8 * textScale + labelWidth + 2)));
   const pos = new Map<NodeId, Pt>();
   workers.forEach((id, i) => {
     const a = angle(i);
@@ -223,12 +233,44 @@ function ringLayout(
   // A label the panel would cut ("v1" of "v126" under the hint line) is left out: the version is in
   // the tooltip, the aria-label and the node panel.
   const unlabelled = new Set<NodeId>();
+  // On a crowded ring two versions along neighbouring normals can end up side by side, and once
+  // they have three digits, with no space between ("v171v149" read as one): each worker whose
+  // widest label could run into an earlier one's is that one's rival, and the drawing leaves it
+  // out while the two actual versions would touch (labelsApart).
+  const rivals = new Map<NodeId, NodeId>();
+  const kept: { id: NodeId; box: LabelBox }[] = [];
   for (const id of workers) {
     const p = pos.get(id)!;
     const b = placedLabelBox(p, labelOut.get(id) ?? outOf(p, { x: cx, y: cy }), nodeR, !dense, dense ? labelW.version : labelW.worker, textScale);
-    if (b.x0 < 0 || b.y0 < top || b.x1 > width || b.y1 > height) unlabelled.add(id);
+    if (b.x0 < 0 || b.y0 < top || b.x1 > width || b.y1 > height) {
+      unlabelled.add(id);
+      continue;
+    }
+    const rival = dense ? kept.find((q) => overlap(spaced(b, textScale), q.box)) : undefined;
+    if (rival) rivals.set(id, rival.id);
+    kept.push({ id, box: spaced(b, textScale) });
   }
-  return { pos, cx, cy, rx, ry, nodeR, side: new Map(), kind: 'ring', dense, rowGap: Infinity, unlabelled, termless: new Set(), labelOut, textScale };
+  return { pos, cx, cy, rx, ry, nodeR, side: new Map(), kind: 'ring', dense, rowGap: Infinity, unlabelled, termless: new Set(), labelOut, textScale, rivals };
+}
+
+/** Two labels closer than this (a space of the type, each side) read as one word. */
+function spaced(b: LabelBox, k: number): LabelBox {
+  return { ...b, x0: b.x0 - 3 * k, x1: b.x1 + 3 * k };
+}
+
+/**
+ * Whether `id`'s version label, `chars` long, stands apart from its rival's (TopologyLayout.rivals),
+ * `rivalChars` long, where both are drawn: the versions are in tabular monospace, so a label's width
+ * is its length times `charW`.
+ */
+export function labelsApart(lay: TopologyLayout, id: NodeId, chars: number, rivalChars: number, charW: number): boolean {
+  const rival = lay.rivals?.get(id);
+  if (!rival) return true;
+  const box = (n: NodeId, c: number): LabelBox => {
+    const p = lay.pos.get(n)!;
+    return placedLabelBox(p, lay.labelOut.get(n) ?? outOf(p, { x: lay.cx, y: lay.cy }), lay.nodeR, false, c * charW, lay.textScale);
+  };
+  return !overlap(spaced(box(id, chars), lay.textScale), spaced(box(rival, rivalChars), lay.textScale));
 }
 
 /** Worker i's angle on a ring of `count`: clockwise from half a step past the top (none on the vertical centre line). */
@@ -263,9 +305,8 @@ function ringTooShort(count: number, h: number, k: number, lines: 1 | 2): boolea
  * too crowded for a label beside each worker.
  */
 function shortRing(workers: readonly NodeId[], inner: readonly NodeId[], width: number, height: number, top: number, k: number, versionW: number): TopologyLayout | null {
-  // The room was measured at the panel's type; the version is drawn at the page's (1rem, a little
-  // larger in a lesson's panel): at the panel's edge the difference is what gets cut.
-  const vw = versionW * 1.12 + 2;
+  // The room is the version as drawn (labelRoom); 2 px for its halo at the panel's edge.
+  const vw = versionW + 2;
   // The widest glyph that leaves each worker of the longer row its label beside it: m glyphs and
   // m labels, each 8k from its own glyph and at least twice that from the next (else "v126"
   // between w6 and w7 reads as either's), the outer ones reaching the panel's edges.

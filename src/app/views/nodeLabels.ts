@@ -74,7 +74,7 @@ export function placedLabelBox(p: Pt, out: Pt, r: number, withSecond: boolean, w
   return at(labelBox(labelPlacement(out, r, withSecond, k), withSecond, width, k), p);
 }
 
-const overlap = (a: Box, b: Box): boolean => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+export const overlap = (a: Box, b: Box): boolean => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
 const overlapArea = (a: Box, b: Box): number => Math.max(0, Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0)) * Math.max(0, Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0));
 const at = (b: Box, p: Pt): Box => ({ x0: b.x0 + p.x, y0: b.y0 + p.y, x1: b.x1 + p.x, y1: b.y1 + p.y });
 /** A glyph of radius `r` at `p`, as its bounding box. */

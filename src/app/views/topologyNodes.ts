@@ -4,7 +4,7 @@ import type { NodeState } from '../../engine/index/runState';
 import type { Action, NodeId, NodeRole } from '../../sim/types';
 import type { Lang } from '../i18n/lang';
 import { consensusRoleOf, nodeLines, termWord, type DataRole, type WordsContext } from '../words/nodeWords';
-import { CLOCK_BADGE, idFontPx, nodeHitRect, textOn, type LabelRoom, type Pt, type TopologyLayout } from './geometry';
+import { CLOCK_BADGE, idFontPx, labelsApart, nodeHitRect, textOn, type LabelRoom, type Pt, type TopologyLayout } from './geometry';
 import { labelPlacement, nodeHitBox } from './nodeLabels';
 import { measuredWidth } from './hooks';
 import { vs } from './strings';
@@ -141,11 +141,15 @@ export interface NodesFrame {
   words: WordsContext;
   /** Where a node is drawn now (home, dragged or springing back). */
   posOf(id: NodeId): Pt | undefined;
+  /** A node's version as its label shows it (for a rival's label, TopologyLayout.rivals). */
+  versionOf(id: NodeId): number | undefined;
+  /** One character of a version label, in px (tabular monospace). */
+  charW: number;
 }
 
 /** Writes every part of the given nodes' drawing. */
 export function drawNodes(drawn: NodeSel, f: NodesFrame): void {
-  const { lay, lang, selected, idChars, words: ctx, posOf } = f;
+  const { lay, lang, selected, idChars, words: ctx, posOf, versionOf, charW } = f;
   const R = lay.nodeR;
   drawn
     .attr('data-testid', (d) => `node-${d.id}`)
@@ -206,7 +210,10 @@ export function drawNodes(drawn: NodeSel, f: NodesFrame): void {
     const g = d3.select(this);
     // A worker in an inner sub-column of a crowded column, or a server in a narrow panel, has
     // no room for labels beside it.
-    const bare = lay.unlabelled.has(d.id);
+    // On a crowded ring, a version that would touch its rival's is left out while it would.
+    const rival = lay.rivals?.get(d.id);
+    const rivalV = rival === undefined ? undefined : versionOf(rival);
+    const bare = lay.unlabelled.has(d.id) || (rivalV !== undefined && !labelsApart(lay, d.id, `v${d.version}`.length, `v${rivalV}`.length, charW));
     // A coordination server holds no parameters: no version label (its term or epoch says enough).
     const ver = d.node.role === 'coord' || bare ? '' : `v${d.version}`;
     g.select('text.cv-ver').attr('x', lp.x).attr('y', lp.yVersion).attr('text-anchor', lp.anchor).text(ver);
@@ -281,15 +288,21 @@ function fmtFactor(f: number): string {
   return Number.isInteger(f) ? String(f) : f.toFixed(1);
 }
 
+/** A view's type in rem (views.css .cv-view): the labels are sized in rem, so at the page's type. */
+const VIEW_EM = 0.933;
+
 /**
- * The room a node's labels need beside its glyph, in px at root type `fs`: a version ("v888",
- * .cv-ver: 1 rem, 600), a worker's backend (.cv-backend: 0.8 rem) and a server's term line in its
- * protocol's word (.cv-term: 0.8 rem mono; "ballot 8", "任期 8": one digit, the lessons' terms),
- * measured once each.
+ * The room a node's labels need beside its glyph, in px, measured as drawn: a version ("v888",
+ * .cv-ver: 1 rem, 600, in the tabular monospace of .cv-num), a worker's backend (.cv-backend: 0.8
+ * rem) and a server's term line in its protocol's word (.cv-term: 0.8 rem mono; "ballot 8", "任期
+ * 8": one digit, the lessons' terms), measured once each. `fs` is the view's type (0.933 rem): the
+ * version measured there in the text face came out 10 % short, and two 3-digit versions on a
+ * ring's top row ran together ("v178v179").
  */
 export function labelRoom(nodes: readonly NodeState[], lang: Lang, fs: number, sans: string, mono: string): LabelRoom {
-  const version = measuredWidth('v888', fs, sans, '600');
+  const rem = fs / VIEW_EM;
+  const version = measuredWidth('v888', rem, mono || sans, '600');
   let server = version;
-  for (const n of nodes) if (n.role !== 'worker') server = Math.max(server, measuredWidth(`${termWord(n, lang)} 8`, 0.8 * fs, mono));
-  return { worker: Math.ceil(Math.max(version, measuredWidth('webgpu', 0.8 * fs, sans))), server: Math.ceil(server), version: Math.ceil(version) };
+  for (const n of nodes) if (n.role !== 'worker') server = Math.max(server, measuredWidth(`${termWord(n, lang)} 8`, 0.8 * rem, mono || sans));
+  return { worker: Math.ceil(Math.max(version, measuredWidth('webgpu', 0.8 * rem, sans))), server: Math.ceil(server), version: Math.ceil(version) };
 }
