@@ -56,7 +56,10 @@ export function decorateTopology(root: ParentNode, members: readonly Member[], m
     const anchor = ver?.getAttribute('text-anchor') ?? 'middle';
     const ys = [ver, back].map((t) => Number(t?.getAttribute('y') ?? 0));
     const below = anchor === 'middle' && ys[0] > 0;
-    const y = below ? Math.max(...ys) + 20 : Math.min(...ys) - 20;
+    // Above, clear of the top line's letters (11 px of 15-px type above its baseline, at the view's
+    // scale): a fixed 20 px put the tag's box over the version's top at presenter type.
+    const k = Number((g.ownerSVGElement as SVGSVGElement | null)?.dataset.textScale ?? 1) || 1;
+    const y = below ? Math.max(...ys) + 20 : Math.min(...ys) - 11 * k - 12;
     put(text, 'x', String(x));
     put(text, 'y', String(y));
     put(text, 'dy', '0.35em');

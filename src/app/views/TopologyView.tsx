@@ -1,6 +1,6 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState, type FocusEvent as ReactFocusEvent, type JSX } from 'react';
 import * as d3 from 'd3';
-import './d3quiet';
+import { setAttr } from './d3quiet';
 import type { Action, NodeId } from '../../sim/types';
 import type { Lang } from '../i18n/lang';
 import { colourOf, kindColour, kindSymbolPath, messageColours } from '../palette';
@@ -207,6 +207,8 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
       const lay = layMemo.current.lay;
       // classList writes even an unchanged class (a mutation, a style invalidation): only on change.
       if (svgEl.classList.contains('cluster') !== (lay.kind === 'cluster')) svg.classed('cluster', lay.kind === 'cluster');
+      // The labels' type scale, for what decorates the nodes from outside (the live room's name tags).
+      setAttr(frontRef.current!, 'data-text-scale', lay.textScale.toFixed(3));
       layoutRef.current = lay;
       const posOf = (id: NodeId): Pt | undefined => {
         const d = dragRef.current;
