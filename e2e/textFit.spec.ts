@@ -13,9 +13,9 @@ async function settle(page: Page): Promise<void> {
 }
 
 /** A lesson (guided; `present` for presenter mode) at a window size, run to `ms` (0: as it opens) and drawn. */
-async function openLessonAt(page: Page, size: [number, number], lesson: string, lang: 'en' | 'zh', present: boolean, ms = 0): Promise<void> {
+async function openLessonAt(page: Page, size: [number, number], lesson: string, lang: 'en' | 'zh', present: boolean, ms = 0, step?: string): Promise<void> {
   await page.setViewportSize({ width: size[0], height: size[1] });
-  await page.goto(`./?${new URLSearchParams({ lesson, backend: 'wasm', lang, ...(present ? { present: '1' } : {}) })}`);
+  await page.goto(`./?${new URLSearchParams({ lesson, backend: 'wasm', lang, ...(present ? { present: '1' } : {}), ...(step ? { step } : {}) })}`);
   await expect(page.getByTestId('lesson-panel')).toBeVisible();
   if (ms > 0) await runTo(page, ms);
   await settle(page);
@@ -326,11 +326,7 @@ test("a four-run lesson at 1024 presenter: each topology keeps room to draw unde
 });
 
 test("a three-run act at 1024 presenter, 中文, with a readout: the readout is one line, the topology keeps room, no chart's y labels overlap", async ({ page }) => {
-  await page.setViewportSize({ width: 1024, height: 768 });
-  await page.goto(`./?${new URLSearchParams({ lesson: 'kafka-acks-isr', step: '2.2', present: '1', backend: 'wasm', lang: 'zh' })}`);
-  await expect(page.getByTestId('lesson-panel')).toBeVisible();
-  await runTo(page, 4000);
-  await settle(page);
+  await openLessonAt(page, [1024, 768], 'kafka-acks-isr', 'zh', true, 4000, '2.2');
   // Name and number side by side (stacked, they took 50 px from the panel).
   const readouts = await page.locator('.vp-metric').evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().height)));
   expect(readouts.length).toBe(3);
@@ -347,11 +343,7 @@ test("a three-run act at 1024 presenter, 中文, with a readout: the readout is 
 });
 
 test("four rings of eight at 1024 presenter: no two version labels run together once versions have three digits (\"v178v179\")", async ({ page }) => {
-  await page.setViewportSize({ width: 1024, height: 768 });
-  await page.goto(`./?${new URLSearchParams({ lesson: 'pacelc-barrier-stragglers', step: '2.1', present: '1', backend: 'wasm', lang: 'en' })}`);
-  await expect(page.getByTestId('lesson-panel')).toBeVisible();
-  await runTo(page, 9000);
-  await settle(page);
+  await openLessonAt(page, [1024, 768], 'pacelc-barrier-stragglers', 'en', true, 9000, '2.1');
   const panels = await page.locator('.lesson-stage .view-topology').evaluateAll((views) =>
     views.map((v) => [...v.querySelectorAll('text.cv-ver')].filter((t) => (t.textContent ?? '') !== '').map((t) => { const r = t.getBoundingClientRect(); return { text: t.textContent ?? '', left: r.left, right: r.right, top: r.top, bottom: r.bottom }; })),
   );
