@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { convexHull, directedSegment, flightFraction, groupsFromDrop, idFontPx, labelsApart, lerpSeg, nodeHitRect, pairLinks, textOn, topologyLayout } from './geometry';
+import { labelsApart, topologyLayout } from './geometry';
+import { convexHull, directedSegment, flightFraction, groupsFromDrop, idFontPx, lerpSeg, nodeHitRect, pairLinks, textOn } from './topologyMath';
 import { labelPlacement, nodeHitBox } from './nodeLabels';
 
 const four = ['w0', 'w1', 'w2', 'w3'].map((id) => ({ id, role: 'worker' as const }));

@@ -1,5 +1,5 @@
 import type { NodeId } from '../../sim/types';
-import type { Pt } from './geometry';
+import type { Pt } from './layoutBasics';
 
 /**
  * Where a topology node's labels go (version, backend or term) and whether a ring's labels fit

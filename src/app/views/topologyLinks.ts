@@ -3,7 +3,8 @@ import './d3quiet';
 import type { LinkState } from '../../engine/index/runState';
 import type { NodeId } from '../../sim/types';
 import type { Lang } from '../i18n/lang';
-import { directedSegment, hullPath, pairLinks, type LinkPair, type Pt, type TopologyLayout } from './geometry';
+import type { Pt, TopologyLayout } from './geometry';
+import { directedSegment, hullPath, pairLinks, type LinkPair } from './topologyMath';
 import { vs } from './strings';
 import type { TopologyHandlers } from './topologyNodes';
 
