@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as d3 from 'd3';
-import { chartGrid, columnsFor, endLabels, fittedPx, fittedTitlePx, xTickCount, yTickValues, type Series } from './LossCharts';
+import { chartGrid, columnsFor, endLabels, fittedPx, fittedTitlePx, type Series } from './LossCharts';
+import { xTickCount, yTickValues } from './chartTicks';
 import { textWidth } from './hooks';
 
 const line = (key: string, end: number): Series => ({ key, colour: null, points: [[0, 0], [10, end]] });
