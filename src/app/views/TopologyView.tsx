@@ -5,7 +5,7 @@ import type { Action, NodeId } from '../../sim/types';
 import type { Lang } from '../i18n/lang';
 import { colourOf, kindColour, kindSymbolPath, messageColours } from '../palette';
 import { roleOf, termOf, versionOf } from '../words/nodeWords';
-import { topologyLayout, type Pt, type TopologyLayout } from './geometry';
+import { hiddenByRivals, topologyLayout, type Pt, type TopologyLayout } from './geometry';
 import { directedSegment, flightFraction, groupsFromDrop, lerpSeg } from './topologyMath';
 import { outOf } from './nodeLabels';
 import { timed, useCssValues, useDraw, useFontSize, useReducedMotion, useSize, useTheme, type FrameSource } from './hooks';
@@ -322,18 +322,18 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
 
       // Only the nodes whose own drawing changed (or all, when everything must be redrawn): a Raft
       // heartbeat changes one node's facts, not the other eight glyphs.
+      const versions = new Map(data.map((d) => [d.id, d.version]));
+      const hidden = hiddenByRivals(lay, (id) => versions.get(id), layMemo.current.charW);
       const drawn = nodeSel.filter(function (d) {
         const q = posOf(d.id) ?? d.p;
-        // A worker with a rival (a crowded ring) is drawn again when its rival's version changes.
-        const rival = lay.rivals?.get(d.id);
-        const k = `${nodeKeys.get(d.id)}${rival ? `|${nodeKeys.get(rival)}` : ''}@${q.x},${q.y}`;
+        // A worker on a crowded ring is drawn again when its label comes or goes for its rival.
+        const k = `${nodeKeys.get(d.id)}${hidden.has(d.id) ? '|h' : ''}@${q.x},${q.y}`;
         const el = this as SVGGElement & { __cvKey?: string };
         if (!force && el.__cvKey === k) return false;
         el.__cvKey = k;
         return true;
       });
-      const versions = new Map(data.map((d) => [d.id, d.version]));
-      drawNodes(drawn, { lay, lang, selected, idChars, words: ctx, posOf, versionOf: (id) => versions.get(id), charW: layMemo.current.charW });
+      drawNodes(drawn, { lay, lang, selected, idChars, words: ctx, posOf, hidden });
 
       // New nodes or links came in with tabindex -1: one of them holds the drawing's tab stop.
       applyRoving(stageRef.current!, stopRef.current, selected);

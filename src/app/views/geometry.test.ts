@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { labelsApart, topologyLayout } from './geometry';
+import { hiddenByRivals, labelsApart, topologyLayout } from './geometry';
 import { convexHull, directedSegment, flightFraction, groupsFromDrop, idFontPx, lerpSeg, nodeHitRect, pairLinks, textOn } from './topologyMath';
 import { labelPlacement, nodeHitBox } from './nodeLabels';
 
@@ -143,13 +144,49 @@ describe('version labels on a crowded ring', () => {
     const nodes = [...Array.from({ length: 8 }, (_, i) => ({ id: `w${i}`, role: 'worker' as const })), { id: 's0', role: 'server' as const }];
     // A four-run lesson's panel at 1024 presenter: the top pair's labels sit side by side.
     const lay = topologyLayout(nodes, 308, 136, 0, undefined, undefined, 1.152, { worker: 53, server: 42, version: 42 });
-    expect(lay.rivals?.get('w7')).toBe('w0');
+    expect(lay.rivals?.get('w7')).toEqual(['w0']);
     expect(lay.unlabelled.has('w7')).toBe(false);
     // 10.5 px a character (42 px for "v888"): "v12" beside "v12" stand apart, "v171" beside "v149" do not.
-    expect(labelsApart(lay, 'w7', 3, 3, 10.5)).toBe(true);
-    expect(labelsApart(lay, 'w7', 4, 4, 10.5)).toBe(false);
+    expect(labelsApart(lay, 'w7', 'w0', 3, 3, 10.5)).toBe(true);
+    expect(labelsApart(lay, 'w7', 'w0', 4, 4, 10.5)).toBe(false);
+    expect(hiddenByRivals(lay, (id) => (id === 'w7' ? 171 : id === 'w0' ? 149 : 12), 10.5)).toEqual(new Set(['w7']));
+    expect(hiddenByRivals(lay, () => 12, 10.5).size).toBe(0);
     // Workers without a rival are always drawn.
-    expect(labelsApart(lay, 'w1', 6, 6, 10.5)).toBe(true);
+    expect(lay.rivals?.has('w1')).toBe(false);
+  });
+  it('a label left out for its rival does not hide the next one in a chain (16 workers: w10 → w9 → w8 → w7)', () => {
+    const nodes = [...Array.from({ length: 16 }, (_, i) => ({ id: `w${i}`, role: 'worker' as const })), { id: 's0', role: 'server' as const }];
+    const lay = topologyLayout(nodes, 380, 200, 0, undefined, undefined, 1, { worker: 53, server: 42, version: 42 });
+    expect([lay.rivals?.get('w8'), lay.rivals?.get('w9'), lay.rivals?.get('w10')]).toEqual([['w7'], ['w8'], ['w9']]);
+    const charW = 42 / 4;
+    // Three-digit versions everywhere: each rival's label would touch its neighbour's.
+    const all = hiddenByRivals(lay, () => 171, charW);
+    // w7 is drawn, so w8 is out; with w8 out, w9 stands beside nothing and is drawn; then w10 is out.
+    expect(all.has('w8')).toBe(true);
+    expect(all.has('w9')).toBe(false);
+    expect(all.has('w10')).toBe(true);
+    // One-digit versions stand apart: nothing is left out.
+    expect(hiddenByRivals(lay, () => 1, charW).size).toBe(0);
+    // w15 could touch both w0 and w14: each is its rival.
+    expect(lay.rivals?.get('w15')).toEqual(['w0', 'w14']);
+  });
+  it('whatever the versions, no two drawn labels touch and each label left out touches a drawn one', () => {
+    const nodes = [...Array.from({ length: 16 }, (_, i) => ({ id: `w${i}`, role: 'worker' as const })), { id: 's0', role: 'server' as const }];
+    const lay = topologyLayout(nodes, 380, 200, 0, undefined, undefined, 1, { worker: 53, server: 42, version: 42 });
+    const charW = 42 / 4;
+    const len = (v: number): number => `v${v}`.length;
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 1200 }), { minLength: 16, maxLength: 16 }), (vs) => {
+        const v = (id: string): number => vs[Number(id.slice(1))];
+        const hidden = hiddenByRivals(lay, v, charW);
+        for (const [id, rivals] of lay.rivals ?? []) {
+          const drawnRivals = rivals.filter((r) => !hidden.has(r));
+          const apart = drawnRivals.map((r) => labelsApart(lay, id, r, len(v(id)), len(v(r)), charW));
+          if (hidden.has(id)) expect(apart).toContain(false);
+          else expect(apart.every(Boolean)).toBe(true);
+        }
+      }),
+    );
   });
 });
 

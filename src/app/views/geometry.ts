@@ -136,9 +136,9 @@ function ringLayout(
   const unlabelled = new Set<NodeId>();
   // On a crowded ring two versions along neighbouring normals can end up side by side, and once
   // they have three digits, with no space between ("v171v149" read as one): each worker whose
-  // widest label could run into an earlier one's is that one's rival, and the drawing leaves it
-  // out while the two actual versions would touch (labelsApart).
-  const rivals = new Map<NodeId, NodeId>();
+  // widest label could run into earlier ones' has those as its rivals, and the drawing leaves it
+  // out while its actual version would touch a drawn rival's (hiddenByRivals).
+  const rivals = new Map<NodeId, NodeId[]>();
   const kept: { id: NodeId; box: LabelBox }[] = [];
   for (const id of workers) {
     const p = pos.get(id)!;
@@ -147,8 +147,8 @@ function ringLayout(
       unlabelled.add(id);
       continue;
     }
-    const rival = dense ? kept.find((q) => overlap(spaced(b, textScale), q.box)) : undefined;
-    if (rival) rivals.set(id, rival.id);
+    const near = dense ? kept.filter((q) => overlap(spaced(b, textScale), q.box)).map((q) => q.id) : [];
+    if (near.length > 0) rivals.set(id, near);
     kept.push({ id, box: spaced(b, textScale) });
   }
   return { pos, cx, cy, rx, ry, nodeR, side: new Map(), kind: 'ring', dense, rowGap: Infinity, unlabelled, termless: new Set(), labelOut, textScale, rivals };
@@ -160,18 +160,40 @@ function spaced(b: LabelBox, k: number): LabelBox {
 }
 
 /**
- * Whether `id`'s version label, `chars` long, stands apart from its rival's (TopologyLayout.rivals),
- * `rivalChars` long, where both are drawn: the versions are in tabular monospace, so a label's width
- * is its length times `charW`.
+ * Whether `id`'s version label, `chars` long, stands apart from `rival`'s, `rivalChars` long, where
+ * both are drawn: the versions are in tabular monospace, so a label's width is its length times
+ * `charW`.
  */
-export function labelsApart(lay: TopologyLayout, id: NodeId, chars: number, rivalChars: number, charW: number): boolean {
-  const rival = lay.rivals?.get(id);
-  if (!rival) return true;
+export function labelsApart(lay: TopologyLayout, id: NodeId, rival: NodeId, chars: number, rivalChars: number, charW: number): boolean {
   const box = (n: NodeId, c: number): LabelBox => {
     const p = lay.pos.get(n)!;
     return placedLabelBox(p, lay.labelOut.get(n) ?? outOf(p, { x: lay.cx, y: lay.cy }), lay.nodeR, false, c * charW, lay.textScale);
   };
   return !overlap(spaced(box(id, chars), lay.textScale), spaced(box(rival, rivalChars), lay.textScale));
+}
+
+/**
+ * The workers whose version labels are left out now (TopologyLayout.rivals): those whose label
+ * would touch a rival's that is itself drawn. Rivals come in worker order, each after those it
+ * rivals, so a label left out never hides the next one in a chain (w9 → w8 → w7: with w8 out, w9
+ * stands beside nothing).
+ */
+export function hiddenByRivals(lay: TopologyLayout, versionOf: (id: NodeId) => number | undefined, charW: number): ReadonlySet<NodeId> {
+  const hidden = new Set<NodeId>();
+  const chars = (id: NodeId): number | undefined => {
+    const v = versionOf(id);
+    return v === undefined ? undefined : `v${v}`.length;
+  };
+  for (const [id, rivals] of lay.rivals ?? []) {
+    const c = chars(id);
+    if (c === undefined) continue;
+    const touches = rivals.some((r) => {
+      const rc = chars(r);
+      return !hidden.has(r) && rc !== undefined && !labelsApart(lay, id, r, c, rc, charW);
+    });
+    if (touches) hidden.add(id);
+  }
+  return hidden;
 }
 
 /** Worker i's angle on a ring of `count`: clockwise from half a step past the top (none on the vertical centre line). */

@@ -43,10 +43,11 @@ export interface TopologyLayout {
   /** Servers that show their version without the term line under it (a narrow panel). */
   termless: ReadonlySet<NodeId>;
   /**
-   * On a crowded ring, a worker whose version label could run into an earlier worker's (its
-   * rival): drawn only while the two actual versions stand apart (labelsApart).
+   * On a crowded ring, each worker whose version label could run into earlier workers' labels
+   * (its rivals): drawn only while its actual version stands apart from every rival's that is
+   * drawn (hiddenByRivals).
    */
-  rivals?: ReadonlyMap<NodeId, NodeId>;
+  rivals?: ReadonlyMap<NodeId, readonly NodeId[]>;
   /**
    * Where a node's labels point (a unit vector), where it is not simply away from the centre: on
    * a crowded, flattened ring, along the ellipse's normal, so the long top and bottom rows carry

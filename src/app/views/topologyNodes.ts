@@ -4,7 +4,7 @@ import type { NodeState } from '../../engine/index/runState';
 import type { Action, NodeId, NodeRole } from '../../sim/types';
 import type { Lang } from '../i18n/lang';
 import { consensusRoleOf, nodeLines, termWord, type DataRole, type WordsContext } from '../words/nodeWords';
-import { CLOCK_BADGE, labelsApart, type LabelRoom, type Pt, type TopologyLayout } from './geometry';
+import { CLOCK_BADGE, type LabelRoom, type Pt, type TopologyLayout } from './geometry';
 import { idFontPx, nodeHitRect, textOn } from './topologyMath';
 import { labelPlacement, nodeHitBox } from './nodeLabels';
 import { measuredWidth } from './hooks';
@@ -142,15 +142,13 @@ export interface NodesFrame {
   words: WordsContext;
   /** Where a node is drawn now (home, dragged or springing back). */
   posOf(id: NodeId): Pt | undefined;
-  /** A node's version as its label shows it (for a rival's label, TopologyLayout.rivals). */
-  versionOf(id: NodeId): number | undefined;
-  /** One character of a version label, in px (tabular monospace). */
-  charW: number;
+  /** Workers whose version labels are left out now, for their rivals (hiddenByRivals). */
+  hidden: ReadonlySet<NodeId>;
 }
 
 /** Writes every part of the given nodes' drawing. */
 export function drawNodes(drawn: NodeSel, f: NodesFrame): void {
-  const { lay, lang, selected, idChars, words: ctx, posOf, versionOf, charW } = f;
+  const { lay, lang, selected, idChars, words: ctx, posOf, hidden } = f;
   const R = lay.nodeR;
   drawn
     .attr('data-testid', (d) => `node-${d.id}`)
@@ -212,9 +210,7 @@ export function drawNodes(drawn: NodeSel, f: NodesFrame): void {
     // A worker in an inner sub-column of a crowded column, or a server in a narrow panel, has
     // no room for labels beside it.
     // On a crowded ring, a version that would touch its rival's is left out while it would.
-    const rival = lay.rivals?.get(d.id);
-    const rivalV = rival === undefined ? undefined : versionOf(rival);
-    const bare = lay.unlabelled.has(d.id) || (rivalV !== undefined && !labelsApart(lay, d.id, `v${d.version}`.length, `v${rivalV}`.length, charW));
+    const bare = lay.unlabelled.has(d.id) || hidden.has(d.id);
     // A coordination server holds no parameters: no version label (its term or epoch says enough).
     const ver = d.node.role === 'coord' || bare ? '' : `v${d.version}`;
     g.select('text.cv-ver').attr('x', lp.x).attr('y', lp.yVersion).attr('text-anchor', lp.anchor).text(ver);
