@@ -30,8 +30,8 @@ async function openAt(page: Page, size: [number, number], scenario: string, ms: 
 }
 
 /** Each replica caption phrase stands apart from the next tile's (they ran together), in type of at least 12 px. */
-async function expectPhrasesApart(page: Page, count: number): Promise<void> {
-  const phrases = await page.locator('.cv-replica .cv-sub > span').evaluateAll((els) =>
+async function expectPhrasesApart(page: Page, count: number, cells = '.cv-replica .cv-sub > span'): Promise<void> {
+  const phrases = await page.locator(cells).evaluateAll((els) =>
     els.map((el) => {
       const r = el.getBoundingClientRect();
       return { fig: el.closest('figure')?.dataset.testid ?? '', text: el.textContent ?? '', left: r.left, right: r.right, top: r.top, bottom: r.bottom, px: parseFloat(getComputedStyle(el).fontSize) };
@@ -55,6 +55,32 @@ test('a phone: each replica caption phrase stands apart from its neighbours; the
   const tabs = await page.locator('.checks-tabs .tab').evaluateAll((els) => els.map((el) => ({ text: el.textContent ?? '', scroll: el.scrollWidth, client: el.clientWidth })));
   expect(tabs.length).toBe(2);
   for (const t of tabs) expect(t.scroll, `tab "${t.text}" is cut`).toBeLessThanOrEqual(t.client);
+});
+
+test('sixteen workers at 1280×720: stacked replica captions stand apart, level with their key', async ({ page }) => {
+  await openAt(page, [1280, 720], 'async-partition', 0);
+  const workers = page.getByTestId('workers');
+  await workers.fill('16');
+  await workers.press('Enter');
+  await expect(page.locator('.cv-replica')).toHaveCount(16);
+  await runTo(page, 3000);
+  await settle(page);
+  // Four cells a tile (id, version, loss, accuracy): one row, none running into the next tile's.
+  await expectPhrasesApart(page, 64, '.cv-replica .cv-stack > *');
+  const tops = await page.locator('.cv-replica').evaluateAll((els) => els.map((el) => Math.round(el.getBoundingClientRect().top)));
+  expect(new Set(tops).size).toBe(1);
+  // The key's words stand level with the first tile's loss and accuracy lines.
+  const level = await page.evaluate(() => {
+    const mid = (el: Element): number => {
+      const r = el.getBoundingClientRect();
+      return (r.top + r.bottom) / 2;
+    };
+    const key = [...document.querySelectorAll('.cv-replica-key > span')].slice(2).map(mid);
+    const cells = [...document.querySelectorAll('.cv-replica .cv-stack')][0].children;
+    return { key, cells: [mid(cells[2]), mid(cells[3])] };
+  });
+  expect(Math.abs(level.key[0] - level.cells[0])).toBeLessThan(2);
+  expect(Math.abs(level.key[1] - level.cells[1])).toBeLessThan(2);
 });
 
 test("a lesson's free play, eight workers, 1280 presenter: the replicas' captions stand apart, and the way back to the lesson covers no metric", async ({ page }) => {

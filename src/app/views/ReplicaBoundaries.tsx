@@ -5,6 +5,7 @@ import { colourOf } from '../palette';
 import { classColours, gridDecision, probColourTable, type GridSlot } from './boundary';
 import { valueAt } from '../../engine/index/series';
 import { measuredWidth, useCssValues, useFontSize, useSize } from './hooks';
+import { imageTileWidth, MIN_LABEL_PX, SUB_EM, tileLayout, type CaptionWidths } from './tileLayout';
 import type { Simulation } from '../../engine/simulation';
 import { indexOf, stateAt } from './runView';
 import { vs } from './strings';
@@ -21,84 +22,25 @@ export interface ReplicaBoundariesProps {
 
 /** Grid resolution asked of the trainer (40×40 = 1600 forward passes, cheap on any backend). */
 const RES = 40;
-/** The smallest tile: a boundary still reads at 40 px (a presenter's short panel needs it). */
-const MIN_SIDE = 40;
-const GAP = 8;
-/** The smallest label the design allows (views.css: 0.8 rem at the default 15-px root). */
-const MIN_LABEL_PX = 12;
-/** The caption's second line (.cv-sub: 0.8 rem) in the view's type (.cv-view: 0.933 rem). */
-const SUB_EM = 0.8 / 0.933;
-
 interface Slot extends GridSlot {
   grid: Float32Array | null;
 }
 
 /**
- * Side of each square panel so that n of them fit the box (wrapping to rows when needed), and the
- * width a tile may take in that arrangement: its caption wraps to it rather than widening the
- * tile (a one-line caption wider than the panel pushed the last tile out of a presenter's view).
- * `fontPx` is the view's type size; `subWidth` the caption's second line on one line, in px:
- * where it does not fit a tile it takes two lines, and the tiles' height allows for them.
- * `phraseWidth` is the wider of that line's two phrases ("accuracy 100%"): an arrangement whose
- * columns cannot hold it, even at the smallest label, is taken only where none can (on a phone,
- * four in a row left "accuracy 95%accuracy 91%" running together, over a panel a third empty).
+ * The caption's widths as the browser draws them (.cv-sub: words in the text face, numbers in
+ * monospace; measured once per size and family, textWidth's estimate without a canvas).
+ * `versionChars`: the longest version label's length, at least "v1234".
  */
-export function tileLayout(
-  n: number,
-  width: number,
-  height: number,
-  fontPx: number,
-  subWidth: number,
-  phraseWidth: number,
-): { side: number; maxWidth: number; subScale: number; subWraps: boolean } {
-  // Caption lines: the id and version (0.933 rem), then loss and accuracy (0.8 rem), at ~1.2 em.
-  const capLine = 1.2 * fontPx;
-  const subLine = 1.2 * SUB_EM * fontPx;
-  // A phrase wider than its column shrinks to it, down to the smallest label; narrower still, its
-  // words wrap (a third line). Either way it stays inside its tile, not in the next tile's.
-  const floor = Math.min(1, MIN_LABEL_PX / (SUB_EM * fontPx));
-  const subLines = (perTile: number): number => (subWidth <= perTile ? 1 : perTile >= floor * phraseWidth ? 2 : 3);
-  // Best arrangement overall, and best among those whose columns hold a phrase (with a usable side).
-  const best = { side: -Infinity, cols: n };
-  const fitting = { side: -Infinity, cols: n };
-  for (let rows = 1; rows <= n; rows++) {
-    const cols = Math.ceil(n / rows);
-    const perTile = (width - GAP * (cols + 1)) / cols;
-    const caption = capLine + subLines(perTile) * subLine + 4;
-    const byH = (height - rows * (caption + GAP)) / rows - 6;
-    const side = Math.min(perTile, byH);
-    if (side > best.side) Object.assign(best, { side, cols });
-    if (perTile >= floor * phraseWidth && side >= MIN_SIDE && side > fitting.side) Object.assign(fitting, { side, cols });
-  }
-  const chosen = fitting.side > -Infinity ? fitting : best;
-  const side = Math.floor(Math.max(MIN_SIDE, Math.min(260, chosen.side)));
-  const maxWidth = Math.max(side, Math.floor((width - GAP * (chosen.cols + 1)) / chosen.cols));
-  const subScale = Math.min(1, Math.max(floor, maxWidth / phraseWidth));
-  return { side, maxWidth, subScale, subWraps: maxWidth < floor * phraseWidth };
-}
-
-/**
- * An image dataset's tiles (FashionTile): as wide as the panel allows, down to ~11 rem, at most
- * `n` to a row; a row takes the panel's height (FashionTile's `fit`), and the panel scrolls where
- * even the tiles' smallest type does not fit.
- */
-export function imageTileWidth(n: number, width: number, fontPx: number): number {
-  const cols = Math.max(1, Math.min(n, Math.floor((width - GAP) / (11 * fontPx + GAP))));
-  return Math.max(MIN_SIDE, Math.floor((width - GAP * (cols + 1)) / cols));
-}
-
-/**
- * The caption's second line on one line, and the wider of its two phrases, as the browser draws
- * them (.cv-sub: words in the text face, numbers in monospace; measured once per size and family,
- * textWidth's estimate without a canvas).
- */
-function captionWidths(lang: Lang, fontPx: number, sans: string, mono: string): { line: number; phrase: number } {
+function captionWidths(lang: Lang, fontPx: number, sans: string, mono: string, versionChars: number): CaptionWidths {
   const px = SUB_EM * fontPx;
   // '0.000' and '100%': the widest values; 1 px of slack for sub-pixel rounding.
   const phrase = (word: string, num: string): number => Math.ceil(measuredWidth(`${word} `, px, sans) + measuredWidth(num, px, mono)) + 1;
   const loss = phrase(vs(lang, 'loss'), '0.000');
   const accuracy = phrase(vs(lang, 'accuracy'), '100%');
-  return { line: loss + accuracy + 0.7 * px, phrase: Math.max(loss, accuracy) };
+  const small = (text: string, family: string, weight?: string): number => Math.ceil(measuredWidth(text, MIN_LABEL_PX, family, weight)) + 1;
+  const cell = Math.max(small('v'.padEnd(Math.max(5, versionChars), '8'), mono), small('0.000', mono), small('w88', sans, '700'));
+  const key = Math.max(small(vs(lang, 'loss'), sans), small(vs(lang, 'accuracy'), sans));
+  return { line: loss + accuracy + 0.7 * px, phrase: Math.max(loss, accuracy), cell, key };
 }
 
 function paint(canvas: HTMLCanvasElement, grid: Float32Array | null, points: Dataset | null, bounds: Bounds | null, side: number): void {
@@ -199,10 +141,11 @@ export function ReplicaBoundaries(p: ReplicaBoundariesProps): JSX.Element {
   // An image tile's caption is as wide as the tile; a square's may be wider (tileLayout).
   const imageWidth = images ? imageTileWidth(count, size.width, fontPx) : 0;
   const css = useCssValues(wrapRef, ['--mono'], [size.width, size.height, fontPx]);
-  const caption = captionWidths(lang, fontPx, css.font, css['--mono']);
-  const { side, maxWidth, subScale, subWraps } = images
-    ? { side: imageWidth, maxWidth: imageWidth, subScale: 1, subWraps: false }
-    : tileLayout(count, size.width, size.height, fontPx, caption.line, caption.phrase);
+  const versionChars = Math.max(0, ...ordered.map((n) => `v${n.version}`.length));
+  const caption = captionWidths(lang, fontPx, css.font, css['--mono'], versionChars);
+  const { side, maxWidth, subScale, subWraps, stacked, stackPx, keyWidth } = images
+    ? { side: imageWidth, maxWidth: imageWidth, subScale: 1, subWraps: false, stacked: false, stackPx: 0, keyWidth: 0 }
+    : tileLayout(count, size.width, size.height, fontPx, caption);
   const ix = indexOf(sim);
   const sampleAt = (id: string) => valueAt(ix.samples.get(id), t) ?? null;
 
@@ -264,7 +207,16 @@ export function ReplicaBoundaries(p: ReplicaBoundariesProps): JSX.Element {
 
   return (
     // A focusable group: the tiles scroll when they do not fit, and must scroll by keyboard too.
-    <div className="cv-view cv-replicas" ref={wrapRef} role="group" tabIndex={0} aria-label={vs(lang, 'replicas')}>
+    <div className={`cv-view cv-replicas${stacked ? ' stacked' : ''}`} ref={wrapRef} role="group" tabIndex={0} aria-label={vs(lang, 'replicas')}>
+      {stacked && (
+        // The words of the stacked captions' lines, once, level with them (each tile says them to a screen reader).
+        <div className="cv-replica-key" aria-hidden="true" style={{ width: keyWidth, paddingTop: side + 2, fontSize: `${stackPx}px` }}>
+          <span>{'\u00a0'}</span>
+          <span>{'\u00a0'}</span>
+          <span>{vs(lang, 'loss')}</span>
+          <span>{vs(lang, 'accuracy')}</span>
+        </div>
+      )}
       {ordered.map((n) => {
         const s = sampleAt(n.id);
         return (
@@ -281,6 +233,23 @@ export function ReplicaBoundaries(p: ReplicaBoundariesProps): JSX.Element {
                 title={n.failed ?? undefined}
               />
             )}
+            {stacked ? (
+              <figcaption className="cv-stack" style={{ fontSize: `${stackPx}px` }}>
+                <b>
+                  {n.id}
+                  {!n.up && <span title={vs(lang, n.failed !== undefined ? 'failed' : 'crashed')}> ✕</span>}
+                </b>
+                <span className="cv-num">v{n.version}</span>
+                <span>
+                  <span className="visually-hidden">{vs(lang, 'loss')} </span>
+                  <span className="cv-num">{s ? s.loss.toFixed(3) : '—'}</span>
+                </span>
+                <span>
+                  <span className="visually-hidden">{vs(lang, 'accuracy')} </span>
+                  <span className="cv-num">{s ? `${(s.accuracy * 100).toFixed(0)}%` : '—'}</span>
+                </span>
+              </figcaption>
+            ) : (
             <figcaption>
               <div className="cv-cap">
                 <b>{n.id}</b>
@@ -298,6 +267,7 @@ export function ReplicaBoundaries(p: ReplicaBoundariesProps): JSX.Element {
                 </span>
               </div>
             </figcaption>
+            )}
           </figure>
         );
       })}
