@@ -58,6 +58,28 @@ describe('scenario edits', () => {
     expect(validateScenario(e.scenario).ok).toBe(true);
   });
 
+  it('more workers keeps a partition\'s selectors and coordinators ("@leader" with w0, w1; c0 with w2)', () => {
+    // raft-ps-majority grown to 16 workers lost "@leader" from its partition: w0, w1 were then cut
+    // off alone, and the lesson's point (an isolated leader) was gone.
+    const sc = scenarioSchema.parse({
+      ...base,
+      cluster: { workers: 4, servers: 5, coord: 3 },
+      strategy: { kind: 'raft-ps' },
+      timeline: [
+        { at: 7000, do: 'partition', groups: [['w2', 'w3', 'c0'], ['@leader', 'w0', 'w1']] },
+        { at: 9000, do: 'crash', node: 'c1' },
+      ],
+      expect: [],
+    });
+    const e = withWorkers(sc, 16);
+    expect(e.pruned).toBe(0);
+    expect(e.scenario.timeline).toEqual(sc.timeline);
+    // Fewer workers drops only the missing workers, never the selector.
+    const fewer = withWorkers(sc, 2);
+    expect(fewer.scenario.timeline[0]).toMatchObject({ groups: [['c0'], ['@leader', 'w0', 'w1']] });
+    expect(fewer.pruned).toBe(1);
+  });
+
   it('clamps the worker count to 2–16', () => {
     expect(withWorkers(base, 40).scenario.cluster.workers).toBe(16);
     expect(withWorkers(base, 1).scenario.cluster.workers).toBe(2);

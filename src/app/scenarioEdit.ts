@@ -1,4 +1,5 @@
 import { strategyInfo } from '../protocols';
+import { clusterNodeIds } from '../scenario/nodes';
 import type { Scenario, StrategyConfig, TimelineEntry } from '../scenario/schema';
 import { defaultStrategy } from './knobs';
 
@@ -14,16 +15,15 @@ export interface Edit {
 }
 
 function nodeIds(sc: Scenario): Set<string> {
-  const ids = new Set<string>();
-  for (let i = 0; i < sc.cluster.workers; i++) ids.add(`w${i}`);
-  for (let i = 0; i < (sc.cluster.servers ?? 0); i++) ids.add(`s${i}`);
-  for (let i = 0; i < (sc.cluster.brokers ?? 0); i++) ids.add(`b${i}`);
-  return ids;
+  return new Set(clusterNodeIds(sc.cluster));
 }
+
+/** A node id ("w3", "c0"), not a selector ("@leader"), which resolves when its action fires. */
+const isNodeId = (s: string): boolean => /^[wsbc]\d+$/.test(s);
 
 function mentions(value: unknown, out: Set<string>): void {
   if (typeof value === 'string') {
-    if (/^[wsb]\d+$/.test(value)) out.add(value);
+    if (isNodeId(value)) out.add(value);
   } else if (Array.isArray(value)) value.forEach((v) => mentions(v, out));
   else if (value && typeof value === 'object') Object.values(value).forEach((v) => mentions(v, out));
 }
@@ -43,7 +43,8 @@ function prune(sc: Scenario): Edit {
   const timeline: TimelineEntry[] = [];
   for (const entry of sc.timeline) {
     if (entry.do === 'partition') {
-      const groups = entry.groups.map((g) => g.filter((n) => ids.has(n))).filter((g) => g.length > 0);
+      // A selector stays: "@leader" with w0, w1 still isolates whoever leads then.
+      const groups = entry.groups.map((g) => g.filter((n) => !isNodeId(n) || ids.has(n))).filter((g) => g.length > 0);
       if (groups.length >= 2) {
         if (groups.flat().length !== entry.groups.flat().length) pruned++;
         timeline.push({ ...entry, groups });
