@@ -36,6 +36,8 @@ const runs: Run[] = [];
 const variants: Array<[string, string, (s: Scenario) => Scenario]> = [
   ['raft-ps-majority', 'raft, local reads', (sc) => ({ ...sc, strategy: { ...sc.strategy, readMode: 'local' } as Scenario['strategy'] })],
   ['raft-ps-majority', 'raft, no leader no-op', (sc) => ({ ...sc, strategy: { ...sc.strategy, leaderNoop: false } as Scenario['strategy'] })],
+  // A dragged partition: w0, w1 cut off from every server, alone.
+  ['raft-ps-majority', 'raft, workers cut off alone', (sc) => ({ ...sc, timeline: sc.timeline.map((e) => (e.do === 'partition' ? { ...e, groups: [['w2', 'w3'], ['w0', 'w1']] } : e)) })],
   ['raft-leader-crash', 'raft, 4 servers', (sc) => ({ ...sc, cluster: { ...sc.cluster, servers: 4 } })],
   ['ssp-bounded-staleness', 'ssp, s = ∞', (sc) => ({ ...sc, strategy: { ...sc.strategy, staleness: 'inf' } as Scenario['strategy'] })],
   ['ssp-bounded-staleness', 'ssp, s = 0', (sc) => ({ ...sc, strategy: { ...sc.strategy, staleness: 0 } as Scenario['strategy'] })],
@@ -151,6 +153,22 @@ describe('the explanation is true for the configuration on screen (real runs)', 
     });
     expect(checked).toBeGreaterThan(3);
     expect(localSaid).toBeGreaterThan(2);
+  });
+
+  it('no sentence lacks its subject (an empty list left ". on the minority side never commit"), no gap before a comma', () => {
+    const bad = new Set<string>();
+    // A sentence may start with a node id ("s0 restarted") or a setting ("acks=1 trades…"), never a
+    // lower-case function word; an empty interpolation shows as a doubled or stray space.
+    const gap = /(?:^|[.!?]\s+)(?:on|in|at|the|and|so|but|a|an|is|are|was|were|never|has|have|to|of|with|for|there|they|it)\b|\s{2}|\s[,.;:)]|\(\s|^\s|\s$/g;
+    const gapZh = /\s{2}|\s[，。；：）,.;:)]|[（(]\s|^\s|\s$/g;
+    each((r, t, en, zh) => {
+      for (const m of en.matchAll(gap)) bad.add(`${r.label} @${t}: "${m[0]}" in ${en}`);
+      for (const m of zh.matchAll(gapZh)) bad.add(`${r.label} @${t}: "${m[0]}" in ${zh}`);
+    });
+    expect([...bad]).toEqual([]);
+    const alone = runs.find((r) => r.label === 'raft, workers cut off alone')!;
+    const texts = alone.times.map((t) => explain(explainAt(alone.sim, t).st, 'en'));
+    expect(texts.some((x) => x.includes('w0, w1 are cut off from every server, so they wait'))).toBe(true);
   });
 
   it('raft-partition: only committed prefixes never disagree (never "the replicas never disagree")', () => {

@@ -125,9 +125,22 @@ export function raft(st: ExplainState): Sentence {
       const minW = minorityWorkers.length
         ? S(`, so ${list(minorityWorkers, 'en')} there ${minorityWorkers.length === 1 ? 'waits' : 'wait'}`, `，那一侧的 ${list(minorityWorkers, 'zh')} 只能等待`)
         : S('', '');
+      // The other side: servers that cannot commit, or workers cut off from every server alone
+      // (a dragged worker), or nothing that trains or stores (no minority clause).
+      const minority = minorityServers.length
+        ? S(
+            ` ${list(minorityServers, 'en')} on the minority side never ${minorityServers.length === 1 ? 'commits' : 'commit'}${minW.en} — ${kept(st).en} everywhere, A lost on the minority side.`,
+            `少数派一侧的 ${list(minorityServers, 'zh')} 永远无法提交${minW.zh}——各处${kept(st).zh}，少数派一侧放弃了 A。`,
+          )
+        : minorityWorkers.length
+          ? S(
+              ` ${list(minorityWorkers, 'en')} ${minorityWorkers.length === 1 ? 'is' : 'are'} cut off from every server, so ${minorityWorkers.length === 1 ? 'it waits' : 'they wait'} — ${kept(st).en} everywhere, A lost on their side.`,
+              `${list(minorityWorkers, 'zh')} 与所有服务器都断开了，只能等待——各处${kept(st).zh}，它们那一侧放弃了 A。`,
+            )
+          : S(' No worker or server is on the other side.', '另一侧没有工作节点，也没有服务器。');
       return S(
-        `Network partition: ${mIds} ${major.servers.length === 1 ? 'is' : 'are'} a majority (${major.servers.length} of ${n}) and ${majorS.en}. ${list(minorityServers, 'en')} on the minority side never ${minorityServers.length === 1 ? 'commits' : 'commit'}${minW.en} — ${kept(st).en} everywhere, A lost on the minority side.${stale.en}`,
-        `网络分区：${mIds} 是多数派（${n} 台中的 ${major.servers.length} 台），${majorS.zh}。少数派一侧的 ${list(minorityServers, 'zh')} 永远无法提交${minW.zh}——各处${kept(st).zh}，少数派一侧放弃了 A。${stale.zh}`,
+        `Network partition: ${mIds} ${major.servers.length === 1 ? 'is' : 'are'} a majority (${major.servers.length} of ${n}) and ${majorS.en}.${minority.en}${stale.en}`,
+        `网络分区：${mIds} 是多数派（${n} 台中的 ${major.servers.length} 台），${majorS.zh}。${minority.zh}${stale.zh}`,
       );
     }
   }
