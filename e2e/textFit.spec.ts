@@ -52,10 +52,16 @@ async function expectPhrasesApart(page: Page, count: number, cells = '.cv-replic
 test('a phone: each replica caption phrase stands apart from its neighbours; the checks tabs are not cut', async ({ page }) => {
   await openAt(page, [390, 844], 'async-partition', 3000);
   await expectPhrasesApart(page, 8);
+  await expectTabsWhole(page);
+});
+
+/** Neither checks tab is cut to "…". */
+async function expectTabsWhole(page: Page): Promise<string[]> {
   const tabs = await page.locator('.checks-tabs .tab').evaluateAll((els) => els.map((el) => ({ text: el.textContent ?? '', scroll: el.scrollWidth, client: el.clientWidth })));
   expect(tabs.length).toBe(2);
   for (const t of tabs) expect(t.scroll, `tab "${t.text}" is cut`).toBeLessThanOrEqual(t.client);
-});
+  return tabs.map((t) => t.text);
+}
 
 test('sixteen workers at 1280×720: stacked replica captions stand apart, level with their key', async ({ page }) => {
   await openAt(page, [1280, 720], 'async-partition', 0);
@@ -81,6 +87,20 @@ test('sixteen workers at 1280×720: stacked replica captions stand apart, level 
   });
   expect(Math.abs(level.key[0] - level.cells[0])).toBeLessThan(2);
   expect(Math.abs(level.key[1] - level.cells[1])).toBeLessThan(2);
+});
+
+test('1280×720: a failed expectation\'s count does not cut the checks tabs to "…"', async ({ page }) => {
+  await openAt(page, [1280, 720], 'degrade-merge-fencing', 0);
+  // Sixteen workers: "degradedWorkers == 6" at 7.5 s fails (all sixteen degrade).
+  const workers = page.getByTestId('workers');
+  await workers.fill('16');
+  await workers.press('Enter');
+  // Sixteen workers and three coordination servers.
+  await expect(page.locator('.view-topology g.cv-node')).toHaveCount(19);
+  await runTo(page, 8000);
+  await settle(page);
+  const tabs = await expectTabsWhole(page);
+  expect(tabs[0]).toMatch(/1 ✗/);
 });
 
 test("a lesson's free play, eight workers, 1280 presenter: the replicas' captions stand apart, and the way back to the lesson covers no metric", async ({ page }) => {
