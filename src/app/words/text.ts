@@ -10,12 +10,32 @@ export type { Lang, Text };
 
 /** `w0, w1` / `w0、w1`. */
 export function list(ids: readonly string[], lang: Lang): string {
-  return ids.join(lang === 'zh' ? '、' : ', ');
+  return ranged(ids).join(lang === 'zh' ? '、' : ', ');
 }
 
 /** `{b0, b1}` — a set of nodes (ISR, a partition side). */
 export function setOf(ids: readonly string[]): string {
-  return `{${ids.join(', ')}}`;
+  return `{${ranged(ids).join(', ')}}`;
+}
+
+/** Five or more ids of one role, consecutive, in this order. */
+const RUN = 5;
+
+/**
+ * Runs of RUN or more consecutive node ids of one role, in the order given (an ISR's order is
+ * its meaning), as a range: "w6–w15" (a sixteen-worker side took a projector's whole line).
+ */
+export function ranged(ids: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < ids.length; ) {
+    const m = /^([wsbc])(\d+)$/.exec(ids[i]);
+    let j = i + 1;
+    if (m) while (j < ids.length && ids[j] === `${m[1]}${Number(m[2]) + (j - i)}`) j++;
+    if (j - i >= RUN) out.push(`${ids[i]}–${ids[j - 1]}`);
+    else out.push(...ids.slice(i, j));
+    i = j;
+  }
+  return out;
 }
 
 /** A metric value as a sentence quotes it: integers as they are, others to two decimals, — when unknown. */
