@@ -63,14 +63,19 @@ async function expectTabsWhole(page: Page): Promise<string[]> {
   return tabs.map((t) => t.text);
 }
 
-test('sixteen workers at 1280×720: stacked replica captions stand apart, level with their key', async ({ page }) => {
-  await openAt(page, [1280, 720], 'async-partition', 0);
+/** A built-in at 1280×720 grown to sixteen workers (the Workers field), run to `ms`: `nodes` in all. */
+async function openSixteen(page: Page, scenario: string, nodes: number, ms: number): Promise<void> {
+  await openAt(page, [1280, 720], scenario, 0);
   const workers = page.getByTestId('workers');
   await workers.fill('16');
   await workers.press('Enter');
-  await expect(page.locator('.cv-replica')).toHaveCount(16);
-  await runTo(page, 3000);
+  await expect(page.locator('.view-topology g.cv-node')).toHaveCount(nodes);
+  await runTo(page, ms);
   await settle(page);
+}
+
+test('sixteen workers at 1280×720: stacked replica captions stand apart, level with their key', async ({ page }) => {
+  await openSixteen(page, 'async-partition', 17, 3000);
   // Four cells a tile (id, version, loss, accuracy): one row, none running into the next tile's.
   await expectPhrasesApart(page, 64, '.cv-replica .cv-stack > *');
   const tops = await page.locator('.cv-replica').evaluateAll((els) => els.map((el) => Math.round(el.getBoundingClientRect().top)));
@@ -90,15 +95,8 @@ test('sixteen workers at 1280×720: stacked replica captions stand apart, level 
 });
 
 test('1280×720: a failed expectation\'s count does not cut the checks tabs to "…"', async ({ page }) => {
-  await openAt(page, [1280, 720], 'degrade-merge-fencing', 0);
-  // Sixteen workers: "degradedWorkers == 6" at 7.5 s fails (all sixteen degrade).
-  const workers = page.getByTestId('workers');
-  await workers.fill('16');
-  await workers.press('Enter');
-  // Sixteen workers and three coordination servers.
-  await expect(page.locator('.view-topology g.cv-node')).toHaveCount(19);
-  await runTo(page, 8000);
-  await settle(page);
+  // Sixteen workers (and three coordination servers): "degradedWorkers == 6" at 7.5 s fails.
+  await openSixteen(page, 'degrade-merge-fencing', 19, 8000);
   const tabs = await expectTabsWhole(page);
   expect(tabs[0]).toMatch(/1 ✗/);
 });
