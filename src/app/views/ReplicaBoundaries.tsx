@@ -250,23 +250,23 @@ export function ReplicaBoundaries(p: ReplicaBoundariesProps): JSX.Element {
                 </span>
               </figcaption>
             ) : (
-            <figcaption>
-              <div className="cv-cap">
-                <b>{n.id}</b>
-                <span className="cv-num">v{n.version}</span>
-                {!n.up && <span>✕ {vs(lang, n.failed !== undefined ? 'failed' : 'crashed')}</span>}
-              </div>
-              {/* Two phrases that wrap apart when the tile is narrow (a presenter's type). */}
-              {/* The words in the text face, the numbers in tabular monospace (they change each sample). */}
-              <div className={`cv-sub${subWraps ? ' wraps' : ''}`} style={subScale < 1 ? { fontSize: `${(0.8 * subScale).toFixed(3)}rem` } : undefined}>
-                <span>
-                  {vs(lang, 'loss')} <span className="cv-num">{s ? s.loss.toFixed(3) : '—'}</span>
-                </span>
-                <span>
-                  {vs(lang, 'accuracy')} <span className="cv-num">{s ? `${(s.accuracy * 100).toFixed(0)}%` : '—'}</span>
-                </span>
-              </div>
-            </figcaption>
+              <figcaption>
+                <div className="cv-cap">
+                  <b>{n.id}</b>
+                  <span className="cv-num">v{n.version}</span>
+                  {!n.up && <span>✕ {vs(lang, n.failed !== undefined ? 'failed' : 'crashed')}</span>}
+                </div>
+                {/* Two phrases that wrap apart when the tile is narrow (a presenter's type). */}
+                {/* The words in the text face, the numbers in tabular monospace (they change each sample). */}
+                <div className={`cv-sub${subWraps ? ' wraps' : ''}`} style={subScale < 1 ? { fontSize: `${(0.8 * subScale).toFixed(3)}rem` } : undefined}>
+                  <span>
+                    {vs(lang, 'loss')} <span className="cv-num">{s ? s.loss.toFixed(3) : '—'}</span>
+                  </span>
+                  <span>
+                    {vs(lang, 'accuracy')} <span className="cv-num">{s ? `${(s.accuracy * 100).toFixed(0)}%` : '—'}</span>
+                  </span>
+                </div>
+              </figcaption>
             )}
           </figure>
         );
