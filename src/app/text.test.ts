@@ -155,17 +155,34 @@ describe('the explanation is true for the configuration on screen (real runs)', 
     expect(localSaid).toBeGreaterThan(2);
   });
 
-  it('no sentence lacks its subject (an empty list left ". on the minority side never commit"), no gap before a comma', () => {
+  it('no sentence lacks its subject (an empty list left ". on the minority side never commit"), and no text has an empty value\'s gap', () => {
     const bad = new Set<string>();
     // A sentence may start with a node id ("s0 restarted") or a setting ("acks=1 trades…"), never a
     // lower-case function word; an empty interpolation shows as a doubled or stray space.
     const gap = /(?:^|[.!?]\s+)(?:on|in|at|the|and|so|but|a|an|is|are|was|were|never|has|have|to|of|with|for|there|they|it)\b|\s{2}|\s[,.;:)]|\(\s|^\s|\s$/g;
     const gapZh = /\s{2}|\s[，。；：）,.;:)]|[（(]\s|^\s|\s$/g;
-    each((r, t, en, zh) => {
-      for (const m of en.matchAll(gap)) bad.add(`${r.label} @${t}: "${m[0]}" in ${en}`);
-      for (const m of zh.matchAll(gapZh)) bad.add(`${r.label} @${t}: "${m[0]}" in ${zh}`);
-    });
-    expect([...bad]).toEqual([]);
+    // Node tooltips, panel rows and notes are phrases ("has not voted in term 0"): gaps only.
+    const gapPhrase = /\s{2}|\s[,.;:)]|\(\s|^\s|\s$/g;
+    const checkBoth = (where: string, en: string, zh: string, enGap = gapPhrase): void => {
+      for (const m of en.matchAll(enGap)) bad.add(`${where}: "${m[0]}" in ${en}`);
+      for (const m of zh.matchAll(gapZh)) bad.add(`${where}: "${m[0]}" in ${zh}`);
+    };
+    each((r, t, en, zh) => checkBoth(`${r.label} @${t}`, en, zh, gap));
+    // The same in the node tooltips, the servers panel and the timeline's notes.
+    for (const r of runs) {
+      const ctx = wordsContext(r.sim.scenario, staticOf(r.sim));
+      for (const t of r.times) {
+        const { state } = explainAt(r.sim, t);
+        for (const n of state.nodes) {
+          const [en, zh] = [nodeLines(n, ctx, 'en'), nodeLines(n, ctx, 'zh')];
+          en.forEach((line, i) => checkBoth(`${r.label} ${n.id}@${t}`, line, zh[i] ?? ''));
+        }
+        const [pe, pz] = [serverPanelModel(state, indexOf(r.sim), 30, ctx, 'en'), serverPanelModel(state, indexOf(r.sim), 30, ctx, 'zh')];
+        pe.rows.forEach((row, i) => checkBoth(`${r.label} panel ${row.id}@${t}`, [row.facts, ...row.lines].join(' | '), [pz.rows[i].facts, ...pz.rows[i].lines].join(' | ')));
+      }
+      for (const n of indexOf(r.sim).notes) checkBoth(`${r.label} note ${n.what}@${n.t}`, noteText(n, 'en', r.sim.scenario), noteText(n, 'zh', r.sim.scenario));
+    }
+    expect([...bad].slice(0, 30)).toEqual([]);
     const alone = runs.find((r) => r.label === 'raft, workers cut off alone')!;
     const texts = alone.times.map((t) => explain(explainAt(alone.sim, t).st, 'en'));
     expect(texts.some((x) => x.includes('w0, w1 are cut off from every server, so they wait'))).toBe(true);
