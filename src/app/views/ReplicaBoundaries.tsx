@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState, type JSX } from 'react';
+import { Fragment, useEffect, useMemo, useRef, useState, type JSX } from 'react';
 import { makeDataset, makeEvalSet, type Bounds, type Dataset } from '../../train/datasets';
 import type { Lang } from '../i18n/lang';
 import { colourOf } from '../palette';
@@ -143,8 +143,8 @@ export function ReplicaBoundaries(p: ReplicaBoundariesProps): JSX.Element {
   const css = useCssValues(wrapRef, ['--mono'], [size.width, size.height, fontPx]);
   const versionChars = Math.max(0, ...ordered.map((n) => `v${n.version}`.length));
   const caption = captionWidths(lang, fontPx, css.font, css['--mono'], versionChars);
-  const { side, maxWidth, subScale, subWraps, stacked, stackPx, keyWidth } = images
-    ? { side: imageWidth, maxWidth: imageWidth, subScale: 1, subWraps: false, stacked: false, stackPx: 0, keyWidth: 0 }
+  const { side, maxWidth, subScale, subWraps, stacked, stackPx, keyWidth, cols } = images
+    ? { side: imageWidth, maxWidth: imageWidth, subScale: 1, subWraps: false, stacked: false, stackPx: 0, keyWidth: 0, cols: count }
     : tileLayout(count, size.width, size.height, fontPx, caption);
   const ix = indexOf(sim);
   const sampleAt = (id: string) => valueAt(ix.samples.get(id), t) ?? null;
@@ -207,68 +207,78 @@ export function ReplicaBoundaries(p: ReplicaBoundariesProps): JSX.Element {
 
   return (
     // A focusable group: the tiles scroll when they do not fit, and must scroll by keyboard too.
-    <div className={`cv-view cv-replicas${stacked ? ' stacked' : ''}`} ref={wrapRef} role="group" tabIndex={0} aria-label={vs(lang, 'replicas')}>
-      {stacked && (
-        // The words of the stacked captions' lines, once, level with them (each tile says them to a screen reader).
-        <div className="cv-replica-key" aria-hidden="true" style={{ width: keyWidth, paddingTop: side + 2, fontSize: `${stackPx}px` }}>
-          <span>{'\u00a0'}</span>
-          <span>{'\u00a0'}</span>
-          <span>{vs(lang, 'loss')}</span>
-          <span>{vs(lang, 'accuracy')}</span>
-        </div>
-      )}
-      {ordered.map((n) => {
+    <div
+      className={`cv-view cv-replicas${stacked ? ' stacked' : ''}`}
+      ref={wrapRef}
+      role="group"
+      tabIndex={0}
+      aria-label={vs(lang, 'replicas')}
+      style={stacked ? { gridTemplateColumns: `${keyWidth}px repeat(${cols}, minmax(0, 1fr))` } : undefined}
+    >
+      {ordered.map((n, i) => {
         const s = sampleAt(n.id);
         return (
-          <figure className={`cv-replica${n.up ? '' : ' down'}${images ? ' images' : ''}`} key={n.id} data-testid={`replica-${n.id}`} style={{ margin: 0, maxWidth }}>
-            {images ? (
-              <fashionTile.Part evaluation={sim.evaluationAt(n.id, t)} lang={lang} size={side} colour={colourOf(n.id)} down={!n.up} fit />
-            ) : (
-              <canvas
-                ref={(el) => {
-                  if (el) canvases.current.set(n.id, el);
-                  else canvases.current.delete(n.id);
-                }}
-                style={{ borderColor: colourOf(n.id), width: side, height: side }}
-                title={n.failed ?? undefined}
-              />
+          <Fragment key={n.id}>
+            {stacked && i % cols === 0 && (
+              // Each row's first column: the words of the stacked captions' lines, level with them
+              // (each tile says them to a screen reader).
+              <div className="cv-replica-key" aria-hidden="true" style={{ paddingTop: side + 2, fontSize: `${stackPx}px` }}>
+                <span>{'\u00a0'}</span>
+                <span>{'\u00a0'}</span>
+                <span>{vs(lang, 'loss')}</span>
+                <span>{vs(lang, 'accuracy')}</span>
+              </div>
             )}
-            {stacked ? (
-              <figcaption className="cv-stack" style={{ fontSize: `${stackPx}px` }}>
-                <b>
-                  {n.id}
-                  {!n.up && <span title={vs(lang, n.failed !== undefined ? 'failed' : 'crashed')}> ✕</span>}
-                </b>
-                <span className="cv-num">v{n.version}</span>
-                <span>
-                  <span className="visually-hidden">{vs(lang, 'loss')} </span>
-                  <span className="cv-num">{s ? s.loss.toFixed(3) : '—'}</span>
-                </span>
-                <span>
-                  <span className="visually-hidden">{vs(lang, 'accuracy')} </span>
-                  <span className="cv-num">{s ? `${(s.accuracy * 100).toFixed(0)}%` : '—'}</span>
-                </span>
-              </figcaption>
-            ) : (
-              <figcaption>
-                <div className="cv-cap">
-                  <b>{n.id}</b>
+            <figure className={`cv-replica${n.up ? '' : ' down'}${images ? ' images' : ''}`} data-testid={`replica-${n.id}`} style={{ margin: 0, maxWidth }}>
+              {images ? (
+                <fashionTile.Part evaluation={sim.evaluationAt(n.id, t)} lang={lang} size={side} colour={colourOf(n.id)} down={!n.up} fit />
+              ) : (
+                <canvas
+                  ref={(el) => {
+                    if (el) canvases.current.set(n.id, el);
+                    else canvases.current.delete(n.id);
+                  }}
+                  style={{ borderColor: colourOf(n.id), width: side, height: side }}
+                  title={n.failed ?? undefined}
+                />
+              )}
+              {stacked ? (
+                <figcaption className="cv-stack" style={{ fontSize: `${stackPx}px` }}>
+                  <b>
+                    {n.id}
+                    {!n.up && <span title={vs(lang, n.failed !== undefined ? 'failed' : 'crashed')}> ✕</span>}
+                  </b>
                   <span className="cv-num">v{n.version}</span>
-                  {!n.up && <span>✕ {vs(lang, n.failed !== undefined ? 'failed' : 'crashed')}</span>}
-                </div>
-                {/* Two phrases that wrap apart when the tile is narrow (a presenter's type). */}
-                {/* The words in the text face, the numbers in tabular monospace (they change each sample). */}
-                <div className={`cv-sub${subWraps ? ' wraps' : ''}`} style={subScale < 1 ? { fontSize: `${(0.8 * subScale).toFixed(3)}rem` } : undefined}>
                   <span>
-                    {vs(lang, 'loss')} <span className="cv-num">{s ? s.loss.toFixed(3) : '—'}</span>
+                    <span className="visually-hidden">{vs(lang, 'loss')} </span>
+                    <span className="cv-num">{s ? s.loss.toFixed(3) : '—'}</span>
                   </span>
                   <span>
-                    {vs(lang, 'accuracy')} <span className="cv-num">{s ? `${(s.accuracy * 100).toFixed(0)}%` : '—'}</span>
+                    <span className="visually-hidden">{vs(lang, 'accuracy')} </span>
+                    <span className="cv-num">{s ? `${(s.accuracy * 100).toFixed(0)}%` : '—'}</span>
                   </span>
-                </div>
-              </figcaption>
-            )}
-          </figure>
+                </figcaption>
+              ) : (
+                <figcaption>
+                  <div className="cv-cap">
+                    <b>{n.id}</b>
+                    <span className="cv-num">v{n.version}</span>
+                    {!n.up && <span>✕ {vs(lang, n.failed !== undefined ? 'failed' : 'crashed')}</span>}
+                  </div>
+                  {/* Two phrases that wrap apart when the tile is narrow (a presenter's type). */}
+                  {/* The words in the text face, the numbers in tabular monospace (they change each sample). */}
+                  <div className={`cv-sub${subWraps ? ' wraps' : ''}`} style={subScale < 1 ? { fontSize: `${(0.8 * subScale).toFixed(3)}rem` } : undefined}>
+                    <span>
+                      {vs(lang, 'loss')} <span className="cv-num">{s ? s.loss.toFixed(3) : '—'}</span>
+                    </span>
+                    <span>
+                      {vs(lang, 'accuracy')} <span className="cv-num">{s ? `${(s.accuracy * 100).toFixed(0)}%` : '—'}</span>
+                    </span>
+                  </div>
+                </figcaption>
+              )}
+            </figure>
+          </Fragment>
         );
       })}
     </div>

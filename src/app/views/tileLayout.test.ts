@@ -76,6 +76,15 @@ describe('replica tile layout', () => {
     expect(l.maxWidth).toBeGreaterThanOrEqual(37);
   });
 
+  it('stacked captions in two rows: eight columns after each row\'s key', () => {
+    // 1024 wide, a taller panel (~628×240): plain captions need six columns and three rows.
+    const l = tileLayout(16, 628, 240, 14, cw(170, 90));
+    expect(l).toMatchObject({ stacked: true, cols: 8 });
+    expect(l.side).toBeGreaterThanOrEqual(40);
+    expect(l.keyWidth + 8 * l.maxWidth + 8 * 4 + 8).toBeLessThanOrEqual(628);
+    expect(2 * (l.side + 4 * 1.2 * 12 + 4 + 4) + 12).toBeLessThanOrEqual(240 + 1);
+  });
+
   it('where neither fits, the fewest rows that hold the phrase, and the panel scrolls', () => {
     // 1024×768: the panel is ~628×120 px. Stacked cells need 16 × 45 px beside the key; two rows
     // of stacked captions need 2 × 110 px.

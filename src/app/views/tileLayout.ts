@@ -46,6 +46,8 @@ export interface TileLayout {
   stackPx: number;
   /** The key column's width (0 unless stacked). */
   keyWidth: number;
+  /** Tiles to a row (stacked: each row starts with its own key, in a grid of these columns). */
+  cols: number;
 }
 
 /**
@@ -93,13 +95,13 @@ export function tileLayout(n: number, width: number, height: number, fontPx: num
     const side = Math.floor(Math.max(MIN_SIDE, Math.min(260, s)));
     const maxWidth = Math.max(side, Math.floor((width - GAP * (cols + 1)) / cols));
     const subScale = Math.min(1, Math.max(floor, maxWidth / w.phrase));
-    return { side, maxWidth, subScale, subWraps: maxWidth < floor * w.phrase, stacked: false, stackPx, keyWidth: 0 };
+    return { side, maxWidth, subScale, subWraps: maxWidth < floor * w.phrase, stacked: false, stackPx, keyWidth: 0, cols };
   };
   if (fitting.side > -Infinity) return plain(fitting.cols, fitting.side);
   if (stacked.side > -Infinity) {
     const side = Math.floor(Math.min(260, stacked.side));
     const maxWidth = Math.max(side, Math.floor(stackTileOf(stacked.cols)));
-    return { side, maxWidth, subScale: floor, subWraps: false, stacked: true, stackPx, keyWidth };
+    return { side, maxWidth, subScale: floor, subWraps: false, stacked: true, stackPx, keyWidth, cols: stacked.cols };
   }
   if (scrolling > 0) return plain(scrolling, MIN_SIDE);
   return plain(best.cols, best.side);
