@@ -8,7 +8,11 @@
  * each listed selector hidden (`display: none`), plus `none` for the page as it is, each in a
  * fresh browser, the list repeated `--reps` times so that runs of one part are spread over the
  * session. On this 2-core machine identical runs differ by ±5 points: only a difference larger
- * than that, in every repetition, says something. A tool for finding work, never a test.
+ * than that, in every repetition, says something.
+ *
+ * With `--at-ms N`, the run goes on (at the URL's speed, say `max`) to N simulated ms, then at
+ * speed 1 for two seconds before measuring: what a long run costs late. The phases list ends with
+ * each task of 50 ms or more and what ran inside it. A tool for finding work, never a test.
  */
 import { resolve } from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
@@ -21,14 +25,16 @@ const seconds = Number(flag('seconds', '5'));
 const query = flag('url', '?scenario=async-partition&autoplay=1&speed=1&backend=wasm&workers=4');
 const hide = has('hide') ? ['none', ...flag('hide', '').split(',').filter(Boolean)] : null;
 const reps = Number(flag('reps', '2'));
+const atMs = Number(flag('at-ms', '1500'));
 
 interface TraceEvent {
   name: string;
   ph: string;
   pid: number;
   tid: number;
+  ts: number;
   dur?: number;
-  args?: { name?: string };
+  args?: { name?: string; data?: { functionName?: string; url?: string; lineNumber?: number } };
 }
 
 const server = await serveDist(dist);
@@ -41,7 +47,11 @@ async function open(): Promise<{ browser: Browser; page: Page }> {
   // bypassCSP: the hiding rules are an injected <style>, which the app's policy refuses.
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 }, bypassCSP: true });
   await page.goto(`http://127.0.0.1:${server.port}/${query}`);
-  await page.waitForFunction(() => ((window as unknown as { capPlayground?: { run(): { now: number } | null } }).capPlayground?.run()?.now ?? 0) > 1500, undefined, { timeout: 60_000 });
+  await page.waitForFunction((ms) => ((window as unknown as { capPlayground?: { run(): { now: number } | null } }).capPlayground?.run()?.now ?? 0) > ms, atMs, { timeout: 0, polling: 500 });
+  if (has('at-ms')) {
+    await page.getByTestId('speed').selectOption('1');
+    await page.waitForTimeout(2000);
+  }
   return { browser, page };
 }
 
@@ -49,7 +59,7 @@ async function open(): Promise<{ browser: Browser; page: Page }> {
 async function phases(): Promise<void> {
   const { browser, page } = await open();
   try {
-    await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink'] });
+    await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'v8', 'disabled-by-default-v8.gc'] });
     await page.waitForTimeout(seconds * 1000);
     const events = (JSON.parse((await browser.stopTracing()).toString()) as { traceEvents: TraceEvent[] }).traceEvents;
     const main = new Set(events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
@@ -59,10 +69,27 @@ async function phases(): Promise<void> {
       total.set(e.name, (total.get(e.name) ?? 0) + e.dur / 1000);
     }
     // Nested phases overlap (RunTask holds the rest): each line is its own share, not a part of a sum.
-    console.log(`renderer main thread, ${seconds} s of ${query}`);
+    console.log(`renderer main thread, ${seconds} s of ${query.replace(/#.*/, '#…')}${has('at-ms') ? ` at ${atMs} simulated ms` : ''}`);
     for (const [name, ms] of [...total].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`${((ms / (seconds * 1000)) * 100).toFixed(1).padStart(6)} %  ${name}`);
+    longTasks(events.filter((e) => e.ph === 'X' && e.dur && main.has(`${e.pid}:${e.tid}`)));
   } finally {
     await browser.close();
+  }
+}
+
+/** Each main-thread task of 50 ms or more, and the events inside it that took longest (by name; a function call by its function). */
+function longTasks(mainEvents: TraceEvent[]): void {
+  const tasks = mainEvents.filter((e) => e.name === 'RunTask' && e.dur! >= 50_000);
+  console.log(`\ntasks of 50 ms or more: ${tasks.length}`);
+  for (const t of tasks) {
+    const inside = new Map<string, number>();
+    for (const e of mainEvents) {
+      if (e === t || e.ts < t.ts || e.ts + e.dur! > t.ts + t.dur! || e.name === 'RunTask') continue;
+      const d = e.args?.data;
+      const key = d?.functionName || d?.url ? `${e.name} ${d.functionName || '(anon)'} ${(d.url ?? '').split('/').pop()}:${d.lineNumber ?? ''}` : e.name;
+      inside.set(key, (inside.get(key) ?? 0) + e.dur! / 1000);
+    }
+    console.log(`  ${(t.dur! / 1000).toFixed(1)} ms: ${[...inside].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([k, ms]) => `${k} ${ms.toFixed(1)}`).join(' · ')}`);
   }
 }
 

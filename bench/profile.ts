@@ -2,18 +2,21 @@
  * `npm run bench:profile -- [--url QUERY] [--seconds 5] [--dist DIR]`: where the main thread's time
  * goes while a run animates — a CDP CPU profile of the page, self time summed by function and by
  * file. Build unminified for readable names (`npx vite build --outDir /tmp/distprof --minify false`
- * and `--dist /tmp/distprof`). A tool for finding work, never a test.
+ * and `--dist /tmp/distprof`). With `--at-ms N`, the run goes on (at the URL's speed, say `max`) to
+ * N simulated ms, then at speed 1 for two seconds before the profile: what a long run costs late.
+ * A tool for finding work, never a test.
  */
 import { resolve } from 'node:path';
 import { chromium } from '@playwright/test';
 import { chromiumArgs, findChromium } from '../scripts/chromium.mjs';
 import { serveDist } from './serveDist';
-import { flag } from './args';
+import { flag, has } from './args';
 
 const dist = resolve(flag('dist', 'dist'));
 const seconds = Number(flag('seconds', '5'));
 const query = flag('url', '?scenario=async-partition&autoplay=1&speed=1&backend=wasm');
 const top = Number(flag('top', '40'));
+const atMs = Number(flag('at-ms', '500'));
 
 const server = await serveDist(dist);
 const { port } = server;
@@ -30,7 +33,11 @@ const browser = await chromium.launch({ executablePath: found.path, args: chromi
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
   await page.goto(`http://127.0.0.1:${port}/${query}`);
-  await page.waitForFunction(() => ((window as unknown as { capPlayground?: { run(): { now: number } | null } }).capPlayground?.run()?.now ?? 0) > 500, undefined, { timeout: 60_000 });
+  await page.waitForFunction((ms) => ((window as unknown as { capPlayground?: { run(): { now: number } | null } }).capPlayground?.run()?.now ?? 0) > ms, atMs, { timeout: 0, polling: 500 });
+  if (has('at-ms')) {
+    await page.getByTestId('speed').selectOption('1');
+    await page.waitForTimeout(2000);
+  }
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 200 });

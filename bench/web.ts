@@ -373,6 +373,30 @@ interface LongResult {
   heapMbPerSimMin: number;
   /** Speed 1 late in the run (after `atMin` simulated minutes at max). */
   late?: { atMin: number; simSPerWallS: number } & Animation;
+  /** The same run at speed 1 from its start, measured from `atS` simulated seconds: what `late` compares with. */
+  early?: { atS: number; simSPerWallS: number } & Animation;
+}
+
+/**
+ * The long run's page at speed 1 early on, in a fresh browser: the figures its late sample must
+ * match for the cost to be independent of the run's length. From 40 s: the lesson's crash,
+ * partition and restart (3–14 s) are over, as they are late in the run, and the charts' and the
+ * timeline's 30-s window is full (timelineModel.ts), as it is late in the run.
+ */
+async function earlySample(url: string, atS: number): Promise<NonNullable<LongResult['early']>> {
+  const browser = await freshBrowser();
+  try {
+    const { page, cdp } = await newPage(browser);
+    await page.goto(url.replace('speed=max', 'speed=1'));
+    await waitRunning(page, atS * 1000, (atS + 60) * 1000);
+    const now = (): Promise<number> => page.evaluate(() => (window as unknown as Hooks).capPlayground?.run()?.now ?? 0);
+    const sim0 = await now();
+    const w0 = Date.now();
+    const anim = await measureAnimation(page, cdp, WINDOW_S);
+    return { atS, simSPerWallS: Math.round((((await now()) - sim0) / (Date.now() - w0)) * 100) / 100, ...anim };
+  } finally {
+    await browser.close();
+  }
 }
 
 async function longRun(): Promise<LongResult> {
@@ -387,6 +411,7 @@ async function longRun(): Promise<LongResult> {
     },
     'autoplay=1&speed=max&backend=wasm',
   );
+  const early = LONG_MINUTES > 5 ? await earlySample(url, 40) : undefined;
   const browser = await freshBrowser();
   try {
     const { page, cdp } = await newPage(browser);
@@ -426,7 +451,7 @@ async function longRun(): Promise<LongResult> {
     const my = fit.reduce((a, h) => a + h.mb, 0) / fit.length;
     const slope = fit.reduce((a, h) => a + (h.simS - mx) * (h.mb - my), 0) / fit.reduce((a, h) => a + (h.simS - mx) ** 2, 0);
     const r2 = (x: number): number => Math.round(x * 100) / 100;
-    const out: LongResult = { workers, earlyRate: r2(earlyRate), lateRate: r2(lateRate), lateOverEarly: r2(lateRate / earlyRate), heapMbAt: heap, heapMbPerSimMin: r2(slope * 60) };
+    const out: LongResult = { workers, earlyRate: r2(earlyRate), lateRate: r2(lateRate), lateOverEarly: r2(lateRate / earlyRate), heapMbAt: heap, heapMbPerSimMin: r2(slope * 60), ...(early ? { early } : {}) };
     if (LONG_MINUTES > 5) {
       const atMin = LONG_MINUTES - 2;
       log(`  long run: on to ${atMin} simulated minutes at max …`);
@@ -688,6 +713,8 @@ if (results.input) {
 if (results.long) {
   const l = results.long;
   log(`long run (raft-ps, ${l.workers} workers, max): ${l.earlyRate} sim s/s over the first 30 s, ${l.lateRate} from minute 4 to 5 (${l.lateOverEarly}); heap ${l.heapMbPerSimMin} MB per simulated minute (${l.heapMbAt.map((h) => `${h.simS}s:${h.mb}`).join(' ')})`);
-  if (l.late) log(`  at ${l.late.atMin} simulated minutes, speed 1: ${l.late.simSPerWallS} sim s per s, busy ${l.late.busyPct} %, frames ${l.late.p50}/${l.late.p95}/${l.late.p99} ms, ${l.late.longTasks} long tasks`);
+  const speed1 = (a: { simSPerWallS: number } & Animation): string => `${a.simSPerWallS} sim s per s, busy ${a.busyPct} %, frames ${a.p50}/${a.p95}/${a.p99} ms, ${a.longTasks} long tasks${a.longTasks ? ` (longest ${a.longestTaskMs} ms)` : ''}`;
+  if (l.early) log(`  at ${l.early.atS} simulated seconds, speed 1 (a fresh load): ${speed1(l.early)}`);
+  if (l.late) log(`  at ${l.late.atMin} simulated minutes, speed 1: ${speed1(l.late)}`);
 }
 console.log(JSON.stringify(results));
