@@ -415,3 +415,19 @@ test('a 1024-px projector: every metric value is whole, long ones smaller ("3641
   const short = values.find((v) => v.id === 'metric-staleness')!;
   expect(short.px).toBeGreaterThan(bytes.px);
 });
+
+test("the topology's gesture hint is whole at a desk's 1024 px, each gesture on its own line (it ended \"…across the middl…\"), and a projector's lesson leaves it out", async ({ page }) => {
+  await openAt(page, [1024, 768], 'raft-ps-majority', 500);
+  const hint = page.locator('.view-topology .cv-hint');
+  await expect(hint).toHaveText('click a link: cut / restore · drag a worker across the middle: partition');
+  const box = await hint.evaluate((el) => ({ sw: el.scrollWidth, cw: el.clientWidth, right: el.getBoundingClientRect().right }));
+  expect(box.sw, 'the hint runs past its line').toBeLessThanOrEqual(box.cw);
+  const parts = await hint.locator('span').evaluateAll((els) => els.map((el) => el.getBoundingClientRect()).map((r) => ({ top: Math.round(r.top), right: r.right })));
+  expect(parts).toHaveLength(2);
+  for (const p of parts) expect(p.right).toBeLessThanOrEqual(box.right + 0.5);
+  // At 1024 px the two gestures do not fit one line: they wrap whole, the second under the first.
+  expect(parts[1].top).toBeGreaterThan(parts[0].top);
+  await openLessonAt(page, [1920, 1080], 'raft-ps-majority', 'en', true);
+  await expect(page.locator('.lesson-stage .view-topology')).toBeVisible();
+  await expect(page.locator('.lesson-stage .cv-hint')).toBeHidden();
+});

@@ -349,7 +349,14 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
   const kinds = ix.kinds.slice(0, Math.min(8, Math.max(kindCount, ix.kinds.length)));
   return (
     <div className="cv-view cv-topology">
-      <div className="cv-hint">{vs(lang, 'topologyHint')}</div>
+      {/* Its gestures wrap whole: one per line where the line is short. */}
+      <div className="cv-hint">
+        {vs(lang, 'topologyHint')
+          .split(' · ')
+          .map((part, i, all) => (
+            <span key={i}>{i < all.length - 1 ? `${part} · ` : part}</span>
+          ))}
+      </div>
       {/* One group for the drawings (links, the moving parts, nodes in front): one Tab stop, arrow keys move inside. */}
       <div className="cv-topo-stage" ref={stageRef} role="group" aria-label={vs(lang, 'topology')} aria-describedby={`keys-${uid}`} onFocus={onFocus} onKeyDown={onRovingKey}>
         <svg ref={svgRef} className="cv-svg" />
