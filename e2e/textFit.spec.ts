@@ -417,9 +417,13 @@ test('a 1024-px projector: every metric value is whole, long ones smaller ("3641
 });
 
 test("the topology's gesture hint is whole at a desk's 1024 px, each gesture on its own line (it ended \"…across the middl…\"), and a projector's lesson leaves it out", async ({ page }) => {
+  const whole = 'click a link: cut / restore · drag a worker across the middle: partition';
+  // Where it fits one line, it reads as one sentence ("restore ·drag" lost the space).
+  await openAt(page, [1280, 720], 'raft-ps-majority', 500);
+  expect(await page.locator('.view-topology .cv-hint').evaluate((el: HTMLElement) => el.innerText.replace(/\s+/g, ' ').trim())).toBe(whole);
   await openAt(page, [1024, 768], 'raft-ps-majority', 500);
   const hint = page.locator('.view-topology .cv-hint');
-  await expect(hint).toHaveText('click a link: cut / restore · drag a worker across the middle: partition');
+  await expect(hint).toHaveText(whole);
   const box = await hint.evaluate((el) => ({ sw: el.scrollWidth, cw: el.clientWidth, right: el.getBoundingClientRect().right }));
   expect(box.sw, 'the hint runs past its line').toBeLessThanOrEqual(box.cw);
   const parts = await hint.locator('span').evaluateAll((els) => els.map((el) => el.getBoundingClientRect()).map((r) => ({ top: Math.round(r.top), right: r.right })));

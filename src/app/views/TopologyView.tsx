@@ -1,4 +1,4 @@
-import { useEffect, useId, useLayoutEffect, useRef, useState, type FocusEvent as ReactFocusEvent, type JSX } from 'react';
+import { Fragment, useEffect, useId, useLayoutEffect, useRef, useState, type FocusEvent as ReactFocusEvent, type JSX } from 'react';
 import * as d3 from 'd3';
 import { setAttr } from './d3quiet';
 import type { Action, NodeId } from '../../sim/types';
@@ -349,12 +349,16 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
   const kinds = ix.kinds.slice(0, Math.min(8, Math.max(kindCount, ix.kinds.length)));
   return (
     <div className="cv-view cv-topology">
-      {/* Its gestures wrap whole: one per line where the line is short. */}
+      {/* Its gestures wrap whole: one per line where the line is short. The space between them
+          stays outside the spans (an inline block drops its own trailing space: "restore ·drag"). */}
       <div className="cv-hint">
         {vs(lang, 'topologyHint')
           .split(' · ')
           .map((part, i, all) => (
-            <span key={i}>{i < all.length - 1 ? `${part} · ` : part}</span>
+            <Fragment key={i}>
+              <span>{i < all.length - 1 ? `${part} ·` : part}</span>
+              {i < all.length - 1 ? ' ' : null}
+            </Fragment>
           ))}
       </div>
       {/* One group for the drawings (links, the moving parts, nodes in front): one Tab stop, arrow keys move inside. */}
