@@ -416,7 +416,7 @@ test('a 1024-px projector: every metric value is whole, long ones smaller ("3641
   expect(short.px).toBeGreaterThan(bytes.px);
 });
 
-test("the topology's gesture hint is whole at a desk's 1024 px, each gesture on its own line (it ended \"…across the middl…\"), and a projector's lesson leaves it out", async ({ page }) => {
+test("the topology's gesture hint is whole at a desk's 1024 px, each gesture on its own line (it ended \"…across the middl…\"), and a projector's lesson or a narrow column leaves it out", async ({ page }) => {
   const whole = 'click a link: cut / restore · drag a worker across the middle: partition';
   // Where it fits one line, it reads as one sentence ("restore ·drag" lost the space).
   await openAt(page, [1280, 720], 'raft-ps-majority', 500);
@@ -434,4 +434,21 @@ test("the topology's gesture hint is whole at a desk's 1024 px, each gesture on 
   await openLessonAt(page, [1920, 1080], 'raft-ps-majority', 'en', true);
   await expect(page.locator('.lesson-stage .view-topology')).toBeVisible();
   await expect(page.locator('.lesson-stage .cv-hint')).toBeHidden();
+  // A one-run lesson at a desk's 1024 px: a 248-px column, where the hint would take three lines.
+  await openLessonAt(page, [1024, 768], 'raft-ps-majority', 'en', false);
+  await expect(page.locator('.lesson-stage .view-topology')).toBeVisible();
+  await expect(page.locator('.lesson-stage .cv-hint')).toBeHidden();
+});
+
+test("a lesson's name is whole in its panel at 1920 presenter, on the lines it needs (lesson 10's ended \"…min.insync.replica…\")", async ({ page }) => {
+  for (const lang of ['en', 'zh'] as const) {
+    await openLessonAt(page, [1920, 1080], 'kafka-acks-isr', lang, true);
+    const name = page.locator('.lesson-name');
+    await expect(name).toBeVisible();
+    const m = await name.evaluate((el) => ({ sw: el.scrollWidth, cw: el.clientWidth, sh: el.scrollHeight, ch: el.clientHeight, lh: parseFloat(getComputedStyle(el).lineHeight), title: el.getAttribute('title') }));
+    expect(m.sw, `${lang}: the name runs past its line`).toBeLessThanOrEqual(m.cw);
+    expect(m.sh, `${lang}: the name needs more than its lines`).toBeLessThanOrEqual(m.ch + 1);
+    expect(m.ch, `${lang}: the name takes at most three lines`).toBeLessThanOrEqual(3 * m.lh + 1);
+    expect(m.title).toBeTruthy();
+  }
 });

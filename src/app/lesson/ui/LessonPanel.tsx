@@ -31,7 +31,7 @@ export function LessonPanel() {
   return (
     <aside className="lesson-panel" aria-label={ls(lang, 'lessons')} data-testid="lesson-panel">
       <header className="lesson-head">
-        <p className="lesson-name">
+        <p className="lesson-name" title={lesson.title[lang]}>
           {meta && <span className="lesson-kicker">{ls(lang, 'lessonLabel', { n: meta.number })}</span>} {lesson.title[lang]}
         </p>
         {act && (
