@@ -258,12 +258,18 @@ function drawChart(svgEl: SVGSVGElement, spec: ChartSpec, width: number, height:
     .attr('y', (d) => d.y)
     .text((d) => d.key);
 
+  // "no data yet" over the plot, smaller where the plot is narrower (a one-run lesson's charts at
+  // 1024 px: 50 px), and never past the chart's edge (it read "no data ye").
   const empty = spec.series.every((s) => s.points.length === 0);
+  const noData = empty ? vs(lang, 'noData') : '';
+  const noDataPx = noData ? fittedPx(noData, AXIS_EM, fs, width - m.left - m.right + 8, family) : null;
+  const noDataW = noData ? measuredWidth(noData, noDataPx ?? AXIS_EM * fs, family) : 0;
   svg
     .select('text.cv-nodata')
-    .attr('x', (m.left + width - m.right) / 2)
+    .attr('x', Math.max(2 + noDataW / 2, Math.min(width - 2 - noDataW / 2, (m.left + width - m.right) / 2)))
     .attr('y', (top + height - m.bottom) / 2)
-    .text(empty ? vs(lang, 'noData') : '');
+    .style('font-size', () => (noDataPx === null ? null : `${noDataPx}px`))
+    .text(noData);
   svg
     .select('line.cv-cursor')
     .style('display', cursor === null ? 'none' : 'inline')
