@@ -18,6 +18,7 @@ import { resolve } from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { chromiumArgs, findChromium } from '../scripts/chromium.mjs';
 import { serveDist } from './serveDist';
+import { runPast } from './runAt';
 import { flag, has } from './args';
 
 const dist = resolve(flag('dist', 'dist'));
@@ -47,11 +48,7 @@ async function open(): Promise<{ browser: Browser; page: Page }> {
   // bypassCSP: the hiding rules are an injected <style>, which the app's policy refuses.
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 }, bypassCSP: true });
   await page.goto(`http://127.0.0.1:${server.port}/${query}`);
-  await page.waitForFunction((ms) => ((window as unknown as { capPlayground?: { run(): { now: number } | null } }).capPlayground?.run()?.now ?? 0) > ms, atMs, { timeout: 0, polling: 500 });
-  if (has('at-ms')) {
-    await page.getByTestId('speed').selectOption('1');
-    await page.waitForTimeout(2000);
-  }
+  await runPast(page, atMs, has('at-ms'));
   return { browser, page };
 }
 

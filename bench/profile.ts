@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import { chromium } from '@playwright/test';
 import { chromiumArgs, findChromium } from '../scripts/chromium.mjs';
 import { serveDist } from './serveDist';
+import { runPast } from './runAt';
 import { flag, has } from './args';
 
 const dist = resolve(flag('dist', 'dist'));
@@ -33,11 +34,7 @@ const browser = await chromium.launch({ executablePath: found.path, args: chromi
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
   await page.goto(`http://127.0.0.1:${port}/${query}`);
-  await page.waitForFunction((ms) => ((window as unknown as { capPlayground?: { run(): { now: number } | null } }).capPlayground?.run()?.now ?? 0) > ms, atMs, { timeout: 0, polling: 500 });
-  if (has('at-ms')) {
-    await page.getByTestId('speed').selectOption('1');
-    await page.waitForTimeout(2000);
-  }
+  await runPast(page, atMs, has('at-ms'));
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 200 });

@@ -389,14 +389,19 @@ async function earlySample(url: string, atS: number): Promise<NonNullable<LongRe
     const { page, cdp } = await newPage(browser);
     await page.goto(url.replace('speed=max', 'speed=1'));
     await waitRunning(page, atS * 1000, (atS + 60) * 1000);
-    const now = (): Promise<number> => page.evaluate(() => (window as unknown as Hooks).capPlayground?.run()?.now ?? 0);
-    const sim0 = await now();
-    const w0 = Date.now();
-    const anim = await measureAnimation(page, cdp, WINDOW_S);
-    return { atS, simSPerWallS: Math.round((((await now()) - sim0) / (Date.now() - w0)) * 100) / 100, ...anim };
+    return { atS, ...(await speed1Sample(page, cdp)) };
   } finally {
     await browser.close();
   }
+}
+
+/** The animation figures over the next window, and how many simulated seconds each wall second ran. */
+async function speed1Sample(page: Page, cdp: CDPSession): Promise<{ simSPerWallS: number } & Animation> {
+  const now = (): Promise<number> => page.evaluate(() => (window as unknown as Hooks).capPlayground?.run()?.now ?? 0);
+  const sim0 = await now();
+  const w0 = Date.now();
+  const anim = await measureAnimation(page, cdp, WINDOW_S);
+  return { simSPerWallS: Math.round((((await now()) - sim0) / (Date.now() - w0)) * 100) / 100, ...anim };
 }
 
 async function longRun(): Promise<LongResult> {
@@ -458,11 +463,7 @@ async function longRun(): Promise<LongResult> {
       await page.waitForFunction((ms) => ((window as unknown as Hooks).capPlayground?.run()?.now ?? 0) >= ms, atMin * 60_000, { timeout: 0, polling: 1000 });
       await page.getByTestId('speed').selectOption('1');
       await page.waitForTimeout(1500);
-      const now = (): Promise<number> => page.evaluate(() => (window as unknown as Hooks).capPlayground?.run()?.now ?? 0);
-      const sim0 = await now();
-      const w0 = Date.now();
-      const anim = await measureAnimation(page, cdp, WINDOW_S);
-      out.late = { atMin, simSPerWallS: r2(((await now()) - sim0) / (Date.now() - w0)), ...anim };
+      out.late = { atMin, ...(await speed1Sample(page, cdp)) };
     }
     return out;
   } finally {
