@@ -259,7 +259,8 @@ function drawChart(svgEl: SVGSVGElement, spec: ChartSpec, width: number, height:
     .text((d) => d.key);
 
   // "no data yet" over the plot, smaller where the plot is narrower (a one-run lesson's charts at
-  // 1024 px: 50 px), and never past the chart's edge (it read "no data ye").
+  // 1024 px: 50 px), and never past the chart's edge (it read "no data ye"). fittedPx leaves 8 px
+  // of a chart's width free; the plot's width is all the room here, hence the + 8.
   const empty = spec.series.every((s) => s.points.length === 0);
   const noData = empty ? vs(lang, 'noData') : '';
   const noDataPx = noData ? fittedPx(noData, AXIS_EM, fs, width - m.left - m.right + 8, family) : null;
