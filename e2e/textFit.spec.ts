@@ -453,20 +453,26 @@ test("a lesson's name is whole in its panel at 1920 presenter, on the lines it n
   }
 });
 
-test("a one-run lesson at 1024 px before its run starts: each chart's \"no data yet\" is whole inside its chart (it read \"no data ye\")", async ({ page }) => {
+test("a one-run lesson at 1024 px before its run starts: each chart's title and \"no data yet\" are whole inside its chart (they read \"Replica divergenc\", \"no data ye\")", async ({ page }) => {
   await openLessonAt(page, [1024, 768], 'raft-ps-majority', 'en', false);
   const boxes = await page.locator('.lesson-stage .cv-chart').evaluateAll((charts) =>
     charts.map((c) => {
       const svg = c.querySelector('svg')!.getBoundingClientRect();
-      const t = c.querySelector('text.cv-nodata')!;
-      const r = t.getBoundingClientRect();
-      return { text: t.textContent, left: r.left, right: r.right, svgLeft: svg.left, svgRight: svg.right };
+      const box = (sel: string) => {
+        const t = c.querySelector(sel)!;
+        const r = t.getBoundingClientRect();
+        return { text: t.textContent, left: r.left, right: r.right };
+      };
+      return { title: box('text.cv-chart-title'), nodata: box('text.cv-nodata'), svgLeft: svg.left, svgRight: svg.right };
     }),
   );
   expect(boxes.length).toBeGreaterThan(0);
   for (const b of boxes) {
-    expect(b.text).toBe('no data yet');
-    expect(b.left).toBeGreaterThanOrEqual(b.svgLeft);
-    expect(b.right, '"no data yet" runs past its chart').toBeLessThanOrEqual(b.svgRight);
+    expect(b.nodata.text).toBe('no data yet');
+    for (const t of [b.title, b.nodata]) {
+      expect(t.left).toBeGreaterThanOrEqual(b.svgLeft);
+      expect(t.right, `"${t.text}" runs past its chart`).toBeLessThanOrEqual(b.svgRight);
+    }
   }
+  expect(boxes.map((b) => b.title.text)).toContain('Divergence');
 });

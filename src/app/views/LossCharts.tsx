@@ -38,6 +38,8 @@ export interface Series {
 interface ChartSpec {
   id: string;
   title: ViewStringKey;
+  /** Said instead of the title where even 9 px of it would overrun the chart (a 96-px chart). */
+  shortTitle?: ViewStringKey;
   /** A second line under the title saying what is plotted (divergence: forks, not lag). */
   note?: ViewStringKey;
   xLabel: ViewStringKey;
@@ -137,6 +139,17 @@ export function fittedPx(text: string, em: number, fs: number, width: number, fa
 
 export const fittedTitlePx = (title: string, fs: number, width: number, family: string): number | null => fittedPx(title, TITLE_EM, fs, width, family, 'bold');
 
+/**
+ * The title a chart shows and its size: the whole title, shrunk to fit, unless even 9 px of it
+ * would overrun the chart and a short one exists ("Replica divergence" was cut to "Replica
+ * divergenc" in a one-run lesson's 96-px charts at 1024 px).
+ */
+export function chartTitle(full: string, short: string | null, fs: number, width: number, family: string): { text: string; px: number | null } {
+  const px = fittedTitlePx(full, fs, width, family);
+  if (short === null || measuredWidth(full, px ?? TITLE_EM * fs, family, 'bold') <= width - 8) return { text: full, px };
+  return { text: short, px: fittedTitlePx(short, fs, width, family) };
+}
+
 function drawChart(svgEl: SVGSVGElement, spec: ChartSpec, width: number, height: number, lang: Lang, cursor: number | null, fs: number, family: string): void {
   const svg = d3.select(svgEl).attr('viewBox', `0 0 ${width} ${height}`);
   if (svg.select('g.cv-plot').empty()) {
@@ -190,13 +203,12 @@ function drawChart(svgEl: SVGSVGElement, spec: ChartSpec, width: number, height:
           .tickFormat((v) => fmtY(+v, spec.yInt ?? false)),
       );
   }
-  const title = vs(lang, spec.title);
-  const titlePx = fittedTitlePx(title, fs, width, family);
+  const title = chartTitle(vs(lang, spec.title), spec.shortTitle ? vs(lang, spec.shortTitle) : null, fs, width, family);
   svg
     .select('text.cv-chart-title')
     .attr('y', 14 * k)
-    .style('font-size', () => (titlePx === null ? null : `${titlePx}px`))
-    .text(title);
+    .style('font-size', () => (title.px === null ? null : `${title.px}px`))
+    .text(title.text);
   // The note shrinks with the title where it would overrun the chart ("forked replicas, not
   // lagging" went at a 1024-px presenter), and goes only where even 9 px would.
   const note = spec.note ? vs(lang, spec.note) : '';
@@ -346,6 +358,7 @@ export function LossCharts(p: LossChartsProps): JSX.Element {
         {
           id: 'divergence',
           title: 'divergence',
+          shortTitle: 'divergenceShort',
           note: 'divergenceNote',
           xLabel: 'timeSec',
           xDomain: timeDom,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as d3 from 'd3';
-import { chartGrid, columnsFor, endLabels, fittedPx, fittedTitlePx, type Series } from './LossCharts';
+import { chartGrid, chartTitle, columnsFor, endLabels, fittedPx, fittedTitlePx, type Series } from './LossCharts';
 import { xTickCount, yTickValues } from './chartTicks';
 import { textWidth } from './hooks';
 
@@ -63,6 +63,18 @@ describe('fittedTitlePx', () => {
     // At that size the (estimated) title fits the chart's width less its 4 px margins.
     expect(textWidth('Replica divergence', px!)).toBeLessThanOrEqual(112);
     expect(fittedTitlePx('Replica divergence', 17, 30, '')).toBe(9);
+  });
+
+  it('says the short title only where even 9 px of the whole one would overrun the chart', () => {
+    // A one-run lesson at 1024 px: 96-px charts in 15-px type.
+    const narrow = chartTitle('Replica divergence', 'Divergence', 15, 96, '');
+    expect(narrow.text).toBe('Divergence');
+    expect(textWidth('Divergence', narrow.px ?? 0.867 * 15)).toBeLessThanOrEqual(88);
+    // Where the whole title fits, shrunk or not, it stays.
+    expect(chartTitle('Replica divergence', 'Divergence', 15, 300, '')).toEqual({ text: 'Replica divergence', px: null });
+    expect(chartTitle('Replica divergence', 'Divergence', 17, 140, '').text).toBe('Replica divergence');
+    // No short title: the whole one at 9 px, as before.
+    expect(chartTitle('Replica divergence', null, 15, 96, '')).toEqual({ text: 'Replica divergence', px: 9 });
   });
 
   it("a chart's note shrinks the same way (at a 1024-px presenter it was dropped whole)", () => {
