@@ -52,3 +52,16 @@ test('a shared moment: &at=3900 shows the first leader, &at=6900 the new one (ho
   expect(second.term).toBe('2');
   expect(second.id).not.toBe(first.id);
 });
+
+test("the metrics strip says which sample it shows: the newest at or before the cursor, within one sampling period (the servers' counters are at the cursor itself)", async ({ page }) => {
+  const sampled = page.getByTestId('metrics-sampled-at');
+  for (const at of [3900, 6900]) {
+    await page.goto(`./?scenario=raft-leader-crash&autoplay=1&speed=max&backend=wasm&at=${at}`);
+    await expect(page.getByTestId('cursor-time')).toHaveText(String(at), { timeout: 60_000 });
+    const ms = Number(await sampled.getAttribute('data-value'));
+    expect(ms).toBeLessThanOrEqual(at);
+    expect(ms).toBeGreaterThan(at - 250);
+    await expect(sampled).toHaveText(`${(ms / 1000).toFixed(2)} s`);
+  }
+  await expect(page.locator('.metric.sample-at')).toHaveAttribute('title', /newest sample at or before the time shown/);
+});

@@ -11,7 +11,9 @@ import { indexOf, stateAt } from '../views/runView';
  * lag, clock gap …, those it defines) and `violations`, one `data-testid="metric-<name>"` each.
  * Values are the engine's sample at the cursor time (the same samples the charts plot and
  * `--samples` writes), never computed by the screen. Metrics that do not fit stay in the DOM as
- * invisible hooks, so scripts can still read them.
+ * invisible hooks, so scripts can still read them. The first cell says when that sample was taken:
+ * the panels and the topology show the view time itself, up to a sampling period later (paused at
+ * 15.5 s, the strip read "commit index 199" beside the servers' "commit 203").
  */
 export function MetricsStrip({ t }: { t: number }) {
   const lang = useApp((st) => st.lang);
@@ -30,8 +32,15 @@ export function MetricsStrip({ t }: { t: number }) {
   const first = violations > 0 && sim ? indexOf(sim).violations[0] : undefined;
   // The detail is the strategy's own English diagnostic: a Chinese screen names the invariant only.
   const firstText = first ? s(lang, 'violationTitle', { what: lang === 'zh' ? invariantName(first.invariant, lang) : `${invariantName(first.invariant, lang)}: ${first.detail}` }) : '';
+  const sampledText = state?.sampledAt != null ? `${(state.sampledAt / 1000).toFixed(2)} s` : '—';
   return (
-    <section className="metrics-strip" aria-label={s(lang, 'metrics')} style={{ gridTemplateColumns: `repeat(${visible.length}, minmax(0, 1fr))` }}>
+    <section className="metrics-strip" aria-label={s(lang, 'metrics')} style={{ gridTemplateColumns: `repeat(${visible.length + 1}, minmax(0, 1fr))` }}>
+      <div className="metric quiet sample-at" title={s(lang, 'sampledAtHint')}>
+        <span className="metric-label">{s(lang, 'sampledAt')}</span>
+        <span className="metric-value num" data-testid="metrics-sampled-at" data-value={state?.sampledAt ?? ''} style={{ '--chars': sampledText.length } as CSSProperties}>
+          {sampledText}
+        </span>
+      </div>
       {visible.map((name) => {
         const v = value(name);
         const text = formatMetric(name, v);
