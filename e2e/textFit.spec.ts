@@ -1,4 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { openScenario, runTo } from './fixtures';
 
 /**
@@ -73,6 +76,31 @@ async function openSixteen(page: Page, scenario: string, nodes: number, ms: numb
   await runTo(page, ms);
   await settle(page);
 }
+
+test("sixteen workers beside five Raft servers at 1280 presenter: no server's label runs into a worker's progress ring (s3's \"term 1\" touched w11's)", async ({ page }) => {
+  // Presenter mode hides the Workers field: the sixteen come in a scenario file, as a shared link would.
+  const sc = JSON.parse(readFileSync('public/scenarios/raft-ps-majority.json', 'utf8')) as Record<string, unknown>;
+  const file = join(mkdtempSync(join(tmpdir(), 'cap-')), 'raft-ps-16.json');
+  writeFileSync(file, JSON.stringify({ ...sc, id: 'raft-ps-16', cluster: { ...(sc.cluster as object), workers: 16 }, timeline: [], expect: [] }));
+  await openAt(page, [1280, 720], file, 6000, { lang: 'en', query: { present: '1' } });
+  await settle(page);
+  const hits = await page.locator('.view-topology').evaluate((view) => {
+    const box = (e: Element) => e.getBoundingClientRect();
+    // The ring's outer edge: 5 px beyond the glyph (radius r + 2, 3 px wide).
+    const rings = [...view.querySelectorAll('g.cv-node[data-testid^="node-w"]')].map((g) => {
+      const r = box(g.querySelector('.cv-shape')!);
+      return { id: g.getAttribute('data-testid'), x0: r.left - 5, x1: r.right + 5, y0: r.top - 5, y1: r.bottom + 5 };
+    });
+    const labels = [...view.querySelectorAll('g.cv-node[data-testid^="node-s"] text.cv-ver, g.cv-node[data-testid^="node-s"] text.cv-term')]
+      .filter((t) => (t.textContent ?? '') !== '')
+      .map((t) => ({ id: `${t.closest('g.cv-node')!.getAttribute('data-testid')} "${t.textContent}"`, r: box(t) }));
+    const out: string[] = [];
+    for (const l of labels) for (const g of rings) if (l.r.left < g.x1 && g.x0 < l.r.right && l.r.top < g.y1 && g.y0 < l.r.bottom) out.push(`${l.id} × ${g.id}`);
+    return { labels: labels.length, out };
+  });
+  expect(hits.labels).toBeGreaterThan(0);
+  expect(hits.out).toEqual([]);
+});
 
 test('sixteen workers at 1280×720: stacked replica captions stand apart, level with their key', async ({ page }) => {
   await openSixteen(page, 'async-partition', 17, 3000);

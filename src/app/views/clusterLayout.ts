@@ -1,6 +1,6 @@
 import type { NodeId } from '../../sim/types';
 import { serverLabelFit, type ServerLabels } from './nodeLabels';
-import { COLUMN_EDGE, GLYPH_GAP, R_FLOOR, columnRadius, nearest, nodeIndex, type LabelRoom, type Pt, type TopologyLayout } from './layoutBasics';
+import { COLUMN_EDGE, GLYPH_GAP, PROGRESS_RING_OUT, R_FLOOR, columnRadius, nearest, nodeIndex, type LabelRoom, type Pt, type TopologyLayout } from './layoutBasics';
 
 /** Brokers first (the log everyone writes to), then servers / PS replicas, each by number. */
 export function innerOrder(a: NodeId, b: NodeId): number {
@@ -85,10 +85,12 @@ export function clusterLayout(
   // and where even that would reach the workers, no label: never text over a worker. What is left
   // out is in the tooltip, the aria-label and the servers panel.
   const beside = (w: number): number => nodeR + 8 * textScale + w;
+  // A label ends a little short of the workers' progress rings, not of their glyphs.
+  const RING_GAP = PROGRESS_RING_OUT + 2;
   // The worker glyphs' inner edge, at the column's ends, which lean in by the bow.
   const workerEdge = xCol - (stagger - 1) * subDx - nodeR - (stagger > 1 ? 0 : Math.min(nodeR, width * 0.02));
-  const rxFor = (w: number): number => Math.max(nodeR * 2, hasWorkers ? workerEdge - 4 - beside(w) : width / 2 - (beside(w) + 6));
-  const clear = (w: number): boolean => !hasWorkers || rxFor(w) + beside(w) + 4 <= workerEdge;
+  const rxFor = (w: number): number => Math.max(nodeR * 2, hasWorkers ? workerEdge - RING_GAP - beside(w) : width / 2 - (beside(w) + 6));
+  const clear = (w: number): boolean => !hasWorkers || rxFor(w) + beside(w) + RING_GAP <= workerEdge;
   const wanted: ServerLabels = clear(labelW.server) ? 'full' : clear(labelW.version) ? 'version' : 'none';
   // Which side each server takes: by default the first half right, the rest left; under a
   // partition, the side where most of its group's workers stand, so each group's shading is one
@@ -128,7 +130,7 @@ export function clusterLayout(
     placeServers(labels === 'none' ? bare : rxFor(labels === 'full' ? labelW.server : labelW.version));
     // Whatever is still too close (a cluster in a very small panel) gets smaller glyphs, not overlap.
     nodeR = Math.max(4, Math.min(nodeR, (nearest(pos) - GLYPH_GAP) / 2));
-    return serverLabelFit(inner, pos, side, nodeR, textScale, { full: labelW.server, version: labelW.version }, [...workers, ...inner], labels);
+    return serverLabelFit(inner, pos, side, nodeR, textScale, { full: labelW.server, version: labelW.version }, [...workers, ...inner], labels, new Set(workers));
   };
   // Without labels the servers may spread to the workers' glyphs, less the leader's ring.
   const bare = Math.max(nodeR * 2, hasWorkers ? workerEdge - 4 - nodeR * 1.5 : width / 2 - nodeR * 1.5 - 6);

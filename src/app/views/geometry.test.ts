@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hiddenByRivals, labelsApart, topologyLayout } from './geometry';
 import { convexHull, directedSegment, flightFraction, groupsFromDrop, idFontPx, lerpSeg, nodeHitRect, pairLinks, textOn } from './topologyMath';
-import { labelPlacement, nodeHitBox } from './nodeLabels';
+import { labelPlacement, nodeHitBox, placedLabelBox } from './nodeLabels';
+import { PROGRESS_RING_OUT, estimatedRoom } from './layoutBasics';
 
 const four = ['w0', 'w1', 'w2', 'w3'].map((id) => ({ id, role: 'worker' as const }));
 
@@ -83,6 +84,25 @@ describe('cluster layout (several servers or brokers)', () => {
           expect(b.y1).toBeLessThanOrEqual(h);
         }
       });
+  it("a server's labels clear the workers' progress rings, not only their glyphs (16 workers at 1280 presenter: s3's \"term 1\" ran into w11's ring)", () => {
+    const nodes = [...ws(16), ...ss(5)];
+    // Panels about 1280 presenter's (k = 17/15) and a desk's, short enough that the columns stagger.
+    for (const [w, h, k] of [[466, 175, 17 / 15], [466, 190, 17 / 15], [440, 180, 1], [520, 200, 1.2]] as const) {
+      const lay = topologyLayout(nodes, w, h, 0, undefined, undefined, k);
+      const room = estimatedRoom(k);
+      const ring = lay.nodeR + PROGRESS_RING_OUT;
+      for (const s of ['s0', 's1', 's2', 's3', 's4']) {
+        if (lay.unlabelled.has(s)) continue;
+        const full = !lay.termless.has(s);
+        const b = placedLabelBox(lay.pos.get(s)!, { x: lay.side.get(s)!, y: 0 }, lay.nodeR, full, full ? room.server : room.version, k);
+        for (let i = 0; i < 16; i++) {
+          const p = lay.pos.get(`w${i}`)!;
+          const hit = b.x0 < p.x + ring && p.x - ring < b.x1 && b.y0 < p.y + ring && p.y - ring < b.y1;
+          expect(hit, `${w}×${h}: ${s}'s label over w${i}'s ring`).toBe(false);
+        }
+      }
+    }
+  });
   it('splits workers and servers left/right, none on the centre line; a partition moves servers to their group', () => {
     const nodes = [...ws(4), ...ss(5)];
     const lay = topologyLayout(nodes, 460, 250);

@@ -91,6 +91,11 @@ export interface LabelRoom {
 export function estimatedRoom(k: number): LabelRoom {
   return { worker: LABEL_W * k, server: LABEL_W * k, version: 36 * k };
 }
+/**
+ * How far a worker's progress ring reaches beyond its glyph (radius r + 2, 3 px wide: TopologyView,
+ * topologyMoving): labels beside other nodes keep clear of the ring, not only the glyph.
+ */
+export const PROGRESS_RING_OUT = 5;
 /** Clear space between two worker glyphs in a column. */
 export const GLYPH_GAP = 4;
 /** Space between the panel's top or bottom edge and a crowded column's end glyphs. */

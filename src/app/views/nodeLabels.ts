@@ -1,5 +1,5 @@
 import type { NodeId } from '../../sim/types';
-import type { Pt } from './layoutBasics';
+import { PROGRESS_RING_OUT, type Pt } from './layoutBasics';
 
 /**
  * Where a topology node's labels go (version, backend or term) and whether a ring's labels fit
@@ -161,8 +161,9 @@ export type ServerLabels = 'full' | 'version' | 'none';
 
 /**
  * Each server's labels, beside its glyph on its `side`: the most of `cap` (full, then version)
- * whose box clears every glyph but its own and the labels of the servers before it. What a server
- * leaves out is in its tooltip, its aria-label and the servers panel.
+ * whose box clears every glyph but its own (a worker's with its progress ring: `ringed`) and the
+ * labels of the servers before it. What a server leaves out is in its tooltip, its aria-label and
+ * the servers panel.
  */
 export function serverLabelFit(
   ids: readonly NodeId[],
@@ -173,10 +174,12 @@ export function serverLabelFit(
   widths: { full: number; version: number },
   glyphs: readonly NodeId[],
   cap: ServerLabels,
+  ringed: ReadonlySet<NodeId> = new Set(),
 ): Map<NodeId, ServerLabels> {
   const out = new Map<NodeId, ServerLabels>();
   const placed: Box[] = [];
-  const glyphBoxes = glyphs.filter((g) => pos.has(g)).map((g) => ({ id: g, box: glyphAt(pos.get(g)!, r) }));
+  // s3's "term 1" cleared w11's glyph but ran into its progress ring.
+  const glyphBoxes = glyphs.filter((g) => pos.has(g)).map((g) => ({ id: g, box: glyphAt(pos.get(g)!, ringed.has(g) ? r + PROGRESS_RING_OUT : r) }));
   const modes: ServerLabels[] = cap === 'full' ? ['full', 'version'] : cap === 'version' ? ['version'] : [];
   for (const id of ids) {
     const p = pos.get(id)!;
