@@ -200,17 +200,58 @@ export interface FrameSource {
   t(): number;
 }
 
+/** A frame `still` skipped is drawn this long after it, if no frame has drawn since (the run paused). */
+export const CATCH_UP_MS = 100;
+
+/**
+ * What a view does on an engine frame: draw, unless `still()` says the frame would change nothing
+ * visible since the last drawing; the last frame skipped is drawn `wait` ms later unless a frame
+ * drew meanwhile, so a run that stops between two drawings still shows where it stopped.
+ */
+export function frameGate(draw: () => void, still: () => boolean, wait = CATCH_UP_MS): { onFrame(): void; dispose(): void } {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const drawNow = (): void => {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+    draw();
+  };
+  return {
+    onFrame: () => {
+      if (!still()) drawNow();
+      else timer ??= setTimeout(drawNow, wait);
+    },
+    dispose: () => {
+      if (timer !== null) clearTimeout(timer);
+      timer = null;
+    },
+  };
+}
+
 /**
  * Runs `draw` after every render whose `deps` changed and, given a frame source, on each engine
- * frame, with the props of the latest render.
+ * frame, with the props of the latest render. `still` (optional): frames that would change nothing
+ * visible are skipped (frameGate).
  */
-export function useDraw(draw: () => void, deps: DependencyList, frames: FrameSource | undefined): void {
+export function useDraw(draw: () => void, deps: DependencyList, frames: FrameSource | undefined, still?: () => boolean): void {
   const latest = useRef(draw);
+  const latestStill = useRef(still);
   useEffect(() => {
     latest.current = draw;
+    latestStill.current = still;
   });
   // The caller lists what its drawing reads, as it would for useEffect.
   // eslint-disable-next-line react-hooks/exhaustive-deps
   useEffect(() => latest.current(), deps);
-  useEffect(() => frames?.subscribe(() => latest.current()), [frames]);
+  useEffect(() => {
+    if (!frames) return undefined;
+    const gate = frameGate(
+      () => latest.current(),
+      () => latestStill.current?.() ?? false,
+    );
+    const off = frames.subscribe(gate.onFrame);
+    return () => {
+      off();
+      gate.dispose();
+    };
+  }, [frames]);
 }
