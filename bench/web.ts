@@ -33,6 +33,7 @@ import { chromium, type Browser, type CDPSession, type Page } from '@playwright/
 import { chromiumArgs, findChromium } from '../scripts/chromium.mjs';
 import { encodeScenarioHashCompressed } from '../src/scenario/url';
 import { flag, has } from './args';
+import { runPast } from './runAt';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const log = (s: string): void => void process.stderr.write(s + '\n');
@@ -460,9 +461,7 @@ async function longRun(): Promise<LongResult> {
     if (LONG_MINUTES > 5) {
       const atMin = LONG_MINUTES - 2;
       log(`  long run: on to ${atMin} simulated minutes at max …`);
-      await page.waitForFunction((ms) => ((window as unknown as Hooks).capPlayground?.run()?.now ?? 0) >= ms, atMin * 60_000, { timeout: 0, polling: 1000 });
-      await page.getByTestId('speed').selectOption('1');
-      await page.waitForTimeout(1500);
+      await runPast(page, atMin * 60_000, true);
       out.late = { atMin, ...(await speed1Sample(page, cdp)) };
     }
     return out;
