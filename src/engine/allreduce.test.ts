@@ -112,9 +112,13 @@ describe('ring all-reduce on the simulated network', () => {
         fc.double({ min: 0, max: 0.2, noNaN: true }),
         fc.double({ min: 0, max: 0.2, noNaN: true }),
         async (seed, loss, duplicate) => {
+          // 20 s: at 20 % loss a 4000-parameter ring completes about one round a second once the
+          // faults are over (its 4-KB chunks are resent on timeout), so 12 s left seed 847860 at
+          // version 4, live but one round short of the bound.
+          const durationMs = 20000;
           const sim = await make({
             seed,
-            durationMs: 12000,
+            durationMs,
             cluster: { workers: 4 },
             network: { latencyMs: 5, jitterMs: 3, bandwidthMbps: 100, loss, duplicate },
             timeline: [
@@ -124,7 +128,7 @@ describe('ring all-reduce on the simulated network', () => {
               { at: 2400, do: 'restart', node: 'w3' },
             ],
           }, new InstantTrainer(params));
-          for (let t = 0; t <= 12000; t += 97) {
+          for (let t = 0; t <= durationMs; t += 97) {
             await sim.advanceTo(t);
             expect(sim.metric('versionConflicts')).toBe(0);
           }
@@ -133,7 +137,7 @@ describe('ring all-reduce on the simulated network', () => {
           expect(Math.min(...sim.nodes().map((n) => n.version))).toBeGreaterThan(4);
         },
       ),
-      { numRuns: 10 },
+      { numRuns: 10, examples: [[847860, 0.19871592612200376, 5e-324]] },
     );
   });
 });
