@@ -1,4 +1,4 @@
-import { symbol, symbolsFill } from 'd3';
+import { symbol, symbolsFill, type Path, type SymbolType } from 'd3';
 
 /**
  * Okabe–Ito, colour-blind safe. Colour always means "which worker" and is the same in every view;
@@ -63,11 +63,11 @@ const symbolPaths = new Map<string, string>();
  * the legend shows each. An SVG path centred on 0,0 with the given area in px².
  */
 export function kindSymbolPath(kinds: readonly string[], kind: string, area: number): string {
-  const i = Math.max(0, kinds.indexOf(kind)) % symbolsFill.length;
-  const key = `${i}|${area}`;
+  const type = kindSymbol(kinds, kind);
+  const key = `${symbolsFill.indexOf(type)}|${area}`;
   let d = symbolPaths.get(key);
   if (d === undefined) {
-    d = symbol(symbolsFill[i], area)() ?? '';
+    d = symbol(type, area)() ?? '';
     symbolPaths.set(key, d);
   }
   return d;
@@ -82,4 +82,31 @@ const dashes: readonly (readonly number[])[] = [[], [6, 3], [2, 2], [8, 3, 2, 3]
  */
 export function kindDash(kinds: readonly string[], kind: string): readonly number[] {
   return dashes[Math.max(0, kinds.indexOf(kind)) % dashes.length];
+}
+
+/** The d3 symbol type of a message kind (the shape `kindSymbolPath` draws). */
+export function kindSymbol(kinds: readonly string[], kind: string): SymbolType {
+  return symbolsFill[Math.max(0, kinds.indexOf(kind)) % symbolsFill.length];
+}
+
+/**
+ * Draws `type` centred on x,y into `path` (d3's symbols draw centred on 0,0 with moveTo, lineTo,
+ * arc, rect and closePath): many dots become subpaths of one element, in absolute coordinates.
+ */
+export function drawSymbolAt(path: Path, type: SymbolType, area: number, x: number, y: number): void {
+  const at: Parameters<SymbolType['draw']>[0] = {
+    moveTo: (px, py) => path.moveTo(x + px, y + py),
+    lineTo: (px, py) => path.lineTo(x + px, y + py),
+    arc: (px, py, r, a0, a1, ccw) => path.arc(x + px, y + py, r, a0, a1, ccw),
+    arcTo: (x1, y1, x2, y2, r) => path.arcTo(x + x1, y + y1, x + x2, y + y2, r),
+    bezierCurveTo: (ax, ay, bx, by, px, py) => path.bezierCurveTo(x + ax, y + ay, x + bx, y + by, x + px, y + py),
+    quadraticCurveTo: (ax, ay, px, py) => path.quadraticCurveTo(x + ax, y + ay, x + px, y + py),
+    rect: (px, py, w, h) => path.rect(x + px, y + py, w, h),
+    closePath: () => path.closePath(),
+    // No d3 symbol draws an ellipse, and d3.path has none to forward to.
+    ellipse: () => {
+      throw new Error('drawSymbolAt: ellipse is not supported');
+    },
+  };
+  type.draw(at, area);
 }

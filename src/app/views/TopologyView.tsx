@@ -3,7 +3,7 @@ import * as d3 from 'd3';
 import { setAttr } from './d3quiet';
 import type { Action, NodeId } from '../../sim/types';
 import type { Lang } from '../i18n/lang';
-import { colourOf, kindColour, kindSymbolPath, messageColours } from '../palette';
+import { colourOf, kindColour, kindSymbol, kindSymbolPath, messageColours } from '../palette';
 import { roleOf, termOf, versionOf } from '../words/nodeWords';
 import { hiddenByRivals, topologyLayout, type Pt, type TopologyLayout } from './geometry';
 import { directedSegment, flightFraction, groupsFromDrop, lerpSeg } from './topologyMath';
@@ -236,7 +236,7 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         const sg = segFor(m.from, m.to);
         if (!sg) continue;
         const at = lerpSeg(sg, quantise(flightFraction(t, m.sentAt, m.due)));
-        dots.push({ x: at.x, y: at.y, colour: kindColour(m.kind), shape: kindSymbolPath(ix.kinds, m.kind, dotArea) });
+        dots.push({ x: at.x, y: at.y, kind: m.kind, colour: kindColour(m.kind), symbol: kindSymbol(ix.kinds, m.kind), area: dotArea });
       }
       // Dropped messages flash a ✕ where they were lost, fading over DROP_FLASH_MS of sim time.
       const drops: DropGlyph[] = [];

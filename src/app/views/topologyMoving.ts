@@ -1,4 +1,5 @@
 import * as d3 from 'd3';
+import { drawSymbolAt } from '../palette';
 import './d3quiet';
 
 /**
@@ -12,9 +13,34 @@ import './d3quiet';
 export interface FlightDot {
   x: number;
   y: number;
+  /** The message's kind: dots of one kind are one path. */
+  kind: string;
   colour: string;
-  /** The kind's symbol (palette.kindSymbolPath), centred on 0,0. */
-  shape: string;
+  /** The kind's symbol (palette.kindSymbol) and its area in px². */
+  symbol: d3.SymbolType;
+  area: number;
+}
+
+/** All the dots of one kind in flight: one element, its dots subpaths in panel coordinates. */
+interface KindDots {
+  kind: string;
+  colour: string;
+  d: string;
+}
+
+/**
+ * Dots grouped by kind, in the order the kinds first appear in `dots`. A frame then rewrites a
+ * path's `d` per kind in flight, where one element per dot moved by a transform changed the
+ * layer's property tree and made the renderer re-layerize the page every frame.
+ */
+export function dotsByKind(dots: readonly FlightDot[]): KindDots[] {
+  const paths = new Map<string, { colour: string; path: d3.Path }>();
+  for (const dot of dots) {
+    let k = paths.get(dot.kind);
+    if (!k) paths.set(dot.kind, (k = { colour: dot.colour, path: d3.path() }));
+    drawSymbolAt(k.path, dot.symbol, dot.area, Math.round(dot.x * 10) / 10, Math.round(dot.y * 10) / 10);
+  }
+  return [...paths].map(([kind, k]) => ({ kind, colour: k.colour, d: k.path.toString() }));
 }
 
 export interface DropGlyph {
@@ -45,9 +71,8 @@ export interface MovingParts {
 }
 
 /**
- * Draws `parts` into the moving-parts SVG. Dots are keyed by position: most messages cross in a
- * frame or two, so an element reused for the next dot costs less than one made and removed per
- * message. A ✕ lasts DROP_FLASH_MS and is keyed by its message, so only its opacity changes.
+ * Draws `parts` into the moving-parts SVG. Dots are one path per kind in flight (dotsByKind),
+ * keyed by kind. A ✕ lasts DROP_FLASH_MS and is keyed by its message, so only its opacity changes.
  */
 export function drawMovingParts(svgEl: SVGSVGElement, width: number, height: number, parts: MovingParts): void {
   const svg = d3.select(svgEl).attr('viewBox', `0 0 ${width} ${height}`);
@@ -66,11 +91,10 @@ export function drawMovingParts(svgEl: SVGSVGElement, width: number, height: num
     .attr('class', 'cv-moving-progress')
     .attr('d', (d) => d);
   svg
-    .selectAll<SVGPathElement, FlightDot>('path.cv-msg')
-    .data(parts.dots)
+    .selectAll<SVGPathElement, KindDots>('path.cv-msg')
+    .data(dotsByKind(parts.dots), (d) => d.kind)
     .join((enter) => enter.append('path').attr('class', 'cv-msg'))
-    .attr('d', (d) => d.shape)
-    .attr('transform', (d) => `translate(${d.x.toFixed(1)},${d.y.toFixed(1)})`)
+    .attr('d', (d) => d.d)
     .attr('fill', (d) => d.colour);
   svg
     .selectAll<SVGTextElement, DropGlyph>('text.cv-drop')

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { path, symbolsFill, type Path } from 'd3';
+import { drawSymbolAt } from '../palette';
+import { dotsByKind, type FlightDot } from './topologyMoving';
+
+type Call = [string, ...number[]];
+
+/** Records a context's calls; the points' coordinates are what a translation must move. */
+function recorder(): { calls: Call[]; ctx: Path } {
+  const calls: Call[] = [];
+  const rec = (name: string) => (...a: unknown[]) => void calls.push([name, ...(a.filter((v) => typeof v === 'number') as number[])]);
+  const ctx = { moveTo: rec('moveTo'), lineTo: rec('lineTo'), arc: rec('arc'), rect: rec('rect'), closePath: rec('closePath') };
+  return { calls, ctx: ctx as unknown as Path };
+}
+
+/** Which arguments of each call are an x and a y (the rest, radii, angles and sizes, stay put). */
+const points: Record<string, [number, number][]> = { moveTo: [[1, 2]], lineTo: [[1, 2]], arc: [[1, 2]], rect: [[1, 2]], closePath: [] };
+
+describe('moving parts', () => {
+  it('draws each of the seven symbols at a point as the symbol at 0,0 moved there', () => {
+    for (const type of symbolsFill) {
+      const at0 = recorder();
+      type.draw(at0.ctx, 64);
+      const moved = recorder();
+      drawSymbolAt(moved.ctx, type, 64, 30.5, -12);
+      expect(moved.calls.map((c) => c[0])).toEqual(at0.calls.map((c) => c[0]));
+      expect(at0.calls.length).toBeGreaterThan(0);
+      moved.calls.forEach((c, i) => {
+        const want = [...at0.calls[i]];
+        for (const [xi, yi] of points[c[0]]) {
+          want[xi] = (want[xi] as number) + 30.5;
+          want[yi] = (want[yi] as number) - 12;
+        }
+        want.forEach((v, k) => (k === 0 ? expect(c[k]).toBe(v) : expect(c[k]).toBeCloseTo(v as number, 9)));
+      });
+    }
+  });
+
+  it('makes one path per kind in flight, its dots as subpaths, kinds in the order they first fly', () => {
+    const dot = (kind: string, x: number, si: number): FlightDot => ({ x, y: 10, kind, colour: `c-${kind}`, symbol: symbolsFill[si], area: 40 });
+    const one = (si: number, x: number): string => {
+      const p = path();
+      drawSymbolAt(p, symbolsFill[si], 40, x, 10);
+      return p.toString();
+    };
+    const got = dotsByKind([dot('vote', 5, 0), dot('append', 50, 2), dot('vote', 100.04, 0)]);
+    expect(got.map((k) => k.kind)).toEqual(['vote', 'append']);
+    expect(got[0].colour).toBe('c-vote');
+    // Positions to a tenth of a pixel, as the dots' transforms were: 100.04 draws at 100.
+    expect(got[0].d).toBe(one(0, 5) + one(0, 100));
+    expect(got[1].d).toBe(one(2, 50));
+    expect(dotsByKind([])).toEqual([]);
+  });
+});
