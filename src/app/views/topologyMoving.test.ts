@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { path, symbolsFill, type Path } from 'd3';
+import { path, symbolsFill, type Path, type SymbolType } from 'd3';
 import { drawSymbolAt } from '../palette';
 import { dotsByKind, type FlightDot } from './topologyMoving';
 
 type Call = [string, ...number[]];
 
 /** Records a context's calls; the points' coordinates are what a translation must move. */
-function recorder(): { calls: Call[]; ctx: Path } {
+function recorder(): { calls: Call[]; ctx: Path & Parameters<SymbolType['draw']>[0] } {
   const calls: Call[] = [];
   const rec = (name: string) => (...a: unknown[]) => void calls.push([name, ...(a.filter((v) => typeof v === 'number') as number[])]);
   const ctx = { moveTo: rec('moveTo'), lineTo: rec('lineTo'), arc: rec('arc'), rect: rec('rect'), closePath: rec('closePath') };
-  return { calls, ctx: ctx as unknown as Path };
+  return { calls, ctx: ctx as unknown as Path & Parameters<SymbolType['draw']>[0] };
 }
 
 /** Which arguments of each call are an x and a y (the rest, radii, angles and sizes, stay put). */
