@@ -1,0 +1,88 @@
+/**
+ * bench:web's input part: clicks on a node while a 16-worker run goes at speed max, each timed from
+ * the input event to the first frame that shows it, and how fast the run finishes against the same
+ * run with no UI (bench.html).
+ */
+import { encodeScenarioHashCompressed } from '../../src/scenario/url';
+import { base, waitRunning, type Hooks } from './app';
+import { freshBrowser, newPage, quantile } from './browser';
+
+export interface InputResult {
+  name: string;
+  clicks: number;
+  latencyP50Ms: number;
+  latencyMaxMs: number;
+  /** Every click's latency in order, so a slow first click (a chunk loaded on demand) shows. */
+  latenciesMs: number[];
+  appFinishS: number;
+  headlessFinishS: number;
+  /** Headless wall time over the app's: 1 = the UI costs the run nothing. */
+  paceVsHeadless: number;
+}
+
+export async function inputAtMax(name: string, scenarioJson: Record<string, unknown>): Promise<InputResult> {
+  const json = JSON.stringify(scenarioJson);
+  const url = `${base}?autoplay=1&speed=max&backend=wasm#scenario=${await encodeScenarioHashCompressed(json)}`;
+  let appFinishS: number;
+  const latencies: number[] = [];
+  {
+    const browser = await freshBrowser();
+    try {
+      const { page } = await newPage(browser);
+      await page.goto(url);
+      await waitRunning(page, 1);
+      const t0 = Date.now();
+      await page.evaluate(() => {
+        const w = window as unknown as { __input: { start: number; target: string; lat: number[] } };
+        w.__input = { start: 0, target: '', lat: [] };
+        window.addEventListener('pointerdown', (e) => (w.__input.start = e.timeStamp), { capture: true });
+        // The clicked node gets the `selected` class; the first frame after that shows it.
+        new MutationObserver(() => {
+          const { start, target } = w.__input;
+          if (start === 0 || !document.querySelector(`[data-testid="${target}"]`)?.classList.contains('selected')) return;
+          w.__input.start = 0;
+          requestAnimationFrame(() => w.__input.lat.push(performance.now() - start));
+        }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['class'] });
+      });
+      const done = (): Promise<boolean> => page.evaluate(() => !!(window as unknown as Hooks).capPlayground?.run()?.done);
+      for (let i = 0; !(await done()); i++) {
+        // The glyphs of two servers, where a hand aims (a plain click on the node's box lands
+        // there too: its box is centred on the glyph).
+        const target = `node-s${i % 2}`;
+        await page.evaluate((t) => ((window as unknown as { __input: { target: string } }).__input.target = t), target);
+        const box = await page.locator(`[data-testid="${target}"] path.cv-shape`).boundingBox();
+        if (box) await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+        await page.waitForTimeout(400);
+      }
+      appFinishS = (Date.now() - t0) / 1000;
+      latencies.push(...(await page.evaluate(() => (window as unknown as { __input: { lat: number[] } }).__input.lat)));
+    } finally {
+      await browser.close();
+    }
+  }
+  // The same run with no UI: the engine and the same worker pool in bench.html.
+  let headlessFinishS: number;
+  {
+    const browser = await freshBrowser();
+    try {
+      const { page } = await newPage(browser);
+      await page.goto(`${base}bench.html`);
+      await page.waitForSelector('body[data-ready="true"]');
+      const ms = await page.evaluate((j) => (window as unknown as { runHeadless(x: { json: string; backend: string }): Promise<number> }).runHeadless({ json: j, backend: 'wasm' }), json);
+      headlessFinishS = ms / 1000;
+    } finally {
+      await browser.close();
+    }
+  }
+  const r2 = (x: number): number => Math.round(x * 100) / 100;
+  return {
+    name,
+    clicks: latencies.length,
+    latencyP50Ms: Math.round(quantile(latencies, 0.5)),
+    latencyMaxMs: Math.round(Math.max(...latencies)),
+    latenciesMs: latencies.map(Math.round),
+    appFinishS: r2(appFinishS),
+    headlessFinishS: r2(headlessFinishS),
+    paceVsHeadless: r2(headlessFinishS / appFinishS),
+  };
+}

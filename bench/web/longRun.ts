@@ -1,0 +1,118 @@
+/**
+ * bench:web's long run: what a run costs late against early — the simulated-time rate and the heap
+ * per simulated minute at speed max, and speed 1 late in the run beside a fresh load's.
+ */
+import type { CDPSession, Page } from '@playwright/test';
+import { runPast } from '../runAt';
+import { variantUrl, waitRunning, type Hooks } from './app';
+import { freshBrowser, measureAnimation, metric, newPage, type Animation } from './browser';
+
+export interface LongResult {
+  workers: number;
+  /** Simulated seconds per wall second over the first 30 simulated seconds, and from minute 4 on. */
+  earlyRate: number;
+  lateRate: number;
+  lateOverEarly: number;
+  heapMbAt: Array<{ simS: number; mb: number }>;
+  heapMbPerSimMin: number;
+  /** Speed 1 late in the run (after `atMin` simulated minutes at max). */
+  late?: { atMin: number; simSPerWallS: number } & Animation;
+  /** The same run at speed 1 from its start, measured from `atS` simulated seconds: what `late` compares with. */
+  early?: { atS: number; simSPerWallS: number } & Animation;
+}
+
+/**
+ * The long run's page at speed 1 early on, in a fresh browser: the figures its late sample must
+ * match for the cost to be independent of the run's length. From 40 s: the lesson's crash,
+ * partition and restart (3–14 s) are over, as they are late in the run, and the charts' and the
+ * timeline's 30-s window is full (timelineModel.ts), as it is late in the run.
+ */
+async function earlySample(url: string, atS: number, windowS: number): Promise<NonNullable<LongResult['early']>> {
+  const browser = await freshBrowser();
+  try {
+    const { page, cdp } = await newPage(browser);
+    await page.goto(url.replace('speed=max', 'speed=1'));
+    await waitRunning(page, atS * 1000, (atS + 60) * 1000);
+    return { atS, ...(await speed1Sample(page, cdp, windowS)) };
+  } finally {
+    await browser.close();
+  }
+}
+
+/** The animation figures over the next window, and how many simulated seconds each wall second ran. */
+async function speed1Sample(page: Page, cdp: CDPSession, windowS: number): Promise<{ simSPerWallS: number } & Animation> {
+  const now = (): Promise<number> => page.evaluate(() => (window as unknown as Hooks).capPlayground?.run()?.now ?? 0);
+  const sim0 = await now();
+  const w0 = Date.now();
+  const anim = await measureAnimation(page, cdp, windowS);
+  return { simSPerWallS: Math.round((((await now()) - sim0) / (Date.now() - w0)) * 100) / 100, ...anim };
+}
+
+/**
+ * raft-ps with 8 workers at speed max: the rate and heap over the first 5 simulated minutes; with
+ * `minutes` > 5, speed 1 at `minutes` − 2 beside a fresh load's speed 1 at 40 s.
+ */
+export async function longRun(minutes: number, windowS: number, log: (s: string) => void): Promise<LongResult> {
+  const workers = 8;
+  const url = await variantUrl(
+    'raft-ps-majority',
+    (sc) => {
+      sc.id = 'raft-ps-long';
+      sc.cluster = { ...(sc.cluster as object), workers };
+      sc.durationMs = Math.max(minutes, 6) * 60_000 + 60_000;
+      sc.expect = [];
+    },
+    'autoplay=1&speed=max&backend=wasm',
+  );
+  const early = minutes > 5 ? await earlySample(url, 40, windowS) : undefined;
+  const browser = await freshBrowser();
+  try {
+    const { page, cdp } = await newPage(browser);
+    await page.goto(url);
+    await waitRunning(page, 1);
+    const t0 = Date.now();
+    const pts: Array<{ wall: number; sim: number }> = [];
+    const heap: Array<{ simS: number; mb: number }> = [];
+    const sample = async (): Promise<number> => {
+      const sim = await page.evaluate(() => (window as unknown as Hooks).capPlayground?.run()?.now ?? 0);
+      pts.push({ wall: (Date.now() - t0) / 1000, sim: sim / 1000 });
+      return sim / 1000;
+    };
+    let nextHeap = 0;
+    for (;;) {
+      const simS = await sample();
+      if (simS >= nextHeap) {
+        await page.evaluate(() => (window as unknown as { gc?: () => void }).gc?.());
+        const used = await metric(cdp, 'JSHeapUsedSize');
+        heap.push({ simS: Math.round(await sample()), mb: Math.round((used / 1e6) * 10) / 10 });
+        nextHeap += 30;
+      }
+      if (simS >= 300) break;
+      await page.waitForTimeout(500);
+    }
+    const wallAt = (s: number): number => {
+      const i = pts.findIndex((p) => p.sim >= s);
+      const a = pts[Math.max(0, i - 1)];
+      const b = pts[i];
+      return a.sim === b.sim ? b.wall : a.wall + ((s - a.sim) / (b.sim - a.sim)) * (b.wall - a.wall);
+    };
+    const earlyRate = 30 / wallAt(30);
+    const lateRate = 60 / (wallAt(300) - wallAt(240));
+    // Least squares over the samples from the first simulated minute on (start-up excluded).
+    const fit = heap.filter((h) => h.simS >= 60);
+    const mx = fit.reduce((a, h) => a + h.simS, 0) / fit.length;
+    const my = fit.reduce((a, h) => a + h.mb, 0) / fit.length;
+    const slope = fit.reduce((a, h) => a + (h.simS - mx) * (h.mb - my), 0) / fit.reduce((a, h) => a + (h.simS - mx) ** 2, 0);
+    const r2 = (x: number): number => Math.round(x * 100) / 100;
+    const out: LongResult = { workers, earlyRate: r2(earlyRate), lateRate: r2(lateRate), lateOverEarly: r2(lateRate / earlyRate), heapMbAt: heap, heapMbPerSimMin: r2(slope * 60), ...(early ? { early } : {}) };
+    if (minutes > 5) {
+      const atMin = minutes - 2;
+      log(`  long run: on to ${atMin} simulated minutes at max …`);
+      await runPast(page, atMin * 60_000, true);
+      out.late = { atMin, ...(await speed1Sample(page, cdp, windowS)) };
+    }
+    return out;
+  } finally {
+    await browser.close();
+  }
+}
