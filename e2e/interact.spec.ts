@@ -136,3 +136,39 @@ test('sixteen workers around five Raft servers: no two glyphs overlap and a plai
     for (let j = i + 1; j < discs.length; j++) expect(Math.hypot(discs[i].x - discs[j].x, discs[i].y - discs[j].y)).toBeGreaterThanOrEqual(discs[i].r + discs[j].r);
   await page.screenshot({ path: 'e2e-artifacts/sixteen-raft-selected.png' });
 });
+
+test('messages in flight are drawn on the links they cross: every dot lies between two nodes', async ({ page }) => {
+  // Raft heartbeats, appends and their acks: several kinds in flight at once.
+  await page.goto('./?scenario=raft-ps-majority&autoplay=1&speed=1&backend=wasm');
+  await expect(page.getByTestId('run-status')).toHaveText('running');
+  // The dots' first points and the nodes' centres, read in one frame (the dots move every frame).
+  const seen = await page.waitForFunction(
+    () => {
+      const num = (s: string): number => Number(s);
+      const starts = [...document.querySelectorAll('.cv-topo-moving path.cv-msg')].flatMap((p) => [...(p.getAttribute('d') ?? '').matchAll(/M(-?[\d.]+),(-?[\d.]+)/g)].map((m) => [num(m[1]), num(m[2])]));
+      if (starts.length < 2) return null;
+      const nodes = [...document.querySelectorAll('.cv-topo-front g.cv-node')].flatMap((g) => {
+        const m = /translate\((-?[\d.]+),(-?[\d.]+)\)/.exec(g.getAttribute('transform') ?? '');
+        return m ? [[num(m[1]), num(m[2])]] : [];
+      });
+      return { starts, nodes };
+    },
+    undefined,
+    { timeout: 60_000, polling: 'raf' },
+  );
+  const { starts, nodes } = (await seen.jsonValue())!;
+  expect(nodes.length).toBe(9);
+  /** Distance from p to the segment a–b. */
+  const toSegment = ([px, py]: number[], [ax, ay]: number[], [bx, by]: number[]): number => {
+    const dx = bx - ax;
+    const dy = by - ay;
+    const k = Math.max(0, Math.min(1, ((px - ax) * dx + (py - ay) * dy) / (dx * dx + dy * dy)));
+    return Math.hypot(px - (ax + k * dx), py - (ay + k * dy));
+  };
+  for (const p of starts) {
+    const nearest = Math.min(...nodes.flatMap((a, i) => nodes.slice(i + 1).map((b) => toSegment(p, a, b))));
+    // A dot's first vertex is at most its symbol's radius (≤ 9 px here) off the line its message
+    // follows, which runs 3.5 px beside the link's centre line (one side per direction).
+    expect(nearest, `dot at ${p.join(',')}`).toBeLessThan(14);
+  }
+});
