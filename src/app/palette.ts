@@ -89,24 +89,39 @@ export function kindSymbol(kinds: readonly string[], kind: string): SymbolType {
   return symbolsFill[Math.max(0, kinds.indexOf(kind)) % symbolsFill.length];
 }
 
+/** Where drawSymbolAt draws: the path and the offset, set for each symbol drawn. */
+const shifted: { path: Path | null; x: number; y: number } = { path: null, x: 0, y: 0 };
+
+/**
+ * A context that draws into `shifted.path`, moved by `shifted`'s offset: one object for every
+ * symbol drawn (the moving parts draw a symbol per message in flight on every frame).
+ */
+const shiftedContext: Parameters<SymbolType['draw']>[0] = {
+  moveTo: (px, py) => shifted.path!.moveTo(shifted.x + px, shifted.y + py),
+  lineTo: (px, py) => shifted.path!.lineTo(shifted.x + px, shifted.y + py),
+  arc: (px, py, r, a0, a1, ccw) => shifted.path!.arc(shifted.x + px, shifted.y + py, r, a0, a1, ccw),
+  arcTo: (x1, y1, x2, y2, r) => shifted.path!.arcTo(shifted.x + x1, shifted.y + y1, shifted.x + x2, shifted.y + y2, r),
+  bezierCurveTo: (ax, ay, bx, by, px, py) => shifted.path!.bezierCurveTo(shifted.x + ax, shifted.y + ay, shifted.x + bx, shifted.y + by, shifted.x + px, shifted.y + py),
+  quadraticCurveTo: (ax, ay, px, py) => shifted.path!.quadraticCurveTo(shifted.x + ax, shifted.y + ay, shifted.x + px, shifted.y + py),
+  rect: (px, py, w, h) => shifted.path!.rect(shifted.x + px, shifted.y + py, w, h),
+  closePath: () => shifted.path!.closePath(),
+  // No d3 symbol draws an ellipse, and d3.path has none to forward to.
+  ellipse: () => {
+    throw new Error('drawSymbolAt: ellipse is not supported');
+  },
+};
+
 /**
  * Draws `type` centred on x,y into `path` (d3's symbols draw centred on 0,0 with moveTo, lineTo,
  * arc, rect and closePath): many dots become subpaths of one element, in absolute coordinates.
  */
 export function drawSymbolAt(path: Path, type: SymbolType, area: number, x: number, y: number): void {
-  const at: Parameters<SymbolType['draw']>[0] = {
-    moveTo: (px, py) => path.moveTo(x + px, y + py),
-    lineTo: (px, py) => path.lineTo(x + px, y + py),
-    arc: (px, py, r, a0, a1, ccw) => path.arc(x + px, y + py, r, a0, a1, ccw),
-    arcTo: (x1, y1, x2, y2, r) => path.arcTo(x + x1, y + y1, x + x2, y + y2, r),
-    bezierCurveTo: (ax, ay, bx, by, px, py) => path.bezierCurveTo(x + ax, y + ay, x + bx, y + by, x + px, y + py),
-    quadraticCurveTo: (ax, ay, px, py) => path.quadraticCurveTo(x + ax, y + ay, x + px, y + py),
-    rect: (px, py, w, h) => path.rect(x + px, y + py, w, h),
-    closePath: () => path.closePath(),
-    // No d3 symbol draws an ellipse, and d3.path has none to forward to.
-    ellipse: () => {
-      throw new Error('drawSymbolAt: ellipse is not supported');
-    },
-  };
-  type.draw(at, area);
+  shifted.path = path;
+  shifted.x = x;
+  shifted.y = y;
+  try {
+    type.draw(shiftedContext, area);
+  } finally {
+    shifted.path = null;
+  }
 }

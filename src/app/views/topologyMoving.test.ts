@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { path, symbolsFill, type Path, type SymbolType } from 'd3';
+import { pathRound, symbolsFill, type Path, type SymbolType } from 'd3';
 import { drawSymbolAt } from '../palette';
 import { dotsByKind, type FlightDot } from './topologyMoving';
 
@@ -39,7 +39,7 @@ describe('moving parts', () => {
   it('makes one path per kind in flight, its dots as subpaths, kinds in the order they first fly', () => {
     const dot = (kind: string, x: number, si: number): FlightDot => ({ x, y: 10, kind, colour: `c-${kind}`, symbol: symbolsFill[si], area: 40 });
     const one = (si: number, x: number): string => {
-      const p = path();
+      const p = pathRound(1);
       drawSymbolAt(p, symbolsFill[si], 40, x, 10);
       return p.toString();
     };

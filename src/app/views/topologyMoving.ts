@@ -37,7 +37,8 @@ export function dotsByKind(dots: readonly FlightDot[]): KindDots[] {
   const paths = new Map<string, { colour: string; path: d3.Path }>();
   for (const dot of dots) {
     let k = paths.get(dot.kind);
-    if (!k) paths.set(dot.kind, (k = { colour: dot.colour, path: d3.path() }));
+    // To a tenth of a pixel, as the dots' transforms were written: shorter strings to write and parse.
+    if (!k) paths.set(dot.kind, (k = { colour: dot.colour, path: d3.pathRound(1) }));
     drawSymbolAt(k.path, dot.symbol, dot.area, Math.round(dot.x * 10) / 10, Math.round(dot.y * 10) / 10);
   }
   return [...paths].map(([kind, k]) => ({ kind, colour: k.colour, d: k.path.toString() }));
