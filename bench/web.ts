@@ -31,7 +31,8 @@ import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { flag, has } from './args';
 import { PORT, animationCase, base, builtinJson, combineLoads, raft16, root, startPreview, variantUrl, waitRunning, type LoadResult } from './web/app';
-import { staticServer, waitFor, type Animation } from './web/browser';
+import { serveDist } from './serveDist';
+import { waitFor, type Animation } from './web/browser';
 import { inputAtMax, type InputResult } from './web/inputAtMax';
 import { longRun, type LongResult } from './web/longRun';
 import { RAFTSCOPE_PORT, paintLoads, raftScope, type PaintResult } from './web/paint';
@@ -105,7 +106,7 @@ try {
   if (want('paint')) {
     log(`paint (${PAINT_LOADS} fresh loads each) …`);
     const pages: Array<[string, string]> = [['async-partition', `${base}?scenario=async-partition&${appQuery}`]];
-    const srv = rsDir ? await staticServer(resolve(rsDir), RAFTSCOPE_PORT) : null;
+    const srv = rsDir ? await serveDist(resolve(rsDir), RAFTSCOPE_PORT) : null;
     if (srv) pages.push(['RaftScope', `http://127.0.0.1:${RAFTSCOPE_PORT}/`]);
     try {
       results.paint = await paintLoads(pages, PAINT_LOADS);

@@ -1,28 +1,10 @@
 /**
- * bench:web's browser side: the static server RaftScope is served from, a fresh headless Chromium
- * per load, and what one load measures (paint times, frames, long tasks, busy % and CPU time).
+ * bench:web's browser side: waiting for a server, a fresh headless Chromium per load, and what one
+ * load measures (paint times, frames, long tasks, busy % and CPU time).
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import { extname, join, normalize } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { chromium, type Browser, type CDPSession, type Page } from '@playwright/test';
 import { chromiumArgs, findChromium } from '../../scripts/chromium.mjs';
-
-const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml', '.woff': 'font/woff', '.ttf': 'font/ttf', '.png': 'image/png' };
-
-/** A plain static server for RaftScope (no build step: it is a 2014 jQuery page). */
-export function staticServer(dir: string, port: number): Promise<Server> {
-  const srv = createServer((req, res) => {
-    const path = normalize(decodeURIComponent((req.url ?? '/').split('?')[0]));
-    const file = join(dir, path.endsWith('/') ? `${path}index.html` : path);
-    if (!file.startsWith(dir) || !existsSync(file)) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'Content-Type': types[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
-  });
-  return new Promise((r) => srv.listen(port, '127.0.0.1', () => r(srv)));
-}
 
 export async function waitFor(url: string): Promise<void> {
   for (let i = 0; i < 150; i++) {

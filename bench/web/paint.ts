@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { animationCase, type LoadResult } from './app';
-import { freshBrowser, newPage, paintTimes, quantile, staticServer } from './browser';
+import { serveDist } from '../serveDist';
+import { freshBrowser, newPage, paintTimes, quantile } from './browser';
 import { gz, kib } from './sizes';
 
 export interface PaintResult {
@@ -53,7 +54,7 @@ export const RAFTSCOPE_PORT = 4194;
 
 /** RaftScope (a checkout at `dir`) as one animation load, and its scripts' gzip size. */
 export async function raftScope(dir: string, seconds: number): Promise<LoadResult & { jsKiB: number }> {
-  const srv = await staticServer(resolve(dir), RAFTSCOPE_PORT);
+  const srv = await serveDist(resolve(dir), RAFTSCOPE_PORT);
   try {
     const html = readFileSync(join(dir, 'index.html'), 'utf8');
     const js = [...html.matchAll(/<script src="([^"]+)"/g)].map((m) => m[1]).reduce((a, f) => a + gz(readFileSync(join(dir, f))), 0);
