@@ -50,7 +50,7 @@ test('acting while scrubbed back forks the run; B switches branches; the fork re
   await page.getByTestId('share').click();
   await expect(page.getByTestId('share-link')).toHaveValue(/#scenario=/);
   const decoded = await decodeScenarioHashAny(new URL(await page.getByTestId('share-link').inputValue()).hash);
-  if (!decoded.ok) throw new Error(decoded.error);
+  if (!decoded.ok) throw new Error(JSON.stringify(decoded.problem));
   const file = join(mkdtempSync(join(tmpdir(), 'cap-fork-')), 'fork.json');
   writeFileSync(file, decoded.json);
   expect(cliSummary(file).scheduleHash).toBe(hash);

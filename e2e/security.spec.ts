@@ -148,6 +148,12 @@ test('hostile links: prototype keys and broken hashes get a readable error, and 
   await expect(page.getByTestId('error').first()).toContainText('"__proto__" is not a scenario id');
   await expect(page.getByTestId('error').first()).toContainText('lang: "constructor" is not en or zh');
   await expect(page.getByTestId('node-w0')).toBeVisible(); // the default scenario
+  // A Chinese page says the same problems in Chinese (the parser reports facts; the app words them).
+  await page.goto('./?scenario=__proto__&lang=zh&speed=fast');
+  await expect(page.getByTestId('error').first()).toContainText('页面地址有问题');
+  await expect(page.getByTestId('error').first()).toContainText('scenario：“__proto__”不是有效的 scenario ID');
+  await expect(page.getByTestId('error').first()).toContainText('speed：“fast”既不是数字也不是 "max"');
+  await expect(page.getByTestId('node-w0')).toBeVisible();
   await clean(page, w);
 });
 

@@ -52,7 +52,7 @@ test('a run with a user’s cut at 6 s: shared link and exported file reproduce 
   const link = await linkBox.inputValue();
   await page.screenshot({ path: 'e2e-artifacts/share-dialog.png' });
   const decoded = await decodeScenarioHashAny(new URL(link).hash);
-  if (!decoded.ok) throw new Error(decoded.error);
+  if (!decoded.ok) throw new Error(JSON.stringify(decoded.problem));
   const shared = JSON.parse(decoded.json) as { timeline: Array<Record<string, unknown>> };
   expect(shared.timeline.filter((e) => e.by === 'user')).toEqual([{ at: 6000, by: 'user', do: 'cut', from: 'w1', to: 's0' }]);
 

@@ -5,6 +5,7 @@ import type { Scenario } from '../scenario/schema';
 import { resolveVariant, validateScenario } from '../scenario/validate';
 import { fetchBuiltin, fetchBuiltinIds, parseScenarioText } from '../scenario/loader';
 import { decodeScenarioHashAny, parseUrlParams } from '../scenario/url';
+import { urlProblemText } from './urlProblemText';
 import type { BackendChoice } from '../train/types';
 import type { Trainer } from '../train/types';
 import { driver } from './driver';
@@ -162,6 +163,11 @@ export async function applyEdit(candidate: unknown, pruned = 0): Promise<void> {
  */
 function variantOf(sc: Scenario, variant: string | undefined): Scenario {
   if (variant === undefined) return sc;
+  const known = (sc.variants ?? []).map((x) => x.id);
+  if (!known.includes(variant)) {
+    reportError(s(get().lang, 'urlFailed'), [urlProblemText(get().lang, { problem: 'unknown-variant', param: 'variant', value: variant, known })]);
+    return sc;
+  }
   const v = resolveVariant(sc, variant);
   if (v.ok) return v.scenario;
   reportError(s(get().lang, 'urlFailed'), v.errors);
@@ -175,7 +181,7 @@ export async function openBuiltin(id: string, opts: { autoplay?: boolean; varian
   // A static host answers an unknown path with the app's own index.html; ask the index instead.
   const r =
     known.length > 0 && !known.includes(id)
-      ? { ok: false as const, errors: [`scenario: no built-in scenario "${id}" (built-ins: ${known.join(', ')})`] }
+      ? { ok: false as const, errors: [urlProblemText(lang, { problem: 'unknown-builtin', param: 'scenario', value: id, known })] }
       : await fetchBuiltin(id, builtinBase);
   if (!r.ok) {
     reportError(s(lang, 'builtinFailed', { id }), [...r.errors, ...(get().sim ? [s(lang, 'keptPrevious')] : [])]);
@@ -235,7 +241,7 @@ export async function loadBuiltinTitles(ids: readonly string[]): Promise<void> {
 async function openHash(value: string, autoplay: boolean, variant?: string): Promise<boolean> {
   const lang = get().lang;
   const decoded = await decodeScenarioHashAny(value);
-  const r = decoded.ok ? parseScenarioText(decoded.json) : { ok: false as const, errors: [decoded.error] };
+  const r = decoded.ok ? parseScenarioText(decoded.json) : { ok: false as const, errors: [urlProblemText(lang, decoded.problem)] };
   if (!r.ok) {
     reportError(s(lang, 'urlFailed'), [...r.errors, ...(get().sim ? [s(lang, 'keptPrevious')] : [])]);
     return false;
@@ -278,7 +284,7 @@ export async function boot(): Promise<void> {
     indexOpen: p.lessons,
     landing: !p.scenarioId && !p.scenarioHash && !p.lessonId && !p.lessons,
   });
-  if (p.errors.length > 0) reportError(s(lang, 'urlFailed'), p.errors);
+  if (p.problems.length > 0) reportError(s(lang, 'urlFailed'), p.problems.map((x) => urlProblemText(lang, x)));
   // Guided mode's keys and hooks come with the lesson controller, loaded only when a lesson opens
   // (lesson/open.ts wires them then); the presenter's keys are the app's own (keys.ts).
   const ids = await loadBuiltinList();

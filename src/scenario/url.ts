@@ -7,8 +7,9 @@
  */
 
 import type { Lang } from './i18n';
+import type { HashProblem, UrlProblem } from './urlProblems';
 
-export type DecodeResult = { ok: true; json: string } | { ok: false; error: string };
+export type DecodeResult = { ok: true; json: string } | { ok: false; problem: HashProblem };
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 const B64_INDEX = new Map<string, number>([...B64].map((c, i) => [c, i]));
@@ -36,16 +37,16 @@ export function bytesToBase64Url(bytes: Uint8Array): string {
  * Decodes base64url; also accepts standard base64 (`+`, `/`, `=` padding) because links get
  * hand-edited and re-encoded. A `+` that a query parser turned into a space is restored.
  */
-export function base64UrlToBytes(s: string): Uint8Array | { error: string } {
+export function base64UrlToBytes(s: string): Uint8Array | HashProblem {
   const clean = s.replace(/ /g, '+').replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
-  if (clean.length % 4 === 1) return { error: 'the encoded scenario is truncated' };
+  if (clean.length % 4 === 1) return { problem: 'hash-truncated' };
   const out = new Uint8Array(Math.floor((clean.length * 3) / 4));
   let bits = 0;
   let acc = 0;
   let o = 0;
   for (let i = 0; i < clean.length; i++) {
     const v = B64_INDEX.get(clean[i]);
-    if (v === undefined) return { error: `invalid character ${JSON.stringify(clean[i])} at position ${i + 1}` };
+    if (v === undefined) return { problem: 'hash-bad-char', char: clean[i], position: i + 1 };
     acc = (acc << 6) | v;
     bits += 6;
     if (bits >= 8) {
@@ -62,11 +63,11 @@ export function encodeScenarioHash(json: string): string {
 
 export function decodeScenarioHash(s: string): DecodeResult {
   const bytes = base64UrlToBytes(stripHashPrefix(s));
-  if (!(bytes instanceof Uint8Array)) return { ok: false, error: `#scenario: ${bytes.error}` };
+  if (!(bytes instanceof Uint8Array)) return { ok: false, problem: bytes };
   try {
     return { ok: true, json: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
   } catch {
-    return { ok: false, error: '#scenario: the decoded data is not UTF-8 text' };
+    return { ok: false, problem: { problem: 'hash-not-utf8' } };
   }
 }
 
@@ -83,12 +84,12 @@ export async function decodeScenarioHashAny(s: string): Promise<DecodeResult> {
   const body = stripHashPrefix(s);
   if (!body.startsWith(COMPRESSED_PREFIX)) return decodeScenarioHash(body);
   const bytes = base64UrlToBytes(body.slice(COMPRESSED_PREFIX.length));
-  if (!(bytes instanceof Uint8Array)) return { ok: false, error: `#scenario: ${bytes.error}` };
+  if (!(bytes instanceof Uint8Array)) return { ok: false, problem: bytes };
   try {
     const raw = await pipeThrough(bytes, new DecompressionStream('deflate-raw'));
     return { ok: true, json: new TextDecoder('utf-8', { fatal: true }).decode(raw) };
   } catch {
-    return { ok: false, error: '#scenario: the compressed scenario is damaged (was the link cut short?)' };
+    return { ok: false, problem: { problem: 'hash-damaged' } };
   }
 }
 
@@ -142,8 +143,8 @@ export interface UrlParams {
   present: boolean;
   /** `lessons=1`: open the lesson index (the landing page's second door). */
   lessons: boolean;
-  /** One line per bad parameter; the default is kept for it. */
-  errors: string[];
+  /** One per bad parameter; the default is kept for it. */
+  problems: UrlProblem[];
 }
 
 export interface UrlDefaults {
@@ -166,13 +167,13 @@ export function parseUrlParams(search: string, hash: string, defaults: Partial<U
     backend: defaults.backend ?? 'auto',
     present: false,
     lessons: false,
-    errors: [],
+    problems: [],
   };
 
   const id = q.get('scenario');
   if (id !== null) {
     if (/^[a-z0-9-]+$/.test(id)) out.scenarioId = id;
-    else out.errors.push(`scenario: "${id}" is not a scenario id (lowercase letters, digits and "-")`);
+    else out.problems.push({ problem: 'not-id', param: 'scenario', value: id });
   }
   const packed = h.get('scenario');
   if (packed !== null && packed !== '') out.scenarioHash = packed;
@@ -181,13 +182,13 @@ export function parseUrlParams(search: string, hash: string, defaults: Partial<U
   if (autoplay !== null) {
     if (autoplay === '1' || autoplay === 'true' || autoplay === '') out.autoplay = true;
     else if (autoplay === '0' || autoplay === 'false') out.autoplay = false;
-    else out.errors.push(`autoplay: "${autoplay}" is not 1 or 0`);
+    else out.problems.push({ problem: 'not-flag', param: 'autoplay', value: autoplay });
   }
 
   const speed = q.get('speed');
   if (speed !== null) {
     const parsed = parseSpeed(speed);
-    if (typeof parsed === 'object') out.errors.push(parsed.error);
+    if (typeof parsed === 'object') out.problems.push(parsed);
     else out.speed = parsed;
   }
 
@@ -196,57 +197,57 @@ export function parseUrlParams(search: string, hash: string, defaults: Partial<U
     // Accept region tags (zh-CN, en-US): only the language matters here.
     const base = lang.toLowerCase().split(/[-_]/)[0];
     if (base === 'en' || base === 'zh') out.lang = base;
-    else out.errors.push(`lang: "${lang}" is not en or zh`);
+    else out.problems.push({ problem: 'not-choice', param: 'lang', value: lang, choices: ['en', 'zh'] });
   }
 
   // In the query, or after the scenario in the hash (`#scenario=…&at=6900`): a shared moment.
   const at = q.get('at') ?? h.get('at');
   if (at !== null) {
     const n = at.trim() === '' ? NaN : Number(at);
-    if (!Number.isFinite(n) || n < 0) out.errors.push(`at: "${at}" is not a simulated time in ms (a number ≥ 0)`);
+    if (!Number.isFinite(n) || n < 0) out.problems.push({ problem: 'not-time', param: 'at', value: at });
     else out.at = n;
   }
 
   const lesson = q.get('lesson');
   if (lesson !== null) {
     if (/^[a-z0-9-]+$/.test(lesson)) out.lessonId = lesson;
-    else out.errors.push(`lesson: "${lesson}" is not a lesson id (lowercase letters, digits and "-")`);
+    else out.problems.push({ problem: 'not-id', param: 'lesson', value: lesson });
   }
   const step = q.get('step');
   if (step !== null) {
     if (/^[A-Za-z0-9_-]+\.[A-Za-z0-9_.-]+$/.test(step)) out.step = step;
-    else out.errors.push(`step: "${step}" is not <act>.<n> (e.g. partition.3)`);
+    else out.problems.push({ problem: 'not-step', param: 'step', value: step, example: 'partition.3' });
   }
   const variant = q.get('variant');
   if (variant !== null) {
     if (/^[a-z0-9-]+$/.test(variant)) out.variant = variant;
-    else out.errors.push(`variant: "${variant}" is not a variant id (lowercase letters, digits and "-")`);
+    else out.problems.push({ problem: 'not-id', param: 'variant', value: variant });
   }
   const mode = q.get('mode');
   if (mode !== null) {
     if (mode === 'guided' || mode === 'free') out.mode = mode;
-    else out.errors.push(`mode: "${mode}" is not guided or free`);
+    else out.problems.push({ problem: 'not-choice', param: 'mode', value: mode, choices: ['guided', 'free'] });
   }
   for (const name of ['present', 'lessons'] as const) {
     const v = q.get(name);
     if (v === null) continue;
     if (v === '1' || v === 'true' || v === '') out[name] = true;
-    else if (v !== '0' && v !== 'false') out.errors.push(`${name}: "${v}" is not 1 or 0`);
+    else if (v !== '0' && v !== 'false') out.problems.push({ problem: 'not-flag', param: name, value: v });
   }
 
   const backend = q.get('backend');
   if (backend !== null) {
     const b = backend.toLowerCase();
     if ((backends as readonly string[]).includes(b)) out.backend = b as BackendChoice;
-    else out.errors.push(`backend: "${backend}" is not one of ${backends.join(', ')}`);
+    else out.problems.push({ problem: 'not-choice', param: 'backend', value: backend, choices: backends });
   }
   return out;
 }
 
-export function parseSpeed(s: string): Speed | { error: string } {
+export function parseSpeed(s: string): Speed | Extract<UrlProblem, { param: 'speed' }> {
   if (s === 'max') return 'max';
   const n = s.trim() === '' ? NaN : Number(s);
-  if (!Number.isFinite(n)) return { error: `speed: "${s}" is not a number or "max"` };
-  if (n < SPEED_MIN || n > SPEED_MAX) return { error: `speed: ${s} is outside ${SPEED_MIN}…${SPEED_MAX} (or use "max")` };
+  if (!Number.isFinite(n)) return { problem: 'not-speed', param: 'speed', value: s };
+  if (n < SPEED_MIN || n > SPEED_MAX) return { problem: 'speed-range', param: 'speed', value: s, min: SPEED_MIN, max: SPEED_MAX };
   return n;
 }

@@ -10,6 +10,7 @@ import { goTo, interceptAction, resetTracking, startController } from './control
 import { lessonKey } from './keys';
 import { openLessonRuns, type OpenLessonOptions } from './runtime';
 import { isLesson, parseStepParam } from './script';
+import { urlProblemText } from '../urlProblemText';
 import { getLesson } from './store';
 
 /**
@@ -51,7 +52,7 @@ export async function openLesson(sc: Scenario, opts: LessonOpen = {}): Promise<b
   if (!ok) return false;
   if (opts.step) {
     const p = parseStepParam(opts.step, getLesson().acts);
-    if ('error' in p) reportError(ls(lang, 'lessonUrl'), [p.error]);
+    if ('problem' in p) reportError(ls(lang, 'lessonUrl'), [urlProblemText(lang, p)]);
     else await goTo(p, { skipWaits: true });
   }
   return true;

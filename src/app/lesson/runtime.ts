@@ -11,6 +11,7 @@ import { beginLoad, explainReady, isCurrentLoad, lessonHooks, loadFailed, swapIn
 import { get, reportError, set } from '../store';
 import { runAhead } from './ahead';
 import { actsOf, gatesOf, readsAhead, shownVariants, variantIds } from './script';
+import { urlProblemText } from '../urlProblemText';
 import { getLesson, initialLesson, setLesson, type AheadRun, type LessonMode, type VariantRun } from './store';
 
 /**
@@ -94,7 +95,7 @@ export async function openLessonRuns(sc: Scenario, opts: OpenLessonOptions = {})
   let focus = acts[0].show[0];
   if (opts.variant !== undefined) {
     if (ids.includes(opts.variant)) focus = opts.variant;
-    else reportError(ls(lang, 'lessonUrl'), [`variant: the lesson shows no variant "${opts.variant}" (its variants: ${ids.join(', ')})`]);
+    else reportError(ls(lang, 'lessonUrl'), [urlProblemText(lang, { problem: 'unknown-variant', param: 'variant', value: opts.variant, known: ids })]);
   }
   const my = beginLoad();
   const pools = new Map<string, Trainer>();

@@ -34,9 +34,9 @@ describe('the lesson script', () => {
     expect(parseStepParam('one.2', acts)).toEqual({ act: 0, step: 1 });
     expect(parseStepParam('two.M1', acts)).toEqual({ act: 1, step: 0 });
     expect(parseStepParam('2.1', acts)).toEqual({ act: 1, step: 0 });
-    expect(parseStepParam('one.3', acts)).toEqual({ error: 'step: act "one" has steps 1–2 (N1, N2), not "3"' });
-    expect(parseStepParam('six.1', acts)).toEqual({ error: 'step: no act "six" (acts: one, two)' });
-    expect(parseStepParam('one', acts)).toHaveProperty('error');
+    expect(parseStepParam('one.3', acts)).toEqual({ problem: 'no-step', param: 'step', value: 'one.3', act: 'one', step: '3', steps: ['N1', 'N2'] });
+    expect(parseStepParam('six.1', acts)).toEqual({ problem: 'no-act', param: 'step', value: 'six.1', act: 'six', acts: ['one', 'two'] });
+    expect(parseStepParam('one', acts)).toEqual({ problem: 'not-step', param: 'step', value: 'one', example: 'one.1' });
     expect(stepParam(acts, { act: 0, step: 1 })).toBe('one.2');
     expect(stepParam(acts, { act: 1, step: -1 })).toBe('two.1');
   });

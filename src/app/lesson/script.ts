@@ -3,6 +3,7 @@ import type { Scenario, TimelineEntry } from '../../scenario/schema';
 import type { Action } from '../../sim/types';
 import { baseIdOf, isBaseId } from '../../scenario/variants';
 import { placeholdersOf } from './placeholders';
+import type { UrlProblem } from '../../scenario/urlProblems';
 
 /**
  * A lesson's script as the guided mode walks it (CURRICULUM §C.7–C.8): its acts (a one-act
@@ -94,19 +95,19 @@ export function stepKey(act: Act, step: Step): string {
 
 /**
  * `&step=<act>.<n>`: the act by id (or 1-based number) and the step by 1-based number (or id).
- * Returns an error naming the problem; the caller keeps the lesson at its start.
+ * Returns the problem (typed, the app words it); the caller keeps the lesson at its start.
  */
-export function parseStepParam(value: string, acts: readonly Act[]): Position | { error: string } {
+export function parseStepParam(value: string, acts: readonly Act[]): Position | Extract<UrlProblem, { param: 'step' }> {
   const m = /^([^.]+)\.([^.]+)$/.exec(value);
-  if (!m) return { error: `step: "${value}" is not <act>.<n> (e.g. ${acts[0]?.id ?? 'main'}.1)` };
+  if (!m) return { problem: 'not-step', param: 'step', value, example: `${acts[0]?.id ?? 'main'}.1` };
   const [, a, s] = m;
   let act = acts.findIndex((x) => x.id === a);
   if (act < 0 && /^\d+$/.test(a) && Number(a) >= 1 && Number(a) <= acts.length) act = Number(a) - 1;
-  if (act < 0) return { error: `step: no act "${a}" (acts: ${acts.map((x) => x.id).join(', ')})` };
+  if (act < 0) return { problem: 'no-act', param: 'step', value, act: a, acts: acts.map((x) => x.id) };
   const steps = acts[act].steps;
   let step = steps.findIndex((x) => x.id === s);
   if (step < 0 && /^\d+$/.test(s) && Number(s) >= 1 && Number(s) <= steps.length) step = Number(s) - 1;
-  if (step < 0) return { error: `step: act "${acts[act].id}" has steps 1–${steps.length}${steps.length ? ` (${steps.map((x) => x.id).join(', ')})` : ''}, not "${s}"` };
+  if (step < 0) return { problem: 'no-step', param: 'step', value, act: acts[act].id, step: s, steps: steps.map((x) => x.id) };
   return { act, step };
 }
 

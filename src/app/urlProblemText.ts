@@ -1,0 +1,44 @@
+import type { Lang } from './i18n/lang';
+import { s } from './i18n/strings';
+import type { UrlProblem } from '../scenario/urlProblems';
+
+/** Ids listed in a sentence: the language's own separator. */
+function ids(lang: Lang, list: readonly string[]): string {
+  return list.join(lang === 'zh' ? '、' : ', ');
+}
+
+/** A page address's problem in the reader's language, naming the parameter and the value refused. */
+export function urlProblemText(lang: Lang, p: UrlProblem): string {
+  switch (p.problem) {
+    case 'not-id':
+      return s(lang, 'url_notId', { param: p.param, value: p.value });
+    case 'not-flag':
+      return s(lang, 'url_notFlag', { param: p.param, value: p.value });
+    case 'not-choice':
+      return s(lang, 'url_notChoice', { param: p.param, value: p.value, choices: new Intl.ListFormat(lang, { type: 'disjunction' }).format(p.choices) });
+    case 'not-speed':
+      return s(lang, 'url_notSpeed', { value: p.value });
+    case 'speed-range':
+      return s(lang, 'url_speedRange', { value: p.value, min: String(p.min), max: String(p.max) });
+    case 'not-time':
+      return s(lang, 'url_notTime', { value: p.value });
+    case 'not-step':
+      return s(lang, 'url_notStep', { value: p.value, example: p.example });
+    case 'no-act':
+      return s(lang, 'url_noAct', { act: p.act, acts: ids(lang, p.acts) });
+    case 'no-step':
+      return s(lang, 'url_noStep', { act: p.act, step: p.step, n: String(p.steps.length), steps: ids(lang, p.steps) });
+    case 'unknown-builtin':
+      return s(lang, 'url_unknownBuiltin', { value: p.value, known: ids(lang, p.known) });
+    case 'unknown-variant':
+      return s(lang, 'url_unknownVariant', { value: p.value, known: ids(lang, p.known) });
+    case 'hash-truncated':
+      return s(lang, 'url_hashTruncated');
+    case 'hash-bad-char':
+      return s(lang, 'url_hashBadChar', { char: JSON.stringify(p.char), position: String(p.position) });
+    case 'hash-not-utf8':
+      return s(lang, 'url_hashNotUtf8');
+    case 'hash-damaged':
+      return s(lang, 'url_hashDamaged');
+  }
+}
