@@ -6,7 +6,7 @@ import { openScenario } from './fixtures';
  * it already holds is still a DOM mutation, and the browser lays the page out again for it (the
  * trace showed 15–23 such writes in every 6–9 ms layout). src/app/preactText.ts and the
  * components keep these writes away; this watches two seconds of a playing run for any left, and
- * checks that a changing caption lays out only its own view (CSS containment, views.css).
+ * checks that a changing caption lays out only its own view (CSS containment, views/css/base.css).
  */
 
 async function sameValueWrites(page: Page, ms: number): Promise<Record<string, number>> {

@@ -81,7 +81,7 @@ function useGrowOnly(ref: RefObject<HTMLElement | null>, run: unknown, lang: str
     const ro = new ResizeObserver((entries) => {
       const box = entries[entries.length - 1].borderBoxSize[0];
       if (!box) return;
-      // The window's height too: the presenter step sizes the type by it (styles.css).
+      // The window's height too: the presenter step sizes the type by it (css/theme.css).
       const now = `${box.inlineSize}x${window.innerHeight}`;
       if (now !== size) {
         // Another width or type size wraps the sentence anew: start again. This size was laid out

@@ -54,7 +54,7 @@ interface ChartSpec {
 
 const M = { left: 44, right: 10, top: 22, bottom: 34 };
 const MAX_POINTS = 600;
-/** Gap between the small multiples; equals `.cv-charts { gap }` in views.css. */
+/** Gap between the small multiples; equals `.cv-charts { gap }` in css/charts.css. */
 const GAP = 6;
 
 const fmtY = (v: number, int: boolean): string => {

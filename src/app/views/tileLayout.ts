@@ -6,15 +6,15 @@
 
 /** The smallest tile: a boundary still reads at 40 px (a presenter's short panel needs it). */
 const MIN_SIDE = 40;
-/** Between tiles (views.css .cv-replicas gap). */
+/** Between tiles (css/charts.css .cv-replicas gap). */
 const GAP = 8;
-/** The smallest label the design allows (views.css: 0.8 rem at the default 15-px root). */
+/** The smallest label the design allows (css/base.css: 0.8 rem at the default 15-px root). */
 export const MIN_LABEL_PX = 12;
 /** The caption's second line (.cv-sub: 0.8 rem) in the view's type (.cv-view: 0.933 rem). */
 export const SUB_EM = 0.8 / 0.933;
 /** A stacked caption's lines: id, version, loss, accuracy (line-height 1.2). */
 const STACK_LINES = 4;
-/** Between stacked tiles (views.css .cv-replicas.stacked): their numbers are narrower than a phrase. */
+/** Between stacked tiles (css/charts.css .cv-replicas.stacked): their numbers are narrower than a phrase. */
 const STACK_GAP = 4;
 
 /** The caption's widths as the browser draws them, in px. */

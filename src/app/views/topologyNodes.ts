@@ -285,7 +285,7 @@ function fmtFactor(f: number): string {
   return Number.isInteger(f) ? String(f) : f.toFixed(1);
 }
 
-/** A view's type in rem (views.css .cv-view): the labels are sized in rem, so at the page's type. */
+/** A view's type in rem (views/css/base.css .cv-view): the labels are sized in rem, so at the page's type. */
 const VIEW_EM = 0.933;
 
 /**
