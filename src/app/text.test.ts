@@ -289,6 +289,8 @@ const namesKept = new Set([
   'ms', 'KiB', 'MiB', 'GiB', 'Mbps', 'json',
   // people (a cited algorithm)
   'Wing', 'Gong',
+  // a page address's value as the reader types it (speed=max), and the names of what it carries
+  'max', 'ID', 'UTF',
   // keys as printed on the keyboard (keyboard help of the topology and the timeline)
   'Shift', 'Home', 'End', 'PgUp', 'PgDn',
 ]);

@@ -7,6 +7,9 @@ function ids(lang: Lang, list: readonly string[]): string {
   return list.join(lang === 'zh' ? '、' : ', ');
 }
 
+/** Where a hash problem is: the scenario carried after `#scenario=`. */
+const HASH = { param: '#scenario' };
+
 /** A page address's problem in the reader's language, naming the parameter and the value refused. */
 export function urlProblemText(lang: Lang, p: UrlProblem): string {
   switch (p.problem) {
@@ -17,28 +20,28 @@ export function urlProblemText(lang: Lang, p: UrlProblem): string {
     case 'not-choice':
       return s(lang, 'url_notChoice', { param: p.param, value: p.value, choices: new Intl.ListFormat(lang, { type: 'disjunction' }).format(p.choices) });
     case 'not-speed':
-      return s(lang, 'url_notSpeed', { value: p.value });
+      return s(lang, 'url_notSpeed', { param: p.param, value: p.value });
     case 'speed-range':
-      return s(lang, 'url_speedRange', { value: p.value, min: String(p.min), max: String(p.max) });
+      return s(lang, 'url_speedRange', { param: p.param, value: p.value, min: String(p.min), max: String(p.max) });
     case 'not-time':
-      return s(lang, 'url_notTime', { value: p.value });
+      return s(lang, 'url_notTime', { param: p.param, value: p.value });
     case 'not-step':
-      return s(lang, 'url_notStep', { value: p.value, example: p.example });
+      return s(lang, 'url_notStep', { param: p.param, value: p.value, example: p.example });
     case 'no-act':
-      return s(lang, 'url_noAct', { act: p.act, acts: ids(lang, p.acts) });
+      return s(lang, 'url_noAct', { param: p.param, act: p.act, acts: ids(lang, p.acts) });
     case 'no-step':
-      return s(lang, 'url_noStep', { act: p.act, step: p.step, n: String(p.steps.length), steps: ids(lang, p.steps) });
+      return s(lang, 'url_noStep', { param: p.param, act: p.act, step: p.step, n: String(p.steps.length), steps: ids(lang, p.steps) });
     case 'unknown-builtin':
-      return s(lang, 'url_unknownBuiltin', { value: p.value, known: ids(lang, p.known) });
+      return s(lang, 'url_unknownBuiltin', { param: p.param, value: p.value, known: ids(lang, p.known) });
     case 'unknown-variant':
-      return s(lang, 'url_unknownVariant', { value: p.value, known: ids(lang, p.known) });
+      return s(lang, 'url_unknownVariant', { param: p.param, value: p.value, known: ids(lang, p.known) });
     case 'hash-truncated':
-      return s(lang, 'url_hashTruncated');
+      return s(lang, 'url_hashTruncated', HASH);
     case 'hash-bad-char':
-      return s(lang, 'url_hashBadChar', { char: JSON.stringify(p.char), position: String(p.position) });
+      return s(lang, 'url_hashBadChar', { ...HASH, char: JSON.stringify(p.char), position: String(p.position) });
     case 'hash-not-utf8':
-      return s(lang, 'url_hashNotUtf8');
+      return s(lang, 'url_hashNotUtf8', HASH);
     case 'hash-damaged':
-      return s(lang, 'url_hashDamaged');
+      return s(lang, 'url_hashDamaged', HASH);
   }
 }

@@ -62,7 +62,7 @@ describe('hostile links', () => {
       const d = await decodeScenarioHashAny(`#scenario=${hash}`);
       expect(d.ok && errors(d.json)).toEqual(['scenario: unknown field "__proto__"']);
     }
-    expect(await decodeScenarioHashAny('#scenario=z:AAAA')).toEqual({ ok: false, error: '#scenario: the compressed scenario is damaged (was the link cut short?)' });
-    expect(await decodeScenarioHashAny('#scenario=<script>')).toEqual({ ok: false, error: '#scenario: invalid character "<" at position 1' });
+    expect(await decodeScenarioHashAny('#scenario=z:AAAA')).toEqual({ ok: false, problem: { problem: 'hash-damaged' } });
+    expect(await decodeScenarioHashAny('#scenario=<script>')).toEqual({ ok: false, problem: { problem: 'hash-bad-char', char: '<', position: 1 } });
   });
 });
