@@ -19,7 +19,7 @@ import type { SecurityPort } from './security/port';
  * The engine's state and the primitives every part of it uses: the clock, the event queue, the
  * network, the nodes' runtime records, the history, and sending, dropping, timers, steps and
  * violations. Every message passes the security layer (security/) on its way out and in. The
- * event loop (simulation.ts) drives it; ports.ts, faultInjection.ts and readModel.ts work on it.
+ * event loop (eventLoop.ts) drives it; ports.ts, faultInjection.ts and readModel.ts work on it.
  */
 export class EngineCore {
   readonly history: History;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Note } from '../protocols/facts';
+import type { Note } from '../protocols/notes';
 import type { HistoryEvent } from '../sim/types';
 import { Simulation } from './simulation';
 import { InstantTrainer } from './testing/instantTrainer';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { NoteData } from '../protocols/facts';
+import type { NoteData } from '../protocols/notes';
 import type { RaftPsStrategy } from '../protocols/raft/raftPs';
 import type { LogEntry } from '../protocols/raft/state';
 import type { Scenario } from '../scenario/schema';

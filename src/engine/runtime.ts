@@ -4,7 +4,7 @@ import type { Action, Message, NodeId, NodeRole } from '../sim/types';
 import type { Evaluation, GradientResult } from '../train/types';
 
 /**
- * The engine's runtime records, shared by its parts (simulation.ts: the event loop; core.ts: the
+ * The engine's runtime records, shared by its parts (eventLoop.ts: the event loop; core.ts: the
  * state and the primitives; ports.ts: what strategies see; faultInjection.ts: actions; readModel.ts:
  * views and metrics).
  */

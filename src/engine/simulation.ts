@@ -1,28 +1,21 @@
 import type { CapClass, Strategy } from '../protocols';
-import { CLIENT_TIMER } from '../protocols/coord/api';
 import { loadCoordService, type CoordServiceFactory } from '../protocols/coord/create';
-import { createStrategy, loadStrategy } from '../protocols/factory';
-import type { StepResult } from '../protocols/strategy';
-import { isComparison, type MetricName, type PlainExpectation, type Scenario } from '../scenario/schema';
-import { hasLessonVerdicts, lessonSampleTimes } from '../scenario/lessonRefs';
-import { baseIdOf, expectationsFor } from '../scenario/variants';
-import { compare } from '../scenario/expectations';
+import { loadStrategy } from '../protocols/factory';
+import type { MetricName, Scenario } from '../scenario/schema';
 import type { History, RunDigests, Sha256Factory } from '../sim/history';
-import { quantize } from '../sim/network';
 import type { Action, ActionKind, MetricSample, NodeId, SimTime } from '../sim/types';
-import type { Evaluation, GradientResult, Trainer } from '../train/types';
+import type { Evaluation, Trainer } from '../train/types';
 import type { ExpectationResult, InFlight, LinkView, NodeView, RunSummary } from './api';
-import { EngineCore } from './core';
-import { FactsRecorder } from './factsRecorder';
-import { FaultInjection } from './faultInjection';
+import type { EngineCore } from './core';
+import { EventLoop } from './eventLoop';
+import type { FaultInjection } from './faultInjection';
 import type { RunIndex } from './index/runIndex';
 import type { NodeState, RunState, RunStatic } from './index/runState';
-import { checkInvariants, coordContext, factsSource, securityHost, strategyContext } from './ports';
-import { ReadModel } from './readModel';
-import { SnapshotSeries } from './snapshots';
+import type { ReadModel } from './readModel';
+import { PRIO_USER } from './runtime';
+import { assembleRun } from './runSetup';
+import { evaluateWorkers } from './sampling';
 import { loadSecurity, scenarioNeedsSecurity } from './security/load';
-import { SecurityPort } from './security/port';
-import { PRIO_END, PRIO_EXPECT, PRIO_SAMPLE, PRIO_USER, stretched, type Ev } from './runtime';
 
 export { stretched } from './runtime';
 
@@ -33,11 +26,13 @@ export { stretched } from './runtime';
  * from tfjs. A step's completion event is held until its value has arrived, so a slow machine
  * changes the pace of the animation, never the outcome.
  *
- * This module is the event loop and the engine's public surface. Its parts: core.ts (state and
- * primitives: network, timers, steps), ports.ts (what the strategy and the coordination service
- * see), faultInjection.ts (what actions do, pauses included), readModel.ts (metrics, views, the
- * history-derived state at any t), security/ (the layer every message passes: integrity, replay
- * protection, men-in-the-middle; Byzantine workers).
+ * This module is the engine's public surface. Its parts: runSetup.ts (building a run and queueing
+ * its first events), eventLoop.ts (the event loop and what each event does), sampling.ts (metric
+ * samples and expectation checks), core.ts (state and primitives: network, timers, steps),
+ * ports.ts (what the strategy and the coordination service see), faultInjection.ts (what actions
+ * do, pauses included), readModel.ts (metrics, views, the history-derived state at any t),
+ * security/ (the layer every message passes: integrity, replay protection, men-in-the-middle;
+ * Byzantine workers).
  */
 
 export interface SimulationOptions {
@@ -66,10 +61,7 @@ export class Simulation {
   private readonly strategy: Strategy;
   private readonly faults: FaultInjection;
   private readonly read: ReadModel;
-  private readonly verifyFacts: boolean;
-  private busy = false;
-  private ended = false;
-  failure: string | null = null;
+  private readonly loop: EventLoop;
 
   /**
    * The one way to build a run: it loads the code the scenario needs — its strategy, and the
@@ -100,65 +92,15 @@ export class Simulation {
     coordService: CoordServiceFactory | null,
   ) {
     this.trainer = opts.trainer;
-    const c = (this.c = new EngineCore(scenario, opts.trainer, opts.sha256));
+    const { c, strategy, faults, read } = assembleRun(scenario, opts, coordService);
+    this.c = c;
     this.history = c.history;
     this.durationMs = c.durationMs;
     this.cap = c.cap;
-    // The base run holds the expectations without `variant` (and "*"); a variant's run gets its own.
-    // Comparisons with another run or time are judged after the runs, from the samples (lessonVerdict.ts).
-    const results = expectationsFor(scenario.expect, null, baseIdOf(scenario))
-      .filter((e): e is PlainExpectation & { variant?: string } => !isComparison(e) && e.value !== undefined)
-      .map((e) => ({
-        ...e,
-        time: e.at === 'end' ? this.durationMs : Math.min(e.at, this.durationMs),
-        actual: null,
-        pass: null,
-      }));
-    const read = (this.read = new ReadModel(c, results));
-    this.faults = new FaultInjection(c);
-    c.coord = coordService ? coordService(coordContext(c)) : null;
-    this.strategy = c.strategy = createStrategy(scenario.strategy, strategyContext(c));
-    c.security = new SecurityPort(scenario.security, securityHost(c));
-    c.recorder = new FactsRecorder(factsSource(c), c.allIds, (e) => c.history.append(e));
-    this.verifyFacts = opts.verifyFacts ?? false;
-    this.history.onAppend((e) => {
-      read.rounds?.onEvent(e);
-      if (this.faults.hasTriggers && (e.type === 'note' || e.type === 'action')) this.faults.fireTriggers(e);
-      if (e.type !== 'note') return;
-      if (e.what === 'apply') read.appliedTaus.push({ t: e.t, node: e.data.worker, tau: e.data.staleness });
-      else if (e.what === 'merge') read.losses.onMerge(e.t);
-    });
-    for (const entry of scenario.timeline) {
-      // `who` (who did it, in a live room's export) is a label for people; the engine ignores it.
-      const { at, on, by, who: _who, ...rest } = entry;
-      const action = rest as Action;
-      if (on) this.faults.addTrigger(on, action);
-      else if (at !== undefined && by === 'user') c.queue.push(at, { k: 'action', action, source: 'user' }, PRIO_USER);
-      else if (at !== undefined) c.queue.push(at, { k: 'action', action, source: 'timeline' });
-    }
-    results.forEach((r, index) => c.queue.push(r.time, { k: 'expect', index }, PRIO_EXPECT));
-    // Metrics are sampled on the simulated clock — a fixed period, every expectation time, every
-    // time the lesson reads (lessonRefs.ts) and the end — never by the screen: the charts,
-    // `--samples` and the lesson's comparisons read the same points.
-    const every = opts.sampleEveryMs ?? 250;
-    const times = new Set<number>();
-    const lessonTimes = lessonSampleTimes(scenario).filter((t) => t <= this.durationMs);
-    if (every > 0) {
-      for (let s = 0; s <= this.durationMs; s += every) times.add(s);
-      for (const r of results) times.add(r.time);
-      for (const t of lessonTimes) times.add(t);
-      times.add(this.durationMs);
-    } else if (hasLessonVerdicts(scenario) || (scenario.sampleAt?.length ?? 0) > 0) {
-      // Without the period, still every time a comparison reads (a variant carries them in sampleAt).
-      for (const t of lessonTimes) times.add(t);
-      times.add(this.durationMs);
-    }
-    for (const s of [...times].sort((a, b) => a - b)) c.queue.push(s, { k: 'sample' }, PRIO_SAMPLE);
-    c.queue.push(this.durationMs, { k: 'end' }, PRIO_END);
-    c.coord?.start();
-    this.strategy.start();
-    c.recorder.touchAll();
-    c.recorder.flush(0);
+    this.strategy = strategy;
+    this.faults = faults;
+    this.read = read;
+    this.loop = new EventLoop(c, strategy, faults, read, opts.verifyFacts ?? false);
   }
 
   now(): SimTime {
@@ -166,62 +108,32 @@ export class Simulation {
   }
 
   get done(): boolean {
-    return this.ended;
+    return this.loop.ended;
+  }
+
+  /** Why the run stopped, if an event threw (null while it runs or once it ended normally). */
+  get failure(): string | null {
+    return this.loop.failure;
   }
 
   get strategyKind(): string {
     return this.strategy.kind;
   }
 
-  // ---------------------------------------------------------------- the event loop
+  // ---------------------------------------------------------------- the event loop (eventLoop.ts)
 
   /**
    * Process events up to simulated time `until` (capped at the end), within a wall-clock budget.
    * `interrupt` (the page: is a user's input waiting?) ends the slice early, as the budget does:
    * between two instants, so it changes where a slice ends, never which events run or in what order.
    */
-  async advanceTo(until: SimTime, opts: { wallBudgetMs?: number; interrupt?: () => boolean } = {}): Promise<void> {
-    if (this.busy || this.ended || this.failure) return;
-    this.busy = true;
-    const c = this.c;
-    const target = quantize(Math.min(until, this.durationMs));
-    const budget = opts.wallBudgetMs ?? Infinity;
-    const interrupt = opts.interrupt;
-    const start = wallNow();
-    try {
-      let n = 0;
-      let overBudget = false;
-      for (;;) {
-        const next = c.queue.peek();
-        if (!next || next.time > target) {
-          if (target > c.t) c.t = target;
-          break;
-        }
-        // Out of budget: stop, but only between two instants, never inside one — then every event
-        // at or before now has run whenever the user can act (see PRIO_USER).
-        if (overBudget && next.time > c.t) break;
-        const pending = this.processNext();
-        // An event that waited for a worker may have taken a frame's worth of wall time alone:
-        // look at the clock after each one (reading it after every cheap event would cost more).
-        if (pending) await pending;
-        if (this.ended || this.failure) break;
-        if ((++n % 16 === 0 || pending) && (wallNow() - start > budget || interrupt?.())) overBudget = true;
-      }
-    } finally {
-      this.busy = false;
-    }
+  advanceTo(until: SimTime, opts: { wallBudgetMs?: number; interrupt?: () => boolean } = {}): Promise<void> {
+    return this.loop.advanceTo(until, opts);
   }
 
   /** Process exactly one event (the single-step control). */
-  async stepEvent(): Promise<void> {
-    if (this.busy || this.ended || this.failure) return;
-    this.busy = true;
-    try {
-      const pending = this.processNext();
-      if (pending) await pending;
-    } finally {
-      this.busy = false;
-    }
+  stepEvent(): Promise<void> {
+    return this.loop.stepEvent();
   }
 
   /** Events the scheduler has run so far (deliveries, timers, steps, probes…): the history records only some of them. */
@@ -237,7 +149,7 @@ export class Simulation {
     const until = Math.min(opts.untilMs ?? this.durationMs, this.durationMs);
     // Loop on what is left to process, not on the clock: when a time slice ends at `until` with
     // events still due at that very time (expectations, the end), they must run too.
-    while (!this.ended && !this.failure) {
+    while (!this.loop.ended && !this.loop.failure) {
       const next = this.nextEventTime();
       if (next === null || next > until) {
         if (until > this.c.t) this.c.t = until;
@@ -246,170 +158,9 @@ export class Simulation {
       await this.advanceTo(until, { wallBudgetMs: 200 });
       opts.onProgress?.(this.c.t);
     }
-    if (this.failure) throw new Error(this.failure);
-    if (!this.ended) await this.evaluateWorkers(); // stopped early with --until
+    if (this.loop.failure) throw new Error(this.loop.failure);
+    if (!this.loop.ended) await evaluateWorkers(this.c); // stopped early with --until
     return this.summaryAsync();
-  }
-
-  /**
-   * Processes one event. Most events are handled synchronously; only those that wait for a tfjs
-   * value return a promise — awaiting every event would cost a microtask turn each.
-   */
-  private processNext(): void | Promise<void> {
-    const item = this.c.queue.pop();
-    if (!item) return;
-    this.c.t = item.time;
-    this.c.eventSeq++;
-    let pending: void | Promise<void>;
-    try {
-      pending = this.handle(item.event);
-    } catch (err) {
-      return this.fail(err);
-    }
-    if (pending) return pending.then(() => this.afterEvent(), (err: unknown) => this.fail(err));
-    this.afterEvent();
-  }
-
-  private afterEvent(): void {
-    const c = this.c;
-    try {
-      c.recorder.flush(c.t);
-      if (this.verifyFacts) c.recorder.verifyAll(c.t);
-      if (this.strategy.checkInvariants || c.coord) checkInvariants(c);
-    } catch (err) {
-      this.fail(err);
-    }
-  }
-
-  private fail(err: unknown): void {
-    this.failure = `simulation error at t=${Math.round(this.c.t)} ms: ${err instanceof Error ? err.message : String(err)}`;
-  }
-
-  private handle(ev: Ev): void | Promise<void> {
-    const c = this.c;
-    switch (ev.k) {
-      case 'action':
-        this.faults.applyNow(ev.action, ev.source, ev.on);
-        return;
-      case 'deliver': {
-        const { msg } = ev;
-        if (!ev.arrived) {
-          const blocked = c.network.blocked(msg.from, msg.to);
-          if (blocked) return c.drop(msg, blocked); // the partition began while it was in flight
-        }
-        const to = c.node(msg.to);
-        if (!to.up) return c.drop(msg, 'down');
-        if (to.paused) return void to.paused.held.push({ ...ev, arrived: true }); // in its socket buffer until it resumes
-        // Checked once, when the process takes it (a held message is checked on resume, in order).
-        const verdict = c.security.incoming(msg);
-        if (verdict !== 'ok') return c.drop(msg, verdict); // refused by its integrity check or replay protection
-        c.inflight.delete(msg.id);
-        c.history.append({ t: c.t, type: 'deliver', id: msg.id, from: msg.from, to: msg.to, kind: msg.kind, sentAt: msg.sentAt });
-        c.recorder.touch(msg.to);
-        if (c.coord && (c.node(msg.to).role === 'coord' || c.node(msg.from).role === 'coord')) c.coord.onMessage(msg);
-        else this.strategy.onMessage(msg);
-        return;
-      }
-      case 'lost':
-        return c.drop(ev.msg, 'loss');
-      case 'timer': {
-        const n = c.node(ev.node);
-        if (n.up && n.inc === ev.inc) {
-          if (n.paused) return void n.paused.held.push(ev); // its timers fire late, after it resumes
-          c.recorder.touch(ev.node);
-          if (c.coord && (n.role === 'coord' || ev.tag.startsWith(CLIENT_TIMER))) c.coord.onTimer(ev.node, ev.tag, ev.data);
-          else this.strategy.onTimer(ev.node, ev.tag, ev.data);
-        }
-        return;
-      }
-      case 'resume':
-        return this.faults.resume(ev.node, ev.inc);
-      case 'stepDone': {
-        const n = c.node(ev.node);
-        if (n.up && n.inc === ev.inc) {
-          if (n.paused) return void n.paused.held.push(ev); // a frozen process computes nothing
-          // A pause during the computation stretches it by the time the process stood still.
-          const done = stretched(ev.startedAt, ev.due, n.pauses);
-          if (done > c.t) return void c.queue.push(done, ev);
-        }
-        return this.completeStep(ev);
-      }
-      case 'sample':
-        return this.sample();
-      case 'expect':
-        return this.checkExpectation(ev.index);
-      case 'end':
-        return this.evaluateWorkers().then(() => {
-          c.history.append({ t: c.t, type: 'end' });
-          this.ended = true;
-        });
-    }
-  }
-
-  private async completeStep(ev: Extract<Ev, { k: 'stepDone' }>): Promise<void> {
-    const c = this.c;
-    const n = c.node(ev.node);
-    if (!n.up || n.inc !== ev.inc) return; // the node crashed meanwhile: the result is lost with it
-    let r: GradientResult;
-    try {
-      r = await ev.pending;
-    } catch (err) {
-      this.failNode(ev.node, err instanceof Error ? err.message : String(err));
-      return;
-    }
-    n.computing = false;
-    n.steps = ev.step;
-    c.history.append({ t: c.t, type: 'stepDone', node: ev.node, step: ev.step, version: ev.basedOn, v: { loss: r.loss } });
-    c.recorder.touch(ev.node);
-    // A Byzantine worker's program sends the attack's gradient instead of the true one.
-    const grad = c.adversaries.gradient(ev.node, r.grad);
-    const result: StepResult = { step: ev.step, grad, loss: r.loss, basedOn: ev.basedOn, ...(ev.transient ? { transient: true } : {}) };
-    this.read.roundDelays.onStep(ev.node, ev.basedOn, ev.transient);
-    this.strategy.onStepDone(ev.node, result);
-  }
-
-  /** A worker whose training code threw: mark it failed (and down) and carry on without it. */
-  private failNode(id: NodeId, message: string): void {
-    const n = this.c.node(id);
-    n.failed = message;
-    this.faults.crash(id, message);
-  }
-
-  private async sample(): Promise<void> {
-    const c = this.c;
-    const live = c.workerIds.map((id) => c.node(id)).filter((n) => n.up);
-    const evals = await Promise.all(live.map((n) => this.trainer.evaluate(n.replica.params.slice()).catch(() => null)));
-    live.forEach((n, i) => {
-      const e = evals[i];
-      if (!e) return;
-      n.eval = e;
-      let snaps = this.read.snapshots.get(n.id);
-      if (!snaps) this.read.snapshots.set(n.id, (snaps = new SnapshotSeries()));
-      snaps.push({ t: c.t, params: n.replica.params.slice(), eval: e });
-    });
-    const sampled = evals.filter((e): e is Evaluation => !!e);
-    const clusterLoss = sampled.length ? sampled.reduce((a, e) => a + e.loss, 0) / sampled.length : null;
-    if (this.read.losses.onSample(c.t, c.totalSteps(), clusterLoss)) {
-      c.history.append({ t: c.t, type: 'note', what: 'targetReached', data: { steps: c.totalSteps() } });
-    }
-    c.history.append({ t: c.t, type: 'metrics', v: this.read.metricSample() });
-  }
-
-  private async evaluateWorkers(): Promise<void> {
-    const c = this.c;
-    const live = c.workerIds.map((id) => c.node(id)).filter((n) => n.up);
-    const evals = await Promise.all(live.map((n) => this.trainer.evaluate(n.replica.params.slice()).catch(() => null)));
-    live.forEach((n, i) => {
-      if (evals[i]) n.eval = evals[i]!;
-    });
-  }
-
-  private async checkExpectation(index: number): Promise<void> {
-    const r = this.read.results[index];
-    if (r.metric === 'loss' || r.metric === 'accuracy') await this.evaluateWorkers();
-    const actual = this.read.metric(r.metric, r.node);
-    r.actual = actual;
-    r.pass = compare(actual, r.op, r.value, r.tolerance ?? 0);
   }
 
   // ---------------------------------------------------------------- actions (DESIGN rule 5)
@@ -423,9 +174,9 @@ export class Simulation {
   apply(action: Action, source: 'user' | 'timeline' = 'user'): { ok: true } | { ok: false; error: string } {
     const parsed = this.faults.validate(action);
     if (!parsed.ok) return parsed;
-    if (this.ended) return { ok: false, error: 'the run has ended; restart it to try actions' };
+    if (this.loop.ended) return { ok: false, error: 'the run has ended; restart it to try actions' };
     this.c.queue.push(this.c.t, { k: 'action', action: parsed.action, source }, PRIO_USER);
-    if (!this.busy) this.drainNow();
+    if (!this.loop.busy) this.loop.drainNow();
     return { ok: true };
   }
 
@@ -441,29 +192,15 @@ export class Simulation {
     const now = this.c.t;
     if (at < now) return { ok: false, error: `at: ${at} is before now (${now}); an action cannot apply in the past` };
     if (at > this.durationMs) return { ok: false, error: `at: ${at} is after the end of the run (${this.durationMs})` };
-    if (this.ended) return { ok: false, error: 'the run has ended; restart it to try actions' };
+    if (this.loop.ended) return { ok: false, error: 'the run has ended; restart it to try actions' };
     // Node selectors resolve when the action fires, as they do for timeline entries.
     const parsed = this.faults.validateDeferred(action);
     if (!parsed.ok) return parsed;
     this.c.queue.push(at, { k: 'action', action: parsed.action, source: 'user' }, PRIO_USER);
-    if (at === now && !this.busy) this.drainNow();
+    if (at === now && !this.loop.busy) this.loop.drainNow();
     return { ok: true };
   }
 
-  /** Runs what is due at the current instant (the action just queued, and what it causes now). */
-  private drainNow(): void {
-    const q = this.c.queue;
-    for (let next = q.peek(); next && next.time <= this.c.t && !this.ended && !this.failure; next = q.peek()) {
-      const pending = this.processNext();
-      if (pending) {
-        // Only a completed step waits for a value, and none is due in the instant of an action;
-        // should one be, the next advance finishes it in order.
-        this.busy = true;
-        void pending.finally(() => (this.busy = false));
-        return;
-      }
-    }
-  }
 
   /**
    * Would the strategy act on a strategy-specific action (Raft's `timeout`) for this node? The
@@ -594,9 +331,4 @@ export class Simulation {
 /** @noble/hashes, loaded only for a run whose caller brought no SHA-256 (the page brings its worker's). */
 async function defaultSha256(): Promise<Sha256Factory> {
   return (await import('../sim/nobleSha256')).nobleSha256;
-}
-
-/** Wall clock for time-slicing only: it decides how much work fits in a frame, never what happens. */
-function wallNow(): number {
-  return globalThis.performance ? globalThis.performance.now() : Date.now();
 }

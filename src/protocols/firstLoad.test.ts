@@ -52,11 +52,11 @@ const loaders = [join(src, 'protocols/factory.ts'), join(src, 'protocols/coord/c
 
 /**
  * Modules both sides import, on purpose: types-and-constants modules and small pure helpers the
- * validator and the engine need (`facts.ts` note names, `wire.ts` which strategies carry updates,
+ * validator and the engine need (`notes.ts` note names, `wire.ts` which strategies carry updates,
  * `coord/api.ts` the client timer tag, the knobs).
  */
 const shared = new Set([
-  'protocols/facts.ts',
+  'protocols/notes.ts',
   'protocols/wire.ts',
   'protocols/coord/api.ts',
   'protocols/coord/config.ts',

@@ -1,6 +1,7 @@
 import type { Rng } from '../sim/rng';
 import type { Action, ActionKind, Message, MessageKind, NodeId, SimTime } from '../sim/types';
-import type { NodeFacts, NodeLog, NoteData, NoteName } from './facts';
+import type { NodeFacts, NodeLog } from './facts';
+import type { NoteData, NoteName } from './notes';
 import type { CoordClient, CoordEvent } from './coord/api';
 import type { WireCodec } from './wire';
 export type { NodeFacts, NodeLog, NoteData, NoteName };

@@ -1,5 +1,5 @@
 import { strategyInfo } from '../protocols';
-import { noteNames } from '../protocols/facts';
+import { noteNames } from '../protocols/notes';
 import { kafkaMisnomers, kafkaPsProblems } from '../protocols/kafka/knobs';
 import { coordinationProblems } from '../protocols/coord/config';
 import { psSyncAggregationProblem } from '../protocols/psSyncKnobs';

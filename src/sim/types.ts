@@ -1,4 +1,5 @@
-import type { LogItem, NodeFacts, Note } from '../protocols/facts';
+import type { LogItem, NodeFacts } from '../protocols/facts';
+import type { Note } from '../protocols/notes';
 
 /**
  * Core vocabulary of the simulator. Everything here is plain data: no DOM, no tfjs, no clock.

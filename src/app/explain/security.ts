@@ -1,5 +1,5 @@
 import { trimCount } from '../../protocols/aggregation';
-import type { NoteName } from '../../protocols/facts';
+import type { NoteName } from '../../protocols/notes';
 import type { NodeId } from '../../sim/types';
 import { factor, list } from '../words/text';
 import { join, S, type Sentence } from './common';

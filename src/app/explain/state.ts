@@ -3,7 +3,7 @@ import type { LinkState, NodeState, RunState, RunStatic } from '../../engine/ind
 import { lastAtOrBefore } from '../../engine/index/series';
 import { capOf, strategyInfo, type CapClass, type StrategyConfig } from '../../protocols';
 import { readModeOf, type CoordinationConfig, type ReadMode } from '../../protocols/coord/config';
-import type { NoteName } from '../../protocols/facts';
+import type { NoteName } from '../../protocols/notes';
 import type { ByzantineAttack, NodeId } from '../../sim/types';
 import type { TamperSpec } from '../../sim/faults';
 import type { SecurityConfig } from '../../scenario/schema';

@@ -1,4 +1,4 @@
-import type { Note, NoteData, NoteName } from '../../protocols/facts';
+import type { Note, NoteData, NoteName } from '../../protocols/notes';
 import type { Lang } from '../i18n/lang';
 import { notesEn } from './noteWords.en';
 import { wordsIn } from './tables';

@@ -1,4 +1,4 @@
-import type { Note } from '../../protocols/facts';
+import type { Note } from '../../protocols/notes';
 import { applyNetAction, noFaults, partitionGroups, type NetFaults } from '../../sim/faults';
 import type { Action, ByzantineAttack, HistoryEvent, MetricSample, NodeId, SimTime } from '../../sim/types';
 import { quantize } from '../../sim/network';

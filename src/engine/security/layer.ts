@@ -1,4 +1,4 @@
-import type { NoteData, NoteName } from '../../protocols/facts';
+import type { NoteData, NoteName } from '../../protocols/notes';
 import type { WireBody, WireCodec } from '../../protocols/wire';
 import type { SecurityConfig } from '../../scenario/schema';
 import type { TamperSpec } from '../../sim/faults';

@@ -1,6 +1,7 @@
 import type { Rng } from '../../sim/rng';
 import type { Message, MessageKind, NodeId } from '../../sim/types';
-import type { NodeFacts, NodeLog, NoteData, NoteName } from '../facts';
+import type { NodeFacts, NodeLog } from '../facts';
+import type { NoteData, NoteName } from '../notes';
 import type { CoordService } from './config';
 
 /**

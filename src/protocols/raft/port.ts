@@ -1,6 +1,6 @@
 import type { Rng } from '../../sim/rng';
 import type { MessageKind, NodeId } from '../../sim/types';
-import type { NoteData, NoteName } from '../facts';
+import type { NoteData, NoteName } from '../notes';
 import type { PendingRead } from './requests';
 import type { RaftServer } from './server';
 import type { RaftEntry } from './state';
