@@ -1,75 +1,10 @@
 import type { Message, NodeId } from '../sim/types';
 import { axpy } from '../sim/vectors';
-import type { NodeFacts, Strategy, StrategyContext, StepResult } from './strategy';
-import { updatesBody, updatesOf, type WireCodec } from './wire';
-import { crashedWaitClock, freshWaitClock, startWaiting, stopWaiting, waitFraction, type WaitClock } from './waiting';
 import type { SspConfig } from './sspKnobs';
-
-interface Update {
-  clock: number;
-  grad: Float32Array;
-  basedOn: number;
-}
-interface PushMsg {
-  updates: Update[];
-  /** The read this worker needs: minClock ≥ need (null: no read wanted). */
-  need: number | null;
-  /** The sender's incarnation (boot counter). */
-  inc: number;
-  /** A restarted worker's pull: the server answers with where its clock stands. */
-  hello?: boolean;
-}
-interface ParamsMsg {
-  params: Float32Array;
-  version: number;
-  minClock: number;
-  /** Clocks of this worker applied by the server (its updates 0 … acked−1). */
-  acked: number;
-  /** The incarnation whose hello this answers (absent: not an answer to a hello). */
-  hello?: number;
-}
-interface AckMsg {
-  acked: number;
-}
-
-interface WorkerState extends WaitClock {
-  clock: number;
-  unacked: Update[];
-  cacheVersion: number;
-  cacheMin: number;
-  cacheParams: Float32Array | null;
-  /** Blocked until a read at minClock ≥ need arrives (null: not blocked). */
-  need: number | null;
-  /** After a restart: no parameters and no clock until the server answers. */
-  needsParams: boolean;
-  timerArmed: boolean;
-  /** Persisted boot counter: 0 at the start, +1 per restart. */
-  incarnation: number;
-}
-
-interface ServerState {
-  params: Float32Array;
-  version: number;
-  applied: Map<NodeId, number>;
-  /** Newest incarnation of each worker that said hello (persisted with the rest). */
-  incarnation: Map<NodeId, number>;
-}
-
-/** Pushes carry (clock, basedOn, gradient) per update; parameters carry (version, minClock, acked, parameters). */
-export const sspWire: WireCodec = {
-  read(kind, payload, from, to) {
-    if (kind === 'gradient') return updatesBody(from, (payload as PushMsg).updates, (u) => u.clock);
-    if (kind === 'params') {
-      const m = payload as ParamsMsg;
-      return { worker: to, step: m.version, labels: [m.minClock, m.acked], vectors: [m.params] };
-    }
-    return null;
-  },
-  write(kind, payload, body) {
-    if (kind === 'gradient') return { ...(payload as PushMsg), updates: updatesOf(body).map((u) => ({ clock: u.label, basedOn: u.basedOn, grad: u.grad })) } satisfies PushMsg;
-    return { ...(payload as ParamsMsg), version: body.step, minClock: body.labels[0] ?? 0, acked: body.labels[1] ?? 0, params: body.vectors[0] } satisfies ParamsMsg;
-  },
-};
+import { freshWorker, helloMsg, type ServerState, type WorkerState } from './sspState';
+import { sspWire, type AckMsg, type ParamsMsg, type PushMsg, type Update } from './sspWire';
+import type { NodeFacts, Strategy, StrategyContext, StepResult } from './strategy';
+import { crashedWaitClock, startWaiting, stopWaiting, waitFraction } from './waiting';
 
 /**
  * Stale Synchronous Parallel on a parameter server (Ho et al., NIPS 2013).
@@ -399,13 +334,4 @@ export class SspStrategy implements Strategy {
   duplicatesSkipped(): number {
     return this.duplicates;
   }
-}
-
-function freshWorker(now: number): WorkerState {
-  return { clock: 0, unacked: [], cacheVersion: 0, cacheMin: 0, cacheParams: null, need: null, needsParams: false, timerArmed: false, incarnation: 0, ...freshWaitClock(now) };
-}
-
-/** A restarted worker's pull: it has no clock and no parameters until the answer. */
-function helloMsg(s: WorkerState): PushMsg {
-  return { updates: [], need: null, inc: s.incarnation, hello: true };
 }
