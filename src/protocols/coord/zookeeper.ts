@@ -1,34 +1,27 @@
 import type { Message, NodeId } from '../../sim/types';
-import type { LogItem, NodeLog } from '../facts';
-import { RaftChecker } from '../raft/invariants';
-import type { CoordContext } from './api';
-import type { CoordinationConfig } from './config';
-import type { Routed } from './messages';
-import { CoordServiceBase, type ReplicationFacts } from './service';
+import type { NodeLog } from '../facts';
+import type { ReplicationFacts } from './service';
 import { CoordStore } from './store';
 import {
   handleSyncedAck,
   becomeLeader,
-  freshZabPersistent,
   freshZabVolatile,
-  handleAck,
   handleCommit,
   handleEpochReply,
   handleNewEpoch,
   handleNewLeader,
   handleNewLeaderAck,
-  handleProposal,
-  leaderPropose,
   lookAgain,
   quorum,
   startCandidacy,
   type EpochReply,
   type NewEpoch,
   type NewLeader,
-  type Proposal,
   type Txn,
-  type ZabCore,
 } from './zab';
+import { ZabBroadcast } from './zkBroadcast';
+import { txnLogItem, zkFacts, zkLeader, zkLeaderOf, zkMetric } from './zkReport';
+import type { ZabMsg, ZServer } from './zkServer';
 
 /**
  * A ZooKeeper-like service: Zab (zab.ts) replicating a data tree with sessions, ephemeral and
@@ -43,85 +36,13 @@ import {
  * timeout ZooKeeper allows is 2 ticks), pings every half tick, and syncLimit = 5 ticks: a follower
  * that hears nothing from its leader that long looks for a new one, and a leader that hears from no
  * quorum that long stops leading. c0 starts as the leader of epoch 1.
+ *
+ * This class is the elections (phases 1 and 2), the ticks and the dispatch; broadcast (phase 3),
+ * the role timers and sync() reads are zkBroadcast.ts, the messages and server state zkServer.ts,
+ * facts and metrics zkReport.ts.
  */
 
-type ZabMsg =
-  | ({ z: 'newEpoch' } & NewEpoch)
-  | { z: 'ackEpoch'; r: EpochReply }
-  | ({ z: 'newLeader' } & NewLeader)
-  /** The follower holds the leader's history up to `upTo` (1-based length). */
-  | { z: 'ackLd'; epoch: number; upTo: number }
-  | ({ z: 'propose' } & Proposal)
-  | { z: 'ack'; epoch: number; index: number }
-  | { z: 'commit'; epoch: number; upTo: number }
-  /** `last`: the leader's history length, so a follower that missed the latest proposals asks to resync. */
-  | { z: 'ping'; epoch: number; committed: number; last: number }
-  | { z: 'pingAck'; epoch: number }
-  /** FOLLOWERINFO: a server asks the leader to sync it (it joined late, or missed proposals). */
-  | { z: 'info'; acceptedEpoch: number }
-  | { z: 'sync'; client: NodeId; reqId: number; key: string }
-  | { z: 'syncDone'; client: NodeId; reqId: number; key: string };
-
-interface ZServer extends ZabCore {
-  x: {
-    store: CoordStore;
-    /** Follower: when it last heard from its leader. Leader: when it last heard from each follower. */
-    lastHeard: number;
-    heardFrom: Map<NodeId, number>;
-    /** Changes on every role change: timers of an earlier role are void. */
-    roleToken: number;
-    electToken: number;
-    /** Leader: sync() requests waiting for their proposals to commit. */
-    syncs: Array<{ from: NodeId; client: NodeId; reqId: number; key: string; upTo: number }>;
-  };
-}
-
-const ZAB_KINDS: Record<ZabMsg['z'], string> = {
-  newEpoch: 'vote',
-  ackEpoch: 'vote',
-  newLeader: 'append',
-  ackLd: 'ack',
-  propose: 'append',
-  ack: 'ack',
-  commit: 'append',
-  ping: 'heartbeat',
-  pingAck: 'ack',
-  info: 'vote',
-  sync: 'coord',
-  syncDone: 'coord',
-};
-
-export class ZooKeeperService extends CoordServiceBase {
-  private readonly z = new Map<NodeId, ZServer>();
-  private readonly checker = new RaftChecker();
-  private readonly tickMs: number;
-  private readonly syncLimitMs: number;
-  private uidSeq = 0;
-  private readonly overwritten = new Map<NodeId, number>();
-  /** After a restart: the history length it had (transactions it re-applies without answering clients again). */
-  private readonly replayUpTo = new Map<NodeId, number>();
-
-  constructor(ctx: CoordContext, cfg: CoordinationConfig) {
-    super(ctx, cfg);
-    this.tickMs = Math.min(2000, cfg.leaseTtlMs / 2);
-    this.syncLimitMs = 5 * this.tickMs;
-    for (const id of ctx.coord) {
-      this.z.set(id, { id, peers: ctx.coord.filter((p) => p !== id), p: freshZabPersistent(), v: freshZabVolatile(), x: this.freshX() });
-    }
-  }
-
-  private freshX(): ZServer['x'] {
-    return { store: new CoordStore('zookeeper'), lastHeard: 0, heardFrom: new Map(), roleToken: 0, electToken: 0, syncs: [] };
-  }
-
-  private srv(id: NodeId): ZServer {
-    return this.z.get(id)!;
-  }
-
-  private send(s: ZServer, to: NodeId, m: ZabMsg): void {
-    this.ctx.send(s.id, to, ZAB_KINDS[m.z], m, 0);
-  }
-
+export class ZooKeeperService extends ZabBroadcast {
   // ---------------------------------------------------------------- start: c0 leads epoch 1
 
   protected startReplication(): void {
@@ -143,18 +64,6 @@ export class ZooKeeperService extends CoordServiceBase {
     this.checker.leaderElected(first, 1, leader.p.history);
     this.ctx.note('leaderElected', first, { term: 1 });
     this.becameLeader(first);
-  }
-
-  /** A new role: timers of the old one are void; the new one's start. */
-  private roleChanged(s: ZServer): void {
-    s.x.roleToken++;
-    if (s.v.role === 'looking') this.armElection(s, this.tickMs, 3 * this.tickMs);
-    else this.ctx.setTimer(s.id, this.tickMs / 2, 'zab-tick', s.x.roleToken);
-  }
-
-  private armElection(s: ZServer, lo: number, hi: number): void {
-    const rng = this.ctx.rng(`zab:${s.id}:${++s.x.electToken}`);
-    this.ctx.setTimer(s.id, lo + (hi - lo) * rng.next(), 'zab-elect', s.x.electToken);
   }
 
   // ---------------------------------------------------------------- elections (phases 1 and 2)
@@ -260,61 +169,6 @@ export class ZooKeeperService extends CoordServiceBase {
     s.v.applied = 0;
   }
 
-  // ---------------------------------------------------------------- broadcast (phase 3)
-
-  protected propose(id: NodeId, cmd: Routed): void {
-    const s = this.srv(id);
-    if (s.v.role !== 'leading' || !s.v.established) return; // not yet able to propose: the client retries
-    const m = leaderPropose(s, cmd, ++this.uidSeq);
-    this.checker.stored(s.id, s.p.history, m.index);
-    for (const p of s.v.ldAcks) if (p !== s.id) this.send(s, p, { z: 'propose', ...m });
-    // The leader logs it too, and counts itself once it is on disk.
-    if (this.cfg.fsyncMs > 0) this.ctx.setTimer(s.id, this.cfg.fsyncMs, 'zab-fsync', { epoch: m.epoch, index: m.index });
-    else this.onAck(s, s.id, m.epoch, m.index);
-  }
-
-  private onProposal(s: ZServer, from: NodeId, m: Proposal): void {
-    const r = handleProposal(s, from, m);
-    if (r === 'gap') return this.send(s, from, { z: 'info', acceptedEpoch: s.p.acceptedEpoch });
-    if (r !== 'logged') return;
-    this.checker.stored(s.id, s.p.history, m.index);
-    this.afterSync(s, from, { z: 'ack', epoch: m.epoch, index: m.index });
-  }
-
-  /** A follower acknowledges what it logged once it is on disk (fsyncMs). */
-  private afterSync(s: ZServer, to: NodeId, m: ZabMsg): void {
-    if (this.cfg.fsyncMs > 0) this.ctx.setTimer(s.id, this.cfg.fsyncMs, 'zab-fsync', { to, m });
-    else this.send(s, to, m);
-  }
-
-  private onAck(s: ZServer, from: NodeId, epoch: number, index: number): void {
-    const before = s.v.committed;
-    const after = handleAck(s, from, epoch, index);
-    if (after <= before) return;
-    for (const p of s.v.ldAcks) if (p !== s.id) this.send(s, p, { z: 'commit', epoch, upTo: after });
-    this.applyCommitted(s, before);
-  }
-
-  private applyCommitted(s: ZServer, before: number): void {
-    if (s.v.committed > before) this.checker.committedUpTo(s.id, s.p.history, before, s.v.committed);
-    while (s.v.applied < s.v.committed) {
-      const i = ++s.v.applied;
-      const txn = s.p.history[i - 1];
-      this.checker.onApply(s.id, i, txn);
-      if (this.firstCommitAt(i)) this.ctx.note('commit', s.id, { index: i });
-      this.applied(s.id, txn.cmd, txn.zxid, i <= (this.replayUpTo.get(s.id) ?? 0));
-    }
-    this.serveSyncs(s);
-  }
-
-  private committedSeen = 0;
-  /** Observer: index i is committed for the first time anywhere (for the `commit` note). */
-  private firstCommitAt(i: number): boolean {
-    if (i <= this.committedSeen) return false;
-    this.committedSeen = i;
-    return true;
-  }
-
   // ---------------------------------------------------------------- ticks: pings, failure detection
 
   private onTick(s: ZServer, token: unknown): void {
@@ -353,29 +207,6 @@ export class ZooKeeperService extends CoordServiceBase {
     if (s.v.role !== 'leading' || !s.v.established) return;
     s.v.ldAcks.delete(from); // it re-joins through NEWLEADER
     this.send(s, from, { z: 'newLeader', epoch: s.p.currentEpoch, history: s.p.history.slice(), committed: s.v.committed });
-  }
-
-  // ---------------------------------------------------------------- reads
-
-  protected read(id: NodeId, client: NodeId, reqId: number, key: string): void {
-    const s = this.srv(id);
-    if (this.readMode !== 'sync-then-local') return this.answerRead(id, client, reqId, key);
-    if (s.v.role === 'leading' && s.v.established) {
-      s.x.syncs.push({ from: id, client, reqId, key, upTo: s.p.history.length });
-      return this.serveSyncs(s);
-    }
-    if (s.v.role === 'following' && s.v.leader !== null) this.send(s, s.v.leader, { z: 'sync', client, reqId, key });
-  }
-
-  /** sync(): once the leader's proposals up to the request have committed, the follower (after those COMMITs, FIFO) reads. */
-  private serveSyncs(s: ZServer): void {
-    if (s.x.syncs.length === 0) return;
-    s.x.syncs = s.x.syncs.filter((q) => {
-      if (s.v.committed < q.upTo) return true;
-      if (q.from === s.id) this.answerRead(s.id, q.client, q.reqId, q.key);
-      else this.send(s, q.from, { z: 'syncDone', client: q.client, reqId: q.reqId, key: q.key });
-      return false;
-    });
   }
 
   // ---------------------------------------------------------------- dispatch
@@ -474,8 +305,7 @@ export class ZooKeeperService extends CoordServiceBase {
   }
 
   protected leaderOf(id: NodeId): NodeId | null {
-    const s = this.srv(id);
-    return s.v.role === 'looking' ? null : s.v.leader;
+    return zkLeaderOf(this.srv(id));
   }
 
   protected storeOf(id: NodeId): CoordStore {
@@ -487,37 +317,15 @@ export class ZooKeeperService extends CoordServiceBase {
   }
 
   protected replicationFacts(id: NodeId): ReplicationFacts {
-    const s = this.srv(id);
-    const role = s.v.role === 'leading' ? (s.v.established ? 'leader' : 'candidate') : s.v.role === 'following' ? 'follower' : 'looking';
-    const committed = s.v.committed > 0 ? s.p.history[s.v.committed - 1].zxid : 0;
-    return { role, term: s.p.currentEpoch, leader: this.leaderOf(id), commit: committed };
+    return zkFacts(this.srv(id));
   }
 
   protected replicationMetric(name: string, node?: NodeId): number | null | undefined {
-    const servers = [...this.z.values()];
-    const one = node ? this.z.get(node) : undefined;
-    const leads = (s: ZServer) => (s.v.role === 'leading' && s.v.established && this.ctx.isUp(s.id) ? 1 : 0);
-    const per = (f: (s: ZServer) => number) => (node ? (one ? f(one) : null) : Math.max(0, ...servers.map(f)));
-    switch (name) {
-      case 'leaders':
-        return node ? (one ? leads(one) : 0) : servers.reduce((a, s) => a + leads(s), 0);
-      case 'term':
-        return per((s) => s.p.currentEpoch);
-      case 'commitIndex':
-        return per((s) => s.v.committed);
-      case 'logLength':
-        return per((s) => s.p.history.length);
-      case 'overwrittenEntries':
-        return node ? (one ? (this.overwritten.get(node) ?? 0) : null) : [...this.overwritten.values()].reduce((a, b) => a + b, 0);
-      default:
-        return undefined;
-    }
+    return zkMetric(this.z, this.overwritten, (id) => this.ctx.isUp(id), name, node);
   }
 
   leader(): NodeId | null {
-    let best: ZServer | null = null;
-    for (const s of this.z.values()) if (s.v.role === 'leading' && s.v.established && this.ctx.isUp(s.id) && (!best || s.p.currentEpoch > best.p.currentEpoch)) best = s;
-    return best?.id ?? null;
+    return zkLeader(this.z, (id) => this.ctx.isUp(id));
   }
 
   linearizableReads(): boolean {
@@ -526,10 +334,6 @@ export class ZooKeeperService extends CoordServiceBase {
 
   logOf(node: NodeId): NodeLog<Txn> | null {
     const s = this.z.get(node);
-    return s ? { base: 1, entries: s.p.history, item: logItem } : null;
+    return s ? { base: 1, entries: s.p.history, item: txnLogItem } : null;
   }
-}
-
-function logItem(t: Txn): LogItem {
-  return 'client' in t.cmd ? { term: t.term, kind: 'record', worker: t.cmd.client } : { term: t.term, kind: 'record' };
 }
