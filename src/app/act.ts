@@ -1,5 +1,5 @@
 import { loadSecurity, needsSecurity, securityCode } from '../engine/security/load';
-import { parseAction } from '../scenario/actions';
+import { parseAction } from '../scenario/parseAction';
 import type { Action } from '../sim/types';
 import { fork } from './branches';
 import { contextMenu } from './components/contextMenuOpen';
@@ -15,7 +15,7 @@ import { bumpFrame, get, reportError, set, useApp } from './store';
  * else changes.
  */
 /**
- * Guided mode looks at every action first (lesson/controller.ts): the one an `interactive`
+ * Guided mode looks at every action first (lesson/waits.ts): the one an `interactive`
  * timeline entry scripts is taken as that entry, at its own time, instead of applying now.
  */
 export const actionHooks: { intercept?: (actions: readonly Action[]) => boolean } = {};

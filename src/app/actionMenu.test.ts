@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { actionTable, parseAction, type ActionSpec } from '../scenario/actions';
+import { actionTable, type ActionSpec } from '../scenario/actions';
+import { parseAction } from '../scenario/parseAction';
 import type { Action, ActionKind } from '../sim/types';
 import { applies, choiceLabel, choicesFor, keyChoice, type Choice, type ClusterTarget, type LinkTarget, type NodeTarget, type Target } from './actionMenu';
 

@@ -1,4 +1,5 @@
-import { actionTable, actionsForKey, describeAction, type ActionSpec, type Condition, type FieldSpec } from '../scenario/actions';
+import { actionTable, actionsForKey, type ActionSpec, type Condition, type FieldSpec } from '../scenario/actions';
+import { describeAction } from '../scenario/describeAction';
 import type { Lang } from '../scenario/i18n';
 import type { Action, ActionKind, NodeId } from '../sim/types';
 

@@ -1,4 +1,4 @@
-import { parseAction } from '../scenario/actions';
+import { parseAction } from '../scenario/parseAction';
 import { tamperProblem } from '../scenario/validate';
 import { quantize } from '../sim/network';
 import type { Action, HistoryEvent, NodeId, SimTime } from '../sim/types';

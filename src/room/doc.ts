@@ -1,7 +1,7 @@
 import * as Y from 'yjs';
 import { z } from 'zod/mini';
 import { formatIssues } from '../scenario/issues';
-import { parseAction } from '../scenario/actions';
+import { parseAction } from '../scenario/parseAction';
 import { clusterNodeIds } from '../scenario/nodes';
 import type { Scenario } from '../scenario/schema';
 import { validateScenario } from '../scenario/validate';

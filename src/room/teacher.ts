@@ -1,5 +1,5 @@
 import type * as Y from 'yjs';
-import { parseAction } from '../scenario/actions';
+import { parseAction } from '../scenario/parseAction';
 import type { Scenario } from '../scenario/schema';
 import type { Action } from '../sim/types';
 import { inboxTypes, nodeIdsOf, readInbox, readRoom, roomTypes, ROOM_SCHEMA, type LogEntry, type RoomTypes, type RoomView, type Who } from './doc';

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { actionKinds, actionSchemas } from './schema';
-import { actionSpec, actionTable, actionsForKey, describeAction, parseAction, schemaFieldNames, type Condition } from './actions';
+import { actionSpec, actionTable, actionsForKey, schemaFieldNames, type Condition } from './actions';
+import { describeAction } from './describeAction';
+import { parseAction } from './parseAction';
 import type { Action } from '../sim/types';
 
 const nodes = ['w0', 'w1', 'w2', 'w3', 's0'];

@@ -1,4 +1,4 @@
-import { parseAction } from './actions';
+import { parseAction } from './parseAction';
 import { formatPath, makeSuggester, type PathKey } from './issues';
 import type { When } from './lesson';
 import { lessonSteps, lessonTexts, lessonWhens } from './lessonRefs';

@@ -1,101 +1,23 @@
 import type { Act, Step } from '../../scenario/lesson';
-import type { Simulation } from '../../engine/simulation';
-import type { Action } from '../../sim/types';
-import { describeAction } from '../../scenario/actions';
 import { driver } from '../driver';
 import { get, set, useApp } from '../store';
-import { stateAt } from '../views/runView';
-import { roleOf } from '../words/nodeWords';
-import { allGates, focusVariant, stops } from './runtime';
-import { sameAction } from '../../scenario/actionMatch';
-import { stepKey, type Gate, type Position } from './script';
+import { focusVariant, stops } from './runtime';
+import { stepKey, type Position } from './script';
 import { getLesson, setLesson, useLesson } from './store';
-import { revealTime, stepAt, stepTimes, type RunFacts } from './when';
+import { stepAt } from './when';
 import { recordProgress } from './progress';
+import { actStart, playhead, resetTimes, timesOf } from './playhead';
+import { pendingGates, takeWait } from './waits';
 
 /**
  * Guided mode at run time: which step is current as the play-head moves, where it must stop
  * (a step that pauses, an `interactive` entry waiting for the learner), the learner's moves —
  * next, previous, choose, reveal, do it, do it for me — and how a learner's action at a wait is
  * taken: not applied now, but as the scripted entry at its own time, so the run is the one the
- * CLI computes. Stepping back and forth only moves the cursor: nothing is re-run.
+ * CLI computes. Stepping back and forth only moves the cursor: nothing is re-run. This module
+ * follows the run and moves between steps; the play-head and step times are playhead.ts,
+ * predictions predictions.ts, waits and the learner's actions waits.ts.
  */
-
-/** The run a variant id stands for: the focused one is the app's `sim` (a fork of it, after one). */
-export function simOf(id: string): Simulation | null {
-  const st = getLesson();
-  if (id === st.focus) return get().sim;
-  return st.runs.find((r) => r.id === id)?.sim ?? null;
-}
-
-export function factsOf(id: string): RunFacts | null {
-  const sim = simOf(id);
-  if (!sim) return null;
-  const ix = sim.index();
-  return { notes: ix.notes, actions: ix.actions, metrics: ix.metrics, now: sim.now(), done: sim.done, durationMs: sim.durationMs };
-}
-
-/** The play-head: the cursor, or the live edge of the runs (the slowest of them). */
-export function playhead(): number {
-  const { cursor, sim } = get();
-  if (cursor !== null) return cursor;
-  return sim ? driver.edge(sim) : 0;
-}
-
-/** When act `i` begins: its rewindTo, else where the act before it fired its last step. */
-export function actStart(i: number): number {
-  const acts = getLesson().acts;
-  const a = acts[i];
-  if (!a) return 0;
-  if (a.rewindTo !== undefined) return a.rewindTo;
-  if (i === 0) return 0;
-  const before = timesOf(i - 1);
-  for (let k = before.length - 1; k >= 0; k--) if (before[k] !== null) return before[k]!;
-  return actStart(i - 1);
-}
-
-/** Firing times of act `i`'s steps (null: not known yet). Cached per run progress. */
-let cache: { key: string; times: Array<Array<number | null>> } = { key: '', times: [] };
-export function timesOf(i: number): Array<number | null> {
-  const st = getLesson();
-  const key = st.runs.map((r) => `${simOf(r.id)?.history.length ?? 0}`).join(',') + `|${st.focus}|${get().sim?.history.length ?? 0}`;
-  if (cache.key !== key) cache = { key, times: [] };
-  let t = cache.times[i];
-  if (!t) {
-    const act = st.acts[i];
-    t = act ? stepTimes(act, actStart(i), factsOf) : [];
-    cache.times[i] = t;
-  }
-  return t;
-}
-
-export function currentAct(): Act | undefined {
-  const st = getLesson();
-  return st.acts[st.pos.act];
-}
-
-export function currentStep(): Step | undefined {
-  const st = getLesson();
-  return st.acts[st.pos.act]?.steps[st.pos.step];
-}
-
-/** A predict step's reveal time (null: not known yet). */
-export function revealAt(act: Act, stepIndex: number): number | null {
-  const step = act.steps[stepIndex];
-  const actIndex = getLesson().acts.indexOf(act);
-  const times = timesOf(actIndex);
-  const t = times[stepIndex];
-  if (!step?.predict || t === null) return null;
-  return revealTime(step.predict.reveal.when, act, t, factsOf, (id) => times[act.steps.findIndex((s) => s.id === id)] ?? null);
-}
-
-export function isRevealed(act: Act, stepIndex: number): boolean {
-  const step = act.steps[stepIndex];
-  if (!step?.predict) return false;
-  if (getLesson().revealed[stepKey(act, step)]) return true;
-  const r = revealAt(act, stepIndex);
-  return r !== null && playhead() >= r;
-}
 
 /** Does the step hold the play-head when reached by playing? */
 function pauses(act: Act, step: Step): boolean {
@@ -104,12 +26,6 @@ function pauses(act: Act, step: Step): boolean {
 }
 
 // ------------------------------------------------------------------------------------ stops
-
-/** Gates not yet taken and not yet passed by their run. */
-function pendingGates() {
-  const done = getLesson().gatesDone;
-  return allGates().filter((g) => !done[`${g.variant}:${g.index}`] && g.sim.now() < g.at);
-}
 
 function nextStop(): { t: number; inclusive: boolean } | null {
   const st = getLesson();
@@ -221,7 +137,7 @@ export function startController(): void {
 export function resetTracking(): void {
   lastT = 0;
   pinned = null;
-  cache = { key: '', times: [] };
+  resetTimes();
 }
 
 // ------------------------------------------------------------------------------------ moves
@@ -328,115 +244,4 @@ export function next(): Promise<void> {
 
 export function prev(): Promise<void> {
   return enqueue(stepBefore(target ?? getLesson().pos));
-}
-
-/**
- * The prediction on screen: the latest predict step of the act at or before the current step,
- * from its own step until the step during which its answer is revealed (a reveal usually comes
- * a few steps later, when the run shows it: L1 asks at 5.5 s and reveals at 9 s).
- */
-export function visiblePredict(): { act: Act; step: number } | null {
-  const st = getLesson();
-  const act = st.acts[st.pos.act];
-  if (!act || st.pos.step < 0) return null;
-  const times = timesOf(st.pos.act);
-  const now = times[st.pos.step];
-  for (let i = st.pos.step; i >= 0; i--) {
-    if (!act.steps[i].predict) continue;
-    if (i === st.pos.step) return { act, step: i };
-    const r = revealAt(act, i);
-    return r === null || now === null || r >= now ? { act, step: i } : null;
-  }
-  return null;
-}
-
-/** Picks option `i` (0-based) of the prediction on screen, until it is revealed. */
-export function choose(i: number): void {
-  const v = visiblePredict();
-  const st = getLesson();
-  const step = v?.act.steps[v.step];
-  if (!v || !step?.predict || i < 0 || i >= step.predict.options.length) return;
-  if (isRevealed(v.act, v.step)) return;
-  const key = stepKey(v.act, step);
-  setLesson({ answers: { ...st.answers, [key]: i } });
-  recordProgress(st.lesson!.id, st.acts, st.pos, { [key]: i });
-}
-
-/** Reveals the prediction on screen now (the presenter's R). */
-export function reveal(): void {
-  const v = visiblePredict();
-  const st = getLesson();
-  const step = v?.act.steps[v.step];
-  if (!v || !step?.predict) return;
-  setLesson({ revealed: { ...st.revealed, [stepKey(v.act, step)]: true } });
-}
-
-/** The `interactive` entry a "try" step is about (same action), in any run, if one exists. */
-export function gateForTry(step: Step): (Gate & { variant: string; done: boolean }) | null {
-  if (!step.try) return null;
-  const sim = get().sim;
-  const nodes = sim ? sim.nodes().map((n) => n.id) : [];
-  const done = getLesson().gatesDone;
-  const g = allGates().find((x) => sameAction(x.action, step.try!.action as unknown as Action, nodes, resolveSelector));
-  return g ? { index: g.index, at: g.at, action: g.action, variant: g.variant, done: !!done[`${g.variant}:${g.index}`] || g.sim.now() >= g.at } : null;
-}
-
-/** Takes the wait: every run's entry at that time is left to fire as scripted; play resumes. */
-function takeWait(at: number): void {
-  const done = { ...getLesson().gatesDone };
-  for (const g of allGates()) if (g.at === at) done[`${g.variant}:${g.index}`] = true;
-  setLesson({ gatesDone: done, waiting: null, refused: null });
-}
-
-export function doItForMe(): void {
-  const w = getLesson().waiting;
-  if (!w) return;
-  takeWait(w.at);
-  driver.play();
-}
-
-// ▶ at a wait does it for the learner (the lesson's hint: "or press ▶ and the script does it").
-stops.beforePlay = () => {
-  if (!getLesson().waiting) return false;
-  doItForMe();
-  return true;
-};
-
-/** `@leader` / `@crashed` as the focused run shows them at the play-head (for matching a learner's node). */
-function resolveSelector(selector: string): string[] {
-  const sim = get().sim;
-  if (!sim) return [];
-  const nodes = stateAt(sim, playhead()).nodes;
-  if (selector === '@leader') return nodes.filter((n) => roleOf(n) === 'leader').map((n) => n.id);
-  if (selector === '@crashed') return nodes.filter((n) => !n.up).map((n) => n.id);
-  return [];
-}
-
-/**
- * A learner's action in guided mode (act.ts asks first). The action an `interactive` entry ahead
- * scripts is taken as that entry — it fires at its own time, as in the CLI's run — whether the
- * play-head waits there already or not; at a wait, any other action is refused with what the
- * lesson expects. Elsewhere the action is the learner's own (free play): it applies, and the
- * lesson's checks no longer apply to the run. Returns true when it handled the action.
- */
-export function interceptAction(actions: readonly Action[]): boolean {
-  const st = getLesson();
-  const sim = get().sim;
-  if (!st.lesson || st.mode !== 'guided' || !sim) return false;
-  const nodes = sim.nodes().map((n) => n.id);
-  const gates = pendingGates();
-  const match = actions.length === 1 ? gates.find((g) => sameAction(g.action, actions[0], nodes, resolveSelector)) : undefined;
-  if (match) {
-    const waitingHere = st.waiting?.at === match.at;
-    takeWait(match.at);
-    if (waitingHere) driver.play();
-    return true;
-  }
-  if (st.waiting) {
-    const lang = get().lang;
-    setLesson({ refused: actions.map((a) => describeAction(a, lang)).join('; ') });
-    return true;
-  }
-  setLesson({ offScript: true });
-  return false;
 }

@@ -1,4 +1,6 @@
-import { choose, doItForMe, next, prev, reveal } from './controller';
+import { next, prev } from './controller';
+import { choose, reveal } from './predictions';
+import { doItForMe } from './waits';
 import { getLesson, setLesson } from './store';
 
 /**

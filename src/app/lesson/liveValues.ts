@@ -4,7 +4,7 @@ import { secondsNumber as secs } from '../format';
 import { ls } from '../i18n/lessonStrings';
 import { metricLabel } from '../i18n/strings';
 import type { Lang } from '../i18n/lang';
-import { playhead, simOf } from './controller';
+import { playhead, simOf } from './playhead';
 import type { PlaceholderRef } from './placeholders';
 import { variantTitle } from './script';
 import { getLesson, useLesson } from './store';

@@ -31,7 +31,7 @@ export interface OpenLessonOptions {
   autoplay?: boolean;
 }
 
-/** The controller's part of the guide (set there, to keep this file free of it). */
+/** The controller's part of the guide, set by it (`next`, controller.ts) and its waits (`beforePlay`, waits.ts), to keep this file free of them. */
 export const stops: { next: () => { t: number; inclusive: boolean } | null; beforePlay: () => boolean } = { next: () => null, beforePlay: () => false };
 
 function modelKey(sc: Scenario): string {

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { activityByMember } from '../../room/export';
-import { describeAction } from '../../scenario/actions';
+import { describeAction } from '../../scenario/describeAction';
 import { formatSeconds } from '../format';
 import { useApp } from '../store';
 import { useRoom } from './roomStore';

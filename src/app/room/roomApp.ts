@@ -11,7 +11,7 @@ import { CLIENT_ID_PATTERN, CODE_PATTERN, newClientId, publicIdOf } from '../../
 import { studentRefusal } from '../../room/rules';
 import { StudentInbox } from '../../room/student';
 import { TeacherRoom } from '../../room/teacher';
-import { describeAction } from '../../scenario/actions';
+import { describeAction } from '../../scenario/describeAction';
 import { setActionRouter } from '../act';
 import { driver } from '../driver';
 import { boot, browserLang, loadBuiltinList, loadBuiltinTitles, loadScenario } from '../load';

@@ -7,7 +7,7 @@ import { ls } from '../../i18n/lessonStrings';
 import { metricLabel } from '../../i18n/strings';
 import { useApp } from '../../store';
 import { compareMetrics } from '../compare';
-import { playhead, simOf } from '../controller';
+import { playhead, simOf } from '../playhead';
 import { variantTitle } from '../script';
 import { useLesson } from '../store';
 import { sampleValue } from '../when';

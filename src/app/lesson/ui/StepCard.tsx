@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { describeAction } from '../../../scenario/actions';
+import { describeAction } from '../../../scenario/describeAction';
 import type { Action } from '../../../sim/types';
 import type { Act, Step } from '../../../scenario/lesson';
 import { ActionTools } from '../../components/ActionTools';
@@ -7,7 +7,9 @@ import { secondsNumber as seconds } from '../../format';
 import { ls } from '../../i18n/lessonStrings';
 import type { Lang } from '../../i18n/lang';
 import { set, useApp, type AppState } from '../../store';
-import { choose, doItForMe, gateForTry, isRevealed, playhead, reveal, revealAt, visiblePredict } from '../controller';
+import { playhead } from '../playhead';
+import { choose, isRevealed, reveal, revealAt, visiblePredict } from '../predictions';
+import { doItForMe, gateForTry } from '../waits';
 import { describeRef, liveValue, pendingWords, type LiveValue } from '../liveValues';
 import { fillPlaceholders } from '../placeholders';
 import { stepKey } from '../script';

@@ -13,7 +13,7 @@ import { useScheduleHash } from '../../scheduleHash';
 import { LossCharts, type ChartId } from '../../views/LossCharts';
 import { TopologyView } from '../../views/TopologyView';
 import { VersionTimeline } from '../../views/VersionTimeline';
-import { playhead, simOf } from '../controller';
+import { playhead, simOf } from '../playhead';
 import { focusedMetrics, focusList, panelCharts } from '../focus';
 import { sampleValue } from '../when';
 import { valueAt } from '../../../engine/index/series';
