@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { Verdict } from '../check/linearizability';
+import type { Verdict } from '../check/linearizabilityModel';
 import { checkModel } from '../check/models';
 import { lastAtOrBefore } from '../engine/index/series';
 import type { Simulation } from '../engine/simulation';
@@ -40,7 +40,7 @@ export function LinearizabilityPanel({ sim, lang, t, onScrub, embedded = false }
   const [result, setResult] = useState<{ verdict: Verdict; at: number } | null>(null);
   const [running, setRunning] = useState(false);
   // The checker is loaded on the first check (the page's first paint does not need it).
-  const [lin, setLin] = useState<typeof import('../check/linearizability') | null>(null);
+  const [lin, setLin] = useState<typeof import('../check/linearizabilityExplain') | null>(null);
   const current = useRef(sim);
   useEffect(() => {
     // A new run: the old verdict is about another history.
@@ -61,12 +61,12 @@ export function LinearizabilityPanel({ sim, lang, t, onScrub, embedded = false }
   const run = async () => {
     const at = t;
     setRunning(true);
-    const [checker, { opsFromHistory }] = await Promise.all([import('../check/linearizability'), import('../check/ops')]);
+    const [checker, explain, { opsFromHistory }] = await Promise.all([import('../check/linearizability'), import('../check/linearizabilityExplain'), import('../check/ops')]);
     const events = sim.history.events;
     const ops = opsFromHistory(events.slice(0, lastAtOrBefore(events, at, (e) => e.t) + 1));
     const verdict = await checker.checkLinearizabilityAsync(ops, { mode: model.mode, budgetMs: 10_000, sliceMs: 12 });
     if (current.current !== sim) return;
-    setLin(checker);
+    setLin(explain);
     setResult({ verdict, at });
     setRunning(false);
   };

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parseCheckArgs, reproCommand } from './cli';
+import { parseCheckArgs, reproCommand } from './args';
 import { allowsLoss, checkModel } from './models';
 import { nemesisSchedule } from './nemesis';
 import { buildCheckScenario, livenessProblem, runSeed, strategyConfig } from './runner';

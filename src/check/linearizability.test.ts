@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkLinearizability, checkLinearizabilityAsync, describeVerdict, explainWitness, type Verdict } from './linearizability';
+import { checkLinearizability, checkLinearizabilityAsync } from './linearizability';
+import { describeVerdict, explainWitness } from './linearizabilityExplain';
+import type { Verdict } from './linearizabilityModel';
 import { opsFromHistory, historyLines, type Op } from './ops';
 import type { HistoryEvent } from '../sim/types';
 

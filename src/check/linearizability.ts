@@ -1,86 +1,17 @@
 import type { Op } from './ops';
+import { initial, relevantOps, step, type CheckOptions, type State, type Verdict } from './linearizabilityModel';
+import { findWitness } from './linearizabilityWitnesses';
 
 /**
  * Linearizability of the operations on the replicated parameters (Herlihy & Wing 1990), checked
  * with the Wing & Gong search and Lowe's memoisation (G. Lowe, "Testing for linearizability",
  * CCPE 2017: a cache of (set of linearized operations, model state) pairs already explored).
  *
- * Sequential specification — a *versioned register*: the parameter object counts the updates
- * applied to it and holds one parameter set per version. Its state is (version, hash), starting
- * at (0, unknown).
- *  - update, version unknown: version + 1 (the new parameters are unknown);
- *  - update producing (v, h): legal iff v = version + 1 → (v, h); or, for a collective update
- *    (all-reduce: every worker applies the same round), iff v = version and h = hash — the
- *    participant applied the very update that produced the current state;
- *  - read returning (v, h): legal iff v = version and h matches the hash (an unknown hash is
- *    learned: a version has one parameter set).
- * Pending operations (Jepsen's info, or never completed) may take effect at any point after their
- * invocation, or never; failed operations never took effect; pending reads are dropped.
- *
- * Before the search, cheap pair patterns are tried (a fork, a stale read, a lost update, a
- * regression): each is a witness that no sequential order exists, and it is the explanation a
- * person can read. The search decides the rest, within a budget, and says when it gave up.
+ * The sequential specification (a versioned register), the options and the verdicts are in
+ * ./linearizabilityModel; the pair patterns tried first in ./linearizabilityWitnesses; the
+ * sentences that explain a verdict in ./linearizabilityExplain. The search decides what the
+ * patterns do not, within a budget, and says when it gave up.
  */
-
-export type CheckMode =
-  /** Reads and updates against one register (a parameter server, a Raft state machine). */
-  | 'register'
-  /**
-   * Collective rounds (all-reduce, barriers): updates must linearize as a round counter, and a
-   * read — a worker adopting a peer's replica — must match the lineage (one parameter set per
-   * version); it may be older than the newest round, since a replica read is a local read, not a
-   * shared-register read.
-   */
-  | 'rounds';
-
-export interface CheckOptions {
-  mode?: CheckMode;
-  /** Give up above this many operations (after the pair patterns). Default 20000. */
-  maxOps?: number;
-  /** Give up after this many search states. Default 2 000 000. */
-  maxStates?: number;
-  /** Give up after this much wall time, in ms. Default 5000. */
-  budgetMs?: number;
-  /** Wall clock for the budget (tests inject one). */
-  clock?: () => number;
-}
-
-export type WitnessKind = 'fork' | 'stale-read' | 'lost-update' | 'regression' | 'unplaceable';
-
-/** A concrete pair of operations that no sequential order explains (b happened after a). */
-export interface Witness {
-  kind: WitnessKind;
-  a: Op;
-  b?: Op;
-  /** lost-update: updates completed before b began. */
-  count?: number;
-}
-
-export type Verdict =
-  | { result: 'linearizable'; ops: number; states: number }
-  | { result: 'not-linearizable'; ops: number; states: number; witness: Witness }
-  | { result: 'unknown'; ops: number; states: number; reason: string };
-
-interface State {
-  v: number;
-  h: string | null;
-}
-
-const initial: State = { v: 0, h: null };
-
-/** The sequential specification's transition; null when the operation is illegal in `s`. */
-export function step(s: State, op: Op): State | null {
-  if (op.f === 'read') {
-    if (op.version === undefined) return s; // a read that says nothing constrains nothing
-    if (op.version !== s.v) return null;
-    if (op.hash !== undefined && s.h !== null && op.hash !== s.h) return null;
-    return s.h === null && op.hash !== undefined ? { v: s.v, h: op.hash } : s;
-  }
-  if (op.version === undefined) return { v: s.v + 1, h: null };
-  if (op.version === s.v + 1) return { v: op.version, h: op.hash ?? null };
-  if (op.version === s.v && op.hash !== undefined && op.hash === s.h) return s;
-  return null;
-}
 
 export function checkLinearizability(all: readonly Op[], opts: CheckOptions = {}): Verdict {
   const run = new Search(all, opts);
@@ -94,102 +25,6 @@ export async function checkLinearizabilityAsync(all: readonly Op[], opts: CheckO
   const slice = opts.sliceMs ?? 12;
   while (!run.advance(slice)) await new Promise((r) => setTimeout(r, 0));
   return run.verdict!;
-}
-
-/** Which operations a mode checks: pending reads and failed operations never matter. */
-export function relevantOps(all: readonly Op[], mode: CheckMode): Op[] {
-  return all.filter((o) => {
-    if (o.status === 'fail') return false;
-    if (o.f === 'read') return mode === 'register' && o.status === 'ok';
-    return true;
-  });
-}
-
-// ---------------------------------------------------------------- pair patterns (witnesses)
-
-export function findWitness(all: readonly Op[], mode: CheckMode = 'register'): Witness | null {
-  const ok = all.filter((o) => o.status === 'ok' && o.complete !== null);
-  const found: Witness[] = [];
-  const fork = findFork(ok);
-  if (fork) found.push(fork);
-  const updates = ok.filter((o) => o.f === 'update');
-  const regression = findStale(updates, updates, 'regression');
-  if (regression) found.push(regression);
-  if (mode === 'register') {
-    const reads = ok.filter((o) => o.f === 'read');
-    const stale = findStale(ok, reads, 'stale-read');
-    if (stale) found.push(stale);
-    const lost = findLost(updates, reads);
-    if (lost) found.push(lost);
-  }
-  // The earliest witness (by the time its later operation completed) is the one to show.
-  found.sort((x, y) => end(x) - end(y));
-  return found[0] ?? null;
-}
-
-const end = (w: Witness) => (w.b ?? w.a).complete ?? Infinity;
-
-/** Two operations that saw one version with two different parameter sets. */
-function findFork(ok: readonly Op[]): Witness | null {
-  const first = new Map<number, Op>();
-  let best: Witness | null = null;
-  for (const o of [...ok].sort((x, y) => x.complete! - y.complete!)) {
-    if (o.version === undefined || o.hash === undefined) continue;
-    const seen = first.get(o.version);
-    if (!seen) first.set(o.version, o);
-    else if (seen.hash !== o.hash) {
-      best = { kind: 'fork', a: seen, b: o };
-      break;
-    }
-  }
-  return best;
-}
-
-/**
- * An operation b (of `later`) that returned or produced a version older than one an operation
- * a (of `earlier`) had completed with before b was invoked: versions never go back.
- */
-function findStale(earlier: readonly Op[], later: readonly Op[], kind: 'stale-read' | 'regression'): Witness | null {
-  const byEnd = earlier.filter((o) => o.version !== undefined).sort((x, y) => x.complete! - y.complete!);
-  const byInvoke = later.filter((o) => o.version !== undefined).sort((x, y) => x.invoke - y.invoke);
-  let i = 0;
-  let max: Op | null = null;
-  let best: Witness | null = null;
-  for (const b of byInvoke) {
-    while (i < byEnd.length && byEnd[i].complete! < b.invoke) {
-      if (!max || byEnd[i].version! > max.version!) max = byEnd[i];
-      i++;
-    }
-    if (max && max.version! > b.version! && (!best || b.complete! < best.b!.complete!)) best = { kind, a: max, b };
-  }
-  return best;
-}
-
-/**
- * A read of version v that began after more than v distinct updates had completed: an
- * acknowledged update is missing from what it read.
- */
-function findLost(updates: readonly Op[], reads: readonly Op[]): Witness | null {
-  const byEnd = [...updates].sort((x, y) => x.complete! - y.complete!);
-  const byInvoke = reads.filter((o) => o.version !== undefined).sort((x, y) => x.invoke - y.invoke);
-  const knownKeys = new Set<string>();
-  let count = 0;
-  let i = 0;
-  let last: Op | null = null;
-  for (const r of byInvoke) {
-    while (i < byEnd.length && byEnd[i].complete! < r.invoke) {
-      const u = byEnd[i++];
-      // Collective participants (same version, same parameters) are one update.
-      const key = u.version === undefined ? null : `${u.version}:${u.hash ?? u.id}`;
-      if (key === null || !knownKeys.has(key)) {
-        if (key !== null) knownKeys.add(key);
-        count++;
-        last = u;
-      }
-    }
-    if (last && count > r.version!) return { kind: 'lost-update', a: last, b: r, count };
-  }
-  return null;
 }
 
 // ---------------------------------------------------------------- Wing & Gong with Lowe's cache
@@ -355,54 +190,4 @@ class Search {
     this.verdict = { result: 'not-linearizable', ops: this.ops.length, states: this.cache.size, witness: { kind: 'unplaceable', a: blocked } };
     return true;
   }
-}
-
-// ---------------------------------------------------------------- explanations
-
-const ms = (t: number | null) => (t === null ? '∞' : `${Math.round(t)}`);
-const span = (o: Op) => `[${ms(o.invoke)}, ${ms(o.complete)}] ms`;
-const hashOf = (o: Op) => (o.hash ? ` (parameters ${o.hash})` : '');
-const hashZh = (o: Op) => (o.hash ? `（参数 ${o.hash}）` : '');
-
-function what(o: Op, lang: 'en' | 'zh'): string {
-  const v = o.version === undefined ? '' : `v=${o.version}`;
-  if (lang === 'zh') return o.f === 'read' ? `读到 ${v}` : v ? `更新到 ${v}` : '更新';
-  return o.f === 'read' ? `read of ${v}` : v ? `update to ${v}` : 'update';
-}
-
-/** One sentence naming the operations that no sequential order explains. */
-export function explainWitness(w: Witness, lang: 'en' | 'zh' = 'en'): string {
-  const { a, b } = w;
-  if (lang === 'zh') {
-    switch (w.kind) {
-      case 'stale-read':
-        return `${b!.process} 在 ${span(b!)} 读到 v=${b!.version}，但 ${a.process} 的${what(a, 'zh')}已在 ${ms(a.complete)} ms 完成（早于读开始）：陈旧读。`;
-      case 'lost-update':
-        return `${b!.process} 在 ${span(b!)} 读到 v=${b!.version}，但读开始前已有 ${w.count} 个更新完成（最后一个：${a.process} 在 ${ms(a.complete)} ms）：读取缺少一个已确认的更新（陈旧或丢失）。`;
-      case 'fork':
-        return `${a.process} 在 ${ms(a.complete)} ms 的${what(a, 'zh')}${hashZh(a)}与 ${b!.process} 在 ${ms(b!.complete)} ms 的${what(b!, 'zh')}${hashZh(b!)}：同一版本有两组参数。`;
-      case 'regression':
-        return `${b!.process} 在 ${span(b!)} 的更新产生 v=${b!.version}，而 ${a.process} 的${what(a, 'zh')}已在 ${ms(a.complete)} ms 完成：版本倒退。`;
-      case 'unplaceable':
-        return `没有任何顺序能解释 ${a.process} 在 ${span(a)} 的${what(a, 'zh')}。`;
-    }
-  }
-  switch (w.kind) {
-    case 'stale-read':
-      return `${b!.process} read v=${b!.version} at ${span(b!)} after ${a.process}'s ${what(a, 'en')} completed at ${ms(a.complete)} < ${ms(b!.invoke)}: a stale read.`;
-    case 'lost-update':
-      return `${b!.process} read v=${b!.version} at ${span(b!)}, but ${w.count} updates had completed before it began (the last: ${a.process}'s at ${ms(a.complete)} ms): the read misses an acknowledged update (stale or lost).`;
-    case 'fork':
-      return `${a.process}'s ${what(a, 'en')}${hashOf(a)} at ${ms(a.complete)} ms and ${b!.process}'s ${what(b!, 'en')}${hashOf(b!)} at ${ms(b!.complete)} ms: one version, two parameter sets.`;
-    case 'regression':
-      return `${b!.process}'s update at ${span(b!)} produced v=${b!.version} after ${a.process}'s ${what(a, 'en')} completed at ${ms(a.complete)} ms: the version went back.`;
-    case 'unplaceable':
-      return `no sequential order explains ${a.process}'s ${what(a, 'en')} at ${span(a)}.`;
-  }
-}
-
-export function describeVerdict(v: Verdict, lang: 'en' | 'zh' = 'en'): string {
-  if (v.result === 'linearizable') return lang === 'zh' ? `线性一致（${v.ops} 个操作）` : `linearizable (${v.ops} operations)`;
-  if (v.result === 'unknown') return lang === 'zh' ? `未判定：${v.reason}` : `unknown: ${v.reason}`;
-  return `${lang === 'zh' ? '不是线性一致的' : 'not linearizable'}: ${explainWitness(v.witness, lang)}`;
 }

@@ -1,5 +1,5 @@
 import { strategyInfo, type StrategyConfig } from '../protocols';
-import type { CheckMode } from './linearizability';
+import type { CheckMode } from './linearizabilityModel';
 
 /**
  * What the checkers hold each strategy to. Keyed by kind, so strategies that land later get a

@@ -3,7 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { testScenario } from '../engine/testing/scenarios';
 import { mergeSweepLines, runSweep, sweepLine, sweepOutput, type SweepArgs } from '../cli/sweep';
-import { checkStrategy, mergeRecords, parseCheckArgs, type CheckArgs, type SeedRecord } from './cli';
+import { parseCheckArgs, type CheckArgs } from './args';
+import { checkStrategy, mergeRecords } from './cli';
+import type { SeedRecord } from './report';
 import { parseShard, shardOf } from './shard';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));

@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { checkStrategy, checkUsage, mergeRecords, parseCheckArgs, summaryLine, type StrategyReport } from '../check/cli';
+import { checkUsage, parseCheckArgs } from '../check/args';
+import { checkStrategy, mergeRecords } from '../check/cli';
+import { summaryLine, type StrategyReport } from '../check/report';
 import { livenessBound, STAND_IN_NOTE, strategyConfig } from '../check/runner';
 import { nodeSha256 } from './nodeSha256';
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { validateScenario } from '../scenario/validate';
-import { findWitness } from '../check/linearizability';
+import { findWitness } from '../check/linearizabilityWitnesses';
 import { opsFromHistory } from '../check/ops';
 import { Simulation } from './simulation';
 import { InstantTrainer } from './testing/instantTrainer';
