@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as d3 from 'd3';
-import { chartGrid, chartTitle, columnsFor, endLabels, fittedPx, fittedTitlePx, type Series } from './LossCharts';
+import { chartGrid, chartTitle, columnsFor, endLabels, fittedPx, fittedTitlePx } from './chartLayout';
+import type { Series } from './chartSpecs';
 import { xTickCount, yTickValues } from './chartTicks';
 import { textWidth } from './hooks';
 
