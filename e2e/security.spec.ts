@@ -154,6 +154,8 @@ test('hostile links: prototype keys and broken hashes get a readable error, and 
   await expect(page.getByTestId('error').first()).toContainText('scenario：“__proto__”不是有效的 scenario ID');
   await expect(page.getByTestId('error').first()).toContainText('speed：“fast”既不是数字也不是 "max"');
   await expect(page.getByTestId('node-w0')).toBeVisible();
+  // The welcome's doors stay away: they covered the error panel.
+  await expect(page.getByTestId('doors')).toHaveCount(0);
   await clean(page, w);
 });
 

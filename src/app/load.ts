@@ -282,7 +282,9 @@ export async function boot(): Promise<void> {
     pendingAt: p.at ?? null,
     ...(p.present ? { presenter: true, showSettings: false } : {}),
     indexOpen: p.lessons,
-    landing: !p.scenarioId && !p.scenarioHash && !p.lessonId && !p.lessons,
+    // A link that asked for something it could not have gets its errors, not the welcome's doors
+    // (they covered the error panel at 1280×720).
+    landing: !p.scenarioId && !p.scenarioHash && !p.lessonId && !p.lessons && p.problems.length === 0,
   });
   if (p.problems.length > 0) reportError(s(lang, 'urlFailed'), p.problems.map((x) => urlProblemText(lang, x)));
   // Guided mode's keys and hooks come with the lesson controller, loaded only when a lesson opens
