@@ -34,3 +34,19 @@ test('each strategy in the picker runs, with its knobs and nodes', async ({ page
     await page.getByTestId('play').click(); // pause before switching
   }
 });
+
+test('a knob refuses a bad value with the reason in the page’s language, and snaps back to its value', async ({ page }) => {
+  await page.goto('./?scenario=allreduce-partition&backend=wasm&lang=zh');
+  const rto = page.getByTestId('knob-rtoMs');
+  await expect(rto).toHaveValue('200');
+  await rto.fill('-5');
+  await rto.press('Enter');
+  await expect(page.getByTestId('error').first()).toContainText('参数 rtoMs：必须大于 0，输入的是 -5');
+  await expect(rto).toHaveValue('200');
+  // An accepted value rebuilds the run with it, and says nothing.
+  await page.getByTestId('error').first().getByRole('button').click();
+  await rto.fill('350');
+  await rto.press('Enter');
+  await expect(rto).toHaveValue('350');
+  await expect(page.getByTestId('error')).toHaveCount(0);
+});

@@ -30,13 +30,15 @@ describe('knob controls from the zod schema', () => {
 
   it('rejects bad input naming the knob', () => {
     const cur = defaultStrategy('allreduce') as StrategyConfig;
-    expect(applyKnob(cur, 'rtoMs', 'abc')).toEqual({ ok: false, knob: 'rtoMs', message: 'enter a number' });
-    expect(applyKnob(cur, 'rtoMs', '')).toMatchObject({ ok: false, knob: 'rtoMs' });
-    const neg = applyKnob(cur, 'rtoMs', '-5');
-    expect(neg.ok).toBe(false);
-    if (!neg.ok) expect(neg.knob).toBe('rtoMs');
-    expect(applyKnob(defaultStrategy('ps-async') as StrategyConfig, 'lrStaleness', 'sometimes').ok).toBe(false);
-    expect(applyKnob(cur, 'nope', '1')).toMatchObject({ ok: false, knob: 'nope' });
+    expect(applyKnob(cur, 'rtoMs', 'abc')).toEqual({ ok: false, knob: 'rtoMs', problem: { problem: 'not-number' } });
+    expect(applyKnob(cur, 'rtoMs', '')).toEqual({ ok: false, knob: 'rtoMs', problem: { problem: 'not-number' } });
+    expect(applyKnob(cur, 'rtoMs', '-5')).toEqual({ ok: false, knob: 'rtoMs', problem: { problem: 'too-small', min: 0, inclusive: false, got: -5 } });
+    expect(applyKnob(defaultStrategy('ps-async') as StrategyConfig, 'lrStaleness', 'sometimes')).toEqual({
+      ok: false,
+      knob: 'lrStaleness',
+      problem: { problem: 'not-one-of', values: ['none', 'inverse'], got: 'sometimes' },
+    });
+    expect(applyKnob(cur, 'nope', '1')).toEqual({ ok: false, knob: 'nope', problem: { problem: 'unknown-knob', kind: 'allreduce' } });
   });
 });
 
@@ -58,8 +60,8 @@ describe('knobs that are neither numbers nor enums', () => {
     expect(inf.ok && (inf.strategy as { staleness: unknown }).staleness).toBe('inf');
     const four = applyKnob(ssp, 'staleness', '4');
     expect(four.ok && (four.strategy as { staleness: unknown }).staleness).toBe(4);
-    const bad = applyKnob(ssp, 'staleness', 'soon');
-    expect(bad.ok).toBe(false);
+    expect(applyKnob(ssp, 'staleness', 'soon')).toEqual({ ok: false, knob: 'staleness', problem: { problem: 'not-any-of', types: ['number'], values: ['inf'], got: 'soon' } });
+    expect(applyKnob(ssp, 'staleness', '-1')).toEqual({ ok: false, knob: 'staleness', problem: { problem: 'too-small', min: 0, inclusive: true, got: -1 } });
   });
 
   it('Raft electionTimeoutMs takes a range', () => {

@@ -102,35 +102,83 @@ export function defaultStrategy(kind: string): StrategyConfig | null {
   return r.success ? r.data : null;
 }
 
-export type KnobResult = { ok: true; strategy: StrategyConfig } | { ok: false; knob: string; message: string };
+/**
+ * Why a knob's value was refused, as facts the form words in the reader's language
+ * (knobProblemText.ts). `other` carries the scenario checker's English line for the rare issue
+ * the form has no words of its own for.
+ */
+export type KnobProblem =
+  | { problem: 'unknown-knob'; kind: string }
+  | { problem: 'not-number' }
+  | { problem: 'not-json' }
+  | { problem: 'not-integer'; got: number }
+  | { problem: 'too-small'; min: number; inclusive: boolean; got: unknown }
+  | { problem: 'too-big'; max: number; inclusive: boolean; got: unknown }
+  | { problem: 'not-one-of'; values: readonly unknown[]; got: unknown }
+  /** None of a union's branches took it: each wanted a JSON type (`types`, zod's names) or a value. */
+  | { problem: 'not-any-of'; types: readonly string[]; values: readonly unknown[]; got: unknown }
+  | { problem: 'other'; detail: string };
+
+export type KnobResult = { ok: true; strategy: StrategyConfig } | { ok: false; knob: string; problem: KnobProblem };
 
 /**
  * Applies a raw form value (the input's text, or a checkbox's boolean) to one knob. On any
- * problem the caller keeps the old strategy and shows `knob: message`.
+ * problem the caller keeps the old strategy and shows the knob and the problem.
  */
 export function applyKnob(current: StrategyConfig, key: string, raw: string | boolean): KnobResult {
   const control = knobControls(current.kind).find((c) => c.key === key);
-  if (!control) return { ok: false, knob: key, message: `no such knob for strategy ${current.kind}` };
+  if (!control) return { ok: false, knob: key, problem: { problem: 'unknown-knob', kind: current.kind } };
   let value: unknown = raw;
   if (control.type === 'number') {
     const text = String(raw).trim();
     const n = text === '' ? NaN : Number(text);
-    if (!Number.isFinite(n)) return { ok: false, knob: key, message: 'enter a number' };
+    if (!Number.isFinite(n)) return { ok: false, knob: key, problem: { problem: 'not-number' } };
     value = n;
   } else if (control.type === 'boolean') {
     value = raw === true || raw === 'true';
   } else if (control.type === 'json') {
     const parsed = parseLenient(String(raw));
-    if (parsed === undefined) return { ok: false, knob: key, message: 'enter a number, "inf", a range such as 150–300, or a JSON value' };
+    if (parsed === undefined) return { ok: false, knob: key, problem: { problem: 'not-json' } };
     value = parsed;
   }
-  // reportInput lets the shared issue wording say what was given ("must be > 0, got -5").
+  // reportInput: the issue carries what was given, so the sentence can say it ("got -5").
   const r = strategySchema.safeParse({ ...current, [key]: value }, { reportInput: true });
   if (!r.success) {
     const issue = r.error.issues[0];
-    return { ok: false, knob: key, message: issue ? issueMessage(issue) : 'invalid value' };
+    return { ok: false, knob: key, problem: issue ? knobProblem(issue) : { problem: 'other', detail: 'invalid value' } };
   }
   return { ok: true, strategy: r.data };
+}
+
+/** A schema issue as a knob problem: the bounds and choices a number or enum knob has, else the checker's line. */
+function knobProblem(issue: z.core.$ZodIssue): KnobProblem {
+  const got = (issue as { input?: unknown }).input;
+  switch (issue.code) {
+    case 'invalid_type':
+      if (issue.expected === 'int' && typeof got === 'number') return { problem: 'not-integer', got };
+      break;
+    case 'too_small':
+      if (typeof issue.minimum === 'number' && (issue.origin === 'number' || issue.origin === 'int')) return { problem: 'too-small', min: issue.minimum, inclusive: issue.inclusive ?? false, got };
+      break;
+    case 'too_big':
+      if (typeof issue.maximum === 'number' && (issue.origin === 'number' || issue.origin === 'int')) return { problem: 'too-big', max: issue.maximum, inclusive: issue.inclusive ?? false, got };
+      break;
+    case 'invalid_value':
+      return { problem: 'not-one-of', values: issue.values, got };
+    case 'invalid_union': {
+      // staleness: a number or "inf"; electionTimeoutMs: a number or a [min, max] range.
+      const types: string[] = [];
+      const values: unknown[] = [];
+      for (const branch of issue.errors) {
+        const first = branch[0];
+        if (first?.code === 'invalid_type') types.push(first.expected);
+        else if (first?.code === 'invalid_value') values.push(...first.values);
+        else return { problem: 'other', detail: issueMessage(issue) };
+      }
+      return { problem: 'not-any-of', types, values, got };
+    }
+  }
+  return { problem: 'other', detail: issueMessage(issue) };
 }
 
 /**

@@ -289,8 +289,8 @@ const namesKept = new Set([
   'ms', 'KiB', 'MiB', 'GiB', 'Mbps', 'json',
   // people (a cited algorithm)
   'Wing', 'Gong',
-  // a page address's value as the reader types it (speed=max), and the names of what it carries
-  'max', 'ID', 'UTF',
+  // values as the reader types them (speed=max, staleness inf), and the formats they are in
+  'max', 'inf', 'ID', 'UTF', 'JSON',
   // keys as printed on the keyboard (keyboard help of the topology and the timeline)
   'Shift', 'Home', 'End', 'PgUp', 'PgDn',
 ]);

@@ -7,6 +7,7 @@ import type { BackendChoice } from '../../train/types';
 import { tr } from '../i18n/lang';
 import { s } from '../i18n/strings';
 import { applyKnob, formatKnobText, knobControls, strategyKindsFromSchema, type KnobControl } from '../knobs';
+import { knobProblemText } from '../knobProblemText';
 import { applyEdit, setBackend } from '../load';
 import { maxWorkers, minWorkers, withDataset, withStrategy, withStrategyConfig, withWorkers } from '../scenarioEdit';
 import { get, reportError, useApp } from '../store';
@@ -138,7 +139,7 @@ function Knob({ control, scenario, disabled }: { control: KnobControl; scenario:
   const commit = (raw: string | boolean): boolean => {
     const r = applyKnob(scenario.strategy, control.key, raw);
     if (!r.ok) {
-      reportError(s(get().lang, 'invalidKnob', { knob: r.knob, message: r.message }));
+      reportError(s(get().lang, 'invalidKnob', { knob: r.knob, message: knobProblemText(get().lang, r.problem) }));
       return false;
     }
     void applyEdit(withStrategyConfig(scenario, r.strategy));

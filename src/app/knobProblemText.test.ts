@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { applyKnob, defaultStrategy, type KnobProblem } from './knobs';
+import { knobProblemText } from './knobProblemText';
+import { s } from './i18n/strings';
+
+const every: KnobProblem[] = [
+  { problem: 'unknown-knob', kind: 'allreduce' },
+  { problem: 'not-number' },
+  { problem: 'not-json' },
+  { problem: 'not-integer', got: 2.5 },
+  { problem: 'too-small', min: 0, inclusive: false, got: -5 },
+  { problem: 'too-small', min: 0, inclusive: true, got: -1 },
+  { problem: 'too-big', max: 64, inclusive: true, got: 100 },
+  { problem: 'too-big', max: 1, inclusive: false, got: 1 },
+  { problem: 'not-one-of', values: ['none', 'inverse'], got: 'sometimes' },
+  { problem: 'not-any-of', types: ['number'], values: ['inf'], got: 'soon' },
+];
+
+describe('knobProblemText', () => {
+  it('says why a knob refused a value, in English', () => {
+    expect(every.map((p) => knobProblemText('en', p))).toEqual([
+      'no such knob for strategy allreduce',
+      'enter a number',
+      'enter a number, "inf", a range such as 150–300, or a JSON value',
+      'must be a whole number, got 2.5',
+      'must be > 0, got -5',
+      'must be ≥ 0, got -1',
+      'must be ≤ 64, got 100',
+      'must be < 1, got 1',
+      'must be "none" or "inverse", got "sometimes"',
+      'must be a number or "inf", got "soon"',
+    ]);
+  });
+
+  it('and in Chinese, with the numbers and values as typed', () => {
+    const zh = every.map((p) => knobProblemText('zh', p));
+    for (const [i, t] of zh.entries()) {
+      expect(t).toMatch(/[\u4e00-\u9fff]/);
+      expect(t).not.toBe(knobProblemText('en', every[i]));
+    }
+    expect(zh[4]).toBe('必须大于 0，输入的是 -5');
+    expect(zh[9]).toBe('只能是 数字或"inf"，输入的是 "soon"');
+  });
+
+  it('reads what applyKnob reports: a 中文 form says rtoMs -5 in Chinese', () => {
+    const r = applyKnob(defaultStrategy('allreduce')!, 'rtoMs', '-5');
+    expect(r.ok ? '' : s('zh', 'invalidKnob', { knob: r.knob, message: knobProblemText('zh', r.problem) })).toBe('参数 rtoMs：必须大于 0，输入的是 -5');
+  });
+});
