@@ -50,3 +50,12 @@ test('a knob refuses a bad value with the reason in the page’s language, and s
   await expect(rto).toHaveValue('350');
   await expect(page.getByTestId('error')).toHaveCount(0);
 });
+
+test('an action on a finished run is refused, and a 中文 page says why in Chinese', async ({ page }) => {
+  await page.goto('./?scenario=allreduce-partition&backend=wasm&lang=zh&autoplay=1&speed=max');
+  await expect(page.getByTestId('schedule-hash')).toHaveText(/^[0-9a-f]{64}$/, { timeout: 120_000 });
+  await page.getByTestId('node-w1').click();
+  await page.getByTestId('node-crash').click();
+  await expect(page.getByTestId('error').first()).toContainText('这次运行已经结束；重新开始后再试');
+  await expect(page.getByTestId('node-w1')).not.toHaveAttribute('data-up', 'false');
+});

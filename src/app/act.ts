@@ -4,6 +4,7 @@ import type { Action } from '../sim/types';
 import { fork } from './branches';
 import { contextMenu } from './components/contextMenuOpen';
 import { s } from './i18n/strings';
+import { actionRefusalText } from './actionRefusalText';
 import type { Choice } from './actionMenu';
 import { bumpFrame, get, reportError, set, useApp } from './store';
 
@@ -64,7 +65,7 @@ export function actAll(inputs: readonly Action[]): boolean {
   for (const action of actions) {
     const r = sim.apply(action, 'user');
     if (!r.ok) {
-      reportError(s(lang, 'actionFailed', { cause: r.error }));
+      reportError(s(lang, 'actionFailed', { cause: actionRefusalText(lang, r) }));
       bumpFrame(true);
       return false;
     }

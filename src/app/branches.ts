@@ -5,6 +5,7 @@ import type { Action, SimTime } from '../sim/types';
 import { driver } from './driver';
 import { explainReady } from './load';
 import { rs } from './i18n/runStrings';
+import { actionRefusalText } from './actionRefusalText';
 import { get, reportError, set, setNotice, type Branch } from './store';
 
 /**
@@ -86,7 +87,7 @@ export async function fork(actions: readonly Action[], t: SimTime): Promise<bool
     const r = sim.apply(action, 'user');
     if (!r.ok) {
       set({ forking: null });
-      reportError(rs(lang, 'forkFailed', { t: seconds(t), cause: r.error }));
+      reportError(rs(lang, 'forkFailed', { t: seconds(t), cause: actionRefusalText(lang, r) }));
       return false;
     }
   }

@@ -129,3 +129,19 @@ export interface VariantSummary {
 }
 
 export type { Action, HistoryEvent };
+
+/**
+ * Why the engine refused a live action (Simulation.apply, schedule), as facts the app words in
+ * the reader's language; `error` beside it says the same in English, for the CLI, a room's log
+ * and tests.
+ */
+export type ActionRefusal =
+  | { refusal: 'ended' }
+  /** A selector such as "@leader" matches no node now (an election under way, nothing crashed). */
+  | { refusal: 'no-match'; selector: string }
+  /** A link's two ends, selectors resolved, are one node now. */
+  | { refusal: 'same-node'; from: string; to: string; node: NodeId }
+  /** The action itself is malformed or cannot apply to this run: `error` names the field. */
+  | { refusal: 'invalid' };
+
+export type ActionResult = { ok: true } | { ok: false; error: string; refusal: ActionRefusal };

@@ -94,7 +94,11 @@ describe('the coordination service and the security layer', () => {
     const sim = await Simulation.create(lesson(), { trainer: new InstantTrainer(), sampleEveryMs: 0 });
     await loadSecurity(); // a live tamper needs the security code, which loads on demand (the app waits for it, act.ts)
     const r = sim.apply({ do: 'tamper', from: 'w0', to: 'c0', attack: 'flip' });
-    expect(r).toEqual({ ok: false, error: 'tamper: "c0" is a node of the coordination service: its messages (locks, leases, metadata) carry no parameter-server updates to alter' });
+    expect(r).toEqual({
+      ok: false,
+      error: 'tamper: "c0" is a node of the coordination service: its messages (locks, leases, metadata) carry no parameter-server updates to alter',
+      refusal: { refusal: 'invalid' },
+    });
     expect(sim.apply({ do: 'tamper', from: 'w0', to: 's0', attack: 'flip' })).toEqual({ ok: true });
 
     const file = lessonFile() as { timeline: unknown[] };

@@ -2,6 +2,7 @@ import { parseAction } from '../scenario/parseAction';
 import { tamperProblem } from '../scenario/validate';
 import { quantize } from '../sim/network';
 import type { Action, HistoryEvent, NodeId, SimTime } from '../sim/types';
+import type { ActionRefusal } from './api';
 import type { EngineCore } from './core';
 import { needsSecurity, securityCode } from './security/load';
 import { PRIO_TRIGGERED, type Trigger } from './runtime';
@@ -52,9 +53,9 @@ export class FaultInjection {
   }
 
   /** A user's or a test's action, checked now against the nodes as they are: the action, or why not. */
-  validate(action: Action): { ok: true; action: Action } | { ok: false; error: string } {
+  validate(action: Action): Checked {
     const resolved = this.resolveSelectors(action);
-    if (typeof resolved === 'string') return { ok: false, error: resolved };
+    if ('refusal' in resolved) return { ok: false, error: refusalEnglish(resolved), refusal: resolved };
     return this.checked(parseAction(resolved, [...this.c.rt.keys()]));
   }
 
@@ -62,32 +63,32 @@ export class FaultInjection {
    * An action to apply later (sim.schedule): checked now as a timeline entry would be, its node
    * selectors left to resolve when it fires.
    */
-  validateDeferred(action: Action): { ok: true; action: Action } | { ok: false; error: string } {
+  validateDeferred(action: Action): Checked {
     return this.checked(parseAction(action, [...this.c.rt.keys()]));
   }
 
   /** The engine's own refusals of a parsed live action: a tamper it cannot apply, or one whose code has not arrived. */
-  private checked(parsed: { ok: true; action: Action } | { ok: false; error: string }): { ok: true; action: Action } | { ok: false; error: string } {
-    if (!parsed.ok) return parsed;
+  private checked(parsed: { ok: true; action: Action } | { ok: false; error: string }): Checked {
+    if (!parsed.ok) return { ...parsed, refusal: INVALID };
     const a = parsed.action;
     if (a.do === 'tamper') {
       const problem = tamperProblem(this.c.strategy.kind, a.from, a.to);
-      if (problem) return { ok: false, error: `tamper: ${problem[1]}` };
+      if (problem) return { ok: false, error: `tamper: ${problem[1]}`, refusal: INVALID };
     }
     // The app waits for it (act.ts); a caller that did not gets a refusal, not a half-applied action.
-    if (needsSecurity(a) && !securityCode()) return { ok: false, error: `${a.do}: the security code has not loaded yet (await loadSecurity())` };
+    if (needsSecurity(a) && !securityCode()) return { ok: false, error: `${a.do}: the security code has not loaded yet (await loadSecurity())`, refusal: INVALID };
     return parsed;
   }
 
   /** Node selectors such as "@leader" resolve when the action fires (CURRICULUM §C.1). */
-  private resolveSelectors(action: Action): Action | string {
+  private resolveSelectors(action: Action): Action | Unresolved {
     if (action.do === 'partition') {
       const groups: NodeId[][] = [];
       for (const g of action.groups) {
         const resolved: NodeId[] = [];
         for (const id of g) {
           const r = id.startsWith('@') ? this.resolveOne(id) : id;
-          if (r.startsWith('no ')) return r;
+          if (r === null) return { refusal: 'no-match', selector: id };
           if (!groups.some((x) => x.includes(r)) && !resolved.includes(r)) resolved.push(r);
         }
         groups.push(resolved);
@@ -96,31 +97,31 @@ export class FaultInjection {
     }
     if (action.do === 'cut' || action.do === 'restore' || action.do === 'link') {
       const from = action.from.startsWith('@') ? this.resolveOne(action.from) : action.from;
-      if (from.startsWith('no ')) return from;
+      if (from === null) return { refusal: 'no-match', selector: action.from };
       const to = action.to.startsWith('@') ? this.resolveOne(action.to) : action.to;
-      if (to.startsWith('no ')) return to;
-      if (from === to) return `to: "${action.from}" and "${action.to}" are the same node now (${from}); a link joins two nodes`;
+      if (to === null) return { refusal: 'no-match', selector: action.to };
+      if (from === to) return { refusal: 'same-node', from: action.from, to: action.to, node: from };
       return { ...action, from, to };
     }
     if (!('node' in action) || typeof action.node !== 'string' || !action.node.startsWith('@')) return action;
     const r = this.resolveOne(action.node);
-    return r.startsWith('no ') ? r : { ...action, node: r };
+    return r === null ? { refusal: 'no-match', selector: action.node } : { ...action, node: r };
   }
 
-  /** A node id, or a message starting with "no " when the selector matches nothing now. */
-  private resolveOne(sel: string): string {
+  /** The node a selector names now, or null when it matches nothing. */
+  private resolveOne(sel: string): NodeId | null {
     const c = this.c;
-    if (sel === '@crashed') return [...c.rt.values()].find((n) => !n.up)?.id ?? 'no crashed node for "@crashed"';
+    if (sel === '@crashed') return [...c.rt.values()].find((n) => !n.up)?.id ?? null;
     // With a coordination service, the strategy's leader comes first (raft-ps, Kafka); else the service's.
-    if (sel === '@leader' && c.coord) return c.strategy.resolveSelector?.(sel) ?? c.coord.leader() ?? `no node matches "${sel}" now`;
-    return c.strategy.resolveSelector?.(sel) ?? `no node matches "${sel}" now`;
+    if (sel === '@leader' && c.coord) return c.strategy.resolveSelector?.(sel) ?? c.coord.leader() ?? null;
+    return c.strategy.resolveSelector?.(sel) ?? null;
   }
 
   /** The action takes effect now (its event is being handled). */
   applyNow(requested: Action, source: 'user' | 'timeline', on?: Trigger): void {
     const c = this.c;
     const resolved = this.resolveSelectors(requested);
-    if (typeof resolved === 'string') {
+    if ('refusal' in resolved) {
       c.history.append({ t: c.t, type: 'note', what: 'actionSkipped', data: { selector: selectorOf(requested) } });
       return;
     }
@@ -250,6 +251,16 @@ export class FaultInjection {
 }
 
 /** The selector an action named where it takes a node (for the actionSkipped note). */
+type Checked = { ok: true; action: Action } | { ok: false; error: string; refusal: ActionRefusal };
+type Unresolved = Extract<ActionRefusal, { refusal: 'no-match' | 'same-node' }>;
+const INVALID: ActionRefusal = { refusal: 'invalid' };
+
+/** A selector's refusal in English, for `error` (the app words `refusal` itself). */
+function refusalEnglish(r: Unresolved): string {
+  if (r.refusal === 'same-node') return `to: "${r.from}" and "${r.to}" are the same node now (${r.node}); a link joins two nodes`;
+  return r.selector === '@crashed' ? 'no crashed node for "@crashed"' : `no node matches "${r.selector}" now`;
+}
+
 function selectorOf(a: Action): string {
   if ('node' in a && typeof a.node === 'string' && a.node.startsWith('@')) return a.node;
   if (a.do === 'partition') return a.groups.flat().find((id) => id.startsWith('@')) ?? '';

@@ -299,7 +299,11 @@ describe('node selectors in actions', () => {
     expect(link('w1', leader!).props.latencyMs).toBe(40);
     // A user's action takes a selector too; one that names a single node twice is refused.
     expect(sim.apply({ do: 'cut', from: '@leader', to: 'w3' })).toEqual({ ok: true });
-    expect(sim.apply({ do: 'cut', from: '@leader', to: leader! })).toEqual({ ok: false, error: `to: "@leader" and "${leader}" are the same node now (${leader}); a link joins two nodes` });
+    expect(sim.apply({ do: 'cut', from: '@leader', to: leader! })).toEqual({
+      ok: false,
+      error: `to: "@leader" and "${leader}" are the same node now (${leader}); a link joins two nodes`,
+      refusal: { refusal: 'same-node', from: '@leader', to: leader, node: leader },
+    });
     expect(sim.history.events.at(-1)).toMatchObject({ type: 'action', action: { do: 'cut', from: leader, to: 'w3' }, source: 'user' });
   });
 

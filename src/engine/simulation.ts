@@ -5,7 +5,7 @@ import type { MetricName, Scenario } from '../scenario/schema';
 import type { History, RunDigests, Sha256Factory } from '../sim/history';
 import type { Action, ActionKind, MetricSample, NodeId, SimTime } from '../sim/types';
 import type { Evaluation, Trainer } from '../train/types';
-import type { ExpectationResult, InFlight, LinkView, NodeView, RunSummary } from './api';
+import type { ActionResult, ExpectationResult, InFlight, LinkView, NodeView, RunSummary } from './api';
 import type { EngineCore } from './core';
 import { EventLoop } from './eventLoop';
 import type { FaultInjection } from './faultInjection';
@@ -34,6 +34,8 @@ export { stretched } from './runtime';
  * security/ (the layer every message passes: integrity, replay protection, men-in-the-middle;
  * Byzantine workers).
  */
+
+const ENDED: ActionResult = { ok: false, error: 'the run has ended; restart it to try actions', refusal: { refusal: 'ended' } };
 
 export interface SimulationOptions {
   trainer: Trainer;
@@ -171,10 +173,10 @@ export class Simulation {
    * (PRIO_USER) and runs at once unless an advance is in flight, which then runs it in order —
    * so a run with user actions replays exactly from its exported timeline.
    */
-  apply(action: Action, source: 'user' | 'timeline' = 'user'): { ok: true } | { ok: false; error: string } {
+  apply(action: Action, source: 'user' | 'timeline' = 'user'): ActionResult {
     const parsed = this.faults.validate(action);
     if (!parsed.ok) return parsed;
-    if (this.loop.ended) return { ok: false, error: 'the run has ended; restart it to try actions' };
+    if (this.loop.ended) return ENDED;
     this.c.queue.push(this.c.t, { k: 'action', action: parsed.action, source }, PRIO_USER);
     if (!this.loop.busy) this.loop.drainNow();
     return { ok: true };
@@ -187,12 +189,12 @@ export class Simulation {
    * every device's clock, and each device schedules the action there. Refused (nothing queued) if
    * `at` is in the past, past the end, or the action is invalid.
    */
-  schedule(action: Action, at: SimTime): { ok: true } | { ok: false; error: string } {
-    if (!Number.isFinite(at)) return { ok: false, error: `at: ${at} is not a time` };
+  schedule(action: Action, at: SimTime): ActionResult {
+    if (!Number.isFinite(at)) return { ok: false, error: `at: ${at} is not a time`, refusal: { refusal: 'invalid' } };
     const now = this.c.t;
-    if (at < now) return { ok: false, error: `at: ${at} is before now (${now}); an action cannot apply in the past` };
-    if (at > this.durationMs) return { ok: false, error: `at: ${at} is after the end of the run (${this.durationMs})` };
-    if (this.loop.ended) return { ok: false, error: 'the run has ended; restart it to try actions' };
+    if (at < now) return { ok: false, error: `at: ${at} is before now (${now}); an action cannot apply in the past`, refusal: { refusal: 'invalid' } };
+    if (at > this.durationMs) return { ok: false, error: `at: ${at} is after the end of the run (${this.durationMs})`, refusal: { refusal: 'invalid' } };
+    if (this.loop.ended) return ENDED;
     // Node selectors resolve when the action fires, as they do for timeline entries.
     const parsed = this.faults.validateDeferred(action);
     if (!parsed.ok) return parsed;

@@ -108,6 +108,19 @@ describe('actions scheduled ahead (a live room: applied at the teacher’s now +
     expect(sim.userActions()).toEqual([]);
   });
 
+  it('says why it refuses a live action as a fact (the app words it) beside the English line', async () => {
+    const sim = await make(sc());
+    await sim.advanceTo(500);
+    expect(sim.apply({ do: 'restart', node: '@crashed' })).toEqual({ ok: false, error: 'no crashed node for "@crashed"', refusal: { refusal: 'no-match', selector: '@crashed' } });
+    expect(sim.apply({ do: 'crash', node: '@leader' })).toEqual({ ok: false, error: 'no node matches "@leader" now', refusal: { refusal: 'no-match', selector: '@leader' } });
+    expect(sim.apply({ do: 'crash', node: 'w1' })).toEqual({ ok: true });
+    expect(sim.apply({ do: 'restart', node: '@crashed' })).toEqual({ ok: true });
+    await sim.runToEnd();
+    const ended = { ok: false, error: 'the run has ended; restart it to try actions', refusal: { refusal: 'ended' } };
+    expect(sim.apply({ do: 'crash', node: 'w2' })).toEqual(ended);
+    expect(sim.schedule({ do: 'crash', node: 'w2' }, 4000)).toEqual(ended);
+  });
+
   it('an action scheduled at now applies at once, after the instant, like apply()', async () => {
     const a = await make(sc());
     const b = await make(sc());
