@@ -158,3 +158,8 @@ export function expectationText(e: ExpectationLike, lang: Lang): string {
   const actual = e.actual === null ? '—' : rawValue(e.actual);
   return `${head} — ${s(lang, 'actual')} ${actual} ${e.pass ? '✓' : '✗'}`;
 }
+
+/** "a, b, or c" / "a、b或c": the choices a value may take, in the reader's language. */
+export function orList(lang: Lang, items: readonly string[]): string {
+  return new Intl.ListFormat(lang, { type: 'disjunction' }).format(items);
+}

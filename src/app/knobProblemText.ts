@@ -1,5 +1,6 @@
 import type { Lang } from './i18n/lang';
 import { s } from './i18n/strings';
+import { orList } from './format';
 import type { KnobProblem } from './knobs';
 
 /** A value the reader typed, as the sentence quotes it: numbers as written, text in quotes. */
@@ -37,10 +38,10 @@ export function knobProblemText(lang: Lang, p: KnobProblem): string {
     case 'too-big':
       return s(lang, p.inclusive ? 'knob_atMost' : 'knob_below', { max: String(p.max), got: given(p.got) });
     case 'not-one-of':
-      return s(lang, 'knob_oneOf', { values: new Intl.ListFormat(lang, { type: 'disjunction' }).format(p.values.map(given)), got: given(p.got) });
+      return s(lang, 'knob_oneOf', { values: orList(lang, p.values.map(given)), got: given(p.got) });
     case 'not-any-of': {
       const wanted = [...p.types.map((t) => typeWord(lang, t)), ...p.values.map(given)];
-      return s(lang, 'knob_oneOf', { values: new Intl.ListFormat(lang, { type: 'disjunction' }).format(wanted), got: given(p.got) });
+      return s(lang, 'knob_oneOf', { values: orList(lang, wanted), got: given(p.got) });
     }
     case 'other':
       return p.detail;

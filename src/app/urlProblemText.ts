@@ -1,5 +1,6 @@
 import type { Lang } from './i18n/lang';
 import { s } from './i18n/strings';
+import { orList } from './format';
 import type { UrlProblem } from '../scenario/urlProblems';
 
 /** Ids listed in a sentence: the language's own separator. */
@@ -18,7 +19,7 @@ export function urlProblemText(lang: Lang, p: UrlProblem): string {
     case 'not-flag':
       return s(lang, 'url_notFlag', { param: p.param, value: p.value });
     case 'not-choice':
-      return s(lang, 'url_notChoice', { param: p.param, value: p.value, choices: new Intl.ListFormat(lang, { type: 'disjunction' }).format(p.choices) });
+      return s(lang, 'url_notChoice', { param: p.param, value: p.value, choices: orList(lang, p.choices) });
     case 'not-speed':
       return s(lang, 'url_notSpeed', { param: p.param, value: p.value });
     case 'speed-range':
