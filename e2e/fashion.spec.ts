@@ -89,6 +89,10 @@ test('an unknown variant in the URL is named with the ones there are, and the ba
   await page.goto(`./?variant=nope&backend=wasm#scenario=${carried}`);
   await expect(page.getByTestId('error')).toContainText('variant: no variant "nope" (variants: async)');
   await expect(page.getByTestId('node-w0')).toBeVisible();
+  // The base run has an id too ("base"): a link may name it.
+  await page.goto(`./?scenario=${id}&variant=base&backend=wasm`);
+  await expect(page.getByTestId('node-w0')).toBeVisible();
+  await expect(page.getByTestId('error')).toHaveCount(0);
 });
 
 test('a scenario on a 2-D dataset never loads the Fashion-MNIST file', async ({ page }) => {

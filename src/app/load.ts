@@ -163,14 +163,10 @@ export async function applyEdit(candidate: unknown, pruned = 0): Promise<void> {
  */
 function variantOf(sc: Scenario, variant: string | undefined): Scenario {
   if (variant === undefined) return sc;
-  const known = (sc.variants ?? []).map((x) => x.id);
-  if (!known.includes(variant)) {
-    reportError(s(get().lang, 'urlFailed'), [urlProblemText(get().lang, { problem: 'unknown-variant', param: 'variant', value: variant, known })]);
-    return sc;
-  }
   const v = resolveVariant(sc, variant);
   if (v.ok) return v.scenario;
-  reportError(s(get().lang, 'urlFailed'), v.errors);
+  const lang = get().lang;
+  reportError(s(lang, 'urlFailed'), 'unknown' in v ? [urlProblemText(lang, { problem: 'unknown-variant', param: 'variant', value: variant, known: v.unknown })] : v.errors);
   return sc;
 }
 

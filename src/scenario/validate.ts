@@ -57,15 +57,21 @@ function validateOne(input: unknown): ValidationResult {
   return errors.length > 0 ? { ok: false, errors } : { ok: true, scenario: parsed.data };
 }
 
+/** resolveVariant's answer; `unknown` (the variants the file has) when it has no variant by that id. */
+export type VariantResult = ValidationResult | { ok: false; errors: string[]; unknown: readonly string[] };
+
 /**
  * The scenario that variant `id` runs: the base with the variant's patch, the base seed, and the
  * expectations that name this variant or "*". Validated like any scenario (validateScenario has
  * already reported the problems of a file's variants, with their paths).
  */
-export function resolveVariant(base: Scenario, id: string): ValidationResult {
+export function resolveVariant(base: Scenario, id: string): VariantResult {
   if (isBaseId(base, id)) return { ok: true, scenario: base };
   const v = base.variants?.find((x) => x.id === id);
-  if (!v) return { ok: false, errors: [`variant: no variant "${id}"${base.variants?.length ? ` (variants: ${base.variants.map((x) => x.id).join(', ')})` : ''}`] };
+  if (!v) {
+    const known = (base.variants ?? []).map((x) => x.id);
+    return { ok: false, errors: [`variant: no variant "${id}"${known.length ? ` (variants: ${known.join(', ')})` : ''}`], unknown: known };
+  }
   // The lesson's sampling times travel with the variant: every run is sampled where the lesson reads it.
   const times = lessonSampleTimes(base);
   // A variant's run is a plain scenario: the lesson script (acts, narration, metadata), shapes and

@@ -118,7 +118,8 @@ describe('variants (CURRICULUM §C.1, §C.7)', () => {
     expect(tpc.ok && tpc.scenario.expect.map((e) => e.metric)).toEqual(['steps', 'inDoubt']);
     expect(tpc.ok && tpc.scenario.variants).toBeUndefined();
     expect(expectationsFor(s.expect, null).map((e) => e.metric)).toEqual(['violations', 'steps']);
-    expect(resolveVariant(s, 'nope')).toEqual({ ok: false, errors: ['variant: no variant "nope" (variants: slow, 2pc)'] });
+    expect(resolveVariant(s, 'nope')).toEqual({ ok: false, errors: ['variant: no variant "nope" (variants: slow, 2pc)'], unknown: ['slow', '2pc'] });
+    expect(resolveVariant(s, 'base')).toEqual({ ok: true, scenario: s });
   });
 
   it('patchedInput does not modify the base', () => {
