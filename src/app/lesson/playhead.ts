@@ -1,4 +1,3 @@
-import type { Act, Step } from '../../scenario/lesson';
 import type { Simulation } from '../../engine/simulation';
 import { driver } from '../driver';
 import { get } from '../store';
@@ -62,14 +61,4 @@ export function timesOf(i: number): Array<number | null> {
 /** Forgets the cached firing times (a freshly opened lesson). */
 export function resetTimes(): void {
   cache = { key: '', times: [] };
-}
-
-export function currentAct(): Act | undefined {
-  const st = getLesson();
-  return st.acts[st.pos.act];
-}
-
-export function currentStep(): Step | undefined {
-  const st = getLesson();
-  return st.acts[st.pos.act]?.steps[st.pos.step];
 }
