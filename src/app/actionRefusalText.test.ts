@@ -18,7 +18,7 @@ describe('actionRefusalText', () => {
   it('says it in Chinese, naming the selector and the nodes', () => {
     expect(refusals.map((r) => actionRefusalText('zh', r))).toEqual([
       '这次运行已经结束；重新开始后再试',
-      '没有已崩溃的节点可作“@crashed”',
+      '没有已崩溃的节点可对应“@crashed”',
       '现在没有节点符合“@leader”',
       '“@leader”和“s1”现在是同一个节点（s1）；链路要连接两个节点',
     ]);
