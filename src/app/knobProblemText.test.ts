@@ -39,7 +39,7 @@ describe('knobProblemText', () => {
       expect(t).not.toBe(knobProblemText('en', every[i]));
     }
     expect(zh[4]).toBe('必须大于 0，输入的是 -5');
-    expect(zh[9]).toBe('只能是 数字或"inf"，输入的是 "soon"');
+    expect(zh[9]).toBe('只能是数字或"inf"，输入的是 "soon"');
   });
 
   it('reads what applyKnob reports: a 中文 form says rtoMs -5 in Chinese', () => {
