@@ -125,6 +125,18 @@ test('hostile files get a readable error naming the field, and the loaded scenar
   }
   expect(await page.evaluate(() => ({}) as Record<string, unknown>)).not.toHaveProperty('polluted');
   expect(await page.evaluate(() => 'polluted' in Object.prototype)).toBe(false);
+  // A Chinese page words the checker's facts in Chinese; paths and values stay as the file wrote them.
+  await page.getByTestId('lang-toggle').click();
+  const zh: Array<[string, string, string]> = [
+    ['workers-zh.json', base.replace('"workers":2', '"workers":100'), 'cluster.workers：不能大于 64，输入的是 100'],
+    ['proto-zh.json', base.replace('{', '{"__proto__":{"polluted":1},'), '场景文件：没有“__proto__”这个字段'],
+    ['node-zh.json', base.replace('"seed":3', '"seed":3,"timeline":[{"at":100,"do":"crash","node":"w7"}]'), 'timeline[0].node：节点“w7”不存在（集群中有 w0-w1）'],
+  ];
+  for (const [name, text, message] of zh) {
+    await page.getByTestId('open-file').setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(text) });
+    await expect(page.getByTestId('error').last(), name).toContainText(message);
+    await expect(page.getByTestId('node-s0'), name).toBeVisible();
+  }
   await clean(page, w);
 });
 

@@ -6,6 +6,7 @@ import { resolveVariant, validateScenario } from '../scenario/validate';
 import { fetchBuiltin, fetchBuiltinIds, parseScenarioText } from '../scenario/loader';
 import { decodeScenarioHashAny, parseUrlParams } from '../scenario/url';
 import { urlProblemText } from './urlProblemText';
+import { problemLines } from './scenarioProblemText';
 import type { BackendChoice } from '../train/types';
 import type { Trainer } from '../train/types';
 import { driver } from './driver';
@@ -150,7 +151,7 @@ export async function applyEdit(candidate: unknown, pruned = 0): Promise<void> {
   const lang = get().lang;
   const r = validateScenario(candidate);
   if (!r.ok) {
-    reportError(s(lang, 'invalidScenario'), [...r.errors, s(lang, 'keptPrevious')]);
+    reportError(s(lang, 'invalidScenario'), [...problemLines(lang, r), s(lang, 'keptPrevious')]);
     return;
   }
   const ok = await loadScenario(r.scenario, { autoplay: get().status === 'running' });
@@ -166,7 +167,7 @@ function variantOf(sc: Scenario, variant: string | undefined): Scenario {
   const v = resolveVariant(sc, variant);
   if (v.ok) return v.scenario;
   const lang = get().lang;
-  reportError(s(lang, 'urlFailed'), 'unknown' in v ? [urlProblemText(lang, { problem: 'unknown-variant', param: 'variant', value: variant, known: v.unknown })] : v.errors);
+  reportError(s(lang, 'urlFailed'), 'unknown' in v ? [urlProblemText(lang, { problem: 'unknown-variant', param: 'variant', value: variant, known: v.unknown })] : problemLines(lang, v));
   return sc;
 }
 
@@ -180,7 +181,7 @@ export async function openBuiltin(id: string, opts: { autoplay?: boolean; varian
       ? { ok: false as const, errors: [urlProblemText(lang, { problem: 'unknown-builtin', param: 'scenario', value: id, known })] }
       : await fetchBuiltin(id, builtinBase);
   if (!r.ok) {
-    reportError(s(lang, 'builtinFailed', { id }), [...r.errors, ...(get().sim ? [s(lang, 'keptPrevious')] : [])]);
+    reportError(s(lang, 'builtinFailed', { id }), [...problemLines(lang, r), ...(get().sim ? [s(lang, 'keptPrevious')] : [])]);
     return false;
   }
   return loadScenario(variantOf(r.scenario, opts.variant), { autoplay: opts.autoplay });
@@ -197,7 +198,7 @@ export async function openFile(file: File): Promise<void> {
   }
   const r = parseScenarioText(text);
   if (!r.ok) {
-    reportError(s(lang, 'fileFailed', { file: file.name }), [...r.errors, ...(get().sim ? [s(lang, 'keptPrevious')] : [])]);
+    reportError(s(lang, 'fileFailed', { file: file.name }), [...problemLines(lang, r), ...(get().sim ? [s(lang, 'keptPrevious')] : [])]);
     return;
   }
   await loadScenario(r.scenario);
@@ -239,7 +240,7 @@ async function openHash(value: string, autoplay: boolean, variant?: string): Pro
   const decoded = await decodeScenarioHashAny(value);
   const r = decoded.ok ? parseScenarioText(decoded.json) : { ok: false as const, errors: [urlProblemText(lang, decoded.problem)] };
   if (!r.ok) {
-    reportError(s(lang, 'urlFailed'), [...r.errors, ...(get().sim ? [s(lang, 'keptPrevious')] : [])]);
+    reportError(s(lang, 'urlFailed'), [...problemLines(lang, r), ...(get().sim ? [s(lang, 'keptPrevious')] : [])]);
     return false;
   }
   return loadScenario(variantOf(r.scenario, variant), { autoplay });

@@ -1,4 +1,7 @@
 import type { z } from 'zod/mini';
+import { formatIdOf, givenOf, problemLine, problemMessage, type PathKey, type ProblemFact, type ScenarioProblem, type Wanted } from './problems';
+
+export { describeValue, formatPath, type PathKey } from './problems';
 
 /**
  * Turns zod issues into one readable line each: `path: message`. Users read these lines when a
@@ -7,158 +10,99 @@ import type { z } from 'zod/mini';
  * internal wording or a stack trace.
  */
 
-export type PathKey = PropertyKey;
-
-/** `['timeline', 2, 'groups', 0, 1]` → `timeline[2].groups[0][1]`; odd keys are quoted. */
-export function formatPath(path: readonly PathKey[]): string {
-  let out = '';
-  for (const key of path) {
-    if (typeof key === 'number') out += `[${key}]`;
-    else if (typeof key === 'symbol') out += `[${String(key)}]`;
-    else if (/^[A-Za-z_$][\w$]*$/.test(key)) out += out === '' ? key : `.${key}`;
-    else out += `[${JSON.stringify(key)}]`;
-  }
-  return out;
-}
-
-/** A short rendering of a given value for "got …" clauses. */
-export function describeValue(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object') return 'an object';
-  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 37)}...` : value);
-  return String(value);
-}
-
-const typeNames: Record<string, string> = {
-  number: 'a number',
-  int: 'an integer',
-  string: 'a string',
-  boolean: 'true or false',
-  object: 'an object',
-  array: 'an array',
-  null: 'null',
-  // a required field of any type (`z.unknown()`), such as a log entry's action
-  nonoptional: 'a value',
-};
-
-function typeName(t: string): string {
-  return typeNames[t] ?? t;
-}
-
-/** What the user wrote, as a JSON type word, for wrong-type messages. */
-function jsonType(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object') return 'an object';
-  if (typeof value === 'string') return `a string (${describeValue(value)})`;
-  if (typeof value === 'number') return Number.isFinite(value) ? `the number ${value}` : 'a number too large to represent (it reads as infinity)';
-  if (typeof value === 'boolean') return String(value);
-  return typeof value;
-}
-
-/** Words for discriminator fields, so an unknown `do` reads "unknown action". */
-const discriminatorWords: Record<string, string> = { do: 'action', kind: 'strategy' };
-
-function quoteList(values: readonly unknown[]): string {
-  return values.map((v) => (typeof v === 'string' ? `"${v}"` : String(v))).join(', ');
-}
-
 /** Optional hint source: given an unknown field name, suggest a known one. */
 export type FieldSuggester = (unknownKey: string) => string | undefined;
 
 type Issue = z.core.$ZodIssue;
 
-/** The message part (after `path: `) for one issue. */
-export function issueMessage(issue: Issue, suggest?: FieldSuggester): string {
+/** The fact one zod issue reports (the part after `path: `). */
+export function issueFact(issue: Issue, suggest?: FieldSuggester): ProblemFact {
   const input = (issue as { input?: unknown }).input;
+  const got = givenOf(input);
   switch (issue.code) {
     case 'invalid_type': {
-      if (input === undefined) return `missing (expected ${typeName(issue.expected)})`;
-      if (issue.expected === 'int' && typeof input === 'number') return `expected an integer, got ${input}`;
-      return `expected ${typeName(issue.expected)}, got ${jsonType(input)}`;
+      if (input === undefined) return { kind: 'missing', expected: issue.expected };
+      if (issue.expected === 'int' && typeof input === 'number') return { kind: 'notInteger', got: input };
+      return { kind: 'wrongType', expected: issue.expected, got };
     }
-    case 'unrecognized_keys': {
-      return issue.keys
-        .map((k) => {
-          const hint = suggest?.(k);
-          return `unknown field "${k}"${hint ? ` (did you mean "${hint}"?)` : ''}`;
-        })
-        .join('; ');
-    }
+    case 'unrecognized_keys':
+      return { kind: 'unknownFields', fields: issue.keys.map((key) => ({ key, ...(suggest?.(key) ? { hint: suggest(key) } : {}) })) };
     case 'invalid_union': {
       const disc = (issue as { discriminator?: string }).discriminator;
       const options = (issue as { options?: unknown[] }).options;
       if (disc !== undefined && options) {
-        const word = discriminatorWords[disc] ?? disc;
         const given = input !== null && typeof input === 'object' ? (input as Record<string, unknown>)[disc] : undefined;
-        const head = given === undefined ? `missing ${word}` : `unknown ${word} ${describeValue(given)}`;
-        return `${head}; valid ${word === disc ? 'values' : `${word === 'strategy' ? 'strategies' : `${word}s`}`}: ${options.join(', ')}`;
+        return { kind: 'unknownOption', field: disc, given: given === undefined ? null : givenOf(given), options: options.map(String) };
       }
       // A plain union (e.g. `at`: a number or "end"): list what each branch expected.
-      const wanted: string[] = [];
+      const wanted: Wanted[] = [];
       for (const branch of issue.errors) {
         const first = branch[0];
         if (!first) continue;
-        if (first.code === 'invalid_type') wanted.push(typeName(first.expected));
-        else if (first.code === 'invalid_value') wanted.push(quoteList(first.values));
-        else if (first.code === 'too_small' || first.code === 'too_big') wanted.push(issueMessage(first, suggest));
+        if (first.code === 'invalid_type') wanted.push({ t: 'type', expected: first.expected });
+        else if (first.code === 'invalid_value') wanted.push({ t: 'values', values: first.values });
+        else if (first.code === 'too_small' || first.code === 'too_big') wanted.push({ t: 'bound', fact: issueFact(first, suggest) as Extract<Wanted, { t: 'bound' }>['fact'] });
       }
-      if (wanted.length > 0) return `expected ${wanted.join(' or ')}, got ${jsonType(input)}`;
-      return `invalid value ${describeValue(input)}`;
+      if (wanted.length > 0) return { kind: 'noBranch', wanted, got };
+      return { kind: 'invalidValue', got };
     }
-    case 'invalid_value': {
-      const vals = issue.values;
-      if (vals.length === 1) return `expected ${quoteList(vals)}, got ${describeValue(input)}`;
-      return `expected one of ${quoteList(vals)}, got ${describeValue(input)}`;
-    }
+    case 'invalid_value':
+      return { kind: 'notOneOf', values: issue.values, got };
     case 'too_small': {
       const min = String(issue.minimum);
-      if (issue.origin === 'array' || issue.origin === 'set') {
-        const n = Array.isArray(input) ? input.length : undefined;
-        return `needs at least ${min} item${min === '1' ? '' : 's'}${n === undefined ? '' : ` (got ${n})`}`;
-      }
-      if (issue.origin === 'string') return `must be at least ${min} characters long`;
-      return `must be ${issue.inclusive ? '>=' : '>'} ${min}, got ${describeValue(input)}`;
+      if (issue.origin === 'array' || issue.origin === 'set') return { kind: 'tooFewItems', min, ...(Array.isArray(input) ? { got: input.length } : {}) };
+      if (issue.origin === 'string') return { kind: 'tooShort', min };
+      return { kind: 'tooSmall', min, inclusive: issue.inclusive === true, got };
     }
     case 'too_big': {
       const max = String(issue.maximum);
-      if (issue.origin === 'array' || issue.origin === 'set') {
-        const n = Array.isArray(input) ? input.length : undefined;
-        return `allows at most ${max} item${max === '1' ? '' : 's'}${n === undefined ? '' : ` (got ${n})`}`;
-      }
-      if (issue.origin === 'string') return `must be at most ${max} characters long`;
-      return `must be ${issue.inclusive ? '<=' : '<'} ${max}, got ${describeValue(input)}`;
+      if (issue.origin === 'array' || issue.origin === 'set') return { kind: 'tooManyItems', max, ...(Array.isArray(input) ? { got: input.length } : {}) };
+      if (issue.origin === 'string') return { kind: 'tooLong', max };
+      return { kind: 'tooBig', max, inclusive: issue.inclusive === true, got };
     }
     case 'invalid_format':
-      // Our schemas give regexes a human message ("expected a node id such as …").
-      return `${issue.message.startsWith('Invalid') ? `invalid ${issue.format}` : issue.message}, got ${describeValue(input)}`;
+      // Our schemas give patterns a message of their own (problems.ts formatMessages).
+      return { kind: 'badFormat', format: formatIdOf(issue.message), zodFormat: issue.format, message: issue.message, got };
     case 'invalid_key': {
       // A record's key failed its schema: say what the key should look like.
       const inner = issue.issues[0];
-      return inner ? `invalid key: ${issueMessage(inner, suggest)}` : 'invalid key';
+      return { kind: 'invalidKey', inner: inner ? issueFact(inner, suggest) : null };
     }
     case 'not_multiple_of':
-      return `must be a multiple of ${String(issue.divisor)}, got ${describeValue(input)}`;
+      return { kind: 'notMultipleOf', divisor: String(issue.divisor), got };
     default:
-      return issue.message;
+      return { kind: 'other', text: issue.message };
   }
 }
 
-/** One line per issue, `prefix.path: message`; `root` names the whole value when the path is empty. */
-export function formatIssues(
-  issues: readonly Issue[],
-  opts: { prefix?: readonly PathKey[]; root?: string; suggest?: FieldSuggester; misnomers?: Readonly<Record<string, string>> } = {},
-): string[] {
+/** The message part (after `path: `) for one issue, in English. */
+export function issueMessage(issue: Issue, suggest?: FieldSuggester): string {
+  return problemMessage(issueFact(issue, suggest));
+}
+
+export interface IssueOptions {
+  prefix?: readonly PathKey[];
+  /** Names the whole value when the path is empty. */
+  root?: string;
+  suggest?: FieldSuggester;
+  /** Names people believe exist (e.g. Kafka's "max.message.delay.ms"), each with its correction. */
+  misnomers?: Readonly<Record<string, string>>;
+}
+
+/** One problem per issue. */
+export function issueProblems(issues: readonly Issue[], opts: IssueOptions = {}): ScenarioProblem[] {
+  const prefix = opts.prefix ?? [];
+  const root = opts.root ?? 'value';
   return issues.map((issue) => {
-    // A name people believe exists (e.g. Kafka's "max.message.delay.ms") gets its own correction.
     const myth = issue.code === 'unrecognized_keys' ? issue.keys.find((k) => Object.hasOwn(opts.misnomers ?? {}, k)) : undefined;
-    if (myth !== undefined) return `${formatPath([...(opts.prefix ?? []), ...issue.path, myth])}: ${opts.misnomers![myth]}`;
-    const path = formatPath([...(opts.prefix ?? []), ...issue.path]);
-    const where = path === '' ? (opts.root ?? 'value') : path;
-    return `${where}: ${issueMessage(issue, opts.suggest)}`;
+    if (myth !== undefined) return { path: [...prefix, ...issue.path, myth], root, fact: { kind: 'other', text: opts.misnomers![myth] } };
+    return { path: [...prefix, ...issue.path], root, fact: issueFact(issue, opts.suggest) };
   });
+}
+
+/** One line per issue, `prefix.path: message`; `root` names the whole value when the path is empty. */
+export function formatIssues(issues: readonly Issue[], opts: IssueOptions = {}): string[] {
+  return issueProblems(issues, opts).map(problemLine);
 }
 
 /** Edit distance, small strings only (field names). */

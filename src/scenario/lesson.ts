@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { localizedText } from './text';
+import { formatMessages } from './problems';
 
 /**
  * The lesson script of a scenario file (CURRICULUM §C.7–C.8): acts, narration steps, predictions,
@@ -33,7 +34,7 @@ export type When = z.infer<typeof whenSchema>;
  * optionally prefixed by a variant (`async/chart:divergence`). The view highlights it.
  */
 export const focusPattern = /^(?:[a-z0-9-]+\/)?(?:topology|timeline|node:[a-z]\d+|link:[a-z]\d+-[a-z]\d+|chart:[a-zA-Z]+|panel:[a-zA-Z-]+)$/;
-export const focusSchema = z.string().check(z.regex(focusPattern, 'expected topology, timeline, node:<id>, link:<a>-<b>, chart:<name> or panel:<name>, optionally after "<variant>/"'));
+export const focusSchema = z.string().check(z.regex(focusPattern, formatMessages.focus));
 
 export const predictSchema = z.strictObject({
   question: text,

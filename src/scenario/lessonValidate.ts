@@ -1,5 +1,6 @@
 import { parseAction } from './parseAction';
-import { formatPath, makeSuggester, type PathKey } from './issues';
+import { makeSuggester } from './issues';
+import { otherAt, type PathKey, type ScenarioProblem } from './problems';
 import type { When } from './lesson';
 import { lessonSteps, lessonTexts, lessonWhens } from './lessonRefs';
 import { clusterNodeIds, unknownNodeMessage } from './nodes';
@@ -21,9 +22,9 @@ export type LessonRunsById = ReadonlyMap<string, Scenario>;
 const suggestMetric = makeSuggester(metricNames);
 const knownMetrics: ReadonlySet<string> = new Set(metricNames);
 
-export function lessonProblems(s: Scenario, runs: LessonRunsById, events: readonly string[]): string[] {
-  const errors: string[] = [];
-  const at = (path: readonly PathKey[], msg: string) => errors.push(`${formatPath(path)}: ${msg}`);
+export function lessonProblems(s: Scenario, runs: LessonRunsById, events: readonly string[]): ScenarioProblem[] {
+  const errors: ScenarioProblem[] = [];
+  const at = (path: readonly PathKey[], msg: string) => errors.push(otherAt(path, msg));
   const ids = [baseIdOf(s), ...(s.variants ?? []).map((v) => v.id)];
   const idList = `runs: ${ids.join(', ')}${baseIdOf(s) !== 'base' ? ' ("base" names the base too)' : ''}`;
   const run = (id: string) => runs.get(id);

@@ -1,5 +1,5 @@
 import { parseJson } from './json';
-import { validateScenario, type ValidationResult } from './validate';
+import { failed, validateScenario, type ValidationResult } from './validate';
 
 /**
  * Loading scenarios from text and from the built-in set. Browser-safe: no node:* imports (the
@@ -49,7 +49,9 @@ export async function fetchBuiltin(id: string, baseUrl = './scenarios/'): Promis
     return { ok: false, errors: [`scenario: could not load "${id}": ${e instanceof Error ? e.message : String(e)}`] };
   }
   const result = parseScenarioText(text);
-  return checkBuiltinId(id, result.ok ? result : { ok: false, errors: result.errors.map((m) => `${id}.json: ${m}`) });
+  if (result.ok) return checkBuiltinId(id, result);
+  // Every line names the file, so a built-in's problem is found where it is.
+  return result.problems ? failed(result.problems.map((p) => ('more' in p ? p : { ...p, file: `${id}.json` }))) : { ok: false, errors: result.errors.map((m) => `${id}.json: ${m}`) };
 }
 
 /** Browser: the list of built-in ids from `<baseUrl>/index.json`. */

@@ -1,4 +1,5 @@
 import type { Action } from '../sim/types';
+import type { ProblemFact } from './problems';
 
 /**
  * Node ids of a cluster and the checks that an action only names nodes that exist. Shared by the
@@ -67,12 +68,18 @@ export function unknownNodeMessage(id: string, nodeIds: readonly string[]): stri
   return `node "${id}" does not exist (cluster has ${describeNodeIds(nodeIds)})`;
 }
 
-/** Problems with the nodes an action names, as `[path-suffix, message]` pairs. */
+/** Problems with the nodes an action names, as `[path-suffix, message]` pairs (English). */
 export function actionNodeProblems(action: Action, nodeIds: readonly string[]): Array<[string, string]> {
+  return actionNodeFacts(action, nodeIds).map(([field, f]) => [field, f.kind === 'unknownNode' ? unknownNodeMessage(f.id, f.known) : f.kind === 'other' ? f.text : f.kind]);
+}
+
+/** Problems with the nodes an action names, as `[path-suffix, fact]` pairs. */
+export function actionNodeFacts(action: Action, nodeIds: readonly string[]): Array<[string, ProblemFact]> {
   const known = new Set(nodeIds);
-  const problems: Array<[string, string]> = [];
+  const problems: Array<[string, ProblemFact]> = [];
+  const other = (field: string, text: string) => problems.push([field, { kind: 'other', text }]);
   const need = (field: string, id: string) => {
-    if (!known.has(id)) problems.push([field, unknownNodeMessage(id, nodeIds)]);
+    if (!known.has(id)) problems.push([field, { kind: 'unknownNode', id, known: nodeIds }]);
   };
   switch (action.do) {
     case 'partition': {
@@ -80,7 +87,7 @@ export function actionNodeProblems(action: Action, nodeIds: readonly string[]): 
       for (const group of action.groups) {
         for (const id of group) {
           if (seen.has(id)) {
-            problems.push(['groups', `node "${id}" is listed more than once`]);
+            other('groups', `node "${id}" is listed more than once`);
             continue;
           }
           seen.add(id);
@@ -97,7 +104,7 @@ export function actionNodeProblems(action: Action, nodeIds: readonly string[]): 
       // Selectors resolve when the action fires; two equal selectors can only name one node.
       if (!action.from.startsWith('@')) need('from', action.from);
       if (!action.to.startsWith('@')) need('to', action.to);
-      if (action.from === action.to) problems.push(['to', `"from" and "to" are the same node ("${action.to}"); a link joins two nodes`]);
+      if (action.from === action.to) other('to', `"from" and "to" are the same node ("${action.to}"); a link joins two nodes`);
       break;
     case 'crash':
     case 'restart':

@@ -7,6 +7,7 @@ import { intBetween, nonNeg, positiveMax, text } from './schemaFields';
 import { computeSchema, modelSchema, networkSchema, securitySchema } from './setupSchemas';
 import { timelineEntrySchema } from './actionSchemas';
 import { expectationSchema } from './expectationSchema';
+import { formatMessages } from './problems';
 
 /**
  * Scenario file, schema 1 (CONTRACTS.md §1). Structural rules live here; rules that need the
@@ -36,7 +37,7 @@ export const variantIdPattern = /^[a-z0-9-]+$/;
  * replaces the strategy whole. Variants run with the base seed; variants.ts applies the patches.
  */
 export const variantSchema = z.strictObject({
-  id: z.string().check(z.regex(variantIdPattern, 'use lowercase letters, digits and "-"')),
+  id: z.string().check(z.regex(variantIdPattern, formatMessages['lower-id'])),
   title: z.optional(text),
   patch: z.record(z.string(), z.unknown()),
 });
@@ -54,7 +55,7 @@ export { coordinationSchema } from '../protocols/coord/config';
 
 export const scenarioSchema = z.strictObject({
   schema: z.literal(1),
-  id: z.string().check(z.regex(/^[a-z0-9-]+$/, 'use lowercase letters, digits and "-"')),
+  id: z.string().check(z.regex(/^[a-z0-9-]+$/, formatMessages['lower-id'])),
   title: z._default(text, { en: 'Untitled scenario', zh: '未命名场景' }),
   description: z.optional(text),
   seed: z.int(),
@@ -79,7 +80,7 @@ export const scenarioSchema = z.strictObject({
    * The name the base goes by among its variants (CURRICULUM names it: L1's "ring", L5's "ssp-4"):
    * `variant`, `than`, shapes, acts' `show` and placeholders may use it; "base" always works too.
    */
-  base: z.optional(z.strictObject({ id: z.string().check(z.regex(variantIdPattern, 'use lowercase letters, digits and "-"')), title: z.optional(text) })),
+  base: z.optional(z.strictObject({ id: z.string().check(z.regex(variantIdPattern, formatMessages['lower-id'])), title: z.optional(text) })),
   /** Shape expectations over ordered variants (CURRICULUM §C.7): "u" holds iff the minimum is strictly inside. */
   shapes: z.optional(z.array(shapeExpectationSchema)),
   /**

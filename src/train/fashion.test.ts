@@ -157,7 +157,7 @@ describe('the Fashion-MNIST model', () => {
   it('a scenario may ask for at most the 5 000 committed training images', () => {
     const base = { schema: 1, id: 'f', seed: 1, durationMs: 1000, cluster: { workers: 2 }, strategy: { kind: 'allreduce' } };
     expect(validateScenario({ ...base, model: { dataset: 'fashion-mnist', samples: 5000 } }).ok).toBe(true);
-    expect(validateScenario({ ...base, model: { dataset: 'fashion-mnist', samples: 5001 } })).toEqual({
+    expect(validateScenario({ ...base, model: { dataset: 'fashion-mnist', samples: 5001 } })).toMatchObject({
       ok: false,
       errors: ['model.samples: fashion-mnist has 5000 training images (got 5001)'],
     });

@@ -13,6 +13,7 @@ import { openLessonRuns, type OpenLessonOptions } from './runtime';
 import { isLesson, parseStepParam } from './script';
 import { urlProblemText } from '../urlProblemText';
 import { getLesson } from './store';
+import { problemLines } from '../scenarioProblemText';
 
 /**
  * Opening a lesson — from `?lesson=<id>` (a built-in), or a scenario file or `#scenario=` link
@@ -66,7 +67,7 @@ export async function openLessonById(id: string, opts: LessonOpen = {}, scenario
   const r = await fetchBuiltin(id, './scenarios/');
   if (!r.ok) {
     const lang = get().lang;
-    reportError(s(lang, 'builtinFailed', { id }), r.errors);
+    reportError(s(lang, 'builtinFailed', { id }), problemLines(lang, r));
     return false;
   }
   return openLesson(r.scenario, opts);

@@ -4,6 +4,7 @@ import type { CheckWhat } from '../../check/models';
 import type { ServerTable } from '../views/serverModel';
 import type { NodeSentences } from './nodeWords';
 import type { NoteTable } from './noteWords';
+import type { ProblemWords } from '../../scenario/problems';
 
 /**
  * One language's sentence tables: what the words modules say in it. English's are bundled (the
@@ -16,6 +17,8 @@ export interface WordTables {
   nodes: NodeSentences;
   checks: Record<CheckWhat, string>;
   servers: ServerTable;
+  /** A scenario file's problems. */
+  problems: ProblemWords;
 }
 
 const warned = new Set<Lang>();

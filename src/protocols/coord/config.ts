@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { formatMessages } from '../../scenario/problems';
 
 /**
  * The `coordination` block of a scenario (CURRICULUM §C.1): how the `coord` nodes c0… serve the
@@ -19,8 +20,8 @@ export const coordinationSchema = z.strictObject({
   /** The server each worker's session (or etcd client connection) starts on; unlisted: round robin. */
   sessions: z._default(
     z.record(
-      z.string().check(z.regex(/^w\d+$/, 'expected a worker id such as "w0"')),
-      z.string().check(z.regex(/^c\d+$/, 'expected a coordination node such as "c0"')),
+      z.string().check(z.regex(/^w\d+$/, formatMessages['worker-id'])),
+      z.string().check(z.regex(/^c\d+$/, formatMessages['coord-node'])),
     ),
     {},
   ),

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { formatMessages } from '../../scenario/problems';
 
 /**
  * Knobs of `kafka-ps`, under Kafka's own names and with Kafka 4.0's defaults (TRUTHS.md):
@@ -31,8 +32,8 @@ export const kafkaPsKnobs = z.strictObject({
   /** Worker → PS replica it reads parameters from (default round-robin w_i → s_(i mod servers)). */
   readFrom: z.optional(
     z.record(
-      z.string().check(z.regex(/^w\d+$/, 'expected a worker id such as "w0"')),
-      z.string().check(z.regex(/^s\d+$/, 'expected a PS replica id such as "s0"')),
+      z.string().check(z.regex(/^w\d+$/, formatMessages['worker-id'])),
+      z.string().check(z.regex(/^s\d+$/, formatMessages['ps-replica'])),
     ),
   ),
 });

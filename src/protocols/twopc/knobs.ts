@@ -1,11 +1,12 @@
 import { z } from 'zod/mini';
 import { clientKnobShape } from '../rsmClientKnobs';
+import { formatMessages } from '../../scenario/problems';
 
 /** Knobs of `2pc-ps` (the strategy, and where its rules come from: twoPcPs.ts). */
 export const twoPcPsKnobs = z.strictObject({
   kind: z.literal('2pc-ps'),
   /** The server that runs the coordinator (it is a participant too). */
-  coordinator: z._default(z.string().check(z.regex(/^s\d+$/, 'expected a server id such as "s0"')), 's0'),
+  coordinator: z._default(z.string().check(z.regex(/^s\d+$/, formatMessages['server-id'])), 's0'),
   /** How long the coordinator waits for every vote before it aborts; a prepared participant waits twice this for the decision before it asks around. */
   voteTimeoutMs: z._default(z.number().check(z.positive()), 300),
   ...clientKnobShape,

@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { validateScenario } from '../scenario/validate';
+import { problemLine, type ProblemFact, type ScenarioProblem } from '../scenario/problems';
+import { problemLines, scenarioProblemText } from './scenarioProblemText';
+import { ensureLang } from './i18n/catalog';
+
+/**
+ * A scenario file's problems reach the reader as facts (scenario/problems.ts) that the app words:
+ * in English the very line the checker (and the CLI) prints, in Chinese a sentence that keeps the
+ * field's path and the value as the file wrote them.
+ */
+
+const base = { schema: 1, id: 'test', seed: 7, durationMs: 20000, cluster: { workers: 4 }, strategy: { kind: 'allreduce' } };
+
+/** Files that break each rule the checker words as a fact. */
+const bad: unknown[] = [
+  { ...base, id: undefined },
+  { ...base, cluster: { workers: 2.5 } },
+  { ...base, seed: 'x' },
+  { ...base, durationMS: 1 },
+  { ...base, strategy: { kind: 'nope' } },
+  { ...base, timeline: [{ at: 1, do: 'explode' }, { at: 1 }] },
+  { ...base, expect: [{ at: 'soon', metric: 'loss', op: '<', value: 1 }] },
+  { ...base, model: { dataset: 'mnist' } },
+  { ...base, timeline: [{ at: 1, do: 'partition', groups: [] }] },
+  { ...base, durationMs: -1, cluster: { workers: 100 } },
+  { ...base, id: 'Bad_Id', compute: { stragglers: [{ node: 'x1', slowdown: 2 }] } },
+  { ...base, schema: 2 },
+  { ...base, timeline: [{ at: 999999, do: 'heal' }, { at: 100, do: 'crash', node: 'w9' }] },
+  { ...base, strategy: { kind: 'raft-ps' }, cluster: { workers: 2, servers: 1 } },
+  { ...base, timeline: [{ at: 100, do: 'crash', node: 'w3' }], variants: [{ id: 'small', patch: { cluster: { workers: 2 } } }] },
+  { ...base, timeline: Array.from({ length: 30 }, () => ({ at: 1, do: 'crash', node: 'w9' })) },
+  { ...base, timeline: [{ at: 1, do: 'cut', from: 'w0', to: 'w0' }] },
+];
+
+function problemsOf(input: unknown): { errors: string[]; problems: ScenarioProblem[] } {
+  const r = validateScenario(input);
+  if (r.ok || !r.problems) throw new Error(`expected typed problems for ${JSON.stringify(input)}`);
+  return { errors: r.errors, problems: r.problems };
+}
+
+const checked = bad.map(problemsOf);
+const at = (path: PropertyKey[], fact: ProblemFact): ScenarioProblem => ({ path, root: 'scenario', fact });
+/** Facts no current schema produces from a file, built by hand so their wording is pinned too. */
+const byHand: ScenarioProblem[] = [
+  at(['x'], { kind: 'invalidValue', got: { t: 'object' } }),
+  at(['x'], { kind: 'invalidKey', inner: { kind: 'tooShort', min: '1' } }),
+  at(['x'], { kind: 'invalidKey', inner: null }),
+  at(['x'], { kind: 'notMultipleOf', divisor: '5', got: { t: 'number', v: 7 } }),
+  at(['x'], { kind: 'tooLong', max: '40' }),
+  at(['x'], { kind: 'tooManyItems', max: '1', got: 3 }),
+  at(['x'], { kind: 'wrongType', expected: 'array', got: { t: 'number', v: Infinity } }),
+  { ...at(['cluster', 'workers'], { kind: 'tooBig', max: '64', inclusive: true, got: { t: 'number', v: 99 } }), file: 'lesson.json' },
+  { more: 4 },
+];
+
+function kindOf(p: ScenarioProblem): string {
+  return 'more' in p ? 'more' : p.fact.kind;
+}
+
+describe('scenarioProblemText', () => {
+  it('in English, is the line the checker prints, for every problem', () => {
+    for (const { errors, problems } of checked) expect(problems.map((p) => scenarioProblemText('en', p))).toEqual(errors);
+    for (const p of byHand) expect(scenarioProblemText('en', p)).toBe(problemLine(p));
+  });
+
+  it('covers every kind of fact', () => {
+    const seen = new Set([...checked.flatMap((c) => c.problems), ...byHand].map(kindOf));
+    const all = ['missing', 'notInteger', 'wrongType', 'unknownFields', 'unknownOption', 'noBranch', 'invalidValue', 'notOneOf', 'tooFewItems', 'tooManyItems', 'tooShort', 'tooLong', 'tooSmall', 'tooBig', 'badFormat', 'invalidKey', 'notMultipleOf', 'schemaVersion', 'afterEnd', 'unknownNode', 'strategyNeeds', 'other', 'more'];
+    // tooShort appears inside invalidKey only.
+    expect(all.filter((k) => !seen.has(k) && k !== 'tooShort')).toEqual([]);
+  });
+
+  it('in Chinese, keeps the path and the value as written and says the rest in Chinese', async () => {
+    await ensureLang('zh');
+    const zh = (i: number) => problemLines('zh', checked[i]);
+    expect(zh(0)).toEqual(['id：缺少此项（应为字符串）']);
+    expect(zh(3)).toEqual(['场景文件：没有“durationMS”这个字段（是不是“durationMs”？）']);
+    expect(zh(9)).toEqual(['durationMs：必须大于 0，输入的是 -1', 'cluster.workers：不能大于 64，输入的是 100']);
+    expect(zh(13)).toEqual(['cluster.servers：策略“raft-ps”至少需要 3 个服务器（现在是 1 个）']);
+    expect(zh(14)).toEqual(['variants[0]（“small”）：timeline[0].node：节点“w3”不存在（集群中有 w0-w1）']);
+    expect(zh(15).at(-1)).toBe('……还有 5 个问题');
+    expect(scenarioProblemText('zh', byHand[7])).toBe('lesson.json：cluster.workers：不能大于 64，输入的是 99');
+    // Past its path, every line but an English-only rule's is Chinese: the Latin words left are
+    // what the file writes (quoted values, field and strategy names, JSON's literals).
+    const kept = new Set(['null', 'true', 'false', 'undefined', 'CAP', 'ID']);
+    const english: string[] = [];
+    for (const p of [...checked.flatMap((c) => c.problems), ...byHand]) {
+      if (kindOf(p) === 'other') continue;
+      const line = scenarioProblemText('zh', p);
+      expect(line).toMatch(/[\u4e00-\u9fff]/);
+      const words = line
+        .replace(/[\w$.[\]]+(?=：|（“)/g, ' ')
+        .replace(/"[^"\s]*"|“[^”]*”|\b[wsbc]\d+\b|[a-z]+(?:-[a-z0-9]+)+|\b(?:allreduce|ssp|degrade|partition|heal|cut|restore|crash|restart|slow|timeout|link|pause|putMeta|tamper|untamper|byzantine|honest|submit|network|broker)\b/g, ' ')
+        .match(/[A-Za-z]{2,}/g);
+      for (const w of words ?? []) if (!kept.has(w)) english.push(`${w} in ${line}`);
+    }
+    expect(english).toEqual([]);
+  });
+
+  it('a check without facts (a JSON syntax error) shows its lines as they are', () => {
+    expect(problemLines('zh', { errors: ['line 1, column 2: unexpected end of input, expected a value'] })).toEqual(['line 1, column 2: unexpected end of input, expected a value']);
+  });
+});

@@ -1,0 +1,139 @@
+import { describeNodeIds } from '../../scenario/nodes';
+import { shortString, type FormatId, type Given, type ProblemFact, type ProblemWords, type Wanted } from '../../scenario/problems';
+
+/**
+ * A scenario file's problems (scenario/problems.ts) in Chinese: a lazy chunk, loaded with zh.json
+ * (i18n/catalog.ts). Field paths, ids and the values the file gave stay as the file wrote them; a
+ * rule worded only where it is checked (`other`) keeps its English text.
+ */
+
+const formats: Record<FormatId, string> = {
+  'node-id': '应为节点 ID，例如 "w0"、"s0"、"b0" 或 "c0"',
+  'action-node': '应为节点 ID（例如 "w0"），或 "@leader"（领导者）/ "@crashed"（已崩溃的节点）',
+  'training-worker': '应为工作节点 ID，例如 "w0"（只有工作节点计算梯度）',
+  'worker-id': '应为工作节点 ID，例如 "w0"',
+  'coord-node': '应为协调服务节点，例如 "c0"',
+  'ps-replica': '应为参数服务器副本 ID，例如 "s0"',
+  'server-id': '应为服务器 ID，例如 "s0"',
+  'lower-id': '只能用小写字母、数字和 "-"',
+  focus: '应为 "topology"、"timeline"、"node:<id>"、"link:<a>-<b>"、"chart:<name>" 或 "panel:<name>"，前面可加 "<variant>/"',
+};
+
+const types: Record<string, string> = {
+  number: '数字',
+  int: '整数',
+  string: '字符串',
+  boolean: 'true 或 false',
+  object: '对象',
+  array: '数组',
+  nonoptional: '一个值',
+};
+
+/** What an unknown discriminator names: `do` an action, `kind` a strategy. */
+const options: Record<string, string> = { do: '操作', kind: '策略' };
+
+const roles = { workers: '工作节点', servers: '服务器', brokers: 'broker' } as const;
+
+const list = (items: readonly string[]) => items.join('、');
+const quoted = (values: readonly unknown[]) => list(values.map((v) => (typeof v === 'string' ? `"${v}"` : String(v))));
+const typeWord = (t: string) => types[t] ?? t;
+
+/** A given value, as "输入的是 …" quotes it. */
+function given(g: Given): string {
+  switch (g.t) {
+    case 'nothing':
+      return '空';
+    case 'array':
+      return '数组';
+    case 'object':
+      return '对象';
+    case 'string':
+      return shortString(g.v);
+    case 'null':
+      return 'null';
+    case 'other':
+      return g.v;
+    default:
+      return String(g.v);
+  }
+}
+
+/** A given value with its JSON type, for wrong-type messages. */
+function typed(g: Given): string {
+  if (g.t === 'string') return `字符串 ${shortString(g.v)}`;
+  if (g.t === 'number') return Number.isFinite(g.v) ? `数字 ${g.v}` : '一个大到无法表示的数（读作无穷大）';
+  if (g.t === 'nothing') return 'undefined';
+  return given(g);
+}
+
+function wanted(w: Wanted): string {
+  if (w.t === 'type') return typeWord(w.expected);
+  if (w.t === 'values') return quoted(w.values);
+  return message(w.fact);
+}
+
+const counted = (text: string, got: number | undefined) => (got === undefined ? text : `${text}（现有 ${got} 项）`);
+const inVariant = (variant: string | undefined) => (variant === undefined ? '' : `在变体“${variant}”中`);
+
+function message(f: ProblemFact): string {
+  switch (f.kind) {
+    case 'missing':
+      return `缺少此项（应为${typeWord(f.expected)}）`;
+    case 'notInteger':
+      return `应为整数，输入的是 ${f.got}`;
+    case 'wrongType':
+      return `应为${typeWord(f.expected)}，输入的是${typed(f.got)}`;
+    case 'unknownFields':
+      return f.fields.map(({ key, hint }) => `没有“${key}”这个字段${hint ? `（是不是“${hint}”？）` : ''}`).join('；');
+    case 'unknownOption': {
+      const word = options[f.field] ?? f.field;
+      const head = f.given === null ? `缺少${word}` : `未知的${word} ${given(f.given)}`;
+      return `${head}；可用的${options[f.field] ?? '取值'}：${list(f.options)}`;
+    }
+    case 'noBranch':
+      return `应为${f.wanted.map(wanted).join('或')}，输入的是${typed(f.got)}`;
+    case 'invalidValue':
+      return `无效的值 ${given(f.got)}`;
+    case 'notOneOf':
+      return f.values.length === 1 ? `应为 ${quoted(f.values)}，输入的是 ${given(f.got)}` : `应为 ${quoted(f.values)} 之一，输入的是 ${given(f.got)}`;
+    case 'tooFewItems':
+      return counted(`至少需要 ${f.min} 项`, f.got);
+    case 'tooManyItems':
+      return counted(`最多只能有 ${f.max} 项`, f.got);
+    case 'tooShort':
+      return `至少要有 ${f.min} 个字符`;
+    case 'tooLong':
+      return `最多只能有 ${f.max} 个字符`;
+    case 'tooSmall':
+      return `${f.inclusive ? '不能小于' : '必须大于'} ${f.min}，输入的是 ${given(f.got)}`;
+    case 'tooBig':
+      return `${f.inclusive ? '不能大于' : '必须小于'} ${f.max}，输入的是 ${given(f.got)}`;
+    case 'badFormat': {
+      const format = f.format ? formats[f.format] : f.message.startsWith('Invalid') ? `${f.zodFormat} 格式无效` : f.message;
+      return `${format}，输入的是 ${given(f.got)}`;
+    }
+    case 'invalidKey':
+      return f.inner ? `无效的键：${message(f.inner)}` : '无效的键';
+    case 'notMultipleOf':
+      return `必须是 ${f.divisor} 的倍数，输入的是 ${given(f.got)}`;
+    case 'schemaVersion':
+      return `不支持 "schema": ${f.got}；这个版本的 CAP 演练场读取 "schema": 1`;
+    case 'afterEnd':
+      return `${f.t} 在${f.variant === undefined ? '' : `变体“${f.variant}”的`}运行结束之后（"durationMs" 为 ${f.durationMs}）`;
+    case 'unknownNode':
+      return `节点“${f.id}”${inVariant(f.variant)}不存在（集群中有 ${f.known.length === 0 ? '没有节点' : list(describeNodeIds(f.known).split(', '))}）`;
+    case 'strategyNeeds':
+      return `策略“${f.strategy}”至少需要 ${f.min} 个${roles[f.role]}（现在是 ${f.got} 个）`;
+    case 'other':
+      return f.text;
+  }
+}
+
+export const problemsZh: ProblemWords = {
+  message,
+  line: (where, text) => `${where}：${text}`,
+  inVariant: (variant, id, line) => `${variant}（“${id}”）：${line}`,
+  inFile: (file, line) => `${file}：${line}`,
+  more: (n) => `……还有 ${n} 个问题`,
+  root: (root) => (root === 'scenario' ? '场景文件' : root),
+};
