@@ -131,6 +131,7 @@ test('hostile files get a readable error naming the field, and the loaded scenar
     ['workers-zh.json', base.replace('"workers":2', '"workers":100'), 'cluster.workers：不能大于 64，输入的是 100'],
     ['proto-zh.json', base.replace('{', '{"__proto__":{"polluted":1},'), '场景文件：没有“__proto__”这个字段'],
     ['node-zh.json', base.replace('"seed":3', '"seed":3,"timeline":[{"at":100,"do":"crash","node":"w7"}]'), 'timeline[0].node：节点“w7”不存在（集群中有 w0-w1）'],
+    ['comma-zh.json', `${base.slice(0, -1)},\n}`, '第 2 行第 1 列："}" 前面多了一个逗号'],
   ];
   for (const [name, text, message] of zh) {
     await page.getByTestId('open-file').setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(text) });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { validateScenario } from '../scenario/validate';
+import { parseScenarioText } from '../scenario/loader';
 import { problemLine, type ProblemFact, type ScenarioProblem } from '../scenario/problems';
 import { problemLines, scenarioProblemText } from './scenarioProblemText';
 import { ensureLang } from './i18n/catalog';
@@ -55,7 +56,7 @@ const byHand: ScenarioProblem[] = [
 ];
 
 function kindOf(p: ScenarioProblem): string {
-  return 'more' in p ? 'more' : p.fact.kind;
+  return 'more' in p ? 'more' : 'json' in p ? 'json' : p.fact.kind;
 }
 
 describe('scenarioProblemText', () => {
@@ -98,7 +99,36 @@ describe('scenarioProblemText', () => {
     expect(english).toEqual([]);
   });
 
-  it('a check without facts (a JSON syntax error) shows its lines as they are', () => {
-    expect(problemLines('zh', { errors: ['line 1, column 2: unexpected end of input, expected a value'] })).toEqual(['line 1, column 2: unexpected end of input, expected a value']);
+  it('a text that is not JSON: where and why, for every kind of syntax error', async () => {
+    await ensureLang('zh');
+    const texts: Array<[string, string]> = [
+      ['', '第 1 行第 1 列：文件是空的'],
+      ['{"a":1,}', '第 1 行第 8 列："}" 前面多了一个逗号'],
+      ['[1,]', '第 1 行第 4 列："]" 前面多了一个逗号'],
+      ['{"a" 1}', '第 1 行第 6 列：这里是「1」，应为属性名后的冒号 ":"'],
+      ['{"a":1\n"b":2}', '第 2 行第 1 列：这里是「"」，应为逗号 "," 或 "}"'],
+      ['[1 2]', '第 1 行第 4 列：这里是「2」，应为逗号 "," 或 "]"'],
+      ['{"a":1} x', '第 1 行第 9 列：JSON 值之后应为文件结尾，这里却是「x」'],
+      ['{"a":', '第 1 行第 6 列：这里是文件结尾，应为一个值'],
+      ['{a:1}', '第 1 行第 2 列：这里是「a」，应为用双引号括起的属性名'],
+      ["{'a':1}", '第 1 行第 2 列：属性名要用双引号，不能用单引号'],
+      ['{"a":\'x\'}', '第 1 行第 6 列：字符串要用双引号，不能用单引号'],
+      ['{"a":yes}', '第 1 行第 6 列：意外的单词 "yes"；字符串要用双引号，字面量只有 true、false 和 null'],
+      ['{"a":01}', '第 1 行第 7 列：无效的数字'],
+      ['{"a":"x', '第 1 行第 8 列：字符串没有结束（少了右引号）'],
+      ['{"a":"x\n"}', '第 1 行第 8 列：字符串中有未转义的控制字符或换行（是不是少了右引号？）'],
+      ['{"a":"\\q"}', '第 1 行第 8 列：字符串中有无效的转义 "\\q"'],
+      ['{"a":"\\u12"}', '第 1 行第 9 列：无效的 \\u 转义：后面应为 4 个十六进制数字'],
+      ['['.repeat(300), '第 1 行第 257 列：嵌套超过 256 层（一个场景大约只需 6 层）'],
+      ['{"a":\n', '第 2 行第 1 列：这里是文件结尾，应为一个值'],
+    ];
+    for (const [text, zh] of texts) {
+      const r = parseScenarioText(text);
+      if (r.ok || !r.problems) throw new Error(`expected a syntax problem in ${text}`);
+      expect(problemLines('en', r), text).toEqual(r.errors);
+      expect(problemLines('zh', r), text).toEqual([zh]);
+    }
+    // A failure without facts (a built-in's index, a fetch) shows its lines as they are.
+    expect(problemLines('zh', { errors: ['scenario: could not load "x" (HTTP 500)'] })).toEqual(['scenario: could not load "x" (HTTP 500)']);
   });
 });

@@ -10,7 +10,7 @@ import { failed, validateScenario, type ValidationResult } from './validate';
 /** JSON text → validated scenario; a syntax error is one line `line L, column C: …`. */
 export function parseScenarioText(text: string): ValidationResult {
   const json = parseJson(text);
-  if (!json.ok) return { ok: false, errors: [json.error] };
+  if (!json.ok) return failed([{ json: json.problem }]);
   return validateScenario(json.value);
 }
 
@@ -51,7 +51,7 @@ export async function fetchBuiltin(id: string, baseUrl = './scenarios/'): Promis
   const result = parseScenarioText(text);
   if (result.ok) return checkBuiltinId(id, result);
   // Every line names the file, so a built-in's problem is found where it is.
-  return result.problems ? failed(result.problems.map((p) => ('more' in p ? p : { ...p, file: `${id}.json` }))) : { ok: false, errors: result.errors.map((m) => `${id}.json: ${m}`) };
+  return result.problems ? failed(result.problems.map((p) => ('path' in p ? { ...p, file: `${id}.json` } : p))) : { ok: false, errors: result.errors.map((m) => `${id}.json: ${m}`) };
 }
 
 /** Browser: the list of built-in ids from `<baseUrl>/index.json`. */

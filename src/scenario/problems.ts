@@ -1,4 +1,5 @@
 import { describeNodeIds } from './nodes';
+import { jsonProblemLine, type JsonProblem } from './json';
 
 /**
  * A scenario file's problems as typed facts (the style rule: facts, not prose, cross a module
@@ -81,7 +82,9 @@ export type ProblemFact =
 export type ScenarioProblem =
   | { path: readonly PathKey[]; root: string; fact: ProblemFact; variant?: { index: number; id: string }; file?: string }
   /** `… and N more problems` after the first ones. */
-  | { more: number };
+  | { more: number }
+  /** The text is not JSON: where and why. */
+  | { json: JsonProblem };
 
 /** `['timeline', 2, 'groups', 0, 1]` → `timeline[2].groups[0][1]`; odd keys are quoted. */
 export function formatPath(path: readonly PathKey[]): string {
@@ -251,6 +254,7 @@ export interface ProblemWords {
   inVariant(variant: string, id: string, line: string): string;
   inFile(file: string, line: string): string;
   more(n: number): string;
+  json(p: JsonProblem): string;
   /** The whole file, where a problem has no path (`scenario`). */
   root(root: string): string;
 }
@@ -261,12 +265,14 @@ export const englishProblemWords: ProblemWords = {
   inVariant: (variant, id, line) => `${variant} ("${id}"): ${line}`,
   inFile: (file, line) => `${file}: ${line}`,
   more: (n) => `… and ${n} more problems`,
+  json: jsonProblemLine,
   root: (root) => root,
 };
 
 /** One problem as one line, in `w`'s language. */
 export function problemLineIn(w: ProblemWords, p: ScenarioProblem): string {
   if ('more' in p) return w.more(p.more);
+  if ('json' in p) return w.json(p.json);
   const line = w.line(p.path.length === 0 ? w.root(p.root) : formatPath(p.path), w.message(p.fact));
   const inVariant = p.variant ? w.inVariant(formatPath(['variants', p.variant.index]), p.variant.id, line) : line;
   return p.file ? w.inFile(p.file, inVariant) : inVariant;

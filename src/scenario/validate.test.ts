@@ -256,8 +256,8 @@ describe('JSON syntax errors carry line and column', () => {
     ['{"a": 1} x', 'line 1, column 10: unexpected "x", expected end of input after the JSON value'],
   ];
   it.each(cases)('%j', (text, message) => {
-    expect(parseJson(text)).toEqual({ ok: false, error: message });
-    expect(parseScenarioText(text)).toEqual({ ok: false, errors: [message] });
+    expect(parseJson(text)).toMatchObject({ ok: false, error: message });
+    expect(parseScenarioText(text)).toMatchObject({ ok: false, errors: [message] });
   });
 
   it('agrees with JSON.parse on valid input, including a byte-order mark', () => {

@@ -127,7 +127,7 @@ function variantProblems(s: Scenario, runs: Map<string, Scenario>): ScenarioProb
       return;
     }
     for (const p of r.problems) {
-      if ('more' in p) continue;
+      if (!('path' in p)) continue;
       const head = p.path[0];
       if (typeof head === 'string' && Object.hasOwn(v.patch, head)) problems.push({ ...p, path: ['variants', i, 'patch', ...p.path] });
       else problems.push({ ...p, variant: { index: i, id: v.id } });

@@ -1,4 +1,5 @@
 import { describeNodeIds } from '../../scenario/nodes';
+import type { JsonFound, JsonProblem, JsonSyntax } from '../../scenario/json';
 import { shortString, type FormatId, type Given, type ProblemFact, type ProblemWords, type Wanted } from '../../scenario/problems';
 
 /**
@@ -129,11 +130,62 @@ function message(f: ProblemFact): string {
   }
 }
 
+const jsonExpected: Record<Extract<JsonSyntax, { kind: 'unexpected' }>['expected'], string> = {
+  value: '一个值',
+  'property-name': '用双引号括起的属性名',
+  colon: '属性名后的冒号 ":"',
+  'comma-or-brace': '逗号 "," 或 "}"',
+  'comma-or-bracket': '逗号 "," 或 "]"',
+  end: '文件结尾',
+};
+
+function foundZh(f: JsonFound): string {
+  return f.t === 'end' ? '文件结尾' : f.t === 'line-break' ? '换行' : `「${f.c}」`;
+}
+
+function syntax(x: JsonSyntax): string {
+  switch (x.kind) {
+    case 'unexpected':
+      if (x.expected === 'end') return `JSON 值之后应为文件结尾，这里却是${foundZh(x.found)}`;
+      return `这里是${foundZh(x.found)}，应为${jsonExpected[x.expected]}`;
+    case 'bad-unicode-escape':
+      return '无效的 \\u 转义：后面应为 4 个十六进制数字';
+    case 'bad-escape':
+      return `字符串中有无效的转义 "\\${x.escape}"`;
+    case 'control-in-string':
+      return '字符串中有未转义的控制字符或换行（是不是少了右引号？）';
+    case 'unterminated-string':
+      return '字符串没有结束（少了右引号）';
+    case 'bad-number':
+      return '无效的数字';
+    case 'bare-word':
+      return `意外的单词 "${x.word}"；字符串要用双引号，字面量只有 true、false 和 null`;
+    case 'too-deep':
+      return `嵌套超过 ${x.max} 层（一个场景大约只需 6 层）`;
+    case 'single-quotes':
+      return '字符串要用双引号，不能用单引号';
+    case 'single-quoted-name':
+      return '属性名要用双引号，不能用单引号';
+    case 'trailing-comma':
+      return `"${x.close}" 前面多了一个逗号`;
+    case 'empty':
+      return '文件是空的';
+    case 'engine':
+      return x.message;
+  }
+}
+
+function json(p: JsonProblem): string {
+  if (p.line === 0) return `JSON 嵌套太深，无法读取（${syntax(p.syntax)}）`;
+  return `第 ${p.line} 行第 ${p.column} 列：${syntax(p.syntax)}`;
+}
+
 export const problemsZh: ProblemWords = {
   message,
   line: (where, text) => `${where}：${text}`,
   inVariant: (variant, id, line) => `${variant}（“${id}”）：${line}`,
   inFile: (file, line) => `${file}：${line}`,
   more: (n) => `……还有 ${n} 个问题`,
+  json,
   root: (root) => (root === 'scenario' ? '场景文件' : root),
 };
