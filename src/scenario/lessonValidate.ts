@@ -1,9 +1,9 @@
 import { parseAction } from './parseAction';
 import { makeSuggester } from './issues';
-import { otherAt, type PathKey, type ScenarioProblem } from './problems';
+import { at as atPath, formatPath, type PathKey, type ProblemFact, type ScenarioProblem } from './problems';
 import type { When } from './lesson';
 import { lessonSteps, lessonTexts, lessonWhens } from './lessonRefs';
-import { clusterNodeIds, unknownNodeMessage } from './nodes';
+import { clusterNodeIds } from './nodes';
 import { malformedPlaceholders, parsePlaceholders } from './placeholders';
 import { metricNames, type Scenario } from './schema';
 import { baseIdOf } from './variants';
@@ -22,30 +22,34 @@ export type LessonRunsById = ReadonlyMap<string, Scenario>;
 const suggestMetric = makeSuggester(metricNames);
 const knownMetrics: ReadonlySet<string> = new Set(metricNames);
 
+function unknownMetric(metric: string): ProblemFact {
+  const hint = suggestMetric(metric);
+  return { kind: 'unknownMetric', metric, ...(hint ? { hint } : {}) };
+}
+
 export function lessonProblems(s: Scenario, runs: LessonRunsById, events: readonly string[]): ScenarioProblem[] {
   const errors: ScenarioProblem[] = [];
-  const at = (path: readonly PathKey[], msg: string) => errors.push(otherAt(path, msg));
+  const at = (path: readonly PathKey[], fact: ProblemFact) => errors.push(atPath(path, fact));
   const ids = [baseIdOf(s), ...(s.variants ?? []).map((v) => v.id)];
-  const idList = `runs: ${ids.join(', ')}${baseIdOf(s) !== 'base' ? ' ("base" names the base too)' : ''}`;
+  const noRun = (id: string): ProblemFact => ({ kind: 'noRun', id, runs: ids, baseAlias: baseIdOf(s) !== 'base' });
   const run = (id: string) => runs.get(id);
   /** The run named `id`, or a problem at `path`. */
   const known = (path: readonly PathKey[], id: string): Scenario | undefined => {
     const r = run(id);
-    if (!r) at(path, `no variant "${id}" (${idList})`);
+    if (!r) at(path, noRun(id));
     return r;
   };
   const inside = (path: readonly PathKey[], t: number | 'end' | 'now' | undefined, r: Scenario, id: string) => {
-    if (typeof t === 'number' && t > r.durationMs) at(path, `${t} is after the end of the run "${id}" (durationMs ${r.durationMs})`);
+    if (typeof t === 'number' && t > r.durationMs) at(path, { kind: 'afterRunEnd', t, durationMs: r.durationMs, run: id });
   };
   const metric = (path: readonly PathKey[], m: string) => {
     if (knownMetrics.has(m)) return;
-    const hint = suggestMetric(m);
-    at(path, `unknown metric "${m}"${hint ? ` (did you mean "${hint}"?)` : ''}`);
+    at(path, unknownMetric(m));
   };
   const node = (path: readonly PathKey[], n: string | undefined, r: Scenario, id: string) => {
     if (n === undefined) return;
     const nodes = clusterNodeIds(r.cluster);
-    if (!nodes.includes(n)) at(path, `${unknownNodeMessage(n, nodes)} in run "${id}"`);
+    if (!nodes.includes(n)) at(path, { kind: 'unknownNode', id: n, known: nodes, run: id });
   };
   const base = run(baseIdOf(s))!;
 
@@ -73,7 +77,7 @@ export function lessonProblems(s: Scenario, runs: LessonRunsById, events: readon
         node(['shapes', j, 'node'], sh.node, r, id);
       }
     });
-    if (new Set(sh.variants).size !== sh.variants.length) at(['shapes', j, 'variants'], 'a variant is listed twice');
+    if (new Set(sh.variants).size !== sh.variants.length) at(['shapes', j, 'variants'], { kind: 'shapeListedTwice' });
   });
 
   (s.acts ?? []).forEach((act, i) => {
@@ -83,14 +87,14 @@ export function lessonProblems(s: Scenario, runs: LessonRunsById, events: readon
   });
   const actIds = (s.acts ?? []).map((a) => a.id);
   (s.acts ?? []).forEach((a, i) => {
-    if (actIds.indexOf(a.id) !== i) at(['acts', i, 'id'], `"${a.id}" is used by acts[${actIds.indexOf(a.id)}] already`);
+    if (actIds.indexOf(a.id) !== i) at(['acts', i, 'id'], { kind: 'duplicateId', id: a.id, first: formatPath(['acts', actIds.indexOf(a.id)]) });
   });
 
   // Steps: unique ids, triggers, focus, predictions, try, charts.
   const steps = lessonSteps(s);
   const stepIds = steps.map((x) => x.step.id);
   steps.forEach(({ path, step }, k) => {
-    if (stepIds.indexOf(step.id) !== k) at([...path, 'id'], `"${step.id}" is used by another step already (step ids are unique in a lesson)`);
+    if (stepIds.indexOf(step.id) !== k) at([...path, 'id'], { kind: 'duplicateStep', id: step.id });
   });
   for (const { path, when, focus } of lessonWhens(s)) whenProblems(path, when, focus);
   function whenProblems(path: readonly PathKey[], w: When, focus: string) {
@@ -98,7 +102,7 @@ export function lessonProblems(s: Scenario, runs: LessonRunsById, events: readon
     const r = 'variant' in w && w.variant !== undefined ? known([...path, 'variant'], w.variant) : run(focus);
     if ('at' in w && r) inside([...path, 'at'], w.at, r, id);
     if ('event' in w) {
-      if (!events.includes(w.event)) at([...path, 'event'], `unknown event "${w.event}"; an event is a history note such as "leaderElected", or "action:<do>" such as "action:partition"`);
+      if (!events.includes(w.event)) at([...path, 'event'], { kind: 'lessonEvent', event: w.event });
       if (r) {
         node([...path, 'node'], w.node, r, id);
         inside([...path, 'after'], w.after, r, id);
@@ -108,7 +112,7 @@ export function lessonProblems(s: Scenario, runs: LessonRunsById, events: readon
       metric([...path, 'metric'], w.metric);
       if (r) node([...path, 'node'], w.node, r, id);
     }
-    if ('afterStep' in w && !stepIds.includes(w.afterStep)) at([...path, 'afterStep'], `no step "${w.afterStep}" (steps: ${stepIds.join(', ')})`);
+    if ('afterStep' in w && !stepIds.includes(w.afterStep)) at([...path, 'afterStep'], { kind: 'noStep', id: w.afterStep, steps: stepIds });
   }
   for (const { path, step, focus } of steps) {
     const foci = step.focus === undefined ? [] : Array.isArray(step.focus) ? step.focus : [step.focus];
@@ -123,12 +127,12 @@ export function lessonProblems(s: Scenario, runs: LessonRunsById, events: readon
       for (const n of nodes) node(p, n, r, id);
     });
     if (step.predict && step.predict.answer >= step.predict.options.length) {
-      at([...path, 'predict', 'answer'], `${step.predict.answer} is not an option: answers count from 0 and there are ${step.predict.options.length} options`);
+      at([...path, 'predict', 'answer'], { kind: 'notAnOption', answer: step.predict.answer, options: step.predict.options.length });
     }
     const tryRun = step.try ? run(focus) : undefined; // an unknown shown variant is reported where the act shows it
     if (step.try && tryRun) {
       const res = parseAction(step.try.action, clusterNodeIds(tryRun.cluster));
-      if (!res.ok) at([...path, 'try', 'action'], `not an action of the action table: ${res.error}`);
+      if (!res.ok) at([...path, 'try', 'action'], { kind: 'other', text: `not an action of the action table: ${res.error}` });
     }
     if (step.chart) {
       const c = step.chart;
@@ -142,21 +146,18 @@ export function lessonProblems(s: Scenario, runs: LessonRunsById, events: readon
 
   // Placeholders in every text.
   for (const { path, text, focus } of lessonTexts(s)) {
-    for (const bad of malformedPlaceholders(text)) at(path, `placeholder ${bad} is not {{variant:metric[node]@t}} (t = ms, now or end)`);
+    for (const bad of malformedPlaceholders(text)) at(path, { kind: 'badPlaceholder', raw: bad });
     for (const p of parsePlaceholders(text)) {
       const id = p.variant ?? focus;
       const r = run(id);
       if (!r) {
-        at(path, `placeholder ${p.raw}: no variant "${id}" (${idList})`);
+        at(path, { kind: 'inPlaceholder', raw: p.raw, inner: noRun(id) });
         continue;
       }
-      if (!knownMetrics.has(p.metric)) {
-        const hint = suggestMetric(p.metric);
-        at(path, `placeholder ${p.raw}: unknown metric "${p.metric}"${hint ? ` (did you mean "${hint}"?)` : ''}`);
-      }
+      if (!knownMetrics.has(p.metric)) at(path, { kind: 'inPlaceholder', raw: p.raw, inner: unknownMetric(p.metric) });
       const nodes = clusterNodeIds(r.cluster);
-      if (p.node !== undefined && !nodes.includes(p.node)) at(path, `placeholder ${p.raw}: ${unknownNodeMessage(p.node, nodes)} in run "${id}"`);
-      if (typeof p.t === 'number' && p.t > r.durationMs) at(path, `placeholder ${p.raw}: ${p.t} is after the end of the run "${id}" (durationMs ${r.durationMs})`);
+      if (p.node !== undefined && !nodes.includes(p.node)) at(path, { kind: 'inPlaceholder', raw: p.raw, inner: { kind: 'unknownNode', id: p.node, known: nodes, run: id } });
+      if (typeof p.t === 'number' && p.t > r.durationMs) at(path, { kind: 'inPlaceholder', raw: p.raw, inner: { kind: 'afterRunEnd', t: p.t, durationMs: r.durationMs, run: id } });
     }
   }
   return errors;

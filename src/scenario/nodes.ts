@@ -68,16 +68,10 @@ export function unknownNodeMessage(id: string, nodeIds: readonly string[]): stri
   return `node "${id}" does not exist (cluster has ${describeNodeIds(nodeIds)})`;
 }
 
-/** Problems with the nodes an action names, as `[path-suffix, message]` pairs (English). */
-export function actionNodeProblems(action: Action, nodeIds: readonly string[]): Array<[string, string]> {
-  return actionNodeFacts(action, nodeIds).map(([field, f]) => [field, f.kind === 'unknownNode' ? unknownNodeMessage(f.id, f.known) : f.kind === 'other' ? f.text : f.kind]);
-}
-
 /** Problems with the nodes an action names, as `[path-suffix, fact]` pairs. */
 export function actionNodeFacts(action: Action, nodeIds: readonly string[]): Array<[string, ProblemFact]> {
   const known = new Set(nodeIds);
   const problems: Array<[string, ProblemFact]> = [];
-  const other = (field: string, text: string) => problems.push([field, { kind: 'other', text }]);
   const need = (field: string, id: string) => {
     if (!known.has(id)) problems.push([field, { kind: 'unknownNode', id, known: nodeIds }]);
   };
@@ -87,7 +81,7 @@ export function actionNodeFacts(action: Action, nodeIds: readonly string[]): Arr
       for (const group of action.groups) {
         for (const id of group) {
           if (seen.has(id)) {
-            other('groups', `node "${id}" is listed more than once`);
+            problems.push(['groups', { kind: 'listedTwice', id }]);
             continue;
           }
           seen.add(id);
@@ -104,7 +98,7 @@ export function actionNodeFacts(action: Action, nodeIds: readonly string[]): Arr
       // Selectors resolve when the action fires; two equal selectors can only name one node.
       if (!action.from.startsWith('@')) need('from', action.from);
       if (!action.to.startsWith('@')) need('to', action.to);
-      if (action.from === action.to) other('to', `"from" and "to" are the same node ("${action.to}"); a link joins two nodes`);
+      if (action.from === action.to) problems.push(['to', { kind: 'sameNode', id: action.to }]);
       break;
     case 'crash':
     case 'restart':

@@ -1,7 +1,8 @@
 import type { Action } from '../sim/types';
 import { actionSchema } from './actionSchemas';
 import { fieldNamesOf, formatIssues, makeSuggester } from './issues';
-import { actionNodeProblems } from './nodes';
+import { actionNodeFacts } from './nodes';
+import { problemMessage } from './problems';
 
 /** How an action from outside a scenario file is checked: the app's actions, a live room's, the engine's live ones, tests. */
 
@@ -15,7 +16,7 @@ export function parseAction(input: unknown, nodeIds: readonly string[]): { ok: t
   const parsed = actionSchema.safeParse(input, { reportInput: true });
   if (!parsed.success) return { ok: false, error: formatIssues(parsed.error.issues, { root: 'action', suggest }).join('; ') };
   const action = parsed.data as Action;
-  const problems = actionNodeProblems(action, nodeIds);
-  if (problems.length > 0) return { ok: false, error: problems.map(([field, msg]) => `${field}: ${msg}`).join('; ') };
+  const problems = actionNodeFacts(action, nodeIds);
+  if (problems.length > 0) return { ok: false, error: problems.map(([field, f]) => `${field}: ${problemMessage(f)}`).join('; ') };
   return { ok: true, action };
 }

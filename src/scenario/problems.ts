@@ -42,6 +42,23 @@ export function formatIdOf(message: string): FormatId | null {
   return formatIds.get(message) ?? null;
 }
 
+/**
+ * Fields a variant's patch may not touch, with the reason. A variant is the same experiment with
+ * one thing changed: it keeps the base's identity and seed, and its expectations live in the
+ * base's `expect` (with `variant`), so one list says what every variant must show.
+ */
+export const fixedFieldMessages = {
+  schema: 'a variant has the schema version of its base',
+  id: 'a variant is named by its own "id", not the scenario\'s',
+  seed: 'variants run with the base seed, so they differ only by the patch',
+  variants: 'a variant cannot have variants',
+  expect: 'a variant\'s expectations go in the base "expect" with "variant": "<id>" (or "*" for all)',
+  shapes: 'shape expectations compare the variants of the lesson; they live in the base',
+  base: 'the base\'s name belongs to the base',
+  sampleAt: 'every run of a lesson is sampled at the same times (the base\'s)',
+} as const;
+export type FixedField = keyof typeof fixedFieldMessages;
+
 /** What a union's branch wanted. */
 export type Wanted = { t: 'type'; expected: string } | { t: 'values'; values: readonly unknown[] } | { t: 'bound'; fact: BoundFact };
 
@@ -69,8 +86,42 @@ export type ProblemFact =
   | { kind: 'notMultipleOf'; divisor: string; got: Given }
   | { kind: 'schemaVersion'; got: number }
   | { kind: 'afterEnd'; t: number; durationMs: number; variant?: string }
-  | { kind: 'unknownNode'; id: string; known: readonly string[]; variant?: string }
+  /** `variant`: the node is missing in that variant's run; `run`: in that lesson run. */
+  | { kind: 'unknownNode'; id: string; known: readonly string[]; variant?: string; run?: string }
   | { kind: 'strategyNeeds'; strategy: string; min: number; role: 'workers' | 'servers' | 'brokers'; got: number }
+  /** An id used twice; `first` is where it is first (`variants[0]`, `acts[1]`). */
+  | { kind: 'duplicateId'; id: string; first: string }
+  | { kind: 'duplicateStep'; id: string }
+  /** A variant id that is the base's own (`named`: the file gives `base.id`; else "base", reserved). */
+  | { kind: 'namesBase'; id: string; named: boolean }
+  | { kind: 'fixedField'; field: FixedField }
+  /** An expectation names a variant the file does not have. */
+  | { kind: 'noVariant'; id: string; variants: readonly string[]; baseId: string }
+  | { kind: 'fashionImages'; max: number; got: number }
+  /** The strategy sends no parameter-server updates for integrity settings to protect or a tamper to alter. */
+  | { kind: 'noWire'; strategy: string; purpose: 'protect' | 'alter'; withWire: readonly string[] }
+  /** A tamper on a coordination-service link: no updates there to alter. */
+  | { kind: 'coordLink'; id: string }
+  | { kind: 'leaseNeedsCoord' }
+  | { kind: 'fencingNeedsLease' }
+  /** A timeline entry with neither `at` nor `on`, or both. */
+  | { kind: 'atOrOn' }
+  | { kind: 'atAndOn' }
+  | { kind: 'unknownEvent'; event: string; hint?: string }
+  | { kind: 'listedTwice'; id: string }
+  | { kind: 'sameNode'; id: string }
+  // A lesson's script (lessonValidate.ts):
+  /** A lesson names a run the file does not have; `baseAlias`: "base" names the base too. */
+  | { kind: 'noRun'; id: string; runs: readonly string[]; baseAlias: boolean }
+  | { kind: 'afterRunEnd'; t: number; durationMs: number; run: string }
+  | { kind: 'unknownMetric'; metric: string; hint?: string }
+  | { kind: 'lessonEvent'; event: string }
+  | { kind: 'shapeListedTwice' }
+  | { kind: 'noStep'; id: string; steps: readonly string[] }
+  | { kind: 'notAnOption'; answer: number; options: number }
+  | { kind: 'badPlaceholder'; raw: string }
+  /** A placeholder `{{…}}` in a text names something that is not there. */
+  | { kind: 'inPlaceholder'; raw: string; inner: ProblemFact }
   /** A rule worded where it is checked (a protocol's own knobs, lessons): English only, for now. */
   | { kind: 'other'; text: string };
 
@@ -233,9 +284,59 @@ export function problemMessage(f: ProblemFact): string {
     case 'afterEnd':
       return `${f.t} is after the end of the run (durationMs ${f.durationMs})${f.variant === undefined ? '' : ` of variant "${f.variant}"`}`;
     case 'unknownNode':
-      return `node "${f.id}" does not exist (cluster has ${describeNodeIds(f.known)})${f.variant === undefined ? '' : ` in variant "${f.variant}"`}`;
+      return `node "${f.id}" does not exist (cluster has ${describeNodeIds(f.known)})${f.variant === undefined ? '' : ` in variant "${f.variant}"`}${f.run === undefined ? '' : ` in run "${f.run}"`}`;
     case 'strategyNeeds':
       return `strategy "${f.strategy}" needs at least ${f.min} ${f.min === 1 ? f.role.slice(0, -1) : f.role} (got ${f.got})`;
+    case 'duplicateId':
+      return `"${f.id}" is used by ${f.first} already`;
+    case 'duplicateStep':
+      return `"${f.id}" is used by another step already (step ids are unique in a lesson)`;
+    case 'namesBase':
+      return `"${f.id}" names the base (${f.named ? '"base.id"' : 'reserved'}); give the variant another id`;
+    case 'fixedField':
+      return fixedFieldMessages[f.field];
+    case 'noVariant':
+      return `no variant "${f.id}" (${f.variants.length ? `variants: ${f.variants.join(', ')}` : 'the scenario has no variants'}; "*" means all, "${f.baseId}" the base)`;
+    case 'fashionImages':
+      return `fashion-mnist has ${f.max} training images (got ${f.got})`;
+    case 'noWire': {
+      const what = f.purpose === 'protect' ? 'protect with a digest, a tag or a sequence number; "tls" covers every record' : 'alter';
+      return `strategy "${f.strategy}" sends no parameter-server updates to ${what} (only ${f.withWire.join(', ')} do)`;
+    }
+    case 'coordLink':
+      return `"${f.id}" is a node of the coordination service: its messages (locks, leases, metadata) carry no parameter-server updates to alter`;
+    case 'leaseNeedsCoord':
+      return '"lease" takes its locks from a coordination service: set cluster.coord (3 is usual)';
+    case 'fencingNeedsLease':
+      return 'fencing checks the tokens of lock grants: it needs writeLock "lease"';
+    case 'atOrOn':
+      return 'give "at" (a time in ms) or "on" (an event to fire on)';
+    case 'atAndOn':
+      return 'give either "at" or "on", not both';
+    case 'unknownEvent':
+      return `unknown event "${f.event}"${f.hint ? ` (did you mean "${f.hint}"?)` : ''}; an event is a history note such as "leaderElected" or "2pc.prepareSent", or "action:<do>" such as "action:crash"`;
+    case 'listedTwice':
+      return `node "${f.id}" is listed more than once`;
+    case 'sameNode':
+      return `"from" and "to" are the same node ("${f.id}"); a link joins two nodes`;
+    case 'noRun':
+      return `no variant "${f.id}" (runs: ${f.runs.join(', ')}${f.baseAlias ? ' ("base" names the base too)' : ''})`;
+    case 'afterRunEnd':
+      return `${f.t} is after the end of the run "${f.run}" (durationMs ${f.durationMs})`;
+    case 'unknownMetric':
+      return `unknown metric "${f.metric}"${f.hint ? ` (did you mean "${f.hint}"?)` : ''}`;
+    case 'lessonEvent':
+      return `unknown event "${f.event}"; an event is a history note such as "leaderElected", or "action:<do>" such as "action:partition"`;
+    case 'shapeListedTwice':
+      return 'a variant is listed twice';
+    case 'noStep':
+      return `no step "${f.id}" (steps: ${f.steps.join(', ')})`;
+    case 'notAnOption':
+      return `${f.answer} is not an option: answers count from 0 and there are ${f.options} options`;
+    case 'badPlaceholder':
+      return `placeholder ${f.raw} is not {{variant:metric[node]@t}} (t = ms, now or end)`;
+    case 'inPlaceholder':
+      return `placeholder ${f.raw}: ${problemMessage(f.inner)}`;
     case 'other':
       return f.text;
   }

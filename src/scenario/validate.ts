@@ -7,8 +7,8 @@ import { strategiesWithWire } from '../protocols/wire';
 import { actionKinds, FASHION_TRAIN_IMAGES, isComparison, scenarioSchema, type Scenario, type TimelineEntry } from './schema';
 import { fieldNamesOf, issueProblems, makeSuggester } from './issues';
 import { actionNodeFacts, clusterNodeIds } from './nodes';
-import { at, otherAt, problemLine, type PathKey, type ProblemFact, type ScenarioProblem } from './problems';
-import { baseIdOf, expectationsFor, fixedFields, isBaseId, patchedInput } from './variants';
+import { at, fixedFieldMessages, formatPath, otherAt, problemLine, problemMessage, type FixedField, type PathKey, type ProblemFact, type ScenarioProblem } from './problems';
+import { baseIdOf, expectationsFor, isBaseId, patchedInput } from './variants';
 import { lessonSampleTimes } from './lessonRefs';
 import { lessonProblems } from './lessonValidate';
 
@@ -98,17 +98,16 @@ export function resolveVariant(base: Scenario, id: string): VariantResult {
  */
 function variantProblems(s: Scenario, runs: Map<string, Scenario>): ScenarioProblem[] {
   const problems: ScenarioProblem[] = [];
-  const other = (path: readonly PathKey[], msg: string) => problems.push(otherAt(path, msg));
   const fact = (path: readonly PathKey[], f: ProblemFact) => problems.push(at(path, f));
   const variants = s.variants ?? [];
   const ids = variants.map((v) => v.id);
   variants.forEach((v, i) => {
-    if (ids.indexOf(v.id) !== i) return other(['variants', i, 'id'], `"${v.id}" is used by variants[${ids.indexOf(v.id)}] already`);
-    if (isBaseId(s, v.id)) return other(['variants', i, 'id'], `"${v.id}" names the base (${s.base ? '"base.id"' : 'reserved'}); give the variant another id`);
+    if (ids.indexOf(v.id) !== i) return fact(['variants', i, 'id'], { kind: 'duplicateId', id: v.id, first: formatPath(['variants', ids.indexOf(v.id)]) });
+    if (isBaseId(s, v.id)) return fact(['variants', i, 'id'], { kind: 'namesBase', id: v.id, named: s.base !== undefined });
     let fixed = false;
     for (const key of Object.keys(v.patch)) {
-      if (Object.hasOwn(fixedFields, key)) {
-        other(['variants', i, 'patch', key], fixedFields[key]);
+      if (Object.hasOwn(fixedFieldMessages, key)) {
+        fact(['variants', i, 'patch', key], { kind: 'fixedField', field: key as FixedField });
         fixed = true;
       }
     }
@@ -135,7 +134,7 @@ function variantProblems(s: Scenario, runs: Map<string, Scenario>): ScenarioProb
   });
   s.expect.forEach((e, j) => {
     if (e.variant === undefined || e.variant === '*' || isBaseId(s, e.variant) || ids.includes(e.variant)) return;
-    other(['expect', j, 'variant'], `no variant "${e.variant}" (${ids.length ? `variants: ${ids.join(', ')}` : 'the scenario has no variants'}; "*" means all, "${baseIdOf(s)}" the base)`);
+    fact(['expect', j, 'variant'], { kind: 'noVariant', id: e.variant, variants: ids, baseId: baseIdOf(s) });
   });
   return problems;
 }
@@ -162,7 +161,7 @@ export function wholeFileProblems(s: Scenario): ScenarioProblem[] {
   }
 
   if (s.model.dataset === 'fashion-mnist' && s.model.samples > FASHION_TRAIN_IMAGES) {
-    other(['model', 'samples'], `fashion-mnist has ${FASHION_TRAIN_IMAGES} training images (got ${s.model.samples})`);
+    fact(['model', 'samples'], { kind: 'fashionImages', max: FASHION_TRAIN_IMAGES, got: s.model.samples });
   }
 
   if (s.strategy.kind === 'kafka-ps') for (const [path, msg] of kafkaPsProblems(s.strategy, s.cluster)) other(['strategy', ...path], msg);
@@ -172,13 +171,13 @@ export function wholeFileProblems(s: Scenario): ScenarioProblem[] {
   }
   const wire = strategiesWithWire.includes(s.strategy.kind);
   if (!wire && s.security && (s.security.integrity === 'sha256' || s.security.integrity === 'hmac' || s.security.replayProtection)) {
-    other(['security'], noWire(s.strategy.kind, 'protect with a digest, a tag or a sequence number; "tls" covers every record'));
+    fact(['security'], noWire(s.strategy.kind, 'protect'));
   }
 
   if (s.coordination) for (const [path, msg] of coordinationProblems(s.coordination, s.cluster)) other(['coordination', ...path], msg);
   if (s.strategy.kind === 'ps-async') {
-    if (s.strategy.writeLock === 'lease' && s.cluster.coord < 1) other(['strategy', 'writeLock'], '"lease" takes its locks from a coordination service: set cluster.coord (3 is usual)');
-    if (s.strategy.fencing && s.strategy.writeLock !== 'lease') other(['strategy', 'fencing'], 'fencing checks the tokens of lock grants: it needs writeLock "lease"');
+    if (s.strategy.writeLock === 'lease' && s.cluster.coord < 1) fact(['strategy', 'writeLock'], { kind: 'leaseNeedsCoord' });
+    if (s.strategy.fencing && s.strategy.writeLock !== 'lease') fact(['strategy', 'fencing'], { kind: 'fencingNeedsLease' });
   }
 
   s.compute.stragglers.forEach((st, i) => {
@@ -190,8 +189,8 @@ export function wholeFileProblems(s: Scenario): ScenarioProblem[] {
   s.timeline.forEach((entry, i) => {
     for (const p of whenProblems(entry, s.durationMs, ids)) problems.push(at(['timeline', i, ...p.path], p.fact));
     if (entry.do === 'tamper') {
-      const problem = tamperProblem(s.strategy.kind, entry.from, entry.to);
-      if (problem) other(['timeline', i, problem[0]], problem[1]);
+      const problem = tamperFact(s.strategy.kind, entry.from, entry.to);
+      if (problem) fact(['timeline', i, problem[0]], problem[1]);
     }
     for (const [field, f] of actionNodeFacts(entry, ids)) fact(['timeline', i, field], f);
   });
@@ -208,8 +207,8 @@ export function wholeFileProblems(s: Scenario): ScenarioProblem[] {
 }
 
 /** Strategies without parameter-server updates on the wire (protocols/wire.ts). */
-export function noWire(kind: string, what: string): string {
-  return `strategy "${kind}" sends no parameter-server updates to ${what} (only ${strategiesWithWire.join(', ')} do)`;
+function noWire(kind: string, purpose: 'protect' | 'alter'): ProblemFact {
+  return { kind: 'noWire', strategy: kind, purpose, withWire: strategiesWithWire };
 }
 
 /**
@@ -218,9 +217,15 @@ export function noWire(kind: string, what: string): string {
  * locks, leases and metadata are not updates; TLS covers them, and nothing else does).
  */
 export function tamperProblem(kind: string, from: string, to: string): ['do' | 'from' | 'to', string] | null {
+  const f = tamperFact(kind, from, to);
+  return f && [f[0], problemMessage(f[1])];
+}
+
+/** tamperProblem's answer as a fact. */
+export function tamperFact(kind: string, from: string, to: string): ['do' | 'from' | 'to', ProblemFact] | null {
   if (!strategiesWithWire.includes(kind)) return ['do', noWire(kind, 'alter')];
   for (const [field, id] of [['from', from], ['to', to]] as const) {
-    if (/^c\d+$/.test(id)) return [field, `"${id}" is a node of the coordination service: its messages (locks, leases, metadata) carry no parameter-server updates to alter`];
+    if (/^c\d+$/.test(id)) return [field, { kind: 'coordLink', id }];
   }
   return null;
 }
@@ -232,15 +237,14 @@ const suggestEvent = makeSuggester(triggerEvents);
 /** An entry fires at a time (`at`) or on an event (`on`), exactly one of them. */
 function whenProblems(entry: TimelineEntry, durationMs: number, ids: readonly string[]): Array<{ path: PathKey[]; fact: ProblemFact }> {
   const out: Array<{ path: PathKey[]; fact: ProblemFact }> = [];
-  const other = (path: PathKey[], text: string) => out.push({ path, fact: { kind: 'other', text } });
-  if (entry.at === undefined && entry.on === undefined) other([], 'give "at" (a time in ms) or "on" (an event to fire on)');
-  if (entry.at !== undefined && entry.on !== undefined) other(['on'], 'give either "at" or "on", not both');
+  if (entry.at === undefined && entry.on === undefined) out.push({ path: [], fact: { kind: 'atOrOn' } });
+  if (entry.at !== undefined && entry.on !== undefined) out.push({ path: ['on'], fact: { kind: 'atAndOn' } });
   if (entry.at !== undefined && entry.at > durationMs) out.push({ path: ['at'], fact: { kind: 'afterEnd', t: entry.at, durationMs } });
   const on = entry.on;
   if (on) {
     if (!triggerEvents.includes(on.event)) {
       const hint = suggestEvent(on.event);
-      other(['on', 'event'], `unknown event "${on.event}"${hint ? ` (did you mean "${hint}"?)` : ''}; an event is a history note such as "leaderElected" or "2pc.prepareSent", or "action:<do>" such as "action:crash"`);
+      out.push({ path: ['on', 'event'], fact: { kind: 'unknownEvent', event: on.event, ...(hint ? { hint } : {}) } });
     }
     if (on.node !== undefined && !ids.includes(on.node)) out.push({ path: ['on', 'node'], fact: { kind: 'unknownNode', id: on.node, known: ids } });
     if (on.after !== undefined && on.after > durationMs) out.push({ path: ['on', 'after'], fact: { kind: 'afterEnd', t: on.after, durationMs } });

@@ -30,21 +30,6 @@ function define(o: Record<string, unknown>, k: string, value: unknown): void {
   Object.defineProperty(o, k, { value, enumerable: true, writable: true, configurable: true });
 }
 
-/**
- * Fields a patch may not touch, with the reason. A variant is the same experiment with one thing
- * changed: it keeps the base's identity and seed, and its expectations live in the base's `expect`
- * (with `variant`), so one list says what every variant must show.
- */
-export const fixedFields: Readonly<Record<string, string>> = {
-  schema: 'a variant has the schema version of its base',
-  id: 'a variant is named by its own "id", not the scenario\'s',
-  seed: 'variants run with the base seed, so they differ only by the patch',
-  variants: 'a variant cannot have variants',
-  expect: 'a variant\'s expectations go in the base "expect" with "variant": "<id>" (or "*" for all)',
-  shapes: 'shape expectations compare the variants of the lesson; they live in the base',
-  base: 'the base\'s name belongs to the base',
-  sampleAt: 'every run of a lesson is sampled at the same times (the base\'s)',
-};
 
 /** The name the base goes by among the variants: its `base.id`, else "base" ("base" always works too). */
 export function baseIdOf(s: Pick<Scenario, 'base'>): string {

@@ -1,6 +1,6 @@
 import { describeNodeIds } from '../../scenario/nodes';
 import type { JsonFound, JsonProblem, JsonSyntax } from '../../scenario/json';
-import { shortString, type FormatId, type Given, type ProblemFact, type ProblemWords, type Wanted } from '../../scenario/problems';
+import { shortString, type FixedField, type FormatId, type Given, type ProblemFact, type ProblemWords, type Wanted } from '../../scenario/problems';
 
 /**
  * A scenario file's problems (scenario/problems.ts) in Chinese: a lazy chunk, loaded with zh.json
@@ -18,6 +18,17 @@ const formats: Record<FormatId, string> = {
   'server-id': '应为服务器 ID，例如 "s0"',
   'lower-id': '只能用小写字母、数字和 "-"',
   focus: '应为 "topology"、"timeline"、"node:<id>"、"link:<a>-<b>"、"chart:<name>" 或 "panel:<name>"，前面可加 "<variant>/"',
+};
+
+const fixedFields: Record<FixedField, string> = {
+  schema: '变体的 schema 版本与基准运行相同',
+  id: '变体的名字写在它自己的 "id" 里，而不是场景的 id',
+  seed: '变体使用基准运行的种子，所以它们只在补丁上不同',
+  variants: '变体不能再有变体',
+  expect: '变体的预期写在基准运行的 "expect" 里，并加上 "variant": "<id>"（"*" 表示全部）',
+  shapes: '形状预期比较的是这节课的各个变体，写在基准运行里',
+  base: '基准运行的名字属于基准运行',
+  sampleAt: '一节课的每次运行都在相同的时刻采样（基准运行的时刻）',
 };
 
 const types: Record<string, string> = {
@@ -122,9 +133,59 @@ function message(f: ProblemFact): string {
     case 'afterEnd':
       return `${f.t} 在${f.variant === undefined ? '' : `变体“${f.variant}”的`}运行结束之后（"durationMs" 为 ${f.durationMs}）`;
     case 'unknownNode':
-      return `节点“${f.id}”${inVariant(f.variant)}不存在（集群中有 ${f.known.length === 0 ? '没有节点' : list(describeNodeIds(f.known).split(', '))}）`;
+      return `节点“${f.id}”${inVariant(f.variant)}${f.run === undefined ? '' : `在运行“${f.run}”中`}不存在（集群中有 ${f.known.length === 0 ? '没有节点' : list(describeNodeIds(f.known).split(', '))}）`;
     case 'strategyNeeds':
       return `策略“${f.strategy}”至少需要 ${f.min} 个${roles[f.role]}（现在是 ${f.got} 个）`;
+    case 'duplicateId':
+      return `“${f.id}”已被 ${f.first} 使用`;
+    case 'duplicateStep':
+      return `“${f.id}”已被另一个步骤使用（一节课里步骤 ID 不能重复）`;
+    case 'namesBase':
+      return `“${f.id}”是基准运行的名字（${f.named ? '见 "base.id"' : '保留给基准运行'}）；请给变体另取一个 ID`;
+    case 'fixedField':
+      return fixedFields[f.field];
+    case 'noVariant':
+      return `没有变体“${f.id}”（${f.variants.length ? `变体有：${list(f.variants)}` : '这个场景没有变体'}；"*" 表示全部，"${f.baseId}" 表示基准运行）`;
+    case 'fashionImages':
+      return `fashion-mnist 只有 ${f.max} 张训练图片（输入的是 ${f.got}）`;
+    case 'noWire':
+      return f.purpose === 'protect'
+        ? `策略“${f.strategy}”不发送参数服务器更新，没有需要用摘要、标签或序号保护的内容（"tls" 对所有记录都有效；只有 ${list(f.withWire)} 发送这类更新）`
+        : `策略“${f.strategy}”不发送参数服务器更新，没有可篡改的内容（只有 ${list(f.withWire)} 发送这类更新）`;
+    case 'coordLink':
+      return `“${f.id}”是协调服务的节点：它的消息（锁、租约、元数据）不含可篡改的参数服务器更新`;
+    case 'leaseNeedsCoord':
+      return '"lease" 从协调服务获取锁：请设置 cluster.coord（通常为 3）';
+    case 'fencingNeedsLease':
+      return '防护令牌（fencing token）检查的是锁授予时发出的令牌：需要 writeLock 为 "lease"';
+    case 'atOrOn':
+      return '请给出 "at"（以毫秒计的时间）或 "on"（触发的事件）';
+    case 'atAndOn':
+      return '"at" 和 "on" 只能给一个';
+    case 'unknownEvent':
+      return `未知事件“${f.event}”${f.hint ? `（是不是“${f.hint}”？）` : ''}；事件是历史记录里的一条注记，如 "leaderElected" 或 "2pc.prepareSent"，或 "action:<do>"，如 "action:crash"`;
+    case 'listedTwice':
+      return `节点“${f.id}”列了不止一次`;
+    case 'sameNode':
+      return `"from" 和 "to" 是同一个节点（“${f.id}”）；链路连接两个节点`;
+    case 'noRun':
+      return `没有变体“${f.id}”（运行有：${list(f.runs)}${f.baseAlias ? '；"base" 也指基准运行' : ''}）`;
+    case 'afterRunEnd':
+      return `${f.t} 在运行“${f.run}”结束之后（"durationMs" 为 ${f.durationMs}）`;
+    case 'unknownMetric':
+      return `未知指标“${f.metric}”${f.hint ? `（是不是“${f.hint}”？）` : ''}`;
+    case 'lessonEvent':
+      return `未知事件“${f.event}”；事件是历史记录里的一条注记，如 "leaderElected"，或 "action:<do>"，如 "action:partition"`;
+    case 'shapeListedTwice':
+      return '有一个变体列了两次';
+    case 'noStep':
+      return `没有步骤“${f.id}”（步骤有：${list(f.steps)}）`;
+    case 'notAnOption':
+      return `${f.answer} 不是一个选项：答案从 0 数起，共有 ${f.options} 个选项`;
+    case 'badPlaceholder':
+      return `占位符 ${f.raw} 不是 {{variant:metric[node]@t}} 的形式（t 为毫秒数、"now" 或 "end"）`;
+    case 'inPlaceholder':
+      return `占位符 ${f.raw}：${message(f.inner)}`;
     case 'other':
       return f.text;
   }
