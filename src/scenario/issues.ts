@@ -43,7 +43,9 @@ export function issueFact(issue: Issue, suggest?: FieldSuggester): ProblemFact {
         else if (first.code === 'invalid_value') wanted.push({ t: 'values', values: first.values });
         else if (first.code === 'too_small' || first.code === 'too_big') wanted.push({ t: 'bound', fact: issueFact(first, suggest) as Extract<Wanted, { t: 'bound' }>['fact'] });
       }
-      if (wanted.length > 0) return { kind: 'noBranch', wanted, got };
+      // Two branches may want the same (a number ≥ 0 here, a whole number there): say it once.
+      const once = wanted.filter((w, i) => wanted.findIndex((x) => JSON.stringify(x) === JSON.stringify(w)) === i);
+      if (once.length > 0) return { kind: 'noBranch', wanted: once, got };
       return { kind: 'invalidValue', got };
     }
     case 'invalid_value':
@@ -89,14 +91,43 @@ export interface IssueOptions {
   misnomers?: Readonly<Record<string, string>>;
 }
 
-/** One problem per issue. */
+/**
+ * For a union of object shapes (a lesson step's `when`) given an object: the one branch that fits
+ * it best — fewest fields it does not know, then fewest problems — so the reader hears what that
+ * shape still needs ("delayMs: missing") rather than every shape's first wish at once. Null when
+ * two branches fit equally well.
+ */
+function closestBranch(issue: Issue): readonly Issue[] | null {
+  if (issue.code !== 'invalid_union' || (issue as { discriminator?: string }).discriminator !== undefined) return null;
+  const input = (issue as { input?: unknown }).input;
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) return null;
+  let best: readonly Issue[] | null = null;
+  let bestScore: [number, number] = [Infinity, Infinity];
+  let tie = false;
+  for (const branch of issue.errors) {
+    // A branch that wanted something other than an object says nothing about this one.
+    if (branch.length === 0 || branch.some((i) => i.path.length === 0 && i.code === 'invalid_type')) continue;
+    const unknown = branch.reduce((n, i) => n + (i.code === 'unrecognized_keys' ? i.keys.length : 0), 0);
+    const score: [number, number] = [unknown, branch.length];
+    if (score[0] < bestScore[0] || (score[0] === bestScore[0] && score[1] < bestScore[1])) {
+      best = branch;
+      bestScore = score;
+      tie = false;
+    } else if (score[0] === bestScore[0] && score[1] === bestScore[1]) tie = true;
+  }
+  return tie ? null : best;
+}
+
+/** One problem per issue (an object that fits no shape of a union: the closest shape's problems). */
 export function issueProblems(issues: readonly Issue[], opts: IssueOptions = {}): ScenarioProblem[] {
   const prefix = opts.prefix ?? [];
   const root = opts.root ?? 'value';
-  return issues.map((issue) => {
+  return issues.flatMap((issue): ScenarioProblem[] => {
     const myth = issue.code === 'unrecognized_keys' ? issue.keys.find((k) => Object.hasOwn(opts.misnomers ?? {}, k)) : undefined;
-    if (myth !== undefined) return { path: [...prefix, ...issue.path, myth], root, fact: { kind: 'other', text: opts.misnomers![myth] } };
-    return { path: [...prefix, ...issue.path], root, fact: issueFact(issue, opts.suggest) };
+    if (myth !== undefined) return [{ path: [...prefix, ...issue.path, myth], root, fact: { kind: 'other', text: opts.misnomers![myth] } }];
+    const branch = closestBranch(issue);
+    if (branch) return issueProblems(branch, { ...opts, prefix: [...prefix, ...issue.path] });
+    return [{ path: [...prefix, ...issue.path], root, fact: issueFact(issue, opts.suggest) }];
   });
 }
 

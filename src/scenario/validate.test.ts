@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { strategies } from '../protocols';
 import { describe, expect, it } from 'vitest';
 import { validateScenario } from './validate';
@@ -283,5 +284,23 @@ describe('validateScenario: who did a user action (a live room’s export)', () 
     const r = validateScenario({ ...base, timeline: [{ at: 1200, by: 'user', who: 'Ana (w2)', do: 'crash', node: 'w2' }] });
     expect(r.ok && r.scenario.timeline[0]).toEqual({ at: 1200, by: 'user', who: 'Ana (w2)', do: 'crash', node: 'w2' });
     expect(errorsOf({ ...base, timeline: [{ at: 1200, by: 'user', who: '', do: 'crash', node: 'w2' }] }).join('\n')).toMatch(/^timeline\[0\]\.who: /m);
+  });
+});
+
+describe('a lesson step’s `when` (a union of shapes) that fits none', () => {
+  const lesson = () => JSON.parse(readFileSync('public/scenarios/cap-partition-choice.json', 'utf8')) as { acts: Array<{ steps: Array<{ when: unknown }> }> };
+  const whenErrors = (when: unknown) => {
+    const l = lesson();
+    l.acts[0].steps[1].when = when;
+    return errorsOf(l);
+  };
+  it('names what the closest shape still needs, not every shape’s first wish', () => {
+    // Was: "acts[0].steps[1].when: expected a number or a string or a string or a number or true, got an object".
+    expect(whenErrors({ afterStep: 'n1' })).toEqual(['acts[0].steps[1].when.delayMs: missing (expected a number)']);
+    expect(whenErrors({ event: 'leaderElected', aftr: 100 })).toEqual(['acts[0].steps[1].when: unknown field "aftr" (did you mean "after"?)']);
+    expect(whenErrors({ metric: 'loss', op: '=<', value: 1 })).toEqual(['acts[0].steps[1].when.op: expected one of "==", "!=", "<", "<=", ">", ">=", got "=<"']);
+  });
+  it('says each wish once when nothing fits', () => {
+    expect(whenErrors(5)).toEqual(['acts[0].steps[1].when: expected an object, got the number 5']);
   });
 });
