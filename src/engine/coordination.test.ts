@@ -110,8 +110,8 @@ describe('coordination: scenario checks and the engine', () => {
     expect(errors(file({ coordination: { service: 'etcd', reads: 'local' } }))).toEqual(['coordination.reads: "local" is a ZooKeeper read; etcd reads are "linearizable" or "serializable"']);
     expect(errors(file({ coordination: { service: 'zookeeper', reads: 'serializable' } }))).toEqual(['coordination.reads: "serializable" is an etcd read; ZooKeeper reads are "local" or "sync-then-local"']);
     expect(errors(file({ coordination: { sessions: { w5: 'c0', w1: 'c7' } } }))).toEqual([
-      'coordination.sessions.w5: worker "w5" does not exist (cluster has 2 workers)',
-      'coordination.sessions.w1: coordination node "c7" does not exist (cluster has 3)',
+      'coordination.sessions.w5: node "w5" does not exist (cluster has w0-w1, s0, c0-c2)',
+      'coordination.sessions.w1: node "c7" does not exist (cluster has w0-w1, s0, c0-c2)',
     ]);
     expect(errors(file({ cluster: { workers: 2, servers: 1 }, strategy: { kind: 'ps-async', writeLock: 'lease' } }))).toEqual([
       'strategy.writeLock: "lease" takes its locks from a coordination service: set cluster.coord (3 is usual)',

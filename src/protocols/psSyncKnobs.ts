@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
-import { aggregationRules, krumProblem } from './aggregationRules';
+import { aggregationRules, krumFact } from './aggregationRules';
+import { problemMessage, type ProblemFact } from '../scenario/problems';
 
 /** Knobs of `ps-sync` (the strategy, and where its rules come from: psSync.ts). */
 export const psSyncKnobs = z.strictObject({
@@ -24,6 +25,11 @@ export type PsSyncConfig = z.infer<typeof psSyncKnobs>;
  * n > 2f + 2 (Blanchard et al. 2017). (A trimmed mean always keeps a value: trim < ½.)
  */
 export function psSyncAggregationProblem(cfg: Pick<PsSyncConfig, 'aggregation' | 'f' | 'backupWorkers'>, workers: number): string | null {
-  const krum = krumProblem(cfg.aggregation, workers - cfg.backupWorkers, cfg.f);
-  return krum && cfg.backupWorkers > 0 ? `${krum} (n = workers − backupWorkers)` : krum;
+  const fact = psSyncAggregationFact(cfg, workers);
+  return fact && problemMessage(fact);
+}
+
+/** psSyncAggregationProblem as a fact. */
+export function psSyncAggregationFact(cfg: Pick<PsSyncConfig, 'aggregation' | 'f' | 'backupWorkers'>, workers: number): ProblemFact | null {
+  return krumFact(cfg.aggregation, workers - cfg.backupWorkers, cfg.f, cfg.backupWorkers > 0);
 }

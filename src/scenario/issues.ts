@@ -1,5 +1,5 @@
 import type { z } from 'zod/mini';
-import { formatIdOf, givenOf, problemLine, problemMessage, type PathKey, type ProblemFact, type ScenarioProblem, type Wanted } from './problems';
+import { formatIdOf, givenOf, problemLine, problemMessage, type PathKey, type Misnomer, type ProblemFact, type ScenarioProblem, type Wanted } from './problems';
 
 export { describeValue, formatPath, type PathKey } from './problems';
 
@@ -87,7 +87,7 @@ export interface IssueOptions {
   /** Names the whole value when the path is empty. */
   root?: string;
   suggest?: FieldSuggester;
-  /** Names people believe exist (e.g. Kafka's "max.message.delay.ms"), each with its correction. */
+  /** Names people believe exist (e.g. Kafka's "max.message.delay.ms"): problems.ts `misnomers` says why. */
   misnomers?: Readonly<Record<string, string>>;
 }
 
@@ -124,7 +124,7 @@ export function issueProblems(issues: readonly Issue[], opts: IssueOptions = {})
   const root = opts.root ?? 'value';
   return issues.flatMap((issue): ScenarioProblem[] => {
     const myth = issue.code === 'unrecognized_keys' ? issue.keys.find((k) => Object.hasOwn(opts.misnomers ?? {}, k)) : undefined;
-    if (myth !== undefined) return [{ path: [...prefix, ...issue.path, myth], root, fact: { kind: 'other', text: opts.misnomers![myth] } }];
+    if (myth !== undefined) return [{ path: [...prefix, ...issue.path, myth], root, fact: { kind: 'misnomer', key: myth as Misnomer } }];
     const branch = closestBranch(issue);
     if (branch) return issueProblems(branch, { ...opts, prefix: [...prefix, ...issue.path] });
     return [{ path: [...prefix, ...issue.path], root, fact: issueFact(issue, opts.suggest) }];

@@ -59,6 +59,12 @@ export const fixedFieldMessages = {
 } as const;
 export type FixedField = keyof typeof fixedFieldMessages;
 
+/** Names people believe exist, each with what to use instead (TRUTHS.md). */
+export const misnomers = {
+  'max.message.delay.ms': 'no such Kafka setting; producer latency is set by linger.ms and batch.size, durability by acks',
+} as const;
+export type Misnomer = keyof typeof misnomers;
+
 /** What a union's branch wanted. */
 export type Wanted = { t: 'type'; expected: string } | { t: 'values'; values: readonly unknown[] } | { t: 'bound'; fact: BoundFact };
 
@@ -110,6 +116,14 @@ export type ProblemFact =
   | { kind: 'unknownEvent'; event: string; hint?: string }
   | { kind: 'listedTwice'; id: string }
   | { kind: 'sameNode'; id: string }
+  // A protocol's own rules (protocols/…):
+  /** A name people believe exists (Kafka's "max.message.delay.ms"), with the right ones (`misnomers`). */
+  | { kind: 'misnomer'; key: Misnomer }
+  | { kind: 'replicasNeedBrokers'; rf: number; brokers: number }
+  /** A read mode of the other coordination service. */
+  | { kind: 'otherServiceRead'; service: 'etcd' | 'zookeeper'; reads: string }
+  /** Krum on too few gradients (Blanchard et al. 2017: n > 2f + 2); `backup`: n is workers − backupWorkers. */
+  | { kind: 'krumTooFew'; rule: string; f: number; n: number; backup: boolean }
   // A lesson's script (lessonValidate.ts):
   /** A lesson names a run the file does not have; `baseAlias`: "base" names the base too. */
   | { kind: 'noRun'; id: string; runs: readonly string[]; baseAlias: boolean }
@@ -337,6 +351,16 @@ export function problemMessage(f: ProblemFact): string {
       return `placeholder ${f.raw} is not {{variant:metric[node]@t}} (t = ms, now or end)`;
     case 'inPlaceholder':
       return `placeholder ${f.raw}: ${problemMessage(f.inner)}`;
+    case 'misnomer':
+      return misnomers[f.key];
+    case 'replicasNeedBrokers':
+      return `${f.rf} replicas need at least ${f.rf} brokers (cluster has ${f.brokers})`;
+    case 'otherServiceRead':
+      return f.service === 'etcd'
+        ? `"${f.reads}" is a ZooKeeper read; etcd reads are "linearizable" or "serializable"`
+        : `"${f.reads}" is an etcd read; ZooKeeper reads are "local" or "sync-then-local"`;
+    case 'krumTooFew':
+      return `${f.rule} needs n > 2f + 2 gradients per round (Blanchard et al. 2017); with f = ${f.f} that is at least ${2 * f.f + 3}, got n = ${f.n}${f.backup ? ' (n = workers − backupWorkers)' : ''}`;
     case 'other':
       return f.text;
   }
@@ -387,9 +411,4 @@ export function problemLine(p: ScenarioProblem): string {
 /** A problem at `path` under the scenario. */
 export function at(path: readonly PathKey[], fact: ProblemFact): ScenarioProblem {
   return { path, root: 'scenario', fact };
-}
-
-/** An English-only rule's message at `path`. */
-export function otherAt(path: readonly PathKey[], text: string): ScenarioProblem {
-  return at(path, { kind: 'other', text });
 }

@@ -2,12 +2,12 @@ import { strategyInfo } from '../protocols';
 import { noteNames } from '../protocols/notes';
 import { kafkaMisnomers, kafkaPsProblems } from '../protocols/kafka/knobs';
 import { coordinationProblems } from '../protocols/coord/config';
-import { psSyncAggregationProblem } from '../protocols/psSyncKnobs';
+import { psSyncAggregationFact } from '../protocols/psSyncKnobs';
 import { strategiesWithWire } from '../protocols/wire';
 import { actionKinds, FASHION_TRAIN_IMAGES, isComparison, scenarioSchema, type Scenario, type TimelineEntry } from './schema';
 import { fieldNamesOf, issueProblems, makeSuggester } from './issues';
 import { actionNodeFacts, clusterNodeIds } from './nodes';
-import { at, fixedFieldMessages, formatPath, otherAt, problemLine, problemMessage, type FixedField, type PathKey, type ProblemFact, type ScenarioProblem } from './problems';
+import { at, fixedFieldMessages, formatPath, problemLine, problemMessage, type FixedField, type PathKey, type ProblemFact, type ScenarioProblem } from './problems';
 import { baseIdOf, expectationsFor, isBaseId, patchedInput } from './variants';
 import { lessonSampleTimes } from './lessonRefs';
 import { lessonProblems } from './lessonValidate';
@@ -149,7 +149,6 @@ export function wholeFileProblems(s: Scenario): ScenarioProblem[] {
   const problems: ScenarioProblem[] = [];
   const ids = clusterNodeIds(s.cluster);
   const known = new Set(ids);
-  const other = (path: readonly PathKey[], msg: string) => problems.push(otherAt(path, msg));
   const fact = (path: readonly PathKey[], f: ProblemFact) => problems.push(at(path, f));
   const unknownNode = (path: readonly PathKey[], id: string) => fact(path, { kind: 'unknownNode', id, known: ids });
   const afterEnd = (path: readonly PathKey[], t: number) => fact(path, { kind: 'afterEnd', t, durationMs: s.durationMs });
@@ -164,17 +163,17 @@ export function wholeFileProblems(s: Scenario): ScenarioProblem[] {
     fact(['model', 'samples'], { kind: 'fashionImages', max: FASHION_TRAIN_IMAGES, got: s.model.samples });
   }
 
-  if (s.strategy.kind === 'kafka-ps') for (const [path, msg] of kafkaPsProblems(s.strategy, s.cluster)) other(['strategy', ...path], msg);
+  if (s.strategy.kind === 'kafka-ps') for (const [path, f] of kafkaPsProblems(s.strategy, s.cluster)) fact(['strategy', ...path], f);
   if (s.strategy.kind === 'ps-sync') {
-    const problem = psSyncAggregationProblem(s.strategy, s.cluster.workers);
-    if (problem) other(['strategy', 'aggregation'], problem);
+    const problem = psSyncAggregationFact(s.strategy, s.cluster.workers);
+    if (problem) fact(['strategy', 'aggregation'], problem);
   }
   const wire = strategiesWithWire.includes(s.strategy.kind);
   if (!wire && s.security && (s.security.integrity === 'sha256' || s.security.integrity === 'hmac' || s.security.replayProtection)) {
     fact(['security'], noWire(s.strategy.kind, 'protect'));
   }
 
-  if (s.coordination) for (const [path, msg] of coordinationProblems(s.coordination, s.cluster)) other(['coordination', ...path], msg);
+  if (s.coordination) for (const [path, f] of coordinationProblems(s.coordination, s.cluster)) fact(['coordination', ...path], f);
   if (s.strategy.kind === 'ps-async') {
     if (s.strategy.writeLock === 'lease' && s.cluster.coord < 1) fact(['strategy', 'writeLock'], { kind: 'leaseNeedsCoord' });
     if (s.strategy.fencing && s.strategy.writeLock !== 'lease') fact(['strategy', 'fencing'], { kind: 'fencingNeedsLease' });

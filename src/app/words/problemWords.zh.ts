@@ -1,6 +1,6 @@
 import { describeNodeIds } from '../../scenario/nodes';
 import type { JsonFound, JsonProblem, JsonSyntax } from '../../scenario/json';
-import { shortString, type FixedField, type FormatId, type Given, type ProblemFact, type ProblemWords, type Wanted } from '../../scenario/problems';
+import { shortString, type FixedField, type FormatId, type Misnomer, type Given, type ProblemFact, type ProblemWords, type Wanted } from '../../scenario/problems';
 
 /**
  * A scenario file's problems (scenario/problems.ts) in Chinese: a lazy chunk, loaded with zh.json
@@ -29,6 +29,10 @@ const fixedFields: Record<FixedField, string> = {
   shapes: '形状预期比较的是这节课的各个变体，写在基准运行里',
   base: '基准运行的名字属于基准运行',
   sampleAt: '一节课的每次运行都在相同的时刻采样（基准运行的时刻）',
+};
+
+const misnomersZh: Record<Misnomer, string> = {
+  'max.message.delay.ms': 'Kafka 没有这个设置；生产者延迟由 linger.ms 和 batch.size 决定，持久性由 acks 决定',
 };
 
 const types: Record<string, string> = {
@@ -186,6 +190,16 @@ function message(f: ProblemFact): string {
       return `占位符 ${f.raw} 不是 {{variant:metric[node]@t}} 的形式（t 为毫秒数、"now" 或 "end"）`;
     case 'inPlaceholder':
       return `占位符 ${f.raw}：${message(f.inner)}`;
+    case 'misnomer':
+      return misnomersZh[f.key];
+    case 'replicasNeedBrokers':
+      return `${f.rf} 个副本至少需要 ${f.rf} 个 broker（集群中有 ${f.brokers} 个）`;
+    case 'otherServiceRead':
+      return f.service === 'etcd'
+        ? `"${f.reads}" 是 ZooKeeper 的读取方式；etcd 的读取方式是 "linearizable" 或 "serializable"`
+        : `"${f.reads}" 是 etcd 的读取方式；ZooKeeper 的读取方式是 "local" 或 "sync-then-local"`;
+    case 'krumTooFew':
+      return `${f.rule} 每轮需要 n > 2f + 2 个梯度（Blanchard 等，2017）；f = ${f.f} 时至少要 ${2 * f.f + 3} 个，现在 n = ${f.n}${f.backup ? '（n = 工作节点数 − backupWorkers）' : ''}`;
     case 'other':
       return f.text;
   }

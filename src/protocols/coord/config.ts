@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
-import { formatMessages } from '../../scenario/problems';
+import { formatMessages, type ProblemFact } from '../../scenario/problems';
+import { clusterNodeIds, type ClusterSize } from '../../scenario/nodes';
 
 /**
  * The `coordination` block of a scenario (CURRICULUM §C.1): how the `coord` nodes c0… serve the
@@ -48,26 +49,19 @@ export function readModeOf(cfg: CoordinationConfig): ReadMode {
 }
 
 /** Problems with the block against the cluster, as [path, message] pairs (the validator prefixes them). */
-export function coordinationProblems(cfg: CoordinationConfig, cluster: { workers: number; coord: number }): Array<[Array<string | number>, string]> {
-  const out: Array<[Array<string | number>, string]> = [];
+export function coordinationProblems(cfg: CoordinationConfig, cluster: ClusterSize & { coord: number }): Array<[Array<string | number>, ProblemFact]> {
+  const out: Array<[Array<string | number>, ProblemFact]> = [];
   // Without coordination nodes the block is unused (a variant may set cluster.coord to 0); what
   // needs the service (a lease lock) says so where it is asked for.
   if (cluster.coord < 1) return out;
   const etcdReads = ['linearizable', 'serializable'];
   if (cfg.reads !== undefined) {
     const ok = cfg.service === 'etcd' ? etcdReads.includes(cfg.reads) : !etcdReads.includes(cfg.reads);
-    if (!ok) {
-      out.push([
-        ['reads'],
-        cfg.service === 'etcd'
-          ? `"${cfg.reads}" is a ZooKeeper read; etcd reads are "linearizable" or "serializable"`
-          : `"${cfg.reads}" is an etcd read; ZooKeeper reads are "local" or "sync-then-local"`,
-      ]);
-    }
+    if (!ok) out.push([['reads'], { kind: 'otherServiceRead', service: cfg.service, reads: cfg.reads }]);
   }
+  const known = clusterNodeIds(cluster);
   for (const [w, c] of Object.entries(cfg.sessions)) {
-    if (Number(w.slice(1)) >= cluster.workers) out.push([['sessions', w], `worker "${w}" does not exist (cluster has ${cluster.workers} workers)`]);
-    if (Number(c.slice(1)) >= cluster.coord) out.push([['sessions', w], `coordination node "${c}" does not exist (cluster has ${cluster.coord})`]);
+    for (const id of [w, c]) if (!known.includes(id)) out.push([['sessions', w], { kind: 'unknownNode', id, known }]);
   }
   return out;
 }

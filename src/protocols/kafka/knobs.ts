@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
-import { formatMessages } from '../../scenario/problems';
+import { formatMessages, misnomers, type ProblemFact } from '../../scenario/problems';
+import { clusterNodeIds, type ClusterSize } from '../../scenario/nodes';
 
 /**
  * Knobs of `kafka-ps`, under Kafka's own names and with Kafka 4.0's defaults (TRUTHS.md):
@@ -48,20 +49,16 @@ export function kafkaDurable(cfg: KafkaPsConfig): boolean {
  * Settings people believe Kafka has but it does not: the validator answers them with this message
  * instead of a "did you mean". `max.message.delay.ms` appears in popular interview answers.
  */
-export const kafkaMisnomers: Readonly<Record<string, string>> = {
-  'max.message.delay.ms': 'no such Kafka setting; producer latency is set by linger.ms and batch.size, durability by acks',
-};
+export const kafkaMisnomers: Readonly<Record<string, string>> = misnomers;
 
 /** Problems that need the cluster as well as the knobs (the validator reports them under `strategy`). */
-export function kafkaPsProblems(cfg: KafkaPsConfig, cluster: { workers: number; servers: number; brokers: number }): Array<[string[], string]> {
-  const out: Array<[string[], string]> = [];
+export function kafkaPsProblems(cfg: KafkaPsConfig, cluster: ClusterSize): Array<[string[], ProblemFact]> {
+  const out: Array<[string[], ProblemFact]> = [];
   const rf = cfg['replication.factor'];
-  if (rf !== undefined && rf > cluster.brokers) {
-    out.push([['replication.factor'], `${rf} replicas need at least ${rf} brokers (cluster has ${cluster.brokers})`]);
-  }
+  if (rf !== undefined && rf > (cluster.brokers ?? 0)) out.push([['replication.factor'], { kind: 'replicasNeedBrokers', rf, brokers: cluster.brokers ?? 0 }]);
+  const known = clusterNodeIds(cluster);
   for (const [w, s] of Object.entries(cfg.readFrom ?? {})) {
-    if (Number(w.slice(1)) >= cluster.workers) out.push([['readFrom', w], `worker "${w}" does not exist (cluster has w0-w${cluster.workers - 1})`]);
-    if (Number(s.slice(1)) >= cluster.servers) out.push([['readFrom', w], `PS replica "${s}" does not exist (cluster has ${cluster.servers} servers)`]);
+    for (const id of [w, s]) if (!known.includes(id)) out.push([['readFrom', w], { kind: 'unknownNode', id, known }]);
   }
   return out;
 }
