@@ -86,6 +86,7 @@ const byHand: ScenarioProblem[] = [
   at(['x'], { kind: 'tooManyItems', max: '1', got: 3 }),
   at(['x'], { kind: 'wrongType', expected: 'array', got: { t: 'number', v: Infinity } }),
   { ...at(['cluster', 'workers'], { kind: 'tooBig', max: '64', inclusive: true, got: { t: 'number', v: 99 } }), file: 'lesson.json' },
+  at(['timeline', 0, 'node'], { kind: 'unknownNode', id: 'w0', known: [] }),
   { more: 4 },
   at(['timeline', 0], { kind: 'other', text: 'a rule worded only where it is checked' }),
 ];
@@ -117,6 +118,7 @@ describe('scenarioProblemText', () => {
     expect(zh(14)).toEqual(['variants[0]（“small”）：timeline[0].node：节点“w3”不存在（集群中有 w0-w1）']);
     expect(zh(15).at(-1)).toBe('……还有 5 个问题');
     expect(scenarioProblemText('zh', byHand[7])).toBe('lesson.json：cluster.workers：不能大于 64，输入的是 99');
+    expect(scenarioProblemText('zh', byHand[8])).toBe('timeline[0].node：节点“w0”不存在（集群中没有节点）');
     // Past its path, every line but an English-only rule's is Chinese: the Latin words left are
     // what the file writes (quoted values, field and strategy names, JSON's literals).
     // …and the terms the glossary keeps (防护令牌（fencing token）) and field names in the sentence.

@@ -137,7 +137,7 @@ function message(f: ProblemFact): string {
     case 'afterEnd':
       return `${f.t} 在${f.variant === undefined ? '' : `变体“${f.variant}”的`}运行结束之后（"durationMs" 为 ${f.durationMs}）`;
     case 'unknownNode':
-      return `节点“${f.id}”${inVariant(f.variant)}${f.run === undefined ? '' : `在运行“${f.run}”中`}不存在（集群中有 ${f.known.length === 0 ? '没有节点' : list(describeNodeIds(f.known).split(', '))}）`;
+      return `节点“${f.id}”${inVariant(f.variant)}${f.run === undefined ? '' : `在运行“${f.run}”中`}不存在（集群中${f.known.length === 0 ? '没有节点' : `有 ${list(describeNodeIds(f.known).split(', '))}`}）`;
     case 'strategyNeeds':
       return `策略“${f.strategy}”至少需要 ${f.min} 个${roles[f.role]}（现在是 ${f.got} 个）`;
     case 'duplicateId':
