@@ -87,6 +87,7 @@ const byHand: ScenarioProblem[] = [
   at(['x'], { kind: 'wrongType', expected: 'array', got: { t: 'number', v: Infinity } }),
   { ...at(['cluster', 'workers'], { kind: 'tooBig', max: '64', inclusive: true, got: { t: 'number', v: 99 } }), file: 'lesson.json' },
   at(['timeline', 0, 'node'], { kind: 'unknownNode', id: 'w0', known: [] }),
+  at(['shapes', 0, 'variants'], { kind: 'shapeListedTwice' }),
   { more: 4 },
   at(['timeline', 0], { kind: 'other', text: 'a rule worded only where it is checked' }),
 ];
@@ -103,7 +104,7 @@ describe('scenarioProblemText', () => {
 
   it('covers every kind of fact', () => {
     const seen = new Set([...checked.flatMap((c) => c.problems), ...byHand].map(kindOf));
-    const all = ['missing', 'notInteger', 'wrongType', 'unknownFields', 'unknownOption', 'noBranch', 'invalidValue', 'notOneOf', 'tooFewItems', 'tooManyItems', 'tooShort', 'tooLong', 'tooSmall', 'tooBig', 'badFormat', 'invalidKey', 'notMultipleOf', 'schemaVersion', 'afterEnd', 'unknownNode', 'strategyNeeds', 'duplicateId', 'namesBase', 'fixedField', 'noVariant', 'fashionImages', 'noWire', 'coordLink', 'leaseNeedsCoord', 'fencingNeedsLease', 'atOrOn', 'atAndOn', 'unknownEvent', 'listedTwice', 'sameNode', 'noRun', 'afterRunEnd', 'unknownMetric', 'lessonEvent', 'noStep', 'notAnOption', 'badPlaceholder', 'inPlaceholder', 'duplicateStep', 'misnomer', 'replicasNeedBrokers', 'otherServiceRead', 'krumTooFew', 'other', 'more'];
+    const all = ['missing', 'notInteger', 'wrongType', 'unknownFields', 'unknownOption', 'noBranch', 'invalidValue', 'notOneOf', 'tooFewItems', 'tooManyItems', 'tooShort', 'tooLong', 'tooSmall', 'tooBig', 'badFormat', 'invalidKey', 'notMultipleOf', 'schemaVersion', 'afterEnd', 'unknownNode', 'strategyNeeds', 'duplicateId', 'namesBase', 'fixedField', 'noVariant', 'fashionImages', 'noWire', 'coordLink', 'leaseNeedsCoord', 'fencingNeedsLease', 'atOrOn', 'atAndOn', 'unknownEvent', 'listedTwice', 'sameNode', 'noRun', 'afterRunEnd', 'unknownMetric', 'lessonEvent', 'noStep', 'notAnOption', 'badPlaceholder', 'inPlaceholder', 'duplicateStep', 'shapeListedTwice', 'misnomer', 'replicasNeedBrokers', 'otherServiceRead', 'krumTooFew', 'other', 'more'];
     // tooShort appears inside invalidKey only.
     expect(all.filter((k) => !seen.has(k) && k !== 'tooShort')).toEqual([]);
   });
