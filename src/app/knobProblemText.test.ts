@@ -42,6 +42,16 @@ describe('knobProblemText', () => {
     expect(zh[9]).toBe('只能是数字或"inf"，输入的是 "soon"');
   });
 
+  it('an issue the form has no words of its own for is worded as a scenario file’s problem is, in either language', () => {
+    const kafka = defaultStrategy('kafka-ps')!;
+    const r = applyKnob(kafka, 'readFrom', '{"w0": "x9"}');
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.problem.problem).toBe('other');
+    expect(knobProblemText('en', r.problem)).toBe('expected a PS replica id such as "s0", got "x9"');
+    expect(knobProblemText('zh', r.problem)).toBe('应为参数服务器副本 ID，例如 "s0"，输入的是 "x9"');
+  });
+
   it('reads what applyKnob reports: a 中文 form says rtoMs -5 in Chinese', () => {
     const r = applyKnob(defaultStrategy('allreduce')!, 'rtoMs', '-5');
     expect(r.ok ? '' : s('zh', 'invalidKnob', { knob: r.knob, message: knobProblemText('zh', r.problem) })).toBe('参数 rtoMs：必须大于 0，输入的是 -5');

@@ -2,6 +2,8 @@ import type { Lang } from './i18n/lang';
 import { s } from './i18n/strings';
 import { orList } from './format';
 import type { KnobProblem } from './knobs';
+import { englishProblemWords } from '../scenario/problems';
+import { wordsIn } from './words/tables';
 
 /** A value the reader typed, as the sentence quotes it: numbers as written, text in quotes. */
 function given(v: unknown): string {
@@ -44,6 +46,6 @@ export function knobProblemText(lang: Lang, p: KnobProblem): string {
       return s(lang, 'knob_oneOf', { values: orList(lang, wanted), got: given(p.got) });
     }
     case 'other':
-      return p.detail;
+      return wordsIn(lang, englishProblemWords, (t) => t.problems).message(p.fact);
   }
 }

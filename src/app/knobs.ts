@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
-import { issueMessage } from '../scenario/issues';
+import { issueFact } from '../scenario/issues';
+import { givenOf, type ProblemFact } from '../scenario/problems';
 import { strategySchema, type StrategyConfig } from '../scenario/schema';
 
 /**
@@ -104,8 +105,8 @@ export function defaultStrategy(kind: string): StrategyConfig | null {
 
 /**
  * Why a knob's value was refused, as facts the form words in the reader's language
- * (knobProblemText.ts). `other` carries the scenario checker's English line for the rare issue
- * the form has no words of its own for.
+ * (knobProblemText.ts). `other` carries the scenario checker's fact for the rare issue the form
+ * has no words of its own for (worded as a scenario file's problem is).
  */
 export type KnobProblem =
   | { problem: 'unknown-knob'; kind: string }
@@ -117,7 +118,7 @@ export type KnobProblem =
   | { problem: 'not-one-of'; values: readonly unknown[]; got: unknown }
   /** None of a union's branches took it: each wanted a JSON type (`types`, zod's names) or a value. */
   | { problem: 'not-any-of'; types: readonly string[]; values: readonly unknown[]; got: unknown }
-  | { problem: 'other'; detail: string };
+  | { problem: 'other'; fact: ProblemFact };
 
 export type KnobResult = { ok: true; strategy: StrategyConfig } | { ok: false; knob: string; problem: KnobProblem };
 
@@ -145,40 +146,41 @@ export function applyKnob(current: StrategyConfig, key: string, raw: string | bo
   const r = strategySchema.safeParse({ ...current, [key]: value }, { reportInput: true });
   if (!r.success) {
     const issue = r.error.issues[0];
-    return { ok: false, knob: key, problem: issue ? knobProblem(issue) : { problem: 'other', detail: 'invalid value' } };
+    return { ok: false, knob: key, problem: issue ? knobProblem(issue) : { problem: 'other', fact: { kind: 'invalidValue', got: givenOf(value) } } };
   }
   return { ok: true, strategy: r.data };
 }
 
-/** A schema issue as a knob problem: the bounds and choices a number or enum knob has, else the checker's line. */
+/**
+ * A schema issue as a knob problem: the bounds and choices a number or enum knob has, read from
+ * the scenario checker's own fact (issues.ts), which is kept whole for anything else.
+ */
 function knobProblem(issue: z.core.$ZodIssue): KnobProblem {
   const got = (issue as { input?: unknown }).input;
-  switch (issue.code) {
-    case 'invalid_type':
-      if (issue.expected === 'int' && typeof got === 'number') return { problem: 'not-integer', got };
-      break;
-    case 'too_small':
-      if (typeof issue.minimum === 'number' && (issue.origin === 'number' || issue.origin === 'int')) return { problem: 'too-small', min: issue.minimum, inclusive: issue.inclusive ?? false, got };
-      break;
-    case 'too_big':
-      if (typeof issue.maximum === 'number' && (issue.origin === 'number' || issue.origin === 'int')) return { problem: 'too-big', max: issue.maximum, inclusive: issue.inclusive ?? false, got };
-      break;
-    case 'invalid_value':
-      return { problem: 'not-one-of', values: issue.values, got };
-    case 'invalid_union': {
+  const fact = issueFact(issue);
+  switch (fact.kind) {
+    case 'notInteger':
+      return { problem: 'not-integer', got: fact.got };
+    case 'tooSmall':
+      return { problem: 'too-small', min: Number(fact.min), inclusive: fact.inclusive, got };
+    case 'tooBig':
+      return { problem: 'too-big', max: Number(fact.max), inclusive: fact.inclusive, got };
+    case 'notOneOf':
+      return { problem: 'not-one-of', values: fact.values, got };
+    case 'noBranch': {
       // staleness: a number or "inf"; electionTimeoutMs: a number or a [min, max] range.
       const types: string[] = [];
       const values: unknown[] = [];
-      for (const branch of issue.errors) {
-        const first = branch[0];
-        if (first?.code === 'invalid_type') types.push(first.expected);
-        else if (first?.code === 'invalid_value') values.push(...first.values);
-        else return { problem: 'other', detail: issueMessage(issue) };
+      for (const w of fact.wanted) {
+        if (w.t === 'type') types.push(w.expected);
+        else if (w.t === 'values') values.push(...w.values);
+        else return { problem: 'other', fact };
       }
       return { problem: 'not-any-of', types, values, got };
     }
+    default:
+      return { problem: 'other', fact };
   }
-  return { problem: 'other', detail: issueMessage(issue) };
 }
 
 /**
