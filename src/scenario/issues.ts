@@ -1,7 +1,7 @@
 import type { z } from 'zod/mini';
-import { formatIdOf, givenOf, problemLine, problemMessage, type PathKey, type Misnomer, type ProblemFact, type ScenarioProblem, type Wanted } from './problems';
+import { formatIdOf, givenOf, misnomers, problemLine, problemMessage, type PathKey, type Misnomer, type ProblemFact, type ScenarioProblem, type Wanted } from './problems';
 
-export { describeValue, formatPath, type PathKey } from './problems';
+export { formatPath, type PathKey } from './problems';
 
 /**
  * Turns zod issues into one readable line each: `path: message`. Users read these lines when a
@@ -87,8 +87,8 @@ export interface IssueOptions {
   /** Names the whole value when the path is empty. */
   root?: string;
   suggest?: FieldSuggester;
-  /** Names people believe exist (e.g. Kafka's "max.message.delay.ms"): problems.ts `misnomers` says why. */
-  misnomers?: Readonly<Record<string, string>>;
+  /** Name the fields people believe exist (problems.ts `misnomers`, e.g. Kafka's "max.message.delay.ms") for what they are. */
+  misnomers?: boolean;
 }
 
 /**
@@ -123,8 +123,8 @@ export function issueProblems(issues: readonly Issue[], opts: IssueOptions = {})
   const prefix = opts.prefix ?? [];
   const root = opts.root ?? 'value';
   return issues.flatMap((issue): ScenarioProblem[] => {
-    const myth = issue.code === 'unrecognized_keys' ? issue.keys.find((k) => Object.hasOwn(opts.misnomers ?? {}, k)) : undefined;
-    if (myth !== undefined) return [{ path: [...prefix, ...issue.path, myth], root, fact: { kind: 'misnomer', key: myth as Misnomer } }];
+    const myth = issue.code === 'unrecognized_keys' ? issue.keys.find((k): k is Misnomer => opts.misnomers === true && Object.hasOwn(misnomers, k)) : undefined;
+    if (myth !== undefined) return [{ path: [...prefix, ...issue.path, myth], root, fact: { kind: 'misnomer', key: myth } }];
     const branch = closestBranch(issue);
     if (branch) return issueProblems(branch, { ...opts, prefix: [...prefix, ...issue.path] });
     return [{ path: [...prefix, ...issue.path], root, fact: issueFact(issue, opts.suggest) }];

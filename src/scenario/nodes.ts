@@ -64,10 +64,6 @@ export function describeNodeIds(ids: readonly string[]): string {
   return [...parts, ...other].join(', ') || 'no nodes';
 }
 
-export function unknownNodeMessage(id: string, nodeIds: readonly string[]): string {
-  return `node "${id}" does not exist (cluster has ${describeNodeIds(nodeIds)})`;
-}
-
 /** Problems with the nodes an action names, as `[path-suffix, fact]` pairs. */
 export function actionNodeFacts(action: Action, nodeIds: readonly string[]): Array<[string, ProblemFact]> {
   const known = new Set(nodeIds);

@@ -59,7 +59,10 @@ export const fixedFieldMessages = {
 } as const;
 export type FixedField = keyof typeof fixedFieldMessages;
 
-/** Names people believe exist, each with what to use instead (TRUTHS.md). */
+/**
+ * Settings people believe exist but do not, each with what to use instead: the checker answers them
+ * with this rather than a "did you mean" (`max.message.delay.ms` appears in popular interview answers).
+ */
 export const misnomers = {
   'max.message.delay.ms': 'no such Kafka setting; producer latency is set by linger.ms and batch.size, durability by acks',
 } as const;
@@ -208,10 +211,6 @@ export function describeGiven(g: Given): string {
   }
 }
 
-export function describeValue(value: unknown): string {
-  return describeGiven(givenOf(value));
-}
-
 /** What the user wrote, as a JSON type word, for wrong-type messages. */
 function jsonType(g: Given): string {
   switch (g.t) {
@@ -245,7 +244,7 @@ function typeName(t: string): string {
 /** Words for discriminator fields, so an unknown `do` reads "unknown action". */
 const discriminatorWords: Record<string, [string, string]> = { do: ['action', 'actions'], kind: ['strategy', 'strategies'] };
 
-export function quoteList(values: readonly unknown[]): string {
+function quoteList(values: readonly unknown[]): string {
   return values.map((v) => (typeof v === 'string' ? `"${v}"` : String(v))).join(', ');
 }
 

@@ -1,6 +1,6 @@
 import { strategyInfo } from '../protocols';
 import { noteNames } from '../protocols/notes';
-import { kafkaMisnomers, kafkaPsProblems } from '../protocols/kafka/knobs';
+import { kafkaPsProblems } from '../protocols/kafka/knobs';
 import { coordinationProblems } from '../protocols/coord/config';
 import { psSyncAggregationFact } from '../protocols/psSyncKnobs';
 import { strategiesWithWire } from '../protocols/wire';
@@ -57,7 +57,7 @@ function validateOne(input: unknown): { ok: true; scenario: Scenario } | { ok: f
       // A newer file deserves a clearer word than "expected 1": say what this build reads.
       issue.path.length === 1 && issue.path[0] === 'schema' && issue.code === 'invalid_value' && typeof issue.input === 'number'
         ? at(['schema'], { kind: 'schemaVersion', got: issue.input })
-        : issueProblems([issue], { root: 'scenario', suggest, misnomers: kafkaMisnomers })[0],
+        : issueProblems([issue], { root: 'scenario', suggest, misnomers: true })[0],
     );
     return { ok: false, problems };
   }

@@ -1,8 +1,8 @@
 import type { StrategyContext } from '../strategy';
-import { kafkaDurable, kafkaPsKnobs, kafkaMisnomers, kafkaPsProblems, type KafkaPsConfig } from './knobs';
+import { kafkaDurable, kafkaPsKnobs, kafkaPsProblems, type KafkaPsConfig } from './knobs';
 import { KafkaPsStrategy } from './strategy';
 
-export { kafkaDurable, kafkaPsKnobs, kafkaMisnomers, kafkaPsProblems, KafkaPsStrategy, type KafkaPsConfig };
+export { kafkaDurable, kafkaPsKnobs, kafkaPsProblems, KafkaPsStrategy, type KafkaPsConfig };
 
 /**
  * The context lists workers and servers but not brokers; they are b0…b(k−1), and asking about a

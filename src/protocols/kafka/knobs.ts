@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { formatMessages, misnomers, type ProblemFact } from '../../scenario/problems';
+import { formatMessages, type ProblemFact } from '../../scenario/problems';
 import { clusterNodeIds, type ClusterSize } from '../../scenario/nodes';
 
 /**
@@ -44,12 +44,6 @@ export type KafkaPsConfig = z.infer<typeof kafkaPsKnobs>;
 export function kafkaDurable(cfg: KafkaPsConfig): boolean {
   return cfg.acks === 'all' && cfg['min.insync.replicas'] >= 2 && !cfg['unclean.leader.election.enable'];
 }
-
-/**
- * Settings people believe Kafka has but it does not: the validator answers them with this message
- * instead of a "did you mean". `max.message.delay.ms` appears in popular interview answers.
- */
-export const kafkaMisnomers: Readonly<Record<string, string>> = misnomers;
 
 /** Problems that need the cluster as well as the knobs (the validator reports them under `strategy`). */
 export function kafkaPsProblems(cfg: KafkaPsConfig, cluster: ClusterSize): Array<[string[], ProblemFact]> {
