@@ -1,6 +1,6 @@
 import { describeNodeIds } from '../../scenario/nodes';
 import type { JsonFound, JsonProblem, JsonSyntax } from '../../scenario/json';
-import { shortString, type FixedField, type FormatId, type Misnomer, type Given, type ProblemFact, type ProblemWords, type Wanted } from '../../scenario/problems';
+import { describeGiven, shortString, type FixedField, type FormatId, type Misnomer, type Given, type ProblemFact, type ProblemWords, type Wanted } from '../../scenario/problems';
 
 /**
  * A scenario file's problems (scenario/problems.ts) in Chinese: a lazy chunk, loaded with zh.json
@@ -63,14 +63,9 @@ function given(g: Given): string {
       return '数组';
     case 'object':
       return '对象';
-    case 'string':
-      return shortString(g.v);
-    case 'null':
-      return 'null';
-    case 'other':
-      return g.v;
     default:
-      return String(g.v);
+      // Values as the file wrote them read the same in every language.
+      return describeGiven(g);
   }
 }
 
