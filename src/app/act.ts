@@ -4,7 +4,7 @@ import type { Action } from '../sim/types';
 import { fork } from './branches';
 import { contextMenu } from './components/contextMenuOpen';
 import { s } from './i18n/strings';
-import { actionRefusalText } from './actionRefusalText';
+import { actionProblemText, actionRefusalText } from './actionRefusalText';
 import type { Choice } from './actionMenu';
 import { bumpFrame, get, reportError, set, useApp } from './store';
 
@@ -37,7 +37,7 @@ export function actAll(inputs: readonly Action[]): boolean {
   for (const input of inputs) {
     const parsed = parseAction(input, ids);
     if (!parsed.ok) {
-      reportError(s(lang, 'actionFailed', { cause: parsed.error }));
+      reportError(s(lang, 'actionFailed', { cause: actionProblemText(lang, parsed.problems) }));
       return false;
     }
     actions.push(parsed.action);

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { ActionRefusal } from '../engine/api';
 import { actionRefusalText } from './actionRefusalText';
+import { Simulation } from '../engine/simulation';
+import { InstantTrainer } from '../engine/testing/instantTrainer';
+import { testScenario } from '../engine/testing/scenarios';
+import type { Action } from '../sim/types';
+import { ensureLang } from './i18n/catalog';
 
 const refusals: Array<{ error: string; refusal: ActionRefusal }> = [
   { error: 'the run has ended; restart it to try actions', refusal: { refusal: 'ended' } },
@@ -24,7 +29,27 @@ describe('actionRefusalText', () => {
     ]);
   });
 
-  it('keeps the English line of an invalid action, which names its field', () => {
-    expect(actionRefusalText('zh', { error: 'node: node "w9" does not exist (cluster has w0-w3, s0)', refusal: { refusal: 'invalid' } })).toBe('node: node "w9" does not exist (cluster has w0-w3, s0)');
+  it('words an invalid action as the scenario checker does, field first, in either language', async () => {
+    await ensureLang('zh');
+    const sim = await Simulation.create(testScenario({ cluster: { workers: 4 } }), { trainer: new InstantTrainer(105, 400) });
+    const bad = sim.apply({ do: 'pause', node: 'w9', ms: 100 });
+    if (bad.ok) throw new Error('w9 was accepted');
+    expect(actionRefusalText('en', bad)).toBe('node: node "w9" does not exist (cluster has w0-w3)');
+    expect(actionRefusalText('zh', bad)).toBe('node：节点“w9”不存在（集群中有 w0-w3）');
+    const malformed = sim.apply({ do: 'crash', nod: 'w1' } as unknown as Action);
+    if (malformed.ok) throw new Error('a malformed crash was accepted');
+    expect(actionRefusalText('en', malformed)).toBe(malformed.error);
+    expect(actionRefusalText('zh', malformed)).toBe('node：缺少此项（应为字符串）；action：没有“nod”这个字段（是不是“node”？）');
+  });
+
+  it('says why a scheduled time or a loading module refuses an action', () => {
+    const time = (at: number) => ({ error: '', refusal: { refusal: 'time', at, now: 500, end: 1000 } as const });
+    expect([NaN, 100, 2000].map((at) => actionRefusalText('en', time(at)))).toEqual([
+      'at: NaN is not a time',
+      'at 100 ms is before now (500 ms): an action cannot apply in the past',
+      'at 2000 ms is after the end of the run (1000 ms)',
+    ]);
+    expect(actionRefusalText('zh', time(2000))).toBe('指定的时间 2000 ms 晚于运行结束（1000 ms）');
+    expect(actionRefusalText('zh', { error: '', refusal: { refusal: 'loading', action: 'tamper' } })).toBe('“tamper”所需的代码还在加载，请稍后再试');
   });
 });

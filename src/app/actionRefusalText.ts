@@ -1,11 +1,18 @@
 import type { ActionRefusal } from '../engine/api';
 import type { Lang } from './i18n/lang';
 import { s } from './i18n/strings';
+import type { ScenarioProblem } from '../scenario/problems';
+import { scenarioProblemText } from './scenarioProblemText';
+
+/** An action's problems (parseAction's), one line in the reader's language. */
+export function actionProblemText(lang: Lang, problems: readonly ScenarioProblem[]): string {
+  return problems.map((p) => scenarioProblemText(lang, p)).join(lang === 'zh' ? '；' : '; ');
+}
 
 /**
  * Why the engine refused an action, in the reader's language. An `invalid` action (malformed, or
- * not possible in this run: the menus offer none) keeps the engine's English line, which names
- * the field, as a scenario file's problems do.
+ * not possible in this run: the menus offer none) is worded as a scenario file's problems are,
+ * field first (`node: …`).
  */
 export function actionRefusalText(lang: Lang, r: { error: string; refusal: ActionRefusal }): string {
   const f = r.refusal;
@@ -17,6 +24,12 @@ export function actionRefusalText(lang: Lang, r: { error: string; refusal: Actio
     case 'same-node':
       return s(lang, 'refused_sameNode', { from: f.from, to: f.to, node: f.node });
     case 'invalid':
-      return r.error;
+      return f.problems.length > 0 ? actionProblemText(lang, f.problems) : r.error;
+    case 'time': {
+      const vars = { at: String(f.at), now: String(f.now), end: String(f.end) };
+      return s(lang, !Number.isFinite(f.at) ? 'refused_timeNaN' : f.at < f.now ? 'refused_timePast' : 'refused_timeAfterEnd', vars);
+    }
+    case 'loading':
+      return s(lang, 'refused_loading', { action: f.action });
   }
 }

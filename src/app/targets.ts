@@ -1,6 +1,6 @@
 import type { Simulation } from '../engine/simulation';
 import { actionTable } from '../scenario/actions';
-import { tamperProblem } from '../scenario/validate';
+import { tamperFact } from '../scenario/validate';
 import type { ActionKind, NodeId } from '../sim/types';
 import type { ClusterTarget, LinkTarget, NodeTarget } from './actionMenu';
 import { parseSelection } from './act';
@@ -34,7 +34,7 @@ export function nodeTarget(sim: Simulation, id: NodeId, t: number): NodeTarget |
 /** `wire`: a tamper here has updates to alter (not on a ring, not on the coordination service's links). */
 export function linkTarget(sim: Simulation, from: NodeId, to: NodeId, t: number): LinkTarget | null {
   const l = sim.stateAt(t).links.find((x) => x.from === from && x.to === to);
-  return l ? { kind: 'link', from, to, cut: l.cut, tampered: l.tamper !== undefined, wire: tamperProblem(sim.strategyKind, from, to) === null } : null;
+  return l ? { kind: 'link', from, to, cut: l.cut, tampered: l.tamper !== undefined, wire: tamperFact(sim.strategyKind, from, to) === null } : null;
 }
 
 export function clusterTarget(sim: Simulation, draft: Record<string, Side>): ClusterTarget {

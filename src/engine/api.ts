@@ -5,6 +5,7 @@
 import type { Action, ByzantineAttack, HistoryEvent, LinkProps, MessageKind, NodeId, NodeRole, SimTime } from '../sim/types';
 import type { ComparisonOp, MetricName, PlainExpectation } from '../scenario/schema';
 import type { TamperSpec } from '../sim/faults';
+import type { ScenarioProblem } from '../scenario/problems';
 
 export interface NodeView {
   id: NodeId;
@@ -141,7 +142,11 @@ export type ActionRefusal =
   | { refusal: 'no-match'; selector: string }
   /** A link's two ends, selectors resolved, are one node now. */
   | { refusal: 'same-node'; from: string; to: string; node: NodeId }
-  /** The action itself is malformed or cannot apply to this run: `error` names the field. */
-  | { refusal: 'invalid' };
+  /** The action itself is malformed or cannot apply to this run: its problems, paths from the action. */
+  | { refusal: 'invalid'; problems: readonly ScenarioProblem[] }
+  /** Simulation.schedule's time `at` is not a time, already past (`now`) or after the run's `end`. */
+  | { refusal: 'time'; at: number; now: number; end: number }
+  /** The code this action runs (the security module) has not arrived yet; the app waits for it (act.ts). */
+  | { refusal: 'loading'; action: string };
 
 export type ActionResult = { ok: true } | { ok: false; error: string; refusal: ActionRefusal };

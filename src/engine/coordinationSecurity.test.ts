@@ -97,7 +97,7 @@ describe('the coordination service and the security layer', () => {
     expect(r).toEqual({
       ok: false,
       error: 'tamper: "c0" is a node of the coordination service: its messages (locks, leases, metadata) carry no parameter-server updates to alter',
-      refusal: { refusal: 'invalid' },
+      refusal: { refusal: 'invalid', problems: [{ path: [], root: 'tamper', fact: { kind: 'coordLink', id: 'c0' } }] },
     });
     expect(sim.apply({ do: 'tamper', from: 'w0', to: 's0', attack: 'flip' })).toEqual({ ok: true });
 

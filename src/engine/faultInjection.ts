@@ -1,5 +1,6 @@
-import { parseAction } from '../scenario/parseAction';
-import { tamperProblem } from '../scenario/validate';
+import { actionProblems, parseAction, type ParsedAction } from '../scenario/parseAction';
+import type { ScenarioProblem } from '../scenario/problems';
+import { tamperFact } from '../scenario/validate';
 import { quantize } from '../sim/network';
 import type { Action, HistoryEvent, NodeId, SimTime } from '../sim/types';
 import type { ActionRefusal } from './api';
@@ -68,15 +69,15 @@ export class FaultInjection {
   }
 
   /** The engine's own refusals of a parsed live action: a tamper it cannot apply, or one whose code has not arrived. */
-  private checked(parsed: { ok: true; action: Action } | { ok: false; error: string }): Checked {
-    if (!parsed.ok) return { ...parsed, refusal: INVALID };
+  private checked(parsed: ParsedAction): Checked {
+    if (!parsed.ok) return invalid(parsed.problems);
     const a = parsed.action;
     if (a.do === 'tamper') {
-      const problem = tamperProblem(this.c.strategy.kind, a.from, a.to);
-      if (problem) return { ok: false, error: `tamper: ${problem[1]}`, refusal: INVALID };
+      const problem = tamperFact(this.c.strategy.kind, a.from, a.to);
+      if (problem) return invalid([{ path: [], root: 'tamper', fact: problem[1] }]);
     }
     // The app waits for it (act.ts); a caller that did not gets a refusal, not a half-applied action.
-    if (needsSecurity(a) && !securityCode()) return { ok: false, error: `${a.do}: the security code has not loaded yet (await loadSecurity())`, refusal: INVALID };
+    if (needsSecurity(a) && !securityCode()) return { ok: false, error: `${a.do}: the security code has not loaded yet (await loadSecurity())`, refusal: { refusal: 'loading', action: a.do } };
     return parsed;
   }
 
@@ -253,7 +254,11 @@ export class FaultInjection {
 /** The selector an action named where it takes a node (for the actionSkipped note). */
 type Checked = { ok: true; action: Action } | { ok: false; error: string; refusal: ActionRefusal };
 type Unresolved = Extract<ActionRefusal, { refusal: 'no-match' | 'same-node' }>;
-const INVALID: ActionRefusal = { refusal: 'invalid' };
+/** An action's problems as the engine's refusal, with their English line. */
+function invalid(problems: ScenarioProblem[]): Checked {
+  const { error } = actionProblems(problems);
+  return { ok: false, error, refusal: { refusal: 'invalid', problems } };
+}
 
 /** A selector's refusal in English, for `error` (the app words `refusal` itself). */
 function refusalEnglish(r: Unresolved): string {

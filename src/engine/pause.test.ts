@@ -141,7 +141,7 @@ describe('pause: a process freeze, for every strategy', () => {
 
   it('the action table validates it and names unknown nodes', async () => {
     const sim = await Simulation.create(testScenario({ cluster: { workers: 4, servers: 1 }, strategy: { kind: 'ps-async' } }), { trainer: new InstantTrainer(), sampleEveryMs: 0 });
-    expect(sim.apply({ do: 'pause', node: 'w9', ms: 100 })).toEqual({ ok: false, error: 'node: node "w9" does not exist (cluster has w0-w3, s0)', refusal: { refusal: 'invalid' } });
+    expect(sim.apply({ do: 'pause', node: 'w9', ms: 100 })).toEqual({ ok: false, error: 'node: node "w9" does not exist (cluster has w0-w3, s0)', refusal: { refusal: 'invalid', problems: [{ path: ['node'], root: 'action', fact: { kind: 'unknownNode', id: 'w9', known: ['w0', 'w1', 'w2', 'w3', 's0'] } }] } });
     expect(sim.apply({ do: 'pause', node: 'w1', ms: -5 })).toMatchObject({ ok: false });
     expect(sim.apply({ do: 'pause', node: 'w1', ms: 100 })).toEqual({ ok: true });
   });

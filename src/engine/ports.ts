@@ -107,7 +107,7 @@ export function coordContext(c: EngineCore): CoordContext {
  * What the security layer works with: the strategy's codec, for the strategy's own messages only.
  * The coordination service's messages (to and from c0…: locks, leases, metadata) carry no
  * updates: TLS seals them as it does every record, a digest or a tag has nothing of theirs to
- * cover, and a `tamper` on their links is refused (scenario/validate.ts, tamperProblem).
+ * cover, and a `tamper` on their links is refused (scenario/validate.ts, tamperFact).
  */
 export function securityHost(c: EngineCore): SecurityHost {
   const codec = c.strategy.wire;

@@ -190,10 +190,11 @@ export class Simulation {
    * `at` is in the past, past the end, or the action is invalid.
    */
   schedule(action: Action, at: SimTime): ActionResult {
-    if (!Number.isFinite(at)) return { ok: false, error: `at: ${at} is not a time`, refusal: { refusal: 'invalid' } };
     const now = this.c.t;
-    if (at < now) return { ok: false, error: `at: ${at} is before now (${now}); an action cannot apply in the past`, refusal: { refusal: 'invalid' } };
-    if (at > this.durationMs) return { ok: false, error: `at: ${at} is after the end of the run (${this.durationMs})`, refusal: { refusal: 'invalid' } };
+    const refusal = { refusal: 'time', at, now, end: this.durationMs } as const;
+    if (!Number.isFinite(at)) return { ok: false, error: `at: ${at} is not a time`, refusal };
+    if (at < now) return { ok: false, error: `at: ${at} is before now (${now}); an action cannot apply in the past`, refusal };
+    if (at > this.durationMs) return { ok: false, error: `at: ${at} is after the end of the run (${this.durationMs})`, refusal };
     if (this.loop.ended) return ENDED;
     // Node selectors resolve when the action fires, as they do for timeline entries.
     const parsed = this.faults.validateDeferred(action);

@@ -101,7 +101,7 @@ describe('actions scheduled ahead (a live room: applied at the teacher’s now +
   it('refuses a time in the past or after the end, and an invalid action, queuing nothing', async () => {
     const sim = await make(sc());
     await sim.advanceTo(1000);
-    expect(sim.schedule({ do: 'crash', node: 'w1' }, 999)).toMatchObject({ ok: false, error: expect.stringContaining('before now') });
+    expect(sim.schedule({ do: 'crash', node: 'w1' }, 999)).toMatchObject({ ok: false, error: expect.stringContaining('before now'), refusal: { refusal: 'time', at: 999 } });
     expect(sim.schedule({ do: 'crash', node: 'w1' }, 4001)).toMatchObject({ ok: false, error: expect.stringContaining('after the end') });
     expect(sim.schedule({ do: 'crash', node: 'w9' }, 1200)).toMatchObject({ ok: false, error: expect.stringContaining('node "w9" does not exist') });
     await sim.runToEnd();

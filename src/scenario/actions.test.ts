@@ -120,7 +120,10 @@ describe('parseAction', () => {
       [{ do: 'tamper', from: 'w1', to: 'w1', attack: 'flip' }, 'to: "from" and "to" are the same node ("w1"); a link joins two nodes'],
       [{ do: 'tamper', from: 'w1', to: 's0', attack: 'flip', scale: 1e9 }, 'scale: must be <= 1000000, got 1000000000'],
     ];
-    for (const [input, error] of cases) expect(parseAction(input, nodes), JSON.stringify(input)).toEqual({ ok: false, error });
+    for (const [input, error] of cases) {
+      const r = parseAction(input, nodes);
+      expect(r.ok ? null : r.error, JSON.stringify(input)).toBe(error);
+    }
   });
 });
 

@@ -7,7 +7,7 @@ import { strategiesWithWire } from '../protocols/wire';
 import { actionKinds, FASHION_TRAIN_IMAGES, isComparison, scenarioSchema, type Scenario, type TimelineEntry } from './schema';
 import { fieldNamesOf, issueProblems, makeSuggester } from './issues';
 import { actionNodeFacts, clusterNodeIds } from './nodes';
-import { at, fixedFieldMessages, formatPath, problemLine, problemMessage, type FixedField, type PathKey, type ProblemFact, type ScenarioProblem } from './problems';
+import { at, fixedFieldMessages, formatPath, problemLine, type FixedField, type PathKey, type ProblemFact, type ScenarioProblem } from './problems';
 import { baseIdOf, expectationsFor, isBaseId, patchedInput } from './variants';
 import { lessonSampleTimes } from './lessonRefs';
 import { lessonProblems } from './lessonValidate';
@@ -211,16 +211,10 @@ function noWire(kind: string, purpose: 'protect' | 'alter'): ProblemFact {
 }
 
 /**
- * Why a `tamper` on from → to would have nothing to alter, as [field, message], or null: the
+ * Why a `tamper` on from → to would have nothing to alter, as [field, fact], or null: the
  * strategy sends no parameter-server updates, or the link is the coordination service's (its
  * locks, leases and metadata are not updates; TLS covers them, and nothing else does).
  */
-export function tamperProblem(kind: string, from: string, to: string): ['do' | 'from' | 'to', string] | null {
-  const f = tamperFact(kind, from, to);
-  return f && [f[0], problemMessage(f[1])];
-}
-
-/** tamperProblem's answer as a fact. */
 export function tamperFact(kind: string, from: string, to: string): ['do' | 'from' | 'to', ProblemFact] | null {
   if (!strategiesWithWire.includes(kind)) return ['do', noWire(kind, 'alter')];
   for (const [field, id] of [['from', from], ['to', to]] as const) {

@@ -31,8 +31,8 @@ describe('the security code on demand', () => {
     const sim = await Simulation.create(scenario({}), { trainer: new InstantTrainer(P), sampleEveryMs: 0 });
     await sim.advanceTo(1000);
     expect(securityCode()).toBeUndefined();
-    expect(sim.apply({ do: 'tamper', from: 'w1', to: 's0', attack: 'flip' })).toEqual({ ok: false, error: 'tamper: the security code has not loaded yet (await loadSecurity())', refusal: { refusal: 'invalid' } });
-    expect(sim.apply({ do: 'byzantine', node: 'w1', attack: 'random' })).toEqual({ ok: false, error: 'byzantine: the security code has not loaded yet (await loadSecurity())', refusal: { refusal: 'invalid' } });
+    expect(sim.apply({ do: 'tamper', from: 'w1', to: 's0', attack: 'flip' })).toEqual({ ok: false, error: 'tamper: the security code has not loaded yet (await loadSecurity())', refusal: { refusal: 'loading', action: 'tamper' } });
+    expect(sim.apply({ do: 'byzantine', node: 'w1', attack: 'random' })).toEqual({ ok: false, error: 'byzantine: the security code has not loaded yet (await loadSecurity())', refusal: { refusal: 'loading', action: 'byzantine' } });
     await loadSecurity();
     expect(sim.apply({ do: 'tamper', from: 'w1', to: 's0', attack: 'flip' })).toEqual({ ok: true });
     await sim.advanceTo(sim.durationMs);
