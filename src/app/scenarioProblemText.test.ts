@@ -52,7 +52,7 @@ const bad: unknown[] = [
 /** L1 (a two-variant lesson) with a script that breaks each of the lesson's rules. */
 function brokenLesson(): unknown {
   const l = JSON.parse(readFileSync('public/scenarios/cap-partition-choice.json', 'utf8')) as {
-    acts: Array<{ id: string; show: string[]; steps: Array<{ id: string; when: unknown; text: { en: string; zh: string }; predict?: { answer: number } }> }>;
+    acts: Array<{ id: string; show: string[]; steps: Array<{ id: string; when: unknown; text: { en: string; zh: string }; predict?: { answer: number }; try?: { action: unknown } }> }>;
   };
   const [act] = l.acts;
   const steps = act.steps;
@@ -64,6 +64,8 @@ function brokenLesson(): unknown {
   steps[5].text = { en: 'see {{nope:loss@end}} and {{ring loss}}', zh: '见 {{ring:loss[w9]@end}}' };
   const predicted = steps.find((x) => x.predict)!;
   predicted.predict!.answer = 9;
+  const tried = l.acts.flatMap((a) => a.steps).find((x) => x.try)!;
+  tried.try!.action = { do: 'partition', groups: [['w0', 'w9'], ['w2', 'w3']] };
   l.acts.push({ ...act, show: ['ring', 'nope'], steps: [{ ...steps[0], id: 'extra', when: { at: 0 } }] });
   return l;
 }
@@ -118,6 +120,9 @@ describe('scenarioProblemText', () => {
     expect(zh(13)).toEqual(['cluster.servers：策略“raft-ps”至少需要 3 个服务器（现在是 1 个）']);
     expect(zh(14)).toEqual(['variants[0]（“small”）：timeline[0].node：节点“w3”不存在（集群中有 w0-w1）']);
     expect(zh(15).at(-1)).toBe('……还有 5 个问题');
+    const lessonLines = problemLines('zh', checked[checked.length - 1]);
+    // A step's try names its action's problem under the step, as the file's own timeline does.
+    expect(lessonLines).toContain('acts[0].steps[3].try.action.groups：节点“w9”不存在（集群中有 w0-w3）');
     expect(scenarioProblemText('zh', byHand[7])).toBe('lesson.json：cluster.workers：不能大于 64，输入的是 99');
     expect(scenarioProblemText('zh', byHand[8])).toBe('timeline[0].node：节点“w0”不存在（集群中没有节点）');
     // Past its path, every line but an English-only rule's is Chinese: the Latin words left are

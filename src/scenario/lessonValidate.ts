@@ -132,7 +132,8 @@ export function lessonProblems(s: Scenario, runs: LessonRunsById, events: readon
     const tryRun = step.try ? run(focus) : undefined; // an unknown shown variant is reported where the act shows it
     if (step.try && tryRun) {
       const res = parseAction(step.try.action, clusterNodeIds(tryRun.cluster));
-      if (!res.ok) at([...path, 'try', 'action'], { kind: 'other', text: `not an action of the action table: ${res.error}` });
+      // The action's own problems, under the step's path (`….try.action.node: …`).
+      if (!res.ok) for (const p of res.problems) if ('path' in p) at([...path, 'try', 'action', ...p.path], p.fact);
     }
     if (step.chart) {
       const c = step.chart;

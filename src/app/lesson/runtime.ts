@@ -1,8 +1,7 @@
 import { Simulation } from '../../engine/simulation';
 import { pageSha256 } from '../../workers/workerSha256';
 import type { Scenario } from '../../scenario/schema';
-import { resolveVariant } from '../../scenario/validate';
-import { isBaseId } from '../../scenario/variants';
+import { problemLine } from '../../scenario/problems';
 import type { Trainer } from '../../train/types';
 import { WorkerPool } from '../../workers/pool';
 import { driver } from '../driver';
@@ -10,8 +9,9 @@ import { ls } from '../i18n/lessonStrings';
 import { beginLoad, explainReady, isCurrentLoad, lessonHooks, loadFailed, swapIn } from '../load';
 import { get, reportError, set } from '../store';
 import { runAhead } from './ahead';
-import { actsOf, gatesOf, readsAhead, shownVariants, variantIds } from './script';
+import { actsOf, gatesOf, readsAhead, variantScenarios } from './script';
 import { urlProblemText } from '../urlProblemText';
+import { problemLines } from '../scenarioProblemText';
 import { getLesson, initialLesson, setLesson, type AheadRun, type LessonMode, type VariantRun } from './store';
 
 /**
@@ -48,31 +48,6 @@ function trainerKey(sc: Scenario): string {
   return JSON.stringify([model, sc.seed]);
 }
 
-/**
- * The scenario each shown variant runs (the base itself for "base"), or the errors naming why not;
- * with `ids`, those variants' (what the steps read ahead).
- */
-export function variantScenarios(sc: Scenario, ids?: readonly string[]): { ok: true; runs: Array<{ id: string; scenario: Scenario }> } | { ok: false; errors: string[] } {
-  // "base" names the base run even where `base.id` gives it another name.
-  const known = [...variantIds(sc), 'base'];
-  const errors: string[] = [];
-  const runs: Array<{ id: string; scenario: Scenario }> = [];
-  for (const id of ids ?? shownVariants(actsOf(sc))) {
-    if (!known.includes(id)) {
-      errors.push(`${ids ? 'acts: a step reads' : 'acts: shows'} variant "${id}", which the scenario does not define (variants: ${known.join(', ')})`);
-      continue;
-    }
-    if (isBaseId(sc, id)) {
-      runs.push({ id, scenario: sc });
-      continue;
-    }
-    const r = resolveVariant(sc, id);
-    if (r.ok) runs.push({ id, scenario: r.scenario });
-    else errors.push(...r.errors.map((e) => `variant "${id}": ${e}`));
-  }
-  return errors.length > 0 ? { ok: false, errors } : { ok: true, runs };
-}
-
 /** The trainers the lesson's runs use (each once). */
 function trainersOf(runs: readonly VariantRun[]): Trainer[] {
   return [...new Set(runs.map((r) => r.sim.trainer))];
@@ -88,7 +63,7 @@ export async function openLessonRuns(sc: Scenario, opts: OpenLessonOptions = {})
   const acts = actsOf(sc);
   const resolved = variantScenarios(sc);
   if (!resolved.ok || acts.length === 0) {
-    reportError(ls(lang, 'lessonFailed', { id: sc.id }), resolved.ok ? [ls(lang, 'notALesson')] : resolved.errors);
+    reportError(ls(lang, 'lessonFailed', { id: sc.id }), resolved.ok ? [ls(lang, 'notALesson')] : problemLines(lang, { errors: [], problems: resolved.problems }));
     return false;
   }
   const ids = resolved.runs.map((r) => r.id);
@@ -142,7 +117,7 @@ export async function openLessonRuns(sc: Scenario, opts: OpenLessonOptions = {})
 async function aheadRuns(sc: Scenario, shown: ReadonlyArray<{ scenario: Scenario }>, pools: Map<string, Trainer>): Promise<AheadRun[]> {
   const reads = readsAhead(sc);
   const resolved = variantScenarios(sc, reads.map((r) => r.variant));
-  if (!resolved.ok) throw new Error(resolved.errors.join('\n'));
+  if (!resolved.ok) throw new Error(resolved.problems.map(problemLine).join('\n'));
   const out: AheadRun[] = [];
   for (const [i, r] of resolved.runs.entries()) {
     const lender = shown.find((s) => trainerKey(s.scenario) === trainerKey(r.scenario));

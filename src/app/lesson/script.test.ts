@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { validateScenario } from '../../scenario/validate';
 import type { Scenario } from '../../scenario/schema';
 import { readFileSync } from 'node:fs';
-import { actsOf, gatesOf, isLesson, parseStepParam, readsAhead, shownVariants, stepParam } from './script';
+import { actsOf, gatesOf, isLesson, parseStepParam, readsAhead, shownVariants, stepParam, variantScenarios } from './script';
+import { problemLine } from '../../scenario/problems';
+import { ensureLang } from '../i18n/catalog';
+import { problemLines } from '../scenarioProblemText';
 import { fillText, formatValue, placeholdersOf } from './placeholders';
 
 const text = { en: 'x', zh: 'x' };
@@ -114,5 +117,35 @@ describe('what a lesson reads ahead of its runs', () => {
       { variant: 'sync', until: 'end' },
       { variant: 'base', until: 2000 },
     ]);
+  });
+});
+
+describe('variantScenarios (the runs a lesson opens)', () => {
+  const l1 = (): Scenario => {
+    const r = validateScenario(JSON.parse(readFileSync('public/scenarios/cap-partition-choice.json', 'utf8')));
+    if (!r.ok) throw new Error(r.errors.join('\n'));
+    return r.scenario;
+  };
+
+  it('L1: the base and its async variant, each a whole scenario', () => {
+    const r = variantScenarios(l1());
+    if (!r.ok) throw new Error(r.problems.map(problemLine).join('\n'));
+    expect(r.runs.map((x) => [x.id, x.scenario.strategy.kind, x.scenario.cluster.servers])).toEqual([
+      ['ring', 'allreduce', 0],
+      ['async', 'ps-async', 1],
+    ]);
+  });
+
+  it("names a variant whose patched run does not hold, as the file's checker does, in either language", async () => {
+    const sc = l1();
+    // A lesson changed after its file was checked (the checker itself reports this at load).
+    sc.variants![0].patch = { strategy: { kind: 'ps-async' }, cluster: { servers: 0 } };
+    const r = variantScenarios(sc);
+    if (r.ok) throw new Error('a parameter server with no server was accepted');
+    expect(r.problems.map(problemLine)).toEqual(['variants[0] ("async"): cluster.servers: strategy "ps-async" needs at least 1 server (got 0)']);
+    await ensureLang('zh');
+    expect(problemLines('zh', { errors: [], problems: r.problems })).toEqual(['variants[0]（“async”）：cluster.servers：策略“ps-async”至少需要 1 个服务器（现在是 0 个）']);
+    const unknown = variantScenarios(l1(), ['sync']);
+    expect(unknown.ok ? [] : unknown.problems.map(problemLine)).toEqual(['acts: no variant "sync" (runs: ring, async ("base" names the base too))']);
   });
 });
