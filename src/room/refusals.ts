@@ -2,10 +2,12 @@ import { z } from 'zod/mini';
 
 /**
  * Why a room refused an action, as typed data (each screen says it in its own language; the app's
- * room strings hold EN and 中文). `invalid` carries the action validator's message, which the app
- * shows as it shows every validation message.
+ * room strings hold EN and 中文). `invalid` carries the action validator's English line and the
+ * action itself, which a page checks again to word its problems (app/room/strings.ts).
  */
 const short = (n: number) => z.string().check(z.maxLength(n));
+/** An action longer than this as JSON is refused with its English line only (no action is nearly this long). */
+const MAX_ACTION_JSON = 600;
 export const refusalReasonSchema = z.discriminatedUnion('code', [
   z.strictObject({ code: z.literal('watching') }),
   z.strictObject({ code: z.literal('notYourNode'), node: short(12), target: short(12) }),
@@ -17,7 +19,8 @@ export const refusalReasonSchema = z.discriminatedUnion('code', [
   z.strictObject({ code: z.literal('tooFast'), max: z.int() }),
   z.strictObject({ code: z.literal('runOver') }),
   z.strictObject({ code: z.literal('noLesson') }),
-  z.strictObject({ code: z.literal('invalid'), detail: short(300) }),
+  /** `detail`: the checker's English line; `action`: the refused action's JSON when short, for each page to word in its language. */
+  z.strictObject({ code: z.literal('invalid'), detail: short(300), action: z.optional(short(MAX_ACTION_JSON)) }),
 ]);
 export type RefusalReason = z.infer<typeof refusalReasonSchema>;
 
@@ -47,4 +50,15 @@ export function describeRefusal(r: RefusalReason): string {
     case 'invalid':
       return r.detail;
   }
+}
+
+/** A refusal of an action that does not check: the English line, and the action as sent where it fits. */
+export function invalidRefusal(detail: string, action?: unknown): RefusalReason {
+  let json: string | undefined;
+  try {
+    json = action === undefined ? undefined : JSON.stringify(action);
+  } catch {
+    json = undefined; // a value JSON cannot write (a cycle, a bigint) is worded by its English line
+  }
+  return { code: 'invalid', detail: detail.slice(0, 300), ...(json !== undefined && json.length <= MAX_ACTION_JSON ? { action: json } : {}) };
 }

@@ -56,7 +56,8 @@ describe('TeacherRoom: requests', () => {
     expect(v.entries).toEqual([]);
     expect(v.refused.map((r) => [r.req, r.reason])).toEqual([
       [1, { code: 'notYourNode', node: 'w0', target: 'w1' }],
-      [2, { code: 'invalid', detail: 'node: node "w7" does not exist (cluster has w0-w2, s0)' }],
+      // The action as sent comes with the English line: each page words its problems (app/room/strings.ts).
+      [2, { code: 'invalid', detail: 'node: node "w7" does not exist (cluster has w0-w2, s0)', action: '{"do":"crash","node":"w7"}' }],
       [3, { code: 'staleRun' }],
       [4, { code: 'locked' }],
     ]);
@@ -78,7 +79,7 @@ describe('TeacherRoom: requests', () => {
     expect(v.entries).toEqual([]);
     expect(v.refused.map((r) => r.req)).toEqual([1, 3]);
     expect(v.refused[0].reason).toEqual({ code: 'invalid', detail: expect.stringMatching(/^request: .*evil/) });
-    expect(v.refused[1].reason).toEqual({ code: 'invalid', detail: expect.stringMatching(/extra/) });
+    expect(v.refused[1].reason).toEqual({ code: 'invalid', detail: expect.stringMatching(/extra/), action: '{"do":"crash","node":"w0","extra":"x"}' });
     expect(logs.join('\n')).toMatch(/inbox of a0a0a0a0a0a0: request: /);
     // An inbox whose "requests" was made a map cannot even be read as one: it is ignored, logged.
     const odd = new Y.Doc();

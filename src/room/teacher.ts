@@ -4,7 +4,7 @@ import type { Scenario } from '../scenario/schema';
 import type { Action } from '../sim/types';
 import { inboxTypes, nodeIdsOf, readInbox, readRoom, roomTypes, ROOM_SCHEMA, type LogEntry, type RoomTypes, type RoomView, type Who } from './doc';
 import { roomRunFile } from './export';
-import { describeRefusal, type RefusalReason } from './refusals';
+import { describeRefusal, invalidRefusal, type RefusalReason } from './refusals';
 import { applyTime, assignNodes, leadMs, needsClock, RateLimit, studentRefusal, type RoomClock } from './rules';
 
 /**
@@ -114,7 +114,7 @@ export class TeacherRoom {
     const v = this.view();
     if (!v.scenario) return { ok: false, reason: { code: 'noLesson' } };
     const parsed = parseAction(input, nodeIdsOf(v.scenario));
-    if (!parsed.ok) return { ok: false, reason: { code: 'invalid', detail: parsed.error.slice(0, 300) } };
+    if (!parsed.ok) return { ok: false, reason: invalidRefusal(parsed.error, input) };
     let result: ActResult = { ok: false, reason: { code: 'noLesson' } };
     this.transact(() => {
       result = this.place(v, parsed.action, TEACHER);
@@ -185,7 +185,7 @@ export class TeacherRoom {
       let refusedNow = 0;
       for (const r of read.requests) {
         const id = r.ok ? r.request.id : r.id;
-        const reason: RefusalReason | null = r.ok ? this.refusal(v, pub, member?.node ?? null, member !== undefined, r.request) : { code: 'invalid', detail: r.error.slice(0, 300) };
+        const reason: RefusalReason | null = r.ok ? this.refusal(v, pub, member?.node ?? null, member !== undefined, r.request) : invalidRefusal(r.error);
         if (reason !== null) {
           this.types.seen.set(pub, id);
           this.types.replies.set(pub, { id, ok: false, reason });
@@ -198,7 +198,7 @@ export class TeacherRoom {
         }
         const req = (r as { ok: true; request: { id: number; action: unknown; asked: number } }).request;
         const action = parseAction(req.action, nodeIdsOf(v.scenario!));
-        const placed: ActResult = action.ok ? this.place(v, action.action, who(), { id: req.id, asked: req.asked }) : { ok: false, reason: { code: 'invalid', detail: action.error.slice(0, 300) } };
+        const placed: ActResult = action.ok ? this.place(v, action.action, who(), { id: req.id, asked: req.asked }) : { ok: false, reason: invalidRefusal(action.error, req.action) };
         this.types.seen.set(pub, id);
         this.types.replies.set(pub, placed.ok ? { id, ok: true, at: placed.at } : { id, ok: false, reason: placed.reason });
         if (!placed.ok) this.deps.log(`room: refused request ${id} from ${member?.name ?? '?'} (${pub}): ${describeRefusal(placed.reason)}`);
@@ -214,7 +214,7 @@ export class TeacherRoom {
     if (req.run !== v.run) return { code: 'staleRun' };
     if (v.locked) return { code: 'locked' };
     const parsed = parseAction(req.action, nodeIdsOf(v.scenario));
-    if (!parsed.ok) return { code: 'invalid', detail: parsed.error.slice(0, 300) };
+    if (!parsed.ok) return invalidRefusal(parsed.error, req.action);
     const rule = studentRefusal(parsed.action, node);
     if (rule) return rule;
     if (!this.limit.allow(pub, this.deps.wall())) return { code: 'tooFast', max: MAX_PER_SECOND };

@@ -14,6 +14,9 @@ export function ActivityPanel() {
   const entries = useRoom((st) => st.entries);
   const refused = useRoom((st) => st.refused);
   const run = useRoom((st) => st.run);
+  const sim = useApp((st) => st.sim);
+  // The room's run: an invalid action's problems are worded by checking it against these nodes.
+  const nodeIds = useMemo(() => sim?.nodes().map((n) => n.id) ?? [], [sim]);
   const rows = useMemo(() => activityByMember(members, entries, refused, run), [members, entries, refused, run]);
   if (!show) return null;
   return (
@@ -34,7 +37,7 @@ export function ActivityPanel() {
                 </li>
               ) : (
                 <li key={i} className="refused" data-at={it.t}>
-                  <span className="num">{formatSeconds(it.t)}</span> {rs(lang, 'refused')}: {it.refused ? refusalText(it.refused, lang) : ''}
+                  <span className="num">{formatSeconds(it.t)}</span> {rs(lang, 'refused')}: {it.refused ? refusalText(it.refused, lang, nodeIds) : ''}
                 </li>
               ),
             )}

@@ -31,6 +31,8 @@ import { loadLangOrSay } from '../langLoad';
 
 const wall = (): number => performance.now();
 const log = (line: string): void => console.warn(line);
+/** The room run's nodes (this page runs it), against which an invalid action's problems are worded. */
+const runNodes = (): string[] => get().sim?.nodes().map((n) => n.id) ?? [];
 
 /** Scenarios this module asked the app to load: a sim built from anything else is the user's doing. */
 const roomLoads = new Set<Scenario>();
@@ -170,7 +172,7 @@ async function startTeacher(link: RoomLink): Promise<void> {
 
   setActionRouter((action: Action) => {
     const r = teacher.act(action);
-    if (!r.ok) reportError(rs(get().lang, 'cannotAct', { reason: refusalText(r.reason, get().lang) }));
+    if (!r.ok) reportError(rs(get().lang, 'cannotAct', { reason: refusalText(r.reason, get().lang, runNodes()) }));
     return r.ok;
   });
   setRoom({
@@ -241,7 +243,7 @@ async function startStudent(link: RoomLink): Promise<void> {
     if (reply && reply.id > answered) {
       answered = reply.id;
       if (reply.ok) setNotice(null);
-      else if (reply.reason) reportError(rs(get().lang, 'refusedBy', { reason: refusalText(reply.reason, get().lang) }));
+      else if (reply.reason) reportError(rs(get().lang, 'refusedBy', { reason: refusalText(reply.reason, get().lang, runNodes()) }));
     }
     const myNode = getRoom().myNode;
     if (myNode && !selectedOnce && get().sim) {
@@ -267,7 +269,7 @@ async function startStudent(link: RoomLink): Promise<void> {
     const me = v.members.find((m) => m.pub === pub);
     const reason = !me ? ({ code: 'notMember' } as const) : v.locked ? ({ code: 'locked' } as const) : studentRefusal(action, me.node);
     if (reason) {
-      reportError(rs(lang, 'cannotAct', { reason: refusalText(reason, lang) }));
+      reportError(rs(lang, 'cannotAct', { reason: refusalText(reason, lang, runNodes()) }));
       return false;
     }
     student.request(action, v.run, get().sim?.now() ?? 0);

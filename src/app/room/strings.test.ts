@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { RefusalReason } from '../../room/refusals';
+import { invalidRefusal, refusalReasonSchema, type RefusalReason } from '../../room/refusals';
+import { parseAction } from '../../scenario/parseAction';
+import { ensureLang } from '../i18n/catalog';
 import { refusalText, roomKeys, rs } from './strings';
 
 describe('room strings', () => {
@@ -38,4 +40,22 @@ describe('room strings', () => {
       }
     }
   });
+
+  it("an invalid action reads in the page's language, checked again against the room run's nodes", async () => {
+    await ensureLang('zh');
+    const nodes = ['w0', 'w1', 'w2', 's0'];
+    const sent = { do: 'crash', node: 'w7' };
+    const parsed = parseAction(sent, nodes);
+    if (parsed.ok) throw new Error('w7 was accepted');
+    // As the teacher's page stores it in the room, and every page reads it back through the schema.
+    const r = refusalReasonSchema.parse(JSON.parse(JSON.stringify(invalidRefusal(parsed.error, sent))));
+    expect(refusalText(r, 'en', nodes)).toBe('node: node "w7" does not exist (cluster has w0-w2, s0)');
+    expect(refusalText(r, 'zh', nodes)).toBe('node：节点“w7”不存在（集群中有 w0-w2、s0）');
+    // No action to check (a malformed request, an action too long to keep), or no run here: the English line.
+    expect(refusalText(invalidRefusal('request: id: missing (expected a number)'), 'zh', nodes)).toBe('request: id: missing (expected a number)');
+    const long = invalidRefusal(parsed.error, { ...sent, pad: 'x'.repeat(700) });
+    expect(long).toEqual({ code: 'invalid', detail: parsed.error });
+    expect(refusalText(r, 'zh', [])).toBe(parsed.error);
+  });
 });
+

@@ -1,6 +1,8 @@
 import type { Lang } from '../i18n/lang';
 import { catalogKeys, translate, type KeyOf, type Vars } from '../i18n/catalog';
 import type { RefusalReason } from '../../room/refusals';
+import { parseAction } from '../../scenario/parseAction';
+import { actionProblemText } from '../actionRefusalText';
 
 /** The live room's interface strings: namespace `room` of the catalogs in ../i18n/locales (placeholders `{name}`). */
 export type RoomStringKey = KeyOf<'room'>;
@@ -13,8 +15,8 @@ export function roomKeys(lang: Lang): string[] {
   return catalogKeys(lang, 'room');
 }
 
-/** A refusal's typed reason in the reader's language (the validator's own detail stays as it is). */
-export function refusalText(r: RefusalReason, lang: Lang): string {
+/** A refusal's typed reason in the reader's language; `nodeIds`, the room run's nodes, word an invalid action's problems. */
+export function refusalText(r: RefusalReason, lang: Lang, nodeIds: readonly string[] = []): string {
   const zh = lang === 'zh';
   switch (r.code) {
     case 'watching':
@@ -38,6 +40,23 @@ export function refusalText(r: RefusalReason, lang: Lang): string {
     case 'noLesson':
       return zh ? '还没有开始课程' : 'no lesson is loaded';
     case 'invalid':
-      return r.detail;
+      return invalidText(r, lang, nodeIds);
   }
+}
+
+/**
+ * An invalid action's problems in the reader's language: the page checks the refused action again
+ * against its run's nodes (the room's run, the teacher's nodes), which gives the teacher's facts;
+ * without the action, or where this page's checker accepts it (another version), the English line.
+ */
+function invalidText(r: Extract<RefusalReason, { code: 'invalid' }>, lang: Lang, nodeIds: readonly string[]): string {
+  if (lang === 'en' || r.action === undefined || nodeIds.length === 0) return r.detail;
+  let input: unknown;
+  try {
+    input = JSON.parse(r.action);
+  } catch {
+    return r.detail;
+  }
+  const parsed = parseAction(input, nodeIds);
+  return parsed.ok ? r.detail : actionProblemText(lang, parsed.problems);
 }
