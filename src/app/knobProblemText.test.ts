@@ -52,6 +52,13 @@ describe('knobProblemText', () => {
     expect(knobProblemText('zh', r.problem)).toBe('应为参数服务器副本 ID，例如 "s0"，输入的是 "x9"');
   });
 
+  it('a schema rule of a knob (an election timeout range backwards) reads in either language', () => {
+    const r = applyKnob(defaultStrategy('raft-ps')!, 'electionTimeoutMs', '300–150');
+    if (r.ok) throw new Error('300–150 was accepted');
+    expect(knobProblemText('en', r.problem)).toBe('the minimum must not exceed the maximum');
+    expect(knobProblemText('zh', r.problem)).toBe('最小值不能大于最大值');
+  });
+
   it('reads what applyKnob reports: a 中文 form says rtoMs -5 in Chinese', () => {
     const r = applyKnob(defaultStrategy('allreduce')!, 'rtoMs', '-5');
     expect(r.ok ? '' : s('zh', 'invalidKnob', { knob: r.knob, message: knobProblemText('zh', r.problem) })).toBe('参数 rtoMs：必须大于 0，输入的是 -5');

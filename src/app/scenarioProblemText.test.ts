@@ -47,7 +47,18 @@ const bad: unknown[] = [
   { ...base, cluster: { workers: 2, servers: 1, coord: 3 }, strategy: { kind: 'ps-async' }, coordination: { service: 'etcd', reads: 'local', sessions: { w1: 'c7' } } },
   { ...base, cluster: { workers: 4, servers: 1 }, strategy: { kind: 'ps-sync', aggregation: 'krum', f: 1, backupWorkers: 1 } },
   brokenLesson(),
+  // The schemas' own rules (refines): a text's language tag, an expectation's value and comparison fields, an election timeout range, a try without "do".
+  { ...base, title: { en: 'x', zh: 'y', English: 'y' }, expect: [{ at: 'end', metric: 'loss', op: '<' }, { at: 'end', metric: 'loss', op: '<', value: 1, thanAt: 100 }, { at: 'end', metric: 'loss', op: '<', value: 1, factor: 2 }] },
+  { ...base, cluster: { workers: 2, servers: 3 }, strategy: { kind: 'raft-ps', electionTimeoutMs: [300, 150] } },
+  tryWithoutDo(),
 ];
+
+/** L1 with a try step whose action has no "do" (a schema rule: the lesson's other rules are not reached). */
+function tryWithoutDo(): unknown {
+  const l = JSON.parse(readFileSync('public/scenarios/cap-partition-choice.json', 'utf8')) as { acts: Array<{ steps: Array<{ try?: { action: unknown } }> }> };
+  l.acts.flatMap((a) => a.steps).find((x) => x.try)!.try!.action = { node: 'w0' };
+  return l;
+}
 
 /** L1 (a two-variant lesson) with a script that breaks each of the lesson's rules. */
 function brokenLesson(): unknown {
@@ -106,7 +117,7 @@ describe('scenarioProblemText', () => {
 
   it('covers every kind of fact', () => {
     const seen = new Set([...checked.flatMap((c) => c.problems), ...byHand].map(kindOf));
-    const all = ['missing', 'notInteger', 'wrongType', 'unknownFields', 'unknownOption', 'noBranch', 'invalidValue', 'notOneOf', 'tooFewItems', 'tooManyItems', 'tooShort', 'tooLong', 'tooSmall', 'tooBig', 'badFormat', 'invalidKey', 'notMultipleOf', 'schemaVersion', 'afterEnd', 'unknownNode', 'strategyNeeds', 'duplicateId', 'namesBase', 'fixedField', 'noVariant', 'fashionImages', 'noWire', 'coordLink', 'leaseNeedsCoord', 'fencingNeedsLease', 'atOrOn', 'atAndOn', 'unknownEvent', 'listedTwice', 'sameNode', 'noRun', 'afterRunEnd', 'unknownMetric', 'lessonEvent', 'noStep', 'notAnOption', 'badPlaceholder', 'inPlaceholder', 'duplicateStep', 'shapeListedTwice', 'misnomer', 'replicasNeedBrokers', 'otherServiceRead', 'krumTooFew', 'other', 'more'];
+    const all = ['missing', 'notInteger', 'wrongType', 'unknownFields', 'unknownOption', 'noBranch', 'invalidValue', 'notOneOf', 'tooFewItems', 'tooManyItems', 'tooShort', 'tooLong', 'tooSmall', 'tooBig', 'badFormat', 'invalidKey', 'notMultipleOf', 'schemaVersion', 'afterEnd', 'unknownNode', 'strategyNeeds', 'duplicateId', 'namesBase', 'fixedField', 'noVariant', 'fashionImages', 'noWire', 'coordLink', 'leaseNeedsCoord', 'fencingNeedsLease', 'atOrOn', 'atAndOn', 'unknownEvent', 'listedTwice', 'sameNode', 'noRun', 'afterRunEnd', 'unknownMetric', 'lessonEvent', 'noStep', 'notAnOption', 'badPlaceholder', 'inPlaceholder', 'duplicateStep', 'shapeListedTwice', 'misnomer', 'replicasNeedBrokers', 'otherServiceRead', 'krumTooFew', 'langTag', 'valueMissing', 'comparisonValue', 'comparisonOnly', 'actionNeedsDo', 'rangeOrder', 'other', 'more'];
     // tooShort appears inside invalidKey only.
     expect(all.filter((k) => !seen.has(k) && k !== 'tooShort')).toEqual([]);
   });
@@ -120,7 +131,7 @@ describe('scenarioProblemText', () => {
     expect(zh(13)).toEqual(['cluster.servers：策略“raft-ps”至少需要 3 个服务器（现在是 1 个）']);
     expect(zh(14)).toEqual(['variants[0]（“small”）：timeline[0].node：节点“w3”不存在（集群中有 w0-w1）']);
     expect(zh(15).at(-1)).toBe('……还有 5 个问题');
-    const lessonLines = problemLines('zh', checked[checked.length - 1]);
+    const lessonLines = problemLines('zh', checked[bad.indexOf(bad.find((x) => x !== null && typeof x === 'object' && 'acts' in x)!)]);
     // A step's try names its action's problem under the step, as the file's own timeline does.
     expect(lessonLines).toContain('acts[0].steps[3].try.action.groups：节点“w9”不存在（集群中有 w0-w3）');
     expect(scenarioProblemText('zh', byHand[7])).toBe('lesson.json：cluster.workers：不能大于 64，输入的是 99');

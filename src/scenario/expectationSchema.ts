@@ -2,6 +2,7 @@ import './zodConfig'; // the same parser everywhere (the app's entry imports it 
 import { z } from 'zod/mini';
 import { comparisonFields } from './lesson';
 import { metricNames } from './metricNames';
+import { ruleIssue } from './problems';
 import { nodeId, nonNeg } from './schemaFields';
 
 /**
@@ -30,14 +31,14 @@ export const expectationSchema = z
     z.superRefine((e, ctx) => {
       const comparison = e.than !== undefined || e.thanAt !== undefined;
       if (!comparison && e.value === undefined) {
-        ctx.addIssue({ code: 'custom', path: ['value'], message: 'missing (expected a number); only a comparison with another variant ("than") or another time ("thanAt") leaves it out' });
+        ctx.addIssue({ code: 'custom', path: ['value'], ...ruleIssue({ kind: 'valueMissing' }) });
       }
       if (comparison && e.value !== undefined) {
-        ctx.addIssue({ code: 'custom', path: ['value'], message: 'a comparison ("than"/"thanAt") has no "value": it holds iff actual op factor × other + offset (give "factor" and "offset")' });
+        ctx.addIssue({ code: 'custom', path: ['value'], ...ruleIssue({ kind: 'comparisonValue' }) });
       }
       if (!comparison) {
         for (const k of ['factor', 'offset'] as const) {
-          if (e[k] !== undefined) ctx.addIssue({ code: 'custom', path: [k], message: `only a comparison uses "${k}": give "than" (a variant) or "thanAt" (a time)` });
+          if (e[k] !== undefined) ctx.addIssue({ code: 'custom', path: [k], ...ruleIssue({ kind: 'comparisonOnly', field: k }) });
         }
       }
     }),

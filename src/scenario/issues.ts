@@ -1,5 +1,5 @@
 import type { z } from 'zod/mini';
-import { formatIdOf, givenOf, misnomers, problemLine, problemMessage, type PathKey, type Misnomer, type ProblemFact, type ScenarioProblem, type Wanted } from './problems';
+import { formatIdOf, givenOf, misnomers, problemLine, problemMessage, type PathKey, type Misnomer, type ProblemFact, type RuleFact, type ScenarioProblem, type Wanted } from './problems';
 
 export { formatPath, type PathKey } from './problems';
 
@@ -72,6 +72,11 @@ export function issueFact(issue: Issue, suggest?: FieldSuggester): ProblemFact {
     }
     case 'not_multiple_of':
       return { kind: 'notMultipleOf', divisor: String(issue.divisor), got };
+    case 'custom': {
+      // Our refines carry their fact (problems.ts ruleIssue).
+      const fact = (issue.params as { fact?: RuleFact } | undefined)?.fact;
+      return fact ?? { kind: 'other', text: issue.message };
+    }
     default:
       return { kind: 'other', text: issue.message };
   }

@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
 import { localizedText } from './text';
-import { formatMessages } from './problems';
+import { formatMessages, ruleIssue } from './problems';
 
 /**
  * The lesson script of a scenario file (CURRICULUM §C.7–C.8): acts, narration steps, predictions,
@@ -51,7 +51,7 @@ export const predictSchema = z.strictObject({
  * expectations are marked n/a for that run.
  */
 export const trySchema = z.strictObject({
-  action: z.record(z.string(), z.unknown()).check(z.refine((a) => typeof a.do === 'string', 'an action needs "do"')),
+  action: z.record(z.string(), z.unknown()).check(z.refine((a) => typeof a.do === 'string', ruleIssue({ kind: 'actionNeedsDo' }))),
   hint: text,
 });
 

@@ -139,8 +139,32 @@ export type ProblemFact =
   | { kind: 'badPlaceholder'; raw: string }
   /** A placeholder `{{…}}` in a text names something that is not there. */
   | { kind: 'inPlaceholder'; raw: string; inner: ProblemFact }
-  /** A rule worded where it is checked (a protocol's own knobs, lessons): English only, for now. */
+  | RuleFact
+  /** A message no fact describes (a zod issue of a kind our schemas do not produce): English only. */
   | { kind: 'other'; text: string };
+
+/** A schema's own rule (a refine): the schema puts the fact in the issue's params (`ruleIssue`). */
+export type RuleFact =
+  /** A localized text's key that is not a language tag. */
+  | { kind: 'langTag'; key: string }
+  /** An expectation without `value` that compares with nothing. */
+  | { kind: 'valueMissing' }
+  /** A comparison (`than`/`thanAt`) that gives a `value`. */
+  | { kind: 'comparisonValue' }
+  /** `factor`/`offset` outside a comparison. */
+  | { kind: 'comparisonOnly'; field: string }
+  /** A lesson step's `try.action` without `do`. */
+  | { kind: 'actionNeedsDo' }
+  /** A [min, max] range whose minimum exceeds its maximum (election timeouts). */
+  | { kind: 'rangeOrder' };
+
+/**
+ * A refine's message and params for `fact`: zod keeps the params on the issue, and issueFact
+ * (issues.ts) reads the fact back, so each language words the rule (problemMessage is the English).
+ */
+export function ruleIssue(fact: RuleFact): { message: string; params: { fact: RuleFact } } {
+  return { message: problemMessage(fact), params: { fact } };
+}
 
 /**
  * One problem: where (`path`, or `root` when the path is empty) and what. `variant` marks a problem
@@ -360,6 +384,18 @@ export function problemMessage(f: ProblemFact): string {
         : `"${f.reads}" is an etcd read; ZooKeeper reads are "local" or "sync-then-local"`;
     case 'krumTooFew':
       return `${f.rule} needs n > 2f + 2 gradients per round (Blanchard et al. 2017); with f = ${f.f} that is at least ${2 * f.f + 3}, got n = ${f.n}${f.backup ? ' (n = workers − backupWorkers)' : ''}`;
+    case 'langTag':
+      return `"${f.key}" is not a language tag such as "en", "zh" or "ja"`;
+    case 'valueMissing':
+      return 'missing (expected a number); only a comparison with another variant ("than") or another time ("thanAt") leaves it out';
+    case 'comparisonValue':
+      return 'a comparison ("than"/"thanAt") has no "value": it holds iff actual op factor × other + offset (give "factor" and "offset")';
+    case 'comparisonOnly':
+      return `only a comparison uses "${f.field}": give "than" (a variant) or "thanAt" (a time)`;
+    case 'actionNeedsDo':
+      return 'an action needs "do"';
+    case 'rangeOrder':
+      return 'the minimum must not exceed the maximum';
     case 'other':
       return f.text;
   }

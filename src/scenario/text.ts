@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { ruleIssue } from './problems';
 
 /**
  * A text the scenario author writes in every interface language: `en` and `zh` are required (both
@@ -12,7 +13,7 @@ export function localizedText(value: z.ZodMiniString<string>) {
   return z.catchall(z.object({ en: value, zh: value }), value).check(
     z.superRefine((t, ctx) => {
       for (const k of Object.keys(t))
-        if (!langTag.test(k)) ctx.addIssue({ code: 'custom', path: [k], message: `"${k}" is not a language tag such as "en", "zh" or "ja"` });
+        if (!langTag.test(k)) ctx.addIssue({ code: 'custom', path: [k], ...ruleIssue({ kind: 'langTag', key: k }) });
     }),
   );
 }

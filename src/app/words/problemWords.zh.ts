@@ -195,6 +195,18 @@ function message(f: ProblemFact): string {
         : `"${f.reads}" 是 etcd 的读取方式；ZooKeeper 的读取方式是 "local" 或 "sync-then-local"`;
     case 'krumTooFew':
       return `${f.rule} 每轮需要 n > 2f + 2 个梯度（Blanchard 等，2017）；f = ${f.f} 时至少要 ${2 * f.f + 3} 个，现在 n = ${f.n}${f.backup ? '（n = 工作节点数 − backupWorkers）' : ''}`;
+    case 'langTag':
+      return `“${f.key}”不是语言标签（应为 "en"、"zh" 或 "ja" 这样的标签）`;
+    case 'valueMissing':
+      return '缺少此项（应为数字）；只有与另一个变体（"than"）或另一个时刻（"thanAt"）比较时才可以省略';
+    case 'comparisonValue':
+      return '比较（"than"/"thanAt"）没有 "value"：实际值与 "factor" × 对方值 + "offset" 满足 "op" 时成立（请给出 "factor" 和 "offset"）';
+    case 'comparisonOnly':
+      return `只有比较才用“${f.field}”：请给出 "than"（一个变体）或 "thanAt"（一个时刻）`;
+    case 'actionNeedsDo':
+      return '操作需要 "do" 字段';
+    case 'rangeOrder':
+      return '最小值不能大于最大值';
     case 'other':
       return f.text;
   }

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { ruleIssue } from '../../scenario/problems';
 
 /**
  * Knobs of `raft-ps` (Ongaro & Ousterhout 2014; the thesis for reads and client sessions; etcd's
@@ -16,7 +17,7 @@ export const raftPsKnobs = z.strictObject({
   kind: z.literal('raft-ps'),
   /** Election timeout drawn uniformly from [min, max] ms each time the timer is reset (§5.2; the paper uses 150–300). */
   electionTimeoutMs: z._default(
-    z.tuple([z.number().check(z.positive()), z.number().check(z.positive())]).check(z.refine(([lo, hi]) => lo <= hi, 'the minimum must not exceed the maximum')),
+    z.tuple([z.number().check(z.positive()), z.number().check(z.positive())]).check(z.refine(([lo, hi]) => lo <= hi, ruleIssue({ kind: 'rangeOrder' }))),
     [150, 300],
   ),
   heartbeatMs: z._default(z.number().check(z.positive()), 50),
