@@ -51,6 +51,25 @@ test('a knob refuses a bad value with the reason in the page’s language, and s
   await expect(page.getByTestId('error')).toHaveCount(0);
 });
 
+test('in the knobs panel, a refused value is said under the knobs (not behind the panel), in the page’s language', async ({ page }) => {
+  await page.goto('./?scenario=raft-ps-majority&backend=wasm&lang=zh');
+  await page.getByTestId('knobs-toggle').click();
+  const timeout = page.getByTestId('knob-electionTimeoutMs');
+  await expect(timeout).toHaveValue('150–300');
+  await timeout.fill('300–150');
+  await timeout.press('Enter');
+  await expect(page.getByTestId('knob-problem')).toHaveText('参数 electionTimeoutMs：最小值不能大于最大值');
+  await expect(timeout).toHaveValue('150–300');
+  await expect(timeout).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByTestId('error')).toHaveCount(0);
+  // A value the knob takes clears it.
+  await timeout.fill('200–400');
+  await timeout.press('Enter');
+  await expect(page.getByTestId('knob-problem')).toHaveCount(0);
+  await expect(page.getByTestId('knob-electionTimeoutMs')).toHaveValue('200–400');
+  await expect(page.getByTestId('knob-electionTimeoutMs')).not.toHaveAttribute('aria-invalid', 'true');
+});
+
 test('an action on a finished run is refused, and a 中文 page says why in Chinese', async ({ page }) => {
   await page.goto('./?scenario=allreduce-partition&backend=wasm&lang=zh&autoplay=1&speed=max');
   await expect(page.getByTestId('schedule-hash')).toHaveText(/^[0-9a-f]{64}$/, { timeout: 120_000 });

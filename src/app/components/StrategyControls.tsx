@@ -114,41 +114,62 @@ export function strategyLabel(info: StrategyInfo, lang: Lang, running?: Strategy
 /** Up to this many knobs sit in the row; more fold into a panel (Kafka has 14: they took four rows at 1280 px). */
 const INLINE_KNOBS = 3;
 
+/** A refused knob value, said where the knob is. */
+type KnobRefusal = { key: string; text: string };
+
 function Knobs({ scenario, disabled }: { scenario: Scenario; disabled: boolean }) {
   const lang = useApp((st) => st.lang);
   const [open, setOpen] = useState(false);
+  const [refusal, setRefusal] = useState<KnobRefusal | null>(null);
   const controls = knobControls(scenario.strategy.kind);
-  const items = controls.map((c) => <Knob key={`${scenario.strategy.kind}.${c.key}`} control={c} scenario={scenario} disabled={disabled} />);
-  if (controls.length <= INLINE_KNOBS) return <>{items}</>;
+  const folded = controls.length > INLINE_KNOBS;
+  // In the panel, a refusal is said inside it, under the knobs: the page's error banner would sit behind the panel.
+  const onRefusal = folded ? setRefusal : undefined;
+  const items = controls.map((c) => (
+    <Knob key={`${scenario.strategy.kind}.${c.key}`} control={c} scenario={scenario} disabled={disabled} onRefusal={onRefusal} invalid={refusal?.key === c.key} />
+  ));
+  if (!folded) return <>{items}</>;
+  const toggle = (): void => {
+    setOpen(!open);
+    setRefusal(null);
+  };
   return (
     <span className="knobs-fold">
-      <button type="button" aria-expanded={open} onClick={() => setOpen(!open)} data-testid="knobs-toggle" title={s(lang, 'knobsTitle', { kind: scenario.strategy.kind })}>
+      <button type="button" aria-expanded={open} onClick={toggle} data-testid="knobs-toggle" title={s(lang, 'knobsTitle', { kind: scenario.strategy.kind })}>
         {s(lang, 'knobs')} ({controls.length}) {open ? '▴' : '▾'}
       </button>
       {open && (
         <div className="knobs-panel" role="group" aria-label={s(lang, 'knobsTitle', { kind: scenario.strategy.kind })}>
           {items}
+          {refusal && (
+            <p className="knob-problem" role="alert" id="knob-problem" data-testid="knob-problem">
+              {refusal.text}
+            </p>
+          )}
         </div>
       )}
     </span>
   );
 }
 
-function Knob({ control, scenario, disabled }: { control: KnobControl; scenario: Scenario; disabled: boolean }) {
+function Knob({ control, scenario, disabled, onRefusal, invalid }: { control: KnobControl; scenario: Scenario; disabled: boolean; onRefusal?: (r: KnobRefusal | null) => void; invalid: boolean }) {
   const current = (scenario.strategy as Record<string, unknown>)[control.key];
   const commit = (raw: string | boolean): boolean => {
     const r = applyKnob(scenario.strategy, control.key, raw);
     if (!r.ok) {
-      reportError(s(get().lang, 'invalidKnob', { knob: r.knob, message: knobProblemText(get().lang, r.problem) }));
+      const text = s(get().lang, 'invalidKnob', { knob: r.knob, message: knobProblemText(get().lang, r.problem) });
+      if (onRefusal) onRefusal({ key: control.key, text });
+      else reportError(text);
       return false;
     }
+    onRefusal?.(null);
     void applyEdit(withStrategyConfig(scenario, r.strategy));
     return true;
   };
   if (control.type === 'boolean')
     return (
       <label className="field knob">
-        <input type="checkbox" checked={current === true} disabled={disabled} onChange={(e) => commit(e.target.checked)} data-testid={`knob-${control.key}`} />
+        <input type="checkbox" checked={current === true} disabled={disabled} onChange={(e) => commit(e.target.checked)} data-testid={`knob-${control.key}`} aria-invalid={invalid || undefined} />
         <span className="field-label">{control.key}</span>
       </label>
     );
@@ -156,7 +177,7 @@ function Knob({ control, scenario, disabled }: { control: KnobControl; scenario:
     return (
       <label className="field knob">
         <span className="field-label">{control.key}</span>
-        <select value={String(current)} disabled={disabled} onChange={(e) => commit(e.target.value)} data-testid={`knob-${control.key}`}>
+        <select value={String(current)} disabled={disabled} onChange={(e) => commit(e.target.value)} data-testid={`knob-${control.key}`} aria-invalid={invalid || undefined}>
           {control.options.map((o) => (
             <option key={o} value={o}>
               {o}
@@ -174,6 +195,7 @@ function Knob({ control, scenario, disabled }: { control: KnobControl; scenario:
       text={control.type === 'json'}
       disabled={disabled}
       testId={`knob-${control.key}`}
+      invalid={invalid}
       onCommit={commit}
     />
   );
@@ -193,6 +215,8 @@ function NumberField(p: {
   testId: string;
   className?: string;
   title?: string;
+  /** The last value typed here was refused: the reason is in the knobs panel (#knob-problem). */
+  invalid?: boolean;
   onCommit(raw: string): boolean;
 }) {
   const [draft, setDraft] = useState(String(p.value));
@@ -212,6 +236,8 @@ function NumberField(p: {
         max={p.max}
         disabled={p.disabled}
         data-testid={p.testId}
+        aria-invalid={p.invalid || undefined}
+        aria-describedby={p.invalid ? 'knob-problem' : undefined}
         size={p.text ? 10 : 5}
         onChange={(e) => setDraft(e.target.value)}
         onBlur={commit}
