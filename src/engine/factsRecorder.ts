@@ -29,6 +29,8 @@ interface Mirror {
    * recognised without writing the JSON (see `sameFlat`).
    */
   flat: unknown[] | null;
+  /** `facts` lags `flat` (flat facts that changed are told apart without their JSON; `bytesOf` writes it when asked). */
+  stale: boolean;
 }
 
 export class FactsRecorder {
@@ -70,7 +72,7 @@ export class FactsRecorder {
   private mirror(node: NodeId): Mirror {
     let m = this.mirrors.get(node);
     if (!m) {
-      m = { node, facts: new TextEncoder().encode('null'), factsLen: 4, log: [], touched: false, flat: null };
+      m = { node, facts: new TextEncoder().encode('null'), factsLen: 4, log: [], touched: false, flat: null, stale: false };
       this.mirrors.set(node, m);
     }
     return m;
@@ -81,6 +83,7 @@ export class FactsRecorder {
     const decoder = new TextDecoder();
     for (const node of this.nodes) {
       const m = this.mirrors.get(node);
+      if (m) this.freshen(m);
       const recorded = m ? decoder.decode(m.facts.subarray(0, m.factsLen)) : 'null';
       const facts = JSON.stringify(this.source.facts?.(node) ?? null);
       if (recorded !== facts) throw new Error(`facts of ${node} changed at t=${t} without a touch: history ${recorded}, live ${facts}`);
@@ -95,21 +98,42 @@ export class FactsRecorder {
     const node = m.node;
     const f = this.source.facts?.(node) ?? null;
     if (!sameFlat(m.flat, f)) {
-      const w = this.scratch;
-      w.n = 0;
-      w.value(f);
-      if (!sameBytes(w, m)) {
-        if (m.facts.length < w.n) m.facts = new Uint8Array(2 * w.n);
-        const src = w.buf;
-        const dst = m.facts;
-        for (let i = 0; i < w.n; i++) dst[i] = src[i];
-        m.factsLen = w.n;
+      if (m.flat !== null && isFlat(f)) {
+        // Both flat and not the same keys and ===-equal values: their JSON differs (see sameFlat), so
+        // the change is known without writing it; the mirror's bytes follow when asked (freshen).
+        m.stale = true;
         this.append({ t, type: 'facts', node, f });
+      } else {
+        this.freshen(m);
+        const w = this.scratch;
+        w.n = 0;
+        w.value(f);
+        if (!sameBytes(w, m)) {
+          copyBytes(w, m);
+          this.append({ t, type: 'facts', node, f });
+        }
       }
       m.flat = flatten(f, m.flat);
     }
     const log = this.source.logOf?.(node);
     if (log) this.recordLog(t, node, m, log);
+  }
+
+  /** Brings the mirror's JSON bytes up to its flat facts (written only when a comparison or a test needs them). */
+  private freshen(m: Mirror): void {
+    if (!m.stale || m.flat === null) return;
+    const w = this.scratch;
+    w.n = 0;
+    w.byte(0x7b); // {
+    for (let i = 0; i < m.flat.length; i += 2) {
+      if (i > 0) w.byte(0x2c); // ,
+      w.value(m.flat[i]);
+      w.byte(0x3a); // :
+      w.value(m.flat[i + 1]);
+    }
+    w.byte(0x7d); // }
+    copyBytes(w, m);
+    m.stale = false;
   }
 
   /**
@@ -140,6 +164,15 @@ function sameBytes(w: JsonBytes, m: Mirror): boolean {
   return true;
 }
 
+/** The scratch's bytes become the mirror's facts. */
+function copyBytes(w: JsonBytes, m: Mirror): void {
+  if (m.facts.length < w.n) m.facts = new Uint8Array(2 * w.n);
+  const src = w.buf;
+  const dst = m.facts;
+  for (let i = 0; i < w.n; i++) dst[i] = src[i];
+  m.factsLen = w.n;
+}
+
 /** A value JSON writes as itself and that equals another exactly when their JSON does (by ===). */
 function isPlainValue(x: unknown): boolean {
   return typeof x === 'string' || typeof x === 'boolean' || x === null || (typeof x === 'number' && Number.isFinite(x));
@@ -150,6 +183,13 @@ function isPlainObject(f: unknown): f is Record<string, unknown> {
   if (typeof f !== 'object' || f === null || Array.isArray(f)) return false;
   const proto = Object.getPrototypeOf(f) as unknown;
   return (proto === Object.prototype || proto === null) && typeof (f as { toJSON?: unknown }).toJSON !== 'function';
+}
+
+/** Whether `flatten` would keep `f` (a plain object of plain values), without writing anything. */
+function isFlat(f: unknown): boolean {
+  if (!isPlainObject(f)) return false;
+  for (const k in f) if (!isPlainValue(f[k])) return false;
+  return true;
 }
 
 /**
