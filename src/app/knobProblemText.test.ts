@@ -55,8 +55,8 @@ describe('knobProblemText', () => {
   it('a schema rule of a knob (an election timeout range backwards) reads in either language', () => {
     const r = applyKnob(defaultStrategy('raft-ps')!, 'electionTimeoutMs', '300–150');
     if (r.ok) throw new Error('300–150 was accepted');
-    expect(knobProblemText('en', r.problem)).toBe('the minimum must not exceed the maximum');
-    expect(knobProblemText('zh', r.problem)).toBe('最小值不能大于最大值');
+    expect(knobProblemText('en', r.problem)).toBe('the minimum must not exceed the maximum, got 300–150');
+    expect(knobProblemText('zh', r.problem)).toBe('最小值不能大于最大值，输入的是 300–150');
   });
 
   it('reads what applyKnob reports: a 中文 form says rtoMs -5 in Chinese', () => {

@@ -75,6 +75,8 @@ export function issueFact(issue: Issue, suggest?: FieldSuggester): ProblemFact {
     case 'custom': {
       // Our refines carry their fact (problems.ts ruleIssue).
       const fact = (issue.params as { fact?: RuleFact } | undefined)?.fact;
+      // A range says what was given (the form has already put its field back).
+      if (fact?.kind === 'rangeOrder' && Array.isArray(input) && input.length === 2 && input.every((x) => typeof x === 'number')) return { ...fact, got: [input[0], input[1]] };
       return fact ?? { kind: 'other', text: issue.message };
     }
     default:

@@ -155,8 +155,8 @@ export type RuleFact =
   | { kind: 'comparisonOnly'; field: string }
   /** A lesson step's `try.action` without `do`. */
   | { kind: 'actionNeedsDo' }
-  /** A [min, max] range whose minimum exceeds its maximum (election timeouts). */
-  | { kind: 'rangeOrder' };
+  /** A [min, max] range whose minimum exceeds its maximum (election timeouts); `got`, the range given. */
+  | { kind: 'rangeOrder'; got?: readonly [number, number] };
 
 /**
  * A refine's message and params for `fact`: zod keeps the params on the issue, and issueFact
@@ -395,7 +395,7 @@ export function problemMessage(f: ProblemFact): string {
     case 'actionNeedsDo':
       return 'an action needs "do"';
     case 'rangeOrder':
-      return 'the minimum must not exceed the maximum';
+      return `the minimum must not exceed the maximum${f.got ? `, got ${f.got[0]}–${f.got[1]}` : ''}`;
     case 'other':
       return f.text;
   }

@@ -206,7 +206,7 @@ function message(f: ProblemFact): string {
     case 'actionNeedsDo':
       return '操作需要 "do" 字段';
     case 'rangeOrder':
-      return '最小值不能大于最大值';
+      return `最小值不能大于最大值${f.got ? `，输入的是 ${f.got[0]}–${f.got[1]}` : ''}`;
     case 'other':
       return f.text;
   }
