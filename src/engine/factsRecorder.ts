@@ -29,7 +29,7 @@ interface Mirror {
    * recognised without writing the JSON (see `sameFlat`).
    */
   flat: unknown[] | null;
-  /** `facts` lags `flat` (flat facts that changed are told apart without their JSON; `bytesOf` writes it when asked). */
+  /** `facts` lags `flat` (flat facts that changed are told apart without their JSON; `freshen` writes it when asked). */
   stale: boolean;
 }
 

@@ -121,6 +121,8 @@ function Knobs({ scenario, disabled }: { scenario: Scenario; disabled: boolean }
   const lang = useApp((st) => st.lang);
   const [open, setOpen] = useState(false);
   const [refusal, setRefusal] = useState<KnobRefusal | null>(null);
+  // Another strategy has other knobs: a refusal of the last one's is no longer about anything here.
+  useEffect(() => setRefusal(null), [scenario.strategy.kind]);
   const controls = knobControls(scenario.strategy.kind);
   const folded = controls.length > INLINE_KNOBS;
   // In the panel, a refusal is said inside it, under the knobs: the page's error banner would sit behind the panel.

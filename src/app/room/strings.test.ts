@@ -58,4 +58,3 @@ describe('room strings', () => {
     expect(refusalText(r, 'zh', [])).toBe(parsed.error);
   });
 });
-
