@@ -58,7 +58,7 @@ test('in the knobs panel, a refused value is said under the knobs (not behind th
   await expect(timeout).toHaveValue('150–300');
   await timeout.fill('300–150');
   await timeout.press('Enter');
-  await expect(page.getByTestId('knob-problem')).toHaveText('参数 electionTimeoutMs：最小值不能大于最大值，输入的是 300–150');
+  await expect(page.getByTestId('knob-problem')).toHaveText('参数 electionTimeoutMs：最小值不能大于最大值，输入的是 300–\u2060150');
   await expect(timeout).toHaveValue('150–300');
   await expect(timeout).toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByTestId('error')).toHaveCount(0);

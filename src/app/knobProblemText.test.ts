@@ -56,7 +56,7 @@ describe('knobProblemText', () => {
     const r = applyKnob(defaultStrategy('raft-ps')!, 'electionTimeoutMs', '300–150');
     if (r.ok) throw new Error('300–150 was accepted');
     expect(knobProblemText('en', r.problem)).toBe('the minimum must not exceed the maximum, got 300–150');
-    expect(knobProblemText('zh', r.problem)).toBe('最小值不能大于最大值，输入的是 300–150');
+    expect(knobProblemText('zh', r.problem)).toBe('最小值不能大于最大值，输入的是 300–\u2060150');
   });
 
   it('reads what applyKnob reports: a 中文 form says rtoMs -5 in Chinese', () => {

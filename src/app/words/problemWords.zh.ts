@@ -206,7 +206,8 @@ function message(f: ProblemFact): string {
     case 'actionNeedsDo':
       return '操作需要 "do" 字段';
     case 'rangeOrder':
-      return `最小值不能大于最大值${f.got ? `，输入的是 ${f.got[0]}–${f.got[1]}` : ''}`;
+      // A word joiner after the dash: a line without spaces breaks there otherwise ("300–" / "150").
+      return `最小值不能大于最大值${f.got ? `，输入的是 ${f.got[0]}–\u2060${f.got[1]}` : ''}`;
     case 'other':
       return f.text;
   }
