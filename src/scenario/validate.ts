@@ -66,7 +66,7 @@ function validateOne(input: unknown): { ok: true; scenario: Scenario } | { ok: f
 }
 
 /** resolveVariant's answer; `unknown` (the variants the file has) when it has no variant by that id. */
-export type VariantResult = ValidationResult | { ok: false; errors: string[]; unknown: readonly string[] };
+export type VariantResult = { ok: true; scenario: Scenario } | { ok: false; errors: string[]; problems: ScenarioProblem[] } | { ok: false; errors: string[]; unknown: readonly string[] };
 
 /**
  * The scenario that variant `id` runs: the base with the variant's patch, the base seed, and the

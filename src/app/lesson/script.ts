@@ -141,26 +141,19 @@ export function gatesOf(timeline: readonly TimelineEntry[]): Gate[] {
  * not; with `ids`, those variants' (what the steps read ahead).
  */
 export function variantScenarios(sc: Scenario, ids?: readonly string[]): { ok: true; runs: Array<{ id: string; scenario: Scenario }> } | { ok: false; problems: ScenarioProblem[] } {
-  // "base" names the base run even where `base.id` gives it another name.
-  const runIds = variantIds(sc);
   const problems: ScenarioProblem[] = [];
   const runs: Array<{ id: string; scenario: Scenario }> = [];
   for (const id of ids ?? shownVariants(actsOf(sc))) {
-    if (!runIds.includes(id) && id !== 'base') {
-      problems.push({ path: ['acts'], root: 'scenario', fact: { kind: 'noRun', id, runs: runIds, baseAlias: runIds[0] !== 'base' } });
-      continue;
-    }
-    if (isBaseId(sc, id)) {
-      runs.push({ id, scenario: sc });
-      continue;
-    }
+    // "base" names the base run even where `base.id` gives it another name (resolveVariant knows).
     const r = resolveVariant(sc, id);
     if (r.ok) runs.push({ id, scenario: r.scenario });
-    else {
+    else if ('unknown' in r) {
+      const runIds = variantIds(sc);
+      problems.push({ path: ['acts'], root: 'scenario', fact: { kind: 'noRun', id, runs: runIds, baseAlias: runIds[0] !== 'base' } });
+    } else {
       // The file's check (validateScenario) reports a variant's problems first; this is a run patched since.
       const index = (sc.variants ?? []).findIndex((v) => v.id === id);
-      const own = 'problems' in r && r.problems ? r.problems : r.errors.map((text): ScenarioProblem => ({ path: [], root: 'scenario', fact: { kind: 'other', text } }));
-      problems.push(...own.map((p) => ('path' in p ? { ...p, variant: { index, id } } : p)));
+      problems.push(...r.problems.map((p) => ('path' in p ? { ...p, variant: { index, id } } : p)));
     }
   }
   return problems.length > 0 ? { ok: false, problems } : { ok: true, runs };
