@@ -1,5 +1,5 @@
 import type { z } from 'zod/mini';
-import { formatIdOf, givenOf, misnomers, problemLine, problemMessage, type PathKey, type Misnomer, type ProblemFact, type RuleFact, type ScenarioProblem, type Wanted } from './problems';
+import { formatIdOf, givenOf, misnomers, problemLine, type PathKey, type Misnomer, type ProblemFact, type RuleFact, type ScenarioProblem, type Wanted } from './problems';
 
 export { formatPath, type PathKey } from './problems';
 
@@ -82,11 +82,6 @@ export function issueFact(issue: Issue, suggest?: FieldSuggester): ProblemFact {
     default:
       return { kind: 'other', text: issue.message };
   }
-}
-
-/** The message part (after `path: `) for one issue, in English. */
-export function issueMessage(issue: Issue, suggest?: FieldSuggester): string {
-  return problemMessage(issueFact(issue, suggest));
 }
 
 export interface IssueOptions {
