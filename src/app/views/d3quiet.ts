@@ -5,7 +5,8 @@ import { namespace, selection } from 'd3';
  * re-run their joins on every frame, and most values stay what they were, yet every write costs a
  * call into the DOM, may invalidate style and layout, and `text` replaces the element's text node
  * (a relayout and a garbage node each time). Importing this module makes the three setters write
- * only when the value differs from the element's current one — same results, so the views keep
+ * only when the value differs from the element's current one, and `text` change a lone text node
+ * in place — same results, so the views keep
  * plain D3 idioms. Getters, `null` (removal) and namespaced attributes behave as in D3.
  *
  * Installed once for the page (D3's selection prototype is shared): every view module imports it.
@@ -38,7 +39,13 @@ function setStyle(el: El, name: string, v: Value, priority: string): void {
 
 function setText(el: El, v: Value): void {
   const s = v == null ? '' : String(v);
-  if (el.textContent !== s) el.textContent = s;
+  const only = el.firstChild;
+  // A label's one text node changes in place: assigning textContent replaces the node, which the
+  // renderer takes as a removal and an insertion (a style recalc and a layout of a new node).
+  if (only !== null && only.nodeType === 3 && only.nextSibling === null && s !== '') {
+    const t = only as Text;
+    if (t.data !== s) t.data = s;
+  } else if (el.textContent !== s) el.textContent = s;
 }
 
 if (!proto.__quiet) {
