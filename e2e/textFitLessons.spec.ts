@@ -60,6 +60,41 @@ test('a lesson\'s variant titles and CAP chips are whole at 1280 presenter ("Zoo
   }
 });
 
+test('side-by-side panels line up when only one title takes two lines (L11 at 1920 presenter: one panel\'s drawings sat 23 px lower), and so does the comparison card', async ({ page }) => {
+  const parts = ['.vp-head', '.vp-body', '.view-topology', '.view-timeline', '.view-charts', '.vp-checks'];
+  const tops = async (): Promise<Array<{ title: string; lines: number; at: Record<string, number> }>> =>
+    page.locator('.vp:not(.vp-compare)').evaluateAll((els, sel) =>
+      els.map((v) => {
+        const title = v.querySelector('.vp-title') as HTMLElement;
+        const at: Record<string, number> = {};
+        for (const s of sel) {
+          const el = v.querySelector(s);
+          if (el && el.getBoundingClientRect().height > 0) at[s] = Math.round(el.getBoundingClientRect().top);
+        }
+        return { title: title.textContent ?? '', lines: Math.round(title.getBoundingClientRect().height / parseFloat(getComputedStyle(title).lineHeight)), at };
+      }),
+    parts);
+  await openLessonAt(page, [1920, 1080], 'coordination-fencing', 'en', true);
+  const two = await tops();
+  // The case this is about: one title on one line, the other on two.
+  expect(two.map((p) => p.lines).sort()).toEqual([1, 2]);
+  expect(Object.keys(two[0].at).length).toBeGreaterThanOrEqual(5);
+  expect(two[1].at, `${two[0].title} | ${two[1].title}`).toEqual(two[0].at);
+
+  // Three variants and the comparison card, two rows of two: each row's panels line up.
+  await openLessonAt(page, [1280, 720], 'kafka-acks-isr', 'en', true, 0, 'isr.1');
+  const four = await page.locator('.vp').evaluateAll((els) =>
+    els.map((v) => {
+      const body = v.querySelector(':scope > .vp-body, :scope > .vp-compare-body')!.getBoundingClientRect();
+      return { top: Math.round(v.getBoundingClientRect().top), body: Math.round(body.top) };
+    }),
+  );
+  expect(four).toHaveLength(4);
+  expect(four[1]).toEqual(four[0]);
+  expect(four[3]).toEqual(four[2]);
+  expect(four[2].top).toBeGreaterThan(four[0].body);
+});
+
 test("a lesson's focused metric readout is whole at 1280 presenter (L13's accuracy read '0.9…', the number the step points at)", async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 720 });
   await page.goto(`./?${new URLSearchParams({ lesson: 'secure-updates-byzantine', backend: 'wasm', lang: 'en', present: '1', step: '1.3' })}`);
