@@ -246,7 +246,7 @@ test('a 1024-px projector: every metric value is whole, long ones smaller ("3641
   expect(short.px).toBeGreaterThan(bytes.px);
 });
 
-test("the topology's gesture hint is whole at a desk's 1024 px, each gesture on its own line (it ended \"…across the middl…\"), and a projector's lesson or a narrow column leaves it out", async ({ page }) => {
+test("the topology's gesture hint is whole at a desk's 1024 px, each gesture on its own line (it ended \"…across the middl…\"), and a projector's lesson, a narrow column or a short panel leaves it out", async ({ page }) => {
   const whole = 'click a link: cut / restore · drag a worker across the middle: partition';
   // Where it fits one line, it reads as one sentence ("restore ·drag" lost the space).
   await openAt(page, [1280, 720], 'raft-ps-majority', 500);
@@ -268,4 +268,12 @@ test("the topology's gesture hint is whole at a desk's 1024 px, each gesture on 
   await openLessonAt(page, [1024, 768], 'raft-ps-majority', 'en', false);
   await expect(page.locator('.lesson-stage .view-topology')).toBeVisible();
   await expect(page.locator('.lesson-stage .cv-hint')).toBeHidden();
+  // Three panels at a desk's 1280×720: cells of about 120 px, where the hint's two lines left the
+  // drawing 35 px and its labels ran into each other. Two panels there keep it.
+  await openLessonAt(page, [1280, 720], 'kafka-acks-isr', 'en', false, 0, 'isr.1');
+  await expect(page.locator('.vp .view-topology')).toHaveCount(3);
+  for (const h of await page.locator('.vp .cv-hint').all()) await expect(h).toBeHidden();
+  await openLessonAt(page, [1280, 720], 'coordination-fencing', 'en', false);
+  await expect(page.locator('.vp .view-topology')).toHaveCount(2);
+  for (const h of await page.locator('.vp .cv-hint').all()) await expect(h).toHaveText(whole);
 });
