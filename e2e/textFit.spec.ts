@@ -277,3 +277,26 @@ test("the topology's gesture hint is whole at a desk's 1024 px, each gesture on 
   await expect(page.locator('.vp .view-topology')).toHaveCount(2);
   for (const h of await page.locator('.vp .cv-hint').all()) await expect(h).toHaveText(whole);
 });
+
+test('a 1024-px desk: the strategy row keeps Backend on it (selects as wide as their choice), and language, theme, settings and Presenter wrap together at the right', async ({ page }) => {
+  /** Each item's row (its top, rounded) and right edge. */
+  const rows = async (sel: string): Promise<Array<{ top: number; right: number }>> =>
+    page.locator(sel).evaluateAll((els) => els.map((el) => ({ top: Math.round(el.getBoundingClientRect().top), right: el.getBoundingClientRect().right })));
+  await openAt(page, [1024, 768], 'degrade-merge-fencing', 300);
+  // Strategy, knobs, workers, dataset, backend: one row (Backend had a row of its own).
+  const fields = await rows('.strategy-controls > *');
+  expect(fields.length).toBeGreaterThanOrEqual(5);
+  expect(new Set(fields.map((f) => f.top)).size).toBe(1);
+  // The class at the strategy's end is still whole.
+  const strategy = page.getByTestId('strategy');
+  await expect(strategy).toHaveText(/— PA\/EC/);
+  expect(await strategy.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+  for (const lang of ['en', 'zh'] as const) {
+    await openAt(page, [1024, 768], 'degrade-merge-fencing', 300, { lang });
+    const tools = await rows('.bar-tools > button');
+    expect(tools).toHaveLength(4);
+    expect(new Set(tools.map((t) => t.top)).size, `${lang}: one row`).toBe(1);
+    const bar = (await page.locator('.topbar .bar-row').first().boundingBox())!;
+    expect(tools[3].right, `${lang}: at the row's right end`).toBeGreaterThan(bar.x + bar.width - 16);
+  }
+});

@@ -80,7 +80,7 @@ export function StrategyControls() {
       />
       <label className="field" title={why}>
         <span className="field-label">{s(lang, 'dataset')}</span>
-        <select value={scenario.model.dataset} disabled={fixed} onChange={(e) => void applyEdit(withDataset(scenario, e.target.value as Scenario['model']['dataset']))}>
+        <select className="dataset-select" value={scenario.model.dataset} disabled={fixed} onChange={(e) => void applyEdit(withDataset(scenario, e.target.value as Scenario['model']['dataset']))}>
           {datasetKinds.map((d) => (
             <option key={d} value={d}>
               {d}

@@ -90,44 +90,48 @@ export function TopBar() {
       <span className="spacer" />
       <RunControls />
       <span className="spacer" />
-      <button
-        type="button"
-        lang={lang === 'en' ? 'zh' : 'en'}
-        onClick={() => void switchLang(lang === 'en' ? 'zh' : 'en')}
-        title={s(lang, 'langToggleTitle')}
-        aria-label={`${s(lang, 'langToggle')}: ${s(lang, 'langToggleTitle')}`}
-        data-testid="lang-toggle"
-      >
-        {s(lang, 'langToggle')}
-      </button>
-      <button
-        type="button"
-        className="compact"
-        onClick={() => set({ theme: theme === 'light' ? 'dark' : 'light' })}
-        title={s(lang, theme === 'light' ? 'themeToDark' : 'themeToLight')}
-        aria-label={s(lang, theme === 'light' ? 'themeToDark' : 'themeToLight')}
-      >
-        {theme === 'light' ? '☾' : '☀'}
-      </button>
-      <button
-        type="button"
-        className="compact"
-        aria-expanded={showSettings}
-        aria-controls={settingsRow ? 'settings-row' : undefined}
-        onClick={() => set({ showSettings: !showSettings })}
-        title={s(lang, 'settingsTitle')}
-        aria-label={s(lang, 'settingsTitle')}
-      >
-        ⚙
-      </button>
-      <button
-        type="button"
-        aria-pressed={presenter}
-        onClick={() => set({ presenter: !presenter, showSettings: presenter })}
-        title={ls(lang, 'presenterKeyTitle')}
-      >
-        {s(lang, 'presenter')}
-      </button>
+      {/* Language, theme, settings and presenter wrap as one group, at the row's right end: at
+          1024 px in Chinese "演示模式" alone took a row's left end. */}
+      <div className="bar-tools">
+        <button
+          type="button"
+          lang={lang === 'en' ? 'zh' : 'en'}
+          onClick={() => void switchLang(lang === 'en' ? 'zh' : 'en')}
+          title={s(lang, 'langToggleTitle')}
+          aria-label={`${s(lang, 'langToggle')}: ${s(lang, 'langToggleTitle')}`}
+          data-testid="lang-toggle"
+        >
+          {s(lang, 'langToggle')}
+        </button>
+        <button
+          type="button"
+          className="compact"
+          onClick={() => set({ theme: theme === 'light' ? 'dark' : 'light' })}
+          title={s(lang, theme === 'light' ? 'themeToDark' : 'themeToLight')}
+          aria-label={s(lang, theme === 'light' ? 'themeToDark' : 'themeToLight')}
+        >
+          {theme === 'light' ? '☾' : '☀'}
+        </button>
+        <button
+          type="button"
+          className="compact"
+          aria-expanded={showSettings}
+          aria-controls={settingsRow ? 'settings-row' : undefined}
+          onClick={() => set({ showSettings: !showSettings })}
+          title={s(lang, 'settingsTitle')}
+          aria-label={s(lang, 'settingsTitle')}
+        >
+          ⚙
+        </button>
+        <button
+          type="button"
+          aria-pressed={presenter}
+          onClick={() => set({ presenter: !presenter, showSettings: presenter })}
+          title={ls(lang, 'presenterKeyTitle')}
+        >
+          {s(lang, 'presenter')}
+        </button>
+      </div>
     </div>
   );
 }
