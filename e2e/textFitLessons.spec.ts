@@ -184,6 +184,24 @@ test("a three-run act at 1024 presenter, 中文, with a readout: the readout is 
   }
 });
 
+test('four-digit versions stay inside their panel: the labels\' room grows with the longest version (the asynchronous PS\'s "v1357" ran past a 1280 desk panel\'s edge)', async ({ page }) => {
+  await openLessonAt(page, [1280, 720], 'pacelc-barrier-stragglers', 'en', false, 24_000, '2.1');
+  const panels = await page.locator('.lesson-stage .view-topology').evaluateAll((views) =>
+    views.map((v) => {
+      const stage = v.querySelector('.cv-topo-stage')!.getBoundingClientRect();
+      const labels = [...v.querySelectorAll('text.cv-ver')].filter((t) => (t.textContent ?? '') !== '').map((t) => { const r = t.getBoundingClientRect(); return { text: t.textContent ?? '', left: r.left, right: r.right }; });
+      return { left: stage.left, right: stage.right, labels };
+    }),
+  );
+  expect(panels).toHaveLength(4);
+  expect(panels.flatMap((p) => p.labels).some((l) => /^v\d{4,}$/.test(l.text)), 'the asynchronous PS is past v1000').toBe(true);
+  for (const p of panels)
+    for (const l of p.labels) {
+      expect(l.left, `${l.text} inside on the left`).toBeGreaterThanOrEqual(p.left - 0.5);
+      expect(l.right, `${l.text} inside on the right`).toBeLessThanOrEqual(p.right + 0.5);
+    }
+});
+
 test("four rings of eight at 1024 presenter: no two version labels run together once versions have three digits (\"v178v179\")", async ({ page }) => {
   await openLessonAt(page, [1024, 768], 'pacelc-barrier-stragglers', 'en', true, 9000, '2.1');
   const panels = await page.locator('.lesson-stage .view-topology').evaluateAll((views) =>

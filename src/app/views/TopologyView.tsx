@@ -199,11 +199,14 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
       const roster = staticOf(sim).nodes;
       // The labels' room follows the type, the language and the protocol's word for a term (term,
       // epoch, ballot: the servers' facts from the run's start), measured with the layout only.
-      const layKey = `${width}x${height}|${groupsKey}|${fs}|${lang}|${css.font}|${css['--mono']}`;
+      // The longest version shown sets the labels' room: laid out again when it gains a digit.
+      let digits = 3;
+      for (const n of nodes) digits = Math.max(digits, String(versionOf(n, metrics?.nodes[n.id]?.version)).length);
+      const layKey = `${width}x${height}|${groupsKey}|${fs}|${lang}|${css.font}|${css['--mono']}|${digits}`;
       if (layMemo.current?.roster !== roster || layMemo.current.key !== layKey) {
-        const labelW = labelRoom(nodes, lang, fs, css.font, css['--mono']);
+        const labelW = labelRoom(nodes, lang, fs, css.font, css['--mono'], digits);
         // The versions are in tabular monospace: 'v888' over four is one character's width.
-        layMemo.current = { roster, key: layKey, lay: topologyLayout(roster, width, height, 0, undefined, groups, fs / 15, labelW), charW: labelW.version / 4 };
+        layMemo.current = { roster, key: layKey, lay: topologyLayout(roster, width, height, 0, undefined, groups, fs / 15, labelW), charW: labelW.version / (digits + 1) };
       }
       const lay = layMemo.current.lay;
       // classList writes even an unchanged class (a mutation, a style invalidation): only on change.

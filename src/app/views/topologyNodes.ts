@@ -294,11 +294,12 @@ const VIEW_EM = 0.933;
  * rem) and a server's term line in its protocol's word (.cv-term: 0.8 rem mono; "ballot 8", "任期
  * 8": one digit, the lessons' terms), measured once each. `fs` is the view's type (0.933 rem): the
  * version measured there in the text face came out 10 % short, and two 3-digit versions on a
- * ring's top row ran together ("v178v179").
+ * ring's top row ran together ("v178v179"). `digits`: the longest version shown, at least three
+ * (an asynchronous PS passes v1000 in a lesson's 30 s, and "v1357" ran past the panel's edge).
  */
-export function labelRoom(nodes: readonly NodeState[], lang: Lang, fs: number, sans: string, mono: string): LabelRoom {
+export function labelRoom(nodes: readonly NodeState[], lang: Lang, fs: number, sans: string, mono: string, digits = 3): LabelRoom {
   const rem = fs / VIEW_EM;
-  const version = measuredWidth('v888', rem, mono || sans, '600');
+  const version = measuredWidth(`v${'8'.repeat(Math.max(3, digits))}`, rem, mono || sans, '600');
   let server = version;
   for (const n of nodes) if (n.role !== 'worker') server = Math.max(server, measuredWidth(`${termWord(n, lang)} 8`, 0.8 * rem, mono || sans));
   return { worker: Math.ceil(Math.max(version, measuredWidth('webgpu', 0.8 * rem, sans))), server: Math.ceil(server), version: Math.ceil(version) };
