@@ -267,17 +267,15 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         if (id === undefined) factIds.current.ids.set(f, (id = ++factIds.current.next));
         return id;
       };
-      // What every mark depends on (size, language, selection, theme, partition, a drag): when it
-      // changes, everything is redrawn; otherwise only the links or nodes whose own key changed.
+      // What every mark depends on (the layout: size, type, language, partition, the versions'
+      // length; selection, theme, a drag): when it changes, everything is redrawn; otherwise only
+      // the links or nodes whose own key changed.
       const globalKey = [
-        width,
-        height,
-        fs,
-        lang,
+        // The layout's own key: a new layout (a longer version, another font) moves every mark.
+        layKey,
         selected,
         reduced,
         css['--cv-bg'],
-        groupsKey,
         // While a node is dragged or springs back, its position changes every frame.
         dragRef.current || springRef.current ? performance.now() : '',
       ].join('#');
