@@ -205,7 +205,7 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
       const layKey = `${width}x${height}|${groupsKey}|${fs}|${lang}|${css.font}|${css['--mono']}|${digits}`;
       if (layMemo.current?.roster !== roster || layMemo.current.key !== layKey) {
         const labelW = labelRoom(nodes, lang, fs, css.font, css['--mono'], digits);
-        // The versions are in tabular monospace: 'v888' over four is one character's width.
+        // The versions are in tabular monospace: 'v' and `digits` eights, over digits + 1, is one character's width.
         layMemo.current = { roster, key: layKey, lay: topologyLayout(roster, width, height, 0, undefined, groups, fs / 15, labelW), charW: labelW.version / (digits + 1) };
       }
       const lay = layMemo.current.lay;
