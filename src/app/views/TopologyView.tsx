@@ -199,9 +199,14 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
       const roster = staticOf(sim).nodes;
       // The labels' room follows the type, the language and the protocol's word for a term (term,
       // epoch, ballot: the servers' facts from the run's start), measured with the layout only.
-      // The longest version shown sets the labels' room: laid out again when it gains a digit.
+      // Each node's version as labelled; the longest sets the labels' room (laid out again when it gains a digit).
+      const shown = new Map<NodeId, number>();
       let digits = 3;
-      for (const n of nodes) digits = Math.max(digits, String(versionOf(n, metrics?.nodes[n.id]?.version)).length);
+      for (const n of nodes) {
+        const v = versionOf(n, metrics?.nodes[n.id]?.version);
+        shown.set(n.id, v);
+        digits = Math.max(digits, String(v).length);
+      }
       const layKey = `${width}x${height}|${groupsKey}|${fs}|${lang}|${css.font}|${css['--mono']}|${digits}`;
       if (layMemo.current?.roster !== roster || layMemo.current.key !== layKey) {
         const labelW = labelRoom(nodes, lang, fs, css.font, css['--mono'], digits);
@@ -281,7 +286,7 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
       ].join('#');
       const linksKey = linksKeyOf(links);
       const nodeKeyOf = (n: (typeof nodes)[number]): string =>
-        `${n.id}:${n.up}:${n.failed ?? ''}:${n.version}:${n.slowFactor}:${n.byzantine?.attack ?? ''}:${n.paused?.since ?? ''}:${fid(n.facts)}:${versionOf(n, metrics?.nodes[n.id]?.version)}:${n.role === 'worker' ? sim.trainer.backendFor(n.id) : ''}`;
+        `${n.id}:${n.up}:${n.failed ?? ''}:${n.version}:${n.slowFactor}:${n.byzantine?.attack ?? ''}:${n.paused?.since ?? ''}:${fid(n.facts)}:${shown.get(n.id)}:${n.role === 'worker' ? sim.trainer.backendFor(n.id) : ''}`;
       const nodeKeys = new Map(nodes.map((n) => [n.id, nodeKeyOf(n)]));
       const nodesKey = [...nodeKeys.values()].join(',');
       const force = globalKey !== drawnKey.current;
@@ -307,7 +312,7 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
             node: n,
             role: roleOf(n),
             term: termOf(n),
-            version: versionOf(n, metrics?.nodes[n.id]?.version),
+            version: shown.get(n.id)!,
             backend: isWorker ? sim.trainer.backendFor(n.id) : '',
             p: q,
             colour: colourOf(n.id),
@@ -323,8 +328,7 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
 
       // Only the nodes whose own drawing changed (or all, when everything must be redrawn): a Raft
       // heartbeat changes one node's facts, not the other eight glyphs.
-      const versions = new Map(data.map((d) => [d.id, d.version]));
-      const hidden = hiddenByRivals(lay, (id) => versions.get(id), layMemo.current.charW);
+      const hidden = hiddenByRivals(lay, (id) => shown.get(id), layMemo.current.charW);
       const drawn = nodeSel.filter(function (d) {
         const q = posOf(d.id) ?? d.p;
         // A worker on a crowded ring is drawn again when its label comes or goes for its rival.
