@@ -8,6 +8,7 @@ import { ls } from '../i18n/lessonStrings';
 import { RunControls } from './RunControls';
 import { shareDialog } from './shareDialogLoad';
 import { set, useApp } from '../store';
+import { builtinLabel } from './builtinLabel';
 import { useIsStudent } from '../room/roomStore';
 import { useLesson } from '../lesson/store';
 
@@ -48,7 +49,7 @@ export function TopBar() {
           {!isBuiltin && <option value="">{scenario ? `${tr(scenario.title, lang)} ${s(lang, 'customScenario')}` : '…'}</option>}
           {builtins.map((b) => (
             <option key={b.id} value={b.id}>
-              {b.title ? `${tr(b.title, lang)} (${b.id})` : b.id}
+              {builtinLabel(b, scenario, lang)}
             </option>
           ))}
         </select>
