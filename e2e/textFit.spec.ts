@@ -131,6 +131,28 @@ test('1280 px: every metric name in the strip is whole ("overwritten entries" en
   }
 });
 
+test("a chart's end labels sit above its x axis: lines that end at staleness 0 had the axis run through their label", async ({ page }) => {
+  await openAt(page, [1280, 720], 'ring-allreduce-cost', 3000);
+  const charts = await page.locator('.cv-charts svg').evaluateAll((svgs) =>
+    svgs.map((svg) => {
+      const axis = svg.querySelector('g.cv-x')?.getAttribute('transform') ?? '';
+      const axisY = Number(/translate\([^,]+,\s*([-\d.]+)\)/.exec(axis)?.[1] ?? NaN);
+      const labels = [...svg.querySelectorAll<SVGTextElement>('text.cv-end-label')].map((t) => ({
+        key: t.textContent ?? '',
+        // Where the glyphs stand (dy is 0.35em): the baseline.
+        baseline: Number(t.getAttribute('y')) + 0.35 * parseFloat(getComputedStyle(t).fontSize),
+      }));
+      return { axisY, labels };
+    }),
+  );
+  const labelled = charts.filter((c) => c.labels.length > 0);
+  expect(labelled.length).toBeGreaterThanOrEqual(3);
+  for (const c of labelled) {
+    expect(Number.isFinite(c.axisY)).toBe(true);
+    for (const l of c.labels) expect(l.baseline, `${l.key}'s label crosses the x axis`).toBeLessThan(c.axisY);
+  }
+});
+
 test('a timeline legend longer than its line fades at the edge that has more, and follows the scroll', async ({ page }) => {
   await openAt(page, [1280, 720], 'paxos-vs-2pc', 5000, { lang: 'en', query: { present: '1' } });
   const legend = page.locator('.cv-kinds');
