@@ -30,6 +30,33 @@ function contentSecurityPolicy(): Plugin {
 }
 
 /**
+ * The app's chunk (src/main.tsx, which src/boot.ts imports once the static frame has painted) also
+ * gets a <script> of its own in the built page, after the boot module's. Its modules are then
+ * fetched while the page parses and the load event waits for the app, where it used to come before
+ * the app's code had even been asked for, in the same frame as the first paint (before it in about
+ * half the loads). Measured (bench:web's paint loads, interleaved, async-partition, 10 fresh loads
+ * each): first contentful paint 127 → 136 ms, the app's first render 397 → 350 ms, paint before
+ * load in 5 → 10 of 10. The module runs once: boot's import() finds it in the module map.
+ */
+function appScript(): Plugin {
+  return {
+    name: 'cap-playground-app-script',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler: (html, ctx) => {
+        if (!ctx.filename.endsWith('index.html')) return html; // bench.html has no app
+        const app = Object.values(ctx.bundle ?? {}).find((c) => c.type === 'chunk' && /[\\/]src[\\/]main\.tsx$/.test(c.facadeModuleId ?? ''));
+        if (!app) throw new Error("index.html: no chunk for src/main.tsx (is it still boot.ts's dynamic import?)");
+        const boot = /<script type="module" crossorigin src="[^"]+"><\/script>/;
+        if (!boot.test(html)) throw new Error('index.html: the boot module\'s <script> not found; the app\'s goes right after it');
+        return html.replace(boot, (m) => `${m}\n    <script type="module" crossorigin src="./${app.fileName}"></script>`);
+      },
+    },
+  };
+}
+
+/**
  * d3's single-file ESM builds make some exports with an immediately-invoked function
  * (`var cardinal = (function custom(tension) { … })(0);`, d3-shape's curves, d3-ease's easings).
  * A bundler cannot tell such a call is free of side effects, so every one was kept, used or not
@@ -50,7 +77,7 @@ function d3PureFactories(): Plugin {
 
 export default defineConfig({
   base: './',
-  plugins: [contentSecurityPolicy(), d3PureFactories()],
+  plugins: [contentSecurityPolicy(), appScript(), d3PureFactories()],
   // The page runs on Preact (scripts/preactAlias.mjs). Vite's own transform compiles the JSX (tsconfig's
   // react-jsx); @vitejs/plugin-react is not used, as its Fast Refresh patches React, not Preact: an edited
   // component was accepted but never redrawn. Without it an edit reloads the page.

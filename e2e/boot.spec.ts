@@ -2,8 +2,8 @@ import { expect, test, type Page } from '@playwright/test';
 
 /**
  * The page's start (src/boot.ts): index.html's static first frame paints in the reader's language
- * before the app's code runs, the training workers start meanwhile, and an app that cannot load
- * says so instead of leaving the title on screen for ever.
+ * before the app's code runs, and the load event waits for the app; the training workers start
+ * meanwhile, and an app that cannot load says so instead of leaving the title on screen for ever.
  */
 
 /** The entry named in index.html (the boot module); every other `main-*.js` is the app's. */
@@ -33,8 +33,11 @@ for (const { locale, query, title } of [
     const context = await browser.newContext({ locale, baseURL });
     const page = await context.newPage();
     await withoutApp(page, await entryOf(page, baseURL!), 'hold');
-    await page.goto(`./${query}`);
+    // The load event waits for the app's own <script> (vite.config.ts appScript), held here.
+    await page.goto(`./${query}`, { waitUntil: 'commit' });
     await expect(page.locator('h1.app-title')).toHaveText(title, { useInnerText: true }); // the other language's span is hidden
+    // Painted, while the page is not loaded: its load event waits for the app (first paint before load).
+    expect(await page.evaluate(() => document.readyState)).not.toBe('complete');
     await context.close();
   });
 }

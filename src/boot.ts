@@ -1,8 +1,11 @@
 /**
- * The page's entry. index.html carries a static first frame (the app's header); this module lets
- * the browser paint it before the app's scripts are compiled and run, and meanwhile starts the
- * training workers, whose tfjs takes longest to load. The app's CSS stays one render-blocking
- * <link> of the page (vite.config.ts: cssCodeSplit off), so the first frame paints styled.
+ * The page's entry. index.html carries a static first frame (the app's header), which the browser
+ * paints while the app's modules load; this module starts the training workers meanwhile, whose
+ * tfjs takes longest to load. The app's CSS stays one render-blocking <link> of the page
+ * (vite.config.ts: cssCodeSplit off), so the first frame paints styled. The built page also gives
+ * the app's chunk a <script> of its own (vite.config.ts appScript): its modules are fetched from
+ * the start and the load event waits for them; `start` below then finds the app already there.
+ * The dev server's page has no such script, and there the app starts on the first paint.
  */
 import { prewarmTrainWorkers } from './workers/spare';
 
