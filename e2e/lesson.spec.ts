@@ -17,8 +17,9 @@ import { isComparison } from '../src/scenario/schema';
  * Then the lesson's runs, one per variant, end with the CLI's schedule hash for that variant.
  */
 
-// The hooks arrive with the app, after the page's first paint (src/boot.ts): a wait right after
-// `goto` reads them with `?.`.
+// The hooks arrive with the app: in the built page the load event waits for its script
+// (vite.config.ts appScript), on a dev server it starts after the first paint (src/boot.ts).
+// A wait right after `goto` reads them with `?.`.
 type Hooked = Window & { capPlayground: TestHooks };
 const LESSON = 'cap-partition-choice';
 const shots = 'e2e-artifacts/lesson';
