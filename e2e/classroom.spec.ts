@@ -220,3 +220,27 @@ test('the teacher switches the lesson and rewinds: every student follows, keepin
     own.stop();
   }
 });
+
+test("a student's phone folds the room's settings (its rows took 120 px above the topology); ⚙ shows them, fixed", async ({ browser }) => {
+  test.setTimeout(120_000);
+  const own = await startClassroom();
+  try {
+    const teacher = await (await browser.newContext()).newPage();
+    await teacher.goto(`${own.teacherUrl}&lang=en&backend=cpu${hash}`);
+    await teacher.getByTestId('classroom-hide-qr').click();
+    const phone = await (await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })).newPage();
+    await phone.goto(`${own.joinUrl}&lang=en&backend=cpu`);
+    await phone.getByTestId('classroom-name').fill('Ana');
+    await phone.getByTestId('classroom-join').click();
+    await expect(phone.getByTestId('classroom-role')).toHaveText('student · w0');
+    await expect(phone.getByTestId('node-w0')).toBeVisible();
+    await expect(phone.locator('#settings-row')).toHaveCount(0);
+    await phone.getByRole('button', { name: 'Show or hide the strategy and cluster settings' }).click();
+    await expect(phone.locator('#settings-row .strategy-select')).toBeDisabled();
+    // A desk's student keeps them in view.
+    const desk = await student(browser, own.joinUrl, 'Bo', 'w1');
+    await expect(desk.locator('#settings-row .strategy-select')).toBeDisabled();
+  } finally {
+    own.stop();
+  }
+});
