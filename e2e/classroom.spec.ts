@@ -221,7 +221,7 @@ test('the teacher switches the lesson and rewinds: every student follows, keepin
   }
 });
 
-test("a student's phone folds the room's settings (its rows took 120 px above the topology); ⚙ shows them, fixed", async ({ browser }) => {
+test("a student's phone folds the room's settings (its rows took 120 px above the topology); ⚙ shows them, disabled", async ({ browser }) => {
   test.setTimeout(120_000);
   const own = await startClassroom();
   try {
