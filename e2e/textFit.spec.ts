@@ -131,6 +131,19 @@ test('1280 px: every metric name in the strip is whole ("overwritten entries" en
   }
 });
 
+test("a phone: the run's status stays on the row of the run's controls (it took a row of its own)", async ({ page }) => {
+  await openAt(page, [390, 844], 'raft-partition', 500);
+  await page.getByTestId('play').click();
+  await expect(page.locator('.status-chip')).toHaveText('running'); // the longest of the statuses
+  const middle = async (sel: string): Promise<number> => {
+    const b = (await page.locator(sel).first().boundingBox())!;
+    return b.y + b.height / 2;
+  };
+  const play = await middle('[data-testid="play"]');
+  expect(Math.abs((await middle('.status-chip')) - play)).toBeLessThan(4);
+  expect(Math.abs((await middle('.sim-time')) - play)).toBeLessThan(4);
+});
+
 test("a chart's end labels sit above its x axis: lines that end at staleness 0 had the axis run through their label", async ({ page }) => {
   await openAt(page, [1280, 720], 'ring-allreduce-cost', 3000);
   const charts = await page.locator('.cv-charts svg').evaluateAll((svgs) =>
