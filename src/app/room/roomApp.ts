@@ -203,7 +203,8 @@ async function startTeacher(link: RoomLink): Promise<void> {
 async function startStudent(link: RoomLink): Promise<void> {
   const pub = getRoom().pub!;
   // The run's settings are the room's (disabled on this page): on a phone their rows took 120 px
-  // above the topology. Folded there; the ⚙ button shows them.
+  // above the topology. Folded there; the ⚙ button shows them. The width is css/narrow.css's phone
+  // breakpoint: keep the two together.
   if (matchMedia('(max-width: 600px)').matches) set({ showSettings: false });
   const inbox = openInbox(link, pub, true);
   const room = openRoomDoc(link);
