@@ -144,6 +144,26 @@ test("a phone: the run's status stays on the row of the run's controls (it took 
   expect(Math.abs((await middle('.sim-time')) - play)).toBeLessThan(4);
 });
 
+test("a phone: a worker's actions are all in view, none behind a panel's scrolling edge, and its facts wrap rather than end in \"…\"", async ({ page }) => {
+  await openAt(page, [390, 844], 'async-partition', 3000);
+  await page.getByTestId('node-w0').click();
+  const attacks = page.locator('.tools .tab-body button');
+  await expect(attacks.filter({ hasText: 'A Little Is Enough' })).toBeVisible();
+  const fit = await page.locator('.tools .tab-body').evaluate((body) => {
+    const panel = body.closest('.tools')!.getBoundingClientRect();
+    const facts = body.querySelector<HTMLElement>('[data-testid="node-facts"]');
+    return {
+      scroll: body.scrollHeight,
+      client: body.clientHeight,
+      below: [...body.querySelectorAll('button')].filter((b) => b.getBoundingClientRect().bottom > panel.bottom + 0.5).map((b) => b.textContent),
+      factsCut: facts ? facts.scrollWidth > facts.clientWidth + 0.5 : null,
+    };
+  });
+  expect(fit.below, 'buttons below the tools panel').toEqual([]);
+  expect(fit.scroll, 'the tools body scrolls').toBeLessThanOrEqual(fit.client + 1);
+  expect(fit.factsCut, "the node's facts end in …").toBe(false);
+});
+
 test("a chart's end labels sit above its x axis: lines that end at staleness 0 had the axis run through their label", async ({ page }) => {
   await openAt(page, [1280, 720], 'ring-allreduce-cost', 3000);
   const charts = await page.locator('.cv-charts svg').evaluateAll((svgs) =>
