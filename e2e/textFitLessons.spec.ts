@@ -121,6 +121,24 @@ test('the run time in the top bar is whole on one line ("t=1.9" lost its " s" on
   }
 });
 
+test("1920 presenter: each panel's timeline gives its nine lanes room for their names at full size and their versions (13 px lanes had both at the floor or left out)", async ({ page }) => {
+  await openLessonAt(page, [1920, 1080], 'paxos-vs-2pc', 'en', true, 3000);
+  const lanes = await page.locator('.vp .view-timeline').evaluateAll((views) =>
+    views.map((v) => {
+      const labels = [...v.querySelectorAll<SVGTextElement>('text.cv-lane-label')];
+      const ys = labels.map((l) => Number(l.getAttribute('y')));
+      return { count: labels.length, gap: Math.min(...ys.slice(1).map((y, i) => y - ys[i])), shrunk: labels.filter((l) => l.style.fontSize !== '').length };
+    }),
+  );
+  expect(lanes).toHaveLength(2);
+  for (const l of lanes) {
+    expect(l.count).toBe(9);
+    // 22 px: the least height at which a lane shows its versions (VersionTimeline).
+    expect(l.gap, 'lane height').toBeGreaterThanOrEqual(22);
+    expect(l.shrunk, 'lane names below the stylesheet size').toBe(0);
+  }
+});
+
 test("a lesson's Try-it card shows the selected node's facts whole, on lines of their own", async ({ page }) => {
   await openLessonAt(page, [1920, 1080], 'paxos-vs-2pc', 'zh', true, 3000); // the step that waits for s4's crash selects s4
   const facts = page.locator('.try [data-testid="node-facts"]');

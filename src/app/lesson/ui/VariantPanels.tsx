@@ -1,8 +1,9 @@
+import type { CSSProperties } from 'react';
 import type { Simulation } from '../../../engine/simulation';
 import { strategyInfo } from '../../../protocols';
 import type { Action } from '../../../sim/types';
 import { act, parseSelection } from '../../act';
-import { expectationsAt } from '../../views/runView';
+import { expectationsAt, staticOf } from '../../views/runView';
 import { ViewBoundary } from '../../components/ViewBoundary';
 import { expectationText, formatMetric } from '../../format';
 import { ls } from '../../i18n/lessonStrings';
@@ -117,7 +118,7 @@ function VariantPanel({ id, charts, single, checksFocused, metrics }: { id: stri
     else void focusVariant(id).then(() => act(a));
   };
   return (
-    <section className={`vp${focused ? ' focused' : ''}${single ? ' single' : ''}`} data-testid={`variant-${id}`} aria-label={title} data-focused={focused}>
+    <section className={`vp${focused ? ' focused' : ''}${single ? ' single' : ''}`} data-testid={`variant-${id}`} aria-label={title} data-focused={focused} style={{ '--lanes': staticOf(sim).nodes.length } as CSSProperties}>
       <header className="vp-head">
         <h2 className="vp-title">{title}</h2>
         <span className="cap-chip" title={info ? tr(info.name, lang) : sim.scenario.strategy.kind}>
