@@ -167,6 +167,10 @@ test('hostile links: prototype keys and broken hashes get a readable error, and 
   await expect(page.getByTestId('error').first()).toContainText('scenario：“__proto__”不是有效的 scenario ID');
   await expect(page.getByTestId('error').first()).toContainText('speed：“fast”既不是数字也不是 "max"');
   await expect(page.getByTestId('node-w0')).toBeVisible();
+  // A lesson link that names nothing, in the page's language (it was the loader's English).
+  await page.goto('./?lesson=no-such-lesson&lang=zh');
+  await expect(page.getByTestId('error').first()).toContainText('lesson：没有名为“no-such-lesson”的课程（课程：cap-partition-choice、');
+  await expect(page.getByTestId('node-w0')).toBeVisible();
   // The welcome's doors stay away: they covered the error panel.
   await expect(page.getByTestId('doors')).toHaveCount(0);
   await clean(page, w);

@@ -34,6 +34,8 @@ export function urlProblemText(lang: Lang, p: UrlProblem): string {
       return s(lang, 'url_noStep', { param: p.param, act: p.act, step: p.step, n: String(p.steps.length), steps: ids(lang, p.steps) });
     case 'unknown-builtin':
       return s(lang, 'url_unknownBuiltin', { param: p.param, value: p.value, known: ids(lang, p.known) });
+    case 'unknown-lesson':
+      return s(lang, 'url_unknownLesson', { param: p.param, value: p.value, known: ids(lang, p.known) });
     case 'unknown-variant':
       return s(lang, 'url_unknownVariant', { param: p.param, value: p.value, known: ids(lang, p.known) });
     case 'hash-truncated':

@@ -21,6 +21,8 @@ export type UrlProblem =
   | { problem: 'no-step'; param: 'step'; value: string; act: string; step: string; steps: readonly string[] }
   /** A well-formed id that names nothing there: `known` are the ids that would. */
   | { problem: 'unknown-builtin'; param: 'scenario'; value: string; known: readonly string[] }
+  /** `?lesson=` names no built-in at all: `known` are the lessons. */
+  | { problem: 'unknown-lesson'; param: 'lesson'; value: string; known: readonly string[] }
   | { problem: 'unknown-variant'; param: 'variant'; value: string; known: readonly string[] }
   | HashProblem;
 

@@ -13,6 +13,7 @@ import { openLessonRuns, type OpenLessonOptions } from './runtime';
 import { isLesson, parseStepParam } from './script';
 import { urlProblemText } from '../urlProblemText';
 import { getLesson } from './store';
+import { catalog } from './curriculum';
 import { problemLines } from '../scenarioProblemText';
 
 /**
@@ -64,9 +65,16 @@ export async function openLesson(sc: Scenario, opts: LessonOpen = {}): Promise<b
 export async function openLessonById(id: string, opts: LessonOpen = {}, scenario?: Scenario): Promise<boolean> {
   wire();
   if (scenario && scenario.id === id) return openLesson(scenario, opts);
+  const lang = get().lang;
+  // As openBuiltin does: a static host answers an unknown path with the app's own page, so the
+  // built-ins' list, when the page has it, says that the id names nothing (in the reader's words).
+  const builtins = get().builtins.map((b) => b.id);
+  if (builtins.length > 0 && !builtins.includes(id)) {
+    reportError(s(lang, 'urlFailed'), [urlProblemText(lang, { problem: 'unknown-lesson', param: 'lesson', value: id, known: catalog.map((l) => l.id) })]);
+    return false;
+  }
   const r = await fetchBuiltin(id, './scenarios/');
   if (!r.ok) {
-    const lang = get().lang;
     reportError(s(lang, 'builtinFailed', { id }), problemLines(lang, r));
     return false;
   }
