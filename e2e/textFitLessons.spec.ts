@@ -139,6 +139,18 @@ test("1920 presenter: each panel's timeline gives its nine lanes room for their 
   }
 });
 
+test("1920 presenter: a timeline's last second is whole inside its view (\"30 s\" ran past the edge)", async ({ page }) => {
+  await openLessonAt(page, [1920, 1080], 'secure-updates-byzantine', 'zh', true);
+  const cut = await page.locator('.vp .view-timeline').evaluateAll((views) =>
+    views.flatMap((v) => {
+      const right = v.getBoundingClientRect().right;
+      return [...v.querySelectorAll('.cv-axis .tick text')].filter((t) => t.getBoundingClientRect().right > right - 1).map((t) => t.textContent);
+    }),
+  );
+  expect(await page.locator('.vp .view-timeline .cv-axis .tick text').filter({ hasText: '30 s' }).count()).toBe(2);
+  expect(cut).toEqual([]);
+});
+
 test("a lesson's Try-it card shows the selected node's facts whole, on lines of their own", async ({ page }) => {
   await openLessonAt(page, [1920, 1080], 'paxos-vs-2pc', 'zh', true, 3000); // the step that waits for s4's crash selects s4
   const facts = page.locator('.try [data-testid="node-facts"]');

@@ -192,6 +192,10 @@ export function drawAxis(layer: Layer, f: LaneFrame): void {
         .tickSizeOuter(0)
         .tickFormat((v) => `${(+v / 1000).toFixed(digits)} s`),
     );
+  // A label centred on a tick near the right edge ran past the view ("30 s" cut to "30" at 1920
+  // presenter): it ends at its tick instead. Its width is estimated (no layout read in a frame).
+  const label = (v: number): string => `${(v / 1000).toFixed(digits)} s`;
+  layer.selectAll<SVGTextElement, number>('.tick text').attr('text-anchor', (v) => (x(v) + (label(v).length * 0.62 * f.fs) / 2 > f.width ? 'end' : null));
 }
 
 /**
