@@ -139,13 +139,14 @@ test("1920 presenter: each panel's timeline gives its nine lanes room for their 
   }
 });
 
-test("1920 presenter: a timeline's last second is whole inside its view (\"30 s\" ran past the edge)", async ({ page }) => {
+test("1920 presenter: the last second on a timeline's or a chart's axis is whole inside its drawing (\"30 s\" ran past the edge)", async ({ page }) => {
   await openLessonAt(page, [1920, 1080], 'secure-updates-byzantine', 'zh', true);
-  const cut = await page.locator('.vp .view-timeline').evaluateAll((views) =>
-    views.flatMap((v) => {
-      const right = v.getBoundingClientRect().right;
-      return [...v.querySelectorAll('.cv-axis .tick text')].filter((t) => t.getBoundingClientRect().right > right - 1).map((t) => t.textContent);
-    }),
+  const cut = await page.locator('.vp .view-timeline, .vp .view-charts').evaluateAll((views) =>
+    views.flatMap((view) =>
+      [...view.querySelectorAll('.tick text')]
+        .filter((t) => t.getBoundingClientRect().right > Math.min(view.getBoundingClientRect().right, t.closest('svg')!.getBoundingClientRect().right) - 1)
+        .map((t) => t.textContent),
+    ),
   );
   expect(await page.locator('.vp .view-timeline .cv-axis .tick text').filter({ hasText: '30 s' }).count()).toBe(2);
   expect(cut).toEqual([]);

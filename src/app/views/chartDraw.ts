@@ -1,5 +1,5 @@
 import * as d3 from 'd3';
-import { xTickCount, yTickValues } from './chartTicks';
+import { xTickAnchor, xTickCount, yTickValues } from './chartTicks';
 import './d3quiet';
 import { AXIS_EM, chartTitle, endLabels, fittedPx, NOTE_EM } from './chartLayout';
 import type { ChartSpec, Series, XY } from './chartSpecs';
@@ -53,6 +53,7 @@ export function drawChart(svgEl: SVGSVGElement, spec: ChartSpec, width: number, 
   const axisKey = `${width}x${height}|${x.domain().join(',')}|${y.domain().join(',')}|${lang}|${fs}`;
   if (svgEl.dataset.axisKey !== axisKey) {
     svgEl.dataset.axisKey = axisKey;
+    const xLabel = (v: number): string => (spec.xIsTime ? String(v / 1000) : d3.format('~s')(v));
     svg
       .select<SVGGElement>('g.cv-x')
       .attr('transform', `translate(0,${height - m.bottom})`)
@@ -61,8 +62,9 @@ export function drawChart(svgEl: SVGSVGElement, spec: ChartSpec, width: number, 
           .axisBottom(x)
           .ticks(xTickCount(width, spec.xIsTime, x.domain()[1]))
           .tickSizeOuter(0)
-          .tickFormat((v) => (spec.xIsTime ? String(+v / 1000) : d3.format('~s')(+v))),
+          .tickFormat((v) => xLabel(+v)),
       );
+    svg.select('g.cv-x').selectAll<SVGTextElement, number>('.tick text').attr('text-anchor', (v) => xTickAnchor(x(v), xLabel(v), fs, width));
     svg
       .select<SVGGElement>('g.cv-y')
       .attr('transform', `translate(${m.left},0)`)

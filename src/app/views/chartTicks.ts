@@ -23,3 +23,12 @@ export function yTickValues(domain: readonly [number, number], count: number, pl
   }
   return plotH >= linePx ? [lo, hi] : [hi];
 }
+
+/**
+ * The text-anchor of an x tick's label: `end` where a label centred on its tick would run past
+ * `right` (the view's edge: "30 s" was cut at 1920 presenter), else the axis's own (middle). The
+ * label's width is estimated from its length (no layout read in a frame).
+ */
+export function xTickAnchor(tickX: number, label: string, fontPx: number, right: number): 'end' | null {
+  return tickX + (label.length * 0.62 * fontPx) / 2 > right ? 'end' : null;
+}

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as d3 from 'd3';
 import { chartGrid, chartTitle, columnsFor, endLabels, fittedPx, fittedTitlePx } from './chartLayout';
 import type { Series } from './chartSpecs';
-import { xTickCount, yTickValues } from './chartTicks';
+import { xTickAnchor, xTickCount, yTickValues } from './chartTicks';
 import { textWidth } from './hooks';
 
 const line = (key: string, end: number): Series => ({ key, colour: null, points: [[0, 0], [10, end]] });
@@ -34,6 +34,12 @@ describe('chart x ticks', () => {
   });
   it('time keeps one tick per 70 px', () => {
     expect(xTickCount(700, true, 1)).toBe(10);
+  });
+  it("a label that would run past the right edge ends at its tick; the others stay centred", () => {
+    // "30 s" at 24 px is about 60 px wide: centred 14 px before the edge, it ran 16 px past it.
+    expect(xTickAnchor(586, '30 s', 24, 600)).toBe('end');
+    expect(xTickAnchor(500, '25 s', 24, 600)).toBeNull();
+    expect(xTickAnchor(40, '0 s', 24, 600)).toBeNull();
   });
 });
 

@@ -7,6 +7,7 @@ import type { RunIndex } from '../../engine/index/runIndex';
 import { redrawFor } from './drawnFor';
 import { vs } from './strings';
 import { laneStretches, pausedStretches } from './timelineModel';
+import { xTickAnchor } from './chartTicks';
 
 type Layer = d3.Selection<SVGGElement, unknown, null, undefined>;
 
@@ -182,6 +183,7 @@ export function drawAxis(layer: Layer, f: LaneFrame): void {
   const { x } = f;
   const ticks = x.ticks(Math.max(2, Math.floor(f.width / 90)));
   const digits = secondsDigits(ticks);
+  const label = (v: number): string => `${(v / 1000).toFixed(digits)} s`;
   layer
     .attr('class', 'cv-layer-axis cv-axis')
     .attr('transform', `translate(0,${f.height - f.M.bottom + 4})`)
@@ -190,12 +192,9 @@ export function drawAxis(layer: Layer, f: LaneFrame): void {
         .axisBottom(x)
         .tickValues(ticks)
         .tickSizeOuter(0)
-        .tickFormat((v) => `${(+v / 1000).toFixed(digits)} s`),
+        .tickFormat((v) => label(+v)),
     );
-  // A label centred on a tick near the right edge ran past the view ("30 s" cut to "30" at 1920
-  // presenter): it ends at its tick instead. Its width is estimated (no layout read in a frame).
-  const label = (v: number): string => `${(v / 1000).toFixed(digits)} s`;
-  layer.selectAll<SVGTextElement, number>('.tick text').attr('text-anchor', (v) => (x(v) + (label(v).length * 0.62 * f.fs) / 2 > f.width ? 'end' : null));
+  layer.selectAll<SVGTextElement, number>('.tick text').attr('text-anchor', (v) => xTickAnchor(x(v), label(v), f.fs, f.width));
 }
 
 /**
