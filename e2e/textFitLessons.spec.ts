@@ -152,6 +152,17 @@ test("1920 presenter: the last second on a timeline's or a chart's axis is whole
   expect(cut).toEqual([]);
 });
 
+test("1920 presenter: a link's choices wrap under its select in the lesson's narrow tools column (\"tamper\" was cut at the panel's edge)", async ({ page }) => {
+  // The step that asks what s1's cut does selects s1's link to b0, with its choices.
+  await openLessonAt(page, [1920, 1080], 'kafka-log-lag', 'en', true, 0, 'lag.3');
+  await expect(page.locator('.col-left .tools .link-form button').filter({ hasText: 'cut s1↔b0' })).toBeVisible();
+  const out = await page.locator('.col-left .tools .link-form').evaluate((form) => {
+    const right = form.closest('.tools')!.getBoundingClientRect().right;
+    return [...form.querySelectorAll('button, select, input')].filter((e) => e.getBoundingClientRect().right > right + 0.5).map((e) => e.textContent || e.tagName);
+  });
+  expect(out, "past the tools panel's right edge").toEqual([]);
+});
+
 test("a lesson's Try-it card shows the selected node's facts whole, on lines of their own", async ({ page }) => {
   await openLessonAt(page, [1920, 1080], 'paxos-vs-2pc', 'zh', true, 3000); // the step that waits for s4's crash selects s4
   const facts = page.locator('.try [data-testid="node-facts"]');

@@ -256,7 +256,8 @@ function LinkForm() {
 
   return (
     <div className="link-form">
-      <div className="row">
+      {/* wrap: the link's choices go under its select in a narrow column (a presenter's lesson cut "tamper…"). */}
+      <div className="row wrap">
         <label className="field">
           <span className="field-label">{s(lang, 'linkTarget')}</span>
           <select value={chosen} onChange={(e) => setTarget(e.target.value)}>
