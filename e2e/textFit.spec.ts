@@ -164,6 +164,14 @@ test("a phone: a worker's actions are all in view, none behind a panel's scrolli
   expect(fit.factsCut, "the node's facts end in …").toBe(false);
 });
 
+test("1280 px: the scenario picker shows its start, and its whole name on hover (\"Kafka unclean le…\")", async ({ page }) => {
+  await openAt(page, [1280, 720], 'kafka-unclean-leader-election', 0);
+  const select = page.locator('.scenario-field select');
+  const shown = await select.evaluate((el: HTMLSelectElement) => ({ name: el.selectedOptions[0].textContent, title: el.title }));
+  expect(shown.name).toContain('(kafka-unclean-leader-election)');
+  expect(shown.title).toBe(shown.name);
+});
+
 test("a chart's end labels sit above its x axis: lines that end at staleness 0 had the axis run through their label", async ({ page }) => {
   await openAt(page, [1280, 720], 'ring-allreduce-cost', 3000);
   const charts = await page.locator('.cv-charts svg').evaluateAll((svgs) =>

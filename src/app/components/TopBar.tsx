@@ -29,7 +29,9 @@ export function TopBar() {
   const shareOpen = useApp((st) => st.shareOpen);
   const fileRef = useRef<HTMLInputElement>(null);
   const current = scenario?.id ?? '';
-  const isBuiltin = builtins.some((b) => b.id === current);
+  const open = builtins.find((b) => b.id === current);
+  const isBuiltin = open !== undefined;
+  const customLabel = scenario ? `${tr(scenario.title, lang)} ${s(lang, 'customScenario')}` : '…';
   // Live room: the teacher chooses the lesson for everyone.
   const student = useIsStudent();
 
@@ -41,12 +43,13 @@ export function TopBar() {
         <select
           value={isBuiltin ? current : ''}
           disabled={student}
-          title={student ? s(lang, 'roomRunChosen') : undefined}
+          // The whole name on hover: the select shows only its start where the bar is narrow (1280 px).
+          title={student ? s(lang, 'roomRunChosen') : open ? builtinLabel(open, scenario, lang) : customLabel}
           onChange={(e) => {
             if (e.target.value) void openBuiltin(e.target.value);
           }}
         >
-          {!isBuiltin && <option value="">{scenario ? `${tr(scenario.title, lang)} ${s(lang, 'customScenario')}` : '…'}</option>}
+          {!isBuiltin && <option value="">{customLabel}</option>}
           {builtins.map((b) => (
             <option key={b.id} value={b.id}>
               {builtinLabel(b, scenario, lang)}
