@@ -155,6 +155,32 @@ describe('the explanation is true for the configuration on screen (real runs)', 
     expect(localSaid).toBeGreaterThan(2);
   });
 
+  it('Raft: the failover\'s pause in commits is past only once the new term has committed (Figure 8 without a no-op said "was" beside a gap of 0 ms), and a gap quoted spans an election timeout', () => {
+    let past = 0;
+    let pending = 0;
+    each((r, t, en, zh) => {
+      if (r.sim.scenario.strategy.kind !== 'raft-ps') return;
+      const notes = indexOf(r.sim).notes;
+      const elected = notes.filter((n) => n.what === 'leaderElected' && n.t <= t).at(-1);
+      if (/The pause in commits was/.test(en)) {
+        past++;
+        expect(zh).toContain('提交中断的时间');
+        expect(notes.some((n) => n.what === 'commit' && n.t >= elected!.t && n.t <= t), `${r.label} @${t}: nothing committed since the election`).toBe(true);
+        const gap = /longest gap between commits so far: (\d+) ms/.exec(en);
+        const eto = (r.sim.scenario.strategy as { electionTimeoutMs?: [number, number] }).electionTimeoutMs ?? [150, 300];
+        if (gap) expect(Number(gap[1]), `${r.label} @${t}`).toBeGreaterThanOrEqual(eto[0]);
+      }
+      const none = /Nothing has committed in term (\d+) yet/.exec(en);
+      if (none) {
+        pending++;
+        expect(zh).toContain(`任期 ${none[1]} 还没有提交任何条目`);
+        expect(notes.some((n) => n.what === 'commit' && n.t >= elected!.t && n.t <= t), `${r.label} @${t}`).toBe(false);
+      }
+    });
+    expect(past).toBeGreaterThan(0);
+    expect(pending).toBeGreaterThan(0);
+  });
+
   it('no sentence lacks its subject (an empty list left ". on the minority side never commit"), and no text has an empty value\'s gap', () => {
     const bad = new Set<string>();
     // A sentence may start with a node id ("s0 restarted") or a setting ("acks=1 trades…"), never a

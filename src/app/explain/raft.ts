@@ -167,8 +167,12 @@ export function raft(st: ExplainState): Sentence {
 
   const elected = st.recent.leaderElected;
   if (elected && elected.node === newest.n.id && newest.f.term > 1) {
+    // Past tense only once something has committed in the new term (Figure 8 with no no-op waits
+    // longer: "was" read as over, beside a gap of 0 ms). The measured gap is quoted only where it
+    // spans at least an election timeout, so it can be the failover's pause and not a round's.
+    const resumed = st.recent.commit !== undefined && st.recent.commit.t >= elected.t;
     const gap = typeof st.metrics.maxCommitGapMs === 'number' ? Math.round(st.metrics.maxCommitGapMs) : null;
-    const gapS = gap !== null ? S(` (longest gap between commits so far: ${gap} ms${gap < 1000 ? ' — not seconds' : ''})`, `（目前两次提交之间最长间隔 ${gap} ms${gap < 1000 ? '，而不是几秒' : ''}）`) : S('', '');
+    const gapS = gap !== null && gap >= eto[0] ? S(` (longest gap between commits so far: ${gap} ms${gap < 1000 ? ' — not seconds' : ''})`, `（目前两次提交之间最长间隔 ${gap} ms${gap < 1000 ? '，而不是几秒' : ''}）`) : S('', '');
     const noop =
       cfg?.leaderNoop === false
         ? S(
@@ -182,7 +186,9 @@ export function raft(st: ExplainState): Sentence {
     return join([
       S(`${newest.n.id} won the election for term ${newest.f.term} with a majority of votes.`, `${newest.n.id} 以多数票赢得任期 ${newest.f.term} 的选举。`),
       noop,
-      S(`The pause in commits was about one election timeout plus one round${gapS.en}.`, `提交中断的时间大约是一个选举超时加一轮通信${gapS.zh}。`),
+      resumed
+        ? S(`The pause in commits was about one election timeout plus one round${gapS.en}.`, `提交中断的时间大约是一个选举超时加一轮通信${gapS.zh}。`)
+        : S(`Nothing has committed in term ${newest.f.term} yet.`, `任期 ${newest.f.term} 还没有提交任何条目。`),
     ]);
   }
   if (crashed.length > 0)
