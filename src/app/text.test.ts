@@ -181,6 +181,18 @@ describe('the explanation is true for the configuration on screen (real runs)', 
     expect(pending).toBeGreaterThan(0);
   });
 
+  it('Kafka: "healed" never stands beside lost updates without saying they stay lost (acks=1 lost 8 and the caption said only "Healed")', () => {
+    let said = 0;
+    each((r, t, en, zh) => {
+      if (r.sim.scenario.strategy.kind !== 'kafka-ps' || !en.startsWith('Healed')) return;
+      const lost = explainAt(r.sim, t).st.metrics.lostUpdates ?? 0;
+      expect(en.includes('Lost updates'), `${r.label} @${t}: lost ${lost}`).toBe(lost > 0);
+      expect(zh.includes('丢失的更新')).toBe(lost > 0);
+      if (lost > 0) said++;
+    });
+    expect(said).toBeGreaterThan(0);
+  });
+
   it('no sentence lacks its subject (an empty list left ". on the minority side never commit"), and no text has an empty value\'s gap', () => {
     const bad = new Set<string>();
     // A sentence may start with a node id ("s0 restarted") or a setting ("acks=1 trades…"), never a

@@ -166,11 +166,20 @@ export function kafka(st: ExplainState): Sentence {
   // The ISR has shrunk to fewer replicas than the topic partition has, yet still meets min.insync.replicas.
   if (shrunk) return S(`The ISR is ${setOf(isr)}: ${shrunk.en}.`, `ISR 是 ${setOf(isr)}：${shrunk.zh}。`);
 
-  if (st.recentlyHealed)
+  if (st.recentlyHealed) {
+    // "Healed" beside a count of lost updates read as if healing had brought them back.
+    const gone =
+      (st.metrics.lostUpdates ?? 0) > 0
+        ? S(
+            ` Lost updates ${lost}: acknowledged records that are not in the leader's log, so no replica fetches them — catching up copies only what the leader holds.`,
+            `丢失的更新 ${lost}：这些已确认的记录不在领导者的日志里，所以没有副本能拉取到——追赶只复制领导者已有的记录。`,
+          )
+        : S('', '');
     return S(
-      `Healed: lagging replicas fetch what they missed, in log order, and catch up (consumer lag ${lag}); nothing is merged — there is one log.`,
-      `已恢复：落后的副本按日志顺序拉取错过的记录并追上进度（消费滞后 ${lag}）；不需要任何合并——日志只有一份。`,
+      `Healed: lagging replicas fetch what they missed, in log order, and catch up (consumer lag ${lag}); nothing is merged — there is one log.${gone.en}`,
+      `已恢复：落后的副本按日志顺序拉取错过的记录并追上进度（消费滞后 ${lag}）；不需要任何合并——日志只有一份。${gone.zh}`,
     );
+  }
 
   return S(
     `Workers append gradients to ${leader.n.id}'s topic-partition log (${acksS.en}, ISR ${setOf(isr)}); PS replicas apply it in log order at their own offsets (consumer lag ${lag}). The log is totally ordered: the eventual consistency comes from workers reading parameters from a replica that is behind (staleness ${stale}). ${classClause(cfg, st).en}`,
