@@ -193,6 +193,20 @@ describe('the explanation is true for the configuration on screen (real runs)', 
     expect(said).toBeGreaterThan(0);
   });
 
+  it('Kafka: a leader\'s failover quotes lost updates only from a sample taken after the election (one from before read "are gone (lost updates 0)" while 8 were)', () => {
+    let quoted = 0;
+    each((r, t, en) => {
+      if (r.sim.scenario.strategy.kind !== 'kafka-ps' || !/^Leader \w+ crashed/.test(en)) return;
+      const { st } = explainAt(r.sim, t);
+      const m = /lost updates (\d+)/.exec(en);
+      if (!m) return;
+      quoted++;
+      expect(st.sampledAt! >= st.recent.leaderElected!.t, `${r.label} @${t}`).toBe(true);
+      if (/are gone/.test(en)) expect(Number(m[1]), `${r.label} @${t}`).toBeGreaterThan(0);
+    });
+    expect(quoted).toBeGreaterThan(0);
+  });
+
   it('no sentence lacks its subject (an empty list left ". on the minority side never commit"), and no text has an empty value\'s gap', () => {
     const bad = new Set<string>();
     // A sentence may start with a node id ("s0 restarted") or a setting ("acks=1 trades…"), never a

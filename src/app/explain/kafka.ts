@@ -99,14 +99,23 @@ export function kafka(st: ExplainState): Sentence {
     const elected = st.recent.leaderElected;
     const old = down.find((b) => elected && elected.t >= (st.crashedAt[b.n.id] ?? Infinity)) ?? null;
     if (old) {
+      // The lost-updates count only from a sample taken after the election: one from before it
+      // read "are gone (lost updates 0)" while 8 were.
+      const counted = st.sampledAt !== null && st.sampledAt >= elected!.t ? (st.metrics.lostUpdates ?? 0) : null;
+      const lostS = counted === null ? S('', '') : S(` (lost updates ${lost})`, `（丢失的更新 ${lost}）`);
       if (acks === 'all')
         return S(
-          `Leader ${old.n.id} crashed; ${leader.n.id}, an in-sync replica, took over. With acks=all every acknowledged record was already on every in-sync replica, so nothing acknowledged is lost (lost updates ${lost}); writes paused only for the election.`,
-          `领导者 ${old.n.id} 崩溃；同步副本 ${leader.n.id} 接任。acks=all 时每条已确认的记录都已在每个同步副本上，所以已确认的更新一条都没丢（丢失的更新 ${lost}）；写入只在选举期间暂停。`,
+          `Leader ${old.n.id} crashed; ${leader.n.id}, an in-sync replica, took over. With acks=all every acknowledged record was already on every in-sync replica, so nothing acknowledged is lost${lostS.en}; writes paused only for the election.`,
+          `领导者 ${old.n.id} 崩溃；同步副本 ${leader.n.id} 接任。acks=all 时每条已确认的记录都已在每个同步副本上，所以已确认的更新一条都没丢${lostS.zh}；写入只在选举期间暂停。`,
         );
+      const gone =
+        counted === 0
+          ? S(`the followers had copied every record it acknowledged, so ${leader.n.id} leads with all of them${lostS.en}; had they lagged, those records would be gone`, `跟随者已复制它确认过的每条记录，所以 ${leader.n.id} 接任时一条不缺${lostS.zh}；若跟随者落后，这些记录就会丢失`)
+          : S(`records it acknowledged that the followers had not copied yet are gone — ${leader.n.id} leads without them${lostS.en}`, `它已确认、但跟随者还没复制的记录都丢了——${leader.n.id} 在没有这些记录的情况下担任领导者${lostS.zh}`);
+      const shorter = counted === 0 ? S('', '') : S('; the log stays totally ordered, it is just shorter', '；日志依旧全序，只是变短了');
       return S(
-        `Leader ${old.n.id} crashed with acks=${acks}: records it acknowledged that the followers had not copied yet are gone — ${leader.n.id} leads without them (lost updates ${lost}). acks=${acks} trades durability for latency; the log stays totally ordered, it is just shorter.`,
-        `领导者 ${old.n.id} 在 acks=${acks} 下崩溃：它已确认、但跟随者还没复制的记录都丢了——${leader.n.id} 在没有这些记录的情况下担任领导者（丢失的更新 ${lost}）。acks=${acks} 是用持久性换延迟；日志依旧全序，只是变短了。`,
+        `Leader ${old.n.id} crashed with acks=${acks}: ${gone.en}. acks=${acks} trades durability for latency${shorter.en}.`,
+        `领导者 ${old.n.id} 在 acks=${acks} 下崩溃：${gone.zh}。acks=${acks} 是用持久性换延迟${shorter.zh}。`,
       );
     }
     return S(
