@@ -207,6 +207,18 @@ describe('the explanation is true for the configuration on screen (real runs)', 
     expect(quoted).toBeGreaterThan(0);
   });
 
+  it('no sentence bounds staleness below the staleness the strip shows beside it (SSP\'s bound is on clocks: "staleness stays ≤ 4" stood beside staleness 25, in versions)', () => {
+    let ssp = 0;
+    each((r, t, en, zh) => {
+      const { st } = explainAt(r.sim, t);
+      const m = /staleness[^.;]*?≤ (\d+)/.exec(en);
+      if (m && st.staleness !== null) expect(st.staleness, `${r.label} @${t}: ${en}`).toBeLessThanOrEqual(Number(m[1]));
+      expect(zh).not.toMatch(/陈旧度(保持 )?≤/);
+      if (/clock gap stays ≤/.test(en)) ssp++;
+    });
+    expect(ssp).toBeGreaterThan(0);
+  });
+
   it('no sentence lacks its subject (an empty list left ". on the minority side never commit"), and no text has an empty value\'s gap', () => {
     const bad = new Set<string>();
     // A sentence may start with a node id ("s0 restarted") or a setting ("acks=1 trades…"), never a

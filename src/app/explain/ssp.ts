@@ -52,8 +52,8 @@ export function ssp(st: ExplainState): Sentence {
     const others = st.workers.filter((w) => w.up && !st.isolated.includes(w.id)).map((w) => w.id);
     if (blocked.length > 0 || raw === 0)
       return S(
-        `${list(st.isolated, 'en')} cannot reach ${server}, so ${st.isolated.length === 1 ? 'its clock stops' : 'their clocks stop'}; the others ran up to s = ${s} clocks ahead and now block at the bound (${list(blocked.length ? blocked : others, 'en')} waiting). SSP keeps staleness ≤ s and gives up availability once the bound is hit (PC) — bounded staleness, not linearizability.`,
-        `${list(st.isolated, 'zh')} 连不上 ${server}，时钟停住了；其他节点最多领先 s = ${s} 个时钟，现在卡在界限处阻塞（${list(blocked.length ? blocked : others, 'zh')} 在等待）。SSP 保证陈旧度 ≤ s，一旦触及界限就放弃可用性（PC）——这是有界陈旧，不是线性一致。`,
+        `${list(st.isolated, 'en')} cannot reach ${server}, so ${st.isolated.length === 1 ? 'its clock stops' : 'their clocks stop'}; the others ran up to s = ${s} clocks ahead and now block at the bound (${list(blocked.length ? blocked : others, 'en')} waiting). SSP keeps the clock gap ≤ s and gives up availability once the bound is hit (PC) — bounded staleness, not linearizability.`,
+        `${list(st.isolated, 'zh')} 连不上 ${server}，时钟停住了；其他节点最多领先 s = ${s} 个时钟，现在卡在界限处阻塞（${list(blocked.length ? blocked : others, 'zh')} 在等待）。SSP 保证时钟差 ≤ s，一旦触及界限就放弃可用性（PC）——这是有界陈旧，不是线性一致。`,
       );
     return S(
       `${list(st.isolated, 'en')} cannot reach ${server}; the others keep training until they are s = ${s} clocks ahead of ${st.isolated.length === 1 ? 'it' : 'them'} — then they will block at the bound (largest clock gap so far ${gap}).`,
@@ -64,9 +64,10 @@ export function ssp(st: ExplainState): Sentence {
     const slow = st.slow[0];
     const whoEn = slowest ? ` (${list(slowest, 'en')} at clock ${srv!.minClock})` : slow ? ` (${slow.node}, ×${factor(slow.factor)})` : '';
     const whoZh = slowest ? `（${list(slowest, 'zh')}，时钟 ${srv!.minClock}）` : slow ? `（${slow.node}，×${factor(slow.factor)}）` : '';
+    // The bound is on clocks; the strip's staleness counts versions (8 workers: 25 beside "≤ 4").
     return S(
-      `${list(blocked, 'en')} ${blocked.length === 1 ? 'is' : 'are'} s = ${s} clocks ahead of the slowest worker${whoEn} and ${blocked.length === 1 ? 'waits' : 'wait'} at the bound: staleness stays ≤ ${s}, paid for in waiting (wait fraction ${waitText}).`,
-      `${list(blocked, 'zh')} 已领先最慢的节点${whoZh} s = ${s} 个时钟，正卡在界限处等待：陈旧度保持 ≤ ${s}，代价是等待时间（等待占比 ${waitText}）。`,
+      `${list(blocked, 'en')} ${blocked.length === 1 ? 'is' : 'are'} s = ${s} clocks ahead of the slowest worker${whoEn} and ${blocked.length === 1 ? 'waits' : 'wait'} at the bound: the clock gap stays ≤ ${s}, paid for in waiting (wait fraction ${waitText}).`,
+      `${list(blocked, 'zh')} 已领先最慢的节点${whoZh} s = ${s} 个时钟，正卡在界限处等待：时钟差保持 ≤ ${s}，代价是等待时间（等待占比 ${waitText}）。`,
     );
   }
   if (st.slow.length > 0) {
