@@ -219,6 +219,18 @@ describe('the explanation is true for the configuration on screen (real runs)', 
     expect(ssp).toBeGreaterThan(0);
   });
 
+  it('no note gives a negative staleness (a Kafka replica applying after an unclean election read "staleness -32")', () => {
+    let cutBack = 0;
+    for (const r of runs)
+      for (const n of indexOf(r.sim).notes) {
+        const [en, zh] = [noteText(n, 'en', r.sim.scenario), noteText(n, 'zh', r.sim.scenario)];
+        expect(en, r.label).not.toMatch(/staleness -/);
+        expect(zh, r.label).not.toMatch(/陈旧度 -/);
+        if (/offset went back with the truncated log/.test(en)) cutBack++;
+      }
+    expect(cutBack).toBeGreaterThan(0);
+  });
+
   it('no sentence lacks its subject (an empty list left ". on the minority side never commit"), and no text has an empty value\'s gap', () => {
     const bad = new Set<string>();
     // A sentence may start with a node id ("s0 restarted") or a setting ("acks=1 trades…"), never a

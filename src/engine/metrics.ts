@@ -142,6 +142,9 @@ function meanTau(st: MetricState, node?: NodeId): number {
     const a = st.appliedTaus[i];
     if (a.t <= from) break;
     if (node && a.node !== node) continue;
+    // A negative tau is no staleness: a Kafka replica's offset went back under the gradient's read
+    // (a truncated log), so its version numbers start over below it.
+    if (a.tau < 0) continue;
     sum += a.tau;
     n++;
   }

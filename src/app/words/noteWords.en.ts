@@ -39,7 +39,11 @@ export const notesEn: NoteTable = {
       ? `${who} read ${d.key} at version ${d.version} from ${d.server}, but version ${d.newest} was committed before the read began: a stale read`
       : `${who} read version ${d.version} from ${d.server}, but ${d.newest} was already committed: a stale read`,
   timeoutIgnored: (_d, who) => `${who} leads: its election timer is not running`,
-  apply: (d, who) => `${who} applies ${d.worker}'s update #${d.seq} (staleness ${d.staleness})`,
+  // Negative only where a Kafka replica's offset went back under the gradient's read (a truncated log).
+  apply: (d, who) =>
+    d.staleness < 0
+      ? `${who} applies ${d.worker}'s update #${d.seq}, computed on parameters read before ${who}'s offset went back with the truncated log`
+      : `${who} applies ${d.worker}'s update #${d.seq} (staleness ${d.staleness})`,
   checkpoint: (d, who) => `${who} checkpoints version ${d.version}`,
   pushTimeout: (d, who) => `${who}: no acknowledgement from the server (${d.unacked} pending) — training locally`,
   pullTimeout: (_d, who) => `${who}: no parameters from the server in time`,

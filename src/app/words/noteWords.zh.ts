@@ -39,7 +39,10 @@ export const notesZh: NoteTable = {
       ? `${who} 从 ${d.server} 读到 ${d.key} 的版本 ${d.version}，而版本 ${d.newest} 在这次读开始之前就已提交：陈旧读`
       : `${who} 从 ${d.server} 读到版本 ${d.version}，而版本 ${d.newest} 早已提交：陈旧读`,
   timeoutIgnored: (_d, who) => `${who} 是领导者：它的选举计时器没有运行`,
-  apply: (d, who) => `${who} 应用 ${d.worker} 的更新 #${d.seq}（陈旧度 ${d.staleness}）`,
+  apply: (d, who) =>
+    d.staleness < 0
+      ? `${who} 应用 ${d.worker} 的更新 #${d.seq}：它基于日志被截短、${who} 的偏移量回退之前读到的参数计算`
+      : `${who} 应用 ${d.worker} 的更新 #${d.seq}（陈旧度 ${d.staleness}）`,
   checkpoint: (d, who) => `${who} 保存版本 ${d.version} 的检查点`,
   pushTimeout: (d, who) => `${who}：收不到服务器的确认（${d.unacked} 个待确认）——改为本地训练`,
   pullTimeout: (_d, who) => `${who}：未能及时从服务器拿到参数`,
