@@ -144,6 +144,19 @@ for (const lang of ['en', 'zh'] as const) {
   }
 }
 
+test("a Try-it step is about the scripted entry at or after its own time: Paxos vs 2PC's 8-s \"crash s4 as well\" waits for 8.0 s (it said done, at 3.0 s, the earlier crash of s4)", async ({ page }) => {
+  await page.goto('./?lesson=paxos-vs-2pc&step=majority-vs-all.5&backend=wasm&lang=en');
+  const tryCard = page.locator('.lesson-panel .try');
+  await expect(tryCard).toContainText('Crash s4 as well.');
+  await expect(tryCard.locator('.try-done')).toHaveCount(0);
+  await expect(tryCard.getByRole('button', { name: /^Crash/ })).toBeVisible();
+  // ▶ plays to the step's own entry and waits there, at 8.0 s; ▶ again lets the script do it.
+  await page.getByTestId('play').click();
+  await expect(page.getByTestId('interactive-wait')).toHaveAttribute('data-at', '8000');
+  await page.getByTestId('play').click();
+  await expect.poll(async () => Number(await page.getByTestId('variant-time').first().textContent()), { timeout: 30_000 }).toBeGreaterThan(8000);
+});
+
 test('presenter in the dark theme: the focused view carries the laser ring in the dark theme’s colour', async ({ page }) => {
   test.setTimeout(120_000);
   mkdirSync(shots, { recursive: true });

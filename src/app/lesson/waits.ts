@@ -9,7 +9,7 @@ import { allGates, stops } from './runtime';
 import { sameAction } from '../../scenario/actionMatch';
 import type { Gate } from './script';
 import { getLesson, setLesson } from './store';
-import { playhead } from './playhead';
+import { playhead, timesOf } from './playhead';
 
 /**
  * Guided mode's waits: the `interactive` entries (gates) still ahead, taking one ("do it for me",
@@ -27,8 +27,15 @@ export function gateForTry(step: Step): (Gate & { variant: string; done: boolean
   if (!step.try) return null;
   const sim = get().sim;
   const nodes = sim ? sim.nodes().map((n) => n.id) : [];
-  const done = getLesson().gatesDone;
-  const g = allGates().find((x) => sameAction(x.action, step.try!.action as unknown as Action, nodes, resolveSelector));
+  const { gatesDone: done, pos, acts } = getLesson();
+  const matching = allGates()
+    .filter((x) => sameAction(x.action, step.try!.action as unknown as Action, nodes, resolveSelector))
+    .sort((a, b) => a.at - b.at);
+  // The entry at or after the step's own time, else the last before it: Paxos vs 2PC crashes s4
+  // at 3 s and again at 8 s, and the 8-s step said "done: takes effect at 3.0 s".
+  const i = acts[pos.act]?.steps.indexOf(step) ?? -1;
+  const stepAt = i >= 0 ? timesOf(pos.act)[i] : null;
+  const g = stepAt === null || stepAt === undefined ? matching[0] : (matching.find((x) => x.at >= stepAt) ?? matching.at(-1));
   return g ? { index: g.index, at: g.at, action: g.action, variant: g.variant, done: !!done[`${g.variant}:${g.index}`] || g.sim.now() >= g.at } : null;
 }
 
