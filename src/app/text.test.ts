@@ -231,6 +231,24 @@ describe('the explanation is true for the configuration on screen (real runs)', 
     expect(cutBack).toBeGreaterThan(0);
   });
 
+  it('a count of one takes the singular in English, and no-op gaps are named only where there are some ("1 sessions", "re-proposes 1 values … fills 0 gaps")', () => {
+    const bad = new Set<string>();
+    const check = (where: string, text: string): void => {
+      for (const m of text.matchAll(/\b1 (?:sessions|leases|updates|values|gaps|entries|events|crashes|workers|steps|records|brokers|servers)\b|\b0 gaps\b/g)) bad.add(`${where}: "${m[0]}" in ${text}`);
+    };
+    each((r, t, en) => check(`${r.label} @${t}`, en));
+    for (const r of runs) {
+      const ctx = wordsContext(r.sim.scenario, staticOf(r.sim));
+      for (const t of r.times) {
+        const { state } = explainAt(r.sim, t);
+        for (const n of state.nodes) for (const line of nodeLines(n, ctx, 'en')) check(`${r.label} ${n.id}@${t}`, line);
+        for (const row of serverPanelModel(state, indexOf(r.sim), 30, ctx, 'en').rows) check(`${r.label} panel ${row.id}@${t}`, [row.facts, ...row.lines].join(' | '));
+      }
+      for (const n of indexOf(r.sim).notes) check(`${r.label} note ${n.what}`, noteText(n, 'en', r.sim.scenario));
+    }
+    expect([...bad].slice(0, 20)).toEqual([]);
+  });
+
   it('no sentence lacks its subject (an empty list left ". on the minority side never commit"), and no text has an empty value\'s gap', () => {
     const bad = new Set<string>();
     // A sentence may start with a node id ("s0 restarted") or a setting ("acks=1 trades…"), never a

@@ -113,7 +113,7 @@ function twoPcServerLines(f: Extract<NodeFacts, { kind: '2pc-server' }>): string
         ? `coordinator: transaction ${f.tx} collecting votes, ${f.votes ?? 0} of ${f.participants ?? '?'} yes (every participant must vote yes)`
         : 'coordinator: no transaction open',
     );
-    if (f.queued) out.push(`${f.queued} updates queued for the next transactions`);
+    if (f.queued) out.push(`${f.queued} update${f.queued === 1 ? '' : 's'} queued for the next transactions`);
     if (f.decided) out.push(f.decided.decision === 'commit' ? `last decision in its log: transaction ${f.decided.tx} committed` : `last decision in its log: transaction ${f.decided.tx} aborted`);
   }
   if (f.prepared !== null)
@@ -192,7 +192,7 @@ function raftServerLines(f: Extract<NodeFacts, { kind: 'raft-server' }>, ctx: Wo
   else if (f.role === 'candidate') out.push(`candidate in term ${f.term}: ${f.votes ?? 1} of the ${majority(ctx.servers)} votes it needs`);
   else out.push(f.leader ? `follower in term ${f.term}; leader ${f.leader}` : `follower in term ${f.term}; leader unknown`);
   out.push(f.votedFor ? `voted for ${f.votedFor} in term ${f.term}` : `has not voted in term ${f.term}`);
-  out.push(`commit index ${f.commitIndex}; applied ${f.lastApplied} entries (version ${f.version})`);
+  out.push(`commit index ${f.commitIndex}; applied ${f.lastApplied} ${f.lastApplied === 1 ? 'entry' : 'entries'} (version ${f.version})`);
   return out;
 }
 

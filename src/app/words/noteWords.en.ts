@@ -119,7 +119,8 @@ export const notesEn: NoteTable = {
     d.decision === 'commit'
       ? `${who} learns from ${d.from} that transaction ${d.tx} committed`
       : `${who} learns from ${d.from} that transaction ${d.tx} aborted`,
-  'paxos.recovered': (d, who) => `${who} (ballot ${d.ballot}) re-proposes ${d.recovered} values accepted before from slot ${d.from}, and fills ${d.noops} gaps with no-ops`,
+  'paxos.recovered': (d, who) =>
+    `${who} (ballot ${d.ballot}) re-proposes ${d.recovered} ${d.recovered === 1 ? 'value' : 'values'} accepted before from slot ${d.from}${d.noops ? `, and fills ${d.noops} ${d.noops === 1 ? 'gap' : 'gaps'} with no-ops` : ''}`,
   tamperAccepted: (d, who) => {
     const chk = checkName(d.check);
     return `${who} applied a ${kindName(d.kind, 'en')} message from ${d.from} that a man-in-the-middle altered (${attackName(d.attack)}); its check (${chk}) did not catch it`;

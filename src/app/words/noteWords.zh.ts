@@ -118,7 +118,7 @@ export const notesZh: NoteTable = {
     d.decision === 'commit'
       ? `${who} 从 ${d.from} 得知事务 ${d.tx} 已提交`
       : `${who} 从 ${d.from} 得知事务 ${d.tx} 已中止`,
-  'paxos.recovered': (d, who) => `${who}（提案编号 ${d.ballot}）从第 ${d.from} 个槽位起重新提议 ${d.recovered} 个之前已被接受的值，并用空操作填补 ${d.noops} 个空位`,
+  'paxos.recovered': (d, who) => `${who}（提案编号 ${d.ballot}）从第 ${d.from} 个槽位起重新提议 ${d.recovered} 个之前已被接受的值${d.noops ? `，并用空操作填补 ${d.noops} 个空位` : ''}`,
   tamperAccepted: (d, who) => {
     const chk = checkName(d.check);
     return `${who} 应用了来自 ${d.from} 的一条被中间人篡改（${attackName(d.attack)}）的${kindName(d.kind, 'zh')}消息；它的校验（${chk}）没有发现`;

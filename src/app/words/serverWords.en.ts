@@ -17,8 +17,8 @@ export const serversEn: ServerTable = {
       const held = lock
         ? `lock: ${lock.holder}, token ${tokenText(lock.token)}${lock.waiting.length ? `, ${lock.waiting.length} queued` : ''}`
         : zk
-          ? `${f.leases.length} sessions`
-          : `${f.leases.length} leases`;
+          ? `${f.leases.length} session${f.leases.length === 1 ? '' : 's'}`
+          : `${f.leases.length} lease${f.leases.length === 1 ? '' : 's'}`;
       const meta = f.meta.map((m) => `${m.key} v${m.version}`).join(' ');
       return [leader, zk ? `zxid ${tokenText(f.commit)}` : `revision ${f.revision}`, held, meta].filter((x) => x !== '').join(' · ');
     },
