@@ -172,6 +172,17 @@ test("1280 px: the scenario picker shows its start, and its whole name on hover 
   expect(shown.title).toBe(shown.name);
 });
 
+test("a knob says what it does on hover, in the page's language (the row shows only its key: \"rtoMs\", \"linger.ms\")", async ({ page }) => {
+  await openAt(page, [1280, 720], 'allreduce-partition', 0);
+  const rto = page.locator('label.knob').filter({ has: page.getByTestId('knob-rtoMs') });
+  await rto.hover();
+  await expect(rto).toHaveAttribute('title', /^Retransmission timeout \(ms\)/);
+  await openAt(page, [1280, 720], 'kafka-log-lag', 0, { lang: 'zh' });
+  await page.getByTestId('knobs-toggle').click();
+  const linger = page.locator('label.knob').filter({ has: page.getByTestId('knob-linger.ms') });
+  await expect(linger).toHaveAttribute('title', /^生产者为凑满一个批次/);
+});
+
 test("a chart's end labels sit above its x axis: lines that end at staleness 0 had the axis run through their label", async ({ page }) => {
   await openAt(page, [1280, 720], 'ring-allreduce-cost', 3000);
   const charts = await page.locator('.cv-charts svg').evaluateAll((svgs) =>

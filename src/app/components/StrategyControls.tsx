@@ -12,6 +12,7 @@ import { applyEdit, setBackend } from '../load';
 import { maxWorkers, minWorkers, withDataset, withStrategy, withStrategyConfig, withWorkers } from '../scenarioEdit';
 import { get, reportError, useApp } from '../store';
 import { useIsStudent } from '../room/roomStore';
+import { useKnobHelp, type KnobHelp } from './knobHelp';
 
 /**
  * Strategy picker and its knobs (built from the zod schema), cluster size, dataset and backend.
@@ -26,13 +27,14 @@ export function StrategyControls() {
   const backend = useApp((st) => st.backend);
   const loading = useApp((st) => st.loading);
   const student = useIsStudent();
+  const help = useKnobHelp();
   if (!scenario) return <div className="strategy-controls" />;
   const kinds = strategyKindsFromSchema();
   const fixed = loading || student;
   const why = student ? s(lang, 'roomRunChosen') : undefined;
 
   return (
-    <div className="strategy-controls" role="group" aria-label={s(lang, 'strategy')}>
+    <div className="strategy-controls" role="group" aria-label={s(lang, 'strategy')} onPointerEnter={help.load} onFocusCapture={help.load}>
       <label className="field" title={why}>
         <span className="field-label">{s(lang, 'strategy')}</span>
         <select
@@ -57,7 +59,7 @@ export function StrategyControls() {
           })}
         </select>
       </label>
-      <Knobs scenario={scenario} disabled={fixed} />
+      <Knobs scenario={scenario} disabled={fixed} help={help} />
       <NumberField
         label={s(lang, 'workers')}
         value={scenario.cluster.workers}
@@ -117,7 +119,7 @@ const INLINE_KNOBS = 3;
 /** A refused knob value, said where the knob is. */
 type KnobRefusal = { key: string; text: string };
 
-function Knobs({ scenario, disabled }: { scenario: Scenario; disabled: boolean }) {
+function Knobs({ scenario, disabled, help }: { scenario: Scenario; disabled: boolean; help: KnobHelp }) {
   const lang = useApp((st) => st.lang);
   const [open, setOpen] = useState(false);
   const [refusal, setRefusal] = useState<KnobRefusal | null>(null);
@@ -128,7 +130,7 @@ function Knobs({ scenario, disabled }: { scenario: Scenario; disabled: boolean }
   // In the panel, a refusal is said inside it, under the knobs: the page's error banner would sit behind the panel.
   const onRefusal = folded ? setRefusal : undefined;
   const items = controls.map((c) => (
-    <Knob key={`${scenario.strategy.kind}.${c.key}`} control={c} scenario={scenario} disabled={disabled} onRefusal={onRefusal} invalid={refusal?.key === c.key} />
+    <Knob key={`${scenario.strategy.kind}.${c.key}`} control={c} scenario={scenario} disabled={disabled} onRefusal={onRefusal} invalid={refusal?.key === c.key} help={help.text(scenario.strategy.kind, c.key, lang)} />
   ));
   if (!folded) return <>{items}</>;
   const toggle = (): void => {
@@ -154,7 +156,7 @@ function Knobs({ scenario, disabled }: { scenario: Scenario; disabled: boolean }
   );
 }
 
-function Knob({ control, scenario, disabled, onRefusal, invalid }: { control: KnobControl; scenario: Scenario; disabled: boolean; onRefusal?: (r: KnobRefusal | null) => void; invalid: boolean }) {
+function Knob({ control, scenario, disabled, onRefusal, invalid, help }: { control: KnobControl; scenario: Scenario; disabled: boolean; onRefusal?: (r: KnobRefusal | null) => void; invalid: boolean; help?: string }) {
   const current = (scenario.strategy as Record<string, unknown>)[control.key];
   const commit = (raw: string | boolean): boolean => {
     const r = applyKnob(scenario.strategy, control.key, raw);
@@ -170,14 +172,14 @@ function Knob({ control, scenario, disabled, onRefusal, invalid }: { control: Kn
   };
   if (control.type === 'boolean')
     return (
-      <label className="field knob">
+      <label className="field knob" title={help}>
         <input type="checkbox" checked={current === true} disabled={disabled} onChange={(e) => commit(e.target.checked)} data-testid={`knob-${control.key}`} aria-invalid={invalid || undefined} />
         <span className="field-label">{control.key}</span>
       </label>
     );
   if (control.type === 'enum')
     return (
-      <label className="field knob">
+      <label className="field knob" title={help}>
         <span className="field-label">{control.key}</span>
         <select value={String(current)} disabled={disabled} onChange={(e) => commit(e.target.value)} data-testid={`knob-${control.key}`} aria-invalid={invalid || undefined}>
           {control.options.map((o) => (
@@ -191,6 +193,7 @@ function Knob({ control, scenario, disabled, onRefusal, invalid }: { control: Kn
   return (
     <NumberField
       label={control.key}
+      title={help}
       value={control.type === 'number' ? (current as number) : formatKnobText(current)}
       min={control.type === 'number' ? control.min : undefined}
       max={control.type === 'number' ? control.max : undefined}
