@@ -89,7 +89,7 @@ const byKind: Record<string, Words> = {
   },
   'degrade:detectTimeoutMs': {
     en: 'Failure detector (ms): a worker whose ring made no progress for this long decides it is partitioned and switches to local training.',
-    zh: '故障检测（毫秒）：环在这段时间内没有进展的工作节点判定发生了分区，切换为本地训练。',
+    zh: '故障检测（毫秒）：环在这段时间内没有进展的工作节点判定发生了网络分区，切换为本地训练。',
   },
   'degrade:healStableMs': {
     en: 'After hearing every worker again, a degraded worker waits this long (ms) before it joins the merge, so a flapping link does not trigger one.',
@@ -189,7 +189,7 @@ const byKind: Record<string, Words> = {
   },
   'kafka-ps:broker.session.timeout.ms': {
     en: 'KRaft: the controller fences a broker whose heartbeats stop for this long (ms), then elects new leaders for its partitions.',
-    zh: 'KRaft：broker 的心跳停止这么久（毫秒）后，控制器将其隔离，并为它的分区选出新领导者。',
+    zh: 'KRaft：broker 的心跳停止这么久（毫秒）后，控制器将其隔离，并为它的主题分区选出新领导者。',
   },
   'kafka-ps:consumerPollMs': {
     en: 'How often (ms) each PS replica polls the log for new records.',
