@@ -213,7 +213,8 @@ export async function setBackend(backend: BackendChoice): Promise<void> {
 export async function loadBuiltinList(): Promise<readonly string[]> {
   const r = await fetchBuiltinIds(builtinBase);
   if (!r.ok) {
-    reportError(r.error);
+    const lang = get().lang;
+    reportError(s(lang, 'indexFailed'), problemLines(lang, { errors: [], problems: r.problems }));
     return [];
   }
   set({ builtins: r.ids.map((id) => ({ id })) });

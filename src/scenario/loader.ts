@@ -1,4 +1,5 @@
 import { parseJson } from './json';
+import { at, type ProblemFact, type ScenarioProblem } from './problems';
 import { failed, validateScenario, type ValidationResult } from './validate';
 
 /**
@@ -16,11 +17,15 @@ export function parseScenarioText(text: string): ValidationResult {
 
 export const builtinIdPattern = /^[a-z0-9-]+$/;
 
+/** The index's problems, as facts about scenarios/index.json (the app words them). */
+export type IndexResult = { ok: true; ids: string[] } | { ok: false; problems: ScenarioProblem[] };
+
+const INDEX = 'scenarios/index.json';
+const indexProblem = (fact: ProblemFact): IndexResult => ({ ok: false, problems: [{ path: [], root: INDEX, fact }] });
+
 /** Checks the index file's shape: a list of scenario ids. */
-export function parseIndex(value: unknown): { ok: true; ids: string[] } | { ok: false; error: string } {
-  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string' && builtinIdPattern.test(v))) {
-    return { ok: false, error: 'scenarios/index.json: expected an array of scenario ids' };
-  }
+export function parseIndex(value: unknown): IndexResult {
+  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string' && builtinIdPattern.test(v))) return indexProblem({ kind: 'notAnIndex' });
   return { ok: true, ids: value as string[] };
 }
 
@@ -38,15 +43,17 @@ function joinUrl(baseUrl: string, file: string): string {
 
 /** Browser: fetch and validate `<baseUrl>/<id>.json` (baseUrl e.g. `./scenarios/`). */
 export async function fetchBuiltin(id: string, baseUrl = './scenarios/'): Promise<ValidationResult> {
-  if (!builtinIdPattern.test(id)) return { ok: false, errors: [`scenario: "${id}" is not a scenario id`] };
+  // Facts, not English (each language words them): the same lines as before in English.
+  const fail = (fact: ProblemFact): ValidationResult => failed([at([], fact)]);
+  if (!builtinIdPattern.test(id)) return fail({ kind: 'notAnId', id });
   let text: string;
   try {
     const res = await fetch(joinUrl(baseUrl, `${id}.json`));
-    if (res.status === 404) return { ok: false, errors: [`scenario: no built-in scenario "${id}"`] };
-    if (!res.ok) return { ok: false, errors: [`scenario: could not load "${id}" (HTTP ${res.status})`] };
+    if (res.status === 404) return fail({ kind: 'noBuiltin', id });
+    if (!res.ok) return fail({ kind: 'httpStatus', id, status: res.status });
     text = await res.text();
   } catch (e) {
-    return { ok: false, errors: [`scenario: could not load "${id}": ${e instanceof Error ? e.message : String(e)}`] };
+    return fail({ kind: 'unreachable', id, cause: e instanceof Error ? e.message : String(e) });
   }
   const result = parseScenarioText(text);
   if (result.ok) return checkBuiltinId(id, result);
@@ -55,13 +62,13 @@ export async function fetchBuiltin(id: string, baseUrl = './scenarios/'): Promis
 }
 
 /** Browser: the list of built-in ids from `<baseUrl>/index.json`. */
-export async function fetchBuiltinIds(baseUrl = './scenarios/'): Promise<{ ok: true; ids: string[] } | { ok: false; error: string }> {
+export async function fetchBuiltinIds(baseUrl = './scenarios/'): Promise<IndexResult> {
   try {
     const res = await fetch(joinUrl(baseUrl, 'index.json'));
-    if (!res.ok) return { ok: false, error: `scenarios/index.json: HTTP ${res.status}` };
+    if (!res.ok) return indexProblem({ kind: 'httpStatus', id: 'index', status: res.status });
     const json = parseJson(await res.text());
-    return json.ok ? parseIndex(json.value) : { ok: false, error: `scenarios/index.json: ${json.error}` };
+    return json.ok ? parseIndex(json.value) : { ok: false, problems: [{ json: json.problem }] };
   } catch (e) {
-    return { ok: false, error: `scenarios/index.json: ${e instanceof Error ? e.message : String(e)}` };
+    return indexProblem({ kind: 'unreachable', id: 'index', cause: e instanceof Error ? e.message : String(e) });
   }
 }

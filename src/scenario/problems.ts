@@ -119,6 +119,14 @@ export type ProblemFact =
   | { kind: 'unknownEvent'; event: string; hint?: string }
   | { kind: 'listedTwice'; id: string }
   | { kind: 'sameNode'; id: string }
+  // Fetching a built-in (loader.ts): the page's own files, so the reader's language too.
+  | { kind: 'notAnId'; id: string }
+  | { kind: 'noBuiltin'; id: string }
+  | { kind: 'httpStatus'; id: string; status: number }
+  /** The fetch itself failed; `cause` is the browser's own message (its words, untranslated). */
+  | { kind: 'unreachable'; id: string; cause: string }
+  /** index.json is not a list of scenario ids. */
+  | { kind: 'notAnIndex' }
   // A protocol's own rules (protocols/…):
   /** A name people believe exists (Kafka's "max.message.delay.ms"), with the right ones (`misnomers`). */
   | { kind: 'misnomer'; key: Misnomer }
@@ -356,6 +364,16 @@ export function problemMessage(f: ProblemFact): string {
       return `node "${f.id}" is listed more than once`;
     case 'sameNode':
       return `"from" and "to" are the same node ("${f.id}"); a link joins two nodes`;
+    case 'notAnId':
+      return `"${f.id}" is not a scenario id`;
+    case 'noBuiltin':
+      return `no built-in scenario "${f.id}"`;
+    case 'httpStatus':
+      return `could not load "${f.id}" (HTTP ${f.status})`;
+    case 'unreachable':
+      return `could not load "${f.id}": ${f.cause}`;
+    case 'notAnIndex':
+      return 'expected an array of scenario ids';
     case 'noRun':
       return `no variant "${f.id}" (runs: ${f.runs.join(', ')}${f.baseAlias ? ' ("base" names the base too)' : ''})`;
     case 'afterRunEnd':

@@ -167,6 +167,16 @@ function message(f: ProblemFact): string {
       return `节点“${f.id}”列了不止一次`;
     case 'sameNode':
       return `"from" 和 "to" 是同一个节点（“${f.id}”）；链路连接两个节点`;
+    case 'notAnId':
+      return `“${f.id}”不是有效的场景 ID`;
+    case 'noBuiltin':
+      return `没有名为“${f.id}”的内置场景`;
+    case 'httpStatus':
+      return `无法加载“${f.id}”（HTTP ${f.status}）`;
+    case 'unreachable':
+      return `无法加载“${f.id}”：${f.cause}`;
+    case 'notAnIndex':
+      return '应为场景 ID 的数组';
     case 'noRun':
       return `没有变体“${f.id}”（运行有：${list(f.runs)}${f.baseAlias ? '；"base" 也指基准运行' : ''}）`;
     case 'afterRunEnd':
