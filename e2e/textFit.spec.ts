@@ -172,7 +172,7 @@ test("1280 px: the scenario picker shows its start, and its whole name on hover 
   expect(shown.title).toBe(shown.name);
 });
 
-test("a knob says what it does on hover, in the page's language (the row shows only its key: \"rtoMs\", \"linger.ms\")", async ({ page }) => {
+test("a knob says what it does on hover, and in the knobs panel when focused, in the page's language (the row shows only its key: \"rtoMs\", \"linger.ms\")", async ({ page }) => {
   await openAt(page, [1280, 720], 'allreduce-partition', 0);
   const rto = page.locator('label.knob').filter({ has: page.getByTestId('knob-rtoMs') });
   await rto.hover();
@@ -181,6 +181,24 @@ test("a knob says what it does on hover, in the page's language (the row shows o
   await page.getByTestId('knobs-toggle').click();
   const linger = page.locator('label.knob').filter({ has: page.getByTestId('knob-linger.ms') });
   await expect(linger).toHaveAttribute('title', /^生产者为凑满一个批次/);
+  // A touch screen shows no tooltip: the knob in focus says it under the panel's knobs.
+  await page.getByTestId('knob-acks').focus();
+  await expect(page.getByTestId('knob-help')).toContainText('acks 生产者 acks');
+  await page.getByTestId('knob-linger.ms').focus();
+  await expect(page.getByTestId('knob-help')).toContainText('linger.ms 生产者为凑满一个批次');
+});
+
+test("a phone: the folded knobs stand in one column inside the screen (the second column ran past it); numbers are whole and an unset knob is empty, not \"undefined\"", async ({ page }) => {
+  await openAt(page, [390, 844], 'kafka-acks-isr', 0);
+  await page.getByTestId('knobs-toggle').click();
+  const fields = await page.locator('.knobs-panel label.knob').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().right));
+  expect(fields.length).toBe(14);
+  expect(Math.max(...fields), 'past the right edge').toBeLessThanOrEqual(390);
+  for (const id of ['knob-batch.size', 'knob-request.timeout.ms']) {
+    const cut = await page.getByTestId(id).evaluate((el: HTMLInputElement) => el.scrollWidth > el.clientWidth);
+    expect(cut, `${id} is cut`).toBe(false);
+  }
+  await expect(page.getByTestId('knob-readFrom')).toHaveValue('');
 });
 
 test("a chart's end labels sit above its x axis: lines that end at staleness 0 had the axis run through their label", async ({ page }) => {

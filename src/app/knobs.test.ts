@@ -46,6 +46,7 @@ describe('knobs that are neither numbers nor enums', () => {
   it('show and accept "inf" and ranges such as 150–300', () => {
     expect(formatKnobText('inf')).toBe('inf');
     expect(formatKnobText([150, 300])).toBe('150–300');
+    expect(formatKnobText(undefined)).toBe(''); // an unset optional knob (readFrom) read 'undefined'
     expect(parseLenient('inf')).toBe('inf');
     expect(parseLenient('∞')).toBe('inf');
     expect(parseLenient('150–300')).toEqual([150, 300]);

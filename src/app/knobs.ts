@@ -188,6 +188,8 @@ function knobProblem(issue: z.core.$ZodIssue): KnobProblem {
  * "inf" (not "\"inf\""), Raft's `electionTimeoutMs` reads "150–300" (not "[150,300]").
  */
 export function formatKnobText(value: unknown): string {
+  // An optional knob left unset (Kafka's readFrom, etcd's maxRequestBytes): an empty field, not "undefined".
+  if (value === undefined) return '';
   if (typeof value === 'string') return value;
   if (Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === 'number')) return `${value[0]}–${value[1]}`;
   return JSON.stringify(value);

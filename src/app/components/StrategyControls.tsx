@@ -123,8 +123,13 @@ function Knobs({ scenario, disabled, help }: { scenario: Scenario; disabled: boo
   const lang = useApp((st) => st.lang);
   const [open, setOpen] = useState(false);
   const [refusal, setRefusal] = useState<KnobRefusal | null>(null);
+  // The knob in focus in the panel: its description is said under the knobs (a touch screen shows no tooltip).
+  const [focused, setFocused] = useState<string | null>(null);
   // Another strategy has other knobs: a refusal of the last one's is no longer about anything here.
-  useEffect(() => setRefusal(null), [scenario.strategy.kind]);
+  useEffect(() => {
+    setRefusal(null);
+    setFocused(null);
+  }, [scenario.strategy.kind]);
   const controls = knobControls(scenario.strategy.kind);
   const folded = controls.length > INLINE_KNOBS;
   // In the panel, a refusal is said inside it, under the knobs: the page's error banner would sit behind the panel.
@@ -143,8 +148,18 @@ function Knobs({ scenario, disabled, help }: { scenario: Scenario; disabled: boo
         {s(lang, 'knobs')} ({controls.length}) {open ? '▴' : '▾'}
       </button>
       {open && (
-        <div className="knobs-panel" role="group" aria-label={s(lang, 'knobsTitle', { kind: scenario.strategy.kind })}>
+        <div
+          className="knobs-panel"
+          role="group"
+          aria-label={s(lang, 'knobsTitle', { kind: scenario.strategy.kind })}
+          onFocusCapture={(e) => setFocused((e.target as HTMLElement).dataset.testid?.replace(/^knob-/, '') ?? null)}
+        >
           {items}
+          {focused && help.text(scenario.strategy.kind, focused, lang) && (
+            <p className="knob-help muted" aria-live="polite" data-testid="knob-help">
+              <code>{focused}</code> {help.text(scenario.strategy.kind, focused, lang)}
+            </p>
+          )}
           {refusal && (
             <p className="knob-problem" role="alert" id="knob-problem" data-testid="knob-problem">
               {refusal.text}
