@@ -135,7 +135,16 @@ function Knobs({ scenario, disabled, help }: { scenario: Scenario; disabled: boo
   // In the panel, a refusal is said inside it, under the knobs: the page's error banner would sit behind the panel.
   const onRefusal = folded ? setRefusal : undefined;
   const items = controls.map((c) => (
-    <Knob key={`${scenario.strategy.kind}.${c.key}`} control={c} scenario={scenario} disabled={disabled} onRefusal={onRefusal} invalid={refusal?.key === c.key} help={help.text(scenario.strategy.kind, c.key, lang)} />
+    <Knob
+      key={`${scenario.strategy.kind}.${c.key}`}
+      control={c}
+      scenario={scenario}
+      disabled={disabled}
+      onRefusal={onRefusal}
+      invalid={refusal?.key === c.key}
+      help={help.text(scenario.strategy.kind, c.key, lang)}
+      onFocusIn={folded ? () => setFocused(c.key) : undefined}
+    />
   ));
   if (!folded) return <>{items}</>;
   const toggle = (): void => {
@@ -148,12 +157,7 @@ function Knobs({ scenario, disabled, help }: { scenario: Scenario; disabled: boo
         {s(lang, 'knobs')} ({controls.length}) {open ? '▴' : '▾'}
       </button>
       {open && (
-        <div
-          className="knobs-panel"
-          role="group"
-          aria-label={s(lang, 'knobsTitle', { kind: scenario.strategy.kind })}
-          onFocusCapture={(e) => setFocused((e.target as HTMLElement).dataset.testid?.replace(/^knob-/, '') ?? null)}
-        >
+        <div className="knobs-panel" role="group" aria-label={s(lang, 'knobsTitle', { kind: scenario.strategy.kind })}>
           {items}
           {focused && help.text(scenario.strategy.kind, focused, lang) && (
             <p className="knob-help muted" aria-live="polite" data-testid="knob-help">
@@ -171,7 +175,8 @@ function Knobs({ scenario, disabled, help }: { scenario: Scenario; disabled: boo
   );
 }
 
-function Knob({ control, scenario, disabled, onRefusal, invalid, help }: { control: KnobControl; scenario: Scenario; disabled: boolean; onRefusal?: (r: KnobRefusal | null) => void; invalid: boolean; help?: string }) {
+function Knob(p: { control: KnobControl; scenario: Scenario; disabled: boolean; onRefusal?: (r: KnobRefusal | null) => void; invalid: boolean; help?: string; onFocusIn?: () => void }) {
+  const { control, scenario, disabled, onRefusal, invalid, help, onFocusIn } = p;
   const current = (scenario.strategy as Record<string, unknown>)[control.key];
   const commit = (raw: string | boolean): boolean => {
     const r = applyKnob(scenario.strategy, control.key, raw);
@@ -187,14 +192,14 @@ function Knob({ control, scenario, disabled, onRefusal, invalid, help }: { contr
   };
   if (control.type === 'boolean')
     return (
-      <label className="field knob" title={help}>
+      <label className="field knob" title={help} onFocusCapture={onFocusIn}>
         <input type="checkbox" checked={current === true} disabled={disabled} onChange={(e) => commit(e.target.checked)} data-testid={`knob-${control.key}`} aria-invalid={invalid || undefined} />
         <span className="field-label">{control.key}</span>
       </label>
     );
   if (control.type === 'enum')
     return (
-      <label className="field knob" title={help}>
+      <label className="field knob" title={help} onFocusCapture={onFocusIn}>
         <span className="field-label">{control.key}</span>
         <select value={String(current)} disabled={disabled} onChange={(e) => commit(e.target.value)} data-testid={`knob-${control.key}`} aria-invalid={invalid || undefined}>
           {control.options.map((o) => (
@@ -209,6 +214,7 @@ function Knob({ control, scenario, disabled, onRefusal, invalid, help }: { contr
     <NumberField
       label={control.key}
       title={help}
+      onFocusIn={onFocusIn}
       value={control.type === 'number' ? (current as number) : formatKnobText(current)}
       min={control.type === 'number' ? control.min : undefined}
       max={control.type === 'number' ? control.max : undefined}
@@ -237,6 +243,8 @@ function NumberField(p: {
   title?: string;
   /** The last value typed here was refused: the reason is in the knobs panel (#knob-problem). */
   invalid?: boolean;
+  /** Focus came into the field (the knobs panel says what the knob does). */
+  onFocusIn?: () => void;
   onCommit(raw: string): boolean;
 }) {
   const [draft, setDraft] = useState(String(p.value));
@@ -246,7 +254,7 @@ function NumberField(p: {
     if (!p.onCommit(draft)) setDraft(String(p.value));
   };
   return (
-    <label className={`field knob ${p.className ?? ''}`} title={p.title}>
+    <label className={`field knob ${p.className ?? ''}`} title={p.title} onFocusCapture={p.onFocusIn}>
       <span className="field-label">{p.label}</span>
       <input
         type={p.text ? 'text' : 'number'}
