@@ -171,15 +171,22 @@ function variantOf(sc: Scenario, variant: string | undefined): Scenario {
   return sc;
 }
 
+/**
+ * The built-ins' ids when the page has their list and `id` is not among them, else null. A static
+ * host answers an unknown path with the app's own index.html, so the index says it, not a fetch.
+ */
+export function unknownBuiltin(id: string): readonly string[] | null {
+  const known = get().builtins.map((b) => b.id);
+  return known.length > 0 && !known.includes(id) ? known : null;
+}
+
 /** Opens a built-in; with `variant`, that variant of it (variantOf). */
 export async function openBuiltin(id: string, opts: { autoplay?: boolean; variant?: string } = {}): Promise<boolean> {
   const lang = get().lang;
-  const known = get().builtins.map((b) => b.id);
-  // A static host answers an unknown path with the app's own index.html; ask the index instead.
-  const r =
-    known.length > 0 && !known.includes(id)
-      ? { ok: false as const, errors: [urlProblemText(lang, { problem: 'unknown-builtin', param: 'scenario', value: id, known })] }
-      : await fetchBuiltin(id, builtinBase);
+  const known = unknownBuiltin(id);
+  const r = known
+    ? { ok: false as const, errors: [urlProblemText(lang, { problem: 'unknown-builtin', param: 'scenario', value: id, known })] }
+    : await fetchBuiltin(id, builtinBase);
   if (!r.ok) {
     reportError(s(lang, 'builtinFailed', { id }), [...problemLines(lang, r), ...(get().sim ? [s(lang, 'keptPrevious')] : [])]);
     return false;

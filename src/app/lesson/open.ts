@@ -4,7 +4,7 @@ import { actionHooks } from '../act';
 import { ls } from '../i18n/lessonStrings';
 import { s } from '../i18n/strings';
 import { keyHooks } from '../keys';
-import { lessonHooks } from '../load';
+import { lessonHooks, unknownBuiltin } from '../load';
 import { get, reportError } from '../store';
 import { goTo, resetTracking, startController } from './controller';
 import { interceptAction } from './waits';
@@ -66,10 +66,7 @@ export async function openLessonById(id: string, opts: LessonOpen = {}, scenario
   wire();
   if (scenario && scenario.id === id) return openLesson(scenario, opts);
   const lang = get().lang;
-  // As openBuiltin does: a static host answers an unknown path with the app's own page, so the
-  // built-ins' list, when the page has it, says that the id names nothing (in the reader's words).
-  const builtins = get().builtins.map((b) => b.id);
-  if (builtins.length > 0 && !builtins.includes(id)) {
+  if (unknownBuiltin(id)) {
     reportError(s(lang, 'urlFailed'), [urlProblemText(lang, { problem: 'unknown-lesson', param: 'lesson', value: id, known: catalog.map((l) => l.id) })]);
     return false;
   }
