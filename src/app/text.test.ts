@@ -5,7 +5,7 @@ import { capOf, strategies } from '../protocols';
 import { resolveVariant } from '../scenario/validate';
 import { metricNames, type Scenario } from '../scenario/schema';
 import { checkModel } from '../check/models';
-import { explain } from './explain';
+import { explain, type ExplainState } from './explain';
 import { catalogOf } from './i18n/catalog';
 import { keysOf, s, type StringKey } from './i18n/strings';
 import { explainAt, interestingTimes, runBuiltin } from './testing/runs';
@@ -68,12 +68,29 @@ beforeAll(async () => {
   }
 }, 240_000);
 
-function each(f: (r: Run, t: number, en: string, zh: string) => void): void {
+function each(f: (r: Run, t: number, en: string, zh: string, st: ExplainState) => void): void {
   for (const r of runs)
     for (const t of r.times) {
       const { st } = explainAt(r.sim, t);
-      f(r, t, explain(st, 'en'), explain(st, 'zh'));
+      f(r, t, explain(st, 'en'), explain(st, 'zh'), st);
     }
+}
+
+/** Every node tooltip line, servers-panel row and timeline note of every run, in English and Chinese. */
+function eachPhrase(f: (where: string, en: string, zh: string) => void): void {
+  for (const r of runs) {
+    const ctx = wordsContext(r.sim.scenario, staticOf(r.sim));
+    for (const t of r.times) {
+      const { state } = explainAt(r.sim, t);
+      for (const n of state.nodes) {
+        const [en, zh] = [nodeLines(n, ctx, 'en'), nodeLines(n, ctx, 'zh')];
+        en.forEach((line, i) => f(`${r.label} ${n.id}@${t}`, line, zh[i] ?? ''));
+      }
+      const [pe, pz] = [serverPanelModel(state, indexOf(r.sim), 30, ctx, 'en'), serverPanelModel(state, indexOf(r.sim), 30, ctx, 'zh')];
+      pe.rows.forEach((row, i) => f(`${r.label} panel ${row.id}@${t}`, [row.facts, ...row.lines].join(' | '), [pz.rows[i].facts, ...pz.rows[i].lines].join(' | ')));
+    }
+    for (const n of indexOf(r.sim).notes) f(`${r.label} note ${n.what}@${n.t}`, noteText(n, 'en', r.sim.scenario), noteText(n, 'zh', r.sim.scenario));
+  }
 }
 
 function newestLeaderTerm(r: Run, t: number): number | null {
@@ -183,9 +200,9 @@ describe('the explanation is true for the configuration on screen (real runs)', 
 
   it('Kafka: "healed" never stands beside lost updates without saying they stay lost (acks=1 lost 8 and the caption said only "Healed")', () => {
     let said = 0;
-    each((r, t, en, zh) => {
+    each((r, t, en, zh, st) => {
       if (r.sim.scenario.strategy.kind !== 'kafka-ps' || !en.startsWith('Healed')) return;
-      const lost = explainAt(r.sim, t).st.metrics.lostUpdates ?? 0;
+      const lost = st.metrics.lostUpdates ?? 0;
       expect(en.includes('Lost updates'), `${r.label} @${t}: lost ${lost}`).toBe(lost > 0);
       expect(zh.includes('丢失的更新')).toBe(lost > 0);
       if (lost > 0) said++;
@@ -195,9 +212,8 @@ describe('the explanation is true for the configuration on screen (real runs)', 
 
   it('Kafka: a leader\'s failover quotes lost updates only from a sample taken after the election (one from before read "are gone (lost updates 0)" while 8 were)', () => {
     let quoted = 0;
-    each((r, t, en) => {
+    each((r, t, en, _zh, st) => {
       if (r.sim.scenario.strategy.kind !== 'kafka-ps' || !/^Leader \w+ crashed/.test(en)) return;
-      const { st } = explainAt(r.sim, t);
       const m = /lost updates (\d+)/.exec(en);
       if (!m) return;
       quoted++;
@@ -209,8 +225,7 @@ describe('the explanation is true for the configuration on screen (real runs)', 
 
   it('no sentence bounds staleness below the staleness the strip shows beside it (SSP\'s bound is on clocks: "staleness stays ≤ 4" stood beside staleness 25, in versions)', () => {
     let ssp = 0;
-    each((r, t, en, zh) => {
-      const { st } = explainAt(r.sim, t);
+    each((r, t, en, zh, st) => {
       const m = /staleness[^.;]*?≤ (\d+)/.exec(en);
       if (m && st.staleness !== null) expect(st.staleness, `${r.label} @${t}: ${en}`).toBeLessThanOrEqual(Number(m[1]));
       expect(zh).not.toMatch(/陈旧度(保持 )?≤/);
@@ -237,15 +252,7 @@ describe('the explanation is true for the configuration on screen (real runs)', 
       for (const m of text.matchAll(/\b1 (?:sessions|leases|updates|values|gaps|entries|events|crashes|workers|steps|records|brokers|servers)\b|\b0 gaps\b/g)) bad.add(`${where}: "${m[0]}" in ${text}`);
     };
     each((r, t, en) => check(`${r.label} @${t}`, en));
-    for (const r of runs) {
-      const ctx = wordsContext(r.sim.scenario, staticOf(r.sim));
-      for (const t of r.times) {
-        const { state } = explainAt(r.sim, t);
-        for (const n of state.nodes) for (const line of nodeLines(n, ctx, 'en')) check(`${r.label} ${n.id}@${t}`, line);
-        for (const row of serverPanelModel(state, indexOf(r.sim), 30, ctx, 'en').rows) check(`${r.label} panel ${row.id}@${t}`, [row.facts, ...row.lines].join(' | '));
-      }
-      for (const n of indexOf(r.sim).notes) check(`${r.label} note ${n.what}`, noteText(n, 'en', r.sim.scenario));
-    }
+    eachPhrase((where, en) => check(where, en));
     expect([...bad].slice(0, 20)).toEqual([]);
   });
 
@@ -263,19 +270,7 @@ describe('the explanation is true for the configuration on screen (real runs)', 
     };
     each((r, t, en, zh) => checkBoth(`${r.label} @${t}`, en, zh, gap));
     // The same in the node tooltips, the servers panel and the timeline's notes.
-    for (const r of runs) {
-      const ctx = wordsContext(r.sim.scenario, staticOf(r.sim));
-      for (const t of r.times) {
-        const { state } = explainAt(r.sim, t);
-        for (const n of state.nodes) {
-          const [en, zh] = [nodeLines(n, ctx, 'en'), nodeLines(n, ctx, 'zh')];
-          en.forEach((line, i) => checkBoth(`${r.label} ${n.id}@${t}`, line, zh[i] ?? ''));
-        }
-        const [pe, pz] = [serverPanelModel(state, indexOf(r.sim), 30, ctx, 'en'), serverPanelModel(state, indexOf(r.sim), 30, ctx, 'zh')];
-        pe.rows.forEach((row, i) => checkBoth(`${r.label} panel ${row.id}@${t}`, [row.facts, ...row.lines].join(' | '), [pz.rows[i].facts, ...pz.rows[i].lines].join(' | ')));
-      }
-      for (const n of indexOf(r.sim).notes) checkBoth(`${r.label} note ${n.what}@${n.t}`, noteText(n, 'en', r.sim.scenario), noteText(n, 'zh', r.sim.scenario));
-    }
+    eachPhrase((where, en, zh) => checkBoth(where, en, zh));
     expect([...bad].slice(0, 30)).toEqual([]);
     const alone = runs.find((r) => r.label === 'raft, workers cut off alone')!;
     const texts = alone.times.map((t) => explain(explainAt(alone.sim, t).st, 'en'));
