@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { testScenario } from '../engine/testing/scenarios';
-import { mergeSweepLines, runSweep, sweepLine, sweepOutput, type SweepArgs } from '../cli/sweep';
+import { mergeSweepLines, runSweep, sweepLine, sweepOutput, sweepRuns, type SweepArgs } from '../cli/sweep';
 import { parseCheckArgs, type CheckArgs } from './args';
 import { checkStrategy, mergeRecords } from './cli';
 import type { SeedRecord } from './report';
@@ -72,9 +72,14 @@ describe('--shard I/N', () => {
   it('sweep: shards 1/3, 2/3 and 3/3 concatenated give the unsharded rows and output', async () => {
     const sc = testScenario({ durationMs: 1500, cluster: { workers: 3, servers: 1 }, strategy: { kind: 'ssp', staleness: 0 } });
     const args: SweepArgs = { target: sc.id, knob: 'staleness', values: [0, 1, 2, 4, 'inf'], metric: 'steps', json: true, jsonl: true };
+    const runsOf = (a: SweepArgs) => {
+      const r = sweepRuns(sc, a);
+      if (!r.ok) throw new Error(r.errors.join('; '));
+      return r.runs;
+    };
     const lines = async (a: SweepArgs) => {
       const out: string[] = [];
-      await runSweep(sc, a, (row, index) => out.push(JSON.stringify(sweepLine(sc, a, row, index))));
+      await runSweep(runsOf(a), a, (row, index) => out.push(JSON.stringify(sweepLine(sc, a, row, index))));
       return out;
     };
     const whole = await lines(args);
@@ -84,7 +89,7 @@ describe('--shard I/N', () => {
     expect([...shards.flat()].sort()).toEqual([...whole].sort());
     const merged = mergeSweepLines([{ name: 'cat', text: shards.flat().join('\n') }]);
     if (!merged.ok) throw new Error(merged.errors.join('; '));
-    const rows = await runSweep(sc, { ...args, jsonl: false });
+    const rows = await runSweep(runsOf(args), args);
     expect(merged.rows).toEqual(rows);
     const head = { scenario: sc.id, seed: sc.seed, knob: 'staleness', metric: 'steps' as const, at: null };
     expect(sweepOutput(merged.head, merged.rows, true)).toBe(sweepOutput(head, rows, true));

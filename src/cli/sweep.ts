@@ -4,16 +4,36 @@ import type { MetricName, Scenario } from '../scenario/schema';
 import { metricNames } from '../scenario/schema';
 import { validateScenario } from '../scenario/validate';
 import { resolveScenario } from './builtins';
+import { cliBackends, type CliBackend } from './args';
 
 /**
- * `npm run sweep -- <scenario.json | built-in id> --knob staleness --values 0,1,2,4,8,inf --metric timeToTarget [--at MS] [--json | --jsonl] [--shard I/N]`
- * Runs the scenario once per knob value, same seed, and prints the metric for each (a table, or
- * one JSON object with --json, or one JSON line per value with --jsonl). The knob is a strategy
- * knob (e.g. staleness) or a dotted scenario path (e.g. compute.transient.p). Numeric-looking
- * values are numbers, others strings ("inf"). `--shard I/N` runs the I-th, (I+N)-th, … value;
- * `npm run sweep -- --merge FILE…` turns the shards' concatenated lines into the one run's output.
- * Exit status: 0 done, 2 invalid input.
+ * `npm run sweep`: one scenario run once per value of a knob, same seed, and a metric for each.
+ * Every value is checked before the first run, so a typo in the last value costs no runs.
  */
+export const sweepUsage = `usage: npm run sweep -- <scenario.json | built-in id> --knob K --values a,b,… --metric M [options]
+       npm run sweep -- [--json] --merge FILE…
+
+Runs the scenario once per value of one knob, with the same seed, and tabulates a metric.
+
+  --knob K           a strategy knob (e.g. staleness, acks) or a dotted scenario path
+                     (e.g. compute.transient.p, cluster.workers)
+  --values a,b,…     the values, comma-separated; numeric-looking ones are numbers, others
+                     strings (e.g. inf)
+  --metric M         the metric reported for each value: one of the scenario metrics
+                     (e.g. timeToTarget, steps, staleness, lostUpdates)
+  --at MS            read the metric at this simulated time instead of the end
+  --seed N           override the scenario's seed (an integer)
+  --backend B        tfjs backend: cpu (default) or wasm
+  --json             print one JSON object: the rows, the value with the least metric (argmin)
+                     and whether it lies strictly inside the range (u)
+  --jsonl            print one JSON line per value as it finishes (no table)
+  --shard I/N        run only the I-th, (I+N)-th, … value (1 ≤ I ≤ N); the shards' --jsonl
+                     lines together are the lines of the whole sweep
+  --merge FILE…      read such lines (FILE - for stdin) instead of running; print the one
+                     sweep's table (or JSON with --json before --merge)
+  -h, --help         show this help
+
+exit status: 0 done, 2 invalid input or arguments (nothing is run)`;
 
 export interface SweepArgs {
   target: string;
@@ -24,6 +44,9 @@ export interface SweepArgs {
   json: boolean;
   jsonl?: boolean;
   shard?: Shard;
+  /** Overrides the scenario's seed. */
+  seed?: number;
+  backend?: CliBackend;
 }
 
 /** One `--jsonl` line: a row and what it belongs to, so shards' lines merge into one run. */
@@ -45,7 +68,10 @@ export interface SweepRow {
   scheduleHash: string;
 }
 
-export function parseSweepArgs(argv: readonly string[]): { ok: true; args: SweepArgs } | { ok: true; merge: string[]; json: boolean } | { ok: false; error: string } {
+export function parseSweepArgs(
+  argv: readonly string[],
+): { ok: true; args: SweepArgs } | { ok: true; merge: string[]; json: boolean } | { ok: true; help: true } | { ok: false; error: string } {
+  if (argv.includes('--help') || argv.includes('-h')) return { ok: true, help: true };
   const mergeAt = argv.indexOf('--merge');
   if (mergeAt >= 0) {
     const before = argv.slice(0, mergeAt).filter((a) => a !== '--json');
@@ -62,6 +88,8 @@ export function parseSweepArgs(argv: readonly string[]): { ok: true; args: Sweep
   let json = false;
   let jsonl = false;
   let shard: Shard | undefined;
+  let seed: string | undefined;
+  let backend: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--json') json = true;
@@ -74,6 +102,8 @@ export function parseSweepArgs(argv: readonly string[]): { ok: true; args: Sweep
     else if (a === '--values') values = argv[++i];
     else if (a === '--metric') metric = argv[++i];
     else if (a === '--at') at = Number(argv[++i]);
+    else if (a === '--seed') seed = argv[++i] ?? '';
+    else if (a === '--backend') backend = argv[++i] ?? '';
     else if (a.startsWith('--')) return { ok: false, error: `unknown option ${a}` };
     else if (target === undefined) target = a;
     else return { ok: false, error: `unexpected argument ${a}` };
@@ -84,8 +114,25 @@ export function parseSweepArgs(argv: readonly string[]): { ok: true; args: Sweep
   if (!metric || !(metricNames as readonly string[]).includes(metric)) return { ok: false, error: `--metric must be one of ${metricNames.join(', ')}` };
   if (at !== undefined && !(at >= 0)) return { ok: false, error: '--at must be a non-negative number of ms' };
   if (json && jsonl) return { ok: false, error: '--json and --jsonl: choose one output' };
+  if (seed !== undefined && !(/^-?\d+$/.test(seed.trim()) && Number.isSafeInteger(Number(seed)))) return { ok: false, error: `--seed: "${seed}" is not an integer` };
+  if (backend !== undefined && !(cliBackends as readonly string[]).includes(backend)) return { ok: false, error: `--backend: "${backend}" is not one of ${cliBackends.join(', ')}` };
   const vals = values.split(',').map((v) => v.trim()).filter(Boolean).map((v) => (/^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v));
-  return { ok: true, args: { target, knob, values: vals, metric: metric as MetricName, at, json, ...(jsonl ? { jsonl } : {}), ...(shard ? { shard } : {}) } };
+  if (vals.length === 0) return { ok: false, error: '--values: no value given' };
+  return {
+    ok: true,
+    args: {
+      target,
+      knob,
+      values: vals,
+      metric: metric as MetricName,
+      at,
+      json,
+      ...(jsonl ? { jsonl } : {}),
+      ...(shard ? { shard } : {}),
+      ...(seed !== undefined ? { seed: Number(seed) } : {}),
+      ...(backend !== undefined ? { backend: backend as CliBackend } : {}),
+    },
+  };
 }
 
 /** The scenario with one knob set: a strategy knob by name, or a dotted path into the scenario. */
@@ -101,18 +148,38 @@ export function withKnob(sc: Scenario, knob: string, value: number | string): un
   return raw;
 }
 
-/** Runs the values of args' shard (all without one); `onRow` sees each row as it is done. */
-export async function runSweep(sc: Scenario, args: SweepArgs, onRow?: (row: SweepRow, index: number) => void): Promise<SweepRow[]> {
+/** One value's run: where it stands in --values, and its scenario, checked. */
+export interface SweepRun {
+  index: number;
+  value: number | string;
+  scenario: Scenario;
+}
+
+/**
+ * The scenarios of args' shard (all values without one), each checked before any runs: a bad
+ * value is reported with the others, naming the value and the field, and nothing has run.
+ */
+export function sweepRuns(sc: Scenario, args: SweepArgs): { ok: true; runs: SweepRun[] } | { ok: false; errors: string[] } {
+  const base = args.seed === undefined ? sc : { ...sc, seed: args.seed };
+  const runs: SweepRun[] = [];
+  const errors: string[] = [];
+  for (const index of shardOf(args.values.map((_, k) => k), args.shard)) {
+    const value = args.values[index];
+    const v = validateScenario(withKnob(base, args.knob, value));
+    if (v.ok) runs.push({ index, value, scenario: v.scenario });
+    else errors.push(...v.errors.map((e) => `${args.knob}=${value}: ${e}`));
+  }
+  return errors.length ? { ok: false, errors } : { ok: true, runs };
+}
+
+/** Runs checked values (sweepRuns); `onRow` sees each row as it is done. */
+export async function runSweep(runs: readonly SweepRun[], args: Pick<SweepArgs, 'metric' | 'at' | 'backend'>, onRow?: (row: SweepRow, index: number) => void): Promise<SweepRow[]> {
   const [{ Simulation }, { LocalTrainer }, { nodeSha256 }] = await Promise.all([import('../engine/simulation'), import('../train/localTrainer'), import('./nodeSha256')]);
   const rows: SweepRow[] = [];
-  const indices = shardOf(args.values.map((_, k) => k), args.shard);
-  for (const index of indices) {
-    const value = args.values[index];
-    const v = validateScenario(withKnob(sc, args.knob, value));
-    if (!v.ok) throw new Error(`${args.knob}=${value}: ${v.errors.join('; ')}`);
-    const trainer = await LocalTrainer.create({ model: v.scenario.model, seed: v.scenario.seed, backend: 'cpu' });
+  for (const { index, value, scenario } of runs) {
+    const trainer = await LocalTrainer.create({ model: scenario.model, seed: scenario.seed, backend: args.backend ?? 'cpu' });
     try {
-      const sim = await Simulation.create(v.scenario, { trainer, sha256: nodeSha256 });
+      const sim = await Simulation.create(scenario, { trainer, sha256: nodeSha256 });
       await sim.runToEnd({ untilMs: args.at });
       const row = { value, metric: sim.metric(args.metric), steps: sim.metric('steps'), scheduleHash: sim.scheduleHash() };
       rows.push(row);
@@ -135,8 +202,10 @@ export function shapeOf(rows: readonly SweepRow[]): { argmin: number; u: boolean
 }
 
 export function formatSweep(args: SweepArgs, rows: readonly SweepRow[]): string {
-  const head = `${args.knob.padEnd(12)} ${args.metric.padStart(14)} ${'steps'.padStart(8)}`;
-  const lines = rows.map((r) => `${String(r.value).padEnd(12)} ${(r.metric === null ? '—' : String(r.metric)).padStart(14)} ${String(r.steps ?? '—').padStart(8)}`);
+  // The steps column beside the metric, unless the metric is the steps.
+  const steps = args.metric !== 'steps';
+  const head = `${args.knob.padEnd(12)} ${args.metric.padStart(14)}${steps ? ` ${'steps'.padStart(8)}` : ''}`;
+  const lines = rows.map((r) => `${String(r.value).padEnd(12)} ${(r.metric === null ? '—' : String(r.metric)).padStart(14)}${steps ? ` ${String(r.steps ?? '—').padStart(8)}` : ''}`);
   const s = shapeOf(rows);
   return [head, ...lines, '', `minimum at ${args.knob} = ${rows[s.argmin]?.value}${s.u ? ' (strictly inside: U shape)' : ''}`].join('\n');
 }
@@ -182,8 +251,12 @@ export function mergeSweepLines(sources: ReadonlyArray<{ name: string; text: str
 async function main(argv: readonly string[]): Promise<number> {
   const parsed = parseSweepArgs(argv);
   if (!parsed.ok) {
-    process.stderr.write(`sweep: ${parsed.error}\n`);
+    process.stderr.write(`sweep: ${parsed.error}\nrun with --help for usage\n`);
     return 2;
+  }
+  if ('help' in parsed) {
+    process.stdout.write(`${sweepUsage}\n`);
+    return 0;
   }
   if ('merge' in parsed) {
     let m;
@@ -206,10 +279,15 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`${loaded.errors.join('\n')}\n`);
     return 2;
   }
+  const checked = sweepRuns(loaded.scenario, args);
+  if (!checked.ok) {
+    process.stderr.write(`${checked.errors.map((e) => `sweep: ${e}`).join('\n')}\n`);
+    return 2;
+  }
   console.log = (...a: unknown[]) => console.error(...a); // stdout carries only the result
-  const sc = loaded.scenario;
+  const sc = args.seed === undefined ? loaded.scenario : { ...loaded.scenario, seed: args.seed };
   const onRow = args.jsonl ? (row: SweepRow, index: number) => process.stdout.write(`${JSON.stringify(sweepLine(sc, args, row, index))}\n`) : undefined;
-  const rows = await runSweep(sc, args, onRow);
+  const rows = await runSweep(checked.runs, args, onRow);
   if (!args.jsonl) process.stdout.write(`${sweepOutput({ scenario: sc.id, seed: sc.seed, knob: args.knob, metric: args.metric, at: args.at ?? null }, rows, args.json)}\n`);
   return 0;
 }
