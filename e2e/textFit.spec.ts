@@ -172,11 +172,21 @@ test("1280 px: the scenario picker shows its start, and its whole name on hover 
   expect(shown.title).toBe(shown.name);
 });
 
-test("a knob says what it does on hover, and in the knobs panel when focused, in the page's language (the row shows only its key: \"rtoMs\", \"linger.ms\")", async ({ page }) => {
+test("a knob says what it does on hover, under the row or in the knobs panel when focused, in the page's language (the row shows only its key: \"rtoMs\", \"linger.ms\")", async ({ page }) => {
   await openAt(page, [1280, 720], 'allreduce-partition', 0);
   const rto = page.locator('label.knob').filter({ has: page.getByTestId('knob-rtoMs') });
   await rto.hover();
   await expect(rto).toHaveAttribute('title', /^Retransmission timeout \(ms\)/);
+  // A touch screen or a keyboard shows no tooltip: the knob in focus says it under the row, and
+  // the words stay out of the field's name.
+  const tip = rto.getByTestId('knob-tip');
+  await expect(tip).toBeHidden();
+  await page.getByTestId('knob-rtoMs').focus();
+  await expect(tip).toBeVisible();
+  await expect(tip).toHaveText(/^Retransmission timeout \(ms\)/);
+  await expect(page.getByRole('spinbutton', { name: 'rtoMs', exact: true })).toBeVisible();
+  await page.getByTestId('knob-rtoMs').blur();
+  await expect(tip).toBeHidden();
   await openAt(page, [1280, 720], 'kafka-log-lag', 0, { lang: 'zh' });
   await page.getByTestId('knobs-toggle').click();
   const linger = page.locator('label.knob').filter({ has: page.getByTestId('knob-linger.ms') });

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type JSX } from 'react';
 import { strategyInfo, strategySchema, type StrategyConfig, type StrategyInfo } from '../../protocols';
 import type { Lang } from '../i18n/lang';
 import { datasetKinds, type Scenario } from '../../scenario/schema';
@@ -143,6 +143,7 @@ function Knobs({ scenario, disabled, help }: { scenario: Scenario; disabled: boo
       onRefusal={onRefusal}
       invalid={refusal?.key === c.key}
       help={help.text(scenario.strategy.kind, c.key, lang)}
+      inline={!folded}
       onFocusIn={folded ? () => setFocused(c.key) : undefined}
     />
   ));
@@ -175,8 +176,19 @@ function Knobs({ scenario, disabled, help }: { scenario: Scenario; disabled: boo
   );
 }
 
-function Knob(p: { control: KnobControl; scenario: Scenario; disabled: boolean; onRefusal?: (r: KnobRefusal | null) => void; invalid: boolean; help?: string; onFocusIn?: () => void }) {
+function Knob(p: {
+  control: KnobControl;
+  scenario: Scenario;
+  disabled: boolean;
+  onRefusal?: (r: KnobRefusal | null) => void;
+  invalid: boolean;
+  help?: string;
+  /** In the row (not the panel): the description shows under the knob while it has focus. */
+  inline: boolean;
+  onFocusIn?: () => void;
+}) {
   const { control, scenario, disabled, onRefusal, invalid, help, onFocusIn } = p;
+  const tip = p.inline ? <KnobTip text={help} /> : null;
   const current = (scenario.strategy as Record<string, unknown>)[control.key];
   const commit = (raw: string | boolean): boolean => {
     const r = applyKnob(scenario.strategy, control.key, raw);
@@ -195,6 +207,7 @@ function Knob(p: { control: KnobControl; scenario: Scenario; disabled: boolean; 
       <label className="field knob" title={help} onFocusCapture={onFocusIn}>
         <input type="checkbox" checked={current === true} disabled={disabled} onChange={(e) => commit(e.target.checked)} data-testid={`knob-${control.key}`} aria-invalid={invalid || undefined} />
         <span className="field-label">{control.key}</span>
+        {tip}
       </label>
     );
   if (control.type === 'enum')
@@ -208,12 +221,14 @@ function Knob(p: { control: KnobControl; scenario: Scenario; disabled: boolean; 
             </option>
           ))}
         </select>
+        {tip}
       </label>
     );
   return (
     <NumberField
       label={control.key}
       title={help}
+      tip={tip}
       onFocusIn={onFocusIn}
       value={control.type === 'number' ? (current as number) : formatKnobText(current)}
       min={control.type === 'number' ? control.min : undefined}
@@ -245,6 +260,8 @@ function NumberField(p: {
   invalid?: boolean;
   /** Focus came into the field (the knobs panel says what the knob does). */
   onFocusIn?: () => void;
+  /** What shows under the field while it has focus (KnobTip). */
+  tip?: JSX.Element | null;
   onCommit(raw: string): boolean;
 }) {
   const [draft, setDraft] = useState(String(p.value));
@@ -274,6 +291,21 @@ function NumberField(p: {
           if (e.key === 'Escape') setDraft(String(p.value));
         }}
       />
+      {p.tip}
     </label>
+  );
+}
+
+/**
+ * A knob's description under it while it has focus (CSS :focus-within): a touch screen shows no
+ * tooltip, and neither does a keyboard's focus. Hidden from assistive technology, which has it
+ * as the label's title; inside the label, it would otherwise join the field's name.
+ */
+function KnobTip({ text }: { text?: string }): JSX.Element | null {
+  if (!text) return null;
+  return (
+    <span className="knob-tip" aria-hidden="true" data-testid="knob-tip">
+      {text}
+    </span>
   );
 }
