@@ -402,3 +402,27 @@ test('a 1024-px desk: the strategy row keeps Backend on it (selects as wide as t
     expect(tools[3].right, `${lang}: at the row's right end`).toBeGreaterThan(bar.x + bar.width - 16);
   }
 });
+
+test("a 1024-px desk: each chart's title and note end inside the chart (\"forked replicas, not laggin\"), and SSP's staleness field is as wide as its value, leaving Workers on the strategy row", async ({ page }) => {
+  await openAt(page, [1024, 768], 'ssp-bounded-staleness', 500);
+  const charts = await page.locator('.cv-charts svg').evaluateAll((svgs) =>
+    svgs.map((svg) => {
+      const right = svg.getBoundingClientRect().right;
+      const ends = [...svg.querySelectorAll<SVGTextElement>('text.cv-chart-title, text.cv-chart-note')]
+        .filter((t) => (t.textContent ?? '') !== '')
+        .map((t) => ({ text: t.textContent ?? '', over: t.getBoundingClientRect().right - right }));
+      return ends;
+    }),
+  );
+  expect(charts).toHaveLength(4);
+  const texts = charts.flat();
+  expect(texts.map((t) => t.text)).toContain('forked replicas, not lagging');
+  for (const t of texts) expect(t.over, `"${t.text}" runs past its chart`).toBeLessThanOrEqual(0);
+  const row = await page.locator('.strategy-controls > *').evaluateAll((els) => els.map((el) => Math.round(el.getBoundingClientRect().top)));
+  const workers = Math.round((await page.getByTestId('workers').boundingBox())!.y);
+  const strategy = Math.round((await page.getByTestId('strategy').boundingBox())!.y);
+  expect(row.length).toBeGreaterThanOrEqual(5);
+  expect(Math.abs(workers - strategy), 'Workers on the strategy row').toBeLessThanOrEqual(4);
+  const staleness = await page.getByTestId('knob-staleness').evaluate((el: HTMLInputElement) => el.getBoundingClientRect().width);
+  expect(staleness).toBeLessThan(90);
+});
