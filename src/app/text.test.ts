@@ -234,6 +234,16 @@ describe('the explanation is true for the configuration on screen (real runs)', 
     expect(ssp).toBeGreaterThan(0);
   });
 
+  it('"C lost" never stands beside a divergence of 0 (degrade, the instant its workers switch: "C lost (divergence 0)")', () => {
+    let givenUp = 0;
+    each((r, t, en, zh) => {
+      expect(en, `${r.label} @${t}`).not.toMatch(/C lost \(divergence (0|—)\)/);
+      expect(zh, `${r.label} @${t}`).not.toMatch(/放弃了 C（副本分歧 (0|—)）/);
+      if (/C given up: the replicas drift apart from here/.test(en)) givenUp++;
+    });
+    expect(givenUp).toBeGreaterThan(0);
+  });
+
   it('no note gives a negative staleness (a Kafka replica applying after an unclean election read "staleness -32")', () => {
     let cutBack = 0;
     for (const r of runs)

@@ -149,9 +149,12 @@ export function degrade(st: ExplainState): Sentence {
       : S(', and without fencing the store accepts them', '，关闭防护后存储照样接受');
     const epochS = fromService ? serviceEpochs(eventual, majors, storeS) : detectorEpochs(majors, storeS);
     const n = eventual.length;
+    // Right after the switch the replicas are still equal: "C lost (divergence 0)" read as a contradiction.
+    const d = num(st.divergence);
+    const cS = st.divergence !== null && st.divergence > 0 ? S(`C lost (divergence ${d})`, `放弃了 C（副本分歧 ${d}）`) : S(`C given up: the replicas drift apart from here (divergence ${d} so far)`, `放弃了 C：副本从这里开始分道扬镳（目前副本分歧 ${d}）`);
     return S(
-      `Degraded: ${n} worker${n === 1 ? '' : 's'} switched to eventual mode and ${n === 1 ? 'trains' : 'train'} locally (local SGD) — A kept, C lost (divergence ${num(st.divergence)}).${epochS.en}${fenceS.en}`,
-      `已降级：${n} 个工作节点切换到最终一致模式，在本地训练（本地 SGD）——保住了 A，放弃了 C（副本分歧 ${num(st.divergence)}）。${epochS.zh}${fenceS.zh}`,
+      `Degraded: ${n} worker${n === 1 ? '' : 's'} switched to eventual mode and ${n === 1 ? 'trains' : 'train'} locally (local SGD) — A kept, ${cS.en}.${epochS.en}${fenceS.en}`,
+      `已降级：${n} 个工作节点切换到最终一致模式，在本地训练（本地 SGD）——保住了 A，${cS.zh}。${epochS.zh}${fenceS.zh}`,
     );
   }
   if (st.networkFault || st.partition)
