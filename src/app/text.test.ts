@@ -234,14 +234,19 @@ describe('the explanation is true for the configuration on screen (real runs)', 
     expect(ssp).toBeGreaterThan(0);
   });
 
-  it('"C lost" never stands beside a divergence of 0 (degrade, the instant its workers switch: "C lost (divergence 0)")', () => {
+  it('a loss is never claimed beside a 0 that says none happened yet ("C lost (divergence 0)" as degrade switches, "miss the others\' newest updates (staleness 0)" as an async PS starts)', () => {
     let givenUp = 0;
+    let notYet = 0;
     each((r, t, en, zh) => {
       expect(en, `${r.label} @${t}`).not.toMatch(/C lost \(divergence (0|—)\)/);
       expect(zh, `${r.label} @${t}`).not.toMatch(/放弃了 C（副本分歧 (0|—)）/);
+      expect(en, `${r.label} @${t}`).not.toMatch(/miss the others' newest updates \(staleness (0|—),/);
+      expect(zh, `${r.label} @${t}`).not.toMatch(/缺少其他节点最新的更新（陈旧度 (0|—)，/);
       if (/C given up: the replicas drift apart from here/.test(en)) givenUp++;
+      if (/miss some \(staleness 0 so far/.test(en)) notYet++;
     });
     expect(givenUp).toBeGreaterThan(0);
+    expect(notYet).toBeGreaterThan(0);
   });
 
   it('no note gives a negative staleness (a Kafka replica applying after an unclean election read "staleness -32")', () => {

@@ -72,8 +72,10 @@ export function psAsync(st: ExplainState): Sentence {
   const avail = st.t >= 10 * st.stepMs ? S(` (availability ${a})`, `（可用性 ${a}）`) : S('', '');
   // "Healthy" is not the word while an attacker is at work (the attack sentence comes first).
   const healthy = st.attacked ? S('No worker waits for another', '工作节点之间互不等待') : S('Healthy: no worker waits for another', '运行正常：工作节点之间互不等待');
-  return S(
-    `${healthy.en}${avail.en}${note.en}. But each worker computes on parameters that miss the others' newest updates (staleness ${stale}, in versions) — eventual consistency, ${pacelc}.`,
-    `${healthy.zh}${avail.zh}${note.zh}。但每个工作节点计算所用的参数都缺少其他节点最新的更新（陈旧度 ${stale}，以版本计）——最终一致性，${pacelc}。`,
-  );
+  // Before the first update lands nobody misses one yet: "miss … (staleness 0)" contradicted itself.
+  const misses =
+    st.staleness !== null && st.staleness > 0
+      ? S(`each worker computes on parameters that miss the others' newest updates (staleness ${stale}, in versions)`, `每个工作节点计算所用的参数都缺少其他节点最新的更新（陈旧度 ${stale}，以版本计）`)
+      : S(`no worker waits for the others' newest updates either, so each will compute on parameters that miss some (staleness ${stale} so far, in versions)`, `也没有人等其他节点最新的更新，所以每个工作节点将基于缺少部分更新的参数计算（目前陈旧度 ${stale}，以版本计）`);
+  return S(`${healthy.en}${avail.en}${note.en}. But ${misses.en} — eventual consistency, ${pacelc}.`, `${healthy.zh}${avail.zh}${note.zh}。但${misses.zh}——最终一致性，${pacelc}。`);
 }
