@@ -234,7 +234,7 @@ describe('the explanation is true for the configuration on screen (real runs)', 
     expect(ssp).toBeGreaterThan(0);
   });
 
-  it('a loss is never claimed beside a 0 that says none happened yet ("C lost (divergence 0)" as degrade switches, "miss the others\' newest updates (staleness 0)" as an async PS starts)', () => {
+  it('a loss is never claimed beside a 0 that says none happened yet ("C lost (divergence 0)" as degrade switches, "miss the others\' newest updates (staleness 0)" as an async PS starts, Kafka\'s "a replica that is behind (staleness 0)")', () => {
     let givenUp = 0;
     let notYet = 0;
     each((r, t, en, zh) => {
@@ -242,6 +242,9 @@ describe('the explanation is true for the configuration on screen (real runs)', 
       expect(zh, `${r.label} @${t}`).not.toMatch(/放弃了 C（副本分歧 (0|—)）/);
       expect(en, `${r.label} @${t}`).not.toMatch(/miss the others' newest updates \(staleness (0|—),/);
       expect(zh, `${r.label} @${t}`).not.toMatch(/缺少其他节点最新的更新（陈旧度 (0|—)，/);
+      // Kafka: "a replica that is behind (staleness 0)"; a heal's "catch up" beside a rising consumer lag.
+      expect(en, `${r.label} @${t}`).not.toMatch(/a replica that is behind \(staleness (0|—)\)/);
+      expect(en, `${r.label} @${t}`).not.toMatch(/catch up \(consumer lag/);
       if (/C given up: the replicas drift apart from here/.test(en)) givenUp++;
       if (/miss some \(staleness 0 so far/.test(en)) notYet++;
     });

@@ -184,14 +184,21 @@ export function kafka(st: ExplainState): Sentence {
             `丢失的更新 ${lost}：这些已确认的记录不在领导者的日志里，所以没有副本能拉取到——追赶只复制领导者已有的记录。`,
           )
         : S('', '');
+    // The brokers' followers catch up; the PS consumers' lag is another thing (it rose 0 → 3 under
+    // "catch up" as producers' retried writes came in after the heal): not quoted here.
     return S(
-      `Healed: lagging replicas fetch what they missed, in log order, and catch up (consumer lag ${lag}); nothing is merged — there is one log.${gone.en}`,
-      `已恢复：落后的副本按日志顺序拉取错过的记录并追上进度（消费滞后 ${lag}）；不需要任何合并——日志只有一份。${gone.zh}`,
+      `Healed: lagging replicas fetch what they missed, in log order, and catch up; nothing is merged — there is one log.${gone.en}`,
+      `已恢复：落后的副本按日志顺序拉取错过的记录并追上进度；不需要任何合并——日志只有一份。${gone.zh}`,
     );
   }
 
+  // A replica "that is behind" beside staleness 0 contradicted itself (at the start, or caught up).
+  const behind =
+    st.staleness !== null && st.staleness > 0
+      ? S(`a replica that is behind (staleness ${stale})`, `落后的副本读取参数（陈旧度 ${stale}）`)
+      : S(`a replica that may be behind (staleness ${stale} now)`, `可能落后的副本读取参数（目前陈旧度 ${stale}）`);
   return S(
-    `Workers append gradients to ${leader.n.id}'s topic-partition log (${acksS.en}, ISR ${setOf(isr)}); PS replicas apply it in log order at their own offsets (consumer lag ${lag}). The log is totally ordered: the eventual consistency comes from workers reading parameters from a replica that is behind (staleness ${stale}). ${classClause(cfg, st).en}`,
-    `工作节点把梯度追加到 ${leader.n.id} 的主题分区日志（${acksS.zh}，ISR ${setOf(isr)}）；参数服务器副本按日志顺序、各自按偏移量应用（消费滞后 ${lag}）。日志是全序的：最终一致性来自工作节点从落后的副本读取参数（陈旧度 ${stale}）。${classClause(cfg, st).zh}`,
+    `Workers append gradients to ${leader.n.id}'s topic-partition log (${acksS.en}, ISR ${setOf(isr)}); PS replicas apply it in log order at their own offsets (consumer lag ${lag}). The log is totally ordered: the eventual consistency comes from workers reading parameters from ${behind.en}. ${classClause(cfg, st).en}`,
+    `工作节点把梯度追加到 ${leader.n.id} 的主题分区日志（${acksS.zh}，ISR ${setOf(isr)}）；参数服务器副本按日志顺序、各自按偏移量应用（消费滞后 ${lag}）。日志是全序的：最终一致性来自工作节点从${behind.zh}。${classClause(cfg, st).zh}`,
   );
 }
