@@ -52,6 +52,8 @@ export function kafka(st: ExplainState): Sentence {
   const leader = bs.find((b) => b.n.up && b.part?.role === 'leader') ?? null;
   const isr = leader?.part?.isr ?? [];
   const lag = num(st.metrics.consumerLag ?? null);
+  // The instant a consumer is cut off it has no lag yet: "stops while the log grows (consumer lag 0)".
+  const lagSoFar = (st.metrics.consumerLag ?? 0) > 0 ? S('', '') : S(' so far', '目前');
   const lost = num(st.metrics.lostUpdates ?? 0);
   const rejected = num(st.metrics.rejectedWrites ?? 0);
   const stale = num(st.staleness);
@@ -152,8 +154,8 @@ export function kafka(st: ExplainState): Sentence {
   if (cutServers.length)
     parts.push(
       S(
-        `${list(cutServers, 'en')} cannot fetch: ${cutServers.length === 1 ? 'its' : 'their'} offset stops while the log grows (consumer lag ${lag}), so workers reading from ${cutServers.length === 1 ? 'it' : 'them'} train on stale parameters (staleness ${stale})`,
-        `${list(cutServers, 'zh')} 拉取不到日志：偏移量停住而日志在增长（消费滞后 ${lag}），从它读参数的工作节点在陈旧参数上训练（陈旧度 ${stale}）`,
+        `${list(cutServers, 'en')} cannot fetch: ${cutServers.length === 1 ? 'its' : 'their'} offset stops while the log grows (consumer lag ${lag}${lagSoFar.en}), so workers reading from ${cutServers.length === 1 ? 'it' : 'them'} train on stale parameters (staleness ${stale})`,
+        `${list(cutServers, 'zh')} 拉取不到日志：偏移量停住而日志在增长（${lagSoFar.zh}消费滞后 ${lag}），从它读参数的工作节点在陈旧参数上训练（陈旧度 ${stale}）`,
       ),
     );
   const replicas = bs.filter((b) => b.part !== undefined).length;

@@ -198,22 +198,23 @@ export function raft(st: ExplainState): Sentence {
     );
   if (st.recentlyHealed) {
     const over = typeof st.metrics.overwrittenEntries === 'number' ? st.metrics.overwrittenEntries : 0;
-    const overS =
+    // About one restarted server ("it") or the servers that were cut off ("they").
+    const overS = (one: boolean) =>
       over > 0
         ? S(
-            ` Their uncommitted entries that conflicted with the leader's log were overwritten (overwritten entries ${over}): Raft logs do diverge — only committed prefixes never disagree, and committed entries never change.`,
-            `它们日志中与领导者冲突的未提交条目被覆盖了（被覆盖的条目 ${over}）：Raft 的日志确实会分歧——只有已提交的前缀永不分歧，已提交的条目永远不变。`,
+            ` ${one ? 'Its' : 'Their'} uncommitted entries that conflicted with the leader's log were overwritten (overwritten entries ${over}): Raft logs do diverge — only committed prefixes never disagree, and committed entries never change.`,
+            `${one ? '它' : '它们'}日志中与领导者冲突的未提交条目被覆盖了（被覆盖的条目 ${over}）：Raft 的日志确实会分歧——只有已提交的前缀永不分歧，已提交的条目永远不变。`,
           )
-        : S(' Nothing had to be overwritten: every entry they hold is in the leader\'s log too.', '没有条目需要覆盖：它们持有的每个条目领导者的日志里也有。');
+        : S(` Nothing had to be overwritten: every entry ${one ? 'it holds' : 'they hold'} is in the leader's log too.`, `没有条目需要覆盖：${one ? '它' : '它们'}持有的每个条目领导者的日志里也有。`);
     const r = st.lastRepair;
     if (r?.kind === 'restart' && r.node && all.some((x) => x.n.id === r.node))
       return S(
-        `${r.node} restarted with its term, vote and log intact (they are persistent); it sees term ${newest.f.term}, follows leader ${newest.n.id} and catches up on what it missed.${overS.en}`,
-        `${r.node} 重启了，任期、投票和日志都完好（它们是持久化的）；它看到任期 ${newest.f.term}，跟随领导者 ${newest.n.id}，补上错过的条目。${overS.zh}`,
+        `${r.node} restarted with its term, vote and log intact (they are persistent); it sees term ${newest.f.term}, follows leader ${newest.n.id} and catches up on what it missed.${overS(true).en}`,
+        `${r.node} 重启了，任期、投票和日志都完好（它们是持久化的）；它看到任期 ${newest.f.term}，跟随领导者 ${newest.n.id}，补上错过的条目。${overS(true).zh}`,
       );
     return S(
-      `Healed: servers that were cut off see the higher term ${newest.f.term} and follow leader ${newest.n.id}.${overS.en}`,
-      `已恢复：被隔开的服务器看到更高的任期 ${newest.f.term}，跟随领导者 ${newest.n.id}。${overS.zh}`,
+      `Healed: servers that were cut off see the higher term ${newest.f.term} and follow leader ${newest.n.id}.${overS(false).en}`,
+      `已恢复：被隔开的服务器看到更高的任期 ${newest.f.term}，跟随领导者 ${newest.n.id}。${overS(false).zh}`,
     );
   }
   const split = leaders.length > 1
