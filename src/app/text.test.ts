@@ -255,6 +255,16 @@ describe('the explanation is true for the configuration on screen (real runs)', 
     expect(notYet).toBeGreaterThan(0);
   });
 
+  it('2PC: "the in-doubt participants are released" only once none is in doubt (they learn the decision one by one)', () => {
+    let partial = 0;
+    each((r, t, en, _zh, st) => {
+      const inDoubt = st.servers.filter((n) => n.up && n.facts?.kind === '2pc-server' && n.facts.prepared !== null && n.facts.blocked).map((n) => n.id);
+      if (/the in-doubt participants are released/.test(en)) expect(inDoubt, `${r.label} @${t}: ${en}`).toEqual([]);
+      if (/it is released; .* still in doubt/.test(en)) partial++;
+    });
+    expect(partial).toBeGreaterThan(0);
+  });
+
   it('no note gives a negative staleness (a Kafka replica applying after an unclean election read "staleness -32")', () => {
     let cutBack = 0;
     for (const r of runs)

@@ -47,11 +47,21 @@ export function twoPc(st: ExplainState): Sentence {
       `${list(down, 'zh')} 已宕机：每个事务都缺票，在投票超时后中止，所以没有更新能提交（${a.zh}），尽管 ${n} 台中仍有 ${n - down.length} 台在运行。两阶段提交需要每一个参与者——多数派不够。`,
     );
   const resolved = st.recent['2pc.resolved'];
-  if (resolved && resolved.what === '2pc.resolved' && st.recentlyHealed)
-    return S(
-      `${resolved.node ?? '?'} learned from ${resolved.data.from} that transaction ${resolved.data.tx} ${resolved.data.decision === 'commit' ? 'committed' : 'aborted'}: the in-doubt participants are released and transactions flow again.`,
-      `${resolved.node ?? '?'} 从 ${resolved.data.from} 得知事务 ${resolved.data.tx} ${resolved.data.decision === 'commit' ? '已提交' : '已中止'}：处于不确定状态的参与者被释放，事务恢复运行。`,
+  if (resolved && resolved.what === '2pc.resolved' && st.recentlyHealed) {
+    const learned = S(
+      `${resolved.node ?? '?'} learned from ${resolved.data.from} that transaction ${resolved.data.tx} ${resolved.data.decision === 'commit' ? 'committed' : 'aborted'}`,
+      `${resolved.node ?? '?'} 从 ${resolved.data.from} 得知事务 ${resolved.data.tx} ${resolved.data.decision === 'commit' ? '已提交' : '已中止'}`,
     );
+    // The participants learn one by one: "the in-doubt participants are released" while two still waited.
+    const then =
+      inDoubt.length > 0
+        ? S(
+            `: it is released; ${list(inDoubt, 'en')} ${inDoubt.length === 1 ? 'is' : 'are'} still in doubt until the decision reaches ${inDoubt.length === 1 ? 'it' : 'them'}.`,
+            `：它被释放了；${list(inDoubt, 'zh')} 仍处于不确定状态，直到决定传到。`,
+          )
+        : S(': the in-doubt participants are released and transactions flow again.', '：处于不确定状态的参与者被释放，事务恢复运行。');
+    return S(`${learned.en}${then.en}`, `${learned.zh}${then.zh}`);
+  }
   return S(
     `Coordinator ${coordId} runs one transaction at a time: PREPARE to all ${n} participants, commit once every one voted yes. Every replica applies the same updates in the same order, so reads are linearizable (C); each update pays two rounds to every participant — ${pacelc} — and a single crash stops it.`,
     `协调者 ${coordId} 一次执行一个事务：向全部 ${n} 个参与者发送 PREPARE，全体赞成后提交。每个副本按同样的顺序应用同样的更新，所以读取是线性一致的（C）；每次更新要与每个参与者往返两轮——${pacelc}——而且一台崩溃就会让它停下。`,
