@@ -265,6 +265,19 @@ describe('the explanation is true for the configuration on screen (real runs)', 
     expect(partial).toBeGreaterThan(0);
   });
 
+  it('degrade: a discard merge quotes the steps that merge threw away, not an older sample ("thrown away (lost work 0)" beside 112)', () => {
+    let quoted = 0;
+    each((r, t, en, _zh, st) => {
+      const m = /thrown away \(lost work (\d+)\)/.exec(en);
+      if (!m) return;
+      quoted++;
+      const note = st.recent.merge;
+      expect(note?.what === 'merge' ? note.data.lostWork : null, `${r.label} @${t}: ${en}`).toBe(Number(m[1]));
+      expect(Number(m[1]), `${r.label} @${t}`).toBeGreaterThan(0);
+    });
+    expect(quoted).toBeGreaterThan(0);
+  });
+
   it('no note gives a negative staleness (a Kafka replica applying after an unclean election read "staleness -32")', () => {
     let cutBack = 0;
     for (const r of runs)

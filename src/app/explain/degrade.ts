@@ -23,10 +23,15 @@ function facts(n: NodeState): DegradeFacts | null {
 function mergeCost(st: ExplainState): Sentence {
   if (st.cfg.kind !== 'degrade') return S('', '');
   const cfg = st.cfg;
-  const lost = num(st.metrics.lostWork ?? null);
+  // The merge's own count (its note), not the strip's sample: a sample from before the merge read
+  // "thrown away (lost work 0)" beside a merge that threw 112 steps away.
+  const note = st.recent.merge;
+  const lostWork = note?.what === 'merge' && typeof note.data.lostWork === 'number' ? note.data.lostWork : null;
   switch (cfg.merge) {
     case 'discard':
-      return S(`discard: the minority side's local steps are thrown away (lost work ${lost})`, `丢弃：少数派一侧的本地训练步被扔掉（丢失的工作 ${lost}）`);
+      return lostWork === null
+        ? S("discard: the minority side's local steps are thrown away", '丢弃：少数派一侧的本地训练步被扔掉')
+        : S(`discard: the minority side's local steps are thrown away (lost work ${num(lostWork)})`, `丢弃：少数派一侧的本地训练步被扔掉（丢失的工作 ${num(lostWork)}）`);
     case 'average':
       return cfg.averageWeights === 'equal'
         ? S(
