@@ -278,6 +278,16 @@ describe('the explanation is true for the configuration on screen (real runs)', 
     expect(quoted).toBeGreaterThan(0);
   });
 
+  it('degrade without fencing: once the ring is whole again the split brain is told in the past ("Run finished. Split brain: …" 8 s after the heal)', () => {
+    let past = 0;
+    each((r, t, en, _zh, st) => {
+      const whole = st.workers.every((w) => w.facts?.kind !== 'degrade-worker' || w.facts.mode === 'strong') && !st.partition && !st.networkFault;
+      if (whole) expect(en, `${r.label} @${t}`).not.toMatch(/Split brain:/);
+      if (/but during the split brain/.test(en)) past++;
+    });
+    expect(past).toBeGreaterThan(0);
+  });
+
   it('no note gives a negative staleness (a Kafka replica applying after an unclean election read "staleness -32")', () => {
     let cutBack = 0;
     for (const r of runs)

@@ -122,11 +122,24 @@ export function degrade(st: ExplainState): Sentence {
       `Degrade: strong (ring all-reduce, lockstep replicas) while healthy; when a worker detects a partition it switches to eventual mode and trains locally; on heal the sides merge by rule "${rule}". Press ▶ to start.`,
       `降级策略：正常时为强一致（环形全归约，副本锁步前进）；工作节点检测到网络分区后切换到最终一致模式，在本地训练；恢复后两侧按“${ruleZh}”规则合并。按 ▶ 开始。`,
     );
-  if (staleAccepted > 0 && !cfg.fencing)
-    return S(
-      `Split brain: fencing is off, so a checkpoint write carrying an old epoch was accepted (stale writes accepted ${staleAccepted}) and overwrote newer state. An epoch only protects the store if the store checks it.`,
-      `脑裂：防护令牌（fencing token）检查被关闭，一次带着旧纪元号的检查点写入被接受（被接受的陈旧写入 ${staleAccepted}），覆盖了更新的状态。纪元号只有在存储端检查时才能起保护作用。`,
+  if (staleAccepted > 0 && !cfg.fencing) {
+    const one = staleAccepted === 1;
+    const writes = S(
+      one ? `a checkpoint write carrying an old epoch was accepted (stale writes accepted 1) and overwrote newer state` : `checkpoint writes carrying an old epoch were accepted (stale writes accepted ${staleAccepted}) and overwrote newer state`,
+      `${one ? '一次' : ''}带着旧纪元号的检查点写入被接受（被接受的陈旧写入 ${staleAccepted}），覆盖了更新的状态`,
     );
+    // Once the sides are one ring again the split brain is over; what it wrote stays (it said "Split brain:" at the run's end).
+    const over = eventual.length === 0 && merging.length === 0 && !st.partition && !st.networkFault;
+    return over
+      ? S(
+          `Healed: every worker is back in strong mode on one ring, but during the split brain, with fencing off, ${writes.en}. An epoch only protects the store if the store checks it.`,
+          `已恢复：所有工作节点都回到同一个环上的强一致模式，但在脑裂期间，由于防护令牌（fencing token）检查被关闭，${writes.zh}。纪元号只有在存储端检查时才能起保护作用。`,
+        )
+      : S(
+          `Split brain: fencing is off, so ${writes.en}. An epoch only protects the store if the store checks it.`,
+          `脑裂：防护令牌（fencing token）检查被关闭，${writes.zh}。纪元号只有在存储端检查时才能起保护作用。`,
+        );
+  }
   const merged = st.recent.merge;
   if (merging.length > 0 || (merged && eventual.length === 0 && !st.partition)) {
     const cost = mergeCost(st);
