@@ -288,6 +288,18 @@ describe('the explanation is true for the configuration on screen (real runs)', 
     expect(past).toBeGreaterThan(0);
   });
 
+  it('Kafka: "the ISR shrank to …, fewer than min.insync.replicas" names an ISR that is fewer ({b0, b2, b1} was called fewer than 2), and a refusal quotes no count of 0', () => {
+    let shrank = 0;
+    each((r, t, en) => {
+      const m = /The ISR shrank to \{([^}]*)\}, fewer than min\.insync\.replicas=(\d+)/.exec(en);
+      if (!m) return;
+      shrank++;
+      expect(m[1].split(',').length, `${r.label} @${t}: ${en}`).toBeLessThan(Number(m[2]));
+      expect(en, `${r.label} @${t}`).not.toMatch(/rejected writes 0\)/);
+    });
+    expect(shrank).toBeGreaterThan(0);
+  });
+
   it('no note gives a negative staleness (a Kafka replica applying after an unclean election read "staleness -32")', () => {
     let cutBack = 0;
     for (const r of runs)

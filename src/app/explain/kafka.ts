@@ -90,11 +90,15 @@ export function kafka(st: ExplainState): Sentence {
     );
   }
 
-  if (st.recent.notEnoughReplicas && acks === 'all')
+  // Only while the ISR is short: a refusal from before the replicas rejoined said "The ISR shrank to
+  // {b0, b2, b1}, fewer than min.insync.replicas=2". The count only from a sample that has one.
+  if (st.recent.notEnoughReplicas && acks === 'all' && isr.length < minIsr) {
+    const count = (st.metrics.rejectedWrites ?? 0) > 0 ? S(`, rejected writes ${rejected}`, `，被拒绝的写入 ${rejected}`) : S('', '');
     return S(
-      `The ISR shrank to ${setOf(isr)}, fewer than min.insync.replicas=${minIsr}: leader ${leader.n.id} refuses writes (NotEnoughReplicas, rejected writes ${rejected}) rather than acknowledge records that one crash could lose. Here Kafka chooses durability over write availability — a totally ordered log is not what would make this path "AP", and refusing writes is not C either: the PS replicas still serve stale parameters.`,
-      `ISR 缩小为 ${setOf(isr)}，少于 min.insync.replicas=${minIsr}：领导者 ${leader.n.id} 拒绝写入（NotEnoughReplicas，被拒绝的写入 ${rejected}），而不是确认一条一次崩溃就可能丢失的记录。此时 Kafka 以写入可用性换持久性——全序日志并不是让这条路径成为“AP”的原因，拒绝写入也不等于 C：参数服务器副本提供的参数仍可能陈旧。`,
+      `The ISR shrank to ${setOf(isr)}, fewer than min.insync.replicas=${minIsr}: leader ${leader.n.id} refuses writes (NotEnoughReplicas${count.en}) rather than acknowledge records that one crash could lose. Here Kafka chooses durability over write availability — a totally ordered log is not what would make this path "AP", and refusing writes is not C either: the PS replicas still serve stale parameters.`,
+      `ISR 缩小为 ${setOf(isr)}，少于 min.insync.replicas=${minIsr}：领导者 ${leader.n.id} 拒绝写入（NotEnoughReplicas${count.zh}），而不是确认一条一次崩溃就可能丢失的记录。此时 Kafka 以写入可用性换持久性——全序日志并不是让这条路径成为“AP”的原因，拒绝写入也不等于 C：参数服务器副本提供的参数仍可能陈旧。`,
     );
+  }
 
   const down = bs.filter((b) => !b.n.up);
   if (down.length > 0) {
