@@ -300,6 +300,39 @@ describe('the explanation is true for the configuration on screen (real runs)', 
     expect(shrank).toBeGreaterThan(0);
   });
 
+  it('Raft: a heal says servers "that were cut off see the higher term" only where a server was cut off; a cut of workers alone is said as such', () => {
+    let workersOnly = 0;
+    each((r, t, en, _zh, st) => {
+      if (/servers that were cut off see the higher term/.test(en)) {
+        const g = st.lastPartitionGroups;
+        expect(g, `${r.label} @${t}`).not.toBeNull();
+        const groupOf = (id: string) => Math.max(0, g!.findIndex((x) => x.includes(id)));
+        const serverGroups = new Set(st.servers.map((n) => groupOf(n.id)));
+        expect(serverGroups.size, `${r.label} @${t}: ${en}`).toBeGreaterThan(1);
+      }
+      if (/The servers were never split/.test(en)) workersOnly++;
+    });
+    expect(workersOnly).toBeGreaterThan(0);
+  });
+
+  it('degrade: a detector that fires with no cut says so, and names no minority when every worker is one side', () => {
+    let alarms = 0;
+    each((r, t, en, _zh, st) => {
+      if (!/^Degraded:/.test(en)) return;
+      // A slow worker and no cut, ever: the detector's false alarm. After a heal the workers stay in
+      // eventual mode until they merge: no "No link is cut" then (it was true of the link, not the cause).
+      const neverCut = !st.partition && !st.networkFault && (st.lastRepair === null || st.lastRepair.kind === 'restart');
+      if (neverCut && st.slow.length > 0) {
+        alarms++;
+        expect(en, `${r.label} @${t}`).toMatch(/No link is cut/);
+      }
+      if (!neverCut) expect(en, `${r.label} @${t}`).not.toMatch(/No link is cut/);
+      const m = /Only the majority side \{([^}]*)\}/.exec(en);
+      if (m) expect(m[1], `${r.label} @${t}: a majority side of every worker`).not.toMatch(new RegExp(`^w0–w${st.workers.length - 1}$`));
+    });
+    expect(alarms).toBeGreaterThan(0);
+  });
+
   it('no note gives a negative staleness (a Kafka replica applying after an unclean election read "staleness -32")', () => {
     let cutBack = 0;
     for (const r of runs)

@@ -1,7 +1,6 @@
 import type { NodeState } from '../../engine/index/runState';
 import type { NodeFacts } from '../../protocols/facts';
-import { mergeRuleName } from '../words/text';
-import { num, setOf } from '../words/text';
+import { list, mergeRuleName, num, setOf } from '../words/text';
 import { S, type Sentence } from './common';
 import type { ExplainState } from './state';
 
@@ -143,9 +142,17 @@ export function degrade(st: ExplainState): Sentence {
   const merged = st.recent.merge;
   if (merging.length > 0 || (merged && eventual.length === 0 && !st.partition)) {
     const cost = mergeCost(st);
+    // After a false alarm (a slow worker, no cut) nothing healed: the workers hear each other again.
+    const healed = st.lastRepair !== null && st.lastRepair.kind !== 'restart';
+    const head = healed
+      ? S(`Healed: the sides ${merging.length ? 'are merging' : 'merged'}`, `已恢复：两侧${merging.length ? '正在合并' : '已经合并'}`)
+      : S(
+          `No link was cut, and every worker hears the others again: the replicas ${merging.length ? 'are merging' : 'merged'}`,
+          `没有链路被切断过，每个工作节点又都能听到其他节点：副本${merging.length ? '正在合并' : '已经合并'}`,
+        );
     return S(
-      `Healed: the sides ${merging.length ? 'are merging' : 'merged'} — ${cost.en}. Then the ring resumes in strong mode. Every merge rule has a visible cost.`,
-      `已恢复：两侧${merging.length ? '正在合并' : '已经合并'}——${cost.zh}。之后环路以强一致模式继续。每种合并规则都有看得见的代价。`,
+      `${head.en} — ${cost.en}. Then the ring resumes in strong mode. Every merge rule has a visible cost.`,
+      `${head.zh}——${cost.zh}。之后环路以强一致模式继续。每种合并规则都有看得见的代价。`,
     );
   }
   if (eventual.length > 0) {
@@ -165,14 +172,35 @@ export function degrade(st: ExplainState): Sentence {
     const storeS = cfg.fencing
       ? S(`, and the store refuses them (fenced writes ${fenced})`, `，存储会拒绝它们（被拦截的写入 ${fenced}）`)
       : S(', and without fencing the store accepts them', '，关闭防护后存储照样接受');
-    const epochS = fromService ? serviceEpochs(eventual, majors, storeS) : detectorEpochs(majors, storeS);
+    // No cut at all: the detector took a slow worker for a partition, and every worker is one side
+    // (it said "Only the majority side {w0–w5} … the minority's writes …", with no minority).
+    // Only where nothing else explains it: no cut now or healed before (after a heal the workers stay
+    // in eventual mode until they merge), no crashed worker, and a slow one.
+    const healedBefore = st.lastRepair !== null && st.lastRepair.kind !== 'restart';
+    const falseAlarm = !st.partition && !st.networkFault && !healedBefore && st.workers.every((w) => w.up) && st.slow.length > 0;
+    const oneSide = majors.length === 1 && live.every((w) => majors[0].ids.includes(w.id));
+    const epochS = oneSide
+      ? S(
+          ` Every worker is on one side, ${setOf(majors[0].ids)} (epoch ${majors[0].epoch}): there is no minority whose writes need fencing.`,
+          `所有工作节点都在同一侧 ${setOf(majors[0].ids)}（纪元号 ${majors[0].epoch}）：没有需要拦截写入的少数派。`,
+        )
+      : fromService
+        ? serviceEpochs(eventual, majors, storeS)
+        : detectorEpochs(majors, storeS);
+    const slowS = S(` ${list(st.slow.map((x) => x.node), 'en')}'s slowness`, `${list(st.slow.map((x) => x.node), 'zh')} 的变慢`);
+    const alarmS = falseAlarm
+      ? S(
+          ` No link is cut: the failure detector (detectTimeoutMs ${cfg.detectTimeoutMs} ms without progress) took${slowS.en} for a partition — from inside, the two look the same.`,
+          `没有链路被切断：故障检测器（detectTimeoutMs ${cfg.detectTimeoutMs} ms 没有进展）把${slowS.zh}当成了网络分区——从内部看，两者一模一样。`,
+        )
+      : S('', '');
     const n = eventual.length;
     // Right after the switch the replicas are still equal: "C lost (divergence 0)" read as a contradiction.
     const d = num(st.divergence);
-    const cS = st.divergence !== null && st.divergence > 0 ? S(`C lost (divergence ${d})`, `放弃了 C（副本分歧 ${d}）`) : S(`C given up: the replicas drift apart from here (divergence ${d} so far)`, `放弃了 C：副本从这里开始分道扬镳（目前副本分歧 ${d}）`);
+    const cS = d !== '0' && d !== '0.00' && d !== '—' ? S(`C lost (divergence ${d})`, `放弃了 C（副本分歧 ${d}）`) : S(`C given up: the replicas drift apart from here (divergence ${d} so far)`, `放弃了 C：副本从这里开始分道扬镳（目前副本分歧 ${d}）`);
     return S(
-      `Degraded: ${n} worker${n === 1 ? '' : 's'} switched to eventual mode and ${n === 1 ? 'trains' : 'train'} locally (local SGD) — A kept, ${cS.en}.${epochS.en}${fenceS.en}`,
-      `已降级：${n} 个工作节点切换到最终一致模式，在本地训练（本地 SGD）——保住了 A，${cS.zh}。${epochS.zh}${fenceS.zh}`,
+      `Degraded: ${n} worker${n === 1 ? '' : 's'} switched to eventual mode and ${n === 1 ? 'trains' : 'train'} locally (local SGD) — A kept, ${cS.en}.${alarmS.en}${epochS.en}${fenceS.en}`,
+      `已降级：${n} 个工作节点切换到最终一致模式，在本地训练（本地 SGD）——保住了 A，${cS.zh}。${alarmS.zh}${epochS.zh}${fenceS.zh}`,
     );
   }
   if (st.networkFault || st.partition)

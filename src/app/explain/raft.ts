@@ -212,6 +212,21 @@ export function raft(st: ExplainState): Sentence {
         `${r.node} restarted with its term, vote and log intact (they are persistent); it sees term ${newest.f.term}, follows leader ${newest.n.id} and catches up on what it missed.${overS(true).en}`,
         `${r.node} 重启了，任期、投票和日志都完好（它们是持久化的）；它看到任期 ${newest.f.term}，跟随领导者 ${newest.n.id}，补上错过的条目。${overS(true).zh}`,
       );
+    // A partition that cut off only workers left the servers one group: no server saw a higher term
+    // ("servers that were cut off see the higher term 1" followed a cut of w4, w5 alone).
+    const groups = r?.kind === 'heal' ? st.lastPartitionGroups : null;
+    if (groups) {
+      // An unlisted node is in the first group (the partition action's rule).
+      const groupOf = (id: string): number => Math.max(0, groups.findIndex((g) => g.includes(id)));
+      const home = groupOf(newest.n.id);
+      const cutServers = all.filter((x) => groupOf(x.n.id) !== home);
+      const cutWorkers = st.workers.filter((w) => groupOf(w.id) !== home).map((w) => w.id);
+      if (cutServers.length === 0 && cutWorkers.length > 0)
+        return S(
+          `Healed: ${list(cutWorkers, 'en')} ${cutWorkers.length === 1 ? 'reaches' : 'reach'} the servers again. The servers were never split, so leader ${newest.n.id} (term ${newest.f.term}) simply serves ${cutWorkers.length === 1 ? 'it' : 'them'} again: nothing to catch up, no new term.`,
+          `已恢复：${list(cutWorkers, 'zh')} 重新连上了服务器。服务器之间从未被隔开，所以领导者 ${newest.n.id}（任期 ${newest.f.term}）照常为${cutWorkers.length === 1 ? '它' : '它们'}服务：没有要追赶的条目，也没有新任期。`,
+        );
+    }
     return S(
       `Healed: servers that were cut off see the higher term ${newest.f.term} and follow leader ${newest.n.id}.${overS(false).en}`,
       `已恢复：被隔开的服务器看到更高的任期 ${newest.f.term}，跟随领导者 ${newest.n.id}。${overS(false).zh}`,

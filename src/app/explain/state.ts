@@ -72,6 +72,8 @@ export interface ExplainState {
   recentlyHealed: boolean;
   /** The newest repair at or before t (what recentlyHealed refers to). */
   lastRepair: Repair | null;
+  /** The groups of the newest partition that ended at or before t (who was cut off from whom). */
+  lastPartitionGroups: readonly (readonly NodeId[])[] | null;
   /** The engine's cluster metrics at the newest sample ≤ t (samples lag events by up to one period). */
   metrics: Record<string, number | null>;
   /** When that sample was taken (null: none yet). */
@@ -101,6 +103,14 @@ export interface Repair {
   /** heal/restore: a network fault ended; restart: a crashed node came back. */
   kind: 'heal' | 'restore' | 'restart';
   node?: NodeId;
+}
+
+function lastEndedPartition(ix: RunIndex, t: number): NodeId[][] | null {
+  for (let k = ix.partitions.length - 1; k >= 0; k--) {
+    const p = ix.partitions[k];
+    if (p.end !== null && p.end <= t) return p.groups;
+  }
+  return null;
 }
 
 function lastRepairAt(ix: RunIndex, t: number): Repair | null {
@@ -181,6 +191,7 @@ export function deriveExplainState(input: ExplainInput): ExplainState {
     slow: state.nodes.filter((n) => n.up && n.slowFactor > 1).map((n) => ({ node: n.id, factor: n.slowFactor })),
     recentlyHealed: !faultNow && repair !== null && t - repair.t <= healWindowMs,
     lastRepair: repair,
+    lastPartitionGroups: lastEndedPartition(ix, t),
     metrics: state.metrics?.cluster ?? {},
     sampledAt: state.sampledAt,
     countNotes,
