@@ -191,7 +191,7 @@ export function degrade(st: ExplainState): Sentence {
     const alarmS = falseAlarm
       ? S(
           ` No link is cut: the failure detector (detectTimeoutMs ${cfg.detectTimeoutMs} ms without progress) took${slowS.en} for a partition — from inside, the two look the same.`,
-          `没有链路被切断：故障检测器（detectTimeoutMs ${cfg.detectTimeoutMs} ms 没有进展）把${slowS.zh}当成了网络分区——从内部看，两者一模一样。`,
+          `没有链路被切断：故障检测器（detectTimeoutMs ${cfg.detectTimeoutMs} ms 没有进展）把 ${slowS.zh}当成了网络分区——从内部看，两者一模一样。`,
         )
       : S('', '');
     const n = eventual.length;
