@@ -198,12 +198,14 @@ export function raft(st: ExplainState): Sentence {
     );
   if (st.recentlyHealed) {
     const over = typeof st.metrics.overwrittenEntries === 'number' ? st.metrics.overwrittenEntries : 0;
-    // About one restarted server ("it") or the servers that were cut off ("they").
+    // About one restarted server ("it") or the servers that were cut off ("they"). The count is the
+    // run's: a restarted server is not said to own it (s2's restart was credited with the 10 entries
+    // a deposed leader lost after an earlier heal).
     const overS = (one: boolean) =>
       over > 0
         ? S(
-            ` ${one ? 'Its' : 'Their'} uncommitted entries that conflicted with the leader's log were overwritten (overwritten entries ${over}): Raft logs do diverge — only committed prefixes never disagree, and committed entries never change.`,
-            `${one ? '它' : '它们'}日志中与领导者冲突的未提交条目被覆盖了（被覆盖的条目 ${over}）：Raft 的日志确实会分歧——只有已提交的前缀永不分歧，已提交的条目永远不变。`,
+            ` ${one ? "Uncommitted entries that conflicted with a leader's log have been overwritten in this run" : "Their uncommitted entries that conflicted with the leader's log were overwritten"} (overwritten entries ${over}): Raft logs do diverge — only committed prefixes never disagree, and committed entries never change.`,
+            `${one ? '本次运行中，与领导者日志冲突的未提交条目已被覆盖' : '它们日志中与领导者冲突的未提交条目被覆盖了'}（被覆盖的条目 ${over}）：Raft 的日志确实会分歧——只有已提交的前缀永不分歧，已提交的条目永远不变。`,
           )
         : S(` Nothing had to be overwritten: every entry ${one ? 'it holds' : 'they hold'} is in the leader's log too.`, `没有条目需要覆盖：${one ? '它' : '它们'}持有的每个条目领导者的日志里也有。`);
     const r = st.lastRepair;
