@@ -333,6 +333,25 @@ describe('the explanation is true for the configuration on screen (real runs)', 
     expect(alarms).toBeGreaterThan(0);
   });
 
+  it('SSP: no worker is named both waiting at the bound and among the slowest ("w0, w1, w4, w5 are … ahead of the slowest worker (w0, w2, …)"); s = 0 waits at a barrier, never "0 clocks ahead"', () => {
+    // "w0, w2–w7" → [w0, w2, …, w7]
+    const ids = (text: string): string[] =>
+      text.split(/, | and /).flatMap((part) => {
+        const m = /^w(\d+)–w(\d+)$/.exec(part.trim());
+        return m ? Array.from({ length: Number(m[2]) - Number(m[1]) + 1 }, (_, k) => `w${Number(m[1]) + k}`) : [part.trim()];
+      });
+    let named = 0;
+    each((r, t, en) => {
+      expect(en, `${r.label} @${t}`).not.toMatch(/s = 0 clocks ahead/);
+      const m = /^(.*?) (?:is|are|has|have) .*?the slowest(?: worker)? \((.*?) at clock/.exec(en);
+      if (!m) return;
+      named++;
+      const waiting = new Set(ids(m[1]));
+      for (const id of ids(m[2])) expect(waiting.has(id), `${r.label} @${t}: ${en}`).toBe(false);
+    });
+    expect(named).toBeGreaterThan(0);
+  });
+
   it('no note gives a negative staleness (a Kafka replica applying after an unclean election read "staleness -32")', () => {
     let cutBack = 0;
     for (const r of runs)

@@ -50,7 +50,12 @@ export function ssp(st: ExplainState): Sentence {
   }
   if (st.isolated.length > 0) {
     const others = st.workers.filter((w) => w.up && !st.isolated.includes(w.id)).map((w) => w.id);
-    if (blocked.length > 0 || raw === 0)
+    if (raw === 0)
+      return S(
+        `${list(st.isolated, 'en')} cannot reach ${server}, so ${st.isolated.length === 1 ? 'its clock stops' : 'their clocks stop'}; with s = 0 (BSP) the others finish their clock and block at the barrier (${list(blocked.length ? blocked : others, 'en')} waiting). SSP keeps the clock gap ≤ s and gives up availability once the bound is hit (PC) — bounded staleness, not linearizability.`,
+        `${list(st.isolated, 'zh')} 连不上 ${server}，时钟停住了；s = 0（BSP）时，其他节点做完当前时钟就卡在屏障处阻塞（${list(blocked.length ? blocked : others, 'zh')} 在等待）。SSP 保证时钟差 ≤ s，一旦触及界限就放弃可用性（PC）——这是有界陈旧，不是线性一致。`,
+      );
+    if (blocked.length > 0)
       return S(
         `${list(st.isolated, 'en')} cannot reach ${server}, so ${st.isolated.length === 1 ? 'its clock stops' : 'their clocks stop'}; the others ran up to s = ${s} clocks ahead and now block at the bound (${list(blocked.length ? blocked : others, 'en')} waiting). SSP keeps the clock gap ≤ s and gives up availability once the bound is hit (PC) — bounded staleness, not linearizability.`,
         `${list(st.isolated, 'zh')} 连不上 ${server}，时钟停住了；其他节点最多领先 s = ${s} 个时钟，现在卡在界限处阻塞（${list(blocked.length ? blocked : others, 'zh')} 在等待）。SSP 保证时钟差 ≤ s，一旦触及界限就放弃可用性（PC）——这是有界陈旧，不是线性一致。`,
@@ -62,8 +67,16 @@ export function ssp(st: ExplainState): Sentence {
   }
   if (blocked.length > 0) {
     const slow = st.slow[0];
-    const whoEn = slowest ? ` (${list(slowest, 'en')} at clock ${srv!.minClock})` : slow ? ` (${slow.node}, ×${factor(slow.factor)})` : '';
-    const whoZh = slowest ? `（${list(slowest, 'zh')}，时钟 ${srv!.minClock}）` : slow ? `（${slow.node}，×${factor(slow.factor)}）` : '';
+    // The server's slowest may still count a waiting worker whose clock it has not heard yet: a
+    // worker is never named both ahead of the slowest and among them.
+    const behind = slowest?.filter((id) => !blocked.includes(id)) ?? [];
+    const whoEn = behind.length ? ` (${list(behind, 'en')} at clock ${srv!.minClock})` : slow ? ` (${slow.node}, ×${factor(slow.factor)})` : '';
+    const whoZh = behind.length ? `（${list(behind, 'zh')}，时钟 ${srv!.minClock}）` : slow ? `（${slow.node}，×${factor(slow.factor)}）` : '';
+    if (raw === 0)
+      return S(
+        `${list(blocked, 'en')} ${blocked.length === 1 ? 'has' : 'have'} finished ${blocked.length === 1 ? 'its' : 'their'} clock and ${blocked.length === 1 ? 'waits' : 'wait'} at the barrier for the slowest${whoEn}: with s = 0 no worker starts a clock before every worker has finished the last (wait fraction ${waitText}).`,
+        `${list(blocked, 'zh')} 已做完这个时钟，正在屏障处等最慢的节点${whoZh}：s = 0 时，所有节点都做完上一个时钟之前，谁也不能开始下一个（等待占比 ${waitText}）。`,
+      );
     // The bound is on clocks; the strip's staleness counts versions (8 workers: 25 beside "≤ 4").
     return S(
       `${list(blocked, 'en')} ${blocked.length === 1 ? 'is' : 'are'} s = ${s} clocks ahead of the slowest worker${whoEn} and ${blocked.length === 1 ? 'waits' : 'wait'} at the bound: the clock gap stays ≤ ${s}, paid for in waiting (wait fraction ${waitText}).`,
