@@ -304,7 +304,7 @@ describe('the explanation is true for the configuration on screen (real runs)', 
     let workersOnly = 0;
     each((r, t, en, _zh, st) => {
       if (/servers that were cut off see the higher term/.test(en)) {
-        const g = st.lastPartitionGroups;
+        const g = st.lastPartition?.groups ?? null;
         expect(g, `${r.label} @${t}`).not.toBeNull();
         const groupOf = (id: string) => Math.max(0, g!.findIndex((x) => x.includes(id)));
         const serverGroups = new Set(st.servers.map((n) => groupOf(n.id)));

@@ -216,7 +216,8 @@ export function raft(st: ExplainState): Sentence {
       );
     // A partition that cut off only workers left the servers one group: no server saw a higher term
     // ("servers that were cut off see the higher term 1" followed a cut of w4, w5 alone).
-    const groups = r?.kind === 'heal' ? st.lastPartitionGroups : null;
+    // (Only the partition this heal ended: a heal of cut links says nothing of an older partition.)
+    const groups = r?.kind === 'heal' && st.lastPartition?.end === r.t ? st.lastPartition.groups : null;
     if (groups) {
       // An unlisted node is in the first group (the partition action's rule).
       const groupOf = (id: string): number => Math.max(0, groups.findIndex((g) => g.includes(id)));

@@ -72,8 +72,8 @@ export interface ExplainState {
   recentlyHealed: boolean;
   /** The newest repair at or before t (what recentlyHealed refers to). */
   lastRepair: Repair | null;
-  /** The groups of the newest partition that ended at or before t (who was cut off from whom). */
-  lastPartitionGroups: readonly (readonly NodeId[])[] | null;
+  /** The newest partition that ended at or before t: who was cut off from whom, and when it ended. */
+  lastPartition: { groups: readonly (readonly NodeId[])[]; end: number } | null;
   /** The engine's cluster metrics at the newest sample ≤ t (samples lag events by up to one period). */
   metrics: Record<string, number | null>;
   /** When that sample was taken (null: none yet). */
@@ -105,10 +105,10 @@ export interface Repair {
   node?: NodeId;
 }
 
-function lastEndedPartition(ix: RunIndex, t: number): NodeId[][] | null {
+function lastEndedPartition(ix: RunIndex, t: number): { groups: NodeId[][]; end: number } | null {
   for (let k = ix.partitions.length - 1; k >= 0; k--) {
     const p = ix.partitions[k];
-    if (p.end !== null && p.end <= t) return p.groups;
+    if (p.end !== null && p.end <= t) return { groups: p.groups, end: p.end };
   }
   return null;
 }
@@ -191,7 +191,7 @@ export function deriveExplainState(input: ExplainInput): ExplainState {
     slow: state.nodes.filter((n) => n.up && n.slowFactor > 1).map((n) => ({ node: n.id, factor: n.slowFactor })),
     recentlyHealed: !faultNow && repair !== null && t - repair.t <= healWindowMs,
     lastRepair: repair,
-    lastPartitionGroups: lastEndedPartition(ix, t),
+    lastPartition: lastEndedPartition(ix, t),
     metrics: state.metrics?.cluster ?? {},
     sampledAt: state.sampledAt,
     countNotes,
