@@ -28,8 +28,7 @@ describe('timeline axis: seconds', () => {
 
 describe('timeline lane names', () => {
   it("keep the stylesheet's size where the lane holds it, else fit the lane, down to 12 px", () => {
-    // fs is the view's type (0.933 rem: 14 px at a 15-px root); the stylesheet's 0.867 rem is 13 px.
-    expect(laneLabelPx(30, 0.933 * 15)).toBeCloseTo(0.867 * 15, 1);
+    expect(laneLabelPx(30, 15)).toBeCloseTo(0.867 * 15);
     // Eight lanes in a presenter's lesson panel at 1920 px: 15.6 px apart, 24 px type.
     const px = laneLabelPx(15.6, 24);
     expect(px).toBeLessThanOrEqual(15.6 - 2);

@@ -137,8 +137,8 @@ export function drawLanes(layer: Layer, ix: RunIndex, f: LaneFrame): void {
     .attr('height', 8);
 }
 
-/** .cv-lane-label's size (0.867 rem), in em of the view's type (.cv-view, 0.933 rem): `fs`. */
-const LANE_LABEL_EM = 0.867 / 0.933;
+/** .cv-lane-label's size, in em of the view's type. */
+const LANE_LABEL_EM = 0.867;
 
 /**
  * A lane name's type size in px: the stylesheet's where the lane holds it, else as large as the
