@@ -19,7 +19,8 @@ function facts(n: NodeState): DegradeFacts | null {
 }
 
 /** The merge rule and what it costs, for the running knobs. */
-function mergeCost(st: ExplainState): Sentence {
+/** `oneSide`: the workers went eventual on a false alarm (no cut), so every one of them is one side. */
+function mergeCost(st: ExplainState, oneSide: boolean): Sentence {
   if (st.cfg.kind !== 'degrade') return S('', '');
   const cfg = st.cfg;
   // The merge's own count (its note), not the strip's sample: a sample from before the merge read
@@ -32,6 +33,12 @@ function mergeCost(st: ExplainState): Sentence {
         ? S("discard: the minority side's local steps are thrown away", '丢弃：少数派一侧的本地训练步被扔掉')
         : S(`discard: the minority side's local steps are thrown away (lost work ${num(lostWork)})`, `丢弃：少数派一侧的本地训练步被扔掉（丢失的工作 ${num(lostWork)}）`);
     case 'average':
+      // One side: the workers' own local models are averaged ("each side's work is diluted by the other's" had no other side).
+      if (oneSide)
+        return S(
+          "average of every worker's local model: no steps are discarded, but each worker's local steps are diluted by the others'",
+          '对每个工作节点的本地模型取平均：没有训练步被丢弃，但每个节点的本地训练成果都被其他节点稀释了',
+        );
       return cfg.averageWeights === 'equal'
         ? S(
             "average, each side weighted equally: a minority worker gets more say than a majority one (local SGD would weight every worker equally, so each side by its size). No side's steps are discarded, but each side's work is diluted by the other's",
@@ -141,9 +148,9 @@ export function degrade(st: ExplainState): Sentence {
   }
   const merged = st.recent.merge;
   if (merging.length > 0 || (merged && eventual.length === 0 && !st.partition)) {
-    const cost = mergeCost(st);
     // After a false alarm (a slow worker, no cut) nothing healed: the workers hear each other again.
     const healed = st.lastRepair !== null && st.lastRepair.kind !== 'restart';
+    const cost = mergeCost(st, !healed);
     const head = healed
       ? S(`Healed: the sides ${merging.length ? 'are merging' : 'merged'}`, `已恢复：两侧${merging.length ? '正在合并' : '已经合并'}`)
       : S(
