@@ -233,6 +233,17 @@ test("a chart's end labels sit above its x axis: lines that end at staleness 0 h
   }
 });
 
+test("1280 px: Raft's seven message kinds fit the timeline's legend line (the seventh, \"parameters\", sat behind the fade)", async ({ page }) => {
+  for (const lang of ['en', 'zh'] as const) {
+    await openAt(page, [1280, 720], 'raft-ps-majority', 6000, { lang });
+    const legend = page.locator('.view-timeline .cv-kinds');
+    await expect(legend.locator('label')).toHaveCount(7);
+    const fit = await legend.evaluate((el) => ({ over: el.lastElementChild!.getBoundingClientRect().right - el.getBoundingClientRect().right, faded: el.classList.contains('more-after') }));
+    expect(fit.over, `${lang}: the last kind ends inside the line`).toBeLessThanOrEqual(0);
+    expect(fit.faded, lang).toBe(false);
+  }
+});
+
 test('a timeline legend longer than its line fades at the edge that has more, and follows the scroll', async ({ page }) => {
   await openAt(page, [1280, 720], 'paxos-vs-2pc', 5000, { lang: 'en', query: { present: '1' } });
   const legend = page.locator('.cv-kinds');
