@@ -114,9 +114,9 @@ export function parseCliArgs(argv: readonly string[]): ArgsResult {
 
   const seed = values.get('seed');
   if (seed !== undefined) {
-    const n = /^-?\d+$/.test(seed.trim()) ? Number(seed) : NaN;
-    if (!Number.isSafeInteger(n)) errors.push(`--seed: "${seed}" is not an integer`);
-    else args.seed = n;
+    const r = parseSeed(seed);
+    if (typeof r === 'string') errors.push(r);
+    else args.seed = r;
   }
 
   const until = values.get('until');
@@ -146,9 +146,21 @@ export function parseCliArgs(argv: readonly string[]): ArgsResult {
 
   const backend = values.get('backend');
   if (backend !== undefined) {
-    if ((cliBackends as readonly string[]).includes(backend)) args.backend = backend as CliBackend;
-    else errors.push(`--backend: "${backend}" is not one of ${cliBackends.join(', ')}`);
+    const r = parseBackend(backend);
+    if (r.ok) args.backend = r.backend;
+    else errors.push(r.error);
   }
 
   return errors.length > 0 ? { ok: false, errors } : { ok: true, args };
+}
+
+/** `--seed`'s value: an integer, or the error line (sim and sweep say it alike). */
+export function parseSeed(raw: string): number | string {
+  const n = /^-?\d+$/.test(raw.trim()) ? Number(raw) : NaN;
+  return Number.isSafeInteger(n) ? n : `--seed: "${raw}" is not an integer`;
+}
+
+/** `--backend`'s value: one of cliBackends, or the error line. */
+export function parseBackend(raw: string): { ok: true; backend: CliBackend } | { ok: false; error: string } {
+  return (cliBackends as readonly string[]).includes(raw) ? { ok: true, backend: raw as CliBackend } : { ok: false, error: `--backend: "${raw}" is not one of ${cliBackends.join(', ')}` };
 }

@@ -4,7 +4,7 @@ import type { MetricName, Scenario } from '../scenario/schema';
 import { metricNames } from '../scenario/schema';
 import { validateScenario } from '../scenario/validate';
 import { resolveScenario } from './builtins';
-import { cliBackends, type CliBackend } from './args';
+import { parseBackend, parseSeed, type CliBackend } from './args';
 
 /**
  * `npm run sweep`: one scenario run once per value of a knob, same seed, and a metric for each.
@@ -114,8 +114,10 @@ export function parseSweepArgs(
   if (!metric || !(metricNames as readonly string[]).includes(metric)) return { ok: false, error: `--metric must be one of ${metricNames.join(', ')}` };
   if (at !== undefined && !(at >= 0)) return { ok: false, error: '--at must be a non-negative number of ms' };
   if (json && jsonl) return { ok: false, error: '--json and --jsonl: choose one output' };
-  if (seed !== undefined && !(/^-?\d+$/.test(seed.trim()) && Number.isSafeInteger(Number(seed)))) return { ok: false, error: `--seed: "${seed}" is not an integer` };
-  if (backend !== undefined && !(cliBackends as readonly string[]).includes(backend)) return { ok: false, error: `--backend: "${backend}" is not one of ${cliBackends.join(', ')}` };
+  const seedN = seed === undefined ? undefined : parseSeed(seed);
+  if (typeof seedN === 'string') return { ok: false, error: seedN };
+  const be = backend === undefined ? undefined : parseBackend(backend);
+  if (be && !be.ok) return { ok: false, error: be.error };
   const vals = values.split(',').map((v) => v.trim()).filter(Boolean).map((v) => (/^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v));
   if (vals.length === 0) return { ok: false, error: '--values: no value given' };
   return {
@@ -129,8 +131,8 @@ export function parseSweepArgs(
       json,
       ...(jsonl ? { jsonl } : {}),
       ...(shard ? { shard } : {}),
-      ...(seed !== undefined ? { seed: Number(seed) } : {}),
-      ...(backend !== undefined ? { backend: backend as CliBackend } : {}),
+      ...(seedN !== undefined ? { seed: seedN } : {}),
+      ...(be?.ok ? { backend: be.backend } : {}),
     },
   };
 }
@@ -155,12 +157,17 @@ export interface SweepRun {
   scenario: Scenario;
 }
 
+/** The scenario a sweep runs: with --seed, that seed. */
+export function sweepBase(sc: Scenario, args: Pick<SweepArgs, 'seed'>): Scenario {
+  return args.seed === undefined ? sc : { ...sc, seed: args.seed };
+}
+
 /**
  * The scenarios of args' shard (all values without one), each checked before any runs: a bad
  * value is reported with the others, naming the value and the field, and nothing has run.
  */
 export function sweepRuns(sc: Scenario, args: SweepArgs): { ok: true; runs: SweepRun[] } | { ok: false; errors: string[] } {
-  const base = args.seed === undefined ? sc : { ...sc, seed: args.seed };
+  const base = sweepBase(sc, args);
   const runs: SweepRun[] = [];
   const errors: string[] = [];
   for (const index of shardOf(args.values.map((_, k) => k), args.shard)) {
@@ -285,7 +292,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return 2;
   }
   console.log = (...a: unknown[]) => console.error(...a); // stdout carries only the result
-  const sc = args.seed === undefined ? loaded.scenario : { ...loaded.scenario, seed: args.seed };
+  const sc = sweepBase(loaded.scenario, args);
   const onRow = args.jsonl ? (row: SweepRow, index: number) => process.stdout.write(`${JSON.stringify(sweepLine(sc, args, row, index))}\n`) : undefined;
   const rows = await runSweep(checked.runs, args, onRow);
   if (!args.jsonl) process.stdout.write(`${sweepOutput({ scenario: sc.id, seed: sc.seed, knob: args.knob, metric: args.metric, at: args.at ?? null }, rows, args.json)}\n`);
