@@ -198,6 +198,29 @@ describe('the explanation is true for the configuration on screen (real runs)', 
     expect(pending).toBeGreaterThan(0);
   });
 
+  it('Raft: "about one election timeout" is said only of a candidacy its own timer started; one a timeout action forced says so (Figure 8\'s script forces every election)', () => {
+    let timer = 0;
+    let forced = 0;
+    each((r, t, en, zh) => {
+      if (r.sim.scenario.strategy.kind !== 'raft-ps' || !/ won the election for term/.test(en)) return;
+      const ix = indexOf(r.sim);
+      const won = /(s\d+) won the election for term (\d+)/.exec(en)!;
+      const started = ix.notes.filter((n) => n.what === 'electionStarted' && n.node === won[1] && n.t <= t && 'term' in n.data && n.data.term === Number(won[2])).at(-1)!;
+      const byAction = ix.actions.some((a) => a.t === started.t && a.action.do === 'timeout' && a.action.node === won[1]);
+      if (/about one election timeout/.test(en)) {
+        timer++;
+        expect(byAction, `${r.label} @${t}: ${won[1]}'s candidacy was forced`).toBe(false);
+      }
+      if (/stood for election because the script forced a timeout on it/.test(en)) {
+        forced++;
+        expect(byAction, `${r.label} @${t}`).toBe(true);
+        expect(zh).toContain('是因为脚本对它强制触发了超时');
+      }
+    });
+    expect(timer).toBeGreaterThan(0);
+    expect(forced).toBeGreaterThan(0);
+  });
+
   it('Kafka: "healed" never stands beside lost updates without saying they stay lost (acks=1 lost 8 and the caption said only "Healed")', () => {
     let said = 0;
     each((r, t, en, zh, st) => {

@@ -183,12 +183,20 @@ export function raft(st: ExplainState): Sentence {
             `It appends a no-op of term ${newest.f.term}; once a majority stores it, it commits, and every entry before it with it (Figure 8).`,
             `它追加一条任期 ${newest.f.term} 的空操作条目；多数派存下后它即提交，之前的所有条目随之提交（图 8）。`,
           );
+    // A candidacy forced by a `timeout` action did not wait for a timer: the pause is then the
+    // script's (or the user's) doing, and "about one election timeout" would name the wrong cause.
+    const forced = st.forcedElection(newest.n.id, newest.f.term);
+    const who = forced === 'user' ? S('you forced', '你对它强制触发了') : S('the script forced', '脚本对它强制触发了');
+    const pause = forced
+      ? S(
+          `${newest.n.id} stood for election because ${who.en} a timeout on it, not because its timer ran out: how long commits paused was set by when that timeout was forced, not by one election timeout${gapS.en}.`,
+          `${newest.n.id} 成为候选者，是因为${who.zh}超时，而不是它的计时器到期：提交中断多久，取决于何时强制超时，而不是一个选举超时${gapS.zh}。`,
+        )
+      : S(`The pause in commits was about one election timeout plus one round${gapS.en}.`, `提交中断的时间大约是一个选举超时加一轮通信${gapS.zh}。`);
     return join([
       S(`${newest.n.id} won the election for term ${newest.f.term} with a majority of votes.`, `${newest.n.id} 以多数票赢得任期 ${newest.f.term} 的选举。`),
       noop,
-      resumed
-        ? S(`The pause in commits was about one election timeout plus one round${gapS.en}.`, `提交中断的时间大约是一个选举超时加一轮通信${gapS.zh}。`)
-        : S(`Nothing has committed in term ${newest.f.term} yet.`, `任期 ${newest.f.term} 还没有提交任何条目。`),
+      resumed ? pause : S(`Nothing has committed in term ${newest.f.term} yet.`, `任期 ${newest.f.term} 还没有提交任何条目。`),
     ]);
   }
   if (crashed.length > 0)

@@ -92,6 +92,11 @@ export interface ExplainState {
   crashedAt: Record<NodeId, number>;
   firstViolation: ViolationEvent | null;
   stepMs: number;
+  /**
+   * Where `node`'s candidacy for `term` came from a forced `timeout` action (the script's or the
+   * user's) rather than its own election timer: that action's source; null otherwise.
+   */
+  forcedElection: (node: NodeId, term: number) => 'timeline' | 'user' | null;
 }
 
 function broken(l: LinkState): boolean {
@@ -166,6 +171,20 @@ export function deriveExplainState(input: ExplainInput): ExplainState {
     const names: NoteName[] = replay ? ['replayAccepted', 'replayRejected'] : ['tamperAccepted', 'tamperRejected'];
     return names.reduce((k, what) => k + countNotes(what, onLink), 0) >= count;
   };
+  const forcedElection = (node: NodeId, term: number): 'timeline' | 'user' | null => {
+    let started: number | null = null;
+    for (let i = lastAtOrBefore(ix.notes, t, (n) => n.t); i >= 0 && started === null; i--) {
+      const n = ix.notes[i];
+      if (n.what === 'electionStarted' && n.node === node && 'term' in n.data && n.data.term === term) started = n.t;
+    }
+    if (started === null) return null;
+    // becomeCandidate runs in the action's own event, so a forced candidacy starts at its time.
+    for (let k = lastAtOrBefore(ix.actions, started, (a) => a.t); k >= 0 && ix.actions[k].t === started; k--) {
+      const a = ix.actions[k];
+      if (a.action.do === 'timeout' && (a.action.node === node || a.action.node.startsWith('@'))) return a.source;
+    }
+    return null;
+  };
   const tampered = state.links.flatMap((l) => (l.tamper && !spent(l.from, l.to, l.tamper.count, l.tamper.attack === 'replay') ? [{ from: l.from, to: l.to, ...l.tamper }] : []));
   const byzantine = state.nodes.flatMap((n) => (n.byzantine ? [{ node: n.id, ...n.byzantine }] : []));
   return {
@@ -202,6 +221,7 @@ export function deriveExplainState(input: ExplainInput): ExplainState {
     crashedAt,
     firstViolation: v && v.t <= t ? v : null,
     stepMs: input.stepMs,
+    forcedElection,
   };
 }
 
