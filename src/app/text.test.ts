@@ -198,6 +198,22 @@ describe('the explanation is true for the configuration on screen (real runs)', 
     expect(pending).toBeGreaterThan(0);
   });
 
+  it('ASP: "no worker waits for another" beside an availability under 1 says who completed no step (pacelc\'s asp variant said 0.88 with no reason)', () => {
+    let explained = 0;
+    each((r, t, en, zh, st) => {
+      const m = /no worker waits for another \(availability ([\d.]+)(: ([^)]*))?\)(; (\S+) (is|are) only waiting)?/.exec(en);
+      if (!m || Number(m[1]) >= 1) return;
+      expect(m[3] ?? m[5], `${r.label} @${t}: ${en}`).toBeDefined();
+      if (m[3]) {
+        explained++;
+        const named = /^(.*) completed no step in the last/.exec(m[3])![1];
+        for (const id of st.unavailableWorkers) if (!m[5]?.includes(id)) expect(named, `${r.label} @${t}`).toContain(id);
+        expect(zh).toMatch(/这一指标把它(们)?算作不可用/);
+      }
+    });
+    expect(explained).toBeGreaterThan(0);
+  });
+
   it('Raft: "about one election timeout" is said only of a candidacy its own timer started; one a timeout action forced says so (Figure 8\'s script forces every election)', () => {
     let timer = 0;
     let forced = 0;

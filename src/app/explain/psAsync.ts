@@ -69,7 +69,15 @@ export function psAsync(st: ExplainState): Sentence {
   // Waiting on the server's reply is not waiting on another worker: say which it is.
   const note = waiting.length > 0 ? S(`; ${list(waiting, 'en')} ${waiting.length === 1 ? 'is' : 'are'} only waiting for ${server}'s reply to a pull`, `；${list(waiting, 'zh')} 只是在等 ${server} 回复拉取请求`) : S('', '');
   // Availability looks back 10 × stepMs: quote it once the window has filled.
-  const avail = st.t >= 10 * st.stepMs ? S(` (availability ${a})`, `（可用性 ${a}）`) : S('', '');
+  // Below 1 with nobody waiting, say who finished no step in that window ("no worker waits …
+  // (availability 0.88)" read as a contradiction when a slow step was the reason).
+  const idle = st.unavailableWorkers.filter((id) => !waiting.includes(id));
+  const windowS = num((10 * st.stepMs) / 1000);
+  const why =
+    idle.length > 0 && st.availability !== null && st.availability < 1
+      ? S(`: ${list(idle, 'en')} completed no step in the last ${windowS} s, which the metric counts as unavailable`, `：${list(idle, 'zh')} 在过去 ${windowS} s 内没有完成任何一步，这一指标把${idle.length === 1 ? '它' : '它们'}算作不可用`)
+      : S('', '');
+  const avail = st.t >= 10 * st.stepMs ? S(` (availability ${a}${why.en})`, `（可用性 ${a}${why.zh}）`) : S('', '');
   // "Healthy" is not the word while an attacker is at work (the attack sentence comes first).
   const healthy = st.attacked ? S('No worker waits for another', '工作节点之间互不等待') : S('Healthy: no worker waits for another', '运行正常：工作节点之间互不等待');
   // Before the first update lands nobody misses one yet: "miss … (staleness 0)" contradicted itself.

@@ -84,6 +84,8 @@ export interface ExplainState {
    */
   countNotes: (what: NoteName, pred?: (n: NoteEvent) => boolean, at?: number) => number;
   availability: number | null;
+  /** Live workers that counted as unavailable (node availability 0) at the sample. */
+  unavailableWorkers: NodeId[];
   staleness: number | null;
   divergence: number | null;
   /** The newest note of each name within recentMs before t. */
@@ -215,6 +217,7 @@ export function deriveExplainState(input: ExplainInput): ExplainState {
     sampledAt: state.sampledAt,
     countNotes,
     availability: state.metrics?.cluster.availability ?? null,
+    unavailableWorkers: workers.filter((w) => w.up && state.metrics?.nodes[w.id]?.availability === 0).map((w) => w.id),
     staleness: state.metrics?.cluster.staleness ?? null,
     divergence: state.metrics?.cluster.divergence ?? null,
     recent,
