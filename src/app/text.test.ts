@@ -214,6 +214,22 @@ describe('the explanation is true for the configuration on screen (real runs)', 
     expect(explained).toBeGreaterThan(0);
   });
 
+  it('whole-vector writes: "lost updates now N" below an earlier sample says it was higher and why it can fall (coordination-fencing went 4 → 1 → 2 with no word)', () => {
+    let fell = 0;
+    each((r, t, en, zh, st) => {
+      const m = /lost updates now (\d+)(; it was (\d+) earlier in the run)?/.exec(en);
+      if (!m) return;
+      const shown = indexOf(r.sim).metrics.filter((x) => x.t <= (st.sampledAt ?? t)).map((x) => x.value.cluster.lostUpdates ?? 0);
+      const peak = Math.max(0, ...shown);
+      if (peak > Number(m[1])) {
+        fell++;
+        expect(Number(m[3]), `${r.label} @${t}: ${en}`).toBe(peak);
+        expect(zh).toContain(`本次运行中曾达到 ${peak}`);
+      } else expect(m[2], `${r.label} @${t}`).toBeUndefined();
+    });
+    expect(fell).toBeGreaterThan(0);
+  });
+
   it('Raft: "about one election timeout" is said only of a candidacy its own timer started; one a timeout action forced says so (Figure 8\'s script forces every election)', () => {
     let timer = 0;
     let forced = 0;

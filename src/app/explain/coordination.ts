@@ -169,7 +169,18 @@ function lockSentence(st: ExplainState): Sentence {
         : S(`${d.from} wrote under fencing token ${tokenText(d.token)}, from a grant the service had already moved past.`, `${d.from} 带着防护令牌 ${tokenText(d.token)} 写入，而这次授予在协调服务那里早已过时。`);
     // The lost-update count once a metric sample has seen this write (samples lag events).
     const lost = st.sampledAt !== null && st.sampledAt >= accepted.t ? metric(st, 'lostUpdates') : null;
-    const lostS = lost === null ? S('', '') : S(` (lost updates now ${num(lost)})`, `（当前丢失的更新 ${num(lost)}）`);
+    // The count is of acknowledged updates off the current lineage, so it can fall: say why when
+    // it has ("now 1" after "now 4" left a class asking where three lost updates went).
+    const peak = lost === null ? null : st.metricPeak('lostUpdates');
+    const lostS =
+      lost === null
+        ? S('', '')
+        : set && peak !== null && peak > lost
+          ? S(
+              ` (lost updates now ${num(lost)}; it was ${num(peak)} earlier in the run: it counts acknowledged updates missing from the current parameters, and with whole-vector writes a later write based on an earlier read can put some back)`,
+              `（当前丢失的更新 ${num(lost)}；本次运行中曾达到 ${num(peak)}：它统计的是当前参数中缺失的已确认更新，整向量写入时，之后一次基于更早读取的写入可能把其中一些带回来）`,
+            )
+          : S(` (lost updates now ${num(lost)})`, `（当前丢失的更新 ${num(lost)}）`);
     const what = set
       ? S(`its whole-vector write replaced everything written since its read${lostS.en}`, `它写回的整个向量覆盖了它读取之后写入的一切${lostS.zh}`)
       : S(`its gradient, computed on old parameters, was applied after the newer holder's${lostS.en}`, `它基于旧参数算出的梯度被应用在新持有者之后${lostS.zh}`);

@@ -83,6 +83,8 @@ export interface ExplainState {
    * where a sampled metric lags. At `sampledAt` it matches a counter metric the strip shows.
    */
   countNotes: (what: NoteName, pred?: (n: NoteEvent) => boolean, at?: number) => number;
+  /** The highest value a cluster metric took in the samples up to the one shown (null: never a number). */
+  metricPeak: (name: string) => number | null;
   availability: number | null;
   /** Live workers that counted as unavailable (node availability 0) at the sample. */
   unavailableWorkers: NodeId[];
@@ -165,6 +167,14 @@ export function deriveExplainState(input: ExplainInput): ExplainState {
     for (let i = lastAtOrBefore(ix.notes, at, (n) => n.t); i >= 0; i--) if (ix.notes[i].what === what && (!pred || pred(ix.notes[i]))) k++;
     return k;
   };
+  const metricPeak = (name: string): number | null => {
+    let peak: number | null = null;
+    for (let i = lastAtOrBefore(ix.metrics, t, (m) => m.t); i >= 0; i--) {
+      const v = ix.metrics[i].value.cluster[name];
+      if (typeof v === 'number' && Number.isFinite(v) && (peak === null || v > peak)) peak = v;
+    }
+    return peak;
+  };
   // A man-in-the-middle with a message budget (`count`) stops once it has spent it, though the
   // link keeps its spec until an untamper: from then on it is not at work.
   const spent = (from: NodeId, to: NodeId, count: number | undefined, replay: boolean): boolean => {
@@ -216,6 +226,7 @@ export function deriveExplainState(input: ExplainInput): ExplainState {
     metrics: state.metrics?.cluster ?? {},
     sampledAt: state.sampledAt,
     countNotes,
+    metricPeak,
     availability: state.metrics?.cluster.availability ?? null,
     unavailableWorkers: workers.filter((w) => w.up && state.metrics?.nodes[w.id]?.availability === 0).map((w) => w.id),
     staleness: state.metrics?.cluster.staleness ?? null,
