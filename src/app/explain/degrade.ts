@@ -18,6 +18,27 @@ function facts(n: NodeState): DegradeFacts | null {
   return n.facts?.kind === 'degrade-worker' ? n.facts : null;
 }
 
+/**
+ * Whether a cut or partition lies behind the workers' latest switch to eventual mode: at any moment
+ * from the detector's window before that detection until now. Without one the detector fired on
+ * slowness (or a pause) — a false alarm — even if a partition had come and healed earlier.
+ */
+function episodeHadFault(st: ExplainState, detectMs: number): boolean {
+  const detected = st.lastNote('partitionDetected');
+  return detected === null ? st.lastRepair !== null && st.lastRepair.kind !== 'restart' : st.netFaultDuring(detected.t - detectMs, st.t);
+}
+
+/** The slow workers a false alarm took for a partition (empty: not a false alarm, or no slow worker behind it). */
+function falseAlarmSlow(st: ExplainState, detectMs: number): string[] {
+  const detected = st.lastNote('partitionDetected');
+  if (detected === null || episodeHadFault(st, detectMs)) return [];
+  const from = detected.t - detectMs;
+  // A worker that crashed in the window (or is down) explains the stall without any slowness.
+  if (st.workers.some((w) => !w.up || (st.crashedAt[w.id] ?? -Infinity) >= from)) return [];
+  const workers = new Set(st.workers.map((w) => w.id));
+  return st.slowDuring(from, detected.t).filter((id) => workers.has(id));
+}
+
 /** The merge rule and what it costs, for the running knobs. */
 /** `oneSide`: the workers went eventual on a false alarm (no cut), so every one of them is one side. */
 function mergeCost(st: ExplainState, oneSide: boolean): Sentence {
@@ -59,6 +80,25 @@ interface Side {
   ids: string[];
   majority: boolean;
   epoch: number;
+  /** The workers that see this side. */
+  holders: string[];
+  /** Its members stand on both sides of the partition: a view its detector took soon after the cut. */
+  spansCut: boolean;
+}
+
+/**
+ * A detector counts as its side every worker it heard within detectTimeoutMs, so one that switches
+ * soon after the cut still counts workers across it ("Every worker is on one side" was said under a
+ * partition at 1 s, and "with one-way or non-transitive cuts" of a clean two-way one).
+ */
+function staleViewS(stale: Side[], detectMs: number): Sentence {
+  if (stale.length === 0) return S('', '');
+  const v = stale[0];
+  const one = v.holders.length === 1;
+  return S(
+    ` ${setOf(v.ids)} is the view of ${list(v.holders, 'en')}: ${one ? 'its detector' : 'their detectors'} switched soon after the cut, while workers across it were still within the ${detectMs} ms ${one ? 'it counts' : 'they count'} as heard — a failure detector's view lags the network.`,
+    `${setOf(v.ids)} 是 ${list(v.holders, 'zh')} 的视角：${one ? '它' : '它们'}的故障检测器在切断后不久就切换了，那时切断另一侧的节点仍在${one ? '它' : '它们'}视作"听得到"的 ${detectMs} ms 之内——故障检测器的视角总是落后于网络。`,
+  );
 }
 
 /**
@@ -67,11 +107,20 @@ interface Side {
  * majority and take the same epoch, and the store cannot tell their writes apart.
  */
 function detectorEpochs(majors: Side[], storeS: Sentence): Sentence {
+  const stale = majors.some((m) => m.spansCut);
   if (majors.length > 1)
     return S(
-      ` ${majors.length} sides each believe they hold a majority (${majors.map((m) => setOf(m.ids)).join(' and ')}): with one-way or non-transitive cuts the detectors disagree, and epochs each side takes for itself can collide — an epoch is a fencing token only if one authority grants it once.`,
-      `有 ${majors.length} 侧都认为自己是多数派（${majors.map((m) => setOf(m.ids)).join(' 与 ')}）：单向或不可传递的切断让各侧的故障检测器看法不一，各自拿到的纪元号可能相撞——纪元号只有由一个权威只发一次时，才算得上防护令牌。`,
+      ` ${majors.length} sides each believe they hold a majority (${majors.map((m) => setOf(m.ids)).join(' and ')}): ${stale ? 'the detectors disagree' : 'with one-way or non-transitive cuts the detectors disagree'}, and epochs each side takes for itself can collide — an epoch is a fencing token only if one authority grants it once.`,
+      `有 ${majors.length} 侧都认为自己是多数派（${majors.map((m) => setOf(m.ids)).join(' 与 ')}）：${stale ? '各侧的故障检测器看法不一' : '单向或不可传递的切断让各侧的故障检测器看法不一'}，各自拿到的纪元号可能相撞——纪元号只有由一个权威只发一次时，才算得上防护令牌。`,
     );
+  if (majors.length === 1 && stale) {
+    const m = majors[0];
+    const one = m.holders.length === 1;
+    return S(
+      ` Only ${list(m.holders, 'en')} ${one ? 'believes it holds' : 'believe they hold'} a majority, ${setOf(m.ids)}, and took epoch ${m.epoch} to write the checkpoint; the others' writes carry the old epoch${storeS.en}. That epoch comes from a failure detector, not from one authority, so it cannot promise a single writer.`,
+      `只有 ${list(m.holders, 'zh')} 认为自己是多数派 ${setOf(m.ids)}，取了纪元号 ${m.epoch} 来写检查点；其他节点的写入带着旧的纪元号${storeS.zh}。这个纪元号来自故障检测器，而不是一个统一的权威，所以它不能保证只有一个写入者。`,
+    );
+  }
   if (majors.length === 1)
     return S(
       ` Only the majority side ${setOf(majors[0].ids)} (epoch ${majors[0].epoch}) may take a new epoch and write the checkpoint; the minority's writes carry the old epoch${storeS.en}. That epoch comes from the side's own failure detector, not from one authority, so it cannot promise a single writer: under one-way or non-transitive cuts two sides can both believe they hold the majority and take the same epoch.`,
@@ -149,7 +198,7 @@ export function degrade(st: ExplainState): Sentence {
   const merged = st.recent.merge;
   if (merging.length > 0 || (merged && eventual.length === 0 && !st.partition)) {
     // After a false alarm (a slow worker, no cut) nothing healed: the workers hear each other again.
-    const healed = st.lastRepair !== null && st.lastRepair.kind !== 'restart';
+    const healed = st.cfg.kind === 'degrade' && episodeHadFault(st, st.cfg.detectTimeoutMs);
     const cost = mergeCost(st, !healed);
     const head = healed
       ? S(`Healed: the sides ${merging.length ? 'are merging' : 'merged'}`, `已恢复：两侧${merging.length ? '正在合并' : '已经合并'}`)
@@ -165,10 +214,16 @@ export function degrade(st: ExplainState): Sentence {
   if (eventual.length > 0) {
     // Sides as the workers themselves see them (their facts), not as the network is drawn.
     const sides = new Map<string, Side>();
+    // The partition behind this switch: the one in force, or one healed since (not one healed before it).
+    const groups = st.partition ?? (episodeHadFault(st, cfg.detectTimeoutMs) ? (st.lastPartition?.groups ?? null) : null);
+    const groupOf = (id: string): number => (groups ? Math.max(0, groups.findIndex((g) => g.includes(id))) : 0);
     for (const w of eventual) {
       const f = facts(w)!;
-      const key = (f.side ?? [w.id]).join(',');
-      if (!sides.has(key)) sides.set(key, { ids: f.side ?? [w.id], majority: f.majoritySide === true, epoch: f.epoch });
+      const ids = f.side ?? [w.id];
+      const key = ids.join(',');
+      const known = sides.get(key);
+      if (known) known.holders.push(w.id);
+      else sides.set(key, { ids, majority: f.majoritySide === true, epoch: f.epoch, holders: [w.id], spansCut: new Set(ids.map(groupOf)).size > 1 });
     }
     const majors = [...sides.values()].filter((x) => x.majority);
     const fromService = eventual.some((w) => facts(w)!.epochFrom === 'service');
@@ -181,11 +236,13 @@ export function degrade(st: ExplainState): Sentence {
       : S(', and without fencing the store accepts them', '，关闭防护后存储照样接受');
     // No cut at all: the detector took a slow worker for a partition, and every worker is one side
     // (it said "Only the majority side {w0–w5} … the minority's writes …", with no minority).
-    // Only where nothing else explains it: no cut now or healed before (after a heal the workers stay
-    // in eventual mode until they merge), no crashed worker, and a slow one.
-    const healedBefore = st.lastRepair !== null && st.lastRepair.kind !== 'restart';
-    const falseAlarm = !st.partition && !st.networkFault && !healedBefore && st.workers.every((w) => w.up) && st.slow.length > 0;
-    const oneSide = majors.length === 1 && live.every((w) => majors[0].ids.includes(w.id));
+    // Only where nothing else explains it: no cut from the detection's window until now (after a
+    // heal the workers stay eventual until they merge), no crashed worker, and a slow one then.
+    const alarmSlow = falseAlarmSlow(st, cfg.detectTimeoutMs);
+    const falseAlarm = alarmSlow.length > 0;
+    // One side of every worker only where no cut explains the switch (under a partition, such a
+    // side is a detector's lagging view: staleViewS).
+    const oneSide = majors.length === 1 && live.every((w) => majors[0].ids.includes(w.id)) && !episodeHadFault(st, cfg.detectTimeoutMs);
     const epochS = oneSide
       ? S(
           ` Every worker is on one side, ${setOf(majors[0].ids)} (epoch ${majors[0].epoch}): there is no minority whose writes need fencing.`,
@@ -194,7 +251,8 @@ export function degrade(st: ExplainState): Sentence {
       : fromService
         ? serviceEpochs(eventual, majors, storeS)
         : detectorEpochs(majors, storeS);
-    const slowS = S(` ${list(st.slow.map((x) => x.node), 'en')}'s slowness`, `${list(st.slow.map((x) => x.node), 'zh')} 的变慢`);
+    const staleS = staleViewS([...sides.values()].filter((x) => x.spansCut), cfg.detectTimeoutMs);
+    const slowS = S(` ${list(alarmSlow, 'en')}'s slowness`, `${list(alarmSlow, 'zh')} 的变慢`);
     const alarmS = falseAlarm
       ? S(
           ` No link is cut: the failure detector (detectTimeoutMs ${cfg.detectTimeoutMs} ms without progress) took${slowS.en} for a partition — from inside, the two look the same.`,
@@ -206,8 +264,8 @@ export function degrade(st: ExplainState): Sentence {
     const d = num(st.divergence);
     const cS = d !== '0' && d !== '0.00' && d !== '—' ? S(`C lost (divergence ${d})`, `放弃了 C（副本分歧 ${d}）`) : S(`C given up: the replicas drift apart from here (divergence ${d} so far)`, `放弃了 C：副本从这里开始分道扬镳（目前副本分歧 ${d}）`);
     return S(
-      `Degraded: ${n} worker${n === 1 ? '' : 's'} switched to eventual mode and ${n === 1 ? 'trains' : 'train'} locally (local SGD) — A kept, ${cS.en}.${alarmS.en}${epochS.en}${fenceS.en}`,
-      `已降级：${n} 个工作节点切换到最终一致模式，在本地训练（本地 SGD）——保住了 A，${cS.zh}。${alarmS.zh}${epochS.zh}${fenceS.zh}`,
+      `Degraded: ${n} worker${n === 1 ? '' : 's'} switched to eventual mode and ${n === 1 ? 'trains' : 'train'} locally (local SGD) — A kept, ${cS.en}.${alarmS.en}${epochS.en}${staleS.en}${fenceS.en}`,
+      `已降级：${n} 个工作节点切换到最终一致模式，在本地训练（本地 SGD）——保住了 A，${cS.zh}。${alarmS.zh}${epochS.zh}${staleS.zh}${fenceS.zh}`,
     );
   }
   if (st.networkFault || st.partition)

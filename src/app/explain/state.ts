@@ -83,6 +83,12 @@ export interface ExplainState {
    * where a sampled metric lags. At `sampledAt` it matches a counter metric the strip shows.
    */
   countNotes: (what: NoteName, pred?: (n: NoteEvent) => boolean, at?: number) => number;
+  /** The newest note of a name at or before t, however long ago (null: none). */
+  lastNote: (what: NoteName) => NoteEvent | null;
+  /** Whether a link was cut or the network partitioned at any moment in [from, to]. */
+  netFaultDuring: (from: number, to: number) => boolean;
+  /** Nodes a `slow` action (factor > 1) had slowed at some moment in [from, to]. */
+  slowDuring: (from: number, to: number) => NodeId[];
   /** The highest value a cluster metric took in the samples up to the one shown (null: never a number). */
   metricPeak: (name: string) => number | null;
   availability: number | null;
@@ -167,6 +173,32 @@ export function deriveExplainState(input: ExplainInput): ExplainState {
     for (let i = lastAtOrBefore(ix.notes, at, (n) => n.t); i >= 0; i--) if (ix.notes[i].what === what && (!pred || pred(ix.notes[i]))) k++;
     return k;
   };
+  const lastNote = (what: NoteName): NoteEvent | null => {
+    for (let i = lastAtOrBefore(ix.notes, t, (n) => n.t); i >= 0; i--) if (ix.notes[i].what === what) return ix.notes[i];
+    return null;
+  };
+  const netFaultDuring = (from: number, to: number): boolean => {
+    // The faults in force at `from`, and every change up to `to`.
+    for (let i = Math.max(0, lastAtOrBefore(ix.net, from, (x) => x.t)); i < ix.net.length && ix.net[i].t <= to; i++) {
+      const f = ix.net[i].value;
+      if (f.cuts.size > 0 || f.groups !== null) return true;
+    }
+    return false;
+  };
+  const slowDuring = (from: number, to: number): NodeId[] => {
+    const slowed = new Map<NodeId, number>(); // node → since when (its latest slow action > 1 so far)
+    const out = new Set<NodeId>();
+    for (let k = 0; k < ix.actions.length && ix.actions[k].t <= to; k++) {
+      const { t: at, action: a } = ix.actions[k];
+      if (a.do !== 'slow') continue;
+      // A change at or after `from` ends (or starts) a slow spell inside the window.
+      if (slowed.has(a.node) && at >= from) out.add(a.node);
+      if (a.factor > 1) slowed.set(a.node, at);
+      else slowed.delete(a.node);
+    }
+    for (const id of slowed.keys()) out.add(id);
+    return [...out].filter((id) => !id.startsWith('@')); // a selector names no one in particular
+  };
   const metricPeak = (name: string): number | null => {
     let peak: number | null = null;
     for (let i = lastAtOrBefore(ix.metrics, t, (m) => m.t); i >= 0; i--) {
@@ -227,6 +259,9 @@ export function deriveExplainState(input: ExplainInput): ExplainState {
     sampledAt: state.sampledAt,
     countNotes,
     metricPeak,
+    lastNote,
+    netFaultDuring,
+    slowDuring,
     availability: state.metrics?.cluster.availability ?? null,
     unavailableWorkers: workers.filter((w) => w.up && state.metrics?.nodes[w.id]?.availability === 0).map((w) => w.id),
     staleness: state.metrics?.cluster.staleness ?? null,
