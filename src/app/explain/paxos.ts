@@ -72,11 +72,19 @@ export function paxos(st: ExplainState): Sentence {
       `${leader.n.id} leads with ballot ${ballot}: a majority promised it, and none of them had accepted a value it does not know, so it proposes new updates at once.`,
       `${leader.n.id} 以提案编号 ${ballot} 成为领导者：多数派已向它承诺，且其中没有它不知道的已接受值，所以它立即提议新的更新。`,
     );
-  if (rec && rec.node === leader.n.id && rec.what === 'paxos.recovered')
+  if (rec && rec.node === leader.n.id && rec.what === 'paxos.recovered') {
+    // Each part only where there is some ("re-proposed 1 of them and filled 0 gaps").
+    const { recovered, noops } = rec.data;
+    const parts = [
+      ...(recovered > 0 ? [S(`re-proposed ${recovered} of them`, `重新提议了其中 ${recovered} 个`)] : []),
+      ...(noops > 0 ? [S(`filled ${noops} ${noops === 1 ? 'gap' : 'gaps'} with no-ops`, `用空操作填补了 ${noops} 个空位`)] : []),
+    ];
+    const did = S(parts.map((x) => x.en).join(' and '), parts.map((x) => x.zh).join('，并'));
     return S(
-      `${leader.n.id} leads with ballot ${ballot}: phase 1 told it which values a majority had accepted, and it re-proposed ${rec.data.recovered} of them and filled ${rec.data.noops} gaps with no-ops before anything new — a value that may have been chosen is never replaced.`,
-      `${leader.n.id} 以提案编号 ${ballot} 成为领导者：第一阶段让它知道多数派已接受了哪些值，它在提议新值之前先重新提议了其中 ${rec.data.recovered} 个，并用空操作填补了 ${rec.data.noops} 个空位——可能已被选定的值永远不会被替换。`,
+      `${leader.n.id} leads with ballot ${ballot}: phase 1 told it which values a majority had accepted, and it ${did.en} before anything new — a value that may have been chosen is never replaced.`,
+      `${leader.n.id} 以提案编号 ${ballot} 成为领导者：第一阶段让它知道多数派已接受了哪些值，它在提议新值之前先${did.zh}——可能已被选定的值永远不会被替换。`,
     );
+  }
   if (crashed.length > 0)
     return S(
       `${list(crashed, 'en')} crashed, but ${live.length} of ${n} acceptors are still a majority: leader ${leader.n.id} (ballot ${ballot}) keeps getting values chosen. ${capital(tolerance(n, 'en'))}. Needing every server would be two-phase commit, not Paxos.`,
