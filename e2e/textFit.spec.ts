@@ -164,6 +164,28 @@ test("a phone: a worker's actions are all in view, none behind a panel's scrolli
   expect(fit.factsCut, "the node's facts end in …").toBe(false);
 });
 
+test('the tools body fades at an edge with more beyond it, and only there (a row cut in half read as the last one)', async ({ page }) => {
+  await openAt(page, [1280, 720], 'async-partition', 500);
+  const body = page.locator('.tools .tab-body');
+  const fades = () =>
+    body.evaluate((el) => {
+      const cs = getComputedStyle(el);
+      return { top: parseFloat(cs.getPropertyValue('--tab-fade-top')), bottom: parseFloat(cs.getPropertyValue('--tab-fade-bottom')), scrolls: el.scrollHeight > el.clientHeight + 1 };
+    });
+  // Nothing selected: one line of hint, nothing to scroll, no fade.
+  expect(await fades()).toEqual({ top: 0, bottom: 0, scrolls: false });
+  // A worker's facts and attacks overflow the panel at 720 px: the bottom fades, then the top once scrolled.
+  await page.getByTestId('node-w0').click();
+  await expect(body.locator('button').filter({ hasText: 'A Little Is Enough' })).toHaveCount(1);
+  const atTop = await fades();
+  expect(atTop.scrolls).toBe(true);
+  expect(atTop.top).toBe(0);
+  expect(atTop.bottom).toBeGreaterThan(10);
+  await body.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+  await expect.poll(async () => (await fades()).bottom).toBe(0);
+  expect((await fades()).top).toBeGreaterThan(10);
+});
+
 test("1280 px: the scenario picker shows its start, and its whole name on hover (\"Kafka unclean le…\")", async ({ page }) => {
   await openAt(page, [1280, 720], 'kafka-unclean-leader-election', 0);
   const select = page.locator('.scenario-field select');
