@@ -3,6 +3,7 @@ import { builtinIds } from '../cli/builtins';
 import type { Simulation } from '../engine/simulation';
 import { capOf, strategies } from '../protocols';
 import { resolveVariant } from '../scenario/validate';
+import { clusterNodeIds } from '../scenario/nodes';
 import { metricNames, type Scenario } from '../scenario/schema';
 import { checkModel } from '../check/models';
 import { explain, type ExplainState } from './explain';
@@ -62,6 +63,14 @@ const variants: Array<[string, string, (s: Scenario) => Scenario]> = [
       return { ...r.scenario, timeline };
     },
   ],
+  // A worker's link to a server cut and restored: the servers were never split (it said "servers that were cut off see the higher term").
+  ['raft-ps-majority', "raft, a worker's links cut and restored", (sc) => ({ ...sc, timeline: [{ at: 2000, do: 'cut', from: 'w1', to: 's0' }, { at: 2000, do: 'cut', from: 'w1', to: 's1' }, { at: 5000, do: 'restore', from: 'w1', to: 's0' }, { at: 5000, do: 'restore', from: 'w1', to: 's1' }] as Scenario['timeline'] })],
+  // Heal pressed on a whole network, and a worker crashed and restarted: neither cut a server off (both read "servers that were cut off see the higher term").
+  ['raft-ps-majority', 'raft, a heal with nothing cut and a worker restart', (sc) => ({ ...sc, timeline: [{ at: 1500, do: 'heal' }, { at: 3000, do: 'crash', node: 'w1' }, { at: 5000, do: 'restart', node: 'w1' }] as Scenario['timeline'] })],
+  // A one-way cut between two workers: the ring stalls, yet the workers that still hear everyone count every worker as their side.
+  ['degrade-average', 'degrade, a one-way cut', (sc) => ({ ...sc, durationMs: 12000, timeline: [{ at: 5000, do: 'cut', from: 'w0', to: 'w1' }, { at: 9000, do: 'restore', from: 'w0', to: 'w1' }] as Scenario['timeline'] })],
+  // A cut off the ring's path: nothing stalls, nothing degrades, nothing merges.
+  ['degrade-average', 'degrade, a cut the ring does not use', (sc) => ({ ...sc, durationMs: 12000, timeline: [{ at: 5000, do: 'cut', from: 'w0', to: 'w2' }, { at: 9000, do: 'restore', from: 'w0', to: 'w2' }] as Scenario['timeline'] })],
   // A partition 1 s in: a detector switches before it misses the other side and counts every worker as its own.
   ['degrade-average', 'degrade, a partition at 1 s', (sc) => ({ ...sc, durationMs: 6000, timeline: [{ at: 1000, do: 'partition', groups: [['w0', 'w1', 'w2', 'w3'], ['w4', 'w5']] }, { at: 3500, do: 'heal' }] as Scenario['timeline'] })],
 ];
@@ -96,6 +105,43 @@ beforeAll(async () => {
         }));
         runs.push({ label: `${id} shifted ${dt}`, sim, times: interestingTimes(sim) });
       }
+  // Exploration only (RANDOM=n): n seeded free-play timelines per built-in.
+  for (let k = 0; k < Number(process.env.RANDOM ?? 0); k++)
+    for (const id of builtinIds()) {
+      let seed = (k + 1) * 7919 + id.length * 104729;
+      const rnd = (n: number): number => {
+        seed = (seed * 1103515245 + 12345) % 2147483648;
+        return seed % n;
+      };
+      const sim = await runBuiltin(id, (sc) => {
+        const ids = clusterNodeIds(sc.cluster);
+        const pick = () => ids[rnd(ids.length)];
+        const timeline: Scenario['timeline'] = [];
+        for (let i = 0; i < 7; i++) {
+          const at = 300 + rnd(Math.max(1, sc.durationMs - 1000));
+          const kind = rnd(7);
+          if (kind === 0) timeline.push({ at, do: 'crash', node: pick() } as Scenario['timeline'][number]);
+          else if (kind === 1) timeline.push({ at, do: 'restart', node: '@crashed' } as Scenario['timeline'][number]);
+          else if (kind === 2) {
+            const cut = ids.filter(() => rnd(3) === 0);
+            const rest = ids.filter((x) => !cut.includes(x));
+            if (cut.length && rest.length) timeline.push({ at, do: 'partition', groups: [rest, cut] } as Scenario['timeline'][number]);
+          } else if (kind === 3) timeline.push({ at, do: 'heal' } as Scenario['timeline'][number]);
+          else if (kind === 4) timeline.push({ at, do: 'slow', node: pick(), factor: 1 + rnd(5) } as Scenario['timeline'][number]);
+          else if (kind === 5) {
+            const a = pick();
+            const b = pick();
+            if (a !== b) timeline.push({ at, do: 'cut', from: a, to: b } as Scenario['timeline'][number]);
+          } else {
+            const lastCut = timeline.filter((e) => e.do === 'cut').at(-1) as { from: string; to: string } | undefined;
+            if (lastCut) timeline.push({ at, do: 'restore', from: lastCut.from, to: lastCut.to } as Scenario['timeline'][number]);
+          }
+        }
+        timeline.sort((a, b) => ((a as { at: number }).at ?? 0) - ((b as { at: number }).at ?? 0));
+        return { ...sc, timeline, expect: [] };
+      });
+      runs.push({ label: `${id} random ${k}: ${JSON.stringify(sim.scenario.timeline)}`, sim, times: interestingTimes(sim) });
+    }
 }, 600_000);
 
 function each(f: (r: Run, t: number, en: string, zh: string, st: ExplainState) => void): void {
@@ -385,19 +431,35 @@ describe('the explanation is true for the configuration on screen (real runs)', 
     expect(shrank).toBeGreaterThan(0);
   });
 
-  it('Raft: a heal says servers "that were cut off see the higher term" only where a server was cut off; a cut of workers alone is said as such', () => {
+  it('Raft: a heal says servers "that were cut off see the higher term" only where a server was cut off; a cut of workers alone, or of a worker\'s link, is said as such', () => {
     let workersOnly = 0;
-    each((r, t, en, _zh, st) => {
-      if (/servers that were cut off see the higher term/.test(en)) {
-        const g = st.lastPartition?.groups ?? null;
-        expect(g, `${r.label} @${t}`).not.toBeNull();
-        const groupOf = (id: string) => Math.max(0, g!.findIndex((x) => x.includes(id)));
-        const serverGroups = new Set(st.servers.map((n) => groupOf(n.id)));
-        expect(serverGroups.size, `${r.label} @${t}: ${en}`).toBeGreaterThan(1);
-      }
+    let links = 0;
+    let restarts = 0;
+    each((r, t, en, zh, st) => {
+      // What the repair ended, from the network's own record just before it: a partition with
+      // servers on two sides, or a cut link between two servers.
+      const ix = indexOf(r.sim);
+      const r0 = st.lastRepair;
+      const before = r0 ? ix.net.filter((x) => x.t < r0.t).at(-1)?.value : undefined;
+      const after = r0 ? ix.net.filter((x) => x.t <= r0.t).at(-1)?.value : undefined;
+      const isServer = (id: string) => st.servers.some((n) => n.id === id);
+      const serversSplit = !!before?.groups && new Set(st.servers.map((n) => before.groups!.get(n.id) ?? 0)).size > 1;
+      const serverLinkRepaired = !!before && [...before.cuts].some((k) => !after?.cuts.has(k) && k.split('>').every(isServer));
+      if (/servers that were cut off see the higher term/.test(en)) expect(serversSplit || serverLinkRepaired, `${r.label} @${t}: ${en}`).toBe(true);
       if (/The servers were never split/.test(en)) workersOnly++;
+      if (/restarted: it sends its updates to leader/.test(en)) {
+        restarts++;
+        expect(st.workers.some((w) => en.replace(/^Run finished\. /, '').startsWith(`${w.id} restarted`)), `${r.label} @${t}`).toBe(true);
+      }
+      if (/None joined two servers/.test(en)) {
+        links++;
+        expect(serverLinkRepaired, `${r.label} @${t}`).toBe(false);
+        expect(zh).toContain('其中没有一条连接两台服务器');
+      }
     });
     expect(workersOnly).toBeGreaterThan(0);
+    expect(links).toBeGreaterThan(0);
+    expect(restarts).toBeGreaterThan(0);
   });
 
   it('degrade: a detector that fires with no cut says so (also after an earlier partition healed), names no minority when every worker is one side, and merges afterwards without "Healed"', () => {
@@ -441,6 +503,33 @@ describe('the explanation is true for the configuration on screen (real runs)', 
     expect(alarmsAfterHeal).toBeGreaterThan(0);
     expect(merges).toBeGreaterThan(healedMerges);
     expect(healedMerges).toBeGreaterThan(0);
+  });
+
+  it('degrade: a heal says "on one merged model" only after a merge, and "nothing to merge" only where none followed the repair; a one-way cut\'s side of every worker is explained as one', () => {
+    let merged = 0;
+    let none = 0;
+    let hearsAll = 0;
+    each((r, t, en, zh, st) => {
+      if (st.cfg.kind !== 'degrade') return;
+      const r0 = st.lastRepair;
+      const mergedSince = !!r0 && indexOf(r.sim).notes.some((n) => n.what === 'merge' && n.t >= r0.t && n.t <= t);
+      if (/on one merged model/.test(en)) {
+        merged++;
+        expect(mergedSince, `${r.label} @${t}`).toBe(true);
+      }
+      if (/there is nothing to merge/.test(en)) {
+        none++;
+        expect(mergedSince, `${r.label} @${t}`).toBe(false);
+        expect(zh).toContain('所以没有什么需要合并');
+      }
+      if (/, every worker, is the view of .*: (it hears|they hear) each of them, for the cut stops messages one way only/.test(en)) {
+        hearsAll++;
+        expect(st.partition, `${r.label} @${t}`).toBeNull();
+      }
+    });
+    expect(none).toBeGreaterThan(0);
+    expect(hearsAll).toBeGreaterThan(0);
+    expect(merged + none).toBeGreaterThan(0);
   });
 
   it('degrade: under a partition no side is called "every worker"; a side that spans the cut is named as one detector\'s lagging view, and a clean two-way cut is not blamed on one-way cuts', () => {

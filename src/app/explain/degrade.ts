@@ -82,8 +82,12 @@ interface Side {
   epoch: number;
   /** The workers that see this side. */
   holders: string[];
-  /** Its members stand on both sides of the partition: a view its detector took soon after the cut. */
-  spansCut: boolean;
+  /**
+   * Not the network's sides: `lagging`, it counts a worker that can no longer reach its holders
+   * (a view its detector took soon after the cut); `hearsAll`, every worker, heard by holders whom a
+   * one-way cut silences no one to. Null: a side as the network draws it.
+   */
+  view: 'lagging' | 'hearsAll' | null;
 }
 
 /**
@@ -91,10 +95,15 @@ interface Side {
  * soon after the cut still counts workers across it ("Every worker is on one side" was said under a
  * partition at 1 s, and "with one-way or non-transitive cuts" of a clean two-way one).
  */
-function staleViewS(stale: Side[], detectMs: number): Sentence {
-  if (stale.length === 0) return S('', '');
-  const v = stale[0];
+function viewS(sides: Side[], detectMs: number): Sentence {
+  const v = sides.find((x) => x.view !== null);
+  if (!v) return S('', '');
   const one = v.holders.length === 1;
+  if (v.view === 'hearsAll')
+    return S(
+      ` ${setOf(v.ids)}, every worker, is the view of ${list(v.holders, 'en')}: ${one ? 'it hears' : 'they hear'} each of them, for the cut stops messages one way only — the ring stalls, yet no one falls silent to ${one ? 'it' : 'them'}.`,
+      `${setOf(v.ids)}（所有工作节点）是 ${list(v.holders, 'zh')} 的视角：${one ? '它' : '它们'}听得到每一个节点，因为切断只挡住了单向的消息——环路停住了，却没有谁对${one ? '它' : '它们'}沉默。`,
+    );
   return S(
     ` ${setOf(v.ids)} is the view of ${list(v.holders, 'en')}: ${one ? 'its detector' : 'their detectors'} switched soon after the cut, while workers across it were still within the ${detectMs} ms ${one ? 'it counts' : 'they count'} as heard — a failure detector's view lags the network.`,
     `${setOf(v.ids)} 是 ${list(v.holders, 'zh')} 的视角：${one ? '它' : '它们'}的故障检测器在切断后不久就切换了，那时切断另一侧的节点仍在${one ? '它' : '它们'}视作"听得到"的 ${detectMs} ms 之内——故障检测器的视角总是落后于网络。`,
@@ -107,13 +116,13 @@ function staleViewS(stale: Side[], detectMs: number): Sentence {
  * majority and take the same epoch, and the store cannot tell their writes apart.
  */
 function detectorEpochs(majors: Side[], storeS: Sentence): Sentence {
-  const stale = majors.some((m) => m.spansCut);
+  const stale = majors.some((m) => m.view === 'lagging');
   if (majors.length > 1)
     return S(
       ` ${majors.length} sides each believe they hold a majority (${majors.map((m) => setOf(m.ids)).join(' and ')}): ${stale ? 'the detectors disagree' : 'with one-way or non-transitive cuts the detectors disagree'}, and epochs each side takes for itself can collide — an epoch is a fencing token only if one authority grants it once.`,
       `有 ${majors.length} 侧都认为自己是多数派（${majors.map((m) => setOf(m.ids)).join(' 与 ')}）：${stale ? '各侧的故障检测器看法不一' : '单向或不可传递的切断让各侧的故障检测器看法不一'}，各自拿到的纪元号可能相撞——纪元号只有由一个权威只发一次时，才算得上防护令牌。`,
     );
-  if (majors.length === 1 && stale) {
+  if (majors.length === 1 && majors[0].view !== null) {
     const m = majors[0];
     const one = m.holders.length === 1;
     return S(
@@ -223,7 +232,15 @@ export function degrade(st: ExplainState): Sentence {
       const key = ids.join(',');
       const known = sides.get(key);
       if (known) known.holders.push(w.id);
-      else sides.set(key, { ids, majority: f.majoritySide === true, epoch: f.epoch, holders: [w.id], spansCut: new Set(ids.map(groupOf)).size > 1 });
+      else sides.set(key, { ids, majority: f.majoritySide === true, epoch: f.epoch, holders: [w.id], view: null });
+    }
+    // Links cut at the detection or now: a holder that counts a worker whose link to it is cut has a lagging view.
+    const detected = st.lastNote('partitionDetected');
+    const cut = new Set([...st.cutsAt(st.t), ...(detected ? st.cutsAt(detected.t) : [])].map(([a, b]) => `${a}>${b}`));
+    const episodeFault = episodeHadFault(st, cfg.detectTimeoutMs);
+    for (const side of sides.values()) {
+      const lagging = new Set(side.ids.map(groupOf)).size > 1 || side.holders.some((h) => side.ids.some((m) => m !== h && cut.has(`${m}>${h}`)));
+      side.view = lagging ? 'lagging' : episodeFault && live.every((w) => side.ids.includes(w.id)) ? 'hearsAll' : null;
     }
     const majors = [...sides.values()].filter((x) => x.majority);
     const fromService = eventual.some((w) => facts(w)!.epochFrom === 'service');
@@ -251,7 +268,7 @@ export function degrade(st: ExplainState): Sentence {
       : fromService
         ? serviceEpochs(eventual, majors, storeS)
         : detectorEpochs(majors, storeS);
-    const staleS = staleViewS([...sides.values()].filter((x) => x.spansCut), cfg.detectTimeoutMs);
+    const staleS = viewS([...sides.values()], cfg.detectTimeoutMs);
     const slowS = S(` ${list(alarmSlow, 'en')}'s slowness`, `${list(alarmSlow, 'zh')} 的变慢`);
     const alarmS = falseAlarm
       ? S(
@@ -273,11 +290,17 @@ export function degrade(st: ExplainState): Sentence {
       `The ring is cut: in strong mode every worker waits, until the failure detector (detectTimeoutMs ${cfg.detectTimeoutMs} ms without progress) decides this is a partition, not slowness — from inside, the two look the same.`,
       `环被切断：强一致模式下所有工作节点都在等待，直到故障检测器（detectTimeoutMs ${cfg.detectTimeoutMs} ms 没有进展）判定这是网络分区而不是变慢——从内部看，两者一模一样。`,
     );
-  if (st.recentlyHealed)
-    return S(
-      'Healed: the ring is whole again and every worker is back in strong mode on one merged model.',
-      '已恢复：环路重新完整，所有工作节点都在同一个合并后的模型上回到了强一致模式。',
-    );
+  if (st.recentlyHealed) {
+    // A merge after this repair, or none: a cut the ring did not stall on (or that healed before the
+    // detector fired) left every worker in strong mode ("back … on one merged model" with no merge).
+    const merge = st.lastNote('merge');
+    return merge !== null && st.lastRepair !== null && merge.t >= st.lastRepair.t
+      ? S('Healed: the ring is whole again and every worker is back in strong mode on one merged model.', '已恢复：环路重新完整，所有工作节点都在同一个合并后的模型上回到了强一致模式。')
+      : S(
+          'Healed: the network is whole again. No worker had switched to eventual mode, so there is nothing to merge: the ring goes on in strong mode.',
+          '已恢复：网络重新完整。没有工作节点切换到最终一致模式，所以没有什么需要合并：环路继续以强一致模式运行。',
+        );
+  }
   return S(
     `Strong mode: a ring all-reduce keeps all ${st.workers.length} replicas in lockstep. On a detected partition it would rather keep training (A) and pay later, in a merge — ${pacelc}.`,
     `强一致模式：环形全归约让 ${st.workers.length} 个副本锁步前进。一旦检测到网络分区，它宁可继续训练（A），把代价留到之后的合并——${pacelc}。`,

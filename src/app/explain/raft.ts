@@ -222,6 +222,13 @@ export function raft(st: ExplainState): Sentence {
         `${r.node} restarted with its term, vote and log intact (they are persistent); it sees term ${newest.f.term}, follows leader ${newest.n.id} and catches up on what it missed.${overS(true).en}`,
         `${r.node} 重启了，任期、投票和日志都完好（它们是持久化的）；它看到任期 ${newest.f.term}，跟随领导者 ${newest.n.id}，补上错过的条目。${overS(true).zh}`,
       );
+    // A worker's restart changes nothing in Raft (it said "servers that were cut off see the higher
+    // term" after w3 restarted on a whole network).
+    if (r?.kind === 'restart' && r.node && st.workers.some((w) => w.id === r.node))
+      return S(
+        `${r.node} restarted: it sends its updates to leader ${newest.n.id} (term ${newest.f.term}) again and reads parameters as before. A worker holds no Raft state, so the servers' logs and terms are untouched.`,
+        `${r.node} 重启了：它重新把更新发给领导者 ${newest.n.id}（任期 ${newest.f.term}），并像之前一样读取参数。工作节点不持有任何 Raft 状态，所以服务器的日志和任期都不受影响。`,
+      );
     // A partition that cut off only workers left the servers one group: no server saw a higher term
     // ("servers that were cut off see the higher term 1" followed a cut of w4, w5 alone).
     // (Only the partition this heal ended: a heal of cut links says nothing of an older partition.)
@@ -237,6 +244,20 @@ export function raft(st: ExplainState): Sentence {
           `Healed: ${list(cutWorkers, 'en')} ${cutWorkers.length === 1 ? 'reaches' : 'reach'} the servers again. The servers were never split, so leader ${newest.n.id} (term ${newest.f.term}) simply serves ${cutWorkers.length === 1 ? 'it' : 'them'} again: nothing to catch up, no new term.`,
           `已恢复：${list(cutWorkers, 'zh')} 重新连上了服务器。服务器之间从未被隔开，所以领导者 ${newest.n.id}（任期 ${newest.f.term}）照常为${cutWorkers.length === 1 ? '它' : '它们'}服务：没有要追赶的条目，也没有新任期。`,
         );
+    }
+    // Cut links repaired (no partition ended here): unless one joined two servers, the servers were
+    // never split ("servers that were cut off see the higher term 2" after restoring w2→s2).
+    if (!groups && r && r.kind !== 'restart') {
+      const now = new Set(st.cutsAt(r.t).map(([a, b]) => `${a}>${b}`));
+      const repaired = st.cutsAt(r.t, true).filter(([a, b]) => !now.has(`${a}>${b}`));
+      const isServer = (id: string): boolean => all.some((x) => x.n.id === id);
+      if (repaired.length > 0 && !repaired.some(([a, b]) => isServer(a) && isServer(b))) {
+        const links = repaired.map(([a, b]) => `${a}→${b}`).join(', ');
+        return S(
+          `Healed: the cut ${repaired.length === 1 ? 'link' : 'links'} (${links}) ${repaired.length === 1 ? 'is' : 'are'} whole again. None joined two servers, so leader ${newest.n.id} (term ${newest.f.term}) simply goes on: the repair brings no new term and nothing to catch up.`,
+          `已恢复：被切断的链路（${links}）重新连通。其中没有一条连接两台服务器，所以领导者 ${newest.n.id}（任期 ${newest.f.term}）照常工作：这次修复不带来新任期，也没有要追赶的条目。`,
+        );
+      }
     }
     return S(
       `Healed: servers that were cut off see the higher term ${newest.f.term} and follow leader ${newest.n.id}.${overS(false).en}`,

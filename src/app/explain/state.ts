@@ -87,6 +87,8 @@ export interface ExplainState {
   lastNote: (what: NoteName) => NoteEvent | null;
   /** Whether a link was cut or the network partitioned at any moment in [from, to]. */
   netFaultDuring: (from: number, to: number) => boolean;
+  /** The directed links cut ("from>to") in force at `at`, or just before it with `before`. */
+  cutsAt: (at: number, before?: boolean) => ReadonlyArray<readonly [NodeId, NodeId]>;
   /** Nodes a `slow` action (factor > 1) had slowed at some moment in [from, to]. */
   slowDuring: (from: number, to: number) => NodeId[];
   /** The highest value a cluster metric took in the samples up to the one shown (null: never a number). */
@@ -128,11 +130,28 @@ function lastEndedPartition(ix: RunIndex, t: number): { groups: NodeId[][]; end:
   return null;
 }
 
+/** The last network state set before `at` (several actions at one instant each add one). */
+function lastBefore(ix: RunIndex, at: number): number {
+  let i = lastAtOrBefore(ix.net, at, (x) => x.t);
+  while (i >= 0 && ix.net[i].t >= at) i--;
+  return i;
+}
+
+/** Whether the network's faults just before `at` included something that is gone at `at`. */
+function repairedAt(ix: RunIndex, at: number): boolean {
+  const i = lastAtOrBefore(ix.net, at, (x) => x.t);
+  const b = lastBefore(ix, at);
+  if (i < 0 || b < 0 || ix.net[i].t !== at) return false;
+  const [before, after] = [ix.net[b].value, ix.net[i].value];
+  return (before.groups !== null && after.groups === null) || [...before.cuts].some((k) => !after.cuts.has(k));
+}
+
 function lastRepairAt(ix: RunIndex, t: number): Repair | null {
   let last: Repair | null = null;
   for (let k = lastAtOrBefore(ix.actions, t, (a) => a.t); k >= 0; k--) {
     const a = ix.actions[k].action;
-    if (a.do === 'heal' || a.do === 'restore') {
+    // A heal with nothing cut (the H key on a whole network) repairs nothing: no "Healed: …" for it.
+    if ((a.do === 'heal' || a.do === 'restore') && repairedAt(ix, ix.actions[k].t)) {
       last = { t: ix.actions[k].t, kind: a.do };
       break;
     }
@@ -184,6 +203,11 @@ export function deriveExplainState(input: ExplainInput): ExplainState {
       if (f.cuts.size > 0 || f.groups !== null) return true;
     }
     return false;
+  };
+  const cutsAt = (at: number, before = false): Array<[NodeId, NodeId]> => {
+    const k = before ? lastBefore(ix, at) : lastAtOrBefore(ix.net, at, (x) => x.t);
+    if (k < 0) return [];
+    return [...ix.net[k].value.cuts].map((key) => key.split('>') as [NodeId, NodeId]);
   };
   const slowDuring = (from: number, to: number): NodeId[] => {
     const slowed = new Map<NodeId, number>(); // node → since when (its latest slow action > 1 so far)
@@ -261,6 +285,7 @@ export function deriveExplainState(input: ExplainInput): ExplainState {
     metricPeak,
     lastNote,
     netFaultDuring,
+    cutsAt,
     slowDuring,
     availability: state.metrics?.cluster.availability ?? null,
     unavailableWorkers: workers.filter((w) => w.up && state.metrics?.nodes[w.id]?.availability === 0).map((w) => w.id),
