@@ -25,7 +25,9 @@ function facts(n: NodeState): DegradeFacts | null {
  */
 function episodeHadFault(st: ExplainState, detectMs: number): boolean {
   const detected = st.lastNote('partitionDetected');
-  return detected === null ? st.lastRepair !== null && st.lastRepair.kind !== 'restart' : st.netFaultDuring(detected.t - detectMs, st.t);
+  // Only faults between workers: a partition of the coordination servers leaves the ring whole.
+  const workers = st.workers.map((w) => w.id);
+  return detected === null ? st.lastRepair !== null && st.lastRepair.kind !== 'restart' : st.netFaultDuring(detected.t - detectMs, st.t, workers);
 }
 
 /** The slow workers a false alarm took for a partition (empty: not a false alarm, or no slow worker behind it). */
@@ -212,8 +214,8 @@ export function degrade(st: ExplainState): Sentence {
     const head = healed
       ? S(`Healed: the sides ${merging.length ? 'are merging' : 'merged'}`, `已恢复：两侧${merging.length ? '正在合并' : '已经合并'}`)
       : S(
-          `No link was cut, and every worker hears the others again: the replicas ${merging.length ? 'are merging' : 'merged'}`,
-          `没有链路被切断过，每个工作节点又都能听到其他节点：副本${merging.length ? '正在合并' : '已经合并'}`,
+          `No link between workers was cut, and every worker hears the others again: the replicas ${merging.length ? 'are merging' : 'merged'}`,
+          `工作节点之间没有链路被切断过，每个工作节点又都能听到其他节点：副本${merging.length ? '正在合并' : '已经合并'}`,
         );
     return S(
       `${head.en} — ${cost.en}. Then the ring resumes in strong mode. Every merge rule has a visible cost.`,
@@ -272,8 +274,8 @@ export function degrade(st: ExplainState): Sentence {
     const slowS = S(` ${list(alarmSlow, 'en')}'s slowness`, `${list(alarmSlow, 'zh')} 的变慢`);
     const alarmS = falseAlarm
       ? S(
-          ` No link is cut: the failure detector (detectTimeoutMs ${cfg.detectTimeoutMs} ms without progress) took${slowS.en} for a partition — from inside, the two look the same.`,
-          `没有链路被切断：故障检测器（detectTimeoutMs ${cfg.detectTimeoutMs} ms 没有进展）把 ${slowS.zh}当成了网络分区——从内部看，两者一模一样。`,
+          ` No link between workers is cut: the failure detector (detectTimeoutMs ${cfg.detectTimeoutMs} ms without progress) took${slowS.en} for a partition — from inside, the two look the same.`,
+          `工作节点之间没有链路被切断：故障检测器（detectTimeoutMs ${cfg.detectTimeoutMs} ms 没有进展）把 ${slowS.zh}当成了网络分区——从内部看，两者一模一样。`,
         )
       : S('', '');
     const n = eventual.length;
@@ -285,7 +287,8 @@ export function degrade(st: ExplainState): Sentence {
       `已降级：${n} 个工作节点切换到最终一致模式，在本地训练（本地 SGD）——保住了 A，${cS.zh}。${alarmS.zh}${epochS.zh}${staleS.zh}${fenceS.zh}`,
     );
   }
-  if (st.networkFault || st.partition)
+  // The ring is cut only by a fault between workers (a partition of the coordination servers is not one).
+  if (st.netFaultDuring(st.t, st.t, st.workers.map((w) => w.id)))
     return S(
       `The ring is cut: in strong mode every worker waits, until the failure detector (detectTimeoutMs ${cfg.detectTimeoutMs} ms without progress) decides this is a partition, not slowness — from inside, the two look the same.`,
       `环被切断：强一致模式下所有工作节点都在等待，直到故障检测器（detectTimeoutMs ${cfg.detectTimeoutMs} ms 没有进展）判定这是网络分区而不是变慢——从内部看，两者一模一样。`,

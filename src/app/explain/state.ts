@@ -85,8 +85,11 @@ export interface ExplainState {
   countNotes: (what: NoteName, pred?: (n: NoteEvent) => boolean, at?: number) => number;
   /** The newest note of a name at or before t, however long ago (null: none). */
   lastNote: (what: NoteName) => NoteEvent | null;
-  /** Whether a link was cut or the network partitioned at any moment in [from, to]. */
-  netFaultDuring: (from: number, to: number) => boolean;
+  /**
+   * Whether a link was cut or the network partitioned at any moment in [from, to]; with `among`,
+   * only a cut between two of those nodes or a partition that puts them on different sides.
+   */
+  netFaultDuring: (from: number, to: number, among?: readonly NodeId[]) => boolean;
   /** The directed links cut ("from>to") in force at `at`, or just before it with `before`. */
   cutsAt: (at: number, before?: boolean) => ReadonlyArray<readonly [NodeId, NodeId]>;
   /** Nodes a `slow` action (factor > 1) had slowed at some moment in [from, to]. */
@@ -196,12 +199,15 @@ export function deriveExplainState(input: ExplainInput): ExplainState {
     for (let i = lastAtOrBefore(ix.notes, t, (n) => n.t); i >= 0; i--) if (ix.notes[i].what === what) return ix.notes[i];
     return null;
   };
-  const netFaultDuring = (from: number, to: number): boolean => {
+  const netFaultDuring = (from: number, to: number, among?: readonly NodeId[]): boolean => {
+    const inside = among ? new Set(among) : null;
+    const splits = (f: (typeof ix.net)[number]['value']): boolean => {
+      if (!inside) return f.cuts.size > 0 || f.groups !== null;
+      if ([...f.cuts].some((k) => k.split('>').every((id) => inside.has(id)))) return true;
+      return f.groups !== null && new Set([...inside].map((id) => f.groups!.get(id) ?? 0)).size > 1;
+    };
     // The faults in force at `from`, and every change up to `to`.
-    for (let i = Math.max(0, lastAtOrBefore(ix.net, from, (x) => x.t)); i < ix.net.length && ix.net[i].t <= to; i++) {
-      const f = ix.net[i].value;
-      if (f.cuts.size > 0 || f.groups !== null) return true;
-    }
+    for (let i = Math.max(0, lastAtOrBefore(ix.net, from, (x) => x.t)); i < ix.net.length && ix.net[i].t <= to; i++) if (splits(ix.net[i].value)) return true;
     return false;
   };
   const cutsAt = (at: number, before = false): Array<[NodeId, NodeId]> => {
