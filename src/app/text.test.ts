@@ -73,6 +73,8 @@ const variants: Array<[string, string, (s: Scenario) => Scenario]> = [
   ['degrade-average', 'degrade, a cut the ring does not use', (sc) => ({ ...sc, durationMs: 12000, timeline: [{ at: 5000, do: 'cut', from: 'w0', to: 'w2' }, { at: 9000, do: 'restore', from: 'w0', to: 'w2' }] as Scenario['timeline'] })],
   // The coordination servers split, the workers whole, then a slow worker: the detector's alarm is still a false one.
   ['degrade-merge-fencing', 'degrade, coordination servers split and a slow worker', (sc) => ({ ...sc, durationMs: 14000, timeline: [{ at: 3000, do: 'partition', groups: [['w0', 'w1', 'w2', 'w3', 'w4', 'w5', 'c1'], ['c0', 'c2']] }, { at: 6000, do: 'slow', node: 'w0', factor: 5 }, { at: 10000, do: 'slow', node: 'w0', factor: 1 }] as Scenario['timeline'] })],
+  // A worker partitioned off alone, then crashed: the other side is every live worker, not every worker.
+  ['degrade-average', 'degrade, the lone worker crashes', (sc) => ({ ...sc, durationMs: 10000, timeline: [{ at: 3000, do: 'partition', groups: [['w1', 'w2', 'w3', 'w4', 'w5'], ['w0']] }, { at: 6000, do: 'crash', node: 'w0' }] as Scenario['timeline'] })],
   // A partition 1 s in: a detector switches before it misses the other side and counts every worker as its own.
   ['degrade-average', 'degrade, a partition at 1 s', (sc) => ({ ...sc, durationMs: 6000, timeline: [{ at: 1000, do: 'partition', groups: [['w0', 'w1', 'w2', 'w3'], ['w4', 'w5']] }, { at: 3500, do: 'heal' }] as Scenario['timeline'] })],
 ];

@@ -242,7 +242,7 @@ export function degrade(st: ExplainState): Sentence {
     const episodeFault = episodeHadFault(st, cfg.detectTimeoutMs);
     for (const side of sides.values()) {
       const lagging = new Set(side.ids.map(groupOf)).size > 1 || side.holders.some((h) => side.ids.some((m) => m !== h && cut.has(`${m}>${h}`)));
-      side.view = lagging ? 'lagging' : episodeFault && live.every((w) => side.ids.includes(w.id)) ? 'hearsAll' : null;
+      side.view = lagging ? 'lagging' : episodeFault && st.workers.every((w) => side.ids.includes(w.id)) ? 'hearsAll' : null;
     }
     const majors = [...sides.values()].filter((x) => x.majority);
     const fromService = eventual.some((w) => facts(w)!.epochFrom === 'service');
