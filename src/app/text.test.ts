@@ -39,6 +39,7 @@ const variants: Array<[string, string, (s: Scenario) => Scenario]> = [
   ['raft-ps-majority', 'raft, no leader no-op', (sc) => ({ ...sc, strategy: { ...sc.strategy, leaderNoop: false } as Scenario['strategy'] })],
   // A dragged partition: w0, w1 cut off from every server, alone.
   ['raft-ps-majority', 'raft, workers cut off alone', (sc) => ({ ...sc, timeline: sc.timeline.map((e) => (e.do === 'partition' ? { ...e, groups: [['w2', 'w3'], ['w0', 'w1']] } : e)) })],
+  ['raft-ps-majority', 'raft, one worker cut off alone', (sc) => ({ ...sc, timeline: sc.timeline.map((e) => (e.do === 'partition' ? { ...e, groups: [['w1', 'w2', 'w3'], ['w0']] } : e)) })],
   ['raft-leader-crash', 'raft, 4 servers', (sc) => ({ ...sc, cluster: { ...sc.cluster, servers: 4 } })],
   ['ssp-bounded-staleness', 'ssp, s = ∞', (sc) => ({ ...sc, strategy: { ...sc.strategy, staleness: 'inf' } as Scenario['strategy'] })],
   ['ssp-bounded-staleness', 'ssp, s = 0', (sc) => ({ ...sc, strategy: { ...sc.strategy, staleness: 0 } as Scenario['strategy'] })],
@@ -610,10 +611,10 @@ describe('the explanation is true for the configuration on screen (real runs)', 
     expect(cutBack).toBeGreaterThan(0);
   });
 
-  it('a count of one takes the singular in English, and no-op gaps are named only where there are some ("1 sessions", "re-proposes 1 values … fills 0 gaps")', () => {
+  it('a count of one takes the singular in English, and no-op gaps are named only where there are some ("1 sessions", "re-proposes 1 values … fills 0 gaps", "w0 is cut off … on their side")', () => {
     const bad = new Set<string>();
     const check = (where: string, text: string): void => {
-      for (const m of text.matchAll(/\b1 (?:sessions|leases|updates|values|gaps|entries|events|crashes|workers|steps|records|brokers|servers)\b|\b0 gaps\b/g)) bad.add(`${where}: "${m[0]}" in ${text}`);
+      for (const m of text.matchAll(/\b1 (?:sessions|leases|updates|values|gaps|entries|events|crashes|workers|steps|records|brokers|servers)\b|\b0 gaps\b|\b[wsbc]\d+ is cut off [^.]*\btheir side\b/g)) bad.add(`${where}: "${m[0]}" in ${text}`);
     };
     each((r, t, en) => check(`${r.label} @${t}`, en));
     eachPhrase((where, en) => check(where, en));

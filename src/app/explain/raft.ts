@@ -134,8 +134,8 @@ export function raft(st: ExplainState): Sentence {
           )
         : minorityWorkers.length
           ? S(
-              ` ${list(minorityWorkers, 'en')} ${minorityWorkers.length === 1 ? 'is' : 'are'} cut off from every server, so ${minorityWorkers.length === 1 ? 'it waits' : 'they wait'} — ${kept(st).en} everywhere, A lost on their side.`,
-              `${list(minorityWorkers, 'zh')} 与所有服务器都断开了，只能等待——各处${kept(st).zh}，它们那一侧放弃了 A。`,
+              ` ${list(minorityWorkers, 'en')} ${minorityWorkers.length === 1 ? 'is' : 'are'} cut off from every server, so ${minorityWorkers.length === 1 ? 'it waits' : 'they wait'} — ${kept(st).en} everywhere, A lost on ${minorityWorkers.length === 1 ? 'its' : 'their'} side.`,
+              `${list(minorityWorkers, 'zh')} 与所有服务器都断开了，只能等待——各处${kept(st).zh}，${minorityWorkers.length === 1 ? '它' : '它们'}那一侧放弃了 A。`,
             )
           : S(' No worker or server is on the other side.', '另一侧没有工作节点，也没有服务器。');
       return S(
