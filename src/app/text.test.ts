@@ -76,6 +76,8 @@ const variants: Array<[string, string, (s: Scenario) => Scenario]> = [
   ['degrade-merge-fencing', 'degrade, coordination servers split and a slow worker', (sc) => ({ ...sc, durationMs: 14000, timeline: [{ at: 3000, do: 'partition', groups: [['w0', 'w1', 'w2', 'w3', 'w4', 'w5', 'c1'], ['c0', 'c2']] }, { at: 6000, do: 'slow', node: 'w0', factor: 5 }, { at: 10000, do: 'slow', node: 'w0', factor: 1 }] as Scenario['timeline'] })],
   // A worker partitioned off alone, then crashed: the other side is every live worker, not every worker.
   ['degrade-average', 'degrade, the lone worker crashes', (sc) => ({ ...sc, durationMs: 10000, timeline: [{ at: 3000, do: 'partition', groups: [['w1', 'w2', 'w3', 'w4', 'w5'], ['w0']] }, { at: 6000, do: 'crash', node: 'w0' }] as Scenario['timeline'] })],
+  // Multi-Paxos split twice: workers on both sides, then the leader's side a minority of servers alone.
+  ['paxos-vs-2pc', 'paxos, two partitions', (sc) => ({ ...sc, timeline: [{ at: 10, do: 'timeout', node: 's0' }, { at: 3000, do: 'partition', groups: [['s0', 's1', 's2', 'w0', 'w1'], ['s3', 's4', 'w2', 'w3']] }, { at: 6000, do: 'heal' }, { at: 8000, do: 'partition', groups: [['s2', 's3', 's4', 'w0', 'w1', 'w2', 'w3'], ['s0', 's1']] }, { at: 12000, do: 'heal' }] as Scenario['timeline'] })],
   // A partition 1 s in: a detector switches before it misses the other side and counts every worker as its own.
   ['degrade-average', 'degrade, a partition at 1 s', (sc) => ({ ...sc, durationMs: 6000, timeline: [{ at: 1000, do: 'partition', groups: [['w0', 'w1', 'w2', 'w3'], ['w4', 'w5']] }, { at: 3500, do: 'heal' }] as Scenario['timeline'] })],
 ];
@@ -317,6 +319,25 @@ describe('the explanation is true for the configuration on screen (real runs)', 
       } else expect(m[2], `${r.label} @${t}`).toBeUndefined();
     });
     expect(fell).toBeGreaterThan(0);
+  });
+
+  it('Paxos: under a partition the majority "keeps choosing" only under a leader on its side, and the workers said to wait are those off it (it said "its workers wait" of a side with none)', () => {
+    let said = 0;
+    each((r, t, en, zh, st) => {
+      const m = /^(?:Run finished\. )?Network partition: \{([^}]*)\} hold a majority \(\d+ of \d+\) and (keep choosing values under leader (s\d+)|choose nothing until one of them leads)/.exec(en);
+      if (!m || r.sim.scenario.strategy.kind !== 'paxos-ps') return;
+      said++;
+      const group = st.partition!.find((g) => g.includes(m[1].split(', ')[0].replace(/–.*/, '')))!;
+      if (m[3]) {
+        expect(group, `${r.label} @${t}`).toContain(m[3]);
+        const f = st.servers.find((x) => x.id === m[3])!.facts;
+        expect(f?.kind === 'paxos-server' && f.role, `${r.label} @${t}`).toBe('leader');
+      }
+      const waiting = /, so ((?:w\d+(?:, | and )?)+) there waits?|((?:w\d+(?:, | and )?)+) (?:is|are) cut off from every server/.exec(en);
+      for (const id of (waiting?.[1] ?? waiting?.[2] ?? '').split(/, | and /).filter(Boolean)) expect(group, `${r.label} @${t}: ${en}`).not.toContain(id);
+      expect(zh).toMatch(/^(运行结束。)?网络分区：/);
+    });
+    expect(said).toBeGreaterThan(0);
   });
 
   it('Raft: "about one election timeout" is said only of a candidacy its own timer started; one a timeout action forced says so (Figure 8\'s script forces every election)', () => {
