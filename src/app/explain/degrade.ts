@@ -108,7 +108,7 @@ function viewS(sides: Side[], detectMs: number): Sentence {
     );
   return S(
     ` ${setOf(v.ids)} is the view of ${list(v.holders, 'en')}: ${one ? 'its detector' : 'their detectors'} switched soon after the cut, while workers across it were still within the ${detectMs} ms ${one ? 'it counts' : 'they count'} as heard — a failure detector's view lags the network.`,
-    `${setOf(v.ids)} 是 ${list(v.holders, 'zh')} 的视角：${one ? '它' : '它们'}的故障检测器在切断后不久就切换了，那时切断另一侧的节点仍在${one ? '它' : '它们'}视作"听得到"的 ${detectMs} ms 之内——故障检测器的视角总是落后于网络。`,
+    `${setOf(v.ids)} 是 ${list(v.holders, 'zh')} 的视角：${one ? '它' : '它们'}的故障检测器在切断后不久就切换了，那时切断另一侧的节点仍在${one ? '它' : '它们'}视作“听得到”的 ${detectMs} ms 之内——故障检测器的视角总是落后于网络。`,
   );
 }
 
