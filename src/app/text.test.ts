@@ -4,6 +4,7 @@ import type { Simulation } from '../engine/simulation';
 import { capOf, strategies } from '../protocols';
 import { resolveVariant } from '../scenario/validate';
 import { clusterNodeIds } from '../scenario/nodes';
+import type { NetFaults } from '../sim/faults';
 import { metricNames, type Scenario } from '../scenario/schema';
 import { checkModel } from '../check/models';
 import { explain, type ExplainState } from './explain';
@@ -182,6 +183,12 @@ function eachPhrase(f: (where: string, en: string, zh: string) => void): void {
     }
     for (const n of indexOf(r.sim).notes) f(`${r.label} note ${n.what}@${n.t}`, noteText(n, 'en', r.sim.scenario), noteText(n, 'zh', r.sim.scenario));
   }
+}
+
+/** A cut between two workers, or a partition with workers on two sides (the ring's faults; a split of coordination servers alone is not one). */
+function splitsWorkers(f: NetFaults, st: ExplainState): boolean {
+  const ws = st.workers.map((w) => w.id);
+  return [...f.cuts].some((k) => k.split('>').every((id) => ws.includes(id))) || (f.groups !== null && new Set(ws.map((id) => f.groups!.get(id) ?? 0)).size > 1);
 }
 
 function newestLeaderTerm(r: Run, t: number): number | null {
@@ -511,11 +518,7 @@ describe('the explanation is true for the configuration on screen (real runs)', 
       if (!detected) return;
       const from = detected.t - detectMs;
       // Faults between workers only (a partition of the coordination servers leaves the ring whole).
-      const workers = st.workers.map((w) => w.id);
-      const faulty = (k: number) => {
-        const f = ix.net[k].value;
-        return [...f.cuts].some((key) => key.split('>').every((id) => workers.includes(id))) || (f.groups !== null && new Set(workers.map((id) => f.groups!.get(id) ?? 0)).size > 1);
-      };
+      const faulty = (k: number) => splitsWorkers(ix.net[k].value, st);
       const fault = ix.net.some((x, k) => faulty(k) && x.t <= t && (ix.net[k + 1]?.t ?? Infinity) > from);
       const healedBefore = ix.net.some((_, k) => faulty(k) && (ix.net[k + 1]?.t ?? Infinity) <= from);
       const crashed = [...ix.downs.values()].some((downs) => downs.some((d) => d.start <= t && (d.end ?? Infinity) > from));
@@ -563,10 +566,7 @@ describe('the explanation is true for the configuration on screen (real runs)', 
       }
       if (/^The ring is cut: in strong mode every worker waits/.test(en)) {
         // A cut between two workers, or a partition with workers on two sides, in force at t.
-        const f = indexOf(r.sim).net.filter((x) => x.t <= t).at(-1)!.value;
-        const ws = st.workers.map((w) => w.id);
-        const split = [...f.cuts].some((k) => k.split('>').every((id) => ws.includes(id))) || (f.groups !== null && new Set(ws.map((id) => f.groups!.get(id) ?? 0)).size > 1);
-        expect(split, `${r.label} @${t}: no link between workers is cut`).toBe(true);
+        expect(splitsWorkers(indexOf(r.sim).net.filter((x) => x.t <= t).at(-1)!.value, st), `${r.label} @${t}: no link between workers is cut`).toBe(true);
       }
       if (/, every worker, is the view of .*: (it hears|they hear) each of them, for the cut stops messages one way only/.test(en)) {
         hearsAll++;
