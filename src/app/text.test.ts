@@ -79,6 +79,8 @@ const variants: Array<[string, string, (s: Scenario) => Scenario]> = [
   ['degrade-average', 'degrade, the lone worker crashes', (sc) => ({ ...sc, durationMs: 10000, timeline: [{ at: 3000, do: 'partition', groups: [['w1', 'w2', 'w3', 'w4', 'w5'], ['w0']] }, { at: 6000, do: 'crash', node: 'w0' }] as Scenario['timeline'] })],
   // Multi-Paxos split twice: workers on both sides, then the leader's side a minority of servers alone.
   ['paxos-vs-2pc', 'paxos, two partitions', (sc) => ({ ...sc, timeline: [{ at: 10, do: 'timeout', node: 's0' }, { at: 3000, do: 'partition', groups: [['s0', 's1', 's2', 'w0', 'w1'], ['s3', 's4', 'w2', 'w3']] }, { at: 6000, do: 'heal' }, { at: 8000, do: 'partition', groups: [['s2', 's3', 's4', 'w0', 'w1', 'w2', 'w3'], ['s0', 's1']] }, { at: 12000, do: 'heal' }] as Scenario['timeline'] })],
+  // Two asynchronous-PS workers crash together (it said "After a restart it pulls" of both).
+  ['async-partition', 'asp, two workers crash', (sc) => ({ ...sc, timeline: [{ at: 3000, do: 'crash', node: 'w0' }, { at: 3000, do: 'crash', node: 'w1' }, { at: 7000, do: 'restart', node: 'w0' }, { at: 7000, do: 'restart', node: 'w1' }] as Scenario['timeline'] })],
   // A partition 1 s in: a detector switches before it misses the other side and counts every worker as its own.
   ['degrade-average', 'degrade, a partition at 1 s', (sc) => ({ ...sc, durationMs: 6000, timeline: [{ at: 1000, do: 'partition', groups: [['w0', 'w1', 'w2', 'w3'], ['w4', 'w5']] }, { at: 3500, do: 'heal' }] as Scenario['timeline'] })],
 ];
@@ -635,7 +637,7 @@ describe('the explanation is true for the configuration on screen (real runs)', 
   it('a count of one takes the singular in English, and no-op gaps are named only where there are some ("1 sessions", "re-proposes 1 values … fills 0 gaps", "w0 is cut off … on their side")', () => {
     const bad = new Set<string>();
     const check = (where: string, text: string): void => {
-      for (const m of text.matchAll(/\b1 (?:sessions|leases|updates|values|gaps|entries|events|crashes|workers|steps|records|brokers|servers)\b|\b0 gaps\b|\b[wsbc]\d+ is cut off [^.]*\btheir side\b/g)) bad.add(`${where}: "${m[0]}" in ${text}`);
+      for (const m of text.matchAll(/\b1 (?:sessions|leases|updates|values|gaps|entries|events|crashes|workers|steps|records|brokers|servers)\b|\b0 gaps\b|\b[wsbc]\d+ is cut off [^.]*\btheir side\b|\b[wsbc]\d+(?:, [wsbc]\d+)+ crashed: [^.]*\. After a restart it\b/g)) bad.add(`${where}: "${m[0]}" in ${text}`);
     };
     each((r, t, en) => check(`${r.label} @${t}`, en));
     eachPhrase((where, en) => check(where, en));

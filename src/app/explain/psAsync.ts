@@ -46,8 +46,8 @@ export function psAsync(st: ExplainState): Sentence {
   }
   if (st.crashedWorkers.length > 0)
     return S(
-      `${list(st.crashedWorkers, 'en')} crashed: the other workers keep training without waiting (availability counts live workers only). After a restart it pulls the newest parameters from ${server}.`,
-      `${list(st.crashedWorkers, 'zh')} 已崩溃：其他工作节点不等它，继续训练（可用性只统计存活节点）。重启后它会从 ${server} 拉取最新参数。`,
+      `${list(st.crashedWorkers, 'en')} crashed: the other workers keep training without waiting (availability counts live workers only). After a restart ${st.crashedWorkers.length === 1 ? 'it pulls' : 'each pulls'} the newest parameters from ${server}.`,
+      `${list(st.crashedWorkers, 'zh')} 已崩溃：其他工作节点不等${st.crashedWorkers.length === 1 ? '它' : '它们'}，继续训练（可用性只统计存活节点）。重启后${st.crashedWorkers.length === 1 ? '它' : '每个节点都'}会从 ${server} 拉取最新参数。`,
     );
   if (st.slow.length > 0) {
     const w = st.slow[0];

@@ -32,7 +32,7 @@ export function psSync(st: ExplainState): Sentence {
         `${list(missing, 'zh')} 缺席了，但有 ${b} 个备份工作节点，每轮拿到最先到达的 ${need} 个梯度就能结束：其他节点继续在相同的参数上锁步训练。`,
       );
     return S(
-      `The barrier needs ${need} gradients but ${list(missing, 'en')} cannot deliver ${missing.length === 1 ? 'its' : 'theirs'}: the round never closes and every worker waits (availability ${a}). The synchronous PS keeps its workers in lockstep and gives up A — PC.`,
+      `The barrier needs ${need} gradients but ${list(missing, 'en')} cannot deliver ${missing.length === 1 ? 'its gradient' : 'theirs'}: the round never closes and every worker waits (availability ${a}). The synchronous PS keeps its workers in lockstep and gives up A — PC.`,
       `栅栏需要 ${need} 个梯度，但 ${list(missing, 'zh')} 送不过来：这一轮永远结束不了，所有工作节点都在等待（可用性 ${a}）。同步参数服务器让工作节点保持锁步，放弃了 A——PC。`,
     );
   }
