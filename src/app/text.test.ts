@@ -81,6 +81,16 @@ const variants: Array<[string, string, (s: Scenario) => Scenario]> = [
   ['paxos-vs-2pc', 'paxos, two partitions', (sc) => ({ ...sc, timeline: [{ at: 10, do: 'timeout', node: 's0' }, { at: 3000, do: 'partition', groups: [['s0', 's1', 's2', 'w0', 'w1'], ['s3', 's4', 'w2', 'w3']] }, { at: 6000, do: 'heal' }, { at: 8000, do: 'partition', groups: [['s2', 's3', 's4', 'w0', 'w1', 'w2', 'w3'], ['s0', 's1']] }, { at: 12000, do: 'heal' }] as Scenario['timeline'] })],
   // Two asynchronous-PS workers crash together (it said "After a restart it pulls" of both).
   ['async-partition', 'asp, two workers crash', (sc) => ({ ...sc, timeline: [{ at: 3000, do: 'crash', node: 'w0' }, { at: 3000, do: 'crash', node: 'w1' }, { at: 7000, do: 'restart', node: 'w0' }, { at: 7000, do: 'restart', node: 'w1' }] as Scenario['timeline'] })],
+  // Two-phase commit split by a partition (its caption ignored the partition at availability 0).
+  [
+    'paxos-vs-2pc',
+    '2pc, a participant partitioned off',
+    (sc) => {
+      const r = resolveVariant(sc, '2pc');
+      if (!r.ok) throw new Error(r.errors.join('\n'));
+      return { ...r.scenario, timeline: [{ at: 3000, do: 'partition', groups: [['s0', 's2', 's3', 's4', 'w0', 'w1', 'w2', 'w3'], ['s1']] }, { at: 7000, do: 'heal' }] as Scenario['timeline'] };
+    },
+  ],
   // A partition 1 s in: a detector switches before it misses the other side and counts every worker as its own.
   ['degrade-average', 'degrade, a partition at 1 s', (sc) => ({ ...sc, durationMs: 6000, timeline: [{ at: 1000, do: 'partition', groups: [['w0', 'w1', 'w2', 'w3'], ['w4', 'w5']] }, { at: 3500, do: 'heal' }] as Scenario['timeline'] })],
 ];
@@ -345,6 +355,23 @@ describe('the explanation is true for the configuration on screen (real runs)', 
       const waiting = /, so ((?:w\d+(?:, | and )?)+) there waits?|((?:w\d+(?:, | and )?)+) (?:is|are) cut off from every server/.exec(en);
       for (const id of (waiting?.[1] ?? waiting?.[2] ?? '').split(/, | and /).filter(Boolean)) expect(group, `${r.label} @${t}: ${en}`).not.toContain(id);
       expect(zh).toMatch(/^(运行结束。)?网络分区：/);
+    });
+    expect(said).toBeGreaterThan(0);
+  });
+
+  it('2PC: a coordinator cut off from participants is said to block every transaction, naming exactly those it cannot reach', () => {
+    let said = 0;
+    each((r, t, en, zh, st) => {
+      if (st.cfg.kind !== '2pc-ps') return;
+      const coord = st.cfg.coordinator;
+      const apart = st.servers.filter((x) => x.id !== coord && st.brokenLinks.some((l) => (l.from === coord && l.to === x.id) || (l.from === x.id && l.to === coord))).map((x) => x.id);
+      const m = /The network separates coordinator s\d+ from ([^:]*):/.exec(en);
+      const allUp = st.servers.every((x) => x.up);
+      if (allUp && apart.length > 0) expect(m, `${r.label} @${t}: ${en}`).not.toBeNull();
+      if (!m) return;
+      said++;
+      expect(m[1].split(/, | and /).sort(), `${r.label} @${t}`).toEqual(apart.sort());
+      expect(zh).toContain('网络把协调者');
     });
     expect(said).toBeGreaterThan(0);
   });

@@ -46,6 +46,25 @@ export function twoPc(st: ExplainState): Sentence {
       `${list(down, 'en')} ${down.length === 1 ? 'is' : 'are'} down: every transaction misses ${down.length === 1 ? 'a vote' : 'votes'} and aborts on the vote timeout, so no update commits (${a.en}), although ${n - down.length} of ${n} servers are up. Two-phase commit needs every participant — a majority is not enough.`,
       `${list(down, 'zh')} 已宕机：每个事务都缺票，在投票超时后中止，所以没有更新能提交（${a.zh}），尽管 ${n} 台中仍有 ${n - down.length} 台在运行。两阶段提交需要每一个参与者——多数派不够。`,
     );
+  // A cut or partition between the coordinator and a participant blocks 2PC as a crash does (the
+  // run said "Coordinator s0 runs one transaction at a time …" throughout a partition, at availability 0).
+  const apart = (id: string): boolean => st.brokenLinks.some((l) => (l.from === coordId && l.to === id) || (l.from === id && l.to === coordId));
+  const cutOff = coord && coord.n.up ? all.filter((x) => x.n.id !== coordId && apart(x.n.id)).map((x) => x.n.id) : [];
+  if (cutOff.length > 0) {
+    const one = cutOff.length === 1;
+    const doubt = inDoubt.filter((id) => cutOff.includes(id));
+    const d1 = doubt.length === 1;
+    const doubtS = doubt.length
+      ? S(
+          `; ${list(doubt, 'en')} voted yes and ${d1 ? 'is' : 'are'} in doubt: the decision cannot reach ${d1 ? 'it' : 'them'} across the cut, and ${d1 ? 'it' : 'they'} can neither commit nor abort alone`,
+          `；${list(doubt, 'zh')} 已投赞成票，处于不确定状态：决定无法越过切断传到，也不能自行提交或中止`,
+        )
+      : S('', '');
+    return S(
+      `The network separates coordinator ${coordId} from ${list(cutOff, 'en')}: every transaction misses ${one ? 'its vote' : 'their votes'} and aborts on the vote timeout, so no update commits (${a.en}), although every server is up${doubtS.en}. Two-phase commit needs every participant; a majority protocol such as Paxos would keep going on the majority side.`,
+      `网络把协调者 ${coordId} 与 ${list(cutOff, 'zh')} 隔开了：每个事务都缺少${one ? '它的' : '它们的'}投票，在投票超时后中止，所以没有更新能提交（${a.zh}），尽管所有服务器都在运行${doubtS.zh}。两阶段提交需要每一个参与者；Paxos 这类多数派协议在多数派一侧仍能继续。`,
+    );
+  }
   const resolved = st.recent['2pc.resolved'];
   if (resolved && resolved.what === '2pc.resolved' && st.recentlyHealed) {
     const learned = S(
