@@ -196,8 +196,9 @@ export function deriveExplainState(input: ExplainInput): ExplainState {
     return k;
   };
   const lastNote = (what: NoteName): NoteEvent | null => {
-    for (let i = lastAtOrBefore(ix.notes, t, (n) => n.t); i >= 0; i--) if (ix.notes[i].what === what) return ix.notes[i];
-    return null;
+    const of = ix.notesByWhat.get(what);
+    const i = of ? lastAtOrBefore(of, t, (n) => n.t) : -1;
+    return i >= 0 ? of![i] : null;
   };
   const netFaultDuring = (from: number, to: number, among?: readonly NodeId[]): boolean => {
     const inside = among ? new Set(among) : null;
@@ -247,9 +248,10 @@ export function deriveExplainState(input: ExplainInput): ExplainState {
   };
   const forcedElection = (node: NodeId, term: number): 'timeline' | 'user' | null => {
     let started: number | null = null;
-    for (let i = lastAtOrBefore(ix.notes, t, (n) => n.t); i >= 0 && started === null; i--) {
-      const n = ix.notes[i];
-      if (n.what === 'electionStarted' && n.node === node && 'term' in n.data && n.data.term === term) started = n.t;
+    const elections = ix.notesByWhat.get('electionStarted') ?? [];
+    for (let i = lastAtOrBefore(elections, t, (n) => n.t); i >= 0 && started === null; i--) {
+      const n = elections[i];
+      if (n.node === node && 'term' in n.data && n.data.term === term) started = n.t;
     }
     if (started === null) return null;
     // becomeCandidate runs in the action's own event, so a forced candidacy starts at its time.

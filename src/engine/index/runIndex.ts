@@ -131,6 +131,8 @@ export class RunIndex {
   /** Per worker, its loss/accuracy at each sample. */
   readonly samples = new Map<NodeId, Sample[]>();
   readonly notes: NoteEvent[] = [];
+  /** The notes again, per name: the newest of one name is a binary search, not a scan of them all. */
+  readonly notesByWhat = new Map<NoteEvent['what'], NoteEvent[]>();
   readonly actions: ActionMark[] = [];
   readonly violations: ViolationEvent[] = [];
   /** The history followed (the latest one given to `sync`): facts and log entries are read back from it. */
@@ -216,6 +218,7 @@ export class RunIndex {
         break;
       case 'note':
         this.notes.push(e);
+        pushTo(this.notesByWhat, e.what, e);
         break;
       case 'violation':
         this.violations.push(e);
