@@ -1,5 +1,6 @@
 import type { CapClass } from '../../protocols';
 import type { Text } from '../i18n/lang';
+import { list } from '../words/text';
 
 /**
  * Shared wording of the explanation (TRUTHS "Careful wording"): C in CAP is linearizability, so
@@ -46,4 +47,26 @@ export function consistencyName(cap: CapClass): Sentence {
     case 'eventual':
       return S('eventual consistency', '最终一致性');
   }
+}
+
+/**
+ * The side of a partition without a majority of servers (Raft, Multi-Paxos): its servers, which
+ * `stall` (singular and plural English, then Chinese), and the workers there, who wait; or workers
+ * cut off from every server alone (a dragged worker); or nothing that trains or stores.
+ */
+export function minoritySide(servers: readonly string[], workers: readonly string[], stall: { en: [string, string]; zh: string }, kept: Sentence): Sentence {
+  const w1 = workers.length === 1;
+  if (servers.length > 0) {
+    const there = workers.length ? S(`, so ${list(workers, 'en')} there ${w1 ? 'waits' : 'wait'}`, `，那一侧的 ${list(workers, 'zh')} 只能等待`) : S('', '');
+    return S(
+      ` ${list(servers, 'en')} on the minority side ${stall.en[servers.length === 1 ? 0 : 1]}${there.en} — ${kept.en} everywhere, A lost on the minority side.`,
+      `少数派一侧的 ${list(servers, 'zh')} ${stall.zh}${there.zh}——各处${kept.zh}，少数派一侧放弃了 A。`,
+    );
+  }
+  if (workers.length > 0)
+    return S(
+      ` ${list(workers, 'en')} ${w1 ? 'is' : 'are'} cut off from every server, so ${w1 ? 'it waits' : 'they wait'} — ${kept.en} everywhere, A lost on ${w1 ? 'its' : 'their'} side.`,
+      `${list(workers, 'zh')} 与所有服务器都断开了，只能等待——各处${kept.zh}，${w1 ? '它' : '它们'}那一侧放弃了 A。`,
+    );
+  return S(' No worker or server is on the other side.', '另一侧没有工作节点，也没有服务器。');
 }

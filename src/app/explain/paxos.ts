@@ -1,7 +1,7 @@
 import type { NodeState } from '../../engine/index/runState';
 import type { NodeFacts } from '../../protocols/facts';
 import { list, majority, setOf, tolerance } from '../words/text';
-import { blockedAvailability, S, type Sentence } from './common';
+import { blockedAvailability, minoritySide, S, type Sentence } from './common';
 import type { ExplainState } from './state';
 
 /**
@@ -49,9 +49,9 @@ export function paxos(st: ExplainState): Sentence {
         `Network partition: no side holds a majority of the ${n} acceptors (${need} needed), so no value is chosen anywhere — consistency kept, A lost until the partition heals.`,
         `网络分区：没有任何一侧拥有 ${n} 个接受者中的多数派（需要 ${need} 个），所以哪里都选定不了值——保住一致性，在网络分区恢复之前放弃 A。`,
       );
-    // What each side holds, as Raft's sentence says it: the majority chooses once it has a leader
-    // there; the other side's servers and workers, whichever it has ("so its workers wait" was said
-    // of a side with none, and "keep choosing" of a majority that had lost its leader).
+    // What each side holds, as Raft's sentence says it (minoritySide): the majority chooses once it
+    // has a leader there ("keep choosing" was said of a majority that had lost its leader); the other
+    // side's servers and workers, whichever it has ("so its workers wait" of a side with none).
     const group = st.partition.find((g) => g.includes(major[0].n.id)) ?? [];
     const otherServers = live.filter((x) => !group.includes(x.n.id)).map((x) => x.n.id);
     const otherWorkers = st.workers.filter((w) => w.up && !group.includes(w.id)).map((w) => w.id);
@@ -59,19 +59,7 @@ export function paxos(st: ExplainState): Sentence {
     const doing = leads
       ? S(`keep choosing values under leader ${leader.n.id}`, `在领导者 ${leader.n.id} 之下继续选定值`)
       : S('choose nothing until one of them leads (phase 1)', '在其中一台成为领导者（第一阶段）之前什么都选定不了');
-    const w1 = otherWorkers.length === 1;
-    const other =
-      otherServers.length > 0
-        ? S(
-            ` ${list(otherServers, 'en')} on the minority side ${otherServers.length === 1 ? 'chooses' : 'choose'} nothing${otherWorkers.length ? `, so ${list(otherWorkers, 'en')} there ${w1 ? 'waits' : 'wait'}` : ''} — consistency kept everywhere, A lost on the minority side.`,
-            `少数派一侧的 ${list(otherServers, 'zh')} 什么都选定不了${otherWorkers.length ? `，那里的 ${list(otherWorkers, 'zh')} 只能等待` : ''}——各处都保住了一致性，少数派一侧放弃了 A。`,
-          )
-        : otherWorkers.length > 0
-          ? S(
-              ` ${list(otherWorkers, 'en')} ${w1 ? 'is' : 'are'} cut off from every server, so ${w1 ? 'it waits' : 'they wait'} — consistency kept everywhere, A lost on ${w1 ? 'its' : 'their'} side.`,
-              `${list(otherWorkers, 'zh')} 与所有服务器都断开了，只能等待——各处都保住了一致性，${w1 ? '它' : '它们'}那一侧放弃了 A。`,
-            )
-          : S(' No worker or server is on the other side.', '另一侧没有工作节点，也没有服务器。');
+    const other = minoritySide(otherServers, otherWorkers, { en: ['chooses nothing', 'choose nothing'], zh: '什么都选定不了' }, S('consistency kept', '保住了一致性'));
     return S(
       `Network partition: ${setOf(major.map((x) => x.n.id))} hold a majority (${major.length} of ${n}) and ${doing.en}.${other.en}`,
       `网络分区：${setOf(major.map((x) => x.n.id))} 是多数派（${n} 台中的 ${major.length} 台），${doing.zh}。${other.zh}`,

@@ -1,7 +1,7 @@
 import type { NodeState } from '../../engine/index/runState';
 import type { NodeFacts } from '../../protocols/facts';
 import { list, majority, mib, num, setOf, tolerance } from '../words/text';
-import { join, S, type Sentence } from './common';
+import { join, minoritySide, S, type Sentence } from './common';
 import type { ExplainState } from './state';
 
 /**
@@ -122,22 +122,9 @@ export function raft(st: ExplainState): Sentence {
       const majorS = majorLeader
         ? S(`${one ? 'keeps' : 'keep'} committing under leader ${lead(majorLeader).en}`, `在领导者 ${lead(majorLeader).zh} 之下继续提交`)
         : S(`${one ? 'is' : 'are'} electing a new leader and will commit again once one wins`, '正在选举新的领导者，选出后即可继续提交');
-      const minW = minorityWorkers.length
-        ? S(`, so ${list(minorityWorkers, 'en')} there ${minorityWorkers.length === 1 ? 'waits' : 'wait'}`, `，那一侧的 ${list(minorityWorkers, 'zh')} 只能等待`)
-        : S('', '');
       // The other side: servers that cannot commit, or workers cut off from every server alone
       // (a dragged worker), or nothing that trains or stores (no minority clause).
-      const minority = minorityServers.length
-        ? S(
-            ` ${list(minorityServers, 'en')} on the minority side never ${minorityServers.length === 1 ? 'commits' : 'commit'}${minW.en} — ${kept(st).en} everywhere, A lost on the minority side.`,
-            `少数派一侧的 ${list(minorityServers, 'zh')} 永远无法提交${minW.zh}——各处${kept(st).zh}，少数派一侧放弃了 A。`,
-          )
-        : minorityWorkers.length
-          ? S(
-              ` ${list(minorityWorkers, 'en')} ${minorityWorkers.length === 1 ? 'is' : 'are'} cut off from every server, so ${minorityWorkers.length === 1 ? 'it waits' : 'they wait'} — ${kept(st).en} everywhere, A lost on ${minorityWorkers.length === 1 ? 'its' : 'their'} side.`,
-              `${list(minorityWorkers, 'zh')} 与所有服务器都断开了，只能等待——各处${kept(st).zh}，${minorityWorkers.length === 1 ? '它' : '它们'}那一侧放弃了 A。`,
-            )
-          : S(' No worker or server is on the other side.', '另一侧没有工作节点，也没有服务器。');
+      const minority = minoritySide(minorityServers, minorityWorkers, { en: ['never commits', 'never commit'], zh: '永远无法提交' }, kept(st));
       return S(
         `Network partition: ${mIds} ${major.servers.length === 1 ? 'is' : 'are'} a majority (${major.servers.length} of ${n}) and ${majorS.en}.${minority.en}${stale.en}`,
         `网络分区：${mIds} 是多数派（${n} 台中的 ${major.servers.length} 台），${majorS.zh}。${minority.zh}${stale.zh}`,
