@@ -30,10 +30,13 @@ function episodeHadFault(st: ExplainState, detectMs: number): boolean {
   return detected === null ? st.lastRepair !== null && st.lastRepair.kind !== 'restart' : st.netFaultDuring(detected.t - detectMs, st.t, workers);
 }
 
-/** The slow workers a false alarm took for a partition (empty: not a false alarm, or no slow worker behind it). */
-function falseAlarmSlow(st: ExplainState, detectMs: number): string[] {
+/**
+ * The slow workers a false alarm took for a partition (empty: not a false alarm, or no slow worker
+ * behind it). `episodeFault`: episodeHadFault, worked out once by the caller.
+ */
+function falseAlarmSlow(st: ExplainState, detectMs: number, episodeFault: boolean): string[] {
   const detected = st.lastNote('partitionDetected');
-  if (detected === null || episodeHadFault(st, detectMs)) return [];
+  if (detected === null || episodeFault) return [];
   const from = detected.t - detectMs;
   // A worker that crashed in the window (or is down) explains the stall without any slowness.
   if (st.workers.some((w) => !w.up || (st.crashedAt[w.id] ?? -Infinity) >= from)) return [];
@@ -41,8 +44,10 @@ function falseAlarmSlow(st: ExplainState, detectMs: number): string[] {
   return st.slowDuring(from, detected.t).filter((id) => workers.has(id));
 }
 
-/** The merge rule and what it costs, for the running knobs. */
-/** `oneSide`: the workers went eventual on a false alarm (no cut), so every one of them is one side. */
+/**
+ * The merge rule and what it costs, for the running knobs. `oneSide`: the workers went eventual on
+ * a false alarm (no cut), so every one of them is one side.
+ */
 function mergeCost(st: ExplainState, oneSide: boolean): Sentence {
   if (st.cfg.kind !== 'degrade') return S('', '');
   const cfg = st.cfg;
@@ -209,7 +214,7 @@ export function degrade(st: ExplainState): Sentence {
   const merged = st.recent.merge;
   if (merging.length > 0 || (merged && eventual.length === 0 && !st.partition)) {
     // After a false alarm (a slow worker, no cut) nothing healed: the workers hear each other again.
-    const healed = st.cfg.kind === 'degrade' && episodeHadFault(st, st.cfg.detectTimeoutMs);
+    const healed = episodeHadFault(st, cfg.detectTimeoutMs);
     const cost = mergeCost(st, !healed);
     const head = healed
       ? S(`Healed: the sides ${merging.length ? 'are merging' : 'merged'}`, `已恢复：两侧${merging.length ? '正在合并' : '已经合并'}`)
@@ -225,8 +230,9 @@ export function degrade(st: ExplainState): Sentence {
   if (eventual.length > 0) {
     // Sides as the workers themselves see them (their facts), not as the network is drawn.
     const sides = new Map<string, Side>();
+    const episodeFault = episodeHadFault(st, cfg.detectTimeoutMs);
     // The partition behind this switch: the one in force, or one healed since (not one healed before it).
-    const groups = st.partition ?? (episodeHadFault(st, cfg.detectTimeoutMs) ? (st.lastPartition?.groups ?? null) : null);
+    const groups = st.partition ?? (episodeFault ? (st.lastPartition?.groups ?? null) : null);
     const groupOf = (id: string): number => (groups ? Math.max(0, groups.findIndex((g) => g.includes(id))) : 0);
     for (const w of eventual) {
       const f = facts(w)!;
@@ -239,7 +245,6 @@ export function degrade(st: ExplainState): Sentence {
     // Links cut at the detection or now: a holder that counts a worker whose link to it is cut has a lagging view.
     const detected = st.lastNote('partitionDetected');
     const cut = new Set([...st.cutsAt(st.t), ...(detected ? st.cutsAt(detected.t) : [])].map(([a, b]) => `${a}>${b}`));
-    const episodeFault = episodeHadFault(st, cfg.detectTimeoutMs);
     for (const side of sides.values()) {
       const lagging = new Set(side.ids.map(groupOf)).size > 1 || side.holders.some((h) => side.ids.some((m) => m !== h && cut.has(`${m}>${h}`)));
       side.view = lagging ? 'lagging' : episodeFault && st.workers.every((w) => side.ids.includes(w.id)) ? 'hearsAll' : null;
@@ -257,11 +262,11 @@ export function degrade(st: ExplainState): Sentence {
     // (it said "Only the majority side {w0–w5} … the minority's writes …", with no minority).
     // Only where nothing else explains it: no cut from the detection's window until now (after a
     // heal the workers stay eventual until they merge), no crashed worker, and a slow one then.
-    const alarmSlow = falseAlarmSlow(st, cfg.detectTimeoutMs);
+    const alarmSlow = falseAlarmSlow(st, cfg.detectTimeoutMs, episodeFault);
     const falseAlarm = alarmSlow.length > 0;
     // One side of every worker only where no cut explains the switch (under a partition, such a
-    // side is a detector's lagging view: staleViewS).
-    const oneSide = majors.length === 1 && live.every((w) => majors[0].ids.includes(w.id)) && !episodeHadFault(st, cfg.detectTimeoutMs);
+    // side is a detector's lagging view: viewS).
+    const oneSide = majors.length === 1 && live.every((w) => majors[0].ids.includes(w.id)) && !episodeFault;
     const epochS = oneSide
       ? S(
           ` Every worker is on one side, ${setOf(majors[0].ids)} (epoch ${majors[0].epoch}): there is no minority whose writes need fencing.`,
@@ -270,7 +275,7 @@ export function degrade(st: ExplainState): Sentence {
       : fromService
         ? serviceEpochs(eventual, majors, storeS)
         : detectorEpochs(majors, storeS);
-    const staleS = viewS([...sides.values()], cfg.detectTimeoutMs);
+    const viewSentence = viewS([...sides.values()], cfg.detectTimeoutMs);
     const slowS = S(` ${list(alarmSlow, 'en')}'s slowness`, `${list(alarmSlow, 'zh')} 的变慢`);
     const alarmS = falseAlarm
       ? S(
@@ -283,8 +288,8 @@ export function degrade(st: ExplainState): Sentence {
     const d = num(st.divergence);
     const cS = d !== '0' && d !== '0.00' && d !== '—' ? S(`C lost (divergence ${d})`, `放弃了 C（副本分歧 ${d}）`) : S(`C given up: the replicas drift apart from here (divergence ${d} so far)`, `放弃了 C：副本从这里开始分道扬镳（目前副本分歧 ${d}）`);
     return S(
-      `Degraded: ${n} worker${n === 1 ? '' : 's'} switched to eventual mode and ${n === 1 ? 'trains' : 'train'} locally (local SGD) — A kept, ${cS.en}.${alarmS.en}${epochS.en}${staleS.en}${fenceS.en}`,
-      `已降级：${n} 个工作节点切换到最终一致模式，在本地训练（本地 SGD）——保住了 A，${cS.zh}。${alarmS.zh}${epochS.zh}${staleS.zh}${fenceS.zh}`,
+      `Degraded: ${n} worker${n === 1 ? '' : 's'} switched to eventual mode and ${n === 1 ? 'trains' : 'train'} locally (local SGD) — A kept, ${cS.en}.${alarmS.en}${epochS.en}${viewSentence.en}${fenceS.en}`,
+      `已降级：${n} 个工作节点切换到最终一致模式，在本地训练（本地 SGD）——保住了 A，${cS.zh}。${alarmS.zh}${epochS.zh}${viewSentence.zh}${fenceS.zh}`,
     );
   }
   // The ring is cut only by a fault between workers (a partition of the coordination servers is not one).
