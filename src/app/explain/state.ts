@@ -190,9 +190,13 @@ export function deriveExplainState(input: ExplainInput): ExplainState {
     if (i >= 0) crashedAt[id] = downs[i].start;
   }
   const v = ix.violations[0];
+  // Per name (RunIndex.notesByWhat): a count reads the notes of its name only, not every note.
   const countNotes = (what: NoteName, pred?: (n: NoteEvent) => boolean, at = t): number => {
+    const of = ix.notesByWhat.get(what) ?? [];
+    const last = lastAtOrBefore(of, at, (n) => n.t);
+    if (!pred) return last + 1;
     let k = 0;
-    for (let i = lastAtOrBefore(ix.notes, at, (n) => n.t); i >= 0; i--) if (ix.notes[i].what === what && (!pred || pred(ix.notes[i]))) k++;
+    for (let i = last; i >= 0; i--) if (pred(of[i])) k++;
     return k;
   };
   const lastNote = (what: NoteName): NoteEvent | null => {
