@@ -57,8 +57,8 @@ export function ssp(st: ExplainState): Sentence {
       );
     if (blocked.length > 0)
       return S(
-        `${list(st.isolated, 'en')} cannot reach ${server}, so ${st.isolated.length === 1 ? 'its clock stops' : 'their clocks stop'}; the others ran up to s = ${s} clocks ahead and now block at the bound (${list(blocked.length ? blocked : others, 'en')} waiting). SSP keeps the clock gap ≤ s and gives up availability once the bound is hit (PC) — bounded staleness, not linearizability.`,
-        `${list(st.isolated, 'zh')} 连不上 ${server}，时钟停住了；其他节点最多领先 s = ${s} 个时钟，现在卡在界限处阻塞（${list(blocked.length ? blocked : others, 'zh')} 在等待）。SSP 保证时钟差 ≤ s，一旦触及界限就放弃可用性（PC）——这是有界陈旧，不是线性一致。`,
+        `${list(st.isolated, 'en')} cannot reach ${server}, so ${st.isolated.length === 1 ? 'its clock stops' : 'their clocks stop'}; the others ran up to s = ${s} clocks ahead and now block at the bound (${list(blocked, 'en')} waiting). SSP keeps the clock gap ≤ s and gives up availability once the bound is hit (PC) — bounded staleness, not linearizability.`,
+        `${list(st.isolated, 'zh')} 连不上 ${server}，时钟停住了；其他节点最多领先 s = ${s} 个时钟，现在卡在界限处阻塞（${list(blocked, 'zh')} 在等待）。SSP 保证时钟差 ≤ s，一旦触及界限就放弃可用性（PC）——这是有界陈旧，不是线性一致。`,
       );
     return S(
       `${list(st.isolated, 'en')} cannot reach ${server}; the others keep training until they are s = ${s} clocks ahead of ${st.isolated.length === 1 ? 'it' : 'them'} — then they will block at the bound (largest clock gap so far ${gap}).`,
