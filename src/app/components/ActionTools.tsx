@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { LinkView } from '../../engine/api';
 import { actionSpec } from '../../scenario/actions';
 import type { Action } from '../../sim/types';
@@ -9,6 +9,7 @@ import { clusterTarget, linkTarget, nodeTarget } from '../targets';
 import { s } from '../i18n/strings';
 import { partitionFromDraft } from '../partition';
 import { stateAt } from '../views/runView';
+import { useScrollEdges } from '../views/hooks';
 import { versionOf } from '../words/nodeWords';
 import { NodeFactsLine } from './NodeFactsLine';
 import { get, reportError, set, useApp, type Side, type ToolTab } from '../store';
@@ -24,7 +25,12 @@ export function ActionTools() {
   const tab = useApp((st) => st.toolTab);
   const sim = useApp((st) => st.sim);
   const draft = useApp((st) => st.partitionDraft);
+  const selected = useApp((st) => st.selected);
   useApp((st) => st.panelFrame);
+  // A body with more below or above fades at that edge (a row cut in half at 1920 presenter read as
+  // the last row): measured when the tab, the selection or the language changes, on scroll and resize.
+  const body = useRef<HTMLDivElement>(null);
+  useScrollEdges(body, [tab, selected, lang, draft], 'y');
   // The metadata tab only where a coordination service runs (c0…): putMeta writes through it.
   const tabs: ToolTab[] = sim && sim.scenario.cluster.coord > 0 ? ['node', 'partition', 'links', 'meta'] : ['node', 'partition', 'links'];
   const key = { node: 'nodeTab', partition: 'partitionTab', links: 'linksTab', meta: 'metaTab' } as const;
@@ -46,7 +52,7 @@ export function ActionTools() {
           <ChoiceButton key={c.spec.do} choice={c} lang={lang} label={tr(c.spec.label, lang)} testId={c.spec.do} />
         ))}
       </div>
-      <div className="tab-body" role="tabpanel">
+      <div className="tab-body" role="tabpanel" ref={body}>
         {tab === 'node' && <NodePanel />}
         {tab === 'partition' && <PartitionTool />}
         {tab === 'links' && <LinkForm />}

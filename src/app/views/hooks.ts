@@ -30,20 +30,22 @@ export function useSize(ref: RefObject<HTMLElement | null>): Size {
 }
 
 /**
- * Marks a sideways scroller with the classes `more-before` / `more-after` while it has content
- * beyond its left / right edge, so CSS can fade that edge as a cue to scroll. It reads the layout
- * on scroll, on resize (window, type size) and when `deps` change: never in a frame. (A CSS
- * scroll timeline did this alone, but Chromium kept its last fade when a resize made the line fit.)
+ * Marks a scroller (sideways, or `axis` 'y' up and down) with the classes `more-before` /
+ * `more-after` while it has content beyond its start / end edge, so CSS can fade that edge as a cue
+ * to scroll. It reads the layout on scroll, on resize (window, type size) and when `deps` change:
+ * never in a frame. (A CSS scroll timeline did this alone, but Chromium kept its last fade when a
+ * resize made the line fit.)
  */
-export function useScrollEdges(ref: RefObject<HTMLElement | null>, deps: DependencyList): void {
+export function useScrollEdges(ref: RefObject<HTMLElement | null>, deps: DependencyList, axis: 'x' | 'y' = 'x'): void {
   const update = useRef(() => {});
   useEffect(() => {
     const el = ref.current;
     if (!el) return;
     update.current = () => {
-      const over = el.scrollWidth - el.clientWidth;
-      el.classList.toggle('more-before', over > 1 && el.scrollLeft > 1);
-      el.classList.toggle('more-after', over > 1 && el.scrollLeft < over - 1);
+      const over = axis === 'x' ? el.scrollWidth - el.clientWidth : el.scrollHeight - el.clientHeight;
+      const at = axis === 'x' ? el.scrollLeft : el.scrollTop;
+      el.classList.toggle('more-before', over > 1 && at > 1);
+      el.classList.toggle('more-after', over > 1 && at < over - 1);
     };
     const onScroll = (): void => update.current();
     el.addEventListener('scroll', onScroll, { passive: true });
@@ -53,7 +55,7 @@ export function useScrollEdges(ref: RefObject<HTMLElement | null>, deps: Depende
       el.removeEventListener('scroll', onScroll);
       ro?.disconnect();
     };
-  }, [ref]);
+  }, [ref, axis]);
   // eslint-disable-next-line react-hooks/exhaustive-deps
   useLayoutEffect(() => update.current(), deps);
 }
