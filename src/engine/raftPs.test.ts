@@ -141,6 +141,32 @@ describe('raft-ps: partitions', () => {
     expect(sim.metric('versionConflicts')).toBe(0); // stale, never conflicting: same version ⇒ same parameters
   });
 
+  it.each([false, true])('a follower cut off alone, preVote %s: its term climbs and deposes the leader on the heal only without PreVote (thesis §9.6)', async (preVote) => {
+    const sim = await make({ durationMs: 9000 }, { preVote });
+    await sim.advanceTo(1000);
+    const before = leader(sim)!;
+    const term = sim.metric('term', before)!;
+    const lone = ['s0', 's1', 's2', 's3', 's4'].find((s) => s !== before)!;
+    const rest = ['s0', 's1', 's2', 's3', 's4', 'w0', 'w1', 'w2', 'w3'].filter((x) => x !== lone);
+    sim.apply({ do: 'partition', groups: [rest, [lone]] });
+    await sim.advanceTo(4000);
+    if (preVote) expect(sim.metric('term', lone)).toBe(term);
+    else expect(sim.metric('term', lone)!).toBeGreaterThan(term + 5);
+    expect(leader(sim)).toBe(before); // the majority side never noticed
+    const loneTerm = sim.metric('term', lone)!;
+    sim.apply({ do: 'heal' });
+    await sim.advanceTo(6000);
+    const downs = notes(sim, 'leaderStepDown').filter((n) => n.t >= 4000);
+    expect(downs.length).toBe(preVote ? 0 : 1);
+    if (preVote) expect(leader(sim)).toBe(before);
+    // Without PreVote the next leader's term is above the one the lone server climbed to.
+    if (preVote) expect(sim.metric('term')).toBe(term);
+    else expect(sim.metric('term', leader(sim)!)!).toBeGreaterThan(loneTerm);
+    expect(sim.metric('leaders')).toBe(1);
+    expect(sim.metric('violations')).toBe(0);
+    expect(sim.metric('lostUpdates')).toBe(0);
+  });
+
   it('CheckQuorum makes the isolated leader step down', async () => {
     const { sim, old } = await minorityLeaderRun({ checkQuorum: true });
     await sim.advanceTo(5900);

@@ -131,6 +131,10 @@ const byKind: Record<string, Words> = {
     en: 'etcd’s CheckQuorum: a leader that has not heard from a majority for an election timeout steps down.',
     zh: 'etcd 的 CheckQuorum：一个选举超时内没有收到多数派回应的领导者会主动下台。',
   },
+  'raft-ps:preVote': {
+    en: 'PreVote (Raft thesis §9.6): a server raises its term only once a majority says it would vote for it; off, a server cut off from the majority keeps raising its term and deposes the leader when it rejoins.',
+    zh: 'PreVote（Raft 论文 §9.6）：服务器先确认多数派愿意投票给它，才提升任期；关闭时，与多数派隔开的服务器会不断提升任期，重新连上时罢黜领导者。',
+  },
   'raft-ps:clientMode': {
     en: '"training": workers loop read → compute → update; "manual": a worker updates only when the timeline or the learner submits.',
     zh: '"training"：工作节点循环执行读取 → 计算 → 更新；"manual"：只有时间线或学习者提交时才更新。',

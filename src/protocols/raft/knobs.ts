@@ -3,7 +3,7 @@ import { ruleIssue } from '../../scenario/problems';
 
 /**
  * Knobs of `raft-ps` (Ongaro & Ousterhout 2014; the thesis for reads and client sessions; etcd's
- * CheckQuorum; etcd for fsyncMs and maxRequestBytes). The strategy itself is described in raftPs.ts.
+ * CheckQuorum and PreVote; etcd for fsyncMs and maxRequestBytes). The strategy itself is described in raftPs.ts.
  *
  * Reads (`readMode`): "readIndex" (default; thesis §6.4: the leader records commitIndex, confirms
  * it still leads with a heartbeat round to a majority, then answers once applied ≥ readIndex),
@@ -30,6 +30,12 @@ export const raftPsKnobs = z.strictObject({
   leaderNoop: z._default(z.boolean(), true),
   /** etcd's CheckQuorum: a leader that has not heard from a majority for an election timeout steps down. */
   checkQuorum: z._default(z.boolean(), false),
+  /**
+   * Pre-vote (thesis §9.6; etcd's PreVote): a server whose timer fires first asks whether a majority
+   * would vote for it, and raises its term only if so. Off, as in the paper's core algorithm: a
+   * server cut off from the majority keeps raising its term and, on rejoining, deposes the leader.
+   */
+  preVote: z._default(z.boolean(), false),
   /**
    * "training": workers loop read → compute → update. "manual": a worker updates only when the
    * timeline or the learner says `submit` (CURRICULUM L7, Figure 8 scripted step by step).

@@ -64,6 +64,7 @@ export class RaftPsStrategy implements Strategy {
         leaseReads: cfg.readMode === 'lease',
         leaderNoop: cfg.leaderNoop,
         checkQuorum: cfg.checkQuorum,
+        preVote: cfg.preVote,
         fsyncMs: cfg.fsyncMs,
       },
       {
