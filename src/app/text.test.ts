@@ -34,6 +34,11 @@ interface Run {
 
 const runs: Run[] = [];
 
+const loneFollower = [
+  { at: 2000, do: 'partition', groups: [['s0', 's1', 's2', 's3', 'w0', 'w1', 'w2', 'w3'], ['s4']] },
+  { at: 8000, do: 'heal' },
+] as Scenario['timeline'];
+
 /** Built-ins with a knob changed: the truths that depend on the configuration, on real runs. */
 const variants: Array<[string, string, (s: Scenario) => Scenario]> = [
   ['raft-ps-majority', 'raft, local reads', (sc) => ({ ...sc, strategy: { ...sc.strategy, readMode: 'local' } as Scenario['strategy'] })],
@@ -91,6 +96,11 @@ const variants: Array<[string, string, (s: Scenario) => Scenario]> = [
       return { ...r.scenario, timeline: [{ at: 3000, do: 'partition', groups: [['s0', 's2', 's3', 's4', 'w0', 'w1', 'w2', 'w3'], ['s1']] }, { at: 7000, do: 'heal' }] as Scenario['timeline'] };
     },
   ],
+  // A follower partitioned off alone for 6 s, without and with PreVote: its term climbs (or does not),
+  // and on the heal deposes the leader (it said "servers that were cut off see the higher term 1").
+  ['raft-ps-majority', 'raft, a follower cut off alone', (sc) => ({ ...sc, durationMs: 12000, timeline: loneFollower })],
+  ['raft-ps-majority', 'raft, a follower cut off alone, PreVote', (sc) => ({ ...sc, durationMs: 12000, strategy: { ...sc.strategy, preVote: true } as Scenario['strategy'], timeline: loneFollower })],
+  ['paxos-vs-2pc', 'paxos, a server cut off alone', (sc) => ({ ...sc, durationMs: 12000, timeline: [{ at: 10, do: 'timeout', node: 's0' }, ...loneFollower] as Scenario['timeline'] })],
   // A partition 1 s in: a detector switches before it misses the other side and counts every worker as its own.
   ['degrade-average', 'degrade, a partition at 1 s', (sc) => ({ ...sc, durationMs: 6000, timeline: [{ at: 1000, do: 'partition', groups: [['w0', 'w1', 'w2', 'w3'], ['w4', 'w5']] }, { at: 3500, do: 'heal' }] as Scenario['timeline'] })],
 ];
@@ -111,7 +121,9 @@ beforeAll(async () => {
   }
   for (const [id, label, patch] of variants) {
     const sim = await runBuiltin(id, patch);
-    runs.push({ label, sim, times: interestingTimes(sim) });
+    // 10 ms after the lone follower's heal, before the leader hears its term (a round is ~10 ms).
+    const extra = label.startsWith('raft, a follower cut off alone') ? [8010] : [];
+    runs.push({ label, sim, times: [...interestingTimes(sim), ...extra].sort((a, b) => a - b) });
   }
   // Every built-in again with its scripted faults moved in time: the same faults at another phase of
   // the protocol's rounds, as free play makes them (a partition 1 s into a degrade run had the
@@ -501,6 +513,67 @@ describe('the explanation is true for the configuration on screen (real runs)', 
     expect(shrank).toBeGreaterThan(0);
   });
 
+  it('Raft: a term a server raised while cut off is told — climbing, rejoining above the leader, deposing it — and PreVote keeps it; a Paxos ballot alike (a lone follower\'s heal read "servers that were cut off see the higher term 1", the election after it "about one election timeout")', () => {
+    const seen = new Map<string, number>();
+    const count = (k: string) => seen.set(k, (seen.get(k) ?? 0) + 1);
+    each((r, t, en, zh, st) => {
+      const ix = indexOf(r.sim);
+      if (r.sim.scenario.strategy.kind === 'paxos-ps') {
+        const m = /starting phase 1 with ever higher ballots — (\d+) now, against leader (s\d+)'s (\d+)/.exec(en);
+        if (m) {
+          count('ballots');
+          expect(Number(m[1])).toBeGreaterThan(Number(m[3]));
+          expect(zh).toContain('用越来越高的提案编号开始第一阶段');
+        }
+        const why = /Why a new leader: (s\d+), cut off from leader (s\d+)/.exec(en);
+        if (why) {
+          count('preempted');
+          const down = ix.notes.filter((n) => n.what === 'leaderStepDown' && n.node === why[2] && n.t <= t).at(-1);
+          expect(down && st.lastRepair && st.lastRepair.t <= down.t, `${r.label} @${t}`).toBe(true);
+          expect(zh).toContain('为什么换了领导者');
+        }
+        return;
+      }
+      if (r.sim.scenario.strategy.kind !== 'raft-ps') return;
+      // "see the higher term T": some server the partition cut off from the leader had a lower term when it ended.
+      const higher = /servers that were cut off see the higher term (\d+) and follow leader (s\d+)/.exec(en);
+      if (higher && st.lastPartition && st.lastRepair) {
+        const at = explainAt(r.sim, st.lastRepair.t - 0.001).state;
+        const home = st.lastPartition.groups.find((g) => g.includes(higher[2]));
+        const lower = at.nodes.some((n) => n.facts?.kind === 'raft-server' && !home?.includes(n.id) && n.facts.term < Number(higher[1]));
+        expect(lower, `${r.label} @${t}: ${en}`).toBe(true);
+      }
+      const preVote = r.sim.scenario.strategy.kind === 'raft-ps' && r.sim.scenario.strategy.preVote;
+      if (/each try raises its term/.test(en)) {
+        count('climbing');
+        expect(preVote, r.label).toBe(false);
+        const m = /each try raises its term — (\d+) now, against the majority's (\d+)/.exec(en)!;
+        expect(Number(m[1])).toBeGreaterThan(Number(m[2]));
+        expect(zh).toContain('每次尝试都让任期加一');
+      }
+      if (/rejoins with term (\d+), above leader (s\d+)'s term (\d+)/.test(en)) count('above');
+      if (/Why an election at all: (s\d+), cut off from leader (s\d+)/.test(en)) {
+        count('deposed');
+        const [, by, leader] = /Why an election at all: (s\d+), cut off from leader (s\d+)/.exec(en)!;
+        // The leader stepped down after a heal, and not because it crashed or a timeout was forced.
+        const down = ix.notes.filter((n) => n.what === 'leaderStepDown' && n.node === leader && n.t <= t).at(-1)!;
+        expect(down, `${r.label} @${t}`).toBeDefined();
+        expect(st.lastRepair && st.lastRepair.t <= down.t, `${r.label} @${t}`).toBe(true);
+        expect(ix.notes.some((n) => n.what === 'electionStarted' && n.node === by && 'term' in n.data && 'term' in down.data && n.data.term === down.data.term)).toBe(true);
+        expect(en).not.toMatch(/about one election timeout/);
+        expect(zh).toContain('为什么要选举');
+      }
+      if (/PreVote kept it from raising it/.test(en) || /its term stays as it was/.test(en)) {
+        count('preVote');
+        expect(preVote, r.label).toBe(true);
+      }
+    });
+    for (const k of ['climbing', 'above', 'deposed', 'preVote', 'ballots', 'preempted']) expect(seen.get(k) ?? 0, k).toBeGreaterThan(0);
+    // With PreVote the lone follower deposes no one: one election in the whole run.
+    const pv = runs.find((r) => r.label === 'raft, a follower cut off alone, PreVote')!;
+    expect(indexOf(pv.sim).notes.filter((n) => n.what === 'leaderElected')).toHaveLength(1);
+  });
+
   it('Raft: a heal says servers "that were cut off see the higher term" only where a server was cut off; a cut of workers alone, or of a worker\'s link, is said as such', () => {
     let workersOnly = 0;
     let links = 0;
@@ -782,7 +855,7 @@ describe('the explanation is true for the configuration on screen (real runs)', 
 /** Latin-script names that stay as they are in Chinese technical text. */
 const namesKept = new Set([
   // protocols, systems and their own terms (CURRICULUM §2 keeps them)
-  'Raft', 'Kafka', 'ReadIndex', 'NotEnoughReplicas', 'ISR', 'HW', 'LEO', 'SGD', 'EASGD', 'SSP', 'BSP', 'ASP', 'PACELC', 'CAP', 'CA', 'AP',
+  'Raft', 'Kafka', 'ReadIndex', 'PreVote', 'NotEnoughReplicas', 'ISR', 'HW', 'LEO', 'SGD', 'EASGD', 'SSP', 'BSP', 'ASP', 'PACELC', 'CAP', 'CA', 'AP',
   'PC', 'PA', 'EC', 'EL', 'broker', 'Broker', 'unclean', 'fencing', 'token', 'All', 'Reduce', 'Scatter', 'Gather',
   'Paxos', 'Multi', 'PREPARE', 'COMMIT', 'ABORT', 'Krum',
   // coordination services and their own terms (etcd's revision, ZooKeeper's zxid and sync(), GC pause)

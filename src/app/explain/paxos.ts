@@ -2,6 +2,7 @@ import type { NodeState } from '../../engine/index/runState';
 import type { NodeFacts } from '../../protocols/facts';
 import { list, majority, setOf, tolerance } from '../words/text';
 import { blockedAvailability, minoritySide, S, type Sentence } from './common';
+import { deposedByRejoin, deposedWhy, minorityBallots } from './rejoin';
 import type { ExplainState } from './state';
 
 /**
@@ -60,28 +61,41 @@ export function paxos(st: ExplainState): Sentence {
       ? S(`keep choosing values under leader ${leader.n.id}`, `在领导者 ${leader.n.id} 之下继续选定值`)
       : S('choose nothing until one of them leads (phase 1)', '在其中一台成为领导者（第一阶段）之前什么都选定不了');
     const other = minoritySide(otherServers, otherWorkers, { en: ['chooses nothing', 'choose nothing'], zh: '什么都选定不了' }, S('consistency kept', '保住了一致性'));
+    const cutOff = live.filter((x) => !group.includes(x.n.id) && x.f.role !== 'leader').map((x) => ({ id: x.n.id, ballot: x.f.ballot ?? x.f.promised }));
+    const ballots = leads ? minorityBallots(cutOff, { id: leader.n.id, ballot: leader.f.ballot ?? leader.f.promised }) : S('', '');
     return S(
-      `Network partition: ${setOf(major.map((x) => x.n.id))} hold a majority (${major.length} of ${n}) and ${doing.en}.${other.en}`,
-      `网络分区：${setOf(major.map((x) => x.n.id))} 是多数派（${n} 台中的 ${major.length} 台），${doing.zh}。${other.zh}`,
+      `Network partition: ${setOf(major.map((x) => x.n.id))} hold a majority (${major.length} of ${n}) and ${doing.en}.${other.en}${ballots.en}`,
+      `网络分区：${setOf(major.map((x) => x.n.id))} 是多数派（${n} 台中的 ${major.length} 台），${doing.zh}。${other.zh}${ballots.zh}`,
     );
   }
   if (!leader) {
+    // A leader that stepped down for a rejoining server's ballot, with no leader elected since.
+    const d = deposedByRejoin(st, 'paxos');
+    const lastWon = st.lastNote('leaderElected');
+    const why = d && lastWon && lastWon.t < d.at ? S(`${deposedWhy(d, 'paxos').en} `, deposedWhy(d, 'paxos').zh) : S('', '');
     if (candidate)
       return S(
-        `Phase 1: ${candidate.n.id} runs ballot ${candidate.f.ballot ?? '?'} and holds ${candidate.f.promises ?? 1} of the ${candidate.f.need ?? need} promises it needs. Until a majority has promised, nothing is proposed and updates wait — consistency kept, A paused.`,
-        `第一阶段：${candidate.n.id} 以提案编号 ${candidate.f.ballot ?? '?'} 征求承诺，已得 ${candidate.f.promises ?? 1} 个，需要 ${candidate.f.need ?? need} 个。在多数派承诺之前什么都不提议，更新只能等待——保住一致性，A 暂时中断。`,
+        `${why.en}Phase 1: ${candidate.n.id} runs ballot ${candidate.f.ballot ?? '?'} and holds ${candidate.f.promises ?? 1} of the ${candidate.f.need ?? need} promises it needs. Until a majority has promised, nothing is proposed and updates wait — consistency kept, A paused.`,
+        `${why.zh}第一阶段：${candidate.n.id} 以提案编号 ${candidate.f.ballot ?? '?'} 征求承诺，已得 ${candidate.f.promises ?? 1} 个，需要 ${candidate.f.need ?? need} 个。在多数派承诺之前什么都不提议，更新只能等待——保住一致性，A 暂时中断。`,
       );
     return S(
-      `No leader${crashed.length ? `: ${list(crashed, 'en')} crashed` : ''}. A server whose election timeout expires without hearing a leader starts phase 1 with a higher ballot; meanwhile no value is chosen — consistency kept, A paused.`,
-      `没有领导者${crashed.length ? `：${list(crashed, 'zh')} 已崩溃` : ''}。选举超时内没有收到领导者消息的服务器会用更高的提案编号开始第一阶段；在此期间没有值被选定——保住一致性，A 暂时中断。`,
+      `${why.en}No leader${crashed.length ? `: ${list(crashed, 'en')} crashed` : ''}. A server whose election timeout expires without hearing a leader starts phase 1 with a higher ballot; meanwhile no value is chosen — consistency kept, A paused.`,
+      `${why.zh}没有领导者${crashed.length ? `：${list(crashed, 'zh')} 已崩溃` : ''}。选举超时内没有收到领导者消息的服务器会用更高的提案编号开始第一阶段；在此期间没有值被选定——保住一致性，A 暂时中断。`,
     );
   }
   const ballot = leader.f.ballot ?? leader.f.promised;
   const rec = st.recent['paxos.recovered'];
+  // Elected after a leader a rejoining server's ballot deposed (since the election before this one).
+  const before = rec ? st.lastNote('leaderElected', (x) => x.t < rec.t) : null;
+  const deposed = rec && before ? deposedByRejoin(st, 'paxos', rec.t) : null;
+  const why =
+    deposed && before && before.node === deposed.leader && deposed.at > before.t
+      ? S(` Why a new leader: ${deposedWhy(deposed, 'paxos').en}`, `为什么换了领导者：${deposedWhy(deposed, 'paxos').zh}`)
+      : S('', '');
   if (rec && rec.node === leader.n.id && rec.what === 'paxos.recovered' && rec.data.recovered + rec.data.noops === 0)
     return S(
-      `${leader.n.id} leads with ballot ${ballot}: a majority promised it, and none of them had accepted a value it does not know, so it proposes new updates at once.`,
-      `${leader.n.id} 以提案编号 ${ballot} 成为领导者：多数派已向它承诺，且其中没有它不知道的已接受值，所以它立即提议新的更新。`,
+      `${leader.n.id} leads with ballot ${ballot}: a majority promised it, and none of them had accepted a value it does not know, so it proposes new updates at once.${why.en}`,
+      `${leader.n.id} 以提案编号 ${ballot} 成为领导者：多数派已向它承诺，且其中没有它不知道的已接受值，所以它立即提议新的更新。${why.zh}`,
     );
   if (rec && rec.node === leader.n.id && rec.what === 'paxos.recovered') {
     // Each part only where there is some ("re-proposed 1 of them and filled 0 gaps").
@@ -92,8 +106,8 @@ export function paxos(st: ExplainState): Sentence {
     ];
     const did = S(parts.map((x) => x.en).join(' and '), parts.map((x) => x.zh).join('，并'));
     return S(
-      `${leader.n.id} leads with ballot ${ballot}: phase 1 told it which values a majority had accepted, and it ${did.en} before anything new — a value that may have been chosen is never replaced.`,
-      `${leader.n.id} 以提案编号 ${ballot} 成为领导者：第一阶段让它知道多数派已接受了哪些值，它在提议新值之前先${did.zh}——可能已被选定的值永远不会被替换。`,
+      `${leader.n.id} leads with ballot ${ballot}: phase 1 told it which values a majority had accepted, and it ${did.en} before anything new — a value that may have been chosen is never replaced.${why.en}`,
+      `${leader.n.id} 以提案编号 ${ballot} 成为领导者：第一阶段让它知道多数派已接受了哪些值，它在提议新值之前先${did.zh}——可能已被选定的值永远不会被替换。${why.zh}`,
     );
   }
   if (crashed.length > 0)

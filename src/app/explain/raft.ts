@@ -2,6 +2,7 @@ import type { NodeState } from '../../engine/index/runState';
 import type { NodeFacts } from '../../protocols/facts';
 import { list, majority, mib, num, setOf, tolerance } from '../words/text';
 import { join, minoritySide, S, type Sentence } from './common';
+import { deposedByRejoin, deposedWhy, minorityTerms, rejoinedAbove } from './rejoin';
 import type { ExplainState } from './state';
 
 /**
@@ -125,9 +126,12 @@ export function raft(st: ExplainState): Sentence {
       // The other side: servers that cannot commit, or workers cut off from every server alone
       // (a dragged worker), or nothing that trains or stores (no minority clause).
       const minority = minoritySide(minorityServers, minorityWorkers, { en: ['never commits', 'never commit'], zh: '永远无法提交' }, kept(st));
+      // Followers and candidates cut off from the majority (a stale leader has its own clause).
+      const cutOff = live.filter((x) => !major.g.includes(x.n.id) && x.f.role !== 'leader').map((x) => ({ id: x.n.id, term: x.f.term }));
+      const terms = minorityTerms(cfg?.preVote ?? false, cutOff, Math.max(...major.servers.map((x) => x.f.term)));
       return S(
-        `Network partition: ${mIds} ${major.servers.length === 1 ? 'is' : 'are'} a majority (${major.servers.length} of ${n}) and ${majorS.en}.${minority.en}${stale.en}`,
-        `网络分区：${mIds} 是多数派（${n} 台中的 ${major.servers.length} 台），${majorS.zh}。${minority.zh}${stale.zh}`,
+        `Network partition: ${mIds} ${major.servers.length === 1 ? 'is' : 'are'} a majority (${major.servers.length} of ${n}) and ${majorS.en}.${minority.en}${stale.en}${terms.en}`,
+        `网络分区：${mIds} 是多数派（${n} 台中的 ${major.servers.length} 台），${majorS.zh}。${minority.zh}${stale.zh}${terms.zh}`,
       );
     }
   }
@@ -139,16 +143,20 @@ export function raft(st: ExplainState): Sentence {
     );
 
   if (!newest) {
+    // A leader that stepped down for a rejoining server's term, with no leader elected since.
+    const d = deposedByRejoin(st, 'raft');
+    const lastWon = st.lastNote('leaderElected');
+    const why = d && lastWon && lastWon.t < d.at ? S(`${deposedWhy(d, 'raft').en} `, deposedWhy(d, 'raft').zh) : S('', '');
     if (candidates.length > 0) {
       const c = candidates[0];
       return S(
-        `Election in progress: ${c.n.id} is a candidate for term ${c.f.term} and asks the others for votes (${c.f.votes ?? 1} so far; it needs ${need} of ${n}). Until a leader wins, no update commits and the workers wait — consistency kept, A paused.`,
-        `选举进行中：${c.n.id} 以任期 ${c.f.term} 成为候选者，正在向其他服务器拉票（目前 ${c.f.votes ?? 1} 票；需要 ${n} 台中的 ${need} 票）。在领导者产生之前没有更新能提交，工作节点只能等待——保住一致性，A 暂时中断。`,
+        `${why.en}Election in progress: ${c.n.id} is a candidate for term ${c.f.term} and asks the others for votes (${c.f.votes ?? 1} so far; it needs ${need} of ${n}). Until a leader wins, no update commits and the workers wait — consistency kept, A paused.`,
+        `${why.zh}选举进行中：${c.n.id} 以任期 ${c.f.term} 成为候选者，正在向其他服务器拉票（目前 ${c.f.votes ?? 1} 票；需要 ${n} 台中的 ${need} 票）。在领导者产生之前没有更新能提交，工作节点只能等待——保住一致性，A 暂时中断。`,
       );
     }
     return S(
-      `No leader${crashed.length ? `: ${list(crashed, 'en')} crashed` : ''}. The followers wait for their randomised election timeout (${etoText} without a heartbeat); the first to expire becomes a candidate. Meanwhile nothing commits — consistency kept, A paused.`,
-      `没有领导者${crashed.length ? `：${list(crashed, 'zh')} 已崩溃` : ''}。跟随者等待各自的随机选举超时（${etoText} 没收到心跳）；最先超时的成为候选者。在此期间什么都无法提交——保住一致性，A 暂时中断。`,
+      `${why.en}No leader${crashed.length ? `: ${list(crashed, 'en')} crashed` : ''}. The followers wait for their randomised election timeout (${etoText} without a heartbeat); the first to expire becomes a candidate. Meanwhile nothing commits — consistency kept, A paused.`,
+      `${why.zh}没有领导者${crashed.length ? `：${list(crashed, 'zh')} 已崩溃` : ''}。跟随者等待各自的随机选举超时（${etoText} 没收到心跳）；最先超时的成为候选者。在此期间什么都无法提交——保住一致性，A 暂时中断。`,
     );
   }
 
@@ -172,9 +180,15 @@ export function raft(st: ExplainState): Sentence {
           );
     // A candidacy forced by a `timeout` action did not wait for a timer: the pause is then the
     // script's (or the user's) doing, and "about one election timeout" would name the wrong cause.
+    // A leader deposed by a rejoining server's higher term, since the election before this one.
+    const before = st.lastNote('leaderElected', (x) => x.t < elected.t);
+    const deposed = deposedByRejoin(st, 'raft', elected.t);
+    const rejoin = deposed && before && before.node === deposed.leader && deposed.at > before.t ? deposed : null;
     const forced = st.forcedElection(newest.n.id, newest.f.term);
     const who = forced === 'user' ? S('you forced', '你对它强制触发了') : S('the script forced', '脚本对它强制触发了');
-    const pause = forced
+    const pause = rejoin
+      ? S(`The pause in commits was that step-down plus one election${gapS.en}.`, `提交中断的时间是这次下台加一次选举${gapS.zh}。`)
+      : forced
       ? S(
           `${newest.n.id} stood for election because ${who.en} a timeout on it, not because its timer ran out: how long commits paused was set by when that timeout was forced, not by one election timeout${gapS.en}.`,
           `${newest.n.id} 成为候选者，是因为${who.zh}超时，而不是它的计时器到期：提交中断多久，取决于何时强制超时，而不是一个选举超时${gapS.zh}。`,
@@ -182,6 +196,7 @@ export function raft(st: ExplainState): Sentence {
       : S(`The pause in commits was about one election timeout plus one round${gapS.en}.`, `提交中断的时间大约是一个选举超时加一轮通信${gapS.zh}。`);
     return join([
       S(`${newest.n.id} won the election for term ${newest.f.term} with a majority of votes.`, `${newest.n.id} 以多数票赢得任期 ${newest.f.term} 的选举。`),
+      rejoin ? join([S('Why an election at all:', '为什么要选举：'), deposedWhy(rejoin, 'raft')], S(' ', '')) : S('', ''),
       noop,
       resumed ? pause : S(`Nothing has committed in term ${newest.f.term} yet.`, `任期 ${newest.f.term} 还没有提交任何条目。`),
     ]);
@@ -204,6 +219,16 @@ export function raft(st: ExplainState): Sentence {
           )
         : S(` Nothing had to be overwritten: every entry ${one ? 'it holds' : 'they hold'} is in the leader's log too.`, `没有条目需要覆盖：${one ? '它' : '它们'}持有的每个条目领导者的日志里也有。`);
     const r = st.lastRepair;
+    // Back with a higher term than the leader's, which has not heard it yet (no PreVote).
+    const above = live.filter((x) => x.f.term > newest.f.term).sort((a, b) => b.f.term - a.f.term)[0];
+    if (above && r?.kind !== 'restart') return rejoinedAbove({ id: above.n.id, term: above.f.term }, { id: newest.n.id, term: newest.f.term });
+    // …and once it has deposed the leader: the term it follows now came from that election.
+    const deposed = r && r.kind !== 'restart' ? deposedByRejoin(st, 'raft') : null;
+    if (deposed && r && deposed.at >= r.t)
+      return S(
+        `Healed: ${deposed.by} is back and follows leader ${newest.n.id} (term ${newest.f.term}), elected after ${deposed.by}'s term ${deposed.term} made ${deposed.leader} step down.${overS(true).en}`,
+        `已恢复：${deposed.by} 回来了，跟随领导者 ${newest.n.id}（任期 ${newest.f.term}）——${deposed.by} 的任期 ${deposed.term} 让 ${deposed.leader} 下台之后，才选出了它。${overS(true).zh}`,
+      );
     if (r?.kind === 'restart' && r.node && all.some((x) => x.n.id === r.node))
       return S(
         `${r.node} restarted with its term, vote and log intact (they are persistent); it sees term ${newest.f.term}, follows leader ${newest.n.id} and catches up on what it missed.${overS(true).en}`,
@@ -231,6 +256,18 @@ export function raft(st: ExplainState): Sentence {
           `Healed: ${list(cutWorkers, 'en')} ${cutWorkers.length === 1 ? 'reaches' : 'reach'} the servers again. The servers were never split, so leader ${newest.n.id} (term ${newest.f.term}) simply serves ${cutWorkers.length === 1 ? 'it' : 'them'} again: nothing to catch up, no new term.`,
           `已恢复：${list(cutWorkers, 'zh')} 重新连上了服务器。服务器之间从未被隔开，所以领导者 ${newest.n.id}（任期 ${newest.f.term}）照常为${cutWorkers.length === 1 ? '它' : '它们'}服务：没有要追赶的条目，也没有新任期。`,
         );
+      // The leader was elected before the cut: the servers cut off come back in its term (with
+      // PreVote, or too briefly cut off to time out) — there is no higher term for them to see.
+      const since = st.lastNote('leaderElected', (x) => x.node === newest.n.id);
+      if (cutServers.length > 0 && since && since.t < st.lastPartition!.start) {
+        const one = cutServers.length === 1;
+        const ids = cutServers.map((x) => x.n.id);
+        const pre = cfg?.preVote ? S(` (PreVote kept ${one ? 'it' : 'them'} from raising it)`, '（PreVote 让任期没有上升）') : S('', '');
+        return S(
+          `Healed: ${list(ids, 'en')} ${one ? 'is' : 'are'} back in term ${newest.f.term}, the term ${one ? 'it' : 'they'} had when cut off${pre.en}, and ${one ? 'follows' : 'follow'} leader ${newest.n.id} again, catching up on the entries ${one ? 'it' : 'they'} missed: no new election.${overS(one).en}`,
+          `已恢复：${list(ids, 'zh')} 回到任期 ${newest.f.term}——被隔开时的任期${pre.zh}，重新跟随领导者 ${newest.n.id}，补上错过的条目：没有新的选举。${overS(one).zh}`,
+        );
+      }
     }
     // Cut links repaired (no partition ended here): unless one joined two servers, the servers were
     // never split ("servers that were cut off see the higher term 2" after restoring w2→s2).

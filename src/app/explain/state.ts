@@ -73,7 +73,7 @@ export interface ExplainState {
   /** The newest repair at or before t (what recentlyHealed refers to). */
   lastRepair: Repair | null;
   /** The newest partition that ended at or before t: who was cut off from whom, and when it ended. */
-  lastPartition: { groups: readonly (readonly NodeId[])[]; end: number } | null;
+  lastPartition: { groups: readonly (readonly NodeId[])[]; start: number; end: number } | null;
   /** The engine's cluster metrics at the newest sample ≤ t (samples lag events by up to one period). */
   metrics: Record<string, number | null>;
   /** When that sample was taken (null: none yet). */
@@ -83,8 +83,8 @@ export interface ExplainState {
    * where a sampled metric lags. At `sampledAt` it matches a counter metric the strip shows.
    */
   countNotes: (what: NoteName, pred?: (n: NoteEvent) => boolean, at?: number) => number;
-  /** The newest note of a name at or before t, however long ago (null: none). */
-  lastNote: (what: NoteName) => NoteEvent | null;
+  /** The newest note of a name (and matching `pred`) at or before t, however long ago (null: none). */
+  lastNote: (what: NoteName, pred?: (n: NoteEvent) => boolean) => NoteEvent | null;
   /**
    * Whether a link was cut or the network partitioned at any moment in [from, to]; with `among`,
    * only a cut between two of those nodes or a partition that puts them on different sides.
@@ -125,10 +125,10 @@ export interface Repair {
   node?: NodeId;
 }
 
-function lastEndedPartition(ix: RunIndex, t: number): { groups: NodeId[][]; end: number } | null {
+function lastEndedPartition(ix: RunIndex, t: number): { groups: NodeId[][]; start: number; end: number } | null {
   for (let k = ix.partitions.length - 1; k >= 0; k--) {
     const p = ix.partitions[k];
-    if (p.end !== null && p.end <= t) return { groups: p.groups, end: p.end };
+    if (p.end !== null && p.end <= t) return { groups: p.groups, start: p.start, end: p.end };
   }
   return null;
 }
@@ -199,10 +199,10 @@ export function deriveExplainState(input: ExplainInput): ExplainState {
     for (let i = last; i >= 0; i--) if (pred(of[i])) k++;
     return k;
   };
-  const lastNote = (what: NoteName): NoteEvent | null => {
-    const of = ix.notesByWhat.get(what);
-    const i = of ? lastAtOrBefore(of, t, (n) => n.t) : -1;
-    return i >= 0 ? of![i] : null;
+  const lastNote = (what: NoteName, pred?: (n: NoteEvent) => boolean): NoteEvent | null => {
+    const of = ix.notesByWhat.get(what) ?? [];
+    for (let i = lastAtOrBefore(of, t, (n) => n.t); i >= 0; i--) if (!pred || pred(of[i])) return of[i];
+    return null;
   };
   const netFaultDuring = (from: number, to: number, among?: readonly NodeId[]): boolean => {
     const inside = among ? new Set(among) : null;

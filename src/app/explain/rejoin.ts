@@ -1,0 +1,111 @@
+import type { NoteEvent } from '../../engine/index/runIndex';
+import type { NodeId } from '../../sim/types';
+import { S, type Sentence } from './common';
+import type { ExplainState } from './state';
+
+/**
+ * A server cut off from the leader keeps timing out and standing for election. Without PreVote
+ * (Raft thesis §9.6) each try raises its term, and once it can reach the leader again that higher
+ * term makes the leader step down and the servers elect again although nothing failed; this
+ * Multi-Paxos does the same with ballots. The captions told that election as if a timer or a crash
+ * had caused it ("the pause in commits was about one election timeout") and the heal as "servers
+ * that were cut off see the higher term 1".
+ */
+
+function termOf(n: NoteEvent): number | null {
+  return 'term' in n.data && typeof n.data.term === 'number' ? n.data.term : null;
+}
+
+function secs(ms: number): string {
+  return (ms / 1000).toFixed(2);
+}
+
+/** A leader that stepped down on seeing a term another server raised while cut off from it. */
+export interface Deposed {
+  leader: NodeId;
+  leaderTerm: number;
+  by: NodeId;
+  term: number;
+  at: number;
+}
+
+/**
+ * The newest step-down at or before `before` that a rejoining server caused (null: none). Raft's
+ * note carries the higher term the leader saw; Paxos's the leader's own ballot, so there the rival
+ * is the newest higher ballot started by a server cut off from the leader.
+ */
+export function deposedByRejoin(st: ExplainState, protocol: 'raft' | 'paxos', before = st.t): Deposed | null {
+  const down = st.lastNote('leaderStepDown', (n) => n.t <= before);
+  if (!down?.node) return null;
+  const leader = down.node;
+  // The election that made it leader, with no other leader elected between it and the step-down.
+  const won = st.lastNote('leaderElected', (n) => n.t <= down.t);
+  const leaderTerm = won ? termOf(won) : null;
+  if (!won || won.node !== leader || leaderTerm === null) return null;
+  const seen = protocol === 'raft' ? termOf(down) : null;
+  if (protocol === 'raft' && (seen === null || seen <= leaderTerm)) return null;
+  const rival = st.lastNote('electionStarted', (n) => {
+    const term = termOf(n);
+    return n.t <= down.t && n.node !== leader && term !== null && (seen !== null ? term === seen : term > leaderTerm);
+  });
+  const term = rival ? termOf(rival) : null;
+  if (!rival?.node || term === null) return null;
+  const by = rival.node;
+  // Its term rose while it could not reach the leader, and that candidacy never won.
+  if (!st.netFaultDuring(rival.t, rival.t, [by, leader])) return null;
+  if (st.lastNote('leaderElected', (n) => n.node === by && termOf(n) === term)) return null;
+  return { leader, leaderTerm, by, term, at: down.t };
+}
+
+/** Why the servers are electing (or elected) again: a step-down the rejoining server caused. */
+export function deposedWhy(d: Deposed, protocol: 'raft' | 'paxos'): Sentence {
+  if (protocol === 'paxos')
+    return S(
+      `${d.by}, cut off from leader ${d.leader}, kept timing out and starting phase 1 with ever higher ballots that no majority answered (${d.term} by then); once the two could talk again, ${d.leader} (ballot ${d.leaderTerm}) saw that higher ballot and stepped down at ${secs(d.at)} s, though nothing had failed. Acceptors here promise any higher ballot: this Multi-Paxos has no leader lease or pre-vote check to stop a server that was cut off from deposing the leader.`,
+      `${d.by} 与领导者 ${d.leader} 隔开后不断超时，用越来越高的提案编号开始第一阶段，却没有多数派回应（那时已到 ${d.term}）；两者重新连通后，${d.leader}（提案编号 ${d.leaderTerm}）看到这个更高的提案编号，于 ${secs(d.at)} 秒下台，尽管什么都没有出故障。这里的接受者对任何更高的提案编号都会承诺：这个 Multi-Paxos 没有领导者租约或预投票检查，挡不住被隔开过的服务器罢黜领导者。`,
+    );
+  return S(
+    `${d.by}, cut off from leader ${d.leader}, kept timing out and standing for election with no majority to answer, and reached term ${d.term}; once it could reach ${d.leader} again, ${d.leader} (term ${d.leaderTerm}) saw that higher term and stepped down at ${secs(d.at)} s. Nothing had failed: this Raft runs without PreVote (thesis §9.6), which would have kept ${d.by}'s term from rising while it was cut off.`,
+    `${d.by} 与领导者 ${d.leader} 隔开后不断超时、发起选举，却没有多数派回应，任期一路升到 ${d.term}；等它重新连上 ${d.leader}，${d.leader}（任期 ${d.leaderTerm}）看到这个更高的任期，于 ${secs(d.at)} 秒下台。并没有任何东西出故障：这个 Raft 没有开启 PreVote（论文 §9.6），否则 ${d.by} 被隔开时任期不会上升。`,
+  );
+}
+
+/** Healed, before the leader has heard it: a server back with a term above the leader's. */
+export function rejoinedAbove(by: { id: NodeId; term: number }, leader: { id: NodeId; term: number }): Sentence {
+  return S(
+    `Healed: ${by.id} rejoins with term ${by.term}, above leader ${leader.id}'s term ${leader.term}. Cut off, it kept timing out and standing for election, and without PreVote (thesis §9.6) each try raised its term by one. On seeing that term the leader steps down, and the servers elect again in a higher term although nothing failed.`,
+    `已恢复：${by.id} 带着任期 ${by.term} 重新连上，高于领导者 ${leader.id} 的任期 ${leader.term}。被隔开期间它不断超时、发起选举，而没有 PreVote（论文 §9.6），每次尝试都让任期加一。领导者看到这个任期就会下台，服务器们要在更高的任期重新选举，尽管什么都没有出故障。`,
+  );
+}
+
+/**
+ * During a partition: what the minority side's servers do to their terms. Without PreVote the
+ * highest one is named with its term against the majority's; with PreVote, that terms stay put.
+ */
+export function minorityTerms(preVote: boolean, minority: ReadonlyArray<{ id: NodeId; term: number }>, majorTerm: number): Sentence {
+  if (minority.length === 0) return S('', '');
+  const top = minority.reduce((a, b) => (b.term > a.term ? b : a));
+  if (!preVote) {
+    if (top.term <= majorTerm) return S('', '');
+    return S(
+      ` Cut off, ${top.id} keeps timing out and standing for election with no majority to answer; without PreVote (thesis §9.6) each try raises its term — ${top.term} now, against the majority's ${majorTerm}. When the partition heals, that higher term will make the leader step down and the servers elect again.`,
+      `被隔开的 ${top.id} 不断超时、发起选举，却没有多数派回应；没有 PreVote（论文 §9.6），每次尝试都让任期加一——现在是 ${top.term}，多数派一侧是 ${majorTerm}。网络分区恢复后，这个更高的任期会让领导者下台，服务器们重新选举。`,
+    );
+  }
+  const one = minority.length === 1;
+  const ids = minority.map((x) => x.id).join(', ');
+  return S(
+    ` With PreVote (thesis §9.6) ${ids} ${one ? 'asks' : 'ask'} whether a majority would vote before standing: none answers, so ${one ? 'its term stays' : 'their terms stay'} as ${one ? 'it was' : 'they were'}, and ${one ? 'it' : 'they'} will rejoin without deposing the leader.`,
+    `开启了 PreVote（论文 §9.6），${ids} 在发起选举前先问多数派是否会投票：没有多数派回应，所以任期保持不变，重新连上时也不会罢黜领导者。`,
+  );
+}
+
+/** Paxos during a partition: a server cut off from the leader, its ballot above the leader's. */
+export function minorityBallots(minority: ReadonlyArray<{ id: NodeId; ballot: number }>, leader: { id: NodeId; ballot: number }): Sentence {
+  const top = minority.reduce<{ id: NodeId; ballot: number } | null>((a, b) => (a === null || b.ballot > a.ballot ? b : a), null);
+  if (!top || top.ballot <= leader.ballot) return S('', '');
+  return S(
+    ` Cut off, ${top.id} keeps timing out and starting phase 1 with ever higher ballots — ${top.ballot} now, against leader ${leader.id}'s ${leader.ballot} — that no majority answers. When the partition heals, the leader will see that higher ballot and step down: this Multi-Paxos has no leader lease or pre-vote check to stop it.`,
+    `被隔开的 ${top.id} 不断超时，用越来越高的提案编号开始第一阶段——现在是 ${top.ballot}，领导者 ${leader.id} 的是 ${leader.ballot}——却没有多数派回应。网络分区恢复后，领导者会看到这个更高的提案编号并下台：这个 Multi-Paxos 没有领导者租约或预投票检查来阻止它。`,
+  );
+}
