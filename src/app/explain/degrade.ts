@@ -62,6 +62,7 @@ function mergeCost(st: ExplainState, oneSide: boolean): Sentence {
         : S(`discard: the minority side's local steps are thrown away (lost work ${num(lostWork)})`, `丢弃：少数派一侧的本地训练步被扔掉（丢失的工作 ${num(lostWork)}）`);
     case 'average':
       // One side: the workers' own local models are averaged ("each side's work is diluted by the other's" had no other side).
+      // Two sides or more (a one-way cut can leave three views): "the rest", not "the other's".
       if (oneSide)
         return S(
           "average of every worker's local model: no steps are discarded, but each worker's local steps are diluted by the others'",
@@ -69,12 +70,12 @@ function mergeCost(st: ExplainState, oneSide: boolean): Sentence {
         );
       return cfg.averageWeights === 'equal'
         ? S(
-            "average, each side weighted equally: a minority worker gets more say than a majority one (local SGD would weight every worker equally, so each side by its size). No side's steps are discarded, but each side's work is diluted by the other's",
-            '平均，两侧等权：少数派的每个节点比多数派的节点分量更重（本地 SGD 对每个节点等权，也就是按各侧节点数加权）。没有哪一侧的训练步被丢弃，但各侧的成果都被另一侧稀释了',
+            "average, each side weighted equally: a minority worker gets more say than a majority one (local SGD would weight every worker equally, so each side by its size). No side's steps are discarded, but in the average each side's work is diluted by the rest",
+            '平均，两侧等权：少数派的每个节点比多数派的节点分量更重（本地 SGD 对每个节点等权，也就是按各侧节点数加权）。没有哪一侧的训练步被丢弃，但在平均中各侧的成果都被其余部分稀释了',
           )
         : S(
-            "average, weighted by worker count — every worker counts once, as local SGD averages. No side's steps are discarded, but each side's work is diluted by the other's",
-            '平均，按节点数加权——每个节点计一次，与本地 SGD 的平均方式相同。没有哪一侧的训练步被丢弃，但各侧的成果都被另一侧稀释了',
+            "average, weighted by worker count — every worker counts once, as local SGD averages. No side's steps are discarded, but in the average each side's work is diluted by the rest",
+            '平均，按节点数加权——每个节点计一次，与本地 SGD 的平均方式相同。没有哪一侧的训练步被丢弃，但在平均中各侧的成果都被其余部分稀释了',
           );
     case 'replay':
       return cfg.replayLr === 'inverse'
