@@ -649,6 +649,25 @@ describe('the explanation is true for the configuration on screen (real runs)', 
     expect(healedMerges).toBeGreaterThan(0);
   });
 
+  it('degrade: a split coordination service beside a whole ring is named, with whether the workers still reach its majority (it said only "Strong mode …")', () => {
+    let split = 0;
+    each((r, t, en, zh, st) => {
+      const m = /The coordination service is split: the workers reach (only \{[^}]*\}|none of its servers) \((\d+) of (\d+); its majority needs (\d+)\)/.exec(en);
+      const kept = /cut off from the rest of the coordination service; its majority/.test(en);
+      if (!m && !kept) return;
+      expect(st.partition, `${r.label} @${t}`).not.toBeNull();
+      const home = st.partition!.find((g) => g.includes(st.workers[0].id))!;
+      const reach = st.coord!.servers.filter((c) => c.up && home.includes(c.id)).length;
+      if (m) {
+        split++;
+        expect(Number(m[2])).toBe(reach);
+        expect(reach).toBeLessThan(Number(m[4]));
+        expect(zh).toContain('协调服务被隔开了');
+      } else expect(reach * 2).toBeGreaterThan(st.coord!.servers.length);
+    });
+    expect(split).toBeGreaterThan(0);
+  });
+
   it('degrade: a heal says "on one merged model" only after a merge, and "nothing to merge" only where none followed the repair; a one-way cut\'s side of every worker is explained as one; "the ring is cut" only by a fault between workers', () => {
     let merged = 0;
     let none = 0;

@@ -1,6 +1,6 @@
 import type { NodeState } from '../../engine/index/runState';
 import type { NodeFacts } from '../../protocols/facts';
-import { list, mergeRuleName, num, setOf } from '../words/text';
+import { list, majority, mergeRuleName, num, setOf } from '../words/text';
 import { S, type Sentence } from './common';
 import type { ExplainState } from './state';
 
@@ -310,8 +310,37 @@ export function degrade(st: ExplainState): Sentence {
           '已恢复：网络重新完整。没有工作节点切换到最终一致模式，所以没有什么需要合并：环路继续以强一致模式运行。',
         );
   }
+  const service = serviceSplit(st);
   return S(
-    `Strong mode: a ring all-reduce keeps all ${st.workers.length} replicas in lockstep. On a detected partition it would rather keep training (A) and pay later, in a merge — ${pacelc}.`,
-    `强一致模式：环形全归约让 ${st.workers.length} 个副本锁步前进。一旦检测到网络分区，它宁可继续训练（A），把代价留到之后的合并——${pacelc}。`,
+    `Strong mode: a ring all-reduce keeps all ${st.workers.length} replicas in lockstep. On a detected partition it would rather keep training (A) and pay later, in a merge — ${pacelc}.${service.en}`,
+    `强一致模式：环形全归约让 ${st.workers.length} 个副本锁步前进。一旦检测到网络分区，它宁可继续训练（A），把代价留到之后的合并——${pacelc}。${service.zh}`,
+  );
+}
+
+/**
+ * A partition of the coordination servers while the ring is whole: the ring does not use the
+ * service then, but the epochs a detected partition would ask for need its majority (the caption
+ * said only "Strong mode …" beside a split service).
+ */
+function serviceSplit(st: ExplainState): Sentence {
+  const groups = st.partition;
+  if (!st.coord || !groups) return S('', '');
+  const live = st.coord.servers.filter((c) => c.up).map((c) => c.id);
+  const n = st.coord.servers.length;
+  const need = majority(n);
+  const home = groups.find((g) => st.workers.some((w) => g.includes(w.id)));
+  if (!home) return S('', '');
+  const here = live.filter((id) => home.includes(id));
+  const away = st.coord.servers.map((c) => c.id).filter((id) => !home.includes(id));
+  if (away.length === 0) return S('', '');
+  if (here.length >= need)
+    return S(
+      ` ${list(away, 'en')} ${away.length === 1 ? 'is' : 'are'} cut off from the rest of the coordination service; its majority (${setOf(here)}, ${here.length} of ${n}) is on the workers' side, so an epoch could still be granted.`,
+      `${list(away, 'zh')} 与协调服务的其余部分隔开了；它的多数派（${setOf(here)}，${n} 台中的 ${here.length} 台）在工作节点这一侧，所以仍能授予纪元号。`,
+    );
+  const reach = here.length === 0 ? S('none of its servers', '它的任何一台服务器') : S(`only ${setOf(here)}`, `只有 ${setOf(here)}`);
+  return S(
+    ` The coordination service is split: the workers reach ${reach.en} (${here.length} of ${n}; its majority needs ${need}). The ring does not use the service while it is whole, but a partition detected now could be granted no epoch — the service answers only through its majority — so every side's work would stay provisional and the merge after it would wait for its epoch.`,
+    `协调服务被隔开了：工作节点能连到的${reach.zh}（${n} 台中的 ${here.length} 台；多数派需要 ${need} 台）。环路完整时用不到协调服务，但如果此刻检测到网络分区，哪一侧都拿不到纪元号——协调服务只通过它的多数派应答——所以各侧的工作都只是临时的，之后的合并也要等它的纪元号。`,
   );
 }
