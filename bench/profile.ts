@@ -4,6 +4,7 @@
  * file. Build unminified for readable names (`npx vite build --outDir /tmp/distprof --minify false`
  * and `--dist /tmp/distprof`). With `--at-ms N`, the run goes on (at the URL's speed, say `max`) to
  * N simulated ms, then at speed 1 for two seconds before the profile: what a long run costs late.
+ * With `--callers setAttribute,querySelector`, the JS callers of those functions' samples.
  * A tool for finding work, never a test.
  */
 import { resolve } from 'node:path';
@@ -18,6 +19,8 @@ const seconds = Number(flag('seconds', '5'));
 const query = flag('url', '?scenario=async-partition&autoplay=1&speed=1&backend=wasm');
 const top = Number(flag('top', '40'));
 const atMs = Number(flag('at-ms', '500'));
+/** With `--callers a,b`: for samples whose own frame is one of these (say a native setAttribute), the JS callers' share. */
+const callersOf = flag('callers')?.split(',') ?? [];
 
 const server = await serveDist(dist);
 const { port } = server;
@@ -81,6 +84,20 @@ try {
   show(byFile, 15);
   console.log('\nby function (self)');
   show(byFn, top);
+  for (const name of callersOf) {
+    // The nearest caller with a script URL: which of our functions a native call is spent for.
+    const callers = new Map<string, number>();
+    for (const [id, c] of counts) {
+      if (byId.get(id)!.callFrame.functionName !== name) continue;
+      let at = parent.get(id);
+      while (at !== undefined && !byId.get(at)!.callFrame.url) at = parent.get(at);
+      const f = at === undefined ? null : byId.get(at)!.callFrame;
+      const key = f ? `${f.functionName || '(anon)'} ${f.url.split('/').pop()}:${f.lineNumber + 1}` : '(none)';
+      callers.set(key, (callers.get(key) ?? 0) + c);
+    }
+    console.log(`\ncallers of ${name}`);
+    show(callers, 12);
+  }
 } finally {
   await browser.close();
   server.close();
