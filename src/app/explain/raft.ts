@@ -220,8 +220,9 @@ export function raft(st: ExplainState): Sentence {
         : S(` Nothing had to be overwritten: every entry ${one ? 'it holds' : 'they hold'} is in the leader's log too.`, `没有条目需要覆盖：${one ? '它' : '它们'}持有的每个条目领导者的日志里也有。`);
     const r = st.lastRepair;
     // Back with a higher term than the leader's, which has not heard it yet (no PreVote).
+    // (Only one that was cut off from the leader until this repair: a forced timeout also outruns its term.)
     const above = live.filter((x) => x.f.term > newest.f.term).sort((a, b) => b.f.term - a.f.term)[0];
-    if (above && r?.kind !== 'restart') return rejoinedAbove({ id: above.n.id, term: above.f.term }, { id: newest.n.id, term: newest.f.term });
+    if (above && r && r.kind !== 'restart' && !cfg?.preVote && st.netFaultDuring(r.t - 0.001, r.t - 0.001, [above.n.id, newest.n.id])) return rejoinedAbove({ id: above.n.id, term: above.f.term }, { id: newest.n.id, term: newest.f.term });
     // …and once it has deposed the leader: the term it follows now came from that election.
     const deposed = r && r.kind !== 'restart' ? deposedByRejoin(st, 'raft') : null;
     if (deposed && r && deposed.at >= r.t)

@@ -61,20 +61,20 @@ export function deposedByRejoin(st: ExplainState, protocol: 'raft' | 'paxos', be
 export function deposedWhy(d: Deposed, protocol: 'raft' | 'paxos'): Sentence {
   if (protocol === 'paxos')
     return S(
-      `${d.by}, cut off from leader ${d.leader}, kept timing out and starting phase 1 with ever higher ballots that no majority answered (${d.term} by then); once the two could talk again, ${d.leader} (ballot ${d.leaderTerm}) saw that higher ballot and stepped down at ${secs(d.at)} s, though nothing had failed. Acceptors here promise any higher ballot: this Multi-Paxos has no leader lease or pre-vote check to stop a server that was cut off from deposing the leader.`,
-      `${d.by} 与领导者 ${d.leader} 隔开后不断超时，用越来越高的提案编号开始第一阶段，却没有多数派回应（那时已到 ${d.term}）；两者重新连通后，${d.leader}（提案编号 ${d.leaderTerm}）看到这个更高的提案编号，于 ${secs(d.at)} 秒下台，尽管什么都没有出故障。这里的接受者对任何更高的提案编号都会承诺：这个 Multi-Paxos 没有领导者租约或预投票检查，挡不住被隔开过的服务器罢黜领导者。`,
+      `${d.by}, cut off from leader ${d.leader}, kept timing out and starting phase 1 with ever higher ballots that no majority answered (${d.term} by then); once the two could talk again, ${d.leader} (ballot ${d.leaderTerm}) saw that higher ballot and stepped down at ${secs(d.at)} s, though it had not failed. Acceptors here promise any higher ballot: this Multi-Paxos has no leader lease or pre-vote check to stop a server that was cut off from deposing the leader.`,
+      `${d.by} 与领导者 ${d.leader} 隔开后不断超时，用越来越高的提案编号开始第一阶段，却没有多数派回应（那时已到 ${d.term}）；两者重新连通后，${d.leader}（提案编号 ${d.leaderTerm}）看到这个更高的提案编号，于 ${secs(d.at)} 秒下台，尽管它并没有出故障。这里的接受者对任何更高的提案编号都会承诺：这个 Multi-Paxos 没有领导者租约或预投票检查，挡不住被隔开过的服务器罢黜领导者。`,
     );
   return S(
-    `${d.by}, cut off from leader ${d.leader}, kept timing out and standing for election with no majority to answer, and reached term ${d.term}; once it could reach ${d.leader} again, ${d.leader} (term ${d.leaderTerm}) saw that higher term and stepped down at ${secs(d.at)} s. Nothing had failed: this Raft runs without PreVote (thesis §9.6), which would have kept ${d.by}'s term from rising while it was cut off.`,
-    `${d.by} 与领导者 ${d.leader} 隔开后不断超时、发起选举，却没有多数派回应，任期一路升到 ${d.term}；等它重新连上 ${d.leader}，${d.leader}（任期 ${d.leaderTerm}）看到这个更高的任期，于 ${secs(d.at)} 秒下台。并没有任何东西出故障：这个 Raft 没有开启 PreVote（论文 §9.6），否则 ${d.by} 被隔开时任期不会上升。`,
+    `${d.by}, cut off from leader ${d.leader}, kept timing out and standing for election with no majority to answer, and reached term ${d.term}; once it could reach ${d.leader} again, ${d.leader} (term ${d.leaderTerm}) saw that higher term and stepped down at ${secs(d.at)} s. The leader had not failed: this Raft runs without PreVote (thesis §9.6), which would have kept ${d.by}'s term from rising while it was cut off.`,
+    `${d.by} 与领导者 ${d.leader} 隔开后不断超时、发起选举，却没有多数派回应，任期一路升到 ${d.term}；等它重新连上 ${d.leader}，${d.leader}（任期 ${d.leaderTerm}）看到这个更高的任期，于 ${secs(d.at)} 秒下台。领导者并没有出故障：这个 Raft 没有开启 PreVote（论文 §9.6），否则 ${d.by} 被隔开时任期不会上升。`,
   );
 }
 
 /** Healed, before the leader has heard it: a server back with a term above the leader's. */
 export function rejoinedAbove(by: { id: NodeId; term: number }, leader: { id: NodeId; term: number }): Sentence {
   return S(
-    `Healed: ${by.id} rejoins with term ${by.term}, above leader ${leader.id}'s term ${leader.term}. Cut off, it kept timing out and standing for election, and without PreVote (thesis §9.6) each try raised its term by one. On seeing that term the leader steps down, and the servers elect again in a higher term although nothing failed.`,
-    `已恢复：${by.id} 带着任期 ${by.term} 重新连上，高于领导者 ${leader.id} 的任期 ${leader.term}。被隔开期间它不断超时、发起选举，而没有 PreVote（论文 §9.6），每次尝试都让任期加一。领导者看到这个任期就会下台，服务器们要在更高的任期重新选举，尽管什么都没有出故障。`,
+    `Healed: ${by.id} rejoins with term ${by.term}, above leader ${leader.id}'s term ${leader.term}. Cut off, it kept timing out and standing for election, and without PreVote (thesis §9.6) each try raised its term by one. On seeing that term the leader steps down, and the servers elect again in a higher term although it has not failed.`,
+    `已恢复：${by.id} 带着任期 ${by.term} 重新连上，高于领导者 ${leader.id} 的任期 ${leader.term}。被隔开期间它不断超时、发起选举，而没有 PreVote（论文 §9.6），每次尝试都让任期加一。领导者看到这个任期就会下台，服务器们要在更高的任期重新选举，尽管它并没有出故障。`,
   );
 }
 
