@@ -178,12 +178,12 @@ export function raft(st: ExplainState): Sentence {
             `It appends a no-op of term ${newest.f.term}; once a majority stores it, it commits, and every entry before it with it (Figure 8).`,
             `它追加一条任期 ${newest.f.term} 的空操作条目；多数派存下后它即提交，之前的所有条目随之提交（图 8）。`,
           );
-    // A candidacy forced by a `timeout` action did not wait for a timer: the pause is then the
-    // script's (or the user's) doing, and "about one election timeout" would name the wrong cause.
     // A leader deposed by a rejoining server's higher term, since the election before this one.
     const before = st.lastNote('leaderElected', (x) => x.t < elected.t);
     const deposed = deposedByRejoin(st, 'raft', elected.t);
     const rejoin = deposed && before && before.node === deposed.leader && deposed.at > before.t ? deposed : null;
+    // A candidacy forced by a `timeout` action did not wait for a timer: the pause is then the
+    // script's (or the user's) doing, and "about one election timeout" would name the wrong cause.
     const forced = st.forcedElection(newest.n.id, newest.f.term);
     const who = forced === 'user' ? S('you forced', '你对它强制触发了') : S('the script forced', '脚本对它强制触发了');
     const pause = rejoin
@@ -260,9 +260,10 @@ export function raft(st: ExplainState): Sentence {
       // The leader was elected before the cut: the servers cut off come back in its term (with
       // PreVote, or too briefly cut off to time out) — there is no higher term for them to see.
       const since = st.lastNote('leaderElected', (x) => x.node === newest.n.id);
-      if (cutServers.length > 0 && since && since.t < st.lastPartition!.start) {
-        const one = cutServers.length === 1;
-        const ids = cutServers.map((x) => x.n.id);
+      const back = cutServers.filter((x) => x.n.up);
+      if (back.length > 0 && since && since.t < st.lastPartition!.start) {
+        const one = back.length === 1;
+        const ids = back.map((x) => x.n.id);
         const pre = cfg?.preVote ? S(` (PreVote kept ${one ? 'it' : 'them'} from raising it)`, '（PreVote 让任期没有上升）') : S('', '');
         return S(
           `Healed: ${list(ids, 'en')} ${one ? 'is' : 'are'} back in term ${newest.f.term}, the term ${one ? 'it' : 'they'} had when cut off${pre.en}, and ${one ? 'follows' : 'follow'} leader ${newest.n.id} again, catching up on the entries ${one ? 'it' : 'they'} missed: no new election.${overS(one).en}`,
