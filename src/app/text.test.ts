@@ -137,7 +137,9 @@ beforeAll(async () => {
         }));
         runs.push({ label: `${id} shifted ${dt}`, sim, times: interestingTimes(sim) });
       }
-  // Exploration only (RANDOM=n [RANDOM_FROM=k]): seeded free-play timelines k…n−1 per built-in.
+  // Exploration only (RANDOM=n [RANDOM_FROM=k]): seeded free-play timelines k…n−1 per built-in
+  // (crashes, restarts, two- and three-way partitions, heals, slow and paused nodes, one-way cuts and
+  // restores, forced timeouts, a link's or the whole network's latency and loss).
   for (let k = Number(process.env.RANDOM_FROM ?? 0); k < Number(process.env.RANDOM ?? 0); k++)
     for (const id of builtinIds()) {
       let seed = (k + 1) * 7919 + id.length * 104729;
@@ -164,6 +166,13 @@ beforeAll(async () => {
             const a = pick();
             const b = pick();
             if (a !== b) timeline.push({ at, do: 'cut', from: a, to: b } as Scenario['timeline'][number]);
+          } else if (kind === 6) {
+            // A three-way partition, or the whole network's latency and loss changed.
+            if (rnd(2) === 0) {
+              const g = ids.map(() => rnd(3));
+              const groups = [0, 1, 2].map((k) => ids.filter((_, j) => g[j] === k)).filter((x) => x.length > 0);
+              if (groups.length > 1) timeline.push({ at, do: 'partition', groups } as Scenario['timeline'][number]);
+            } else timeline.push({ at, do: 'network', latencyMs: 2 + rnd(60), loss: rnd(4) / 20 } as Scenario['timeline'][number]);
           } else if (kind === 7) timeline.push({ at, do: 'pause', node: pick(), ms: 400 + rnd(2000) } as Scenario['timeline'][number]);
           else if (kind === 8) {
             const servers = ids.filter((x) => x.startsWith('s'));
