@@ -405,7 +405,10 @@ describe('the explanation is true for the configuration on screen (real runs)', 
       const ix = indexOf(r.sim);
       const won = /(s\d+) won the election for term (\d+)/.exec(en)!;
       const started = ix.notes.filter((n) => n.what === 'electionStarted' && n.node === won[1] && n.t <= t && 'term' in n.data && n.data.term === Number(won[2])).at(-1)!;
-      const byAction = ix.actions.some((a) => a.t === started.t && a.action.do === 'timeout' && a.action.node === won[1]);
+      // At the action's own time, or at the resume of a server the action reached while paused.
+      const resumed = ix.notes.find((n) => n.what === 'resumed' && n.node === won[1] && n.t === started.t);
+      const from = resumed && resumed.what === 'resumed' ? started.t - resumed.data.pausedMs : started.t;
+      const byAction = ix.actions.some((a) => a.t >= from && a.t <= started.t && a.action.do === 'timeout' && a.action.node === won[1]);
       if (/about one election timeout/.test(en)) {
         timer++;
         expect(byAction, `${r.label} @${t}: ${won[1]}'s candidacy was forced`).toBe(false);

@@ -164,6 +164,8 @@ export class EventLoop {
       }
       case 'resume':
         return this.faults.resume(ev.node, ev.inc);
+      case 'forced':
+        return this.faults.forced(ev.action, ev.inc);
       case 'stepDone': {
         const n = c.node(ev.node);
         if (n.up && n.inc === ev.inc) {

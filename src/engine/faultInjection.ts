@@ -159,11 +159,7 @@ export class FaultInjection {
         return;
       case 'timeout':
       case 'submit':
-        c.recorder.touch(action.node);
-        if (c.node(action.node).up && !c.strategy.onAction?.(action)) {
-          c.history.append({ t: c.t, type: 'note', node: action.node, what: 'actionIgnored', data: { reason: action.do === 'timeout' ? 'no-election-timer' : 'no-manual-client' } });
-        }
-        return;
+        return this.forced(action, c.node(action.node).inc);
       case 'pause':
         return this.pause(action.node, action.ms);
       case 'putMeta': {
@@ -171,6 +167,23 @@ export class FaultInjection {
         if (why) c.history.append({ t: c.t, type: 'note', what: 'actionIgnored', data: { reason: why } });
         return;
       }
+    }
+  }
+
+  /**
+   * Fires a node's election timer now (`timeout`) or makes a manual client send (`submit`). A
+   * paused process does neither until it resumes, as with its own timers: it ran for election while
+   * frozen (a run's s0 sent RequestVotes from inside a pause) — the action is recorded when it was
+   * taken, and takes effect at the resume. Lost if the process crashes first (`inc` changed).
+   */
+  forced(action: Extract<Action, { do: 'timeout' | 'submit' }>, inc: number): void {
+    const c = this.c;
+    const n = c.node(action.node);
+    if (n.inc !== inc) return; // crashed since it reached the paused process
+    if (n.up && n.paused) return void n.paused.held.push({ k: 'forced', action, inc });
+    c.recorder.touch(action.node);
+    if (n.up && !c.strategy.onAction?.(action)) {
+      c.history.append({ t: c.t, type: 'note', node: action.node, what: 'actionIgnored', data: { reason: action.do === 'timeout' ? 'no-election-timer' : 'no-manual-client' } });
     }
   }
 

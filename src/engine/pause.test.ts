@@ -89,6 +89,31 @@ describe('pause: a process freeze, for every strategy', () => {
     expect(stretched(0, 300, [{ from: 100, until: 200 }, { from: 250, until: 1250 }])).toBe(1400);
   });
 
+  it('a forced timeout on a paused server takes effect at the resume: a frozen process sends nothing (it ran for election from inside a pause)', async () => {
+    const run = async (crashAt?: number) => {
+      const timeline: Scenario['timeline'] = [
+        { at: 1000, do: 'pause', node: 's0', ms: 800 },
+        { at: 1200, do: 'timeout', node: 's0' },
+      ];
+      if (crashAt !== undefined) timeline.push({ at: crashAt, do: 'crash', node: 's0' }, { at: crashAt + 100, do: 'restart', node: 's0' });
+      const sim = await Simulation.create(testScenario({ durationMs: 2500, cluster: { workers: 2, servers: 3 }, strategy: { kind: 'raft-ps' }, timeline }), {
+        trainer: new InstantTrainer(),
+        sampleEveryMs: 0,
+      });
+      await sim.runToEnd();
+      return sim.history.events;
+    };
+    const ev = await run();
+    // The action is recorded when it was taken; the candidacy starts when s0 resumes.
+    expect(ev.some((e) => e.type === 'action' && e.action.do === 'timeout' && e.t === 1200)).toBe(true);
+    expect(ev.filter((e) => e.type === 'send' && e.from === 's0' && e.t > 1000 && e.t < 1800)).toEqual([]);
+    const started = ev.filter((e) => e.type === 'note' && e.what === 'electionStarted' && e.node === 's0' && e.t > 1000);
+    expect(started[0]?.t).toBe(1800);
+    // A crash before the resume loses it with the process.
+    const crashed = await run(1500);
+    expect(crashed.some((e) => e.type === 'note' && e.what === 'electionStarted' && e.node === 's0' && e.t >= 1500 && e.t < 1700)).toBe(false);
+  });
+
   it('a crash during a pause ends it: queued messages are lost with the process', async () => {
     const sim = await Simulation.create(
       testScenario({

@@ -21,6 +21,8 @@ export type Ev =
   | { k: 'stepDone'; node: NodeId; step: number; basedOn: number; inc: number; pending: Promise<GradientResult>; transient: boolean; startedAt: number; due: number }
   | { k: 'timer'; node: NodeId; tag: string; data: unknown; inc: number }
   | { k: 'resume'; node: NodeId; inc: number }
+  /** A forced timer or submit that reached a paused process: handled when it resumes (its `inc` then). */
+  | { k: 'forced'; action: Extract<Action, { do: 'timeout' | 'submit' }>; inc: number }
   | { k: 'sample' }
   | { k: 'expect'; index: number }
   | { k: 'end' };

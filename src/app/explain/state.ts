@@ -258,8 +258,11 @@ export function deriveExplainState(input: ExplainInput): ExplainState {
       if (n.node === node && 'term' in n.data && n.data.term === term) started = n.t;
     }
     if (started === null) return null;
-    // becomeCandidate runs in the action's own event, so a forced candidacy starts at its time.
-    for (let k = lastAtOrBefore(ix.actions, started, (a) => a.t); k >= 0 && ix.actions[k].t === started; k--) {
+    // becomeCandidate runs in the action's own event, so a forced candidacy starts at its time —
+    // or, forced while the server was paused, at its resume (the action waited in its queue).
+    const resumed = lastNote('resumed', (n) => n.node === node && n.t === started);
+    const from = resumed && resumed.what === 'resumed' ? started - resumed.data.pausedMs : started;
+    for (let k = lastAtOrBefore(ix.actions, started, (a) => a.t); k >= 0 && ix.actions[k].t >= from; k--) {
       const a = ix.actions[k];
       if (a.action.do === 'timeout' && (a.action.node === node || a.action.node.startsWith('@'))) return a.source;
     }
