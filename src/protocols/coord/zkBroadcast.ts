@@ -96,7 +96,7 @@ export abstract class ZabBroadcast extends CoordServiceBase {
   }
 
   protected applyCommitted(s: ZServer, before: number): void {
-    if (s.v.committed > before) this.checker.committedUpTo(s.id, s.p.history, before, s.v.committed);
+    if (s.v.committed > before) this.checker.committedUpTo(s.id, s.p.history, before, s.v.committed, s.p.currentEpoch);
     while (s.v.applied < s.v.committed) {
       const i = ++s.v.applied;
       const txn = s.p.history[i - 1];

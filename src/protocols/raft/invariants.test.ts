@@ -45,13 +45,27 @@ describe('Raft invariant checker', () => {
     }
   });
 
-  it('leader completeness: a new leader lacking a committed entry', () => {
+  it('leader completeness: a leader of a later term lacking a committed entry', () => {
     const c = new RaftChecker();
     const log = [e(1), e(1)];
-    c.committedUpTo('s0', log, 0, 2);
+    c.committedUpTo('s0', log, 0, 2, 1);
     c.leaderElected('s1', 2, [log[0], log[1], e(2)]);
     expect(c.drain()).toEqual([]);
     c.leaderElected('s2', 3, [log[0]]);
+    expect(c.drain().map((v) => v.invariant)).toEqual(['leader-completeness']);
+  });
+
+  it('leader completeness is about later terms: a leader of an older term, elected late, may lack what a newer term committed (Figure 3)', () => {
+    // s0's vote replies for term 2 waited in its queue while it was paused; meanwhile s2 led term
+    // 10 and committed index 3. Winning term 2 afterwards is allowed; it steps down at once.
+    const c = new RaftChecker();
+    const log = [e(1), e(1), e(10)];
+    c.committedUpTo('s2', log, 0, 2, 1);
+    c.committedUpTo('s2', log, 2, 3, 10);
+    c.leaderElected('s0', 2, [log[0], log[1]]);
+    expect(c.drain()).toEqual([]);
+    // …but not without what term 1 committed.
+    c.leaderElected('s1', 3, [log[0]]);
     expect(c.drain().map((v) => v.invariant)).toEqual(['leader-completeness']);
   });
 
@@ -59,11 +73,11 @@ describe('Raft invariant checker', () => {
     const c = new RaftChecker();
     const x = e(1);
     const y = e(1);
-    c.committedUpTo('s0', [x], 0, 1);
+    c.committedUpTo('s0', [x], 0, 1, 1);
     c.onApply('s0', 1, x);
     c.onApply('s1', 1, x);
     expect(c.drain()).toEqual([]);
-    c.committedUpTo('s2', [y], 0, 1);
+    c.committedUpTo('s2', [y], 0, 1, 1);
     c.onApply('s2', 1, y);
     expect(c.drain().map((v) => v.invariant)).toEqual(['state-machine-safety', 'state-machine-safety']);
   });

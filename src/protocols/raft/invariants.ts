@@ -10,8 +10,10 @@ import type { RaftEntry } from './state';
  * - Log matching: if two logs hold an entry with the same index and term, the logs are identical
  *   up to that index. Checked on every store: (index, term) must always map to the same entry and
  *   the same predecessor; by induction the whole prefixes are equal.
- * - Leader completeness: a committed entry is in the log of every later leader (checked when a
- *   server becomes leader).
+ * - Leader completeness: an entry committed in term T is in the log of every leader of a term
+ *   above T (checked when a server becomes leader). Not of a leader of an older term: a candidate
+ *   whose vote replies waited in a paused process's queue can win its old term after a newer
+ *   leader has committed more, which Raft allows (it steps down at the first newer message).
  * - State-machine safety: no two servers commit or apply different entries at one index.
  */
 export interface Violation {
@@ -25,6 +27,8 @@ export class RaftChecker {
   private readonly byIndexTerm = new FirstAtIndex();
   /** committed[i - 1]: uid of the entry committed at index i (by anyone). */
   private readonly committed: number[] = [];
+  /** commitTerm[i - 1]: the term in which index i was first committed (its committer's current term). */
+  private readonly commitTerm: number[] = [];
   private readonly applied: number[] = [];
   private found: Violation[] = [];
 
@@ -44,7 +48,7 @@ export class RaftChecker {
     if (prior !== undefined && prior !== node) this.report('election-safety', `${prior} and ${node} both lead term ${term}`);
     else this.termLeader.set(term, node);
     for (let i = 1; i <= this.committed.length; i++) {
-      if (log[i - 1]?.uid !== this.committed[i - 1]) {
+      if (this.commitTerm[i - 1] < term && log[i - 1]?.uid !== this.committed[i - 1]) {
         this.report('leader-completeness', `${node} leads term ${term} without committed entry ${i}`);
         break;
       }
@@ -62,15 +66,18 @@ export class RaftChecker {
     }
   }
 
-  /** `node`'s commitIndex moved from `from` to `to`. */
-  committedUpTo(node: NodeId, log: readonly RaftEntry[], from: number, to: number): void {
+  /** `node`'s commitIndex moved from `from` to `to`, in its current term `term`. */
+  committedUpTo(node: NodeId, log: readonly RaftEntry[], from: number, to: number, term: number): void {
     for (let i = from + 1; i <= to; i++) {
       const uid = log[i - 1]?.uid;
       if (uid === undefined) {
         this.report('state-machine-safety', `${node} commits index ${i} beyond its log`);
         return;
       }
-      if (i > this.committed.length) this.committed.push(uid);
+      if (i > this.committed.length) {
+        this.committed.push(uid);
+        this.commitTerm.push(term);
+      }
       else if (this.committed[i - 1] !== uid) this.report('state-machine-safety', `${node} commits a different entry at index ${i}`);
     }
   }

@@ -148,7 +148,7 @@ export abstract class RaftReplication<E extends RaftEntry, M> {
   /** commitIndex moved up from `before`: observer checks and metrics, then apply in order. */
   private committed(s: RaftServer<E, M>, before: number): void {
     const known = this.checker.committedLength;
-    this.checker.committedUpTo(s.id, s.p.log, before, s.v.commitIndex);
+    this.checker.committedUpTo(s.id, s.p.log, before, s.v.commitIndex, s.p.currentTerm);
     if (s.v.commitIndex > known) {
       for (let i = known + 1; i <= s.v.commitIndex; i++) {
         const e = s.p.log[i - 1];
