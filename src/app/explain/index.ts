@@ -1,6 +1,7 @@
 import type { StrategyConfig } from '../../protocols';
 import { loadOnce } from '../../protocols/loadOnce';
 import type { Lang } from '../i18n/lang';
+import { invariantName } from '../words/invariantWords';
 import type { Sentence } from './common';
 import { generic } from './generic';
 import type { ExplainState } from './state';
@@ -88,8 +89,9 @@ export function explain(st: ExplainState, lang: Lang): string {
   const violations = st.metrics.violations ?? 0;
   if (violations > 0) {
     const what = st.firstViolation ? `${st.firstViolation.invariant}: ${st.firstViolation.detail}` : '';
-    // The detail is the strategy's own English diagnostic; a Chinese screen names the invariant only.
-    const whatZh = st.firstViolation ? `${st.firstViolation.invariant}，t = ${(st.firstViolation.t / 1000).toFixed(3)} 秒` : '';
+    // The detail is the strategy's own English diagnostic; a Chinese screen names the invariant only,
+    // by its Chinese name (its id, "leader-completeness", was English on a Chinese screen).
+    const whatZh = st.firstViolation ? `${invariantName(st.firstViolation.invariant, 'zh')}，t = ${(st.firstViolation.t / 1000).toFixed(3)} 秒` : '';
     text =
       lang === 'zh'
         ? `⚠ 不变量被破坏（${violations} 次${whatZh ? `，首次：${whatZh}` : ''}）——这是缺陷，不是取舍。${text}`
