@@ -245,7 +245,7 @@ describe('raft-ps: retries and duplicates', () => {
 });
 
 describe('raft-ps: randomized faults (checker)', () => {
-  it('no violation and no lost acknowledged update over seeds × partitions × crashes × loss × duplication', async () => {
+  it('no violation and no lost acknowledged update over seeds × partitions × crashes × pauses × forced timeouts × loss × duplication, with and without PreVote', async () => {
     const serverId = fc.constantFrom('s0', 's1', 's2', 's3', 's4');
     const fault = fc.oneof(
       fc.record({ do: fc.constant('crash' as const), node: fc.oneof(serverId, fc.constant('@leader'), fc.constantFrom('w0', 'w1')) }),
@@ -253,6 +253,9 @@ describe('raft-ps: randomized faults (checker)', () => {
       fc.record({ do: fc.constant('partition' as const), groups: fc.shuffledSubarray(['s0', 's1', 's2', 's3', 's4', 'w0', 'w1', 'w2'], { minLength: 1, maxLength: 4 }).map((g) => [g, ['w3']]) }),
       fc.record({ do: fc.constant('heal' as const) }),
       fc.record({ do: fc.constant('timeout' as const), node: serverId }),
+      // A process freeze (GC pause): its messages, timers and forced timeouts wait for the resume,
+      // so vote replies can make it leader of an old term after a newer one committed more.
+      fc.record({ do: fc.constant('pause' as const), node: fc.oneof(serverId, fc.constant('@leader')), ms: fc.integer({ min: 100, max: 2500 }) }),
     );
     await fc.assert(
       fc.asyncProperty(
@@ -262,12 +265,13 @@ describe('raft-ps: randomized faults (checker)', () => {
         fc.constantFrom(0, 0.1),
         fc.constantFrom('readIndex', 'lease', 'log', 'local'),
         fc.boolean(),
-        async (seed, faults, loss, duplicate, readMode, leaderNoop) => {
+        fc.boolean(),
+        async (seed, faults, loss, duplicate, readMode, leaderNoop, preVote) => {
           const timeline = faults.map(([at, a]) => ({ at, ...a })).sort((a, b) => a.at - b.at);
           timeline.push({ at: 5600, do: 'heal' }, { at: 5600, do: 'restart', node: '@crashed' });
           const sc = raftScenario(
             { seed, durationMs: 6000, network: { latencyMs: 5, jitterMs: 3, bandwidthMbps: 100, loss, duplicate }, timeline: timeline as NonNullable<Over>['timeline'] },
-            { readMode, leaderNoop },
+            { readMode, leaderNoop, preVote },
           );
           const sim = await Simulation.create(sc, { trainer: new InstantTrainer(), sampleEveryMs: 0 });
           await sim.advanceTo(6000);
