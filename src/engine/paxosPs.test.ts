@@ -210,6 +210,8 @@ describe('paxos-ps: randomized faults', () => {
       fc.record({ do: fc.constant('partition' as const), groups: fc.shuffledSubarray([...SERVERS, 'w0', 'w1', 'w2'], { minLength: 1, maxLength: 4 }).map((g) => [g, ['w3']]) }),
       fc.record({ do: fc.constant('heal' as const) }),
       fc.record({ do: fc.constant('timeout' as const), node: serverId }),
+      // A process freeze: what reaches it (promises, accepts, forced timeouts) waits for the resume.
+      fc.record({ do: fc.constant('pause' as const), node: fc.oneof(serverId, fc.constant('@leader')), ms: fc.integer({ min: 100, max: 2500 }) }),
     );
     let recovered = 0;
     await fc.assert(
@@ -234,7 +236,7 @@ describe('paxos-ps: randomized faults', () => {
           for (const r of notes(sim, 'paxos.recovered')) recovered += r.data.recovered;
         },
       ),
-      { numRuns: 60, seed: 20240602 },
+      { numRuns: Number(process.env.FC_RUNS ?? 60), seed: Number(process.env.FC_SEED ?? 20240602) },
     );
     expect(recovered).toBeGreaterThan(0);
   }, 180_000);

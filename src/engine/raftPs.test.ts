@@ -284,7 +284,7 @@ describe('raft-ps: randomized faults (checker)', () => {
           if (readMode !== 'local') expect(sim.metric('staleReads')).toBe(0);
         },
       ),
-      { numRuns: 40, seed: 20240601 },
+      { numRuns: Number(process.env.FC_RUNS ?? 40), seed: Number(process.env.FC_SEED ?? 20240601) },
     );
   }, 120_000);
 });

@@ -174,6 +174,8 @@ describe('2pc-ps: randomized faults', () => {
       fc.record({ do: fc.constant('restart' as const), node: fc.constant('@crashed') }),
       fc.record({ do: fc.constant('partition' as const), groups: fc.shuffledSubarray([...SERVERS, 'w0', 'w1', 'w2'], { minLength: 1, maxLength: 4 }).map((g) => [g, ['w3']]) }),
       fc.record({ do: fc.constant('heal' as const) }),
+      // A process freeze (the coordinator too): votes and decisions wait in its queue for the resume.
+      fc.record({ do: fc.constant('pause' as const), node, ms: fc.integer({ min: 100, max: 2500 }) }),
     );
     await fc.assert(
       fc.asyncProperty(
@@ -208,7 +210,7 @@ describe('2pc-ps: randomized faults', () => {
           }
         },
       ),
-      { numRuns: 40, seed: 20240607 },
+      { numRuns: Number(process.env.FC_RUNS ?? 40), seed: Number(process.env.FC_SEED ?? 20240607) },
     );
   }, 120_000);
 });
