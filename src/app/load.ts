@@ -15,7 +15,7 @@ import { rs } from './i18n/runStrings';
 import { s } from './i18n/strings';
 import { loadLangOrSay } from './langLoad';
 import type { Lang } from './i18n/lang';
-import { get, reportError, set, setNotice } from './store';
+import { get, reportError, set, setNotice, type VariantChoice } from './store';
 import { mayShowServers, serverStates } from './views/serverStatesLoad';
 import { fashionTile, imageDataset } from './views/fashionTileLoad';
 
@@ -112,7 +112,11 @@ export async function swapIn(sim: Simulation, sc: Scenario, keep: readonly Train
  * Builds a Simulation for `sc` and swaps it in. The old one keeps running until the new one is
  * ready; its trainer is disposed afterwards. Returns false (old one kept) on failure.
  */
-export async function loadScenario(sc: Scenario, opts: { autoplay?: boolean } = {}): Promise<boolean> {
+/**
+ * `variantChoice`: the variants the scenario menu lists under this run's built-in (null for a run
+ * from elsewhere); left as it was when not given (a restart, an edit).
+ */
+export async function loadScenario(sc: Scenario, opts: { autoplay?: boolean; variantChoice?: VariantChoice | null } = {}): Promise<boolean> {
   const my = beginLoad();
   let trainer: Trainer | null = null;
   try {
@@ -129,6 +133,7 @@ export async function loadScenario(sc: Scenario, opts: { autoplay?: boolean } = 
       return false;
     }
     await swapIn(sim, sc);
+    if (opts.variantChoice !== undefined) set({ variantChoice: opts.variantChoice });
     if (opts.autoplay) driver.play();
     return true;
   } catch (e) {
@@ -155,6 +160,9 @@ export async function applyEdit(candidate: unknown, pruned = 0): Promise<void> {
     return;
   }
   const ok = await loadScenario(r.scenario, { autoplay: get().status === 'running' });
+  // The scenario menu must not name a variant the edited run no longer is.
+  const choice = get().variantChoice;
+  if (ok && choice) set({ variantChoice: { ...choice, edited: true } });
   if (ok && pruned > 0) setNotice(s(lang, 'prunedEntries', { n: pruned }));
 }
 
@@ -163,12 +171,23 @@ export async function applyEdit(candidate: unknown, pruned = 0): Promise<void> {
  * applied, its expectations), or, for an unknown id, the base with the problem reported.
  */
 function variantOf(sc: Scenario, variant: string | undefined): Scenario {
-  if (variant === undefined) return sc;
+  return variantRun(sc, variant).run;
+}
+
+/** variantOf, and which variant that is (null: the base, also after an unknown id). */
+function variantRun(sc: Scenario, variant: string | undefined): { run: Scenario; current: string | null } {
+  if (variant === undefined) return { run: sc, current: null };
   const v = resolveVariant(sc, variant);
-  if (v.ok) return v.scenario;
+  if (v.ok) return { run: v.scenario, current: v.scenario === sc ? null : variant };
   const lang = get().lang;
   reportError(s(lang, 'urlFailed'), 'unknown' in v ? [urlProblemText(lang, { problem: 'unknown-variant', param: 'variant', value: variant, known: v.unknown })] : problemLines(lang, v));
-  return sc;
+  return { run: sc, current: null };
+}
+
+/** What the scenario menu lists under a built-in: its variants (null: it has none). */
+function choiceOf(sc: Scenario, current: string | null): VariantChoice | null {
+  if (!sc.variants?.length) return null;
+  return { builtin: sc.id, variants: sc.variants.map((v) => ({ id: v.id, ...(v.title ? { title: v.title } : {}) })), current };
 }
 
 /**
@@ -191,7 +210,8 @@ export async function openBuiltin(id: string, opts: { autoplay?: boolean; varian
     reportError(s(lang, 'builtinFailed', { id }), [...problemLines(lang, r), ...(get().sim ? [s(lang, 'keptPrevious')] : [])]);
     return false;
   }
-  return loadScenario(variantOf(r.scenario, opts.variant), { autoplay: opts.autoplay });
+  const { run, current } = variantRun(r.scenario, opts.variant);
+  return loadScenario(run, { autoplay: opts.autoplay, variantChoice: choiceOf(r.scenario, current) });
 }
 
 export async function openFile(file: File): Promise<void> {
@@ -208,7 +228,7 @@ export async function openFile(file: File): Promise<void> {
     reportError(s(lang, 'fileFailed', { file: file.name }), [...problemLines(lang, r), ...(get().sim ? [s(lang, 'keptPrevious')] : [])]);
     return;
   }
-  await loadScenario(r.scenario);
+  await loadScenario(r.scenario, { variantChoice: null });
 }
 
 export async function setBackend(backend: BackendChoice): Promise<void> {
@@ -251,7 +271,7 @@ async function openHash(value: string, autoplay: boolean, variant?: string): Pro
     reportError(s(lang, 'urlFailed'), [...problemLines(lang, r), ...(get().sim ? [s(lang, 'keptPrevious')] : [])]);
     return false;
   }
-  return loadScenario(variantOf(r.scenario, variant), { autoplay });
+  return loadScenario(variantOf(r.scenario, variant), { autoplay, variantChoice: null });
 }
 
 /**

@@ -48,9 +48,20 @@ export interface Branch {
   parent: { id: number; t: number } | null;
 }
 
+/** The built-in on screen's variants (free play): which one runs (`current`, null: the base) and their names. */
+export interface VariantChoice {
+  builtin: string;
+  variants: Array<{ id: string; title?: { en: string; zh: string } }>;
+  current: string | null;
+  /** A knob, the strategy or the cluster was changed since: the run is none of them any more. */
+  edited?: boolean;
+}
+
 export interface AppState {
   builtins: BuiltinEntry[];
   scenario: Scenario | null;
+  /** Set by opening a built-in that has variants; the scenario menu lists them while its run is on screen. */
+  variantChoice: VariantChoice | null;
   sim: Simulation | null;
   /** True while a new Simulation is being built (trainer workers start). */
   loading: boolean;
@@ -111,6 +122,7 @@ function initialTheme(): Theme {
 export const useApp = create<AppState>()(() => ({
   builtins: [],
   scenario: null,
+  variantChoice: null,
   sim: null,
   loading: false,
   status: 'idle',

@@ -7,16 +7,25 @@ import { rs } from '../i18n/runStrings';
 import { ls } from '../i18n/lessonStrings';
 import { RunControls } from './RunControls';
 import { shareDialog } from './shareDialogLoad';
-import { set, useApp } from '../store';
+import { get, set, useApp } from '../store';
 import { builtinLabel } from './builtinLabel';
 import { useIsStudent } from '../room/roomStore';
 import { useLesson } from '../lesson/store';
+
+/** A variant's entry in the scenario menu: `<built-in id>::<variant id>` (ids never hold ':'). */
+const VARIANT_SEP = '::';
+function variantValue(id: string, variant: string): string {
+  return `${id}${VARIANT_SEP}${variant}`;
+}
 
 function preloadShare(): void {
   shareDialog.preload().catch(() => undefined);
 }
 
-/** First row: title, scenario picker, open file, share, run controls, language, theme, presenter size. */
+/**
+ * First row: title, scenario picker (the open built-in's variants listed under it), open file,
+ * share, run controls, language, theme, presenter size.
+ */
 export function TopBar() {
   const lang = useApp((st) => st.lang);
   const theme = useApp((st) => st.theme);
@@ -30,10 +39,19 @@ export function TopBar() {
   const fileRef = useRef<HTMLInputElement>(null);
   const current = scenario?.id ?? '';
   const open = builtins.find((b) => b.id === current);
+  // The open built-in's variants, listed under it (free play; a lesson shows them side by side).
+  const choice = useApp((st) => st.variantChoice);
+  const variants = choice && choice.builtin === current ? choice : null;
+  const value = variants?.current && !variants.edited ? variantValue(current, variants.current) : current;
   const isBuiltin = open !== undefined;
   const customLabel = scenario ? `${tr(scenario.title, lang)} ${s(lang, 'customScenario')}` : '…';
   // Live room: the teacher chooses the lesson for everyone.
   const student = useIsStudent();
+  /** The built-in's name, and the variant's where one runs. */
+  const shownLabel = (b: (typeof builtins)[number]): string => {
+    const v = variants && value !== current ? variants.variants.find((x) => x.id === variants.current) : undefined;
+    return v ? `${builtinLabel(b, scenario, lang)} — ${v.title ? tr(v.title, lang) : v.id}` : builtinLabel(b, scenario, lang);
+  };
 
   return (
     <div className="bar-row">
@@ -41,20 +59,29 @@ export function TopBar() {
       <label className="field scenario-field">
         <span className="field-label">{s(lang, 'scenario')}</span>
         <select
-          value={isBuiltin ? current : ''}
+          value={isBuiltin ? value : ''}
           disabled={student}
           // The whole name on hover: the select shows only its start where the bar is narrow (1280 px).
-          title={student ? s(lang, 'roomRunChosen') : open ? builtinLabel(open, scenario, lang) : customLabel}
+          title={student ? s(lang, 'roomRunChosen') : open ? shownLabel(open) : customLabel}
+          data-testid="scenario-select"
           onChange={(e) => {
-            if (e.target.value) void openBuiltin(e.target.value);
+            const [id, variant] = e.target.value.split(VARIANT_SEP);
+            if (id) void openBuiltin(id, variant ? { variant, autoplay: get().status === 'running' } : {});
           }}
         >
           {!isBuiltin && <option value="">{customLabel}</option>}
-          {builtins.map((b) => (
+          {builtins.flatMap((b) => [
             <option key={b.id} value={b.id}>
               {builtinLabel(b, scenario, lang)}
-            </option>
-          ))}
+            </option>,
+            ...(variants && b.id === current
+              ? variants.variants.map((v) => (
+                  <option key={`${b.id}${VARIANT_SEP}${v.id}`} value={variantValue(b.id, v.id)}>
+                    {`\u00a0\u00a0↳ ${v.title ? tr(v.title, lang) : v.id}`}
+                  </option>
+                ))
+              : []),
+          ])}
         </select>
       </label>
       <button type="button" onClick={() => set({ indexOpen: true })} title={student ? s(lang, 'roomRunChosen') : ls(lang, 'lessonsTitle')} data-testid="open-lessons" disabled={student}>

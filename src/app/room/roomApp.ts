@@ -41,7 +41,7 @@ const device: RoomDevice = {
   async load(sc) {
     const copy = structuredClone(sc);
     roomLoads.add(copy);
-    const ok = await loadScenario(copy);
+    const ok = await loadScenario(copy, { variantChoice: null }); // the room picks the run, not a variant menu
     roomLoads.delete(copy);
     return ok && get().scenario === copy;
   },
