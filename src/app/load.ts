@@ -111,8 +111,6 @@ export async function swapIn(sim: Simulation, sc: Scenario, keep: readonly Train
 /**
  * Builds a Simulation for `sc` and swaps it in. The old one keeps running until the new one is
  * ready; its trainer is disposed afterwards. Returns false (old one kept) on failure.
- */
-/**
  * `variantChoice`: the variants the scenario menu lists under this run's built-in (null for a run
  * from elsewhere); left as it was when not given (a restart, an edit).
  */

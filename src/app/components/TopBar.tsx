@@ -66,7 +66,9 @@ export function TopBar() {
           data-testid="scenario-select"
           onChange={(e) => {
             const [id, variant] = e.target.value.split(VARIANT_SEP);
-            if (id) void openBuiltin(id, variant ? { variant, autoplay: get().status === 'running' } : {});
+            // Another run of the same built-in (a variant, or back to its base) keeps playing if it was.
+            const same = id === current ? { autoplay: get().status === 'running' } : {};
+            if (id) void openBuiltin(id, variant ? { variant, ...same } : same);
           }}
         >
           {!isBuiltin && <option value="">{customLabel}</option>}
