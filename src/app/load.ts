@@ -166,13 +166,9 @@ export async function applyEdit(candidate: unknown, pruned = 0): Promise<void> {
 
 /**
  * The run a URL's `&variant=` asks for: that variant of `sc` as a run of its own (the base's patch
- * applied, its expectations), or, for an unknown id, the base with the problem reported.
+ * applied, its expectations), or, for an unknown id, the base with the problem reported; and which
+ * variant that is (null: the base, also after an unknown id).
  */
-function variantOf(sc: Scenario, variant: string | undefined): Scenario {
-  return variantRun(sc, variant).run;
-}
-
-/** variantOf, and which variant that is (null: the base, also after an unknown id). */
 function variantRun(sc: Scenario, variant: string | undefined): { run: Scenario; current: string | null } {
   if (variant === undefined) return { run: sc, current: null };
   const v = resolveVariant(sc, variant);
@@ -197,7 +193,7 @@ export function unknownBuiltin(id: string): readonly string[] | null {
   return known.length > 0 && !known.includes(id) ? known : null;
 }
 
-/** Opens a built-in; with `variant`, that variant of it (variantOf). */
+/** Opens a built-in; with `variant`, that variant of it (variantRun). */
 export async function openBuiltin(id: string, opts: { autoplay?: boolean; variant?: string } = {}): Promise<boolean> {
   const lang = get().lang;
   const known = unknownBuiltin(id);
@@ -269,7 +265,7 @@ async function openHash(value: string, autoplay: boolean, variant?: string): Pro
     reportError(s(lang, 'urlFailed'), [...problemLines(lang, r), ...(get().sim ? [s(lang, 'keptPrevious')] : [])]);
     return false;
   }
-  return loadScenario(variantOf(r.scenario, variant), { autoplay, variantChoice: null });
+  return loadScenario(variantRun(r.scenario, variant).run, { autoplay, variantChoice: null });
 }
 
 /**

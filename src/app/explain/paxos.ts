@@ -2,7 +2,7 @@ import type { NodeState } from '../../engine/index/runState';
 import type { NodeFacts } from '../../protocols/facts';
 import { list, majority, setOf, tolerance } from '../words/text';
 import { blockedAvailability, minoritySide, S, type Sentence } from './common';
-import { deposedByRejoin, deposedWhy, minorityBallots } from './rejoin';
+import { deposedBefore, deposedWhy, leaderlessWhy, minorityBallots } from './rejoin';
 import type { ExplainState } from './state';
 
 /**
@@ -70,9 +70,7 @@ export function paxos(st: ExplainState): Sentence {
   }
   if (!leader) {
     // A leader that stepped down for a rejoining server's ballot, with no leader elected since.
-    const d = deposedByRejoin(st, 'paxos');
-    const lastWon = st.lastNote('leaderElected');
-    const why = d && lastWon && lastWon.t < d.at ? S(`${deposedWhy(d, 'paxos').en} `, deposedWhy(d, 'paxos').zh) : S('', '');
+    const why = leaderlessWhy(st, 'paxos');
     if (candidate)
       return S(
         `${why.en}Phase 1: ${candidate.n.id} runs ballot ${candidate.f.ballot ?? '?'} and holds ${candidate.f.promises ?? 1} of the ${candidate.f.need ?? need} promises it needs. Until a majority has promised, nothing is proposed and updates wait — consistency kept, A paused.`,
@@ -86,12 +84,8 @@ export function paxos(st: ExplainState): Sentence {
   const ballot = leader.f.ballot ?? leader.f.promised;
   const rec = st.recent['paxos.recovered'];
   // Elected after a leader a rejoining server's ballot deposed (since the election before this one).
-  const before = rec ? st.lastNote('leaderElected', (x) => x.t < rec.t) : null;
-  const deposed = rec && before ? deposedByRejoin(st, 'paxos', rec.t) : null;
-  const why =
-    deposed && before && before.node === deposed.leader && deposed.at > before.t
-      ? S(` Why a new leader: ${deposedWhy(deposed, 'paxos').en}`, `为什么换了领导者：${deposedWhy(deposed, 'paxos').zh}`)
-      : S('', '');
+  const deposed = rec ? deposedBefore(st, 'paxos', rec.t) : null;
+  const why = deposed ? S(` Why a new leader: ${deposedWhy(deposed, 'paxos').en}`, `为什么换了领导者：${deposedWhy(deposed, 'paxos').zh}`) : S('', '');
   if (rec && rec.node === leader.n.id && rec.what === 'paxos.recovered' && rec.data.recovered + rec.data.noops === 0)
     return S(
       `${leader.n.id} leads with ballot ${ballot}: a majority promised it, and none of them had accepted a value it does not know, so it proposes new updates at once.${why.en}`,

@@ -2,7 +2,7 @@ import type { NodeState } from '../../engine/index/runState';
 import type { NodeFacts } from '../../protocols/facts';
 import { list, majority, mib, num, setOf, tolerance } from '../words/text';
 import { join, minoritySide, S, type Sentence } from './common';
-import { deposedByRejoin, deposedWhy, minorityTerms, rejoinedAbove } from './rejoin';
+import { deposedBefore, deposedByRejoin, deposedWhy, leaderlessWhy, minorityTerms, rejoinedAbove } from './rejoin';
 import type { ExplainState } from './state';
 
 /**
@@ -144,9 +144,7 @@ export function raft(st: ExplainState): Sentence {
 
   if (!newest) {
     // A leader that stepped down for a rejoining server's term, with no leader elected since.
-    const d = deposedByRejoin(st, 'raft');
-    const lastWon = st.lastNote('leaderElected');
-    const why = d && lastWon && lastWon.t < d.at ? S(`${deposedWhy(d, 'raft').en} `, deposedWhy(d, 'raft').zh) : S('', '');
+    const why = leaderlessWhy(st, 'raft');
     if (candidates.length > 0) {
       const c = candidates[0];
       return S(
@@ -179,9 +177,7 @@ export function raft(st: ExplainState): Sentence {
             `它追加一条任期 ${newest.f.term} 的空操作条目；多数派存下后它即提交，之前的所有条目随之提交（图 8）。`,
           );
     // A leader deposed by a rejoining server's higher term, since the election before this one.
-    const before = st.lastNote('leaderElected', (x) => x.t < elected.t);
-    const deposed = deposedByRejoin(st, 'raft', elected.t);
-    const rejoin = deposed && before && before.node === deposed.leader && deposed.at > before.t ? deposed : null;
+    const rejoin = deposedBefore(st, 'raft', elected.t);
     // A candidacy forced by a `timeout` action did not wait for a timer: the pause is then the
     // script's (or the user's) doing, and "about one election timeout" would name the wrong cause.
     const forced = st.forcedElection(newest.n.id, newest.f.term);

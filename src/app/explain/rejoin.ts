@@ -57,6 +57,24 @@ export function deposedByRejoin(st: ExplainState, protocol: 'raft' | 'paxos', be
   return { leader, leaderTerm, by, term, at: down.t };
 }
 
+/**
+ * The rejoining server's step-down that led to the election at `electedAt` (none given: to the
+ * leaderless state at t), with no leader elected between the two; null where there is none.
+ */
+export function deposedBefore(st: ExplainState, protocol: 'raft' | 'paxos', electedAt?: number): Deposed | null {
+  const d = deposedByRejoin(st, protocol, electedAt ?? st.t);
+  if (!d) return null;
+  return st.lastNote('leaderElected', (n) => n.t > d.at && (electedAt === undefined || n.t < electedAt)) ? null : d;
+}
+
+/** While no one leads after such a step-down: why, as the lead of the caption (empty otherwise). */
+export function leaderlessWhy(st: ExplainState, protocol: 'raft' | 'paxos'): Sentence {
+  const d = deposedBefore(st, protocol);
+  if (!d) return S('', '');
+  const why = deposedWhy(d, protocol);
+  return S(`${why.en} `, why.zh);
+}
+
 /** Why the servers are electing (or elected) again: a step-down the rejoining server caused. */
 export function deposedWhy(d: Deposed, protocol: 'raft' | 'paxos'): Sentence {
   if (protocol === 'paxos')
