@@ -202,7 +202,7 @@ describe('paxos-ps: stable storage', () => {
 });
 
 describe('paxos-ps: randomized faults', () => {
-  it('no violation, no lost update, no stale read over seeds × partitions × crashes × loss × duplication; new leaders recover values', async () => {
+  it('no violation, no lost update, no stale read over seeds × partitions × crashes × pauses × forced timeouts × loss × duplication; new leaders recover values', async () => {
     const serverId = fc.constantFrom(...SERVERS);
     const fault = fc.oneof(
       fc.record({ do: fc.constant('crash' as const), node: fc.oneof(serverId, fc.constant('@leader'), fc.constantFrom('w0', 'w1')) }),
