@@ -23,6 +23,7 @@ interface Fetched {
 async function runToDone(page: Page, backend: string): Promise<Fetched[]> {
   // Dedicated workers' requests are reported on their page.
   const w = await watch(page);
+  const cli = cliSummary(id);
   const got: Array<Promise<Fetched>> = [];
   const onResponse = (r: Response): void => {
     const url = r.url();
@@ -32,7 +33,7 @@ async function runToDone(page: Page, backend: string): Promise<Fetched[]> {
   page.on('response', onResponse);
   await page.goto(`./?scenario=${id}&autoplay=1&speed=max&backend=${backend}`);
   await expect(page.getByTestId('run-status')).toHaveText('done', { timeout: 110_000 });
-  await expect(page.getByTestId('schedule-hash')).toHaveText(cliSummary(id).scheduleHash);
+  await expect(page.getByTestId('schedule-hash')).toHaveText((await cli).scheduleHash);
   await expect(page.getByTestId('error')).toHaveCount(0);
   await clean(page, w);
   page.off('response', onResponse);

@@ -147,7 +147,7 @@ test('a teacher and three students: actions reach every screen in step, all four
   await download.saveAs(file);
   const run = JSON.parse(readFileSync(file, 'utf8')) as { timeline: Array<{ by?: string; who?: string; do: string }> };
   expect(run.timeline.filter((e) => e.by === 'user').map((e) => `${e.who}: ${e.do}`)).toEqual(['Ana (w0): cut', 'Bo (w1): crash']);
-  expect(cliSummary(file).scheduleHash).toBe(hashes[0]);
+  expect((await cliSummary(file)).scheduleHash).toBe(hashes[0]);
   // The server refused nothing from these honest pages.
   expect(room.log.filter((l) => /dropped|refused/.test(l))).toEqual([]);
 });

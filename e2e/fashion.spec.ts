@@ -29,7 +29,7 @@ test(`${id}: trains in the browser to done with backend=auto, expectations pass,
   const n = await expectations.count();
   expect(n).toBe(6);
   for (let i = 0; i < n; i++) await expect(expectations.nth(i)).toHaveAttribute('data-pass', 'true');
-  await expect(page.getByTestId('schedule-hash')).toHaveText(cli.scheduleHash);
+  await expect(page.getByTestId('schedule-hash')).toHaveText((await cli).scheduleHash);
   // Each replica's tile: ten classes' accuracy and the sample predictions, not a 2-D boundary.
   const tiles = page.getByTestId('fashion-tile');
   await expect(tiles).toHaveCount(4);
@@ -65,7 +65,7 @@ test(`${id}: trains in the browser to done with backend=auto, expectations pass,
 
 test(`${id}&variant=async: the URL opens the variant (asynchronous PS) as a run of its own, with its expectations and the CLI's hash for it`, async ({ page }) => {
   const w = await watch(page);
-  const cli = cliSummary(id).variants?.find((v) => v.id === 'async');
+  const cli = (await cliSummary(id)).variants?.find((v) => v.id === 'async');
   expect(cli?.pass, 'the CLI runs the variant and it passes').toBe(true);
   await page.goto(`./?scenario=${id}&variant=async&autoplay=1&speed=max&backend=wasm`);
   await expect(page.getByTestId('run-status')).toHaveText('done', { timeout: 110_000 });

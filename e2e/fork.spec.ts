@@ -53,7 +53,7 @@ test('acting while scrubbed back forks the run; B switches branches; the fork re
   if (!decoded.ok) throw new Error(JSON.stringify(decoded.problem));
   const file = join(mkdtempSync(join(tmpdir(), 'cap-fork-')), 'fork.json');
   writeFileSync(file, decoded.json);
-  expect(cliSummary(file).scheduleHash).toBe(hash);
+  expect((await cliSummary(file)).scheduleHash).toBe(hash);
 });
 
 test('&at= opens a run with the cursor at the shared moment once the run has reached it', async ({ page }) => {

@@ -342,10 +342,10 @@ function isLessonFile(id: string): boolean {
  * The CLI's schedule hash of one run of a lesson: the base (the built-in) or a variant resolved as
  * its own file; to `untilMs` only where given (`--until`).
  */
-function cliHash(id: string, variant: string, untilMs?: number): string {
+async function cliHash(id: string, variant: string, untilMs?: number): Promise<string> {
   const base = validateScenario(JSON.parse(readFileSync(`public/scenarios/${id}.json`, 'utf8')));
   if (!base.ok) throw new Error(base.errors.join('\n'));
-  if (isBaseId(base.scenario, variant)) return cliSummary(id, untilMs).scheduleHash;
+  if (isBaseId(base.scenario, variant)) return (await cliSummary(id, untilMs)).scheduleHash;
   const v = resolveVariant(base.scenario, variant);
   if (!v.ok) throw new Error(v.errors.join('\n'));
   // The run alone: the script and the other variants stay with the lesson (its sampleAt stays).
@@ -355,7 +355,7 @@ function cliHash(id: string, variant: string, untilMs?: number): string {
   mkdirSync('test-results', { recursive: true });
   const file = `test-results/${id}-${variant}.json`;
   writeFileSync(file, JSON.stringify(run));
-  return cliSummary(file, untilMs).scheduleHash;
+  return (await cliSummary(file, untilMs)).scheduleHash;
 }
 
 /**
@@ -381,7 +381,7 @@ for (const [id, copies] of [
     const { ahead } = (await lessonState(page))!;
     for (const r of ahead) {
       expect(r.stopped, r.id).toBeNull();
-      expect({ copy: r.id, hash: r.scheduleHash }).toEqual({ copy: r.id, hash: cliHash(id, r.id, r.until === 'end' ? undefined : r.until) });
+      expect({ copy: r.id, hash: r.scheduleHash }).toEqual({ copy: r.id, hash: await cliHash(id, r.id, r.until === 'end' ? undefined : r.until) });
     }
   });
 }
@@ -393,11 +393,15 @@ for (const id of hashLessons) {
     // lesson's runs, side by side, to the end at full speed.
     await page.goto(`./?${new URLSearchParams({ lesson: id, backend: 'wasm', lang: 'en', mode: 'free', speed: 'max' })}`);
     await page.waitForFunction(() => ((window as unknown as Hooked).capPlayground?.lesson()?.runs.length ?? 0) > 0, null, { timeout: 120_000 });
+    // The CLI's runs go on beside the browser's.
+    const clis = new Map((await lessonState(page))!.runs.map((r) => [r.id, cliHash(id, r.id)]));
+    for (const p of clis.values()) p.catch(() => undefined);
     await page.getByTestId('play').click();
     // Done, and hashed (the hash worker answers a moment after the end).
     await page.waitForFunction(() => (window as unknown as Hooked).capPlayground?.lesson()?.runs.every((r) => r.done && r.scheduleHash !== null) ?? false, null, { timeout: 540_000 });
     const runs = (await lessonState(page))!.runs;
     expect(runs.length).toBeGreaterThan(0);
-    for (const r of runs) expect({ variant: r.id, hash: r.scheduleHash }).toEqual({ variant: r.id, hash: cliHash(id, r.id) });
+    expect(runs.map((r) => r.id)).toEqual([...clis.keys()]);
+    for (const r of runs) expect({ variant: r.id, hash: r.scheduleHash }).toEqual({ variant: r.id, hash: await clis.get(r.id) });
   });
 }

@@ -27,7 +27,7 @@ for (const id of ids) {
     const n = await expectations.count();
     expect(n).toBeGreaterThan(0);
     for (let i = 0; i < n; i++) await expect(expectations.nth(i)).toHaveAttribute('data-pass', 'true');
-    await expect(page.getByTestId('schedule-hash')).toHaveText(cli.scheduleHash);
+    await expect(page.getByTestId('schedule-hash')).toHaveText((await cli).scheduleHash);
     await expect(page.getByTestId('sim-time')).toHaveText(/^\d+$/);
     await expect(page.getByTestId('error')).toHaveCount(0);
     await page.screenshot({ path: `e2e-artifacts/${id}-done-1280x720.png` });

@@ -43,7 +43,7 @@ test('a run with a user’s cut at 6 s: shared link and exported file reproduce 
   const hash = await scheduleHash(page);
   expect(hash).toMatch(/^[0-9a-f]{64}$/);
   // The user's cut changed the run: the plain scenario hashes differently.
-  expect(hash).not.toBe(cliSummary('raft-leader-crash').scheduleHash);
+  expect(hash).not.toBe((await cliSummary('raft-leader-crash')).scheduleHash);
 
   // Share: the dialog's link holds the scenario and the cut, compressed.
   await page.getByTestId('share').click();
@@ -76,7 +76,7 @@ test('a run with a user’s cut at 6 s: shared link and exported file reproduce 
   const dir = mkdtempSync(join(tmpdir(), 'cap-export-'));
   const scenarioFile = join(dir, 'raft-leader-crash.scenario.json');
   writeFileSync(scenarioFile, files['raft-leader-crash.scenario.json']);
-  expect(cliSummary(scenarioFile).scheduleHash).toBe(hash);
+  expect((await cliSummary(scenarioFile)).scheduleHash).toBe(hash);
   const summary = (await page.evaluate(() => (window as unknown as Hooked).capPlayground.summary()))!;
   expect(createHash('sha256').update(files['raft-leader-crash.events.jsonl']).digest('hex')).toBe(summary.eventLogHash);
   const rows = parseSamplesCsv(new TextDecoder().decode(files['raft-leader-crash.samples.csv']));

@@ -34,7 +34,7 @@ test('the scenario menu lists the open built-in\'s variants and runs each one, i
   await expect(menu).toHaveAttribute('title', /— PreVote on$/);
   await page.screenshot({ path: `${shots}/variant-menu-1280.png` });
   await runTo(page, 'end');
-  expect(await scheduleHash(page)).toBe(cli.variants!.find((v) => v.id === 'prevote')!.scheduleHash);
+  expect(await scheduleHash(page)).toBe((await cli).variants!.find((v) => v.id === 'prevote')!.scheduleHash);
   await expect(page.getByTestId('error')).toHaveCount(0);
 
   // A changed cluster is not the variant any more: the menu names the built-in.
@@ -46,7 +46,7 @@ test('the scenario menu lists the open built-in\'s variants and runs each one, i
   await menu.selectOption('raft-prevote');
   await expectationsShown(page, 'term[s4] >= 15');
   await runTo(page, 'end');
-  expect(await scheduleHash(page)).toBe(cli.scheduleHash);
+  expect(await scheduleHash(page)).toBe((await cli).scheduleHash);
 
   await page.getByTestId('lang-toggle').click();
   await expect(variant).toHaveText(/↳ 开启 PreVote$/);
