@@ -277,6 +277,8 @@ test('reduced motion: the laser ring holds still and the "look here" tag still l
 
 test('Chinese text uses a CJK font stack', async ({ page }) => {
   await openScenario(page, 'raft-leader-crash', { lang: 'zh' });
+  // The views draw their first labels in a frame after the run is shown.
+  await expect(page.locator('.cv-svg text').first()).toBeAttached();
   const families = await page.evaluate(() => [document.body, document.querySelector('.cv-svg text')].map((el) => (el ? getComputedStyle(el).fontFamily : '')));
   for (const f of families) expect(f).toMatch(/Noto Sans CJK SC/);
   // A Latin font comes first (numbers and ids keep their look); the CJK one after it.
