@@ -16,6 +16,7 @@ import { serverPanelModel } from './views/serverModel';
 import { kindName, vs, type ViewStringKey } from './views/strings';
 import { wordsContext } from './views/wordsContext';
 import { checkWhatText } from './words/checkWords';
+import { list } from './words/text';
 import { nodeLines } from './words/nodeWords';
 import { noteText } from './words/noteWords';
 
@@ -103,7 +104,22 @@ const variants: Array<[string, string, (s: Scenario) => Scenario]> = [
   ['paxos-vs-2pc', 'paxos, a server cut off alone', (sc) => ({ ...sc, durationMs: 12000, timeline: [{ at: 10, do: 'timeout', node: 's0' }, ...loneFollower] as Scenario['timeline'] })],
   // A partition 1 s in: a detector switches before it misses the other side and counts every worker as its own.
   ['degrade-average', 'degrade, a partition at 1 s', (sc) => ({ ...sc, durationMs: 6000, timeline: [{ at: 1000, do: 'partition', groups: [['w0', 'w1', 'w2', 'w3'], ['w4', 'w5']] }, { at: 3500, do: 'heal' }] as Scenario['timeline'] })],
+  // A second partition without a heal between: the sides counted at the first are kept, and the
+  // new cut splits one of them (it was called a detector's lagging view "soon after the cut").
+  ['degrade-average', 'degrade, a partition moved', (sc) => ({ ...sc, durationMs: 10000, timeline: [{ at: 3000, do: 'partition', groups: [['w0', 'w1', 'w2', 'w3'], ['w4', 'w5']] }, { at: 6500, do: 'partition', groups: [['w0', 'w1', 'w4', 'w5'], ['w2', 'w3']] }] as Scenario['timeline'] })],
+  // Exploration seed 84: a crash alone; two detectors switch while the crashed worker still counts as heard.
+  ['degrade-average', 'degrade, a crash counted as heard', (sc) => ({ ...sc, durationMs: 16000, timeline: [{ at: 13444, do: 'crash', node: 'w2' }] as Scenario['timeline'] })],
+  // Exploration seed 83: a lagging view from 7.6 s still held at 19.4 s, beside a side the new partition split.
+  ['degrade-average', 'degrade, a lagging view under a later partition', (sc) => ({ ...sc, timeline: [{ at: 7044, do: 'partition', groups: [['w0', 'w1', 'w4', 'w5'], ['w2', 'w3']] }, { at: 7932, do: 'partition', groups: [['w0', 'w1', 'w5'], ['w4'], ['w2', 'w3']] }, { at: 13052, do: 'crash', node: 'w2' }, { at: 19324, do: 'partition', groups: [['w0', 'w1', 'w2', 'w4', 'w5'], ['w3']] }, { at: 20268, do: 'partition', groups: [['w0', 'w1', 'w4', 'w5'], ['w2', 'w3']] }, { at: 21148, do: 'crash', node: 'w4' }] as Scenario['timeline'] })],
 ];
+
+/** A list of workers as the captions write it: "w0, w2–w7" → [w0, w2, …, w7]. */
+function ids(text: string): string[] {
+  return text.split(/, | and /).flatMap((part) => {
+    const m = /^w(\d+)–w(\d+)$/.exec(part.trim());
+    return m ? Array.from({ length: Number(m[2]) - Number(m[1]) + 1 }, (_, k) => `w${Number(m[1]) + k}`) : [part.trim()];
+  });
+}
 
 beforeAll(async () => {
   for (const id of builtinIds()) {
@@ -712,35 +728,68 @@ describe('the explanation is true for the configuration on screen (real runs)', 
     expect(merged + none).toBeGreaterThan(0);
   });
 
-  it('degrade: under a partition no side is called "every worker"; a side that spans the cut is named as one detector\'s lagging view, and a clean two-way cut is not blamed on one-way cuts', () => {
+  it('degrade: under a partition no side is called "every worker"; a side the network split when its holders counted it is named as their lagging view (and only such a side), one split since as the side they still keep, and a clean two-way cut is not blamed on one-way cuts', () => {
     let views = 0;
+    let kept = 0;
+    let crashed = 0;
     each((r, t, en, zh, st) => {
       if (st.cfg.kind !== 'degrade' || !/^Degraded:/.test(en)) return;
-      const detected = indexOf(r.sim).notes.filter((n) => n.what === 'partitionDetected' && n.t <= t).at(-1)!;
-      const last = st.lastPartition;
-      const groups = st.partition ?? (last && last.end > detected.t - st.cfg.detectTimeoutMs ? last.groups : null);
-      // Only a partition with workers on two sides (one of the coordination servers alone leaves the ring whole).
-      if (!groups || groups.some((g) => st.workers.every((w) => g.includes(w.id)))) return;
-      expect(en, `${r.label} @${t}`).not.toMatch(/Every worker is on one side/);
-      const groupOf = (id: string) => Math.max(0, groups.findIndex((g) => g.includes(id)));
-      const spanning = st.workers.filter((w) => w.facts?.kind === 'degrade-worker' && w.facts.mode === 'eventual' && new Set((w.facts.side ?? [w.id]).map(groupOf)).size > 1);
-      if (spanning.length === 0) return;
-      views++;
-      expect(en, `${r.label} @${t}: ${en}`).toMatch(/is the view of w\d+.*: (its detector|their detectors) switched soon after the cut/);
-      expect(zh).toContain('故障检测器的视角总是落后于网络');
-      const cuts = indexOf(r.sim).net.some((x) => x.t <= t && x.value.cuts.size > 0);
+      const ix = indexOf(r.sim);
+      // The network at `at`, read off the run's index (not the caption's own helpers).
+      const groupsAt = (at: number) => ix.partitions.find((p) => p.start <= at && (p.end === null || p.end > at))?.groups ?? null;
+      const cutAt = (at: number, from: string, to: string) => ix.net.filter((x) => x.t <= at).at(-1)?.value.cuts.has(`${from}>${to}`) ?? false;
+      const splitAt = (ids: readonly string[], holders: readonly string[], at: number): boolean => {
+        const groups = groupsAt(at);
+        const groupOf = (id: string) => (groups ? Math.max(0, groups.findIndex((g) => g.includes(id))) : 0);
+        return new Set(ids.map(groupOf)).size > 1 || holders.some((h) => ids.some((m) => m !== h && cutAt(at, m, h)));
+      };
+      const downAt = (id: string, at: number) => (ix.downs.get(id) ?? []).some((d) => d.start <= at && (d.end === null || d.end > at));
+      // A view counted with a worker across the cut, or with one that had crashed: it lagged then.
+      const laggedAt = (ids: readonly string[], holders: readonly string[], at: number): boolean => splitAt(ids, holders, at) || ids.some((m) => !holders.includes(m) && downAt(m, at));
+      const switchedAt = (id: string) => ix.notes.filter((n) => n.what === 'partitionDetected' && n.node === id && n.t <= t).at(-1)?.t ?? t;
+      const groups = st.partition;
+      if (groups && !groups.some((g) => st.workers.every((w) => g.includes(w.id)))) expect(en, `${r.label} @${t}`).not.toMatch(/Every worker is on one side/);
+      // Each side the workers in eventual mode keep, with its holders and when they counted it.
+      const sides = new Map<string, { ids: string[]; holders: string[]; since: number }>();
+      for (const w of st.workers) {
+        if (w.facts?.kind !== 'degrade-worker' || w.facts.mode !== 'eventual' || !w.up) continue;
+        const ids = w.facts.side ?? [w.id];
+        const side = sides.get(ids.join(',')) ?? { ids, holders: [], since: -Infinity };
+        side.holders.push(w.id);
+        side.since = Math.max(side.since, switchedAt(w.id));
+        sides.set(ids.join(','), side);
+      }
+      const lagging = [...sides.values()].filter((x) => laggedAt(x.ids, x.holders, x.since));
+      const outdated = [...sides.values()].filter((x) => !lagging.includes(x) && groups && splitAt(x.ids, x.holders, t));
+      // The lagging view named is one that lagged when counted, at the time its holders switched.
+      const named = /\{([^}]*)\} is the view of ([^:]+): (?:its detector|their detectors) switched (?:at|by) ([\d.]+) s, (soon after the cut|while w)/.exec(en);
+      if (lagging.length > 0) {
+        views++;
+        expect(named, `${r.label} @${t}: ${en}`).not.toBeNull();
+        expect(zh).toMatch(/故障检测器的视角(总是落后于网络|同样落后于崩溃)/);
+      }
+      if (named) {
+        const side = sides.get(ids(named[1]).join(','));
+        expect(side && lagging.includes(side), `${r.label} @${t}: {${named[1]}} did not lag when counted: ${en}`).toBe(true);
+        expect(named[2]).toBe(list(side!.holders, 'en'));
+        expect(named[3]).toBe((side!.since / 1000).toFixed(2));
+        // "soon after the cut" only where the network split it; else a crashed worker was counted.
+        expect(named[4] === 'soon after the cut', `${r.label} @${t}: ${en}`).toBe(splitAt(side!.ids, side!.holders, side!.since));
+        if (named[4] !== 'soon after the cut') crashed++;
+      }
+      if (lagging.length === 0 && outdated.length > 0) {
+        kept++;
+        expect(en, `${r.label} @${t}: ${en}`).toMatch(/ is the side .* counted when (?:it|they) switched (?:at|by) [\d.]+ s; the network has split it since/);
+      }
+      const cuts = ix.net.some((x) => x.t <= t && x.value.cuts.size > 0);
       if (!cuts) expect(en, `${r.label} @${t}`).not.toMatch(/one-way or non-transitive cuts the detectors disagree/);
     });
     expect(views).toBeGreaterThan(0);
+    expect(kept).toBeGreaterThan(0);
+    expect(crashed).toBeGreaterThan(0);
   });
 
   it('SSP: no worker is named both waiting at the bound and among the slowest ("w0, w1, w4, w5 are … ahead of the slowest worker (w0, w2, …)"); s = 0 waits at a barrier, never "0 clocks ahead"', () => {
-    // "w0, w2–w7" → [w0, w2, …, w7]
-    const ids = (text: string): string[] =>
-      text.split(/, | and /).flatMap((part) => {
-        const m = /^w(\d+)–w(\d+)$/.exec(part.trim());
-        return m ? Array.from({ length: Number(m[2]) - Number(m[1]) + 1 }, (_, k) => `w${Number(m[1]) + k}`) : [part.trim()];
-      });
     let named = 0;
     each((r, t, en) => {
       expect(en, `${r.label} @${t}`).not.toMatch(/s = 0 clocks ahead/);

@@ -16,6 +16,11 @@ export function S(en: string, zh: string): Sentence {
 
 export const empty: Sentence = S('', '');
 
+/** A simulated time in seconds, as the captions write it ("9.04"). */
+export function secs(ms: number): string {
+  return (ms / 1000).toFixed(2);
+}
+
 /** Joins sentence parts (each language with its own separator). */
 export function join(parts: readonly Sentence[], sep: Sentence = S(' ', '')): Sentence {
   const kept = parts.filter((p) => p.en !== '' || p.zh !== '');

@@ -1,7 +1,7 @@
 import type { NodeState } from '../../engine/index/runState';
 import type { NodeFacts } from '../../protocols/facts';
 import { list, majority, mergeRuleName, num, setOf } from '../words/text';
-import { S, type Sentence } from './common';
+import { S, secs, type Sentence } from './common';
 import type { ExplainState } from './state';
 
 /**
@@ -90,12 +90,20 @@ interface Side {
   epoch: number;
   /** The workers that see this side. */
   holders: string[];
+  /** When its holders switched to eventual mode and counted it (the newest of them). */
+  since: number;
+  /** Workers it counts that were down then (a crash within detectTimeoutMs before the switch). */
+  dead: string[];
   /**
-   * Not the network's sides: `lagging`, it counts a worker that can no longer reach its holders
-   * (a view its detector took soon after the cut); `hearsAll`, every worker, heard by holders whom a
-   * one-way cut silences no one to. Null: a side as the network draws it.
+   * Not the network's sides: `lagging`, it counts a worker that could no longer reach its holders
+   * when they counted it (a view its detector took soon after the cut); `outdated`, right when
+   * counted, but the network has split it since (a side is kept until every worker is heard again);
+   * `hearsAll`, every worker, heard by holders whom a one-way cut silences no one to. Null: a side
+   * as the network draws it.
    */
-  view: 'lagging' | 'hearsAll' | null;
+  view: 'lagging' | 'outdated' | 'hearsAll' | null;
+  /** Lagging because the network split it when counted (not only a crashed worker in it). */
+  cut: boolean;
 }
 
 /**
@@ -104,17 +112,33 @@ interface Side {
  * partition at 1 s, and "with one-way or non-transitive cuts" of a clean two-way one).
  */
 function viewS(sides: Side[], detectMs: number): Sentence {
-  const v = sides.find((x) => x.view !== null);
+  const v = sides.find((x) => x.view === 'lagging') ?? sides.find((x) => x.view !== null);
   if (!v) return S('', '');
   const one = v.holders.length === 1;
+  // Several holders switch a few ms apart: "by" the newest of them.
+  const when = S(`${one ? 'at' : 'by'} ${secs(v.since)} s`, one ? `在 ${secs(v.since)} 秒` : `截至 ${secs(v.since)} 秒`);
+  if (v.view === 'outdated') {
+    const all = v.holders.length === v.ids.length;
+    return S(
+      ` ${setOf(v.ids)} is the side ${all ? 'its workers' : list(v.holders, 'en')} counted when ${one ? 'it' : 'they'} switched ${when.en}; the network has split it since, and a worker in eventual mode keeps its side until it hears every worker again.`,
+      `${setOf(v.ids)} 是${all ? '其中的工作节点' : ` ${list(v.holders, 'zh')} `}${when.zh}切换时算出的一侧；此后网络又把它分开了，而处于最终一致模式的工作节点会一直沿用这一侧，直到重新听到所有工作节点。`,
+    );
+  }
+  if (v.view === 'lagging' && v.dead.length > 0 && !v.cut) {
+    const d = v.dead.length === 1;
+    return S(
+      ` ${setOf(v.ids)} is the view of ${list(v.holders, 'en')}: ${one ? 'its detector' : 'their detectors'} switched ${when.en}, while ${list(v.dead, 'en')}, ${d ? 'down' : 'all down'} by then, ${d ? 'was' : 'were'} still within the ${detectMs} ms ${one ? 'it counts' : 'they count'} as heard — a failure detector's view lags behind a crash too.`,
+      `${setOf(v.ids)} 是 ${list(v.holders, 'zh')} 的视角：${one ? '它' : '它们'}的故障检测器${when.zh}切换时，已经宕机的 ${list(v.dead, 'zh')} 仍在${one ? '它' : '它们'}视作“听得到”的 ${detectMs} ms 之内——故障检测器的视角同样落后于崩溃。`,
+    );
+  }
   if (v.view === 'hearsAll')
     return S(
       ` ${setOf(v.ids)}, every worker, is the view of ${list(v.holders, 'en')}: ${one ? 'it hears' : 'they hear'} each of them, for the cut stops messages one way only — the ring stalls, yet no one falls silent to ${one ? 'it' : 'them'}.`,
       `${setOf(v.ids)}（所有工作节点）是 ${list(v.holders, 'zh')} 的视角：${one ? '它' : '它们'}听得到每一个节点，因为切断只挡住了单向的消息——环路停住了，却没有谁对${one ? '它' : '它们'}沉默。`,
     );
   return S(
-    ` ${setOf(v.ids)} is the view of ${list(v.holders, 'en')}: ${one ? 'its detector' : 'their detectors'} switched soon after the cut, while workers across it were still within the ${detectMs} ms ${one ? 'it counts' : 'they count'} as heard — a failure detector's view lags the network.`,
-    `${setOf(v.ids)} 是 ${list(v.holders, 'zh')} 的视角：${one ? '它' : '它们'}的故障检测器在切断后不久就切换了，那时切断另一侧的节点仍在${one ? '它' : '它们'}视作“听得到”的 ${detectMs} ms 之内——故障检测器的视角总是落后于网络。`,
+    ` ${setOf(v.ids)} is the view of ${list(v.holders, 'en')}: ${one ? 'its detector' : 'their detectors'} switched ${when.en}, soon after the cut, while workers across it were still within the ${detectMs} ms ${one ? 'it counts' : 'they count'} as heard — a failure detector's view lags the network.`,
+    `${setOf(v.ids)} 是 ${list(v.holders, 'zh')} 的视角：${one ? '它' : '它们'}的故障检测器${when.zh}、切断后不久就切换了，那时切断另一侧的节点仍在${one ? '它' : '它们'}视作“听得到”的 ${detectMs} ms 之内——故障检测器的视角总是落后于网络。`,
   );
 }
 
@@ -124,7 +148,7 @@ function viewS(sides: Side[], detectMs: number): Sentence {
  * majority and take the same epoch, and the store cannot tell their writes apart.
  */
 function detectorEpochs(majors: Side[], storeS: Sentence): Sentence {
-  const stale = majors.some((m) => m.view === 'lagging');
+  const stale = majors.some((m) => m.view === 'lagging' || m.view === 'outdated');
   if (majors.length > 1)
     return S(
       ` ${majors.length} sides each believe they hold a majority (${majors.map((m) => setOf(m.ids)).join(' and ')}): ${stale ? 'the detectors disagree' : 'with one-way or non-transitive cuts the detectors disagree'}, and epochs each side takes for itself can collide — an epoch is a fencing token only if one authority grants it once.`,
@@ -232,23 +256,36 @@ export function degrade(st: ExplainState): Sentence {
     // Sides as the workers themselves see them (their facts), not as the network is drawn.
     const sides = new Map<string, Side>();
     const episodeFault = episodeHadFault(st, cfg.detectTimeoutMs);
-    // The partition behind this switch: the one in force, or one healed since (not one healed before it).
-    const groups = st.partition ?? (episodeFault ? (st.lastPartition?.groups ?? null) : null);
-    const groupOf = (id: string): number => (groups ? Math.max(0, groups.findIndex((g) => g.includes(id))) : 0);
     for (const w of eventual) {
       const f = facts(w)!;
       const ids = f.side ?? [w.id];
       const key = ids.join(',');
+      const since = st.lastNote('partitionDetected', (n) => n.node === w.id)?.t ?? st.t;
       const known = sides.get(key);
-      if (known) known.holders.push(w.id);
-      else sides.set(key, { ids, majority: f.majoritySide === true, epoch: f.epoch, holders: [w.id], view: null });
+      if (known) {
+        known.holders.push(w.id);
+        known.since = Math.max(known.since, since);
+      } else sides.set(key, { ids, majority: f.majoritySide === true, epoch: f.epoch, holders: [w.id], since, dead: [], view: null, cut: false });
     }
-    // Links cut at the detection or now: a holder that counts a worker whose link to it is cut has a lagging view.
-    const detected = st.lastNote('partitionDetected');
-    const cut = new Set([...st.cutsAt(st.t), ...(detected ? st.cutsAt(detected.t) : [])].map(([a, b]) => `${a}>${b}`));
+    // Whether the network at `at` splits a side: its workers in different groups of the partition,
+    // or a link from one of them to a holder cut (the holder cannot hear it).
+    const splitAt = (side: Side, at: number): boolean => {
+      const groups = st.partitionAt(at);
+      const groupOf = (id: string): number => (groups ? Math.max(0, groups.findIndex((g) => g.includes(id))) : 0);
+      const cut = new Set(st.cutsAt(at).map(([a, b]) => `${a}>${b}`));
+      return new Set(side.ids.map(groupOf)).size > 1 || side.holders.some((h) => side.ids.some((m) => m !== h && cut.has(`${m}>${h}`)));
+    };
+    // A side split by the network when its holders counted it was a lagging view then; one split
+    // only since (a later partition) was right when counted (seed 83 of the exploration called the
+    // side {w2, w3}, counted at 7.65 s under the partition it matched, a view that lagged at 19.4 s).
+    // A worker it counts that was down when counted (seed 84: w0, w1 switched 556 ms after w2 crashed
+    // and counted it; "with one-way or non-transitive cuts" was said of a run with no cut at all).
     for (const side of sides.values()) {
-      const lagging = new Set(side.ids.map(groupOf)).size > 1 || side.holders.some((h) => side.ids.some((m) => m !== h && cut.has(`${m}>${h}`)));
-      side.view = lagging ? 'lagging' : episodeFault && st.workers.every((w) => side.ids.includes(w.id)) ? 'hearsAll' : null;
+      side.cut = splitAt(side, side.since);
+      side.dead = side.ids.filter((m) => !side.holders.includes(m) && st.downAt(m, side.since));
+      if (side.cut || side.dead.length > 0) side.view = 'lagging';
+      else if (splitAt(side, st.t)) side.view = 'outdated';
+      else side.view = episodeFault && st.workers.every((w) => side.ids.includes(w.id)) ? 'hearsAll' : null;
     }
     const majors = [...sides.values()].filter((x) => x.majority);
     const fromService = eventual.some((w) => facts(w)!.epochFrom === 'service');

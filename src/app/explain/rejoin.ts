@@ -1,6 +1,6 @@
 import type { NoteEvent } from '../../engine/index/runIndex';
 import type { NodeId } from '../../sim/types';
-import { S, type Sentence } from './common';
+import { S, secs, type Sentence } from './common';
 import type { ExplainState } from './state';
 
 /**
@@ -14,10 +14,6 @@ import type { ExplainState } from './state';
 
 function termOf(n: NoteEvent): number | null {
   return 'term' in n.data && typeof n.data.term === 'number' ? n.data.term : null;
-}
-
-function secs(ms: number): string {
-  return (ms / 1000).toFixed(2);
 }
 
 /** A leader that stepped down on seeing a term another server raised while cut off from it. */

@@ -92,6 +92,8 @@ export interface ExplainState {
   netFaultDuring: (from: number, to: number, among?: readonly NodeId[]) => boolean;
   /** The directed links cut ("from>to") in force at `at`, or just before it with `before`. */
   cutsAt: (at: number, before?: boolean) => ReadonlyArray<readonly [NodeId, NodeId]>;
+  /** The partition in force at `at` (every node placed), or null: `partition` at another time. */
+  partitionAt: (at: number) => ReadonlyArray<readonly NodeId[]> | null;
   /** Nodes a `slow` action (factor > 1) had slowed at some moment in [from, to]. */
   slowDuring: (from: number, to: number) => NodeId[];
   /** The highest value a cluster metric took in the samples up to the one shown (null: never a number). */
@@ -105,6 +107,8 @@ export interface ExplainState {
   recent: Partial<Record<NoteName, NoteEvent>>;
   /** When each node last crashed, at or before t. */
   crashedAt: Record<NodeId, number>;
+  /** Whether a node was down (crashed, not yet restarted) at `at`. */
+  downAt: (id: NodeId, at: number) => boolean;
   firstViolation: ViolationEvent | null;
   stepMs: number;
   /**
@@ -123,6 +127,14 @@ export interface Repair {
   /** heal/restore: a network fault ended; restart: a crashed node came back. */
   kind: 'heal' | 'restore' | 'restart';
   node?: NodeId;
+}
+
+function partitionAt(ix: RunIndex, at: number): NodeId[][] | null {
+  for (let k = ix.partitions.length - 1; k >= 0; k--) {
+    const p = ix.partitions[k];
+    if (p.start <= at) return p.end === null || p.end > at ? p.groups : null;
+  }
+  return null;
 }
 
 function lastEndedPartition(ix: RunIndex, t: number): { groups: NodeId[][]; start: number; end: number } | null {
@@ -301,6 +313,7 @@ export function deriveExplainState(input: ExplainInput): ExplainState {
     lastNote,
     netFaultDuring,
     cutsAt,
+    partitionAt: (at) => partitionAt(ix, at),
     slowDuring,
     availability: state.metrics?.cluster.availability ?? null,
     unavailableWorkers: workers.filter((w) => w.up && state.metrics?.nodes[w.id]?.availability === 0).map((w) => w.id),
@@ -308,6 +321,7 @@ export function deriveExplainState(input: ExplainInput): ExplainState {
     divergence: state.metrics?.cluster.divergence ?? null,
     recent,
     crashedAt,
+    downAt: (id, at) => (ix.downs.get(id) ?? []).some((d) => d.start <= at && (d.end === null || d.end > at)),
     firstViolation: v && v.t <= t ? v : null,
     stepMs: input.stepMs,
     forcedElection,
