@@ -743,6 +743,7 @@ describe('the explanation is true for the configuration on screen (real runs)', 
     let views = 0;
     let kept = 0;
     let crashed = 0;
+    let crashAlarms = 0;
     each((r, t, en, zh, st) => {
       if (st.cfg.kind !== 'degrade' || !/^Degraded:/.test(en)) return;
       const ix = indexOf(r.sim);
@@ -773,7 +774,7 @@ describe('the explanation is true for the configuration on screen (real runs)', 
       const lagging = [...sides.values()].filter((x) => laggedAt(x.ids, x.holders, x.since));
       const outdated = [...sides.values()].filter((x) => !lagging.includes(x) && groups && splitAt(x.ids, x.holders, t));
       // The lagging view named is one that lagged when counted, at the time its holders switched.
-      const named = /\{([^}]*)\} is the view of ([^:]+): (?:its detector|their detectors) switched (?:at|by) ([\d.]+) s, (soon after the cut|while w)/.exec(en);
+      const named = /\{([^}]*)\} is the view of ([^:]+): (?:its detector|their detectors|it|they) switched (?:at|by) ([\d.]+) s, (soon after the cut|still counting)/.exec(en);
       if (lagging.length > 0) {
         views++;
         expect(named, `${r.label} @${t}: ${en}`).not.toBeNull();
@@ -794,10 +795,21 @@ describe('the explanation is true for the configuration on screen (real runs)', 
       }
       const cuts = ix.net.some((x) => x.t <= t && x.value.cuts.size > 0);
       if (!cuts) expect(en, `${r.label} @${t}`).not.toMatch(/one-way or non-transitive cuts the detectors disagree/);
+      // "No link between workers is cut: w2 crashed": it is down, crashed before the newest switch,
+      // and no partition or cut split the workers from the detector's window on.
+      const crash = /No link between workers is cut: (.*?) crashed at /.exec(en);
+      if (crash) {
+        crashAlarms++;
+        const detected = ix.notes.filter((n) => n.what === 'partitionDetected' && n.t <= t).at(-1)!;
+        for (const id of ids(crash[1])) expect(downAt(id, t) && downAt(id, detected.t), `${r.label} @${t}: ${id} is not down: ${en}`).toBe(true);
+        expect(st.netFaultDuring(detected.t - (st.cfg.kind === 'degrade' ? st.cfg.detectTimeoutMs : 0), t, st.workers.map((w) => w.id)), `${r.label} @${t}: ${en}`).toBe(false);
+        expect(zh).toContain('从内部看，崩溃和切断一模一样');
+      }
     });
     expect(views).toBeGreaterThan(0);
     expect(kept).toBeGreaterThan(0);
     expect(crashed).toBeGreaterThan(0);
+    expect(crashAlarms).toBeGreaterThan(0);
   });
 
   it('SSP: no worker is named both waiting at the bound and among the slowest ("w0, w1, w4, w5 are … ahead of the slowest worker (w0, w2, …)"); s = 0 waits at a barrier, never "0 clocks ahead"', () => {

@@ -45,6 +45,17 @@ function falseAlarmSlow(st: ExplainState, detectMs: number, episodeFault: boolea
 }
 
 /**
+ * Workers whose crash a detector took for a partition: down now, crashed before the newest switch,
+ * and no cut between workers in the episode (a ring round needs every worker; from inside, a crashed
+ * worker and a cut-off one look the same). Seed 84 of the exploration told the sides and no cause.
+ */
+function falseAlarmCrash(st: ExplainState, episodeFault: boolean): Array<{ id: string; at: number }> {
+  const detected = st.lastNote('partitionDetected');
+  if (detected === null || episodeFault) return [];
+  return st.workers.filter((w) => !w.up && (st.crashedAt[w.id] ?? Infinity) <= detected.t).map((w) => ({ id: w.id, at: st.crashedAt[w.id] }));
+}
+
+/**
  * The merge rule and what it costs, for the running knobs. `oneSide`: the workers went eventual on
  * a false alarm (no cut), so every one of them is one side.
  */
@@ -125,10 +136,11 @@ function viewS(sides: Side[], detectMs: number): Sentence {
     );
   }
   if (v.view === 'lagging' && v.dead.length > 0 && !v.cut) {
+    // Heard less than detectMs before the switch, so crashed less than detectMs before it too.
     const d = v.dead.length === 1;
     return S(
-      ` ${setOf(v.ids)} is the view of ${list(v.holders, 'en')}: ${one ? 'its detector' : 'their detectors'} switched ${when.en}, while ${list(v.dead, 'en')}, ${d ? 'down' : 'all down'} by then, ${d ? 'was' : 'were'} still within the ${detectMs} ms ${one ? 'it counts' : 'they count'} as heard — a failure detector's view lags behind a crash too.`,
-      `${setOf(v.ids)} 是 ${list(v.holders, 'zh')} 的视角：${one ? '它' : '它们'}的故障检测器${when.zh}切换时，已经宕机的 ${list(v.dead, 'zh')} 仍在${one ? '它' : '它们'}视作“听得到”的 ${detectMs} ms 之内——故障检测器的视角同样落后于崩溃。`,
+      ` ${setOf(v.ids)} is the view of ${list(v.holders, 'en')}: ${one ? 'it' : 'they'} switched ${when.en}, still counting ${list(v.dead, 'en')} as heard (within ${detectMs} ms of ${d ? 'its crash' : 'their crashes'}) — a failure detector's view lags behind a crash too.`,
+      `${setOf(v.ids)} 是 ${list(v.holders, 'zh')} 的视角：${one ? '它' : '它们'}${when.zh}切换时，仍把 ${list(v.dead, 'zh')} 算作“听得到”（距其崩溃不到 ${detectMs} ms）——故障检测器的视角同样落后于崩溃。`,
     );
   }
   if (v.view === 'hearsAll')
@@ -315,7 +327,13 @@ export function degrade(st: ExplainState): Sentence {
         : detectorEpochs(majors, storeS);
     const viewSentence = viewS([...sides.values()], cfg.detectTimeoutMs);
     const slowS = S(` ${list(alarmSlow, 'en')}'s slowness`, `${list(alarmSlow, 'zh')} 的变慢`);
-    const alarmS = falseAlarm
+    const crashed = falseAlarmCrash(st, episodeFault);
+    const alarmS = crashed.length
+      ? S(
+          ` No link between workers is cut: ${list(crashed.map((c) => c.id), 'en')} crashed at ${crashed.map((c) => `${secs(c.at)} s`).join(', ')}, the ring stalled without ${crashed.length === 1 ? 'it' : 'them'}, and the failure detector took that for a partition — from inside, a crash and a cut look the same.`,
+          `工作节点之间没有链路被切断：${list(crashed.map((c) => c.id), 'zh')} 在 ${crashed.map((c) => `${secs(c.at)} 秒`).join('、')}崩溃，环因此停住，故障检测器把它当成了网络分区——从内部看，崩溃和切断一模一样。`,
+        )
+      : falseAlarm
       ? S(
           ` No link between workers is cut: the failure detector (detectTimeoutMs ${cfg.detectTimeoutMs} ms without progress) took${slowS.en} for a partition — from inside, the two look the same.`,
           `工作节点之间没有链路被切断：故障检测器（detectTimeoutMs ${cfg.detectTimeoutMs} ms 没有进展）把 ${slowS.zh}当成了网络分区——从内部看，两者一模一样。`,
