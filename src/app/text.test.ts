@@ -109,6 +109,8 @@ const variants: Array<[string, string, (s: Scenario) => Scenario]> = [
   ['degrade-average', 'degrade, a partition moved', (sc) => ({ ...sc, durationMs: 10000, timeline: [{ at: 3000, do: 'partition', groups: [['w0', 'w1', 'w2', 'w3'], ['w4', 'w5']] }, { at: 6500, do: 'partition', groups: [['w0', 'w1', 'w4', 'w5'], ['w2', 'w3']] }] as Scenario['timeline'] })],
   // Exploration seed 84: a crash alone; two detectors switch while the crashed worker still counts as heard.
   ['degrade-average', 'degrade, a crash counted as heard', (sc) => ({ ...sc, durationMs: 16000, timeline: [{ at: 13444, do: 'crash', node: 'w2' }] as Scenario['timeline'] })],
+  // Exploration seed 441: a paused worker (a GC pause) counted as heard by some detectors, not by others.
+  ['degrade-average', 'degrade, a pause counted as heard', (sc) => ({ ...sc, durationMs: 6000, timeline: [{ at: 1484, do: 'pause', node: 'w4', ms: 1488 }] as Scenario['timeline'] })],
   // Exploration seed 83: a lagging view from 7.6 s still held at 19.4 s, beside a side the new partition split.
   ['degrade-average', 'degrade, a lagging view under a later partition', (sc) => ({ ...sc, timeline: [{ at: 7044, do: 'partition', groups: [['w0', 'w1', 'w4', 'w5'], ['w2', 'w3']] }, { at: 7932, do: 'partition', groups: [['w0', 'w1', 'w5'], ['w4'], ['w2', 'w3']] }, { at: 13052, do: 'crash', node: 'w2' }, { at: 19324, do: 'partition', groups: [['w0', 'w1', 'w2', 'w4', 'w5'], ['w3']] }, { at: 20268, do: 'partition', groups: [['w0', 'w1', 'w4', 'w5'], ['w2', 'w3']] }, { at: 21148, do: 'crash', node: 'w4' }] as Scenario['timeline'] })],
 ];
@@ -744,6 +746,7 @@ describe('the explanation is true for the configuration on screen (real runs)', 
     let kept = 0;
     let crashed = 0;
     let crashAlarms = 0;
+    let resumedViews = 0;
     each((r, t, en, zh, st) => {
       if (st.cfg.kind !== 'degrade' || !/^Degraded:/.test(en)) return;
       const ix = indexOf(r.sim);
@@ -756,8 +759,9 @@ describe('the explanation is true for the configuration on screen (real runs)', 
         return new Set(ids.map(groupOf)).size > 1 || holders.some((h) => ids.some((m) => m !== h && cutAt(at, m, h)));
       };
       const downAt = (id: string, at: number) => (ix.downs.get(id) ?? []).some((d) => d.start <= at && (d.end === null || d.end > at));
-      // A view counted with a worker across the cut, or with one that had crashed: it lagged then.
-      const laggedAt = (ids: readonly string[], holders: readonly string[], at: number): boolean => splitAt(ids, holders, at) || ids.some((m) => !holders.includes(m) && downAt(m, at));
+      const pausedAt = (id: string, at: number) => (ix.pauses.get(id) ?? []).some((p) => p.start <= at && p.until > at);
+      // A view counted with a worker across the cut, or with one crashed or paused: it lagged then.
+      const laggedAt = (ids: readonly string[], holders: readonly string[], at: number): boolean => splitAt(ids, holders, at) || ids.some((m) => !holders.includes(m) && (downAt(m, at) || pausedAt(m, at)));
       const switchedAt = (id: string) => ix.notes.filter((n) => n.what === 'partitionDetected' && n.node === id && n.t <= t).at(-1)?.t ?? t;
       const groups = st.partition;
       if (groups && !groups.some((g) => st.workers.every((w) => g.includes(w.id)))) expect(en, `${r.label} @${t}`).not.toMatch(/Every worker is on one side/);
@@ -778,7 +782,7 @@ describe('the explanation is true for the configuration on screen (real runs)', 
       if (lagging.length > 0) {
         views++;
         expect(named, `${r.label} @${t}: ${en}`).not.toBeNull();
-        expect(zh).toMatch(/故障检测器的视角(总是落后于网络|同样落后于崩溃)/);
+        expect(zh).toMatch(/故障检测器的视角(总是落后于网络|同样落后于(崩溃|暂停|崩溃或暂停))/);
       }
       if (named) {
         const side = sides.get(ids(named[1]).join(','));
@@ -795,6 +799,16 @@ describe('the explanation is true for the configuration on screen (real runs)', 
       }
       const cuts = ix.net.some((x) => x.t <= t && x.value.cuts.size > 0);
       if (!cuts) expect(en, `${r.label} @${t}`).not.toMatch(/one-way or non-transitive cuts the detectors disagree/);
+      // "… is the view of w4: paused until 2.97 s, it switched on resuming": paused just before its switch.
+      const resumed = /\{[^}]*\} is the view of ([^:]+): paused until ([\d.]+) s, (?:it|they) switched on resuming/.exec(en);
+      if (resumed) {
+        resumedViews++;
+        for (const h of ids(resumed[1])) {
+          expect(pausedAt(h, switchedAt(h) - 1), `${r.label} @${t}: ${h} was not paused: ${en}`).toBe(true);
+          expect((switchedAt(h) / 1000).toFixed(2)).toBe(resumed[2]);
+        }
+        expect(zh).toContain('一恢复就切换了');
+      }
       // "No link between workers is cut: w2 crashed": it is down, crashed before the newest switch,
       // and no partition or cut split the workers from the detector's window on.
       const crash = /No link between workers is cut: (.*?) crashed at /.exec(en);
@@ -810,6 +824,7 @@ describe('the explanation is true for the configuration on screen (real runs)', 
     expect(kept).toBeGreaterThan(0);
     expect(crashed).toBeGreaterThan(0);
     expect(crashAlarms).toBeGreaterThan(0);
+    expect(resumedViews).toBeGreaterThan(0);
   });
 
   it('SSP: no worker is named both waiting at the bound and among the slowest ("w0, w1, w4, w5 are … ahead of the slowest worker (w0, w2, …)"); s = 0 waits at a barrier, never "0 clocks ahead"', () => {

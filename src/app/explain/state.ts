@@ -109,6 +109,8 @@ export interface ExplainState {
   crashedAt: Record<NodeId, number>;
   /** Whether a node was down (crashed, not yet restarted) at `at`. */
   downAt: (id: NodeId, at: number) => boolean;
+  /** Whether a node's process was paused (it sends and handles nothing) at `at`. */
+  pausedAt: (id: NodeId, at: number) => boolean;
   firstViolation: ViolationEvent | null;
   stepMs: number;
   /**
@@ -322,6 +324,7 @@ export function deriveExplainState(input: ExplainInput): ExplainState {
     recent,
     crashedAt,
     downAt: (id, at) => (ix.downs.get(id) ?? []).some((d) => d.start <= at && (d.end === null || d.end > at)),
+    pausedAt: (id, at) => (ix.pauses.get(id) ?? []).some((p) => p.start <= at && p.until > at),
     firstViolation: v && v.t <= t ? v : null,
     stepMs: input.stepMs,
     forcedElection,
