@@ -129,6 +129,8 @@ test('hostile files get a readable error naming the field, and the loaded scenar
   expect(await page.evaluate(() => 'polluted' in Object.prototype)).toBe(false);
   // A Chinese page words the checker's facts in Chinese; paths and values stay as the file wrote them.
   await page.getByTestId('lang-toggle').click();
+  // The Chinese texts load before the page switches: a file opened sooner is worded in English.
+  await expect(page.locator('html')).toHaveAttribute('lang', /^zh/);
   const zh: Array<[string, string, string]> = [
     ['workers-zh.json', base.replace('"workers":2', '"workers":100'), 'cluster.workers：不能大于 64，输入的是 100'],
     ['proto-zh.json', base.replace('{', '{"__proto__":{"polluted":1},'), '场景文件：没有“__proto__”这个字段'],
