@@ -747,6 +747,8 @@ describe('the explanation is true for the configuration on screen (real runs)', 
     let crashed = 0;
     let crashAlarms = 0;
     let resumedViews = 0;
+    let onlyHolders = 0;
+    let pauseAlarms = 0;
     each((r, t, en, zh, st) => {
       if (st.cfg.kind !== 'degrade' || !/^Degraded:/.test(en)) return;
       const ix = indexOf(r.sim);
@@ -793,9 +795,30 @@ describe('the explanation is true for the configuration on screen (real runs)', 
         expect(named[4] === 'soon after the cut', `${r.label} @${t}: ${en}`).toBe(splitAt(side!.ids, side!.holders, side!.since));
         if (named[4] !== 'soon after the cut') crashed++;
       }
-      if (lagging.length === 0 && outdated.length > 0) {
+      // "{w0, w1, w2, w3} is the side its workers counted when they switched by 3.65 s; the network has
+      // split it since": a side right when counted, split by the network now, at its holders' switch time.
+      const keptS = /\{([^}]*)\} is the side (its workers|.*?) counted when (?:it|they) switched (?:at|by) ([\d.]+) s; the network has split it since/.exec(en);
+      if (lagging.length === 0 && outdated.length > 0) expect(keptS, `${r.label} @${t}: ${en}`).not.toBeNull();
+      if (keptS) {
         kept++;
-        expect(en, `${r.label} @${t}: ${en}`).toMatch(/ is the side .* counted when (?:it|they) switched (?:at|by) [\d.]+ s; the network has split it since/);
+        const side = sides.get(ids(keptS[1]).join(','));
+        expect(side && outdated.includes(side), `${r.label} @${t}: {${keptS[1]}} is not a side split only since it was counted: ${en}`).toBe(true);
+        expect(splitAt(side!.ids, side!.holders, side!.since), `${r.label} @${t}: ${en}`).toBe(false);
+        expect(keptS[2]).toBe(side!.holders.length === side!.ids.length ? 'its workers' : list(side!.holders, 'en'));
+        expect(keptS[3]).toBe((side!.since / 1000).toFixed(2));
+        expect(zh).toContain('此后网络又把它分开了');
+      }
+      // "Only {w0, w1, w2} believe they hold a majority and took epoch 2" names the side once when its
+      // holders are the side; else "Only w0, w1 believe they hold a majority — the side {w0–w5} —".
+      const only = /Only (\{[^}]*\}|[^{]*?) (?:believes it holds|believe they hold) a majority(?: — the side \{([^}]*)\} —)? and took epoch/.exec(en);
+      if (only) {
+        onlyHolders++;
+        const holders = ids(only[1].replace(/[{}]/g, ''));
+        const side = sides.get((only[2] ? ids(only[2]) : holders).join(','));
+        expect(side, `${r.label} @${t}: ${en}`).toBeDefined();
+        expect(side!.holders).toEqual(holders);
+        expect(only[2] === undefined, `${r.label} @${t}: ${en}`).toBe(side!.holders.length === side!.ids.length);
+        expect(only[1].startsWith('{')).toBe(only[2] === undefined);
       }
       const cuts = ix.net.some((x) => x.t <= t && x.value.cuts.size > 0);
       if (!cuts) expect(en, `${r.label} @${t}`).not.toMatch(/one-way or non-transitive cuts the detectors disagree/);
@@ -819,12 +842,33 @@ describe('the explanation is true for the configuration on screen (real runs)', 
         expect(st.netFaultDuring(detected.t - (st.cfg.kind === 'degrade' ? st.cfg.detectTimeoutMs : 0), t, st.workers.map((w) => w.id)), `${r.label} @${t}: ${en}`).toBe(false);
         expect(zh).toContain('从内部看，崩溃和切断一模一样');
       }
+      // "No link between workers is cut: w4 was paused from 1.48 s to 2.97 s; the ring stalled":
+      // each pause named is in the run's record, overlaps the newest switch's window, and no cut split the workers.
+      const pause = /No link between workers is cut: (.*?); the ring stalled without/.exec(en);
+      if (pause) {
+        pauseAlarms++;
+        const detected = ix.notes.filter((n) => n.what === 'partitionDetected' && n.t <= t).at(-1)!;
+        const windowFrom = detected.t - (st.cfg.kind === 'degrade' ? st.cfg.detectTimeoutMs : 0);
+        for (const part of pause[1].split(', ')) {
+          const m = /^(\w+) (?:was paused from ([\d.]+) s to ([\d.]+) s|has been paused since ([\d.]+) s)$/.exec(part);
+          expect(m, `${r.label} @${t}: ${en}`).not.toBeNull();
+          const p = (ix.pauses.get(m![1]) ?? []).find((x) => (x.start / 1000).toFixed(2) === (m![2] ?? m![4]));
+          expect(p, `${r.label} @${t}: no such pause of ${m![1]}: ${en}`).toBeDefined();
+          expect(p!.start <= detected.t && p!.until > windowFrom, `${r.label} @${t}: ${en}`).toBe(true);
+          if (m![3]) expect(p!.until <= t && (p!.until / 1000).toFixed(2) === m![3], `${r.label} @${t}: ${en}`).toBe(true);
+          else expect(p!.until > t, `${r.label} @${t}: ${en}`).toBe(true);
+        }
+        expect(st.netFaultDuring(windowFrom, t, st.workers.map((w) => w.id)), `${r.label} @${t}: ${en}`).toBe(false);
+        expect(zh).toContain('从内部看，暂停的进程和切断一模一样');
+      }
     });
     expect(views).toBeGreaterThan(0);
     expect(kept).toBeGreaterThan(0);
     expect(crashed).toBeGreaterThan(0);
     expect(crashAlarms).toBeGreaterThan(0);
     expect(resumedViews).toBeGreaterThan(0);
+    expect(onlyHolders).toBeGreaterThan(0);
+    expect(pauseAlarms).toBeGreaterThan(0);
   });
 
   it('SSP: no worker is named both waiting at the bound and among the slowest ("w0, w1, w4, w5 are … ahead of the slowest worker (w0, w2, …)"); s = 0 waits at a barrier, never "0 clocks ahead"', () => {

@@ -51,6 +51,28 @@ function falseAlarmCrash(st: ExplainState, episodeFault: boolean): Array<{ id: s
 }
 
 /**
+ * Workers whose pause a detector took for a partition (no crash explains it, no cut in the
+ * episode): paused at some moment of the window before the newest switch. The ring needs every
+ * worker, so it stalls for as long as one is paused (seed 441: w4 paused 1.48-2.97 s, no cause told).
+ */
+function falseAlarmPause(st: ExplainState, detectMs: number, episodeFault: boolean): Array<{ id: string; start: number; until: number }> {
+  const detected = st.lastNote('partitionDetected');
+  if (detected === null || episodeFault) return [];
+  const workers = new Set(st.workers.map((w) => w.id));
+  return st.pausesDuring(detected.t - detectMs, detected.t).filter((p) => workers.has(p.id) && p.start <= st.t);
+}
+
+/** "w4 was paused from 1.48 s to 2.97 s" (ended by t), or "w4 has been paused since 1.48 s". */
+function pausedS(st: ExplainState, ps: ReadonlyArray<{ id: string; start: number; until: number }>): Sentence {
+  const one = (p: { id: string; start: number; until: number }): Sentence =>
+    p.until <= st.t
+      ? S(`${p.id} was paused from ${secs(p.start)} s to ${secs(p.until)} s`, `${p.id} 在 ${secs(p.start)} 秒到 ${secs(p.until)} 秒之间暂停`)
+      : S(`${p.id} has been paused since ${secs(p.start)} s`, `${p.id} 从 ${secs(p.start)} 秒起一直暂停`);
+  const parts = ps.map(one);
+  return S(parts.map((x) => x.en).join(', '), parts.map((x) => x.zh).join('，'));
+}
+
+/**
  * The merge rule and what it costs, for the running knobs. `oneSide`: the workers went eventual on
  * a false alarm (no cut), so every one of them is one side.
  */
@@ -204,10 +226,17 @@ export function degrade(st: ExplainState): Sentence {
     const viewSentence = viewS(sides, cfg.detectTimeoutMs);
     const slowS = S(` ${list(alarmSlow, 'en')}'s slowness`, `${list(alarmSlow, 'zh')} 的变慢`);
     const crashed = falseAlarmCrash(st, episodeFault);
+    const paused = crashed.length ? [] : falseAlarmPause(st, cfg.detectTimeoutMs, episodeFault);
+    const pausedIds = [...new Set(paused.map((p) => p.id))];
     const alarmS = crashed.length
       ? S(
           ` No link between workers is cut: ${list(crashed.map((c) => c.id), 'en')} crashed at ${crashed.map((c) => `${secs(c.at)} s`).join(', ')}, the ring stalled without ${crashed.length === 1 ? 'it' : 'them'}, and the failure detector took that for a partition — from inside, a crash and a cut look the same.`,
           `工作节点之间没有链路被切断：${list(crashed.map((c) => c.id), 'zh')} 在 ${crashed.map((c) => `${secs(c.at)} 秒`).join('、')}崩溃，环因此停住，故障检测器把它当成了网络分区——从内部看，崩溃和切断一模一样。`,
+        )
+      : paused.length
+      ? S(
+          ` No link between workers is cut: ${pausedS(st, paused).en}; the ring stalled without ${pausedIds.length === 1 ? 'it' : 'them'}, and the failure detector took that for a partition — from inside, a paused process and a cut look the same.`,
+          `工作节点之间没有链路被切断：${pausedS(st, paused).zh}，环因此停住，故障检测器把它当成了网络分区——从内部看，暂停的进程和切断一模一样。`,
         )
       : falseAlarm
       ? S(

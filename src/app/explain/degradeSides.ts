@@ -140,9 +140,13 @@ export function detectorEpochs(majors: Side[], storeS: Sentence): Sentence {
   if (majors.length === 1 && majors[0].view !== null) {
     const m = majors[0];
     const one = m.holders.length === 1;
+    // Named once when the holders are the side itself ("Only {w0, w1, w2} believe they hold…").
+    const whole = m.holders.length === m.ids.length;
+    const who = whole ? { en: setOf(m.ids), zh: setOf(m.ids) } : { en: list(m.holders, 'en'), zh: list(m.holders, 'zh') };
+    const side = whole ? { en: '', zh: '' } : { en: ` — the side ${setOf(m.ids)} —`, zh: ` ${setOf(m.ids)}` };
     return S(
-      ` Only ${list(m.holders, 'en')} ${one ? 'believes it holds' : 'believe they hold'} a majority, ${setOf(m.ids)}, and took epoch ${m.epoch} to write the checkpoint; the others' writes carry the old epoch${storeS.en}. That epoch comes from a failure detector, not from one authority, so it cannot promise a single writer.`,
-      `只有 ${list(m.holders, 'zh')} 认为自己是多数派 ${setOf(m.ids)}，取了纪元号 ${m.epoch} 来写检查点；其他节点的写入带着旧的纪元号${storeS.zh}。这个纪元号来自故障检测器，而不是一个统一的权威，所以它不能保证只有一个写入者。`,
+      ` Only ${who.en} ${one ? 'believes it holds' : 'believe they hold'} a majority${side.en} and took epoch ${m.epoch} to write the checkpoint; the others' writes carry the old epoch${storeS.en}. That epoch comes from a failure detector, not from one authority, so it cannot promise a single writer.`,
+      `只有 ${who.zh} 认为自己是多数派${side.zh}，取了纪元号 ${m.epoch} 来写检查点；其他节点的写入带着旧的纪元号${storeS.zh}。这个纪元号来自故障检测器，而不是一个统一的权威，所以它不能保证只有一个写入者。`,
     );
   }
   if (majors.length === 1)

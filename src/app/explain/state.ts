@@ -111,6 +111,8 @@ export interface ExplainState {
   downAt: (id: NodeId, at: number) => boolean;
   /** Whether a node's process was paused (it sends and handles nothing) at `at`. */
   pausedAt: (id: NodeId, at: number) => boolean;
+  /** Each node's pauses that overlap [from, to] (`until` may lie after t: the pause it is in). */
+  pausesDuring: (from: number, to: number) => Array<{ id: NodeId; start: number; until: number }>;
   firstViolation: ViolationEvent | null;
   stepMs: number;
   /**
@@ -325,6 +327,7 @@ export function deriveExplainState(input: ExplainInput): ExplainState {
     crashedAt,
     downAt: (id, at) => (ix.downs.get(id) ?? []).some((d) => d.start <= at && (d.end === null || d.end > at)),
     pausedAt: (id, at) => (ix.pauses.get(id) ?? []).some((p) => p.start <= at && p.until > at),
+    pausesDuring: (from, to) => [...ix.pauses].flatMap(([id, ps]) => ps.filter((p) => p.start <= to && p.until > from).map((p) => ({ id, start: p.start, until: p.until }))),
     firstViolation: v && v.t <= t ? v : null,
     stepMs: input.stepMs,
     forcedElection,
