@@ -79,7 +79,8 @@ export function TopBar() {
             ...(variants && b.id === current
               ? variants.variants.map((v) => (
                   <option key={`${b.id}${VARIANT_SEP}${v.id}`} value={variantValue(b.id, v.id)}>
-                    {`\u00a0\u00a0↳ ${v.title ? tr(v.title, lang) : v.id}`}
+                    {/* A closed select shows only the chosen option: the chosen variant names its built-in too. */}
+                    {variantValue(b.id, v.id) === value ? shownLabel(b) : `\u00a0\u00a0↳ ${v.title ? tr(v.title, lang) : v.id}`}
                   </option>
                 ))
               : []),
