@@ -149,9 +149,10 @@ describe('scenarioProblemText', () => {
     for (const w of ['Kafka', 'ZooKeeper', 'etcd', 'Blanchard', 'acks', 'krum', 'backupWorkers', 'HTTP']) kept.add(w);
     const english: string[] = [];
     for (const p of [...checked.flatMap((c) => c.problems), ...byHand]) {
-      // `other` is English only; `unreachable` quotes the browser's own words for a failed fetch.
-      if (kindOf(p) === 'other' || kindOf(p) === 'unreachable') continue;
-      const line = scenarioProblemText('zh', p);
+      // `other` is English only.
+      if (kindOf(p) === 'other') continue;
+      // `unreachable` quotes the browser's own words, after a Chinese sentence.
+      const line = scenarioProblemText('zh', p).replace(/（浏览器报告：[^）]*）/, '');
       expect(line).toMatch(/[\u4e00-\u9fff]/);
       const words = line
         .replace(/[^\s：（）]+(?=：|（“)|[A-Za-z_]\w*(?:\.\w+|\[\d+\])+/g, ' ')

@@ -17,7 +17,7 @@ describe('fetching built-ins', () => {
       throw new TypeError('Failed to fetch');
     });
     const offline = await fetchBuiltin('nope');
-    expect(offline.ok ? [] : offline.errors).toEqual(['scenario: could not load "nope": Failed to fetch']);
+    expect(offline.ok ? [] : offline.errors).toEqual(['scenario: could not load "nope": the request got no answer from the server (the browser says: Failed to fetch)']);
     const bad = await fetchBuiltin('Not An Id');
     expect(bad.ok ? [] : bad.errors).toEqual(['scenario: "Not An Id" is not a scenario id']);
   });

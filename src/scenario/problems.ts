@@ -371,7 +371,7 @@ export function problemMessage(f: ProblemFact): string {
     case 'httpStatus':
       return `could not load "${f.id}" (HTTP ${f.status})`;
     case 'unreachable':
-      return `could not load "${f.id}": ${f.cause}`;
+      return `could not load "${f.id}": the request got no answer from the server (the browser says: ${f.cause})`;
     case 'notAnIndex':
       return 'expected an array of scenario ids';
     case 'noRun':

@@ -174,7 +174,8 @@ function message(f: ProblemFact): string {
     case 'httpStatus':
       return `无法加载“${f.id}”（HTTP ${f.status}）`;
     case 'unreachable':
-      return `无法加载“${f.id}”：${f.cause}`;
+      // The browser's own words stay as it wrote them, quoted after a Chinese sentence.
+      return `无法加载“${f.id}”：请求没有得到服务器的回应（浏览器报告：${f.cause}）`;
     case 'notAnIndex':
       return '应为场景 ID 的数组';
     case 'noRun':
