@@ -223,11 +223,11 @@ export function degrade(st: ExplainState): Sentence {
       : fromService
         ? serviceEpochs(eventual, majors, storeS)
         : detectorEpochs(majors, storeS);
-    const viewSentence = viewS(sides, cfg.detectTimeoutMs);
     const slowS = S(` ${list(alarmSlow, 'en')}'s slowness`, `${list(alarmSlow, 'zh')} 的变慢`);
     const crashed = falseAlarmCrash(st, episodeFault);
     const paused = crashed.length ? [] : falseAlarmPause(st, cfg.detectTimeoutMs, episodeFault);
     const pausedIds = [...new Set(paused.map((p) => p.id))];
+    const viewSentence = viewS(sides, cfg.detectTimeoutMs, new Set(pausedIds));
     const alarmS = crashed.length
       ? S(
           ` No link between workers is cut: ${list(crashed.map((c) => c.id), 'en')} crashed at ${crashed.map((c) => `${secs(c.at)} s`).join(', ')}, the ring stalled without ${crashed.length === 1 ? 'it' : 'them'}, and the failure detector took that for a partition — from inside, a crash and a cut look the same.`,

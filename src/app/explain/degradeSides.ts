@@ -84,7 +84,7 @@ export interface Side {
  * soon after the cut still counts workers across it ("Every worker is on one side" was said under a
  * partition at 1 s, and "with one-way or non-transitive cuts" of a clean two-way one).
  */
-export function viewS(sides: Side[], detectMs: number): Sentence {
+export function viewS(sides: Side[], detectMs: number, pauseTold: ReadonlySet<string> = new Set()): Sentence {
   const v = sides.find((x) => x.view === 'lagging') ?? sides.find((x) => x.view !== null);
   if (!v) return S('', '');
   const one = v.holders.length === 1;
@@ -109,6 +109,12 @@ export function viewS(sides: Side[], detectMs: number): Sentence {
       `${setOf(v.ids)} 是 ${list(v.holders, 'zh')} 的视角：${one ? '它' : '它们'}${when.zh}切换时，仍把 ${list(ids, 'zh')} 算作“听得到”（距其${how.zh}不到 ${detectMs} ms）——故障检测器的视角同样落后于${what.zh}。`,
     );
   }
+  // The caption's false-alarm sentence already gave the pause and the stalled ring: not twice.
+  if (v.view === 'resumed' && v.holders.every((h) => pauseTold.has(h)))
+    return S(
+      ` ${setOf(v.ids)} is the view of ${list(v.holders, 'en')}: ${one ? 'it' : 'they'} switched on resuming, and counted as heard every worker whose messages had waited in ${one ? 'its' : 'their'} queue.`,
+      `${setOf(v.ids)} 是 ${list(v.holders, 'zh')} 的视角：${one ? '它' : '它们'}一恢复就切换了，并把消息在${one ? '它' : '它们'}的队列里等着的工作节点都算作“听得到”。`,
+    );
   if (v.view === 'resumed')
     return S(
       ` ${setOf(v.ids)} is the view of ${list(v.holders, 'en')}: paused until ${secs(v.since)} s, ${one ? 'it' : 'they'} switched on resuming — the ring had stalled for longer than ${detectMs} ms — and counted as heard every worker whose messages had waited in ${one ? 'its' : 'their'} queue.`,
