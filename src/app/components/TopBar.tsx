@@ -47,10 +47,11 @@ export function TopBar() {
   const customLabel = scenario ? `${tr(scenario.title, lang)} ${s(lang, 'customScenario')}` : '…';
   // Live room: the teacher chooses the lesson for everyone.
   const student = useIsStudent();
+  const variantName = (v: { id: string; title?: Parameters<typeof tr>[0] }): string => (v.title ? tr(v.title, lang) : v.id);
   /** The built-in's name, and the variant's where one runs. */
   const shownLabel = (b: (typeof builtins)[number]): string => {
     const v = variants && value !== current ? variants.variants.find((x) => x.id === variants.current) : undefined;
-    return v ? `${builtinLabel(b, scenario, lang)} — ${v.title ? tr(v.title, lang) : v.id}` : builtinLabel(b, scenario, lang);
+    return v ? `${builtinLabel(b, scenario, lang)} — ${variantName(v)}` : builtinLabel(b, scenario, lang);
   };
 
   return (
@@ -79,8 +80,13 @@ export function TopBar() {
             ...(variants && b.id === current
               ? variants.variants.map((v) => (
                   <option key={`${b.id}${VARIANT_SEP}${v.id}`} value={variantValue(b.id, v.id)}>
-                    {/* A closed select shows only the chosen option: the chosen variant names its built-in too. */}
-                    {variantValue(b.id, v.id) === value ? shownLabel(b) : `\u00a0\u00a0↳ ${v.title ? tr(v.title, lang) : v.id}`}
+                    {/* A closed select shows only the chosen option, cut to ~170 px at 1280: the chosen
+                        variant first, then its built-in ("PreVote on (Raft's disruptive server)"). */}
+                    {variantValue(b.id, v.id) === value
+                      ? lang === 'zh'
+                        ? `${variantName(v)}（${builtinLabel(b, scenario, lang)}）`
+                        : `${variantName(v)} (${builtinLabel(b, scenario, lang)})`
+                      : `\u00a0\u00a0↳ ${variantName(v)}`}
                   </option>
                 ))
               : []),
