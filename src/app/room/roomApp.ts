@@ -126,7 +126,12 @@ export async function bootRoom(p: { code: string; role: RoomRole; key: string | 
 
 function trackConnection(doc: OpenDoc): void {
   doc.provider.on('status', ({ status }: { status: string }) => setRoom({ connected: status === 'connected' }));
-  doc.provider.on('closed', ({ reason }: { reason: string }) => problem(reason));
+  // The server refuses a connection with a 44xx code and its reason in English (its log's words):
+  // a wrong teacher key in the page's language, anything else quoted inside a sentence of it.
+  doc.provider.on('closed', ({ code, reason }: { code: number; reason: string }) => {
+    const lang = get().lang;
+    problem(code === 4403 && reason.startsWith('key:') ? rs(lang, 'badKey') : rs(lang, 'closedByServer', { code: String(code), reason }));
+  });
 }
 
 // ---------------------------------------------------------------- the teacher's page
