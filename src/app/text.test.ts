@@ -111,6 +111,8 @@ const variants: Array<[string, string, (s: Scenario) => Scenario]> = [
   ['degrade-average', 'degrade, a crash counted as heard', (sc) => ({ ...sc, durationMs: 16000, timeline: [{ at: 13444, do: 'crash', node: 'w2' }] as Scenario['timeline'] })],
   // Exploration seed 441: a paused worker (a GC pause) counted as heard by some detectors, not by others.
   ['degrade-average', 'degrade, a pause counted as heard', (sc) => ({ ...sc, durationMs: 6000, timeline: [{ at: 1484, do: 'pause', node: 'w4', ms: 1488 }] as Scenario['timeline'] })],
+  // Exploration seed 815: s2 and s4 climbed terms together cut off from leader s1; s4 rejoined s1 and deposed it, s2 stayed cut off.
+  ['raft-prevote', 'raft, two servers climbed together and one rejoined', (sc) => ({ ...sc, durationMs: 9000, timeline: [{ at: 1713, do: 'partition', groups: [['w0', 'w3', 's0', 's1', 's2', 's3'], ['w1', 'w2', 's4']] }, { at: 2828, do: 'partition', groups: [['w0', 'w3', 's0', 's1', 's3'], ['w1', 'w2', 's2', 's4']] }, { at: 3820, do: 'partition', groups: [['w2', 's2'], ['s0', 's3'], ['w0', 'w1', 'w3', 's1', 's4']] }, { at: 7340, do: 'heal' }, { at: 7460, do: 'timeout', node: 's2' }] as Scenario['timeline'] })],
   // Exploration seed 620: a slow worker and a paused one both held the ring when the detector fired.
   ['degrade-merge-fencing', 'degrade, a slow worker and a paused one', (sc) => ({ ...sc, durationMs: 10000, timeline: [{ at: 7956, do: 'slow', node: 'w3', factor: 2 }, { at: 8644, do: 'pause', node: 'w5', ms: 2160 }] as Scenario['timeline'] })],
   // Exploration seed 83: a lagging view from 7.6 s still held at 19.4 s, beside a side the new partition split.
@@ -123,9 +125,18 @@ const variants: Array<[string, string, (s: Scenario) => Scenario]> = [
  * one side (exploration seed 224: a repartition at 9.41 s brought s0 back to leader s2).
  */
 function reunited(net: ReturnType<typeof indexOf>['net'], a: string, b: string, t: number): boolean {
-  const apart = (f: NetFaults) => (f.groups !== null && (f.groups.get(a) ?? 0) !== (f.groups.get(b) ?? 0)) || f.cuts.has(`${a}>${b}`) || f.cuts.has(`${b}>${a}`);
   const upTo = net.filter((x) => x.t <= t);
-  return upTo.length > 0 && !apart(upTo.at(-1)!.value) && upTo.some((x) => apart(x.value));
+  return upTo.length > 0 && !apartIn(upTo.at(-1)!.value, a, b) && upTo.some((x) => apartIn(x.value, a, b));
+}
+
+function apartIn(f: NetFaults, a: string, b: string): boolean {
+  return (f.groups !== null && (f.groups.get(a) ?? 0) !== (f.groups.get(b) ?? 0)) || f.cuts.has(`${a}>${b}`) || f.cuts.has(`${b}>${a}`);
+}
+
+/** Whether the network at `t` kept `a` and `b` apart (a partition or a cut link between them). */
+function groupsApart(net: ReturnType<typeof indexOf>['net'], a: string, b: string, t: number): boolean {
+  const at = net.filter((x) => x.t <= t).at(-1);
+  return at !== undefined && apartIn(at.value, a, b);
 }
 
 /** A list of workers as the captions write it: "w0, w2–w7" → [w0, w2, …, w7]. */
@@ -597,11 +608,18 @@ describe('the explanation is true for the configuration on screen (real runs)', 
       if (/rejoins with term (\d+), above leader (s\d+)'s term (\d+)/.test(en)) count('above');
       if (/Why an election at all: (s\d+), cut off from leader (s\d+)/.test(en)) {
         count('deposed');
-        const [, by, leader] = /Why an election at all: (s\d+), cut off from leader (s\d+)/.exec(en)!;
+        // "s2, cut off from leader s1 with s4, …; s4 took that term …": s4 rejoined, s2 need not have.
+        const [, by, leader, carrier] = /Why an election at all: (s\d+), cut off from leader (s\d+)(?: with (s\d+))?/.exec(en)!;
         // The leader stepped down after a heal, and not because it crashed or a timeout was forced.
         const down = ix.notes.filter((n) => n.what === 'leaderStepDown' && n.node === leader && n.t <= t).at(-1)!;
         expect(down, `${r.label} @${t}`).toBeDefined();
-        expect(reunited(ix.net, by, leader, down.t), `${r.label} @${t}`).toBe(true);
+        expect(reunited(ix.net, carrier ?? by, leader, down.t), `${r.label} @${t}: ${en}`).toBe(true);
+        if (carrier) {
+          count('carried');
+          const stood = ix.notes.filter((n) => n.what === 'electionStarted' && n.node === by && n.t <= down.t).at(-1)!;
+          expect(groupsApart(ix.net, carrier, by, stood.t), `${r.label} @${t}: ${carrier} was not beside ${by}: ${en}`).toBe(false);
+          expect(groupsApart(ix.net, carrier, leader, stood.t), `${r.label} @${t}: ${en}`).toBe(true);
+        }
         expect(ix.notes.some((n) => n.what === 'electionStarted' && n.node === by && 'term' in n.data && 'term' in down.data && n.data.term === down.data.term)).toBe(true);
         expect(en).not.toMatch(/about one election timeout/);
         expect(zh).toContain('为什么要选举');
@@ -611,7 +629,7 @@ describe('the explanation is true for the configuration on screen (real runs)', 
         expect(preVote, r.label).toBe(true);
       }
     });
-    for (const k of ['climbing', 'above', 'deposed', 'preVote', 'ballots', 'preempted']) expect(seen.get(k) ?? 0, k).toBeGreaterThan(0);
+    for (const k of ['climbing', 'above', 'deposed', 'carried', 'preVote', 'ballots', 'preempted']) expect(seen.get(k) ?? 0, k).toBeGreaterThan(0);
     // With PreVote the lone follower deposes no one: one election in the whole run.
     const pv = runs.find((r) => r.label === 'raft, a follower cut off alone, PreVote')!;
     expect(indexOf(pv.sim).notes.filter((n) => n.what === 'leaderElected')).toHaveLength(1);

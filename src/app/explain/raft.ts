@@ -223,8 +223,8 @@ export function raft(st: ExplainState): Sentence {
     const deposed = r && r.kind !== 'restart' ? deposedByRejoin(st, 'raft') : null;
     if (deposed && r && deposed.at >= r.t)
       return S(
-        `Healed: ${deposed.by} is back and follows leader ${newest.n.id} (term ${newest.f.term}), elected after ${deposed.by}'s term ${deposed.term} made ${deposed.leader} step down.${overS(true).en}`,
-        `已恢复：${deposed.by} 回来了，跟随领导者 ${newest.n.id}（任期 ${newest.f.term}）——${deposed.by} 的任期 ${deposed.term} 让 ${deposed.leader} 下台之后，才选出了它。${overS(true).zh}`,
+        `Healed: ${deposed.carrier ?? deposed.by} is back and follows leader ${newest.n.id} (term ${newest.f.term}), elected after ${deposed.by}'s term ${deposed.term}${deposed.carrier ? `, which ${deposed.carrier} brought back,` : ''} made ${deposed.leader} step down.${overS(true).en}`,
+        `已恢复：${deposed.carrier ?? deposed.by} 回来了，跟随领导者 ${newest.n.id}（任期 ${newest.f.term}）——${deposed.by} 的任期 ${deposed.term}${deposed.carrier ? `（由 ${deposed.carrier} 带回）` : ''}让 ${deposed.leader} 下台之后，才选出了它。${overS(true).zh}`,
       );
     if (r?.kind === 'restart' && r.node && all.some((x) => x.n.id === r.node))
       return S(

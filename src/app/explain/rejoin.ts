@@ -23,6 +23,11 @@ export interface Deposed {
   by: NodeId;
   term: number;
   at: number;
+  /**
+   * Raft: the server that brought the term back, where it is not `by` — cut off beside `by`, it took
+   * the term from `by`'s vote requests and reached the leader while `by` stayed cut off.
+   */
+  carrier?: NodeId;
 }
 
 /**
@@ -40,17 +45,32 @@ export function deposedByRejoin(st: ExplainState, protocol: 'raft' | 'paxos', be
   if (!won || won.node !== leader || leaderTerm === null) return null;
   const seen = protocol === 'raft' ? termOf(down) : null;
   if (protocol === 'raft' && (seen === null || seen <= leaderTerm)) return null;
-  const rival = st.lastNote('electionStarted', (n) => {
+  const stood = (n: NoteEvent): boolean => {
     const term = termOf(n);
-    return n.t <= down.t && n.node !== leader && term !== null && (seen !== null ? term === seen : term > leaderTerm);
-  });
+    return n.t <= down.t && n.node !== undefined && n.node !== leader && term !== null && (seen !== null ? term === seen : term > leaderTerm);
+  };
+  const reaches = (id: NodeId): boolean => !st.netFaultDuring(down.t, down.t, [id, leader]);
+  // The rival is one the leader can reach again at the step-down. Servers cut off together share
+  // a term: one that only answered the candidate's vote requests takes it and may carry it back
+  // alone (exploration seed 815: s2 stood for term 11 with s4 beside it; s4 rejoined s1 at 3.82 s
+  // while s2 stayed cut off, and the caption said s2 had reached s1).
+  let rival = st.lastNote('electionStarted', (n) => stood(n) && reaches(n.node!));
+  let carrier: NodeId | undefined;
+  if (!rival && protocol === 'raft') {
+    rival = st.lastNote('electionStarted', stood);
+    const from = rival?.node;
+    if (!from) return null;
+    const beside = st.servers.map((x) => x.id).filter((id) => id !== leader && id !== from && reaches(id) && !st.netFaultDuring(rival!.t, rival!.t, [id, from]) && st.netFaultDuring(rival!.t, rival!.t, [id, leader]));
+    if (beside.length !== 1) return null; // which of several brought the term back is not in the record
+    carrier = beside[0];
+  }
   const term = rival ? termOf(rival) : null;
   if (!rival?.node || term === null) return null;
   const by = rival.node;
   // Its term rose while it could not reach the leader, and that candidacy never won.
   if (!st.netFaultDuring(rival.t, rival.t, [by, leader])) return null;
   if (st.lastNote('leaderElected', (n) => n.node === by && termOf(n) === term)) return null;
-  return { leader, leaderTerm, by, term, at: down.t };
+  return { leader, leaderTerm, by, term, at: down.t, ...(carrier ? { carrier } : {}) };
 }
 
 /**
@@ -77,6 +97,11 @@ export function deposedWhy(d: Deposed, protocol: 'raft' | 'paxos'): Sentence {
     return S(
       `${d.by}, cut off from leader ${d.leader}, kept timing out and starting phase 1 with ever higher ballots that no majority answered (${d.term} by then); once the two could talk again, ${d.leader} (ballot ${d.leaderTerm}) saw that higher ballot and stepped down at ${secs(d.at)} s, though it had not failed. Acceptors here promise any higher ballot: this Multi-Paxos has no leader lease or pre-vote check to stop a server that was cut off from deposing the leader.`,
       `${d.by} 与领导者 ${d.leader} 隔开后不断超时，用越来越高的提案编号开始第一阶段，却没有多数派回应（那时已到 ${d.term}）；两者重新连通后，${d.leader}（提案编号 ${d.leaderTerm}）看到这个更高的提案编号，于 ${secs(d.at)} 秒下台，尽管它并没有出故障。这里的接受者对任何更高的提案编号都会承诺：这个 Multi-Paxos 没有领导者租约或预投票检查，挡不住被隔开过的服务器罢黜领导者。`,
+    );
+  if (d.carrier)
+    return S(
+      `${d.by}, cut off from leader ${d.leader} with ${d.carrier}, kept timing out and standing for election with no majority to answer, and reached term ${d.term}; ${d.carrier} took that term from its vote requests, and once ${d.carrier} could reach ${d.leader} again, ${d.leader} (term ${d.leaderTerm}) saw that higher term and stepped down at ${secs(d.at)} s. The leader had not failed: this Raft runs without PreVote (thesis §9.6), which would have kept ${d.by}'s term from rising while it was cut off.`,
+      `${d.by} 与 ${d.carrier} 一起和领导者 ${d.leader} 隔开后不断超时、发起选举，却没有多数派回应，任期一路升到 ${d.term}；${d.carrier} 从它的投票请求中得到了这个任期，等 ${d.carrier} 重新连上 ${d.leader}，${d.leader}（任期 ${d.leaderTerm}）看到这个更高的任期，于 ${secs(d.at)} 秒下台。领导者并没有出故障：这个 Raft 没有开启 PreVote（论文 §9.6），否则 ${d.by} 被隔开时任期不会上升。`,
     );
   return S(
     `${d.by}, cut off from leader ${d.leader}, kept timing out and standing for election with no majority to answer, and reached term ${d.term}; once it could reach ${d.leader} again, ${d.leader} (term ${d.leaderTerm}) saw that higher term and stepped down at ${secs(d.at)} s. The leader had not failed: this Raft runs without PreVote (thesis §9.6), which would have kept ${d.by}'s term from rising while it was cut off.`,
