@@ -8,6 +8,7 @@ import { redrawFor } from './drawnFor';
 import { vs } from './strings';
 import { laneStretches, pausedStretches } from './timelineModel';
 import { xTickAnchor } from './chartTicks';
+import { textWidth } from './hooks';
 
 type Layer = d3.Selection<SVGGElement, unknown, null, undefined>;
 
@@ -44,12 +45,15 @@ export function bandY(f: LaneFrame): { y0: number; y1: number } {
 
 export function drawPeriods(layer: Layer, ix: RunIndex, f: LaneFrame): void {
   const { x, t0, t1, tEnd } = f;
-  // A band's label needs 50 px of the band that is already visible.
+  // A band's label needs its own width of the band that is already visible: a partition moved
+  // after 1 s wrote "partition partitionpartition" over the next band's (a 50-px rule). Estimated,
+  // not measured (no layout read in a frame); bold at .cv-period-label's 0.8 of the type size.
+  const labelPx = textWidth(vs(f.lang, 'partition'), 0.8 * f.fs) * 1.08 + 6;
   const periods = ix.partitions
     .filter((q) => q.start <= tEnd && (q.end ?? Infinity) >= t0)
     .map((q) => {
       const x0 = x(Math.max(q.start, t0));
-      return { key: String(q.start), x0, x1: x(Math.min(q.end ?? t1, t1)), label: x(Math.min(q.end ?? tEnd, tEnd)) - x0 > 50 };
+      return { key: String(q.start), x0, x1: x(Math.min(q.end ?? t1, t1)), label: x(Math.min(q.end ?? tEnd, tEnd)) - x0 > labelPx };
     });
   if (!redrawFor(layer.node(), `${f.layoutKey}|${periods.map((p) => `${p.key}:${p.x1}:${p.label}`).join(',')}`)) return;
   const per = layer
