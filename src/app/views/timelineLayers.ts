@@ -43,18 +43,30 @@ export function bandY(f: LaneFrame): { y0: number; y1: number } {
   return { y0: f.M.top - 6, y1: f.height - f.M.bottom + 4 };
 }
 
-export function drawPeriods(layer: Layer, ix: RunIndex, f: LaneFrame): void {
+/** Where a partition band's label ends, past its x (bold, at .cv-period-label's 0.8 of the type size). */
+export function periodLabelPx(f: Pick<LaneFrame, 'lang' | 'fs'>): number {
+  // Estimated, not measured: no layout read in a frame.
+  return textWidth(vs(f.lang, 'partition'), 0.8 * f.fs) * 1.08 + 6;
+}
+
+/**
+ * The partition bands in the window, each labelled only where its label fits in the part of the
+ * band already recorded: a partition moved after 1 s wrote "partition partitionpartition" over
+ * the next band's (a 50-px rule).
+ */
+export function periodBands(partitions: RunIndex['partitions'], f: Pick<LaneFrame, 'x' | 't0' | 't1' | 'tEnd' | 'lang' | 'fs'>): Array<{ key: string; x0: number; x1: number; label: boolean }> {
   const { x, t0, t1, tEnd } = f;
-  // A band's label needs its own width of the band that is already visible: a partition moved
-  // after 1 s wrote "partition partitionpartition" over the next band's (a 50-px rule). Estimated,
-  // not measured (no layout read in a frame); bold at .cv-period-label's 0.8 of the type size.
-  const labelPx = textWidth(vs(f.lang, 'partition'), 0.8 * f.fs) * 1.08 + 6;
-  const periods = ix.partitions
+  const labelPx = periodLabelPx(f);
+  return partitions
     .filter((q) => q.start <= tEnd && (q.end ?? Infinity) >= t0)
     .map((q) => {
       const x0 = x(Math.max(q.start, t0));
       return { key: String(q.start), x0, x1: x(Math.min(q.end ?? t1, t1)), label: x(Math.min(q.end ?? tEnd, tEnd)) - x0 > labelPx };
     });
+}
+
+export function drawPeriods(layer: Layer, ix: RunIndex, f: LaneFrame): void {
+  const periods = periodBands(ix.partitions, f);
   if (!redrawFor(layer.node(), `${f.layoutKey}|${periods.map((p) => `${p.key}:${p.x1}:${p.label}`).join(',')}`)) return;
   const per = layer
     .selectAll<SVGGElement, (typeof periods)[number]>('g')
