@@ -134,7 +134,7 @@ function apartIn(f: NetFaults, a: string, b: string): boolean {
 }
 
 /** Whether the network at `t` kept `a` and `b` apart (a partition or a cut link between them). */
-function groupsApart(net: ReturnType<typeof indexOf>['net'], a: string, b: string, t: number): boolean {
+function apartAt(net: ReturnType<typeof indexOf>['net'], a: string, b: string, t: number): boolean {
   const at = net.filter((x) => x.t <= t).at(-1);
   return at !== undefined && apartIn(at.value, a, b);
 }
@@ -617,8 +617,8 @@ describe('the explanation is true for the configuration on screen (real runs)', 
         if (carrier) {
           count('carried');
           const stood = ix.notes.filter((n) => n.what === 'electionStarted' && n.node === by && n.t <= down.t).at(-1)!;
-          expect(groupsApart(ix.net, carrier, by, stood.t), `${r.label} @${t}: ${carrier} was not beside ${by}: ${en}`).toBe(false);
-          expect(groupsApart(ix.net, carrier, leader, stood.t), `${r.label} @${t}: ${en}`).toBe(true);
+          expect(apartAt(ix.net, carrier, by, stood.t), `${r.label} @${t}: ${carrier} was not beside ${by}: ${en}`).toBe(false);
+          expect(apartAt(ix.net, carrier, leader, stood.t), `${r.label} @${t}: ${en}`).toBe(true);
         }
         expect(ix.notes.some((n) => n.what === 'electionStarted' && n.node === by && 'term' in n.data && 'term' in down.data && n.data.term === down.data.term)).toBe(true);
         expect(en).not.toMatch(/about one election timeout/);

@@ -83,9 +83,7 @@ export function TopBar() {
                     {/* A closed select shows only the chosen option, cut to ~170 px at 1280: the chosen
                         variant first, then its built-in ("PreVote on (Raft's disruptive server)"). */}
                     {variantValue(b.id, v.id) === value
-                      ? lang === 'zh'
-                        ? `${variantName(v)}（${builtinLabel(b, scenario, lang)}）`
-                        : `${variantName(v)} (${builtinLabel(b, scenario, lang)})`
+                      ? s(lang, 'variantOfBuiltin', { variant: variantName(v), builtin: builtinLabel(b, scenario, lang) })
                       : `\u00a0\u00a0↳ ${variantName(v)}`}
                   </option>
                 ))

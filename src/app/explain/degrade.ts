@@ -59,7 +59,7 @@ function falseAlarmPause(st: ExplainState, detectMs: number, episodeFault: boole
   const detected = st.lastNote('partitionDetected');
   if (detected === null || episodeFault) return [];
   const workers = new Set(st.workers.map((w) => w.id));
-  return st.pausesDuring(detected.t - detectMs, detected.t).filter((p) => workers.has(p.id) && p.start <= st.t);
+  return st.pausesDuring(detected.t - detectMs, detected.t).filter((p) => workers.has(p.id));
 }
 
 /** "w4 was paused from 1.48 s to 2.97 s" (ended by t), or "w4 has been paused since 1.48 s". */
@@ -233,16 +233,11 @@ export function degrade(st: ExplainState): Sentence {
           ` No link between workers is cut: ${list(crashed.map((c) => c.id), 'en')} crashed at ${crashed.map((c) => `${secs(c.at)} s`).join(', ')}, the ring stalled without ${crashed.length === 1 ? 'it' : 'them'}, and the failure detector took that for a partition — from inside, a crash and a cut look the same.`,
           `工作节点之间没有链路被切断：${list(crashed.map((c) => c.id), 'zh')} 在 ${crashed.map((c) => `${secs(c.at)} 秒`).join('、')}崩溃，环因此停住，故障检测器把它当成了网络分区——从内部看，崩溃和切断一模一样。`,
         )
-      : paused.length && falseAlarm
+      : paused.length
       ? // Seed 620: w3 slowed at 7.96 s, w5 paused at 8.64 s, the switch at 9.00 s — both held the ring.
         S(
-          ` No link between workers is cut: ${pausedS(st, paused).en}; the ring stalled without ${pausedIds.length === 1 ? 'it' : 'them'}, and the failure detector took that and${slowS.en} for a partition — from inside, a paused process, a slow one and a cut look the same.`,
-          `工作节点之间没有链路被切断：${pausedS(st, paused).zh}，环因此停住，故障检测器把这一点连同 ${slowS.zh}当成了网络分区——从内部看，暂停的进程、变慢的进程和切断一模一样。`,
-        )
-      : paused.length
-      ? S(
-          ` No link between workers is cut: ${pausedS(st, paused).en}; the ring stalled without ${pausedIds.length === 1 ? 'it' : 'them'}, and the failure detector took that for a partition — from inside, a paused process and a cut look the same.`,
-          `工作节点之间没有链路被切断：${pausedS(st, paused).zh}，环因此停住，故障检测器把它当成了网络分区——从内部看，暂停的进程和切断一模一样。`,
+          ` No link between workers is cut: ${pausedS(st, paused).en}; the ring stalled without ${pausedIds.length === 1 ? 'it' : 'them'}, and the failure detector took that${falseAlarm ? ` and${slowS.en}` : ''} for a partition — from inside, a paused process${falseAlarm ? ', a slow one' : ''} and a cut look the same.`,
+          `工作节点之间没有链路被切断：${pausedS(st, paused).zh}，环因此停住，故障检测器把${falseAlarm ? `这一点连同 ${slowS.zh}` : '它'}当成了网络分区——从内部看，暂停的进程${falseAlarm ? '、变慢的进程' : ''}和切断一模一样。`,
         )
       : falseAlarm
       ? S(

@@ -109,17 +109,14 @@ export function viewS(sides: Side[], detectMs: number, pauseTold: ReadonlySet<st
       `${setOf(v.ids)} 是 ${list(v.holders, 'zh')} 的视角：${one ? '它' : '它们'}${when.zh}切换时，仍把 ${list(ids, 'zh')} 算作“听得到”（距其${how.zh}不到 ${detectMs} ms）——故障检测器的视角同样落后于${what.zh}。`,
     );
   }
-  // The caption's false-alarm sentence already gave the pause and the stalled ring: not twice.
-  if (v.view === 'resumed' && v.holders.every((h) => pauseTold.has(h)))
+  if (v.view === 'resumed') {
+    // Where the caption's false-alarm sentence already gave the pause and the stalled ring: not twice.
+    const told = v.holders.every((h) => pauseTold.has(h));
     return S(
-      ` ${setOf(v.ids)} is the view of ${list(v.holders, 'en')}: ${one ? 'it' : 'they'} switched on resuming, and counted as heard every worker whose messages had waited in ${one ? 'its' : 'their'} queue.`,
-      `${setOf(v.ids)} 是 ${list(v.holders, 'zh')} 的视角：${one ? '它' : '它们'}一恢复就切换了，并把消息在${one ? '它' : '它们'}的队列里等着的工作节点都算作“听得到”。`,
+      ` ${setOf(v.ids)} is the view of ${list(v.holders, 'en')}: ${told ? '' : `paused until ${secs(v.since)} s, `}${one ? 'it' : 'they'} switched on resuming${told ? ',' : ` — the ring had stalled for longer than ${detectMs} ms —`} and counted as heard every worker whose messages had waited in ${one ? 'its' : 'their'} queue.`,
+      `${setOf(v.ids)} 是 ${list(v.holders, 'zh')} 的视角：${one ? '它' : '它们'}${told ? '' : `暂停到 ${secs(v.since)} 秒，`}一恢复就切换了${told ? '' : `（环已停滞超过 ${detectMs} ms）`}，并把消息在${one ? '它' : '它们'}的队列里等着的工作节点都算作“听得到”。`,
     );
-  if (v.view === 'resumed')
-    return S(
-      ` ${setOf(v.ids)} is the view of ${list(v.holders, 'en')}: paused until ${secs(v.since)} s, ${one ? 'it' : 'they'} switched on resuming — the ring had stalled for longer than ${detectMs} ms — and counted as heard every worker whose messages had waited in ${one ? 'its' : 'their'} queue.`,
-      `${setOf(v.ids)} 是 ${list(v.holders, 'zh')} 的视角：${one ? '它' : '它们'}暂停到 ${secs(v.since)} 秒，一恢复就切换了（环已停滞超过 ${detectMs} ms），并把消息在${one ? '它' : '它们'}的队列里等着的工作节点都算作“听得到”。`,
-    );
+  }
   if (v.view === 'hearsAll')
     return S(
       ` ${setOf(v.ids)}, every worker, is the view of ${list(v.holders, 'en')}: ${one ? 'it hears' : 'they hear'} each of them, for the cut stops messages one way only — the ring stalls, yet no one falls silent to ${one ? 'it' : 'them'}.`,
