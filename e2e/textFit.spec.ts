@@ -62,6 +62,34 @@ test("sixteen workers beside five Raft servers at 1280 presenter: no server's la
   expect(hits.out).toEqual([]);
 });
 
+for (const present of [false, true])
+  test(`raft-ps-majority under its partition at 1280${present ? ' presenter' : ''}: four servers on one side, none touching, no label over a glyph or a crown`, async ({ page }) => {
+    // The arc put s1…s4 within 75 px, shrank them, and set s1's crown beside s2's glyph.
+    await openAt(page, [1280, 720], 'raft-ps-majority', 9000, { lang: 'en', query: present ? { present: '1' } : {} });
+    const seen = await page.locator('.view-topology').evaluate((view) => {
+      const box = (e: Element) => e.getBoundingClientRect();
+      const nodes = [...view.querySelectorAll('g.cv-node')].map((g) => ({ id: g.getAttribute('data-testid') ?? '', r: box(g.querySelector('.cv-shape')!) }));
+      const crowns = [...view.querySelectorAll('g.cv-node text.cv-crown')]
+        .filter((t) => getComputedStyle(t).display !== 'none')
+        .map((t) => ({ id: `${t.closest('g.cv-node')!.getAttribute('data-testid')} crown`, r: box(t) }));
+      const labels = [...view.querySelectorAll('g.cv-node[data-testid^="node-s"] text.cv-ver, g.cv-node[data-testid^="node-s"] text.cv-term')]
+        .filter((t) => (t.textContent ?? '') !== '')
+        .map((t) => ({ id: t.closest('g.cv-node')!.getAttribute('data-testid') ?? '', text: t.textContent ?? '', r: box(t) }));
+      const hit = (a: DOMRect, b: DOMRect) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+      const out: string[] = [];
+      for (const l of labels) for (const o of [...nodes, ...crowns]) if (!o.id.startsWith(l.id) && hit(l.r, o.r)) out.push(`${l.id} "${l.text}" × ${o.id}`);
+      const servers = nodes.filter((n) => n.id.startsWith('node-s'));
+      for (const a of servers) for (const b of servers) if (a.id < b.id && hit(a.r, b.r)) out.push(`${a.id} × ${b.id}`);
+      const workerW = nodes.find((n) => n.id === 'node-w0')!.r.width;
+      return { out, labels: labels.length, crowns: crowns.length, smallest: Math.min(...servers.map((s) => s.r.width)), workerW };
+    });
+    expect(seen.crowns).toBeGreaterThan(0);
+    expect(seen.labels).toBeGreaterThanOrEqual(5);
+    expect(seen.out).toEqual([]);
+    // The servers as large as ever (0.9 of a worker's glyph), not shrunk to fit an arc.
+    expect(seen.smallest).toBeGreaterThan(0.85 * seen.workerW);
+  });
+
 test('sixteen workers at 1280×720: stacked replica captions stand apart, level with their key', async ({ page }) => {
   await openSixteen(page, 'async-partition', 17, 3000);
   // Four cells a tile (id, version, loss, accuracy): one row, none running into the next tile's.

@@ -1,6 +1,6 @@
 import type { NodeId } from '../../sim/types';
 import { serverLabelFit, type ServerLabels } from './nodeLabels';
-import { COLUMN_EDGE, GLYPH_GAP, PROGRESS_RING_OUT, R_FLOOR, columnRadius, nearest, nodeIndex, type LabelRoom, type Pt, type TopologyLayout } from './layoutBasics';
+import { COLUMN_EDGE, GLYPH_GAP, PROGRESS_RING_OUT, R_FLOOR, columnRadius, nearest, nodeIndex, squareGap, type LabelRoom, type Pt, type TopologyLayout } from './layoutBasics';
 
 /** Brokers first (the log everyone writes to), then servers / PS replicas, each by number. */
 export function innerOrder(a: NodeId, b: NodeId): number {
@@ -102,11 +102,27 @@ export function clusterLayout(
     for (const id of g) score += side.get(id) ?? 0;
     if (score !== 0) for (const id of g) if (sideOfServer.has(id)) sideOfServer.set(id, score > 0 ? 1 : -1);
   }
-  const placeServers = (rx: number): void => {
+  const placeServers = (rx: number, zigzag: boolean): void => {
     // Room above for the leader's crown and ring; below for nothing but the glyph.
     const ry = Math.max(nodeR * 1.5, Math.min(h / 2 - nodeR - 22, Math.max(rx, h * 0.3)));
     const place = (ids: readonly NodeId[], sgn: -1 | 1): void => {
       const n = ids.length;
+      if (zigzag && n >= 3) {
+        // Rows over the whole height, alternately out at rx and in near the centre line, so that
+        // neighbours stand apart on the diagonal and a crown clears the glyph above it.
+        const yTop = top + nodeR + 22;
+        const yBot = top + h - nodeR - 4;
+        // The inner rows' glyphs end just short of the centre line, and their labels point
+        // inwards, clear of the outer rows' crowns.
+        const xIn = Math.min(rx, nodeR + 2);
+        ids.forEach((id, i) => {
+          const row = sgn === 1 ? i : n - 1 - i;
+          const out = i % 2 === 0;
+          pos.set(id, { x: cx + sgn * (out ? rx : xIn), y: yTop + (row * (yBot - yTop)) / (n - 1) });
+          side.set(id, out ? sgn : sgn === 1 ? -1 : 1);
+        });
+        return;
+      }
       // Angles inside the right (or left) half, clockwise, evenly, clear of the vertical axis;
       // in a short panel (a flat ellipse) far enough apart that neighbouring glyphs do not touch.
       const step = Math.max(Math.PI / 3, Math.asin(Math.min(1, (2 * nodeR + GLYPH_GAP) / ry)));
@@ -125,19 +141,43 @@ export function clusterLayout(
   // Servers crowded on one side (a partition puts four of five on the left) would write their
   // labels over each other and over their neighbours' glyphs: there a server's term line goes,
   // then both lines (serverLabelFit), each server as its own room allows.
-  const fitAt = (labels: ServerLabels): Map<NodeId, ServerLabels> => {
+  type Fit = { fit: Map<NodeId, ServerLabels>; score: number; r: number; pos: Map<NodeId, Pt>; side: Map<NodeId, -1 | 1> };
+  // What a placement labels (full 2, version 1): `fit` as the arc has always drawn it; `score`
+  // counting every server's leader ring and crown as in the way (any of them may lead), so that
+  // two placements compare on what they leave clear once a leader is drawn.
+  const fitAt = (labels: ServerLabels, zigzag = false): Fit => {
     nodeR = workerR;
-    placeServers(labels === 'none' ? bare : rxFor(labels === 'full' ? labelW.server : labelW.version));
+    placeServers(labels === 'none' ? bare : rxFor(labels === 'full' ? labelW.server : labelW.version), zigzag);
     // Whatever is still too close (a cluster in a very small panel) gets smaller glyphs, not overlap.
     nodeR = Math.max(4, Math.min(nodeR, (nearest(pos) - GLYPH_GAP) / 2));
-    return serverLabelFit(inner, pos, side, nodeR, textScale, { full: labelW.server, version: labelW.version }, [...workers, ...inner], labels, new Set(workers));
+    // Servers are squares: diagonal neighbours (the zigzag's) need their corners apart too.
+    if (zigzag) nodeR = Math.max(4, Math.min(nodeR, (squareGap(inner, pos) - GLYPH_GAP) / 2));
+    const fitWith = (marks: boolean): Map<NodeId, ServerLabels> =>
+      serverLabelFit(inner, pos, side, nodeR, textScale, { full: labelW.server, version: labelW.version }, [...workers, ...inner], labels, new Set(workers), marks);
+    const strict = fitWith(true);
+    const score = [...strict.values()].reduce((a, m) => a + (m === 'full' ? 2 : m === 'version' ? 1 : 0), 0);
+    return { fit: zigzag ? strict : fitWith(false), score, r: nodeR, pos: new Map(pos), side: new Map(side) };
   };
   // Without labels the servers may spread to the workers' glyphs, less the leader's ring.
   const bare = Math.max(nodeR * 2, hasWorkers ? workerEdge - 4 - nodeR * 1.5 : width / 2 - nodeR * 1.5 - 6);
-  let fit = fitAt(wanted);
+  let best = fitAt(wanted);
   // Kept close to the centre for labels that then found no room anyway (five servers between
   // two columns in a lesson's panel): the servers take the whole middle instead, unlabelled.
-  if (wanted !== 'none' && inner.every((id) => fit.get(id) === 'none')) fit = fitAt('none');
+  if (wanted !== 'none' && inner.every((id) => best.fit.get(id) === 'none')) best = fitAt('none');
+  // Three or more servers on one side of a short panel (a partition puts four of five on the
+  // left) crowd an arc: glyphs shrink, labels go, a crown lands on a neighbour's label. Where
+  // the arc is crowded so, rows in a zigzag over the whole height are kept if they leave more
+  // labels clear of every glyph, ring and crown, or as many with larger glyphs.
+  const arcCrowded = best.r < workerR - 0.5 || inner.some((id) => best.fit.get(id) === 'none');
+  if (inner.length >= 4 && wanted !== 'none' && arcCrowded) {
+    const zig = fitAt(wanted, true);
+    const gain = zig.score - best.score;
+    if (gain > 0 || (gain === 0 && zig.r > best.r + 0.5)) best = zig;
+  }
+  for (const [id, p] of best.pos) pos.set(id, p);
+  for (const [id, sd] of best.side) side.set(id, sd);
+  nodeR = best.r;
+  const fit = best.fit;
   for (const id of inner) {
     if (fit.get(id) === 'none') unlabelled.add(id);
     else if (fit.get(id) === 'version') termless.add(id);

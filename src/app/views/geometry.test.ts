@@ -151,6 +151,54 @@ describe('cluster layout (several servers or brokers)', () => {
     // The offsets scale too: a label beside a glyph starts 8 px of type away from it.
     expect(labelPlacement({ x: 1, y: 0 }, 20, true, 1.6)).toMatchObject({ x: 20 + 8 * 1.6, yBackend: 14 * 1.6 });
   });
+  it("four of five servers on one side of a short panel stand in a zigzag, as large as the workers, their labels clear of every glyph, leader ring and crown (raft-ps-majority's partition at 1280)", () => {
+    const nodes = [...ws(4), ...ss(5)];
+    const groups = [['w0', 'w1', 's0'], ['w2', 'w3', 's1', 's2', 's3', 's4']];
+    // The topology panel at 1280 (desk and presenter), with the label room the page measured there.
+    for (const [w, h, k, room] of [
+      [466, 150, 14 / 15, { worker: 48, server: 44, version: 37 }],
+      [465, 169, 15.861 / 15, { worker: 54, server: 49, version: 41 }],
+    ] as const) {
+      const lay = topologyLayout(nodes, w, h, 0, undefined, groups, k, room);
+      const R = lay.nodeR;
+      const left = ['s1', 's2', 's3', 's4'];
+      // Each server on its group's side of the centre line (drag-to-partition reads it), the
+      // glyphs as large as the workers' (an arc shrank them to 12.8 px), squares apart.
+      expect(left.every((id) => lay.pos.get(id)!.x + R < lay.cx)).toBe(true);
+      expect(lay.pos.get('s0')!.x).toBeGreaterThan(lay.cx);
+      expect(R).toBeGreaterThan(15);
+      for (const a of ['s0', ...left])
+        for (const b of ['s0', ...left]) {
+          if (a >= b) continue;
+          const [p, q] = [lay.pos.get(a)!, lay.pos.get(b)!];
+          expect(Math.max(Math.abs(p.x - q.x), Math.abs(p.y - q.y)), `${a}, ${b}`).toBeGreaterThanOrEqual(2 * R + 4);
+        }
+      // The rows use the height: top to bottom more than the arc's 70 px.
+      const ys = left.map((id) => lay.pos.get(id)!.y);
+      expect(Math.max(...ys) - Math.min(...ys)).toBeGreaterThan(0.5 * h);
+      // Labels drawn for at least three of the five servers (four at the desk's size), none over a
+      // glyph, a leader's ring or a crown.
+      const drawn = ['s0', ...left].filter((id) => !lay.unlabelled.has(id));
+      expect(drawn.length).toBeGreaterThanOrEqual(3);
+      const room2 = (id: string) => (lay.termless.has(id) ? room.version : room.server);
+      for (const id of drawn) {
+        const b = placedLabelBox(lay.pos.get(id)!, { x: lay.side.get(id)!, y: 0 }, R, !lay.termless.has(id), room2(id), k);
+        for (const [other, p] of lay.pos) {
+          if (other === id) continue;
+          const isServer = other[0] === 's';
+          const e = isServer ? R + 6 : R + PROGRESS_RING_OUT;
+          const hitGlyph = b.x0 < p.x + e && p.x - e < b.x1 && b.y0 < p.y + e && p.y - e < b.y1;
+          expect(hitGlyph, `${w}×${h}: ${id}'s label over ${other}`).toBe(false);
+          if (!isServer) continue;
+          const crown = { x0: p.x - 7 * k, x1: p.x + 7 * k, y0: p.y - R - 10 - 12 * k, y1: p.y - R - 8 };
+          expect(b.x0 < crown.x1 && crown.x0 < b.x1 && b.y0 < crown.y1 && crown.y0 < b.y1, `${w}×${h}: ${id}'s label over ${other}'s crown`).toBe(false);
+        }
+      }
+      // Without the partition, the same panel keeps its arc: three left, two right, labels outwards.
+      const plain = topologyLayout(nodes, w, h, 0, undefined, undefined, k, room);
+      expect(['s2', 's3', 's4'].every((id) => plain.side.get(id) === -1 && plain.pos.get(id)!.x < plain.cx)).toBe(true);
+    }
+  });
   it('keeps 16 workers apart (version labels only when packed) and the star and ring layouts unchanged', () => {
     const lay = topologyLayout([...ws(16), ...ss(5)], 460, 260);
     expect(overlaps(boxes(lay))).toEqual([]);

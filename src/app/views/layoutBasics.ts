@@ -96,6 +96,10 @@ export function estimatedRoom(k: number): LabelRoom {
  * topologyMoving): labels beside other nodes keep clear of the ring, not only the glyph.
  */
 export const PROGRESS_RING_OUT = 5;
+/** How far a leader's (or candidate's) ring reaches beyond its server's glyph (topologyNodes). */
+export const LEADER_RING_OUT = 6;
+/** The leader's crown: its baseline this far above the glyph's top edge (topologyNodes). */
+export const CROWN_BASE = 10;
 /** Clear space between two worker glyphs in a column. */
 export const GLYPH_GAP = 4;
 /** Space between the panel's top or bottom edge and a crowded column's end glyphs. */
@@ -120,5 +124,17 @@ export function nearest(pos: ReadonlyMap<NodeId, Pt>): number {
   const ps = [...pos.values()];
   let d = Infinity;
   for (let i = 0; i < ps.length; i++) for (let j = i + 1; j < ps.length; j++) d = Math.min(d, Math.hypot(ps[i].x - ps[j].x, ps[i].y - ps[j].y));
+  return d;
+}
+
+/** The smallest Chebyshev distance between two of `ids`' points: how far apart square glyphs' centres are along x or y. */
+export function squareGap(ids: readonly NodeId[], pos: ReadonlyMap<NodeId, Pt>): number {
+  let d = Infinity;
+  for (let i = 0; i < ids.length; i++)
+    for (let j = i + 1; j < ids.length; j++) {
+      const a = pos.get(ids[i])!;
+      const b = pos.get(ids[j])!;
+      d = Math.min(d, Math.max(Math.abs(a.x - b.x), Math.abs(a.y - b.y)));
+    }
   return d;
 }

@@ -1,5 +1,5 @@
 import type { NodeId } from '../../sim/types';
-import { PROGRESS_RING_OUT, type Pt } from './layoutBasics';
+import { CROWN_BASE, LEADER_RING_OUT, PROGRESS_RING_OUT, type Pt } from './layoutBasics';
 
 /**
  * Where a topology node's labels go (version, backend or term) and whether a ring's labels fit
@@ -175,11 +175,19 @@ export function serverLabelFit(
   glyphs: readonly NodeId[],
   cap: ServerLabels,
   ringed: ReadonlySet<NodeId> = new Set(),
+  leaderMarks = false,
 ): Map<NodeId, ServerLabels> {
   const out = new Map<NodeId, ServerLabels>();
   const placed: Box[] = [];
   // s3's "term 1" cleared w11's glyph but ran into its progress ring.
   const glyphBoxes = glyphs.filter((g) => pos.has(g)).map((g) => ({ id: g, box: glyphAt(pos.get(g)!, ringed.has(g) ? r + PROGRESS_RING_OUT : r) }));
+  // Any server may lead: where asked, its leader ring and the crown above it are in the way too
+  // (clusterLayout's zigzag, whose rows stand a crown's height apart).
+  if (leaderMarks)
+    for (const id of ids) {
+      const p = pos.get(id)!;
+      glyphBoxes.push({ id, box: glyphAt(p, r + LEADER_RING_OUT) }, { id, box: { x0: p.x - 7 * k, x1: p.x + 7 * k, y0: p.y - r - CROWN_BASE - 12 * k, y1: p.y - r - CROWN_BASE + 2 } });
+    }
   const modes: ServerLabels[] = cap === 'full' ? ['full', 'version'] : cap === 'version' ? ['version'] : [];
   for (const id of ids) {
     const p = pos.get(id)!;

@@ -5,6 +5,7 @@ import type { Action, NodeId, NodeRole } from '../../sim/types';
 import type { Lang } from '../i18n/lang';
 import { consensusRoleOf, nodeLines, termWord, type DataRole, type WordsContext } from '../words/nodeWords';
 import { CLOCK_BADGE, type LabelRoom, type Pt, type TopologyLayout } from './geometry';
+import { CROWN_BASE, LEADER_RING_OUT } from './layoutBasics';
 import { idFontPx, nodeHitRect, textOn } from './topologyMath';
 import { labelPlacement, nodeHitBox } from './nodeLabels';
 import { measuredWidth } from './hooks';
@@ -180,11 +181,11 @@ export function drawNodes(drawn: NodeSel, f: NodesFrame): void {
   drawn
     .select('path.cv-role-ring')
     .attr('class', (d) => `cv-role-ring ${ring(d)}`)
-    .attr('d', (d) => (ring(d) === 'leader' || ring(d) === 'candidate' ? shapePath(d.node.role, R + 6) : ''));
+    .attr('d', (d) => (ring(d) === 'leader' || ring(d) === 'candidate' ? shapePath(d.node.role, R + LEADER_RING_OUT) : ''));
   drawn
     .select('text.cv-crown')
     .attr('x', 0)
-    .attr('y', -(R + 10))
+    .attr('y', -(R + CROWN_BASE))
     .attr('text-anchor', 'middle')
     .style('display', (d) => (ring(d) === 'leader' ? null : 'none'));
   const k = R * 0.55;
