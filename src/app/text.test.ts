@@ -113,6 +113,9 @@ const variants: Array<[string, string, (s: Scenario) => Scenario]> = [
   ['degrade-average', 'degrade, a pause counted as heard', (sc) => ({ ...sc, durationMs: 6000, timeline: [{ at: 1484, do: 'pause', node: 'w4', ms: 1488 }] as Scenario['timeline'] })],
   // Exploration seed 815: s2 and s4 climbed terms together cut off from leader s1; s4 rejoined s1 and deposed it, s2 stayed cut off.
   ['raft-prevote', 'raft, two servers climbed together and one rejoined', (sc) => ({ ...sc, durationMs: 9000, timeline: [{ at: 1713, do: 'partition', groups: [['w0', 'w3', 's0', 's1', 's2', 's3'], ['w1', 'w2', 's4']] }, { at: 2828, do: 'partition', groups: [['w0', 'w3', 's0', 's1', 's3'], ['w1', 'w2', 's2', 's4']] }, { at: 3820, do: 'partition', groups: [['w2', 's2'], ['s0', 's3'], ['w0', 'w1', 'w3', 's1', 's4']] }, { at: 7340, do: 'heal' }, { at: 7460, do: 'timeout', node: 's2' }] as Scenario['timeline'] })],
+  // s3 and s4 cut off together, s3 starting phase 1 again and again with s4 promising; s4 rejoins the
+  // leader alone and its answer carries s3's ballot: s0 steps down for a server it never heard from.
+  ['paxos-vs-2pc', 'paxos, two servers cut off together and one rejoined', (sc) => ({ ...sc, durationMs: 6000, timeline: [{ at: 10, do: 'timeout', node: 's0' }, { at: 2000, do: 'partition', groups: [['s0', 's1', 's2', 'w0', 'w1'], ['s3', 's4', 'w2', 'w3']] }, { at: 4600, do: 'partition', groups: [['s3', 'w2'], ['s0', 's1', 's2', 's4', 'w0', 'w1', 'w3']] }, { at: 4690, do: 'heal' }] as Scenario['timeline'] })],
   // Exploration seed 620: a slow worker and a paused one both held the ring when the detector fired.
   ['degrade-merge-fencing', 'degrade, a slow worker and a paused one', (sc) => ({ ...sc, durationMs: 10000, timeline: [{ at: 7956, do: 'slow', node: 'w3', factor: 2 }, { at: 8644, do: 'pause', node: 'w5', ms: 2160 }] as Scenario['timeline'] })],
   // Exploration seed 83: a lagging view from 7.6 s still held at 19.4 s, beside a side the new partition split.
@@ -579,11 +582,15 @@ describe('the explanation is true for the configuration on screen (real runs)', 
           expect(Number(m[1])).toBeGreaterThan(Number(m[3]));
           expect(zh).toContain('用越来越高的提案编号开始第一阶段');
         }
-        const why = /Why a new leader: (s\d+), cut off from leader (s\d+)/.exec(en);
+        const why = /Why a new leader: (s\d+), cut off from leader (s\d+)(?: with (s\d+))?/.exec(en);
         if (why) {
           count('preempted');
-          const down = ix.notes.filter((n) => n.what === 'leaderStepDown' && n.node === why[2] && n.t <= t).at(-1);
-          expect(down && reunited(ix.net, why[1], why[2], down.t), `${r.label} @${t}`).toBe(true);
+          const [, by, leader, carrier] = why;
+          if (carrier) count('promised');
+          const down = ix.notes.filter((n) => n.what === 'leaderStepDown' && n.node === leader && n.t <= t).at(-1);
+          expect(down && reunited(ix.net, carrier ?? by, leader, down.t), `${r.label} @${t}`).toBe(true);
+          // The acceptor the caption says brought the ballot back is the one whose answer deposed the leader.
+          expect(down && 'from' in down.data ? down.data.from : undefined, `${r.label} @${t}: ${en}`).toBe(carrier ?? by);
           expect(zh).toContain('为什么换了领导者');
         }
         return;
@@ -614,6 +621,8 @@ describe('the explanation is true for the configuration on screen (real runs)', 
         const down = ix.notes.filter((n) => n.what === 'leaderStepDown' && n.node === leader && n.t <= t).at(-1)!;
         expect(down, `${r.label} @${t}`).toBeDefined();
         expect(reunited(ix.net, carrier ?? by, leader, down.t), `${r.label} @${t}: ${en}`).toBe(true);
+        // The one the caption says brought the term back is the one whose message the leader saw it in.
+        expect('from' in down.data ? down.data.from : undefined, `${r.label} @${t}: ${en}`).toBe(carrier ?? by);
         if (carrier) {
           count('carried');
           const stood = ix.notes.filter((n) => n.what === 'electionStarted' && n.node === by && n.t <= down.t).at(-1)!;
@@ -629,7 +638,7 @@ describe('the explanation is true for the configuration on screen (real runs)', 
         expect(preVote, r.label).toBe(true);
       }
     });
-    for (const k of ['climbing', 'above', 'deposed', 'carried', 'preVote', 'ballots', 'preempted']) expect(seen.get(k) ?? 0, k).toBeGreaterThan(0);
+    for (const k of ['climbing', 'above', 'deposed', 'carried', 'preVote', 'ballots', 'preempted', 'promised']) expect(seen.get(k) ?? 0, k).toBeGreaterThan(0);
     // With PreVote the lone follower deposes no one: one election in the whole run.
     const pv = runs.find((r) => r.label === 'raft, a follower cut off alone, PreVote')!;
     expect(indexOf(pv.sim).notes.filter((n) => n.what === 'leaderElected')).toHaveLength(1);

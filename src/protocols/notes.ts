@@ -16,7 +16,11 @@ export interface NoteData {
   // Raft (and Kafka's controller for leaderElected)
   electionStarted: { term: number };
   leaderElected: { term: number; partition?: number; clean?: boolean };
-  leaderStepDown: { term: number };
+  /**
+   * `term`: Raft's new term, Paxos's own ballot; `from`: the server whose message carried the higher
+   * term or ballot (none: CheckQuorum); `seen`: Paxos's higher ballot.
+   */
+  leaderStepDown: { term: number; from?: NodeId; seen?: number };
   commit: { index: number };
   entryOverwritten: { index: number; count: number };
   updateAbandoned: { seq: number };

@@ -24,53 +24,48 @@ export interface Deposed {
   term: number;
   at: number;
   /**
-   * Raft: the server that brought the term back, where it is not `by` — cut off beside `by`, it took
-   * the term from `by`'s vote requests and reached the leader while `by` stayed cut off.
+   * The server whose message brought the term (Raft) or ballot (Paxos) back, where it is not `by`:
+   * cut off beside `by`, it took the term from `by`'s vote requests (promised `by`'s ballots) and
+   * reached the leader while `by` stayed cut off.
    */
   carrier?: NodeId;
 }
 
 /**
- * The newest step-down at or before `before` that a rejoining server caused (null: none). Raft's
- * note carries the higher term the leader saw; Paxos's the leader's own ballot, so there the rival
- * is the newest higher ballot started by a server cut off from the leader.
+ * The newest step-down at or before `before` that a rejoining server caused (null: none). The note
+ * names the server whose message showed the leader the higher term or ballot (`from`) and that term
+ * or ballot. The rival is the newest candidacy at it by a server cut off from the leader: `from` itself, or a
+ * server `from` stood beside, cut off with it (exploration seed 815: s2 stood for term 11 with s4
+ * beside it; s4 rejoined s1 at 3.82 s while s2 stayed cut off, and the caption said s2 had reached
+ * s1).
  */
 export function deposedByRejoin(st: ExplainState, protocol: 'raft' | 'paxos', before = st.t): Deposed | null {
   const down = st.lastNote('leaderStepDown', (n) => n.t <= before);
   if (!down?.node) return null;
   const leader = down.node;
+  const from = 'from' in down.data && typeof down.data.from === 'string' ? down.data.from : null;
+  if (from === null) return null; // CheckQuorum, a lost majority: no one's term deposed it
   // The election that made it leader, with no other leader elected between it and the step-down.
   const won = st.lastNote('leaderElected', (n) => n.t <= down.t);
   const leaderTerm = won ? termOf(won) : null;
   if (!won || won.node !== leader || leaderTerm === null) return null;
-  const seen = protocol === 'raft' ? termOf(down) : null;
-  if (protocol === 'raft' && (seen === null || seen <= leaderTerm)) return null;
+  const seen = protocol === 'raft' ? termOf(down) : 'seen' in down.data && typeof down.data.seen === 'number' ? down.data.seen : null;
+  if (seen === null || seen <= leaderTerm) return null;
+  const apart = (t: number, a: NodeId, b: NodeId): boolean => st.netFaultDuring(t, t, [a, b]);
+  // A candidacy at the term or ballot seen, while cut off from the leader.
   const stood = (n: NoteEvent): boolean => {
     const term = termOf(n);
-    return n.t <= down.t && n.node !== undefined && n.node !== leader && term !== null && (seen !== null ? term === seen : term > leaderTerm);
+    return n.t <= down.t && n.node !== undefined && n.node !== leader && term === seen && apart(n.t, n.node, leader);
   };
-  const reaches = (id: NodeId): boolean => !st.netFaultDuring(down.t, down.t, [id, leader]);
-  // The rival is one the leader can reach again at the step-down. Servers cut off together share
-  // a term: one that only answered the candidate's vote requests takes it and may carry it back
-  // alone (exploration seed 815: s2 stood for term 11 with s4 beside it; s4 rejoined s1 at 3.82 s
-  // while s2 stayed cut off, and the caption said s2 had reached s1).
-  let rival = st.lastNote('electionStarted', (n) => stood(n) && reaches(n.node!));
-  let carrier: NodeId | undefined;
-  if (!rival && protocol === 'raft') {
-    rival = st.lastNote('electionStarted', stood);
-    const from = rival?.node;
-    if (!from) return null;
-    const beside = st.servers.map((x) => x.id).filter((id) => id !== leader && id !== from && reaches(id) && !st.netFaultDuring(rival!.t, rival!.t, [id, from]) && st.netFaultDuring(rival!.t, rival!.t, [id, leader]));
-    if (beside.length !== 1) return null; // which of several brought the term back is not in the record
-    carrier = beside[0];
-  }
+  const own = st.lastNote('electionStarted', (n) => stood(n) && n.node === from);
+  const rival = own ?? st.lastNote('electionStarted', (n) => stood(n) && !apart(n.t, n.node!, from) && apart(n.t, from, leader));
   const term = rival ? termOf(rival) : null;
   if (!rival?.node || term === null) return null;
   const by = rival.node;
-  // Its term rose while it could not reach the leader, and that candidacy never won.
-  if (!st.netFaultDuring(rival.t, rival.t, [by, leader])) return null;
-  if (st.lastNote('leaderElected', (n) => n.node === by && termOf(n) === term)) return null;
-  return { leader, leaderTerm, by, term, at: down.t, ...(carrier ? { carrier } : {}) };
+  // No one won that term: a term a majority elected someone in is a real election's, not one a
+  // cut-off server raised alone.
+  if (st.lastNote('leaderElected', (n) => n.t <= down.t && termOf(n) === term)) return null;
+  return { leader, leaderTerm, by, term, at: down.t, ...(by !== from ? { carrier: from } : {}) };
 }
 
 /**
@@ -93,6 +88,11 @@ export function leaderlessWhy(st: ExplainState, protocol: 'raft' | 'paxos'): Sen
 
 /** Why the servers are electing (or elected) again: a step-down the rejoining server caused. */
 export function deposedWhy(d: Deposed, protocol: 'raft' | 'paxos'): Sentence {
+  if (protocol === 'paxos' && d.carrier)
+    return S(
+      `${d.by}, cut off from leader ${d.leader} with ${d.carrier}, kept timing out and starting phase 1 with ever higher ballots that no majority answered (${d.term} by then); ${d.carrier} promised them, and once ${d.carrier} could reach ${d.leader} again, ${d.leader} (ballot ${d.leaderTerm}) saw the higher ballot in ${d.carrier}'s answer and stepped down at ${secs(d.at)} s, though it had not failed. Acceptors here promise any higher ballot: this Multi-Paxos has no leader lease or pre-vote check to stop a server that was cut off from deposing the leader.`,
+      `${d.by} 与 ${d.carrier} 一起和领导者 ${d.leader} 隔开后不断超时，用越来越高的提案编号开始第一阶段，却没有多数派回应（那时已到 ${d.term}）；${d.carrier} 对这些提案编号作了承诺，等 ${d.carrier} 重新连上 ${d.leader}，${d.leader}（提案编号 ${d.leaderTerm}）在 ${d.carrier} 的回复里看到更高的提案编号，于 ${secs(d.at)} 秒下台，尽管它并没有出故障。这里的接受者对任何更高的提案编号都会承诺：这个 Multi-Paxos 没有领导者租约或预投票检查，挡不住被隔开过的服务器罢黜领导者。`,
+    );
   if (protocol === 'paxos')
     return S(
       `${d.by}, cut off from leader ${d.leader}, kept timing out and starting phase 1 with ever higher ballots that no majority answered (${d.term} by then); once the two could talk again, ${d.leader} (ballot ${d.leaderTerm}) saw that higher ballot and stepped down at ${secs(d.at)} s, though it had not failed. Acceptors here promise any higher ballot: this Multi-Paxos has no leader lease or pre-vote check to stop a server that was cut off from deposing the leader.`,

@@ -25,7 +25,15 @@ export const notesEn: NoteTable = {
             : `${who} leads topic partition ${d.partition} (epoch ${d.term})`
           : `${who} elected leader for term ${d.term}`,
   leaderStepDown: (d, who, v) =>
-    v === 'paxos' ? `${who} steps down (ballot ${d.term})` : v === 'zab' ? `${who} stops leading (epoch ${d.term})` : `${who} steps down (term ${d.term})`,
+    v === 'paxos'
+      ? d.from
+        ? `${who} steps down (ballot ${d.term}): ${d.from}'s message showed a higher ballot`
+        : `${who} steps down (ballot ${d.term})`
+      : v === 'zab'
+        ? `${who} stops leading (epoch ${d.term})`
+        : d.from
+          ? `${who} steps down: ${d.from}'s message carried term ${d.term}`
+          : `${who} steps down (term ${d.term})`,
   commit: (d, who, v) =>
     v === 'paxos'
       ? `${who} learns slots up to ${d.index} chosen`

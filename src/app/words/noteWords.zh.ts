@@ -25,7 +25,15 @@ export const notesZh: NoteTable = {
             : `${who} 成为主题分区 ${d.partition} 的领导者（纪元 ${d.term}）`
           : `${who} 当选任期 ${d.term} 的领导者`,
   leaderStepDown: (d, who, v) =>
-    v === 'paxos' ? `${who} 退位（提案编号 ${d.term}）` : v === 'zab' ? `${who} 不再担任领导者（纪元 ${d.term}）` : `${who} 退位（任期 ${d.term}）`,
+    v === 'paxos'
+      ? d.from
+        ? `${who} 退位（提案编号 ${d.term}）：${d.from} 的消息里有更高的提案编号`
+        : `${who} 退位（提案编号 ${d.term}）`
+      : v === 'zab'
+        ? `${who} 不再担任领导者（纪元 ${d.term}）`
+        : d.from
+          ? `${who} 退位：${d.from} 的消息带来了任期 ${d.term}`
+          : `${who} 退位（任期 ${d.term}）`,
   commit: (d, who, v) =>
     v === 'paxos'
       ? `${who} 得知第 ${d.index} 个槽位及之前都已选定`

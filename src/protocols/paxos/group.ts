@@ -97,7 +97,7 @@ export class PaxosGroup {
     const wasProposing = s.v.role !== 'follower';
     const reply = onPrepare(s, req);
     if (reply.ok) {
-      if (wasProposing && req.ballot > s.v.ballot) this.stepDown(s);
+      if (wasProposing && req.ballot > s.v.ballot) this.stepDown(s, from, req.ballot);
       if (proposerOf(req.ballot, this.ctx.servers) !== s.v.leaderId) s.v.leaderId = null;
       this.resetElectionTimer(s); // give the candidate its chance, as a Raft vote does
     }
@@ -130,13 +130,14 @@ export class PaxosGroup {
     this.ctx.setTimer(s.id, this.cfg.heartbeatMs, 'heartbeat', s.v.ballot);
   }
 
-  private stepDown(s: Server): void {
+  /** `from`'s message showed the higher ballot `seen`. */
+  private stepDown(s: Server, from: NodeId, seen: number): void {
     const was = s.v.role;
     const ballot = s.v.ballot;
     stepDown(s);
     s.x.pendingKeys.clear();
     s.x.reads = []; // clients retry elsewhere
-    if (was === 'leader') this.ctx.note('leaderStepDown', s.id, { term: ballot });
+    if (was === 'leader') this.ctx.note('leaderStepDown', s.id, { term: ballot, from, seen });
     this.resetElectionTimer(s);
   }
 
@@ -174,7 +175,7 @@ export class PaxosGroup {
 
   /** A message of a leader's ballot this server accepts: follow it, reset the timer, learn what it says is chosen. */
   private followLeader(s: Server, leader: NodeId, ballot: number, wasProposing: boolean, chosen: number): void {
-    if (wasProposing && ballot > s.v.ballot) this.stepDown(s);
+    if (wasProposing && ballot > s.v.ballot) this.stepDown(s, leader, ballot);
     if (s.v.role !== 'follower') return; // its own messages
     s.v.leaderId = leader;
     this.resetElectionTimer(s);
@@ -188,7 +189,7 @@ export class PaxosGroup {
 
   private onAcceptedMsg(s: Server, from: NodeId, reply: AcceptedReply): void {
     const r = onAcceptedReply(s, from, reply);
-    if (r === 'stepdown') return this.stepDown(s);
+    if (r === 'stepdown') return this.stepDown(s, from, reply.promised);
     if (r !== 'chosen') return;
     const p = s.v.pending.get(reply.slot)!;
     s.v.pending.delete(reply.slot);
@@ -229,7 +230,7 @@ export class PaxosGroup {
   private onHeartbeatReply(s: Server, from: NodeId, m: Extract<Msg, { t: 'hbr' }>): void {
     if (!m.ok) {
       s.v.maxSeen = Math.max(s.v.maxSeen, m.promised);
-      if (s.v.role === 'leader' && m.promised > s.v.ballot) this.stepDown(s);
+      if (s.v.role === 'leader' && m.promised > s.v.ballot) this.stepDown(s, from, m.promised);
       return;
     }
     if (s.v.role !== 'leader' || m.ballot !== s.v.ballot) return;

@@ -122,9 +122,9 @@ export class RaftGroup<E extends RaftEntry, M> extends RaftReplication<E, M> {
     this.advanceAndApply(s); // a one-server cluster commits on its own
   }
 
-  /** Called whenever a leader became a follower (higher term seen, or CheckQuorum). */
-  protected steppedDown(s: RaftServer<E, M>): void {
-    this.io.note('leaderStepDown', s.id, { term: s.p.currentTerm });
+  /** Called whenever a leader became a follower: a higher term in `from`'s message, or CheckQuorum (no `from`). */
+  protected steppedDown(s: RaftServer<E, M>, from?: NodeId): void {
+    this.io.note('leaderStepDown', s.id, from === undefined ? { term: s.p.currentTerm } : { term: s.p.currentTerm, from });
     s.x.pendingReads = []; // clients retry elsewhere
     s.x.inflight.clear();
     this.hooks.steppedDown?.(s);
@@ -140,7 +140,7 @@ export class RaftGroup<E extends RaftEntry, M> extends RaftReplication<E, M> {
     if (this.stickyVotes && disregardsVote(s, req, this.io.now() - s.x.lastHeardLeader, this.minTimeout)) return;
     const wasLeader = s.v.role === 'leader';
     const reply = handleRequestVote(s, req);
-    if (wasLeader && s.v.role !== 'leader') this.steppedDown(s);
+    if (wasLeader && s.v.role !== 'leader') this.steppedDown(s, from);
     if (reply.voteGranted) this.resetElectionTimer(s);
     this.io.send(s.id, from, 'vote', { t: 'rvr', ...reply } satisfies RaftRpc<E>, 0);
   }
@@ -148,7 +148,7 @@ export class RaftGroup<E extends RaftEntry, M> extends RaftReplication<E, M> {
   private onVoteReply(s: RaftServer<E, M>, from: NodeId, reply: VoteReply): void {
     const wasLeader = s.v.role === 'leader';
     const r = handleVoteReply(s, from, reply);
-    if (wasLeader && s.v.role !== 'leader') this.steppedDown(s);
+    if (wasLeader && s.v.role !== 'leader') this.steppedDown(s, from);
     if (r === 'won') this.winElection(s);
   }
 
@@ -163,7 +163,7 @@ export class RaftGroup<E extends RaftEntry, M> extends RaftReplication<E, M> {
         const wasLeader = s.v.role === 'leader';
         observeTerm(s, reply.term);
         s.x.preVotes = null;
-        if (wasLeader) this.steppedDown(s);
+        if (wasLeader) this.steppedDown(s, from);
       }
       return;
     }

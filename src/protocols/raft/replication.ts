@@ -46,7 +46,7 @@ export abstract class RaftReplication<E extends RaftEntry, M> {
   /** A fresh randomised election deadline (the group's election timer). */
   protected abstract resetElectionTimer(s: RaftServer<E, M>): void;
   /** Called whenever a leader became a follower (higher term seen, or CheckQuorum). */
-  protected abstract steppedDown(s: RaftServer<E, M>): void;
+  protected abstract steppedDown(s: RaftServer<E, M>, from?: NodeId): void;
 
   protected newEntry(e: Omit<E, 'uid'>): E {
     return { ...e, uid: ++this.uidSeq } as E;
@@ -97,7 +97,7 @@ export abstract class RaftReplication<E extends RaftEntry, M> {
   protected onAppendEntries(s: RaftServer<E, M>, from: NodeId, m: Extract<RaftRpc<E>, { t: 'ae' }>): void {
     const wasLeader = s.v.role === 'leader';
     const out = handleAppendEntries(s, m);
-    if (wasLeader && s.v.role !== 'leader') this.steppedDown(s);
+    if (wasLeader && s.v.role !== 'leader') this.steppedDown(s, from);
     if (out.fromLeader) {
       s.x.lastHeardLeader = this.io.now();
       s.x.preVotes = null;
@@ -119,7 +119,7 @@ export abstract class RaftReplication<E extends RaftEntry, M> {
   protected onAppendReply(s: RaftServer<E, M>, from: NodeId, m: Extract<RaftRpc<E>, { t: 'aer' }>): void {
     const wasLeader = s.v.role === 'leader';
     const r = handleAppendReply(s, from, m);
-    if (wasLeader && s.v.role !== 'leader') return this.steppedDown(s);
+    if (wasLeader && s.v.role !== 'leader') return this.steppedDown(s, from);
     if (s.v.role !== 'leader' || m.term !== s.p.currentTerm) return;
     const x = s.x;
     const inf = x.inflight.get(from);
