@@ -34,17 +34,17 @@ export interface Deposed {
 /**
  * The newest step-down at or before `before` that a rejoining server caused (null: none). The note
  * names the server whose message showed the leader the higher term or ballot (`from`) and that term
- * or ballot. The rival is the newest candidacy at it by a server cut off from the leader: `from` itself, or a
- * server `from` stood beside, cut off with it (exploration seed 815: s2 stood for term 11 with s4
- * beside it; s4 rejoined s1 at 3.82 s while s2 stayed cut off, and the caption said s2 had reached
- * s1).
+ * or ballot. The rival is the newest candidacy at it by a server cut off from the leader: `from`
+ * itself, or a server `from` stood beside, cut off with it (exploration seed 815: s2 stood for term
+ * 11 with s4 beside it; s4 rejoined s1 at 3.82 s while s2 stayed cut off, and the caption said s2
+ * had reached s1).
  */
 export function deposedByRejoin(st: ExplainState, protocol: 'raft' | 'paxos', before = st.t): Deposed | null {
   const down = st.lastNote('leaderStepDown', (n) => n.t <= before);
   if (!down?.node) return null;
   const leader = down.node;
   const from = 'from' in down.data && typeof down.data.from === 'string' ? down.data.from : null;
-  if (from === null) return null; // CheckQuorum, a lost majority: no one's term deposed it
+  if (from === null) return null; // CheckQuorum: no one's term deposed it
   // The election that made it leader, with no other leader elected between it and the step-down.
   const won = st.lastNote('leaderElected', (n) => n.t <= down.t);
   const leaderTerm = won ? termOf(won) : null;

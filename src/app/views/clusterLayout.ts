@@ -17,7 +17,9 @@ export function innerOrder(a: NodeId, b: NodeId): number {
  * goes on the right and the rest on the left, none on the vertical centre line, so a drag across
  * the middle splits the servers too (Raft: {w0, w1, s0, s1} | {w2, w3, s2, s3, s4}). On an
  * ellipse, no three servers are in a line, so every server↔server edge is its own line (a row
- * drew s0↔s4 through s1…s3). Every label sits beside its glyph, on the outside.
+ * drew s0↔s4 through s1…s3). Every label sits beside its glyph, on the outside. Where a partition
+ * crowds three or more servers onto one side's arc, they may stand in a zigzag of rows instead
+ * (see the end).
  */
 export function clusterLayout(
   workers: readonly NodeId[],

@@ -182,7 +182,7 @@ export function serverLabelFit(
   // s3's "term 1" cleared w11's glyph but ran into its progress ring.
   const glyphBoxes = glyphs.filter((g) => pos.has(g)).map((g) => ({ id: g, box: glyphAt(pos.get(g)!, ringed.has(g) ? r + PROGRESS_RING_OUT : r) }));
   // Any server may lead: where asked, its leader ring and the crown above it are in the way too
-  // (clusterLayout's zigzag, whose rows stand a crown's height apart).
+  // (clusterLayout compares its placements so, and draws its zigzag's rows a crown's height apart).
   if (leaderMarks)
     for (const id of ids) {
       const p = pos.get(id)!;
