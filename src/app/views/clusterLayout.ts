@@ -143,7 +143,7 @@ export function clusterLayout(
   // Servers crowded on one side (a partition puts four of five on the left) would write their
   // labels over each other and over their neighbours' glyphs: there a server's term line goes,
   // then both lines (serverLabelFit), each server as its own room allows.
-  type Fit = { fit: Map<NodeId, ServerLabels>; score: number; r: number; pos: Map<NodeId, Pt>; side: Map<NodeId, -1 | 1> };
+  type Fit = { fit: Map<NodeId, ServerLabels>; score: () => number; r: number; pos: Map<NodeId, Pt>; side: Map<NodeId, -1 | 1> };
   // What a placement labels (full 2, version 1): `fit` as the arc has always drawn it; `score`
   // counting every server's leader ring and crown as in the way (any of them may lead), so that
   // two placements compare on what they leave clear once a leader is drawn.
@@ -154,11 +154,14 @@ export function clusterLayout(
     nodeR = Math.max(4, Math.min(nodeR, (nearest(pos) - GLYPH_GAP) / 2));
     // Servers are squares: diagonal neighbours (the zigzag's) need their corners apart too.
     if (zigzag) nodeR = Math.max(4, Math.min(nodeR, (squareGap(inner, pos) - GLYPH_GAP) / 2));
+    // The placement as it stands: the next one moves `pos`, `side` and `nodeR`.
+    const at = { pos: new Map(pos), side: new Map(side), r: nodeR };
     const fitWith = (marks: boolean): Map<NodeId, ServerLabels> =>
-      serverLabelFit(inner, pos, side, nodeR, textScale, { full: labelW.server, version: labelW.version }, [...workers, ...inner], labels, new Set(workers), marks);
-    const strict = fitWith(true);
-    const score = [...strict.values()].reduce((a, m) => a + (m === 'full' ? 2 : m === 'version' ? 1 : 0), 0);
-    return { fit: zigzag ? strict : fitWith(false), score, r: nodeR, pos: new Map(pos), side: new Map(side) };
+      serverLabelFit(inner, at.pos, at.side, at.r, textScale, { full: labelW.server, version: labelW.version }, [...workers, ...inner], labels, new Set(workers), marks);
+    const fit = fitWith(zigzag);
+    const count = (f: Map<NodeId, ServerLabels>): number => [...f.values()].reduce((a, m) => a + (m === 'full' ? 2 : m === 'version' ? 1 : 0), 0);
+    // The strict count is wanted only where placements are compared (a crowded arc).
+    return { fit, score: () => count(zigzag ? fit : fitWith(true)), ...at };
   };
   // Without labels the servers may spread to the workers' glyphs, less the leader's ring.
   const bare = Math.max(nodeR * 2, hasWorkers ? workerEdge - 4 - nodeR * 1.5 : width / 2 - nodeR * 1.5 - 6);
@@ -173,7 +176,7 @@ export function clusterLayout(
   const arcCrowded = best.r < workerR - 0.5 || inner.some((id) => best.fit.get(id) === 'none');
   if (inner.length >= 4 && wanted !== 'none' && arcCrowded) {
     const zig = fitAt(wanted, true);
-    const gain = zig.score - best.score;
+    const gain = zig.score() - best.score();
     if (gain > 0 || (gain === 0 && zig.r > best.r + 0.5)) best = zig;
   }
   for (const [id, p] of best.pos) pos.set(id, p);
