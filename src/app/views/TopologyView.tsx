@@ -4,14 +4,14 @@ import { setAttr } from './d3quiet';
 import type { Action, NodeId } from '../../sim/types';
 import type { Lang } from '../i18n/lang';
 import { colourOf, kindColour, kindSymbol, kindSymbolPath, messageColours } from '../palette';
-import { roleOf, termOf, versionOf } from '../words/nodeWords';
+import { roleOf, termOf } from '../words/nodeWords';
 import { hiddenByRivals, topologyLayout, type Pt, type TopologyLayout } from './geometry';
 import { directedSegment, flightFraction, groupsFromDrop, lerpSeg } from './topologyMath';
 import { outOf } from './nodeLabels';
 import { timed, useCssValues, useDraw, useFontSize, useReducedMotion, useSize, useTheme, type FrameSource } from './hooks';
 import { drawMovingParts, type DropGlyph, type FlightDot, type ProgressArc } from './topologyMoving';
 import { DIR_OFFSET, drawLinks, linksKeyOf } from './topologyLinks';
-import { drawNodes, enterNode, labelRoom, type NodeDatum } from './topologyNodes';
+import { drawNodes, enterNode, labelledVersions, labelRoom, type NodeDatum } from './topologyNodes';
 import { applyRoving, onRovingKey } from './topologyRoving';
 import type { Simulation } from '../../engine/simulation';
 import { dropsNear, messageById } from './drops';
@@ -200,13 +200,7 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
       // The labels' room follows the type, the language and the protocol's word for a term (term,
       // epoch, ballot: the servers' facts from the run's start), measured with the layout only.
       // Each node's version as labelled; the longest sets the labels' room (laid out again when it gains a digit).
-      const shown = new Map<NodeId, number>();
-      let digits = 3;
-      for (const n of nodes) {
-        const v = versionOf(n, metrics?.nodes[n.id]?.version);
-        shown.set(n.id, v);
-        digits = Math.max(digits, String(v).length);
-      }
+      const { shown, digits } = labelledVersions(nodes, (id) => metrics?.nodes[id]?.version);
       const layKey = `${width}x${height}|${groupsKey}|${fs}|${lang}|${css.font}|${css['--mono']}|${digits}`;
       if (layMemo.current?.roster !== roster || layMemo.current.key !== layKey) {
         const labelW = labelRoom(nodes, lang, fs, css.font, css['--mono'], digits);

@@ -3,7 +3,7 @@ import './d3quiet';
 import type { NodeState } from '../../engine/index/runState';
 import type { Action, NodeId, NodeRole } from '../../sim/types';
 import type { Lang } from '../i18n/lang';
-import { consensusRoleOf, nodeLines, termWord, type DataRole, type WordsContext } from '../words/nodeWords';
+import { consensusRoleOf, nodeLines, termWord, versionOf, type DataRole, type WordsContext } from '../words/nodeWords';
 import { CLOCK_BADGE, type LabelRoom, type Pt, type TopologyLayout } from './geometry';
 import { CROWN_BASE, LEADER_RING_OUT } from './layoutBasics';
 import { idFontPx, nodeHitRect, textOn } from './topologyMath';
@@ -268,13 +268,15 @@ export function drawNodes(drawn: NodeSel, f: NodesFrame): void {
  * version, backend, term, slow factor: a speech-input user says what they see, WCAG 2.5.3),
  * then its role and state in words.
  */
-function nodeLabel(d: NodeDatum, lang: Lang, showBackend: boolean): string {
-  const shown = [d.id, `v${d.version}`];
+/** What the glyph and its labels say, in words: a coordination server, as drawn, has no version (its revision is a zxid, not parameters) but leads or follows. */
+export function nodeLabel(d: NodeDatum, lang: Lang, showBackend: boolean): string {
+  const shown = d.node.role === 'coord' ? [d.id] : [d.id, `v${d.version}`];
   if (d.isWorker && showBackend && d.backend) shown.push(d.backend);
   if (!d.isWorker && d.term !== null) shown.push(`${termWord(d.node, lang)} ${d.term}`);
   if (d.node.slowFactor > 1) shown.push(`×${fmtFactor(d.node.slowFactor)}`);
   const state: string[] = [];
-  if (d.role === 'leader' || d.role === 'candidate' || d.role === 'follower') state.push(vs(lang, d.role));
+  const consensus = consensusRoleOf(d.node);
+  if (consensus) state.push(vs(lang, consensus));
   if (d.node.failed !== undefined) state.push(vs(lang, 'failed'));
   else if (!d.node.up) state.push(vs(lang, 'crashed'));
   if (d.node.paused !== undefined) state.push(vs(lang, 'paused'));
@@ -304,4 +306,21 @@ export function labelRoom(nodes: readonly NodeState[], lang: Lang, fs: number, s
   let server = version;
   for (const n of nodes) if (n.role !== 'worker') server = Math.max(server, measuredWidth(`${termWord(n, lang)} 8`, 0.8 * rem, mono || sans));
   return { worker: Math.ceil(Math.max(version, measuredWidth('webgpu', 0.8 * rem, sans))), server: Math.ceil(server), version: Math.ceil(version) };
+}
+
+/**
+ * Each node's version as its label says it (versionOf), and the most digits a drawn one has (at
+ * least 3): the labels' room follows it, laid out again when a version gains a digit. A
+ * coordination server's revision is not drawn — a ZooKeeper zxid has ten digits or more, and
+ * counted it pushed the workers into the middle and shrank every glyph.
+ */
+export function labelledVersions(nodes: readonly NodeState[], sampled: (id: NodeId) => number | null | undefined): { shown: Map<NodeId, number>; digits: number } {
+  const shown = new Map<NodeId, number>();
+  let digits = 3;
+  for (const n of nodes) {
+    const v = versionOf(n, sampled(n.id));
+    shown.set(n.id, v);
+    if (n.role !== 'coord') digits = Math.max(digits, String(v).length);
+  }
+  return { shown, digits };
 }
