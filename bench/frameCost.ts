@@ -23,7 +23,7 @@ import { flag, has } from './args';
 
 const dist = resolve(flag('dist', 'dist'));
 const seconds = Number(flag('seconds', '5'));
-const query = flag('url', '?scenario=async-partition&autoplay=1&speed=1&backend=wasm&workers=4');
+const query = flag('url', '?scenario=async-partition&autoplay=1&speed=1&backend=wasm');
 const hide = has('hide') ? ['none', ...flag('hide', '').split(',').filter(Boolean)] : null;
 const reps = Number(flag('reps', '2'));
 const atMs = Number(flag('at-ms', '1500'));

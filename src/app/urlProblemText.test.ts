@@ -18,6 +18,9 @@ const every: UrlProblem[] = [
   { problem: 'unknown-builtin', param: 'scenario', value: 'nope', known: ['async-partition', 'raft-ps-majority'] },
   { problem: 'unknown-lesson', param: 'lesson', value: 'nope', known: ['cap-partition-choice', 'paxos-vs-2pc'] },
   { problem: 'unknown-variant', param: 'variant', value: 'nope', known: ['async'] },
+  { problem: 'unknown-param', param: 'sped', value: 'max', hint: 'speed' },
+  { problem: 'scenario-setting', param: 'workers', value: '8', setting: 'workers', onPage: true },
+  { problem: 'scenario-setting', param: 'seed', value: '7', setting: 'seed', onPage: false },
   { problem: 'hash-truncated' },
   { problem: 'hash-bad-char', char: '<', position: 1 },
   { problem: 'hash-not-utf8' },
@@ -40,6 +43,9 @@ describe('urlProblemText', () => {
       'scenario: no built-in scenario "nope" (built-ins: async-partition, raft-ps-majority)',
       'lesson: no lesson "nope" (lessons: cap-partition-choice, paxos-vs-2pc)',
       'variant: no variant "nope" (variants: async)',
+      'sped: the page has no such parameter — did you mean speed?',
+      "workers: the address cannot set a scenario's workers; use the page's control for it, or a scenario file (Open…)",
+      "seed: the address cannot set a scenario's seed; set it in a scenario file (Open…)",
       '#scenario: the encoded scenario is truncated',
       '#scenario: invalid character "<" at position 1',
       '#scenario: the decoded data is not UTF-8 text',
@@ -56,7 +62,9 @@ describe('urlProblemText', () => {
       // The parameter's name and the refused value stay as written: they are what the reader fixes.
       if ('param' in p) expect(zh.startsWith(`${p.param}：`)).toBe(true);
       else expect(zh.startsWith('#scenario：')).toBe(true);
-      if ('value' in p && p.problem !== 'no-act' && p.problem !== 'no-step') expect(zh).toContain(p.value);
+      // A parameter the page does not read is named; its value is not the mistake.
+      const valueNamed = p.problem !== 'no-act' && p.problem !== 'no-step' && p.problem !== 'unknown-param' && p.problem !== 'scenario-setting';
+      if ('value' in p && valueNamed) expect(zh).toContain(p.value);
     }
     expect(urlProblemText('zh', every[2])).toBe('lang：“fr”无效，只能是 en或zh');
     expect(urlProblemText('zh', every[9])).toBe('step：“one”这一幕只有第 1–2 步（N1、N2），没有“3”');
@@ -67,6 +75,14 @@ describe('urlProblemText', () => {
     expect(p.problems.map((x) => urlProblemText('en', x))).toEqual([
       'scenario: "__proto__" is not a scenario id (lowercase letters, digits and "-")',
       'lang: "constructor" is not en or zh',
+    ]);
+    // A misspelt parameter and a scenario's setting are named; a messenger's own (`from`, `utm_source`) is left alone.
+    const q = parseUrlParams('?scenario=raft-ps-majority&Speed=max&sped=2&Workers=8&learningrate=0.1&from=singlemessage&utm_source=x&fbclid=abc&role=teacher&room=K7QX2&key=k', '');
+    expect(q.problems.map((x) => urlProblemText('en', x))).toEqual([
+      'Speed: the page has no such parameter — did you mean speed?',
+      'sped: the page has no such parameter — did you mean speed?',
+      "Workers: the address cannot set a scenario's workers; use the page's control for it, or a scenario file (Open…)",
+      "learningrate: the address cannot set a scenario's learningRate; set it in a scenario file (Open…)",
     ]);
     const d = decodeScenarioHash('%3Cscript%3E');
     expect(d.ok ? '' : urlProblemText('en', d.problem)).toBe('#scenario: invalid character "%" at position 1');

@@ -38,6 +38,10 @@ export function urlProblemText(lang: Lang, p: UrlProblem): string {
       return s(lang, 'url_unknownLesson', { param: p.param, value: p.value, known: ids(lang, p.known) });
     case 'unknown-variant':
       return s(lang, 'url_unknownVariant', { param: p.param, value: p.value, known: ids(lang, p.known) });
+    case 'unknown-param':
+      return s(lang, 'url_unknownParam', { param: p.param, hint: p.hint });
+    case 'scenario-setting':
+      return s(lang, p.onPage ? 'url_scenarioSettingOnPage' : 'url_scenarioSetting', { param: p.param, setting: p.setting });
     case 'hash-truncated':
       return s(lang, 'url_hashTruncated', HASH);
     case 'hash-bad-char':

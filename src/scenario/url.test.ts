@@ -9,7 +9,11 @@ import {
   encodeScenarioHashCompressed,
   encodeScenarioHashShortest,
   parseUrlParams,
+  PAGE_PARAMS,
+  SCENARIO_SETTINGS,
 } from './url';
+import { fieldNamesOf } from './issues';
+import { scenarioSchema } from './schema';
 import { readFileSync } from 'node:fs';
 
 const scenarioJson = readFileSync(new URL('../../public/scenarios/async-partition.json', import.meta.url), 'utf8');
@@ -173,5 +177,29 @@ describe('parseUrlParams', () => {
     expect(parseUrlParams('', '', { lang: 'zh' }).lang).toBe('zh');
     expect(parseUrlParams('lang=en', '', { lang: 'zh' }).lang).toBe('en');
     expect(parseUrlParams('lang=xx', '', { lang: 'zh' }).lang).toBe('zh');
+  });
+});
+
+describe('parameters the page does not read', () => {
+  it("names a scenario's setting only by a field a scenario file really has, and none the page reads", () => {
+    const fields = fieldNamesOf(scenarioSchema);
+    for (const k of SCENARIO_SETTINGS) expect(fields.has(k), k).toBe(true);
+    for (const k of PAGE_PARAMS) expect((SCENARIO_SETTINGS as readonly string[]).includes(k), k).toBe(false);
+  });
+
+  it('reports a misspelt parameter with the one meant, and a setting with where it is set; keeps every default', () => {
+    const p = parseUrlParams('?scenario=async-partition&spede=max&lnag=zh&workers=16&seed=3', '');
+    expect(p.problems).toEqual([
+      { problem: 'unknown-param', param: 'spede', value: 'max', hint: 'speed' },
+      { problem: 'unknown-param', param: 'lnag', value: 'zh', hint: 'lang' },
+      { problem: 'scenario-setting', param: 'workers', value: '16', setting: 'workers', onPage: true },
+      { problem: 'scenario-setting', param: 'seed', value: '3', setting: 'seed', onPage: false },
+    ]);
+    expect([p.scenarioId, p.speed, p.lang]).toEqual(['async-partition', 1, 'en']);
+  });
+
+  it("leaves alone what a messenger, a newsletter or an ad adds to a shared link, and the live room's own", () => {
+    const p = parseUrlParams('?scenario=async-partition&from=singlemessage&isappinstalled=0&utm_source=news&utm_medium=email&fbclid=IwAR0&gclid=x&spm=a2c&room=K7QX2&role=teacher&key=abc', '');
+    expect(p.problems).toEqual([]);
   });
 });

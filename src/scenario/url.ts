@@ -8,6 +8,7 @@
 
 import type { Lang } from './i18n';
 import type { HashProblem, UrlProblem } from './urlProblems';
+import { makeSuggester } from './issues';
 
 export type DecodeResult = { ok: true; json: string } | { ok: false; problem: HashProblem };
 
@@ -241,7 +242,41 @@ export function parseUrlParams(search: string, hash: string, defaults: Partial<U
     if ((backends as readonly string[]).includes(b)) out.backend = b as BackendChoice;
     else out.problems.push({ problem: 'not-choice', param: 'backend', value: backend, choices: backends });
   }
+  for (const [name, value] of q) {
+    const p = strangerParam(name, value);
+    if (p) out.problems.push(p);
+  }
   return out;
+}
+
+/** Every parameter a page address may carry (the live room's `room`, `role` and `key` too). */
+export const PAGE_PARAMS = ['scenario', 'lesson', 'step', 'variant', 'mode', 'autoplay', 'speed', 'lang', 'backend', 'at', 'present', 'lessons', 'room', 'role', 'key'] as const;
+/**
+ * A scenario's settings (schema.ts, setupSchemas.ts) that a reader may try to set in the address
+ * (`workers=8`): set on the page or in a scenario file instead.
+ */
+export const SCENARIO_SETTINGS = [
+  ...['seed', 'durationMs', 'cluster', 'model', 'compute', 'network', 'strategy', 'coordination', 'security', 'timeline', 'expect'],
+  ...['workers', 'servers', 'brokers', 'coord'],
+  ...['dataset', 'hidden', 'batchSize', 'learningRate', 'samples', 'noise'],
+  ...['stepMs', 'jitter', 'latencyMs', 'jitterMs', 'bandwidthMbps', 'loss', 'duplicate'],
+] as const;
+/** The settings the page's own form changes (Workers, Strategy, Dataset). */
+const ON_PAGE: ReadonlySet<string> = new Set(['workers', 'strategy', 'dataset']);
+const suggestParam = makeSuggester(PAGE_PARAMS);
+
+/**
+ * A parameter the page does not read, where it looks meant for the page: a misspelt one (`sped`,
+ * `Speed`) or a scenario's setting. Any other is left alone — a link passed through a messenger or
+ * a newsletter gains parameters of theirs (`from`, `utm_source`, `fbclid`) that are not the
+ * reader's mistake.
+ */
+function strangerParam(name: string, value: string): UrlProblem | null {
+  if ((PAGE_PARAMS as readonly string[]).includes(name)) return null;
+  const setting = SCENARIO_SETTINGS.find((k) => k.toLowerCase() === name.toLowerCase());
+  if (setting) return { problem: 'scenario-setting', param: name, value, setting, onPage: ON_PAGE.has(setting) };
+  const hint = suggestParam(name);
+  return hint ? { problem: 'unknown-param', param: name, value, hint } : null;
 }
 
 export function parseSpeed(s: string): Speed | Extract<UrlProblem, { param: 'speed' }> {

@@ -24,6 +24,13 @@ export type UrlProblem =
   /** `?lesson=` names no built-in at all: `known` are the lessons. */
   | { problem: 'unknown-lesson'; param: 'lesson'; value: string; known: readonly string[] }
   | { problem: 'unknown-variant'; param: 'variant'; value: string; known: readonly string[] }
+  /** A parameter the page does not read, spelt close to one it does (`hint`). */
+  | { problem: 'unknown-param'; param: string; value: string; hint: string }
+  /**
+   * A scenario's setting (`workers`), which the address does not set: `setting` is its name in a
+   * scenario file; `onPage`, whether the page's form changes it too.
+   */
+  | { problem: 'scenario-setting'; param: string; value: string; setting: string; onPage: boolean }
   | HashProblem;
 
 /** The `#scenario=` value cannot be decoded (before any JSON or schema check). */
