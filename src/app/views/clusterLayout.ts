@@ -1,5 +1,5 @@
 import type { NodeId } from '../../sim/types';
-import { serverLabelFit, type ServerLabels } from './nodeLabels';
+import { crownsBelow, serverLabelFit, type ServerLabels } from './nodeLabels';
 import { COLUMN_EDGE, GLYPH_GAP, PROGRESS_RING_OUT, R_FLOOR, columnRadius, nearest, nodeIndex, squareGap, type LabelRoom, type Pt, type TopologyLayout } from './layoutBasics';
 
 /** Brokers first (the log everyone writes to), then servers / PS replicas, each by number. */
@@ -190,5 +190,7 @@ export function clusterLayout(
   // Two label lines need ~30 px; closer than that, workers keep only their version. A staggered
   // column labels every k-th worker, k rows apart.
   const spacing = rowGapOf(perColumn);
-  return { pos, cx, cy, rx: xCol, ry: Math.max(h / 2 - yPad, 1), nodeR, side, kind: 'cluster', dense: spacing * stagger < 2 * nodeR + 8 || stagger > 1, rowGap: spacing, unlabelled, termless, labelOut: new Map(), textScale };
+  // Any server may lead: where its crown above would sit on a neighbour, it goes under the glyph.
+  const crownBelow = crownsBelow(inner, pos, nodeR, textScale, new Set(workers), top + h);
+  return { pos, cx, cy, rx: xCol, ry: Math.max(h / 2 - yPad, 1), nodeR, side, kind: 'cluster', dense: spacing * stagger < 2 * nodeR + 8 || stagger > 1, rowGap: spacing, unlabelled, termless, crownBelow, labelOut: new Map(), textScale };
 }

@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hiddenByRivals, labelsApart, topologyLayout } from './geometry';
 import { convexHull, directedSegment, flightFraction, groupsFromDrop, idFontPx, lerpSeg, nodeHitRect, pairLinks, textOn } from './topologyMath';
-import { labelPlacement, nodeHitBox, placedLabelBox } from './nodeLabels';
-import { PROGRESS_RING_OUT, estimatedRoom } from './layoutBasics';
+import { crownBox, labelPlacement, nodeHitBox, overlap, placedLabelBox } from './nodeLabels';
+import { LEADER_RING_OUT, PROGRESS_RING_OUT, estimatedRoom } from './layoutBasics';
 
 const four = ['w0', 'w1', 'w2', 'w3'].map((id) => ({ id, role: 'worker' as const }));
 
@@ -150,6 +150,51 @@ describe('cluster layout (several servers or brokers)', () => {
     expect(topologyLayout(nodes, 700, 300, 0, undefined, undefined, 1.6).termless.size).toBe(0);
     // The offsets scale too: a label beside a glyph starts 8 px of type away from it.
     expect(labelPlacement({ x: 1, y: 0 }, 20, true, 1.6)).toMatchObject({ x: 20 + 8 * 1.6, yBackend: 14 * 1.6 });
+  });
+  it("a leader's crown goes under its glyph where above it would sit on another node, never onto one (ZooKeeper: c0's crown sat on s0's square)", () => {
+    const role = (id: string) => (id[0] === 'w' ? 'worker' : id[0] === 'c' ? 'coord' : id[0] === 'b' ? 'broker' : 'server') as 'worker' | 'server';
+    const rosters = [
+      ['w0', 'w1', 'w2', 'w3', 's0', 'c0', 'c1', 'c2'],
+      ['w0', 'w1', 'w2', 'w3', 's0', 's1', 's2', 's3', 's4'],
+      ['w0', 'w1', 'w2', 'w3', 's0', 'b0', 'b1', 'b2'],
+      ['w0', 'w1', 'w2', 'w3', 'w4', 'w5', 'c0', 'c1', 'c2'],
+    ];
+    let below = 0;
+    for (const ids of rosters)
+      for (const [w, h, k] of [
+        [466, 150, 14 / 15],
+        [392, 145, 15.861 / 15],
+        [392, 110, 1],
+        [640, 260, 1.2],
+      ] as const) {
+        const lay = topologyLayout(ids.map((id) => ({ id, role: role(id) })), w, h, 0, undefined, undefined, k);
+        const R = lay.nodeR;
+        const box = (id: string, e: number) => ({ x0: lay.pos.get(id)!.x - e, x1: lay.pos.get(id)!.x + e, y0: lay.pos.get(id)!.y - e, y1: lay.pos.get(id)!.y + e });
+        for (const id of ids.filter((x) => x[0] !== 'w')) {
+          const p = lay.pos.get(id)!;
+          const under = lay.crownBelow?.has(id) ?? false;
+          const c = crownBox(R, k, under);
+          const crown = { x0: p.x + c.x0, x1: p.x + c.x1, y0: p.y + c.y0, y1: p.y + c.y1 };
+          const hitsAt = (b: typeof crown) => ids.filter((o) => o !== id && overlap(b, box(o, R + (o[0] === 'w' ? PROGRESS_RING_OUT : LEADER_RING_OUT))));
+          const where = `${ids.join(',')} at ${w}×${h}: ${id}'s crown`;
+          if (under) {
+            // Under the glyph only where it is clear there and inside the panel…
+            below++;
+            expect(hitsAt(crown), where).toEqual([]);
+            expect(crown.y1).toBeLessThanOrEqual(h);
+          } else if (hitsAt(crown).length > 0) {
+            // …and wherever above is not clear but under would be.
+            const u = crownBox(R, k, true);
+            const alt = { x0: p.x + u.x0, x1: p.x + u.x1, y0: p.y + u.y0, y1: p.y + u.y1 };
+            expect(hitsAt(alt).length > 0 || alt.y1 > h, where).toBe(true);
+          }
+        }
+        if (ids.includes('c0') && ids.includes('s0') && w === 466) {
+          // The lock's picture at 1280: s0 above c0, the leader's crown under c0, clear of s0.
+          expect(lay.crownBelow?.has('c0')).toBe(true);
+        }
+      }
+    expect(below).toBeGreaterThan(0);
   });
   it("four of five servers on one side of a short panel stand in a zigzag, as large as the workers, their labels clear of every glyph, leader ring and crown (raft-ps-majority's partition at 1280)", () => {
     const nodes = [...ws(4), ...ss(5)];

@@ -42,6 +42,8 @@ export interface TopologyLayout {
   unlabelled: ReadonlySet<NodeId>;
   /** Servers that show their version without the term line under it (a narrow panel). */
   termless: ReadonlySet<NodeId>;
+  /** Servers whose crown, when they lead, goes under the glyph: above, it would sit on another node (crownsBelow). */
+  crownBelow?: ReadonlySet<NodeId>;
   /**
    * On a crowded ring, each worker whose version label could run into earlier workers' labels
    * (its rivals): drawn only while its actual version stands apart from every rival's that is

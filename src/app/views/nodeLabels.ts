@@ -186,7 +186,7 @@ export function serverLabelFit(
   if (leaderMarks)
     for (const id of ids) {
       const p = pos.get(id)!;
-      glyphBoxes.push({ id, box: glyphAt(p, r + LEADER_RING_OUT) }, { id, box: { x0: p.x - 7 * k, x1: p.x + 7 * k, y0: p.y - r - CROWN_BASE - 12 * k, y1: p.y - r - CROWN_BASE + 2 } });
+      glyphBoxes.push({ id, box: glyphAt(p, r + LEADER_RING_OUT) }, { id, box: at(crownBox(r, k), p) });
     }
   const modes: ServerLabels[] = cap === 'full' ? ['full', 'version'] : cap === 'version' ? ['version'] : [];
   for (const id of ids) {
@@ -198,6 +198,39 @@ export function serverLabelFit(
     });
     out.set(id, mode ?? 'none');
     if (mode) placed.push(boxOf(mode));
+  }
+  return out;
+}
+
+/**
+ * The leader's crown, relative to its server's centre: above the glyph, its baseline CROWN_BASE
+ * over the top edge (the glyph's ink about 12 px at 15 px type, 2 below the baseline), or the
+ * same box mirrored under the glyph.
+ */
+export function crownBox(r: number, k: number, below = false): Box {
+  const y0 = -r - CROWN_BASE - 12 * k;
+  const y1 = -r - CROWN_BASE + 2;
+  return below ? { x0: -7 * k, x1: 7 * k, y0: -y1, y1: -y0 } : { x0: -7 * k, x1: 7 * k, y0, y1 };
+}
+
+/** Where a crown drawn under its glyph has its baseline (topologyNodes), to match crownBox(r, k, true). */
+export const crownBaselineBelow = (r: number, k: number): number => r + CROWN_BASE + 12 * k - 2;
+
+/**
+ * The servers whose crown, were they to lead, would sit on another node's glyph or ring above
+ * them while under the glyph it is clear and inside the panel (`bottom`): drawn there instead.
+ * Two servers one above the other in a short panel (a ZooKeeper lock: s0 over c0, 52 px apart)
+ * put the lower one's crown on the upper one's square.
+ */
+export function crownsBelow(ids: readonly NodeId[], pos: ReadonlyMap<NodeId, Pt>, r: number, k: number, ringed: ReadonlySet<NodeId>, bottom: number): Set<NodeId> {
+  const out = new Set<NodeId>();
+  const glyphs = [...pos].map(([id, p]) => ({ id, box: glyphAt(p, r + (ringed.has(id) ? PROGRESS_RING_OUT : LEADER_RING_OUT)) }));
+  const blocked = (id: NodeId, b: Box): boolean => glyphs.some((g) => g.id !== id && overlap(b, g.box));
+  for (const id of ids) {
+    const p = pos.get(id);
+    if (!p || !blocked(id, at(crownBox(r, k), p))) continue;
+    const under = at(crownBox(r, k, true), p);
+    if (under.y1 <= bottom && !blocked(id, under)) out.add(id);
   }
   return out;
 }

@@ -7,7 +7,7 @@ import { consensusRoleOf, nodeLines, termWord, versionOf, type DataRole, type Wo
 import { CLOCK_BADGE, type LabelRoom, type Pt, type TopologyLayout } from './geometry';
 import { CROWN_BASE, LEADER_RING_OUT } from './layoutBasics';
 import { idFontPx, nodeHitRect, textOn } from './topologyMath';
-import { labelPlacement, nodeHitBox } from './nodeLabels';
+import { crownBaselineBelow, labelPlacement, nodeHitBox } from './nodeLabels';
 import { measuredWidth } from './hooks';
 import { vs } from './strings';
 
@@ -185,7 +185,7 @@ export function drawNodes(drawn: NodeSel, f: NodesFrame): void {
   drawn
     .select('text.cv-crown')
     .attr('x', 0)
-    .attr('y', -(R + CROWN_BASE))
+    .attr('y', (d) => (lay.crownBelow?.has(d.id) ? crownBaselineBelow(R, lay.textScale) : -(R + CROWN_BASE)))
     .attr('text-anchor', 'middle')
     .style('display', (d) => (ring(d) === 'leader' ? null : 'none'));
   const k = R * 0.55;
