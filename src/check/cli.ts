@@ -5,6 +5,7 @@ import { allowsLoss } from './models';
 import { reportFrom, seedRecord, type SeedRecord, type StrategyReport } from './report';
 import { runSeed, strategyConfig, type SeedResult } from './runner';
 import { shardOf } from './shard';
+import { nextTask } from './nextTask';
 
 /**
  * The two ways `npm run check` gets its per-strategy reports: running a strategy's seeds, or
@@ -41,6 +42,7 @@ export async function checkStrategy(
     records.push(rec);
     opts.onRecord?.(rec);
     if (rec.repro) opts.log?.(`  FAIL ${kind} seed ${seed}: ${res.problems.map((p) => `${p.check}: ${p.detail}`).join(' | ')}\n       ${rec.repro}`);
+    await nextTask();
   }
   // --expect-loss asks that some seed of the whole range loses an update: a shard cannot judge
   // that alone (its seeds may all be clean), so it is left to --merge.

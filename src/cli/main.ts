@@ -11,6 +11,7 @@ import { resolveScenario } from './builtins';
 import { formatShapes, formatSummary, formatVariant, verdict } from './format';
 import type { Scenario } from '../scenario/schema';
 import { resolveVariant } from '../scenario/validate';
+import { nextTask } from '../check/nextTask';
 
 /**
  * `npm run sim -- <scenario.json | built-in id> [--seed N] [--until MS] [--json] [--log FILE.jsonl]
@@ -59,6 +60,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const runs = new Map<string, LessonRun>([[baseIdOf(scenario), { samples: baseRun.samples, durationMs: scenario.durationMs }]]);
   const variantRuns: Array<{ id: string; summary: RunSummary; durationMs: number }> = [];
   for (const v of scenario.variants ?? []) {
+    await nextTask();
     const resolved = resolveVariant(scenario, v.id);
     if (!resolved.ok) throw new UsageError(resolved.errors.map((e) => `variant "${v.id}": ${e}`));
     const vs = resolved.scenario;

@@ -5,6 +5,7 @@ import { metricNames } from '../scenario/schema';
 import { validateScenario } from '../scenario/validate';
 import { resolveScenario } from './builtins';
 import { parseBackend, parseSeed, type CliBackend } from './args';
+import { nextTask } from '../check/nextTask';
 
 /**
  * `npm run sweep`: one scenario run once per value of a knob, same seed, and a metric for each.
@@ -194,6 +195,7 @@ export async function runSweep(runs: readonly SweepRun[], args: Pick<SweepArgs, 
     } finally {
       await trainer.dispose();
     }
+    await nextTask();
   }
   return rows;
 }
