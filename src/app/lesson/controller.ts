@@ -142,6 +142,9 @@ export function resetTracking(): void {
 
 // ------------------------------------------------------------------------------------ moves
 
+/** How long a run forward to a step goes before the step card says so (see goTo). */
+const GOING_TO_NOTE_MS = 400;
+
 /**
  * Puts the play-head on a step: the cursor goes to its time, running forward first if needed.
  * A wait on the way stops there (the learner acts, or "do it for me") — unless `skipWaits` (a
@@ -173,6 +176,14 @@ export async function goTo(p: Position, opts: { skipWaits?: boolean } = {}): Pro
     return ft !== null && ft <= driver.edge(sim);
   };
   navigating = true;
+  // Said at once where the card has no step to show; after a moment where it has (a → pressed
+  // early runs forward for a fraction of a second: the note would only flicker).
+  let slow: ReturnType<typeof setTimeout> | undefined;
+  if (!reached()) {
+    const to = { act: p.act, step };
+    if (getLesson().pos.step < 0) setLesson({ goingTo: to });
+    else slow = setTimeout(() => navigating && setLesson({ goingTo: to }), GOING_TO_NOTE_MS);
+  }
   try {
     while (!reached()) {
       // Not reached yet: run (unpaced) until the step fires, or a wait or the end stops the runs.
@@ -184,6 +195,8 @@ export async function goTo(p: Position, opts: { skipWaits?: boolean } = {}): Pro
     }
   } finally {
     navigating = false;
+    clearTimeout(slow);
+    if (getLesson().goingTo) setLesson({ goingTo: null });
   }
   const t = timesOf(p.act)[step];
   if (t === null || t > driver.edge(sim)) {

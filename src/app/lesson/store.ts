@@ -44,6 +44,11 @@ export interface LessonState {
   /** The variant in focus: the app's `sim`, the default of placeholders, where actions apply. */
   focus: string;
   pos: Position;
+  /**
+   * The step the runs are being run forward to (a `&step=` link, a step dot ahead, a resumed
+   * lesson), until they reach it: the step card says so rather than "press → to begin".
+   */
+  goingTo: Position | null;
   /** Predictions: step key → the option chosen (0-based). */
   answers: Record<string, number>;
   /** Step keys whose answer was revealed by the presenter (R) before its time. */
@@ -68,6 +73,7 @@ export const initialLesson: LessonState = {
   aheadTick: 0,
   focus: 'base',
   pos: { act: 0, step: -1 },
+  goingTo: null,
   answers: {},
   revealed: {},
   gatesDone: {},

@@ -12,7 +12,7 @@ import { choose, isRevealed, reveal, revealAt, visiblePredict } from '../predict
 import { doItForMe, gateForTry } from '../waits';
 import { describeRef, liveValue, pendingWords, type LiveValue } from '../liveValues';
 import { fillPlaceholders } from '../placeholders';
-import { stepKey } from '../script';
+import { stepKey, type Position } from '../script';
 import { useLesson } from '../store';
 import { LessonChart } from './LessonChart';
 
@@ -162,15 +162,26 @@ function Try({ step, lang }: { step: Step; lang: Lang }) {
   );
 }
 
+/** While the runs are run forward to a step: which one, so nobody presses → meanwhile. */
+function GoingTo({ to, steps, lang }: { to: Position; steps: number; lang: Lang }) {
+  return (
+    <article className="lesson-step" data-testid="lesson-step" data-going-to={to.step + 1} aria-live="polite">
+      <p className="step-text muted">{ls(lang, 'goingTo', { n: String(to.step + 1), m: String(steps) })}</p>
+    </article>
+  );
+}
+
 /** The current step: its text with live values, its prediction, its "try it", its chart. */
 export function StepCard({ lang }: { lang: Lang }) {
   const acts = useLesson((st) => st.acts);
   const pos = useLesson((st) => st.pos);
   const focus = useLesson((st) => st.focus);
   const waiting = useLesson((st) => st.waiting);
+  const goingTo = useLesson((st) => st.goingTo);
   useApp((st) => st.panelFrame);
   const act = acts[pos.act];
   if (!act) return null;
+  if (goingTo && acts[goingTo.act]) return <GoingTo to={goingTo} steps={acts[goingTo.act].steps.length} lang={lang} />;
   const step: Step | undefined = act.steps[pos.step];
   const predict = visiblePredict();
   const focusList = step?.focus === undefined ? [] : Array.isArray(step.focus) ? step.focus : [step.focus];
