@@ -266,9 +266,9 @@ export function drawNodes(drawn: NodeSel, f: NodesFrame): void {
 /**
  * What a screen reader says for a node: first the words the glyph shows, in their order (id,
  * version, backend, term, slow factor: a speech-input user says what they see, WCAG 2.5.3),
- * then its role and state in words.
+ * then its role and state in words. A coordination server shows no version (its revision is a
+ * zxid, not parameters), and leads or follows like any consensus server.
  */
-/** What the glyph and its labels say, in words: a coordination server, as drawn, has no version (its revision is a zxid, not parameters) but leads or follows. */
 export function nodeLabel(d: NodeDatum, lang: Lang, showBackend: boolean): string {
   const shown = d.node.role === 'coord' ? [d.id] : [d.id, `v${d.version}`];
   if (d.isWorker && showBackend && d.backend) shown.push(d.backend);
