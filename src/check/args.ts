@@ -2,6 +2,7 @@ import { strategies, strategyInfo } from '../protocols';
 import { allowsLoss } from './models';
 import { strategyConfig } from './runner';
 import { parseShard, type Shard } from './shard';
+import { unknownOption } from './unknownOption';
 
 /**
  * The arguments of `npm run check -- [--strategy KIND|all] [--seeds N] [--from S] [--duration MS]
@@ -91,7 +92,7 @@ export function parseCheckArgs(
       continue;
     }
     if (!valueNames.includes(name)) {
-      errors.push(`unknown option "--${name}"`);
+      errors.push(unknownOption(name, [...valueNames, 'json', 'jsonl', 'expect-loss', 'help']));
       continue;
     }
     let value = eq >= 0 ? arg.slice(eq + 1) : argv[i + 1];

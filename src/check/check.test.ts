@@ -147,6 +147,7 @@ describe('check arguments', () => {
     expect(parseCheckArgs(['--strategy', 'allreduce', '--config', '{"rtoMs":-1}'])).toMatchObject({ ok: false });
     expect(parseCheckArgs(['--strategy', 'allreduce', '--expect-loss'])).toMatchObject({ ok: false, errors: [expect.stringContaining('does not allow loss')] });
     expect(parseCheckArgs(['--seeds', '0'])).toMatchObject({ ok: false });
+    expect(parseCheckArgs(['--seed', '3'])).toMatchObject({ ok: false, errors: expect.arrayContaining(['unknown option "--seed" (did you mean --seeds?)']) });
     const c = parseCheckArgs(['--strategy', 'degrade', '--coord', 'zookeeper']);
     if (c.ok && 'args' in c) expect(reproCommand(c.args, 'degrade', 7)).toBe('npm run check -- --strategy degrade --seeds 1 --from 7 --coord zookeeper');
     expect(parseCheckArgs(['--coord', 'consul'])).toMatchObject({ ok: false, errors: ['--coord: "consul" is not a coordination service (etcd or zookeeper)'] });

@@ -33,6 +33,8 @@ describe('parseCliArgs', () => {
     [[], ['missing scenario: give a scenario file or a built-in id']],
     [['a', 'b'], ['expected one scenario, got 2: "a" "b"']],
     [['x', '--fast'], ['unknown option "--fast"']],
+    [['x', '--sed=3'], ['unknown option "--sed" (did you mean --seed?)']],
+    [['x', '--Json'], ['unknown option "--Json" (did you mean --json?)']],
     [['x', '-v'], ['unknown option "-v"']],
     [['x', '--seed', 'abc'], ['--seed: "abc" is not an integer']],
     [['x', '--seed', '1.5'], ['--seed: "1.5" is not an integer']],

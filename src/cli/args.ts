@@ -1,3 +1,5 @@
+import { unknownOption } from '../check/unknownOption';
+
 /**
  * Command-line arguments of `npm run sim` (CONTRACTS §2). Hand-rolled rather than node:util
  * parseArgs so every error names the flag and the bad value in our own words; the caller turns
@@ -102,7 +104,7 @@ export function parseCliArgs(argv: readonly string[]): ArgsResult {
       values.set(flag, value);
       continue;
     }
-    errors.push(`unknown option "--${name}"`);
+    errors.push(unknownOption(name, [...valueFlags, ...boolFlags]));
   }
 
   if (help) return { ok: true, help: true };

@@ -6,6 +6,7 @@ import { validateScenario } from '../scenario/validate';
 import { resolveScenario } from './builtins';
 import { parseBackend, parseSeed, type CliBackend } from './args';
 import { nextTask } from '../check/nextTask';
+import { unknownOption } from '../check/unknownOption';
 
 /**
  * `npm run sweep`: one scenario run once per value of a knob, same seed, and a metric for each.
@@ -105,7 +106,7 @@ export function parseSweepArgs(
     else if (a === '--at') at = Number(argv[++i]);
     else if (a === '--seed') seed = argv[++i] ?? '';
     else if (a === '--backend') backend = argv[++i] ?? '';
-    else if (a.startsWith('--')) return { ok: false, error: `unknown option ${a}` };
+    else if (a.startsWith('--')) return { ok: false, error: unknownOption(a.slice(2), ['json', 'jsonl', 'shard', 'knob', 'values', 'metric', 'at', 'seed', 'backend', 'merge', 'help']) };
     else if (target === undefined) target = a;
     else return { ok: false, error: `unexpected argument ${a}` };
   }
