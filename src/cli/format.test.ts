@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunSummary } from '../engine/api';
-import { formatNumber, formatSummary, table, verdict } from './format';
+import { formatNumber, formatSummary, formatVariant, table, verdict } from './format';
 
 const summary: RunSummary = {
   scenario: 'allreduce-partition',
@@ -82,6 +82,11 @@ describe('runs stopped early (--until)', () => {
     expect(text).toMatch(/^SKIP\s+availability == 0 at 12\.9 s\s+not reached \(run stopped at 8000 ms\)$/m);
     expect(text).toMatch(/^SKIP\s+steps\[w2\] > 10 at end/m);
     expect(text).toMatch(/result: PASS \(1\/1 expectations hold; 2 not reached\)$/);
+  });
+
+  it("a variant's line says what was not reached too: '0/0 hold' alone read as a pass that checked something", () => {
+    const v = { id: 'etcd-params', scheduleHash: '', eventLogHash: '', metrics: {}, expectations: early.expectations.slice(1), pass: true };
+    expect(formatVariant(v, 20000, 8000)).toMatch(/result: PASS \(0\/0 expectations hold; 2 not reached\)$/);
   });
 
   it('a reached failure still fails', () => {
