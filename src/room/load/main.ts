@@ -1,20 +1,16 @@
 import { runLoad } from './loadTest';
+import { parseLoadArgs, usage } from './args';
 
 /**
  * `npm run classroom:load [-- --students N --actions K]`: the load test on its own, printing the
  * figures and, on its last line, one JSON object.
  */
-const arg = (name: string, dflt: number): number => {
-  const i = process.argv.indexOf(`--${name}`);
-  const v = i >= 0 ? Number(process.argv[i + 1]) : dflt;
-  if (!Number.isInteger(v) || v < 1 || v > 64) {
-    process.stderr.write(`--${name}: expected a whole number from 1 to 64\n`);
-    process.exit(2);
-  }
-  return v;
-};
-const students = arg('students', 40);
-const actionsEach = arg('actions', 4);
+const parsed = parseLoadArgs(process.argv.slice(2));
+if ('help' in parsed || 'error' in parsed) {
+  process.stderr.write(`${'error' in parsed ? `error: ${parsed.error}\n` : ''}${usage}\n`);
+  process.exit('help' in parsed ? 0 : 2);
+}
+const { students, actionsEach } = parsed;
 const r = await runLoad({ students, actionsEach, spreadMs: 8000, speed: 1, deadlineMs: 120_000, log: (l) => process.stderr.write(`${l}\n`) });
 const ms = (s: { median: number; p95: number }): string => `median ${s.median} ms, p95 ${s.p95} ms`;
 process.stdout.write(

@@ -91,6 +91,7 @@ describe('npm run classroom arguments', () => {
     expect(parseArgs([])).toEqual({ port: 5180, lan: false, dist: 'dist' });
     expect(parseArgs(['--port', '0', '--lan', '--room', 'abcde'])).toEqual({ port: 0, lan: true, room: 'ABCDE', dist: 'dist' });
     expect(parseArgs(['--port', 'x'])).toEqual({ error: '--port: "x" is not a port number (0-65535; 0 picks a free one)' });
-    expect(parseArgs(['--bogus'])).toMatchObject({ error: expect.stringMatching(/^--bogus: unknown argument/) });
+    expect(parseArgs(['--bogus'])).toMatchObject({ error: expect.stringMatching(/^--bogus: unknown argument\n/) });
+    expect(parseArgs(['--prot', '5180'])).toMatchObject({ error: expect.stringMatching(/^--prot: unknown argument \(did you mean --port\?\)/) });
   });
 });

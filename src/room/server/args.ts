@@ -1,3 +1,5 @@
+import { makeSuggester } from '../../scenario/issues';
+
 /** Arguments of `npm run classroom` (see main.ts). */
 
 export const usage = 'usage: npm run classroom [-- --port N] [--lan] [--room CODE] [--dist DIR]';
@@ -29,7 +31,10 @@ export function parseArgs(argv: readonly string[]): Args | { error: string } {
       if (v === null) return { error: '--dist: give a directory' };
       out.dist = v;
     } else if (a === '--help' || a === '-h') return { error: usage };
-    else return { error: `${a}: unknown argument\n${usage}` };
+    else {
+      const hint = a.startsWith('--') ? makeSuggester(['port', 'lan', 'room', 'dist', 'help'])(a.slice(2)) : undefined;
+      return { error: `${a}: unknown argument${hint ? ` (did you mean --${hint}?)` : ''}\n${usage}` };
+    }
   }
   return out;
 }
