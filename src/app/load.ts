@@ -194,7 +194,7 @@ export function unknownBuiltin(id: string): readonly string[] | null {
 }
 
 /** Opens a built-in; with `variant`, that variant of it (variantRun). */
-export async function openBuiltin(id: string, opts: { autoplay?: boolean; variant?: string } = {}): Promise<boolean> {
+export async function openBuiltin(id: string, opts: { autoplay?: boolean; variant?: string; onBase?: (sc: Scenario) => void } = {}): Promise<boolean> {
   const lang = get().lang;
   const known = unknownBuiltin(id);
   const r = known
@@ -204,6 +204,7 @@ export async function openBuiltin(id: string, opts: { autoplay?: boolean; varian
     reportError(s(lang, 'builtinFailed', { id }), [...problemLines(lang, r), ...(get().sim ? [s(lang, 'keptPrevious')] : [])]);
     return false;
   }
+  opts.onBase?.(r.scenario);
   const { run, current } = variantRun(r.scenario, opts.variant);
   return loadScenario(run, { autoplay: opts.autoplay, variantChoice: choiceOf(r.scenario, current) });
 }
@@ -250,7 +251,7 @@ export async function loadBuiltinTitles(ids: readonly string[]): Promise<void> {
       if (!one.ok) return;
       const sc = one.scenario;
       const lesson = sc.lesson ? { number: sc.lesson.number, minutes: sc.lesson.minutes, prerequisites: sc.lesson.prerequisites } : undefined;
-      const guided = (sc.acts?.length ?? 0) > 0 || (sc.narration?.length ?? 0) > 0;
+      const guided = guidedOf(sc);
       set((st) => ({ builtins: st.builtins.map((b) => (b.id === id ? { id, title: sc.title, ...(lesson ? { lesson } : {}), guided } : b)) }));
     }),
   );
@@ -335,8 +336,22 @@ async function openFromUrl(p: ReturnType<typeof parseUrlParams>): Promise<void> 
     const { openLesson } = await import('./lesson/open');
     if (r?.ok && (await openLesson(r.scenario, lessonOpts))) return;
   }
-  if (p.scenarioHash && (await openHash(p.scenarioHash, p.autoplay, p.variant))) return;
+  // `step=` and `mode=guided` belong to a lesson: asked of a plain scenario, they are named, not
+  // dropped (a built-in lesson opened with scenario= plays freely from 0 s).
+  const triedLesson = p.lessonId !== undefined || (p.scenarioHash !== undefined && p.mode === 'guided');
+  const lessonOnly = triedLesson ? null : p.step !== undefined ? { param: 'step' as const, value: p.step } : p.mode === 'guided' ? { param: 'mode' as const, value: p.mode } : null;
+  let lesson: string | undefined;
+  const sayLessonOnly = (): void => {
+    if (lessonOnly) reportError(s(get().lang, 'urlFailed'), [urlProblemText(get().lang, { problem: 'lesson-only', ...lessonOnly, ...(lesson ? { lesson } : {}) })]);
+  };
+  if (p.scenarioHash && (await openHash(p.scenarioHash, p.autoplay, p.variant))) return sayLessonOnly();
   const id = p.scenarioId ?? defaultScenarioId;
-  if (await openBuiltin(id, { autoplay: p.autoplay, variant: p.variant })) return;
+  const onBase = (sc: Scenario): void => void (lesson = guidedOf(sc) ? sc.id : undefined);
+  if (await openBuiltin(id, { autoplay: p.autoplay, variant: p.variant, onBase })) return sayLessonOnly();
   if (id !== defaultScenarioId) await openBuiltin(defaultScenarioId, { autoplay: p.autoplay });
+}
+
+/** Whether a scenario is a lesson: it has acts or narration to walk. */
+function guidedOf(sc: Scenario): boolean {
+  return (sc.acts?.length ?? 0) > 0 || (sc.narration?.length ?? 0) > 0;
 }

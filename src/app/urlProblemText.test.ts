@@ -18,6 +18,9 @@ const every: UrlProblem[] = [
   { problem: 'unknown-builtin', param: 'scenario', value: 'nope', known: ['async-partition', 'raft-ps-majority'] },
   { problem: 'unknown-lesson', param: 'lesson', value: 'nope', known: ['cap-partition-choice', 'paxos-vs-2pc'] },
   { problem: 'unknown-variant', param: 'variant', value: 'nope', known: ['async'] },
+  { problem: 'unknown-variant', param: 'variant', value: 'nope', known: [] },
+  { problem: 'lesson-only', param: 'step', value: 'majority.n2', lesson: 'raft-ps-majority' },
+  { problem: 'lesson-only', param: 'mode', value: 'guided' },
   { problem: 'unknown-param', param: 'sped', value: 'max', hint: 'speed' },
   { problem: 'scenario-setting', param: 'workers', value: '8', setting: 'workers', onPage: true },
   { problem: 'scenario-setting', param: 'seed', value: '7', setting: 'seed', onPage: false },
@@ -43,6 +46,9 @@ describe('urlProblemText', () => {
       'scenario: no built-in scenario "nope" (built-ins: async-partition, raft-ps-majority)',
       'lesson: no lesson "nope" (lessons: cap-partition-choice, paxos-vs-2pc)',
       'variant: no variant "nope" (variants: async)',
+      'variant: no variant "nope" (this scenario has no variants)',
+      'step: applies to a lesson only; this one opens as a lesson with lesson=raft-ps-majority',
+      'mode: applies to a lesson only; open one with lesson=<id>',
       'sped: the page has no such parameter — did you mean speed?',
       "workers: the address cannot set a scenario's workers; use the page's control for it, or a scenario file (Open…)",
       "seed: the address cannot set a scenario's seed; set it in a scenario file (Open…)",
@@ -63,7 +69,7 @@ describe('urlProblemText', () => {
       if ('param' in p) expect(zh.startsWith(`${p.param}：`)).toBe(true);
       else expect(zh.startsWith('#scenario：')).toBe(true);
       // A parameter the page does not read is named; its value is not the mistake.
-      const valueNamed = p.problem !== 'no-act' && p.problem !== 'no-step' && p.problem !== 'unknown-param' && p.problem !== 'scenario-setting';
+      const valueNamed = p.problem !== 'no-act' && p.problem !== 'no-step' && p.problem !== 'unknown-param' && p.problem !== 'scenario-setting' && p.problem !== 'lesson-only';
       if ('value' in p && valueNamed) expect(zh).toContain(p.value);
     }
     expect(urlProblemText('zh', every[2])).toBe('lang：“fr”无效，只能是 en或zh');

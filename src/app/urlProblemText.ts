@@ -37,7 +37,11 @@ export function urlProblemText(lang: Lang, p: UrlProblem): string {
     case 'unknown-lesson':
       return s(lang, 'url_unknownLesson', { param: p.param, value: p.value, known: ids(lang, p.known) });
     case 'unknown-variant':
+      // A scenario without variants: an empty list read as a page that failed to load them.
+      if (p.known.length === 0) return s(lang, 'url_noVariants', { param: p.param, value: p.value });
       return s(lang, 'url_unknownVariant', { param: p.param, value: p.value, known: ids(lang, p.known) });
+    case 'lesson-only':
+      return p.lesson ? s(lang, 'url_lessonOnlyThis', { param: p.param, lesson: p.lesson }) : s(lang, 'url_lessonOnly', { param: p.param });
     case 'unknown-param':
       return s(lang, 'url_unknownParam', { param: p.param, hint: p.hint });
     case 'scenario-setting':

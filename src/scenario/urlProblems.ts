@@ -24,6 +24,8 @@ export type UrlProblem =
   /** `?lesson=` names no built-in at all: `known` are the lessons. */
   | { problem: 'unknown-lesson'; param: 'lesson'; value: string; known: readonly string[] }
   | { problem: 'unknown-variant'; param: 'variant'; value: string; known: readonly string[] }
+  /** `step=` or `mode=guided` without a lesson to apply to; `lesson`: the opened built-in, where it is one (opened with scenario=). */
+  | { problem: 'lesson-only'; param: 'step' | 'mode'; value: string; lesson?: string }
   /** A parameter the page does not read, spelt close to one it does (`hint`). */
   | { problem: 'unknown-param'; param: string; value: string; hint: string }
   /**
