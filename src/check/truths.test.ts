@@ -43,4 +43,17 @@ describe('paxos-ps: while a majority lives, it keeps choosing', () => {
     const cutThenRestored = [ev({ t: 100, type: 'action', action: { do: 'cut', from: 's0', to: 's1' }, source: 'timeline' }), ev({ t: 3000, type: 'action', action: { do: 'restore', from: 's0', to: 's1' }, source: 'timeline' }), ev({ t: 6000, type: 'end' })];
     expect(truthProblems('paxos-ps', cutThenRestored, S3)).toEqual(['a majority of servers was up and the network whole from 3000 to 6000 ms, and nothing was chosen']);
   });
+
+  it('a paused server (a GC pause) is not up: a crash beside it leaves no majority until the pause ends (the etcd check flagged seeds 30017 and 30072)', () => {
+    const pause = (t: number, node: string, ms: number) => ev({ t, type: 'action', action: { do: 'pause', node, ms }, source: 'timeline' });
+    // s2 paused 1700 → 3900, s0 down from 2400: one of three up, nothing to choose with.
+    const h = [apply(100), apply(1000), pause(1700, 's2', 2200), apply(2300), ev({ t: 2400, type: 'crash', node: 's0' }), apply(5000), ev({ t: 5200, type: 'end' })];
+    expect(truthProblems('paxos-ps', h, S3)).toEqual([]);
+    // The stretch starts when the pause ends: nothing chosen for the window after it is a problem.
+    const late = [apply(100), apply(1000), pause(1700, 's2', 2200), apply(2300), ev({ t: 2400, type: 'crash', node: 's0' }), ev({ t: 3900 + MAJORITY_WINDOW_MS + 100, type: 'end' })];
+    expect(truthProblems('paxos-ps', late, S3)).toEqual([`a majority of servers was up and the network whole from 3900 to ${3900 + MAJORITY_WINDOW_MS + 100} ms, and nothing was chosen`]);
+    // A crash ends a pause: restarted, the server is up again.
+    const crashed = [pause(100, 's1', 10_000), ev({ t: 200, type: 'crash', node: 's1' }), ev({ t: 300, type: 'restart', node: 's1' }), apply(400), ev({ t: 400 + MAJORITY_WINDOW_MS + 100, type: 'end' })];
+    expect(truthProblems('paxos-ps', crashed, S3)).toHaveLength(1);
+  });
 });

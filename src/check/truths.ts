@@ -8,8 +8,8 @@ import type { HistoryEvent, NodeId } from '../sim/types';
  *   server was down, and that stayed down until the decision, must not commit: that server never
  *   voted.
  * - paxos-ps: while a majority lives, it keeps choosing. Whenever a majority of the servers has
- *   been up, and the network whole (no partition, cut or lossy / slow link), for `windowMs`, some
- *   update has been chosen in that time.
+ *   been up (not crashed, not paused), and the network whole (no partition, cut or lossy / slow
+ *   link), for `windowMs`, some update has been chosen in that time.
  *
  * Strategies without a row return no problems.
  */
@@ -51,30 +51,47 @@ function hinders(a: Extract<HistoryEvent, { type: 'action' }>['action']): boolea
 function majorityTruth(events: readonly HistoryEvent[], servers: readonly NodeId[]): string[] {
   const need = Math.floor(servers.length / 2) + 1;
   const down = new Set<NodeId>();
+  // A paused process (a GC pause) handles nothing until it resumes: not up for this rule. Its
+  // resume is no event of its own, so it is due at the time the pause names.
+  const pausedUntil = new Map<NodeId, number>();
   const cuts = new Set<string>();
   const slow = new Set<string>();
   let partitioned = false;
   // While healthy: the time since which a choice is awaited (the start of the stretch, or the last choice).
   let awaiting: number | null = 0;
   const out: string[] = [];
-  const healthy = () => servers.filter((n) => !down.has(n)).length >= need && !partitioned && cuts.size === 0 && slow.size === 0;
+  const healthy = () => servers.filter((n) => !down.has(n) && !pausedUntil.has(n)).length >= need && !partitioned && cuts.size === 0 && slow.size === 0;
   const stalled = (t: number) => {
     if (awaiting === null || t - awaiting < MAJORITY_WINDOW_MS) return;
     out.push(`a majority of servers was up and the network whole from ${awaiting} to ${t} ms, and nothing was chosen`);
     awaiting = t; // report each stall once
   };
+  /** The pauses over by `t`, in the order they end: a stretch may start at one's end. */
+  const resume = (t: number) => {
+    for (const [n, until] of [...pausedUntil].sort((a, b) => a[1] - b[1])) {
+      if (until > t) break;
+      const was = healthy();
+      pausedUntil.delete(n);
+      if (!was && healthy()) awaiting = until;
+      stalled(until);
+    }
+  };
   for (const e of events) {
+    resume(e.t);
     stalled(e.t);
     if (e.type === 'note' && e.what === 'apply') {
       if (awaiting !== null) awaiting = e.t;
       continue;
     }
     const was = healthy();
-    if (e.type === 'crash') down.add(e.node);
-    else if (e.type === 'restart') down.delete(e.node);
+    if (e.type === 'crash') {
+      down.add(e.node);
+      pausedUntil.delete(e.node); // a crash ends the pause: the restart comes back running
+    } else if (e.type === 'restart') down.delete(e.node);
     else if (e.type === 'action') {
       const a = e.action;
-      if (a.do === 'partition') partitioned = true;
+      if (a.do === 'pause') pausedUntil.set(a.node, Math.max(pausedUntil.get(a.node) ?? 0, e.t + a.ms));
+      else if (a.do === 'partition') partitioned = true;
       else if (a.do === 'heal') {
         partitioned = false;
         cuts.clear();
@@ -94,6 +111,9 @@ function majorityTruth(events: readonly HistoryEvent[], servers: readonly NodeId
     if (was && !now) awaiting = null;
     if (!was && now) awaiting = e.t;
   }
-  if (events.length) stalled(events[events.length - 1].t);
+  if (events.length) {
+    resume(events[events.length - 1].t);
+    stalled(events[events.length - 1].t);
+  }
   return out;
 }
