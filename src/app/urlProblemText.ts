@@ -41,7 +41,7 @@ export function urlProblemText(lang: Lang, p: UrlProblem): string {
       if (p.known.length === 0) return s(lang, 'url_noVariants', { param: p.param, value: p.value });
       return s(lang, 'url_unknownVariant', { param: p.param, value: p.value, known: ids(lang, p.known) });
     case 'lesson-only':
-      return p.lesson ? s(lang, 'url_lessonOnlyThis', { param: p.param, lesson: p.lesson }) : s(lang, 'url_lessonOnly', { param: p.param });
+      return p.lesson ? s(lang, 'url_lessonOnlyThis', { param: p.param, link: `lesson=${p.lesson}` }) : s(lang, 'url_lessonOnly', { param: p.param, link: 'lesson=<id>' });
     case 'unknown-param':
       return s(lang, 'url_unknownParam', { param: p.param, hint: p.hint });
     case 'scenario-setting':
