@@ -73,6 +73,8 @@ const variants: Array<[string, string, (s: Scenario) => Scenario]> = [
   ],
   // A worker's link to a server cut and restored: the servers were never split (it said "servers that were cut off see the higher term").
   ['raft-ps-majority', "raft, a worker's links cut and restored", (sc) => ({ ...sc, timeline: [{ at: 2000, do: 'cut', from: 'w1', to: 's0' }, { at: 2000, do: 'cut', from: 'w1', to: 's1' }, { at: 5000, do: 'restore', from: 'w1', to: 's0' }, { at: 5000, do: 'restore', from: 'w1', to: 's1' }] as Scenario['timeline'] })],
+  // A server cut off before any election times out into the term the majority then elects in: at the heal it is in the leader's own term (it read "servers that were cut off see the higher term 1").
+  ['raft-figure-8', 'raft, a server cut off before the first election', (sc) => ({ ...sc, durationMs: 5000, timeline: [{ at: 1196, do: 'partition', groups: [['w0', 'w1', 's0', 's1', 's3', 's4'], ['s2']] }, { at: 1692, do: 'timeout', node: 's0' }, { at: 3756, do: 'heal' }] as Scenario['timeline'] })],
   // Heal pressed on a whole network, and a worker crashed and restarted: neither cut a server off (both read "servers that were cut off see the higher term").
   ['raft-ps-majority', 'raft, a heal with nothing cut and a worker restart', (sc) => ({ ...sc, timeline: [{ at: 1500, do: 'heal' }, { at: 3000, do: 'crash', node: 'w1' }, { at: 5000, do: 'restart', node: 'w1' }] as Scenario['timeline'] })],
   // A one-way cut between two workers: the ring stalls, yet the workers that still hear everyone count every worker as their side.
@@ -604,6 +606,16 @@ describe('the explanation is true for the configuration on screen (real runs)', 
         const lower = at.nodes.some((n) => n.facts?.kind === 'raft-server' && !home?.includes(n.id) && n.facts.term < Number(higher[1]));
         expect(lower, `${r.label} @${t}: ${en}`).toBe(true);
       }
+      // "already in term T, the leader's own": every server the partition cut off from the leader, and up, holds T.
+      const same = /Healed: (.+?) (?:is|are) back, already in term (\d+), the leader's own: there is no higher term to see, and (?:it follows|they follow) leader (s\d+)/.exec(en);
+      if (same && st.lastPartition) {
+        count('sameTerm');
+        const at = explainAt(r.sim, st.lastPartition.end - 0.001).state;
+        const home = st.lastPartition.groups.find((g) => g.includes(same[3]));
+        const cut = at.nodes.filter((n) => n.up && n.facts?.kind === 'raft-server' && !home?.includes(n.id));
+        expect(cut.length > 0 && cut.every((n) => n.facts?.kind === 'raft-server' && n.facts.term === Number(same[2])), `${r.label} @${t}: ${en}`).toBe(true);
+        expect(zh).toContain('与领导者相同：没有更高的任期可看');
+      }
       const preVote = r.sim.scenario.strategy.kind === 'raft-ps' && r.sim.scenario.strategy.preVote;
       if (/each try raises its term/.test(en)) {
         count('climbing');
@@ -638,7 +650,7 @@ describe('the explanation is true for the configuration on screen (real runs)', 
         expect(preVote, r.label).toBe(true);
       }
     });
-    for (const k of ['climbing', 'above', 'deposed', 'carried', 'preVote', 'ballots', 'preempted', 'promised']) expect(seen.get(k) ?? 0, k).toBeGreaterThan(0);
+    for (const k of ['climbing', 'above', 'deposed', 'carried', 'preVote', 'ballots', 'preempted', 'promised', 'sameTerm']) expect(seen.get(k) ?? 0, k).toBeGreaterThan(0);
     // With PreVote the lone follower deposes no one: one election in the whole run.
     const pv = runs.find((r) => r.label === 'raft, a follower cut off alone, PreVote')!;
     expect(indexOf(pv.sim).notes.filter((n) => n.what === 'leaderElected')).toHaveLength(1);

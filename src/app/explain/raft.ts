@@ -266,6 +266,22 @@ export function raft(st: ExplainState): Sentence {
           `已恢复：${list(ids, 'zh')} 回到任期 ${newest.f.term}——被隔开时的任期${pre.zh}，重新跟随领导者 ${newest.n.id}，补上错过的条目：没有新的选举。${overS(one).zh}`,
         );
       }
+      // Elected after the cut, and every server cut off already held its term at the heal
+      // (raft-figure-8: s2, cut off before any election, timed out into term 1 beside leader s0's
+      // term 1): no higher term to see — the leader's AppendEntries make it follow (a candidate of
+      // that term stands down). Terms as they stood at the heal: by now they may have caught up.
+      const termAtHeal = (id: string): number | null => {
+        const f = st.factsAt(id, r!.t);
+        return f?.kind === 'raft-server' ? f.term : null;
+      };
+      if (back.length > 0 && back.every((x) => termAtHeal(x.n.id) === newest.f.term)) {
+        const one = back.length === 1;
+        const ids = back.map((x) => x.n.id);
+        return S(
+          `Healed: ${list(ids, 'en')} ${one ? 'is' : 'are'} back, already in term ${newest.f.term}, the leader's own: there is no higher term to see, and ${one ? 'it follows' : 'they follow'} leader ${newest.n.id} as soon as its AppendEntries arrive.${overS(one).en}`,
+          `已恢复：${list(ids, 'zh')} 回来了，本来就在任期 ${newest.f.term}，与领导者相同：没有更高的任期可看；领导者 ${newest.n.id} 的追加条目消息一到，${one ? '它' : '它们'}就跟随它。${overS(one).zh}`,
+        );
+      }
     }
     // Cut links repaired (no partition ended here): unless one joined two servers, the servers were
     // never split ("servers that were cut off see the higher term 2" after restoring w2→s2).

@@ -4,6 +4,7 @@ import { lastAtOrBefore } from '../../engine/index/series';
 import { capOf, strategyInfo, type CapClass, type StrategyConfig } from '../../protocols';
 import { readModeOf, type CoordinationConfig, type ReadMode } from '../../protocols/coord/config';
 import type { NoteName } from '../../protocols/notes';
+import type { NodeFacts } from '../../protocols/facts';
 import type { ByzantineAttack, NodeId } from '../../sim/types';
 import type { TamperSpec } from '../../sim/faults';
 import type { SecurityConfig } from '../../scenario/schema';
@@ -111,6 +112,8 @@ export interface ExplainState {
   downAt: (id: NodeId, at: number) => boolean;
   /** Whether a node's process was paused (it sends and handles nothing) at `at`. */
   pausedAt: (id: NodeId, at: number) => boolean;
+  /** A node's facts as they stood at `at` (its last change at or before it). */
+  factsAt: (id: NodeId, at: number) => NodeFacts | null;
   /** Each node's pauses that overlap [from, to] (`until` may lie after t: the pause it is in). */
   pausesDuring: (from: number, to: number) => Array<{ id: NodeId; start: number; until: number }>;
   firstViolation: ViolationEvent | null;
@@ -327,6 +330,7 @@ export function deriveExplainState(input: ExplainInput): ExplainState {
     crashedAt,
     downAt: (id, at) => (ix.downs.get(id) ?? []).some((d) => d.start <= at && (d.end === null || d.end > at)),
     pausedAt: (id, at) => (ix.pauses.get(id) ?? []).some((p) => p.start <= at && p.until > at),
+    factsAt: (id, at) => ix.facts.get(id)?.at(at)?.value ?? null,
     pausesDuring: (from, to) => [...ix.pauses].flatMap(([id, ps]) => ps.filter((p) => p.start <= to && p.until > from).map((p) => ({ id, start: p.start, until: p.until }))),
     firstViolation: v && v.t <= t ? v : null,
     stepMs: input.stepMs,
