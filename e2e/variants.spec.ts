@@ -62,13 +62,15 @@ test('the scenario menu lists the open built-in\'s variants and runs each one, i
 
 test('a link that asks a plain scenario for a lesson\'s step, or for a variant it does not have, is told so, and the scenario opens', async ({ page }) => {
   // A built-in lesson opened as a scenario: the step cannot apply, and the link that would.
-  await page.goto('./?scenario=raft-ps-majority&step=majority.n2&backend=wasm');
+  // With a bad value beside it: both problems in one box, though found at different stages of opening.
+  await page.goto('./?scenario=raft-ps-majority&step=majority.n2&backend=wasm&sped=max');
   await expect(page.getByTestId('error')).toContainText('step: applies to a lesson only; this one opens as a lesson with lesson=raft-ps-majority');
+  await expect(page.getByTestId('error')).toContainText('sped: the page has no such parameter — did you mean speed?');
   await expect(page.getByTestId('node-s4')).toBeVisible();
   await expect(page.getByTestId('lesson-panel')).toHaveCount(0);
   // A scenario without variants: said so, not "(variants: )".
   await page.goto('./?scenario=async-partition&variant=nope&mode=guided&backend=wasm&lang=zh');
-  await expect(page.getByTestId('error').first()).toContainText('variant：没有名为“nope”的变体（这个场景没有变体）');
-  await expect(page.getByTestId('error').last()).toContainText('mode：只对课程有效；请用 lesson=<id> 打开一节课');
+  await expect(page.getByTestId('error')).toContainText('variant：没有名为“nope”的变体（这个场景没有变体）');
+  await expect(page.getByTestId('error')).toContainText('mode：只对课程有效；请用 lesson=<id> 打开一节课');
   await expect(page.getByTestId('node-w0')).toBeVisible();
 });

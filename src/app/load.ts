@@ -16,6 +16,7 @@ import { s } from './i18n/strings';
 import { loadLangOrSay } from './langLoad';
 import type { Lang } from './i18n/lang';
 import { get, reportError, set, setNotice, type VariantChoice } from './store';
+import { clearAddressProblems, reportAddressProblems } from './addressProblems';
 import { mayShowServers, serverStates } from './views/serverStatesLoad';
 import { fashionTile, imageDataset } from './views/fashionTileLoad';
 
@@ -174,7 +175,7 @@ function variantRun(sc: Scenario, variant: string | undefined): { run: Scenario;
   const v = resolveVariant(sc, variant);
   if (v.ok) return { run: v.scenario, current: v.scenario === sc ? null : variant };
   const lang = get().lang;
-  reportError(s(lang, 'urlFailed'), 'unknown' in v ? [urlProblemText(lang, { problem: 'unknown-variant', param: 'variant', value: variant, known: v.unknown })] : problemLines(lang, v));
+  reportAddressProblems('unknown' in v ? [urlProblemText(lang, { problem: 'unknown-variant', param: 'variant', value: variant, known: v.unknown })] : problemLines(lang, v));
   return { run: sc, current: null };
 }
 
@@ -263,7 +264,7 @@ async function openHash(value: string, autoplay: boolean, variant?: string): Pro
   const decoded = await decodeScenarioHashAny(value);
   const r = decoded.ok ? parseScenarioText(decoded.json) : { ok: false as const, errors: [urlProblemText(lang, decoded.problem)] };
   if (!r.ok) {
-    reportError(s(lang, 'urlFailed'), [...problemLines(lang, r), ...(get().sim ? [s(lang, 'keptPrevious')] : [])]);
+    reportAddressProblems([...problemLines(lang, r), ...(get().sim ? [s(lang, 'keptPrevious')] : [])]);
     return false;
   }
   return loadScenario(variantRun(r.scenario, variant).run, { autoplay, variantChoice: null });
@@ -276,7 +277,9 @@ async function openHash(value: string, autoplay: boolean, variant?: string): Pro
 export function followHashChanges(): () => void {
   const onHash = (): void => {
     const p = parseUrlParams(location.search, location.hash, { lang: get().lang });
-    if (p.scenarioHash) void openHash(p.scenarioHash, get().status === 'running');
+    if (!p.scenarioHash) return;
+    clearAddressProblems();
+    void openHash(p.scenarioHash, get().status === 'running');
   };
   window.addEventListener('hashchange', onHash);
   return () => window.removeEventListener('hashchange', onHash);
@@ -306,7 +309,7 @@ export async function boot(): Promise<void> {
     // (they covered the error panel at 1280×720).
     landing: !p.scenarioId && !p.scenarioHash && !p.lessonId && !p.lessons && p.problems.length === 0,
   });
-  if (p.problems.length > 0) reportError(s(lang, 'urlFailed'), p.problems.map((x) => urlProblemText(lang, x)));
+  if (p.problems.length > 0) reportAddressProblems(p.problems.map((x) => urlProblemText(lang, x)));
   // Guided mode's keys and hooks come with the lesson controller, loaded only when a lesson opens
   // (lesson/open.ts wires them then); the presenter's keys are the app's own (keys.ts).
   const ids = await loadBuiltinList();
@@ -318,7 +321,7 @@ export async function boot(): Promise<void> {
   const { sim, pendingAt } = get();
   if (sim && pendingAt !== null && pendingAt > sim.durationMs) {
     set({ pendingAt: null });
-    reportError(s(lang, 'urlFailed'), [rs(lang, 'atAfterEnd', { at: pendingAt, end: sim.durationMs })]);
+    reportAddressProblems([rs(lang, 'atAfterEnd', { at: pendingAt, end: sim.durationMs })]);
   }
 }
 
@@ -342,7 +345,7 @@ async function openFromUrl(p: ReturnType<typeof parseUrlParams>): Promise<void> 
   const lessonOnly = triedLesson ? null : p.step !== undefined ? { param: 'step' as const, value: p.step } : p.mode === 'guided' ? { param: 'mode' as const, value: p.mode } : null;
   let lesson: string | undefined;
   const sayLessonOnly = (): void => {
-    if (lessonOnly) reportError(s(get().lang, 'urlFailed'), [urlProblemText(get().lang, { problem: 'lesson-only', ...lessonOnly, ...(lesson ? { lesson } : {}) })]);
+    if (lessonOnly) reportAddressProblems([urlProblemText(get().lang, { problem: 'lesson-only', ...lessonOnly, ...(lesson ? { lesson } : {}) })]);
   };
   if (p.scenarioHash && (await openHash(p.scenarioHash, p.autoplay, p.variant))) return sayLessonOnly();
   const id = p.scenarioId ?? defaultScenarioId;

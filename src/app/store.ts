@@ -207,6 +207,26 @@ export function reportError(text: string, details?: string[], key?: string): voi
   });
 }
 
+/**
+ * Adds `details` to the open error with this key (lines it lists already are not repeated), or
+ * opens one headed `text`: one box for one thing that has several problems found at different times.
+ */
+export function addErrorDetails(key: string, text: string, details: readonly string[]): void {
+  set((st) => {
+    const open = st.errors.find((e) => e.key === key);
+    if (!open) return { errors: [...st.errors, { id: nextErrorId++, text, details: [...details], key }] };
+    const known = open.details ?? [];
+    const more = details.filter((d) => !known.includes(d));
+    if (more.length === 0) return st;
+    return { errors: st.errors.map((e) => (e === open ? { ...e, details: [...known, ...more] } : e)) };
+  });
+}
+
+/** Takes away the error with this key, if one is open. */
+export function dismissErrorKey(key: string): void {
+  set((st) => (st.errors.some((e) => e.key === key) ? { errors: st.errors.filter((e) => e.key !== key) } : st));
+}
+
 export function dismissError(id: number): void {
   set((st) => ({ errors: st.errors.filter((e) => e.id !== id) }));
 }

@@ -1,3 +1,4 @@
+import { reportAddressProblems } from '../addressProblems';
 import { fetchBuiltin } from '../../scenario/loader';
 import type { Scenario } from '../../scenario/schema';
 import { actionHooks } from '../act';
@@ -55,7 +56,7 @@ export async function openLesson(sc: Scenario, opts: LessonOpen = {}): Promise<b
   if (!ok) return false;
   if (opts.step) {
     const p = parseStepParam(opts.step, getLesson().acts);
-    if ('problem' in p) reportError(ls(lang, 'lessonUrl'), [urlProblemText(lang, p)]);
+    if ('problem' in p) reportAddressProblems([urlProblemText(lang, p)]);
     else await goTo(p, { skipWaits: true });
   }
   return true;
@@ -67,7 +68,7 @@ export async function openLessonById(id: string, opts: LessonOpen = {}, scenario
   if (scenario && scenario.id === id) return openLesson(scenario, opts);
   const lang = get().lang;
   if (unknownBuiltin(id)) {
-    reportError(s(lang, 'urlFailed'), [urlProblemText(lang, { problem: 'unknown-lesson', param: 'lesson', value: id, known: catalog.map((l) => l.id) })]);
+    reportAddressProblems([urlProblemText(lang, { problem: 'unknown-lesson', param: 'lesson', value: id, known: catalog.map((l) => l.id) })]);
     return false;
   }
   const r = await fetchBuiltin(id, './scenarios/');

@@ -1,3 +1,4 @@
+import { reportAddressProblems } from '../addressProblems';
 import { Simulation } from '../../engine/simulation';
 import { pageSha256 } from '../../workers/workerSha256';
 import type { Scenario } from '../../scenario/schema';
@@ -70,7 +71,7 @@ export async function openLessonRuns(sc: Scenario, opts: OpenLessonOptions = {})
   let focus = acts[0].show[0];
   if (opts.variant !== undefined) {
     if (ids.includes(opts.variant)) focus = opts.variant;
-    else reportError(ls(lang, 'lessonUrl'), [urlProblemText(lang, { problem: 'unknown-variant', param: 'variant', value: opts.variant, known: ids })]);
+    else reportAddressProblems([urlProblemText(lang, { problem: 'unknown-variant', param: 'variant', value: opts.variant, known: ids })]);
   }
   const my = beginLoad();
   const pools = new Map<string, Trainer>();
