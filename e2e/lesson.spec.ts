@@ -144,6 +144,20 @@ for (const lang of ['en', 'zh'] as const) {
   }
 }
 
+test('a link to a later step says which step the runs are going forward to, on the card and on its dot, until it is there', async ({ page }) => {
+  // Four runs of ~20 s to go forward through: long enough to be seen on the way.
+  await page.goto('./?lesson=degrade-merge-fencing&step=merge-rules.n12&backend=wasm&lang=en');
+  const dots = page.locator('.lesson-panel .step-dots li');
+  await expect(page.getByTestId('lesson-step')).toHaveAttribute('data-going-to', '5');
+  await expect(page.getByTestId('lesson-step')).toContainText('Running the lesson forward to step 5 of 6');
+  await expect(dots.nth(4)).toHaveClass(/\btarget\b/);
+  await expect(page.locator('.lesson-panel .step-dots li.target')).toHaveCount(1);
+  // There: the card is the step's, and the dot is the current one.
+  await expect(page.getByTestId('lesson-step')).not.toHaveAttribute('data-going-to', /./, { timeout: 90_000 });
+  await expect(dots.nth(4)).toHaveClass(/\bcurrent\b/);
+  await expect(page.locator('.lesson-panel .step-dots li.target')).toHaveCount(0);
+});
+
 test("a Try-it step is about the scripted entry at or after its own time: Paxos vs 2PC's 8-s \"crash s4 as well\" waits for 8.0 s (it said done, at 3.0 s, the earlier crash of s4)", async ({ page }) => {
   await page.goto('./?lesson=paxos-vs-2pc&step=majority-vs-all.5&backend=wasm&lang=en');
   const tryCard = page.locator('.lesson-panel .try');

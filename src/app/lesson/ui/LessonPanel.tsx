@@ -17,6 +17,7 @@ export function LessonPanel() {
   const acts = useLesson((st) => st.acts);
   const pos = useLesson((st) => st.pos);
   const offScript = useLesson((st) => st.offScript);
+  const goingTo = useLesson((st) => st.goingTo);
   const scrollRef = useRef<HTMLDivElement>(null);
   // A new step starts at the top of the column (a write, not a layout read).
   useEffect(() => {
@@ -28,6 +29,8 @@ export function LessonPanel() {
   const total = act?.steps.length ?? 0;
   const atStart = pos.act === 0 && pos.step <= 0;
   const atEnd = pos.act === acts.length - 1 && pos.step === total - 1;
+  // While the runs go forward to a step, its dot is marked: the card says "step 5 of 6", the dots show where.
+  const target = goingTo && goingTo.act === pos.act ? goingTo.step : -1;
   return (
     <aside className="lesson-panel" aria-label={ls(lang, 'lessons')} data-testid="lesson-panel">
       <header className="lesson-head">
@@ -42,7 +45,7 @@ export function LessonPanel() {
         )}
         <ol className="step-dots" aria-label={ls(lang, 'stepOf', { n: Math.max(1, pos.step + 1), m: total })} title={ls(lang, 'stepOf', { n: Math.max(1, pos.step + 1), m: total })}>
           {act?.steps.map((st, i) => (
-            <li key={st.id} className={i === pos.step ? 'current' : i < pos.step ? 'past' : ''} title={`${i + 1}${st.predict ? ' ?' : ''}`}>
+            <li key={st.id} className={`${i === pos.step ? 'current' : i < pos.step ? 'past' : ''}${i === target ? ' target' : ''}`} title={`${i + 1}${st.predict ? ' ?' : ''}`}>
               {st.predict ? '?' : null}
             </li>
           ))}
