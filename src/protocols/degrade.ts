@@ -237,6 +237,7 @@ export class DegradeStrategy implements Strategy {
   // ---------------------------------------------------------------- faults
 
   onCrash(node: NodeId): void {
+    if (!this.w.has(node)) return; // a server: the ring is the workers'
     this.ring.onCrash(node);
     const old = this.st(node);
     // Volatile state (heard peers, local gradients, collected contributions) is lost.
@@ -252,6 +253,7 @@ export class DegradeStrategy implements Strategy {
   }
 
   onRestart(node: NodeId): void {
+    if (!this.w.has(node)) return; // a server: the ring is the workers'
     const s = this.st(node);
     s.lastProgress = this.ctx.now();
     this.ctx.setTimer(node, this.hbMs, 'hb');

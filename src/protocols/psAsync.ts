@@ -236,6 +236,7 @@ export class PsAsyncStrategy implements Strategy {
       this.srv = copyServer(this.checkpoint);
       return;
     }
+    if (!this.w.has(node)) return; // a server this strategy does not use (a cluster may have more: switching from Raft keeps five)
     this.w.set(node, freshWorker());
   }
 
@@ -244,7 +245,8 @@ export class PsAsyncStrategy implements Strategy {
       if (this.cfg.checkpointEveryMs > 0) this.ctx.setTimer(node, this.cfg.checkpointEveryMs, 'checkpoint');
       return;
     }
-    const s = this.w.get(node)!;
+    const s = this.w.get(node);
+    if (!s) return; // a server this strategy does not use
     // Its parameters were lost with the process: pull fresh ones before training again.
     s.needsParams = true;
     this.push(node, s);

@@ -277,7 +277,8 @@ export class PsRmwStrategy implements Strategy {
       this.store.restore(this.checkpoint); // what came after the last checkpoint is lost
       return;
     }
-    const s = this.w.get(node)!;
+    const s = this.w.get(node);
+    if (!s) return; // a server this strategy does not use (a cluster may have more: switching from Raft keeps five)
     if (s.read) this.ctx.op(node, 'info', 'read', s.read.opId);
     if (s.write) this.ctx.op(node, 'info', 'update', s.write.opId);
     // The process and its lock's session are gone (the lease expires at the service after its TTL).
@@ -289,6 +290,7 @@ export class PsRmwStrategy implements Strategy {
       if (this.cfg.checkpointEveryMs > 0) this.ctx.setTimer(node, this.cfg.checkpointEveryMs, 'checkpoint');
       return;
     }
+    if (!this.w.has(node)) return; // a server this strategy does not use
     this.begin(node);
   }
 

@@ -217,14 +217,16 @@ export class PsSyncStrategy implements Strategy {
       this.srv = { params: this.persisted.params.slice(), version: this.persisted.version, received: new Map() };
       return;
     }
-    const s = this.w.get(node)!;
+    const s = this.w.get(node);
+    if (!s) return; // a server this strategy does not use (a cluster may have more: switching from Raft keeps five)
     if (s.op !== null) this.ctx.op(node, 'info', 'update', s.op); // crashed at the barrier: outcome unknown to it
     this.w.set(node, { ...freshWorker(this.ctx.now()), ...crashedWaitClock(s, this.ctx.now()) });
   }
 
   onRestart(node: NodeId): void {
     if (node === this.server) return; // waiting workers resend their pushes
-    const s = this.w.get(node)!;
+    const s = this.w.get(node);
+    if (!s) return; // a server this strategy does not use
     s.liveSince = this.ctx.now();
     // Parameters were lost with the process: pull the current ones, then compute that round.
     s.needsParams = true;

@@ -260,13 +260,15 @@ export class SspStrategy implements Strategy {
       this.pending = new Map(); // deferred reads were volatile; the blocked workers repeat them
       return;
     }
-    const s = this.w.get(node)!;
+    const s = this.w.get(node);
+    if (!s) return; // a server this strategy does not use (a cluster may have more: switching from Raft keeps five)
     this.w.set(node, { ...freshWorker(this.ctx.now()), ...crashedWaitClock(s, this.ctx.now()), incarnation: s.incarnation });
   }
 
   onRestart(node: NodeId): void {
     if (node === this.server) return;
-    const s = this.w.get(node)!;
+    const s = this.w.get(node);
+    if (!s) return; // a server this strategy does not use
     s.liveSince = this.ctx.now();
     s.needsParams = true;
     s.incarnation++;
