@@ -35,6 +35,20 @@ test('each strategy in the picker runs, with its knobs and nodes', async ({ page
   }
 });
 
+test('switching the strategy of a scenario with variants: the ones written for the old strategy are left out, said so, and the run is built', async ({ page }) => {
+  await page.goto('./?scenario=raft-ps-majority&backend=wasm');
+  await expect(page.getByTestId('node-s4')).toBeAttached();
+  await page.getByTestId('strategy').selectOption('ps-sync');
+  await expect(page.getByTestId('notice')).toContainText('Left out the variant local-reads, written for the previous strategy: it does not apply to this one.');
+  await expect(page.getByTestId('error')).toHaveCount(0);
+  // One parameter server: Raft's other four would stand idle.
+  await expect(page.getByTestId('node-s0')).toBeAttached();
+  await expect(page.getByTestId('node-s1')).toHaveCount(0);
+  await page.getByTestId('play').click();
+  await expect.poll(async () => Number(await page.getByTestId('node-w0').getAttribute('data-version')), { timeout: 30_000 }).toBeGreaterThan(1);
+  await expect(page.getByTestId('error')).toHaveCount(0);
+});
+
 test('a knob refuses a bad value with the reason in the page’s language, and snaps back to its value', async ({ page }) => {
   await page.goto('./?scenario=allreduce-partition&backend=wasm&lang=zh');
   const rto = page.getByTestId('knob-rtoMs');

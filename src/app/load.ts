@@ -151,7 +151,7 @@ export async function restart(): Promise<void> {
 }
 
 /** Validates an edited scenario (from the form controls) before rebuilding. */
-export async function applyEdit(candidate: unknown, pruned = 0): Promise<void> {
+export async function applyEdit(candidate: unknown, pruned = 0, droppedVariants: readonly string[] = []): Promise<void> {
   const lang = get().lang;
   const r = validateScenario(candidate);
   if (!r.ok) {
@@ -162,7 +162,12 @@ export async function applyEdit(candidate: unknown, pruned = 0): Promise<void> {
   // The scenario menu must not name a variant the edited run no longer is.
   const choice = get().variantChoice;
   if (ok && choice) set({ variantChoice: { ...choice, edited: true } });
-  if (ok && pruned > 0) setNotice(s(lang, 'prunedEntries', { n: pruned }));
+  if (!ok) return;
+  const notes = [
+    ...(pruned > 0 ? [s(lang, 'prunedEntries', { n: pruned })] : []),
+    ...(droppedVariants.length > 0 ? [s(lang, 'droppedVariants', { n: droppedVariants.length, ids: droppedVariants.join(lang === 'zh' ? '、' : ', ') })] : []),
+  ];
+  if (notes.length > 0) setNotice(notes.join(lang === 'zh' ? '' : ' '));
 }
 
 /**

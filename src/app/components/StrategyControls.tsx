@@ -45,7 +45,7 @@ export function StrategyControls() {
           className="strategy-select"
           onChange={(e) => {
             const edit = withStrategy(scenario, e.target.value);
-            if (edit) void applyEdit(edit.scenario, edit.pruned);
+            if (edit) void applyEdit(edit.scenario, edit.pruned, edit.droppedVariants);
           }}
         >
           {/* Registry name and CAP/PACELC class: what a class is choosing between; the kind is the tooltip. */}
