@@ -18,6 +18,8 @@ interface NackMsg {
   round: number;
   phase: RingPhase;
   k: number;
+  /** Later chunks the asker holds already (their slots): the rest of what was sent after the one asked for is sent again too. */
+  have: number[];
 }
 interface StateMsg {
   params: Float32Array;
@@ -253,10 +255,15 @@ export class AllreduceStrategy implements Strategy {
       if (m.round === s.round) this.pump(msg.to, s);
     } else if (msg.kind === 'nack') {
       const m = msg.payload as NackMsg;
-      const out = s.outbox.get(this.slot(m.round, m.phase, m.k));
+      const asked = this.slot(m.round, m.phase, m.k);
+      const out = s.outbox.get(asked);
       if (out) {
         this.ctx.note('retransmit', msg.to, { round: m.round, k: m.k });
         this.ctx.send(msg.to, msg.from, 'chunk', out, out.data.length * 4);
+        // What was sent after it went the same way (a cut, or the asker's crash): sent again at
+        // once, not one chunk per rtoMs — a restarted worker among 16 waited 4.3 s for its ring.
+        const have = new Set(m.have);
+        for (const [key, later] of s.outbox) if (key > asked && !have.has(key)) this.ctx.send(msg.to, msg.from, 'chunk', later, later.data.length * 4);
       } else if (m.round < this.ctx.replica(msg.to).version) {
         // The chunk is gone (this worker restarted since), but the round's result is not: every
         // worker that finished round r holds the same parameters, so send those instead.
@@ -299,8 +306,8 @@ export class AllreduceStrategy implements Strategy {
     const due = quantize(s.waitSince + this.cfg.rtoMs);
     if (now < due) return this.armNack(node, s, due); // armed for an earlier wait
     // A receiver-driven retransmission request, repeated every rtoMs while the chunk is missing.
-    const nack: NackMsg = { round: s.round, phase: s.phase, k: s.k };
-    this.ctx.send(node, this.prev(s.index), 'nack', nack, 0);
+    const nack: NackMsg = { round: s.round, phase: s.phase, k: s.k, have: [...s.inbox.keys()] };
+    this.ctx.send(node, this.prev(s.index), 'nack', nack, 4 * nack.have.length);
     s.waitSince = now;
     this.armNack(node, s, now + this.cfg.rtoMs);
   }
