@@ -17,6 +17,7 @@ import { loadLangOrSay } from './langLoad';
 import type { Lang } from './i18n/lang';
 import { get, reportError, set, setNotice, type VariantChoice } from './store';
 import { clearAddressProblems, reportAddressProblems } from './addressProblems';
+import type { StrategySwitch } from './strategySwitch';
 import { mayShowServers, serverStates } from './views/serverStatesLoad';
 import { fashionTile, imageDataset } from './views/fashionTileLoad';
 
@@ -151,7 +152,7 @@ export async function restart(): Promise<void> {
 }
 
 /** Validates an edited scenario (from the form controls) before rebuilding. */
-export async function applyEdit(candidate: unknown, pruned = 0, droppedVariants: readonly string[] = []): Promise<void> {
+export async function applyEdit(candidate: unknown, pruned = 0, left?: Pick<StrategySwitch, 'droppedVariants' | 'droppedChecks' | 'droppedCheckCount'>): Promise<void> {
   const lang = get().lang;
   const r = validateScenario(candidate);
   if (!r.ok) {
@@ -163,9 +164,11 @@ export async function applyEdit(candidate: unknown, pruned = 0, droppedVariants:
   const choice = get().variantChoice;
   if (ok && choice) set({ variantChoice: { ...choice, edited: true } });
   if (!ok) return;
+  const sep = lang === 'zh' ? '、' : ', ';
   const notes = [
     ...(pruned > 0 ? [s(lang, 'prunedEntries', { n: pruned })] : []),
-    ...(droppedVariants.length > 0 ? [s(lang, 'droppedVariants', { n: droppedVariants.length, ids: droppedVariants.join(lang === 'zh' ? '、' : ', ') })] : []),
+    ...(left && left.droppedVariants.length > 0 ? [s(lang, 'droppedVariants', { n: left.droppedVariants.length, ids: left.droppedVariants.join(sep) })] : []),
+    ...(left && left.droppedCheckCount > 0 ? [s(lang, 'droppedChecks', { n: left.droppedCheckCount, metrics: left.droppedChecks.join(sep) })] : []),
   ];
   if (notes.length > 0) setNotice(notes.join(lang === 'zh' ? '' : ' '));
 }

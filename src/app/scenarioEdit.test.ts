@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { strategies } from '../protocols';
 import { scenarioSchema } from '../scenario/schema';
-import { readFileSync } from 'node:fs';
-import { resolveVariant, validateScenario } from '../scenario/validate';
-import { withDataset, withStrategy, withWorkers } from './scenarioEdit';
+import { validateScenario } from '../scenario/validate';
+import { withDataset, withWorkers } from './scenarioEdit';
 import { partitionFromDraft } from './partition';
 
 const base = scenarioSchema.parse({
@@ -22,75 +20,6 @@ const base = scenarioSchema.parse({
 });
 
 describe('scenario edits', () => {
-  it('switching to every registered strategy builds a cluster it accepts (raft: 3 servers, kafka: brokers and a PS replica)', () => {
-    for (const info of strategies) {
-      const e = withStrategy(base, info.kind);
-      expect(e, info.kind).not.toBeNull();
-      const v = validateScenario(e!.scenario);
-      expect(v.ok ? '' : JSON.stringify(v), info.kind).toBe('');
-    }
-    expect(withStrategy(base, 'raft-ps')!.scenario.cluster.servers).toBeGreaterThanOrEqual(3);
-    const k = withStrategy(base, 'kafka-ps')!.scenario.cluster;
-    expect(k.brokers).toBeGreaterThanOrEqual(1);
-    expect(k.servers).toBeGreaterThanOrEqual(1);
-    expect(withStrategy(base, 'degrade')!.scenario.cluster.servers ?? 0).toBe(0);
-  });
-
-  it('switching the strategy of any built-in makes a run, leaving out the variants (and the lesson) written for the old one', () => {
-    const ids = JSON.parse(readFileSync('public/scenarios/index.json', 'utf8')) as string[];
-    const refused: string[] = [];
-    for (const id of ids) {
-      const v = validateScenario(JSON.parse(readFileSync(`public/scenarios/${id}.json`, 'utf8')));
-      if (!v.ok) throw new Error(id);
-      for (const info of strategies) {
-        if (info.kind === v.scenario.strategy.kind) continue;
-        const e = withStrategy(v.scenario, info.kind)!;
-        const r = validateScenario(e.scenario);
-        if (!r.ok) {
-          refused.push(`${id} → ${info.kind}`);
-          continue;
-        }
-        // What stays resolves; what went is named.
-        for (const x of r.scenario.variants ?? []) expect(resolveVariant(r.scenario, x.id).ok, `${id} → ${info.kind}: ${x.id}`).toBe(true);
-        const before = (v.scenario.variants ?? []).map((x) => x.id);
-        expect([...(r.scenario.variants ?? []).map((x) => x.id), ...(e.droppedVariants ?? [])].sort()).toEqual([...before].sort());
-      }
-    }
-    // Only where the scenario's security cannot apply: a ring carries no parameter-server updates to sign
-    // (the page says so, naming security, and keeps the run).
-    expect(refused).toEqual(['secure-updates-byzantine → allreduce', 'secure-updates-byzantine → degrade']);
-    // raft-ps-majority's local-reads variant sets Raft's readMode: under ps-sync it goes, and the lesson with it.
-    const raft = validateScenario(JSON.parse(readFileSync('public/scenarios/raft-ps-majority.json', 'utf8')));
-    const e = withStrategy(raft.ok ? raft.scenario : base, 'ps-sync')!;
-    expect(e.droppedVariants).toContain('local-reads');
-    // ps-sync puts one server to work: Raft's other four would stand idle (nothing names them).
-    expect(e.scenario.cluster.servers).toBe(1);
-    expect(e.scenario.acts).toBeUndefined();
-    expect(e.scenario.expect.some((x) => x.variant === 'local-reads')).toBe(false);
-  });
-
-  it('a single-server strategy keeps the servers the scenario names, up to the highest, and no more', () => {
-    const raft = withStrategy({ ...base, timeline: [...base.timeline, { at: 7000, do: 'crash', node: 's2' }] }, 'raft-ps')!.scenario;
-    expect(raft.cluster.servers).toBe(5);
-    const sync = withStrategy(raft, 'ps-sync')!;
-    expect(sync.scenario.cluster.servers).toBe(3);
-    expect(sync.pruned).toBe(0);
-    expect(withStrategy(sync.scenario, 'allreduce')!.scenario.cluster.servers).toBe(3);
-  });
-
-  it('switching to ps-async adds s0 and gives default knobs; the result validates', () => {
-    const e = withStrategy(base, 'ps-async');
-    expect(e).not.toBeNull();
-    expect(e!.scenario.cluster.servers).toBe(1);
-    expect(e!.scenario.strategy).toMatchObject({ kind: 'ps-async', pushTimeoutMs: 300 });
-    expect(validateScenario(e!.scenario).ok).toBe(true);
-  });
-
-  it('switching back to all-reduce drops an unreferenced server', () => {
-    const ps = withStrategy(base, 'ps-async')!.scenario;
-    expect(withStrategy(ps, 'allreduce')!.scenario.cluster.servers).toBe(0);
-  });
-
   it('fewer workers prunes what named the removed ones', () => {
     const e = withWorkers(base, 2);
     expect(e.scenario.cluster.workers).toBe(2);

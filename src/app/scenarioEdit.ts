@@ -1,8 +1,5 @@
-import { strategyInfo } from '../protocols';
 import { clusterNodeIds } from '../scenario/nodes';
 import type { Scenario, StrategyConfig, TimelineEntry } from '../scenario/schema';
-import { defaultStrategy } from './knobs';
-import { resolveVariant } from '../scenario/validate';
 
 /**
  * Edits the form controls make to the loaded scenario. Pure: each returns a new scenario (the
@@ -13,8 +10,6 @@ import { resolveVariant } from '../scenario/validate';
 export interface Edit {
   scenario: Scenario;
   pruned: number;
-  /** Variants a strategy switch left out: they set knobs the new strategy does not have. */
-  droppedVariants?: string[];
 }
 
 function nodeIds(sc: Scenario): Set<string> {
@@ -31,7 +26,7 @@ function mentions(value: unknown, out: Set<string>): void {
   else if (value && typeof value === 'object') Object.values(value).forEach((v) => mentions(v, out));
 }
 
-function referencedNodes(sc: Scenario): Set<string> {
+export function referencedNodes(sc: Scenario): Set<string> {
   const out = new Set<string>();
   mentions(sc.timeline, out);
   mentions(sc.expect, out);
@@ -40,7 +35,7 @@ function referencedNodes(sc: Scenario): Set<string> {
 }
 
 /** Drops what names a node outside the cluster; partition groups lose just the missing nodes. */
-function prune(sc: Scenario): Edit {
+export function prune(sc: Scenario): Edit {
   const ids = nodeIds(sc);
   let pruned = 0;
   const timeline: TimelineEntry[] = [];
@@ -64,49 +59,6 @@ function prune(sc: Scenario): Edit {
   const stragglers = sc.compute.stragglers.filter((st) => ids.has(st.node));
   pruned += sc.compute.stragglers.length - stragglers.length;
   return { scenario: { ...sc, timeline, expect, compute: { ...sc.compute, stragglers } }, pruned };
-}
-
-/**
- * Switches strategy, every knob at its default. The cluster grows to what the strategy needs
- * (from the strategy registry: ps-async gets s0 if there is no server); servers the strategy would
- * leave idle (all of them for a ring, all but s0 for a single parameter server) go, unless the
- * scenario names them.
- */
-export function withStrategy(sc: Scenario, kind: string): Edit | null {
-  const strategy = defaultStrategy(kind);
-  if (!strategy) return null;
-  const info = strategyInfo(kind);
-  const needs = info?.needs ?? {};
-  // A fresh switch builds the suggested cluster (Kafka: 3 brokers so replication means something).
-  const want = { ...needs, ...info?.suggested };
-  let servers = Math.max(sc.cluster.servers ?? 0, want.servers ?? 0);
-  const brokers = Math.max(sc.cluster.brokers ?? 0, want.brokers ?? 0);
-  const workers = Math.max(sc.cluster.workers, needs.workers ?? 0);
-  // Servers it would leave idle go unless the scenario names them (an idle s1…s4 after Raft only confused).
-  if (info?.usesServers !== undefined && servers > info.usesServers) {
-    const named = [...referencedNodes(sc)].filter((n) => n.startsWith('s')).map((n) => Number(n.slice(1)) + 1);
-    servers = Math.max(info.usesServers, needs.servers ?? 0, ...named);
-  }
-  const edit = prune({ ...sc, strategy, cluster: { ...sc.cluster, workers, servers, brokers } });
-  const kept = applicableVariants(edit.scenario);
-  return { ...edit, scenario: kept.scenario, droppedVariants: kept.dropped };
-}
-
-/**
- * The variants that still make a run after a strategy switch: one that replaces the strategy
- * (Paxos → 2PC) or sets a knob the new one has stays; one that sets the old strategy's knobs
- * (raft-ps-majority's readMode under ps-sync) cannot, and goes, with the expectations that name
- * it. A lesson's script (acts, narration, its charts' shapes) walks through its variants: with one
- * gone it tells another strategy's story, so it goes too — the run is the user's own now.
- */
-function applicableVariants(sc: Scenario): { scenario: Scenario; dropped: string[] } {
-  const dropped = (sc.variants ?? []).filter((v) => !resolveVariant(sc, v.id).ok).map((v) => v.id);
-  if (dropped.length === 0) return { scenario: sc, dropped };
-  const gone = new Set(dropped);
-  const variants = sc.variants!.filter((v) => !gone.has(v.id));
-  const expect = sc.expect.filter((e) => !(e.variant !== undefined && gone.has(e.variant)) && !(e.than !== undefined && gone.has(e.than)));
-  const { acts: _acts, narration: _narration, lesson: _lesson, shapes: _shapes, ...run } = sc;
-  return { scenario: { ...run, variants, expect }, dropped };
 }
 
 export function withStrategyConfig(sc: Scenario, strategy: StrategyConfig): Scenario {

@@ -9,7 +9,8 @@ import { s } from '../i18n/strings';
 import { applyKnob, formatKnobText, knobControls, strategyKindsFromSchema, type KnobControl } from '../knobs';
 import { knobProblemText } from '../knobProblemText';
 import { applyEdit, setBackend } from '../load';
-import { maxWorkers, minWorkers, withDataset, withStrategy, withStrategyConfig, withWorkers } from '../scenarioEdit';
+import { maxWorkers, minWorkers, withDataset, withStrategyConfig, withWorkers } from '../scenarioEdit';
+import { withStrategy } from '../strategySwitch';
 import { get, reportError, useApp } from '../store';
 import { useIsStudent } from '../room/roomStore';
 import { useKnobHelp, type KnobHelp } from './knobHelp';
@@ -45,7 +46,7 @@ export function StrategyControls() {
           className="strategy-select"
           onChange={(e) => {
             const edit = withStrategy(scenario, e.target.value);
-            if (edit) void applyEdit(edit.scenario, edit.pruned, edit.droppedVariants);
+            if (edit) void applyEdit(edit.scenario, edit.pruned, edit);
           }}
         >
           {/* Registry name and CAP/PACELC class: what a class is choosing between; the kind is the tooltip. */}

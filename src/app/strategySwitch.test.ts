@@ -1,0 +1,104 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { strategies } from '../protocols';
+import { scenarioSchema } from '../scenario/schema';
+import { resolveVariant, validateScenario } from '../scenario/validate';
+import { withStrategy } from './strategySwitch';
+
+const base = scenarioSchema.parse({
+  schema: 1,
+  id: 't',
+  seed: 7,
+  durationMs: 20000,
+  cluster: { workers: 4 },
+  strategy: { kind: 'allreduce' },
+  timeline: [
+    { at: 5000, do: 'partition', groups: [['w0', 'w1'], ['w2', 'w3']] },
+    { at: 6000, do: 'crash', node: 'w3' },
+    { at: 12000, do: 'heal' },
+  ],
+  expect: [{ at: 'end', metric: 'steps', node: 'w3', op: '>', value: 1 }],
+});
+
+describe('strategy switch', () => {
+  it('switching to every registered strategy builds a cluster it accepts (raft: 3 servers, kafka: brokers and a PS replica)', () => {
+    for (const info of strategies) {
+      const e = withStrategy(base, info.kind);
+      expect(e, info.kind).not.toBeNull();
+      const v = validateScenario(e!.scenario);
+      expect(v.ok ? '' : JSON.stringify(v), info.kind).toBe('');
+    }
+    expect(withStrategy(base, 'raft-ps')!.scenario.cluster.servers).toBeGreaterThanOrEqual(3);
+    const k = withStrategy(base, 'kafka-ps')!.scenario.cluster;
+    expect(k.brokers).toBeGreaterThanOrEqual(1);
+    expect(k.servers).toBeGreaterThanOrEqual(1);
+    expect(withStrategy(base, 'degrade')!.scenario.cluster.servers ?? 0).toBe(0);
+  });
+
+  it('switching the strategy of any built-in makes a run, leaving out the variants, the checks and the lesson written for the old one', () => {
+    const ids = JSON.parse(readFileSync('public/scenarios/index.json', 'utf8')) as string[];
+    const refused: string[] = [];
+    for (const id of ids) {
+      const v = validateScenario(JSON.parse(readFileSync(`public/scenarios/${id}.json`, 'utf8')));
+      if (!v.ok) throw new Error(id);
+      for (const info of strategies) {
+        if (info.kind === v.scenario.strategy.kind) continue;
+        const e = withStrategy(v.scenario, info.kind)!;
+        const r = validateScenario(e.scenario);
+        if (!r.ok) {
+          refused.push(`${id} → ${info.kind}`);
+          continue;
+        }
+        // What stays resolves; what went is named.
+        for (const x of r.scenario.variants ?? []) expect(resolveVariant(r.scenario, x.id).ok, `${id} → ${info.kind}: ${x.id}`).toBe(true);
+        const before = (v.scenario.variants ?? []).map((x) => x.id);
+        expect([...(r.scenario.variants ?? []).map((x) => x.id), ...(e.droppedVariants ?? [])].sort()).toEqual([...before].sort());
+      }
+    }
+    // Only where the scenario's security cannot apply: a ring carries no parameter-server updates to sign
+    // (the page says so, naming security, and keeps the run).
+    expect(refused).toEqual(['secure-updates-byzantine → allreduce', 'secure-updates-byzantine → degrade']);
+    // raft-ps-majority's local-reads variant sets Raft's readMode: under ps-sync it goes, and the lesson with it.
+    const raft = validateScenario(JSON.parse(readFileSync('public/scenarios/raft-ps-majority.json', 'utf8')));
+    const e = withStrategy(raft.ok ? raft.scenario : base, 'ps-sync')!;
+    expect(e.droppedVariants).toContain('local-reads');
+    // ps-sync puts one server to work: Raft's other four would stand idle (nothing names them).
+    expect(e.scenario.cluster.servers).toBe(1);
+    expect(e.scenario.acts).toBeUndefined();
+    expect(e.scenario.expect.some((x) => x.variant === 'local-reads')).toBe(false);
+    // Raft's own metrics were claims about Raft; the engine's (availability, lost updates) compare the two.
+    expect(e.droppedChecks.sort()).toEqual(['maxCommitGapMs', 'staleReads']);
+    expect(e.scenario.expect.map((x) => x.metric)).toContain('availability');
+    expect(e.scenario.expect.map((x) => x.metric)).not.toContain('maxCommitGapMs');
+    // Paxos vs 2PC switched to 2PC: the lesson goes (its story is Paxos's), the 2pc variant — a run of
+    // its own strategy, unchanged — keeps its check on inDoubt.
+    const pv = validateScenario(JSON.parse(readFileSync('public/scenarios/paxos-vs-2pc.json', 'utf8')));
+    const two = withStrategy(pv.ok ? pv.scenario : base, '2pc-ps')!;
+    expect(two.droppedVariants).toEqual([]);
+    expect(two.scenario.acts).toBeUndefined();
+    expect(two.scenario.lesson).toBeUndefined();
+    expect(two.scenario.expect.some((x) => x.variant === '2pc' && x.metric === 'inDoubt')).toBe(true);
+  });
+
+  it('a single-server strategy keeps the servers the scenario names, up to the highest, and no more', () => {
+    const raft = withStrategy({ ...base, timeline: [...base.timeline, { at: 7000, do: 'crash', node: 's2' }] }, 'raft-ps')!.scenario;
+    expect(raft.cluster.servers).toBe(5);
+    const sync = withStrategy(raft, 'ps-sync')!;
+    expect(sync.scenario.cluster.servers).toBe(3);
+    expect(sync.pruned).toBe(0);
+    expect(withStrategy(sync.scenario, 'allreduce')!.scenario.cluster.servers).toBe(3);
+  });
+
+  it('switching to ps-async adds s0 and gives default knobs; the result validates', () => {
+    const e = withStrategy(base, 'ps-async');
+    expect(e).not.toBeNull();
+    expect(e!.scenario.cluster.servers).toBe(1);
+    expect(e!.scenario.strategy).toMatchObject({ kind: 'ps-async', pushTimeoutMs: 300 });
+    expect(validateScenario(e!.scenario).ok).toBe(true);
+  });
+
+  it('switching back to all-reduce drops an unreferenced server', () => {
+    const ps = withStrategy(base, 'ps-async')!.scenario;
+    expect(withStrategy(ps, 'allreduce')!.scenario.cluster.servers).toBe(0);
+  });
+});
