@@ -50,6 +50,19 @@ test('switching the strategy of a scenario with variants: the ones written for t
   await expect(page.getByTestId('error')).toHaveCount(0);
 });
 
+test('fewer workers on a lesson with sessions and variants: the run is built, and the page says what went', async ({ page }) => {
+  // degrade-merge-fencing: six workers, each with a coordination session (the change was refused:
+  // "coordination.sessions.w5: node "w5" does not exist").
+  await page.goto('./?scenario=degrade-merge-fencing&backend=wasm');
+  await expect(page.getByTestId('node-w5')).toBeAttached();
+  await page.getByTestId('workers').fill('4');
+  await page.getByTestId('workers').press('Enter');
+  await expect(page.getByTestId('node-w5')).toHaveCount(0);
+  await expect(page.getByTestId('node-w3')).toBeAttached();
+  await expect(page.getByTestId('notice')).toContainText(/Removed \d+ entries \(of the timeline, the expectations or node settings\)/);
+  await expect(page.getByTestId('error')).toHaveCount(0);
+});
+
 test('a knob refuses a bad value with the reason in the page’s language, and snaps back to its value', async ({ page }) => {
   await page.goto('./?scenario=allreduce-partition&backend=wasm&lang=zh');
   const rto = page.getByTestId('knob-rtoMs');

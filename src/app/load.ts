@@ -18,6 +18,7 @@ import type { Lang } from './i18n/lang';
 import { get, reportError, set, setNotice, type VariantChoice } from './store';
 import { clearAddressProblems, reportAddressProblems } from './addressProblems';
 import type { StrategySwitch } from './strategySwitch';
+import type { Edit } from './scenarioEdit';
 import { mayShowServers, serverStates } from './views/serverStatesLoad';
 import { fashionTile, imageDataset } from './views/fashionTileLoad';
 
@@ -151,8 +152,11 @@ export async function restart(): Promise<void> {
   await loadScenario(sc, { autoplay: get().status === 'running' });
 }
 
-/** Validates an edited scenario (from the form controls) before rebuilding. */
-export async function applyEdit(candidate: unknown, pruned = 0, left?: Pick<StrategySwitch, 'droppedVariants' | 'droppedChecks' | 'droppedCheckCount'>): Promise<void> {
+/** What an edit left out of the scenario, and why: a strategy switch, or a change of the cluster. */
+export type EditLeft = Pick<Edit, 'pruned' | 'droppedVariants' | 'droppedLesson'> & Partial<Pick<StrategySwitch, 'droppedChecks' | 'droppedCheckCount'>> & { cause: 'strategy' | 'cluster' };
+
+/** Validates an edited scenario (from the form controls) before rebuilding; says what the edit left out. */
+export async function applyEdit(candidate: unknown, left?: EditLeft): Promise<void> {
   const lang = get().lang;
   const r = validateScenario(candidate);
   if (!r.ok) {
@@ -163,14 +167,22 @@ export async function applyEdit(candidate: unknown, pruned = 0, left?: Pick<Stra
   // The scenario menu must not name a variant the edited run no longer is.
   const choice = get().variantChoice;
   if (ok && choice) set({ variantChoice: { ...choice, edited: true } });
-  if (!ok) return;
+  if (ok && left) {
+    const notes = leftOutNotes(lang, left);
+    if (notes.length > 0) setNotice(notes.join(lang === 'zh' ? '' : ' '));
+  }
+}
+
+function leftOutNotes(lang: Lang, left: EditLeft): string[] {
   const sep = lang === 'zh' ? '、' : ', ';
-  const notes = [
-    ...(pruned > 0 ? [s(lang, 'prunedEntries', { n: pruned })] : []),
-    ...(left && left.droppedVariants.length > 0 ? [s(lang, 'droppedVariants', { n: left.droppedVariants.length, ids: left.droppedVariants.join(sep) })] : []),
-    ...(left && left.droppedCheckCount > 0 ? [s(lang, 'droppedChecks', { n: left.droppedCheckCount, metrics: left.droppedChecks.join(sep) })] : []),
-  ];
-  if (notes.length > 0) setNotice(notes.join(lang === 'zh' ? '' : ' '));
+  const byStrategy = left.cause === 'strategy';
+  const notes: string[] = [];
+  if (left.pruned > 0) notes.push(s(lang, 'prunedEntries', { n: left.pruned }));
+  const variants = left.droppedVariants;
+  if (variants.length > 0) notes.push(s(lang, byStrategy ? 'droppedVariants' : 'droppedVariantsCluster', { n: variants.length, ids: variants.join(sep) }));
+  if (left.droppedCheckCount) notes.push(s(lang, 'droppedChecks', { n: left.droppedCheckCount, metrics: (left.droppedChecks ?? []).join(sep) }));
+  if (left.droppedLesson) notes.push(s(lang, byStrategy ? 'droppedLesson' : 'droppedLessonCluster'));
+  return notes;
 }
 
 /**

@@ -1,7 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { scenarioSchema } from '../scenario/schema';
 import { validateScenario } from '../scenario/validate';
-import { withDataset, withWorkers } from './scenarioEdit';
+import { maxWorkers, minWorkers, withDataset, withWorkers } from './scenarioEdit';
 import { partitionFromDraft } from './partition';
 
 const base = scenarioSchema.parse({
@@ -50,6 +51,34 @@ describe('scenario edits', () => {
     const fewer = withWorkers(sc, 2);
     expect(fewer.scenario.timeline[0]).toMatchObject({ groups: [['c0'], ['@leader', 'w0', 'w1']] });
     expect(fewer.pruned).toBe(1);
+  });
+
+  it('any worker count of any built-in makes a run: node maps shrink, variants and the lesson that no longer fit go', () => {
+    const ids = JSON.parse(readFileSync('public/scenarios/index.json', 'utf8')) as string[];
+    const load = (id: string) => {
+      const v = validateScenario(JSON.parse(readFileSync(`public/scenarios/${id}.json`, 'utf8')));
+      if (!v.ok) throw new Error(id);
+      return v.scenario;
+    };
+    const refused: string[] = [];
+    for (const id of ids) {
+      const sc = load(id);
+      for (let n = minWorkers; n <= maxWorkers; n++) if (!validateScenario(withWorkers(sc, n).scenario).ok) refused.push(`${id} ×${n}`);
+    }
+    expect(refused).toEqual([]);
+    // degrade-merge-fencing has six workers with a session each: four keep theirs, the variants and lesson stay.
+    const degrade = withWorkers(load('degrade-merge-fencing'), 4);
+    expect(Object.keys(degrade.scenario.coordination!.sessions)).toEqual(['w0', 'w1', 'w2', 'w3']);
+    expect(degrade.pruned).toBeGreaterThanOrEqual(2);
+    // Krum needs n > 2f + 2 gradients: with three workers that variant goes, and the lesson that shows it.
+    const krum = withWorkers(load('secure-updates-byzantine'), 3);
+    expect(krum.droppedVariants.length).toBeGreaterThan(0);
+    expect(krum.droppedLesson).toBe(true);
+    expect(krum.scenario.acts).toBeUndefined();
+    // Kafka's readFrom keeps the workers that are left.
+    const kafka = withWorkers(load('kafka-log-lag'), 2).scenario;
+    if (kafka.strategy.kind !== 'kafka-ps') throw new Error('kafka');
+    expect(Object.keys(kafka.strategy.readFrom ?? {}).every((w) => ['w0', 'w1'].includes(w))).toBe(true);
   });
 
   it('clamps the worker count to 2–16', () => {

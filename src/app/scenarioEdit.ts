@@ -1,5 +1,6 @@
 import { clusterNodeIds } from '../scenario/nodes';
 import type { Scenario, StrategyConfig, TimelineEntry } from '../scenario/schema';
+import { resolveVariant, validateScenario } from '../scenario/validate';
 
 /**
  * Edits the form controls make to the loaded scenario. Pure: each returns a new scenario (the
@@ -10,6 +11,10 @@ import type { Scenario, StrategyConfig, TimelineEntry } from '../scenario/schema
 export interface Edit {
   scenario: Scenario;
   pruned: number;
+  /** Variants that no longer make a run (they set knobs the strategy lacks, or need more workers). */
+  droppedVariants: string[];
+  /** Whether a lesson's script (acts, narration, its charts' shapes) went: it told of another run. */
+  droppedLesson: boolean;
 }
 
 function nodeIds(sc: Scenario): Set<string> {
@@ -58,7 +63,47 @@ export function prune(sc: Scenario): Edit {
   pruned += sc.expect.length - expect.length;
   const stragglers = sc.compute.stragglers.filter((st) => ids.has(st.node));
   pruned += sc.compute.stragglers.length - stragglers.length;
-  return { scenario: { ...sc, timeline, expect, compute: { ...sc.compute, stragglers } }, pruned };
+  // Node maps: coordination sessions (worker → server) and Kafka's readFrom (worker → PS replica).
+  const inCluster = (m: Record<string, string>): Record<string, string> => Object.fromEntries(Object.entries(m).filter(([k, v]) => ids.has(k) && ids.has(v)));
+  let coordination = sc.coordination;
+  if (coordination?.sessions) {
+    const sessions = inCluster(coordination.sessions);
+    pruned += Object.keys(coordination.sessions).length - Object.keys(sessions).length;
+    coordination = { ...coordination, sessions };
+  }
+  let strategy = sc.strategy;
+  if (strategy.kind === 'kafka-ps' && strategy.readFrom) {
+    const readFrom = inCluster(strategy.readFrom);
+    pruned += Object.keys(strategy.readFrom).length - Object.keys(readFrom).length;
+    strategy = { ...strategy, readFrom };
+  }
+  const fitted = fitVariants({ ...sc, timeline, expect, compute: { ...sc.compute, stragglers }, strategy, ...(coordination ? { coordination } : {}) });
+  // A lesson walks through its variants and names its nodes: with either gone it tells of another run.
+  const script = new Set<string>();
+  mentions([fitted.scenario.acts, fitted.scenario.narration, fitted.scenario.shapes], script);
+  let lesson = { scenario: fitted.scenario, dropped: false };
+  if (lesson.scenario.acts || lesson.scenario.narration) {
+    const bare = withoutLesson(fitted.scenario);
+    // Checked by the validator as well (a step's focus on a node one variant's cluster lacks).
+    if (fitted.dropped.length > 0 || [...script].some((n) => !ids.has(n)) || (!validateScenario(fitted.scenario).ok && validateScenario(bare.scenario).ok)) lesson = bare;
+  }
+  return { scenario: lesson.scenario, pruned, droppedVariants: fitted.dropped, droppedLesson: lesson.dropped };
+}
+
+/** The variants that still make a run (each validated as its own scenario); the others go, with the expectations that name them. */
+function fitVariants(sc: Scenario): { scenario: Scenario; dropped: string[] } {
+  const dropped = (sc.variants ?? []).filter((v) => !resolveVariant(sc, v.id).ok).map((v) => v.id);
+  if (dropped.length === 0) return { scenario: sc, dropped };
+  const gone = new Set(dropped);
+  const variants = sc.variants!.filter((v) => !gone.has(v.id));
+  const expect = sc.expect.filter((e) => !(e.variant !== undefined && gone.has(e.variant)) && !(e.than !== undefined && gone.has(e.than)));
+  return { scenario: { ...sc, variants, expect }, dropped };
+}
+
+/** The scenario without its lesson script (acts, narration, lesson facts, the charts' shapes); `dropped`: it had one. */
+export function withoutLesson(sc: Scenario): { scenario: Scenario; dropped: boolean } {
+  const { acts, narration, lesson, shapes, ...run } = sc;
+  return { scenario: run, dropped: acts !== undefined || narration !== undefined || lesson !== undefined || shapes !== undefined };
 }
 
 export function withStrategyConfig(sc: Scenario, strategy: StrategyConfig): Scenario {

@@ -46,7 +46,7 @@ export function StrategyControls() {
           className="strategy-select"
           onChange={(e) => {
             const edit = withStrategy(scenario, e.target.value);
-            if (edit) void applyEdit(edit.scenario, edit.pruned, edit);
+            if (edit) void applyEdit(edit.scenario, { ...edit, cause: 'strategy' });
           }}
         >
           {/* Registry name and CAP/PACELC class: what a class is choosing between; the kind is the tooltip. */}
@@ -77,7 +77,7 @@ export function StrategyControls() {
             return false;
           }
           const edit = withWorkers(scenario, n);
-          void applyEdit(edit.scenario, edit.pruned);
+          void applyEdit(edit.scenario, { ...edit, cause: 'cluster' });
           return true;
         }}
       />

@@ -101,8 +101,8 @@ describe('message catalogs', () => {
   it('each language picks its own plural form by n; Chinese has one form for every count', () => {
     expect(translate('en', 'run', 'linkLength', { n: 0 })).toBe('0 characters');
     expect(translate('en', 'run', 'linkLength', { n: 2 })).toBe('2 characters');
-    expect(translate('en', 'ui', 'prunedEntries', { n: 1 })).toBe('Removed 1 timeline/expectation entry that named a node no longer in the cluster.');
-    expect(translate('en', 'ui', 'prunedEntries', { n: 3 })).toBe('Removed 3 timeline/expectation entries that named nodes no longer in the cluster.');
+    expect(translate('en', 'ui', 'prunedEntries', { n: 1 })).toBe('Removed 1 entry (of the timeline, the expectations or a node setting) that named a node no longer in the cluster.');
+    expect(translate('en', 'ui', 'prunedEntries', { n: 3 })).toBe('Removed 3 entries (of the timeline, the expectations or node settings) that named nodes no longer in the cluster.');
     for (const n of [0, 1, 2, 5]) expect(translate('zh', 'run', 'linkLength', { n })).toBe(`${n} 个字符`);
     expect(translate('zh', 'lin', 'checkedAt', { t: '2.0', n: 12345 })).toBe('截至 t = 2.0 秒的历史，12,345 个操作');
   });
