@@ -31,14 +31,6 @@ function mentions(value: unknown, out: Set<string>): void {
   else if (value && typeof value === 'object') Object.values(value).forEach((v) => mentions(v, out));
 }
 
-export function referencedNodes(sc: Scenario): Set<string> {
-  const out = new Set<string>();
-  mentions(sc.timeline, out);
-  mentions(sc.expect, out);
-  mentions(sc.compute.stragglers, out);
-  return out;
-}
-
 /** Drops what names a node outside the cluster; partition groups lose just the missing nodes. */
 export function prune(sc: Scenario): Edit {
   const ids = nodeIds(sc);

@@ -80,13 +80,20 @@ describe('strategy switch', () => {
     expect(two.scenario.expect.some((x) => x.variant === '2pc' && x.metric === 'inDoubt')).toBe(true);
   });
 
-  it('a single-server strategy keeps the servers the scenario names, up to the highest, and no more', () => {
+  it('nodes the new strategy would leave idle go, with the entries that name them', () => {
     const raft = withStrategy({ ...base, timeline: [...base.timeline, { at: 7000, do: 'crash', node: 's2' }] }, 'raft-ps')!.scenario;
     expect(raft.cluster.servers).toBe(5);
     const sync = withStrategy(raft, 'ps-sync')!;
-    expect(sync.scenario.cluster.servers).toBe(3);
-    expect(sync.pruned).toBe(0);
-    expect(withStrategy(sync.scenario, 'allreduce')!.scenario.cluster.servers).toBe(3);
+    expect(sync.scenario.cluster.servers).toBe(1);
+    expect(sync.pruned).toBe(1); // the crash of s2
+    expect(sync.scenario.timeline.some((e) => e.do === 'crash' && e.node === 's2')).toBe(false);
+    expect(withStrategy(sync.scenario, 'allreduce')!.scenario.cluster.servers).toBe(0);
+    // Kafka's brokers (and a crash of one) under Raft: gone.
+    const kafka = withStrategy({ ...base, timeline: [{ at: 7000, do: 'crash', node: 'b1' }] }, 'kafka-ps')!.scenario;
+    expect(kafka.cluster.brokers).toBe(3);
+    const back = withStrategy(kafka, 'raft-ps')!;
+    expect(back.scenario.cluster.brokers).toBe(0);
+    expect(back.scenario.timeline).toEqual([]);
   });
 
   it('switching to ps-async adds s0 and gives default knobs; the result validates', () => {

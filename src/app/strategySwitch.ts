@@ -2,7 +2,7 @@ import { strategyInfo } from '../protocols';
 import { strategyMetricNames } from '../scenario/metricNames';
 import type { Scenario } from '../scenario/schema';
 import { defaultStrategy } from './knobs';
-import { prune, referencedNodes, withoutLesson, type Edit } from './scenarioEdit';
+import { prune, withoutLesson, type Edit } from './scenarioEdit';
 
 /** A strategy switch: the edit, and the expectations written for the old strategy that it left out. */
 export interface StrategySwitch extends Edit {
@@ -16,9 +16,9 @@ const strategyMetrics: ReadonlySet<string> = new Set(strategyMetricNames);
 
 /**
  * Switches strategy, every knob at its default. The cluster grows to what the strategy needs
- * (from the strategy registry: ps-async gets s0 if there is no server); servers the strategy would
- * leave idle (all of them for a ring, all but s0 for a single parameter server) go, unless the
- * scenario names them. Variants that set the old strategy's knobs go (`prune`: raft-ps-majority's
+ * (from the strategy registry: ps-async gets s0 if there is no server); nodes the strategy would
+ * leave idle go (servers: all of them for a ring, all but s0 for a single parameter server;
+ * brokers: all but for Kafka), with the entries that name them. Variants that set the old strategy's knobs go (`prune`: raft-ps-majority's
  * readMode under ps-sync), and so does what was written for the old strategy (`forNewStrategy`).
  */
 export function withStrategy(sc: Scenario, kind: string): StrategySwitch | null {
@@ -28,14 +28,12 @@ export function withStrategy(sc: Scenario, kind: string): StrategySwitch | null 
   const needs = info?.needs ?? {};
   // A fresh switch builds the suggested cluster (Kafka: 3 brokers so replication means something).
   const want = { ...needs, ...info?.suggested };
+  // Nodes it would leave idle go, and the entries naming them (`prune`): four idle servers after
+  // Raft, or Kafka's brokers under Raft, only confused (and the brokers' crashes were no fault of Raft's).
   let servers = Math.max(sc.cluster.servers ?? 0, want.servers ?? 0);
-  const brokers = Math.max(sc.cluster.brokers ?? 0, want.brokers ?? 0);
+  if (info?.usesServers !== undefined) servers = Math.min(servers, Math.max(info.usesServers, needs.servers ?? 0));
+  const brokers = needs.brokers ? Math.max(sc.cluster.brokers ?? 0, want.brokers ?? 0) : 0;
   const workers = Math.max(sc.cluster.workers, needs.workers ?? 0);
-  // Servers it would leave idle go unless the scenario names them (an idle s1…s4 after Raft only confused).
-  if (info?.usesServers !== undefined && servers > info.usesServers) {
-    const named = [...referencedNodes(sc)].filter((n) => n.startsWith('s')).map((n) => Number(n.slice(1)) + 1);
-    servers = Math.max(info.usesServers, needs.servers ?? 0, ...named);
-  }
   const edit = prune({ ...sc, strategy, cluster: { ...sc.cluster, workers, servers, brokers } });
   const checks = forNewStrategy(edit.scenario, sc);
   const lesson = withoutLesson(checks.scenario);

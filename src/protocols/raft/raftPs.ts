@@ -192,12 +192,12 @@ export class RaftPsStrategy implements Strategy {
 
   onCrash(node: NodeId): void {
     if (this.raft.onCrash(node)) return this.obs.serverCrashed(node);
-    this.clients.onCrash(node);
+    if (this.ctx.workers.includes(node)) this.clients.onCrash(node); // not a broker the cluster may also have
   }
 
   onRestart(node: NodeId): void {
     if (this.raft.onRestart(node)) return;
-    this.clients.onRestart(node);
+    if (this.ctx.workers.includes(node)) this.clients.onRestart(node);
   }
 
   acceptsAction(kind: ActionKind, node: NodeId): boolean {
