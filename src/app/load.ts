@@ -152,8 +152,8 @@ export async function restart(): Promise<void> {
   await loadScenario(sc, { autoplay: get().status === 'running' });
 }
 
-/** What an edit left out of the scenario, and why: a strategy switch, or a change of the cluster. */
-export type EditLeft = Pick<Edit, 'pruned' | 'droppedVariants' | 'droppedLesson'> & Partial<Pick<StrategySwitch, 'droppedChecks' | 'droppedCheckCount'>> & { cause: 'strategy' | 'cluster' };
+/** What an edit left out of the scenario, and why: a strategy switch, a change of the cluster, or of the knobs. */
+export type EditLeft = Pick<Edit, 'pruned' | 'droppedVariants' | 'droppedLesson'> & Partial<Pick<StrategySwitch, 'droppedChecks' | 'droppedCheckCount'>> & { cause: 'strategy' | 'cluster' | 'settings' };
 
 /** Validates an edited scenario (from the form controls) before rebuilding; says what the edit left out. */
 export async function applyEdit(candidate: unknown, left?: EditLeft): Promise<void> {
@@ -175,13 +175,14 @@ export async function applyEdit(candidate: unknown, left?: EditLeft): Promise<vo
 
 function leftOutNotes(lang: Lang, left: EditLeft): string[] {
   const sep = lang === 'zh' ? '、' : ', ';
-  const byStrategy = left.cause === 'strategy';
+  const variantsKey = ({ strategy: 'droppedVariants', cluster: 'droppedVariantsCluster', settings: 'droppedVariantsSettings' } as const)[left.cause];
+  const lessonKey = ({ strategy: 'droppedLesson', cluster: 'droppedLessonCluster', settings: 'droppedLessonSettings' } as const)[left.cause];
   const notes: string[] = [];
   if (left.pruned > 0) notes.push(s(lang, 'prunedEntries', { n: left.pruned }));
   const variants = left.droppedVariants;
-  if (variants.length > 0) notes.push(s(lang, byStrategy ? 'droppedVariants' : 'droppedVariantsCluster', { n: variants.length, ids: variants.join(sep) }));
+  if (variants.length > 0) notes.push(s(lang, variantsKey, { n: variants.length, ids: variants.join(sep) }));
   if (left.droppedCheckCount) notes.push(s(lang, 'droppedChecks', { n: left.droppedCheckCount, metrics: (left.droppedChecks ?? []).join(sep) }));
-  if (left.droppedLesson) notes.push(s(lang, byStrategy ? 'droppedLesson' : 'droppedLessonCluster'));
+  if (left.droppedLesson) notes.push(s(lang, lessonKey));
   return notes;
 }
 

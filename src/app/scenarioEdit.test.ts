@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { scenarioSchema } from '../scenario/schema';
 import { validateScenario } from '../scenario/validate';
-import { maxWorkers, minWorkers, withDataset, withWorkers } from './scenarioEdit';
+import { maxWorkers, minWorkers, withDataset, withStrategyConfig, withWorkers } from './scenarioEdit';
 import { partitionFromDraft } from './partition';
 
 const base = scenarioSchema.parse({
@@ -79,6 +79,14 @@ describe('scenario edits', () => {
     const kafka = withWorkers(load('kafka-log-lag'), 2).scenario;
     if (kafka.strategy.kind !== 'kafka-ps') throw new Error('kafka');
     expect(Object.keys(kafka.strategy.readFrom ?? {}).every((w) => ['w0', 'w1'].includes(w))).toBe(true);
+  });
+
+  it('a knob the variants no longer fit: they go, not the change (coordination-fencing without the lock)', () => {
+    const v = validateScenario(JSON.parse(readFileSync('public/scenarios/coordination-fencing.json', 'utf8')));
+    if (!v.ok || v.scenario.strategy.kind !== 'ps-async') throw new Error('coordination-fencing');
+    const e = withStrategyConfig(v.scenario, { ...v.scenario.strategy, writeLock: 'none' });
+    expect(e.droppedVariants.length).toBeGreaterThan(0);
+    expect(validateScenario(e.scenario).ok).toBe(true);
   });
 
   it('clamps the worker count to 2–16', () => {

@@ -98,8 +98,9 @@ export function withoutLesson(sc: Scenario): { scenario: Scenario; dropped: bool
   return { scenario: run, dropped: acts !== undefined || narration !== undefined || lesson !== undefined || shapes !== undefined };
 }
 
-export function withStrategyConfig(sc: Scenario, strategy: StrategyConfig): Scenario {
-  return { ...sc, strategy };
+/** New knobs for the same strategy; variants that no longer fit them go (`prune`). */
+export function withStrategyConfig(sc: Scenario, strategy: StrategyConfig): Edit {
+  return prune({ ...sc, strategy });
 }
 
 export const minWorkers = 2;

@@ -200,7 +200,8 @@ function Knob(p: {
       return false;
     }
     onRefusal?.(null);
-    void applyEdit(withStrategyConfig(scenario, r.strategy));
+    const edit = withStrategyConfig(scenario, r.strategy);
+    void applyEdit(edit.scenario, { ...edit, cause: 'settings' });
     return true;
   };
   if (control.type === 'boolean')
