@@ -1,24 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { builtin, builtins, editBase } from './testing/edits';
 import { scenarioSchema } from '../scenario/schema';
 import { validateScenario } from '../scenario/validate';
 import { maxWorkers, minWorkers, withDataset, withStrategyConfig, withWorkers } from './scenarioEdit';
 import { partitionFromDraft } from './partition';
 
-const base = scenarioSchema.parse({
-  schema: 1,
-  id: 't',
-  seed: 7,
-  durationMs: 20000,
-  cluster: { workers: 4 },
-  strategy: { kind: 'allreduce' },
-  timeline: [
-    { at: 5000, do: 'partition', groups: [['w0', 'w1'], ['w2', 'w3']] },
-    { at: 6000, do: 'crash', node: 'w3' },
-    { at: 12000, do: 'heal' },
-  ],
-  expect: [{ at: 'end', metric: 'steps', node: 'w3', op: '>', value: 1 }],
-});
+const base = editBase;
 
 describe('scenario edits', () => {
   it('fewer workers prunes what named the removed ones', () => {
@@ -54,37 +41,30 @@ describe('scenario edits', () => {
   });
 
   it('any worker count of any built-in makes a run: node maps shrink, variants and the lesson that no longer fit go', () => {
-    const ids = JSON.parse(readFileSync('public/scenarios/index.json', 'utf8')) as string[];
-    const load = (id: string) => {
-      const v = validateScenario(JSON.parse(readFileSync(`public/scenarios/${id}.json`, 'utf8')));
-      if (!v.ok) throw new Error(id);
-      return v.scenario;
-    };
     const refused: string[] = [];
-    for (const id of ids) {
-      const sc = load(id);
+    for (const { id, scenario: sc } of builtins()) {
       for (let n = minWorkers; n <= maxWorkers; n++) if (!validateScenario(withWorkers(sc, n).scenario).ok) refused.push(`${id} ×${n}`);
     }
     expect(refused).toEqual([]);
     // degrade-merge-fencing has six workers with a session each: four keep theirs, the variants and lesson stay.
-    const degrade = withWorkers(load('degrade-merge-fencing'), 4);
+    const degrade = withWorkers(builtin('degrade-merge-fencing'), 4);
     expect(Object.keys(degrade.scenario.coordination!.sessions)).toEqual(['w0', 'w1', 'w2', 'w3']);
     expect(degrade.pruned).toBeGreaterThanOrEqual(2);
     // Krum needs n > 2f + 2 gradients: with three workers that variant goes, and the lesson that shows it.
-    const krum = withWorkers(load('secure-updates-byzantine'), 3);
+    const krum = withWorkers(builtin('secure-updates-byzantine'), 3);
     expect(krum.droppedVariants.length).toBeGreaterThan(0);
     expect(krum.droppedLesson).toBe(true);
     expect(krum.scenario.acts).toBeUndefined();
     // Kafka's readFrom keeps the workers that are left.
-    const kafka = withWorkers(load('kafka-log-lag'), 2).scenario;
+    const kafka = withWorkers(builtin('kafka-log-lag'), 2).scenario;
     if (kafka.strategy.kind !== 'kafka-ps') throw new Error('kafka');
     expect(Object.keys(kafka.strategy.readFrom ?? {}).every((w) => ['w0', 'w1'].includes(w))).toBe(true);
   });
 
   it('a knob the variants no longer fit: they go, not the change (coordination-fencing without the lock)', () => {
-    const v = validateScenario(JSON.parse(readFileSync('public/scenarios/coordination-fencing.json', 'utf8')));
-    if (!v.ok || v.scenario.strategy.kind !== 'ps-async') throw new Error('coordination-fencing');
-    const e = withStrategyConfig(v.scenario, { ...v.scenario.strategy, writeLock: 'none' });
+    const sc = builtin('coordination-fencing');
+    if (sc.strategy.kind !== 'ps-async') throw new Error('coordination-fencing');
+    const e = withStrategyConfig(sc, { ...sc.strategy, writeLock: 'none' });
     expect(e.droppedVariants.length).toBeGreaterThan(0);
     expect(validateScenario(e.scenario).ok).toBe(true);
   });

@@ -1,24 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { builtin, builtins, editBase } from './testing/edits';
 import { strategies } from '../protocols';
-import { scenarioSchema } from '../scenario/schema';
 import { resolveVariant, validateScenario } from '../scenario/validate';
 import { withStrategy } from './strategySwitch';
 
-const base = scenarioSchema.parse({
-  schema: 1,
-  id: 't',
-  seed: 7,
-  durationMs: 20000,
-  cluster: { workers: 4 },
-  strategy: { kind: 'allreduce' },
-  timeline: [
-    { at: 5000, do: 'partition', groups: [['w0', 'w1'], ['w2', 'w3']] },
-    { at: 6000, do: 'crash', node: 'w3' },
-    { at: 12000, do: 'heal' },
-  ],
-  expect: [{ at: 'end', metric: 'steps', node: 'w3', op: '>', value: 1 }],
-});
+const base = editBase;
 
 describe('strategy switch', () => {
   it('switching to every registered strategy builds a cluster it accepts (raft: 3 servers, kafka: brokers and a PS replica)', () => {
@@ -36,14 +22,11 @@ describe('strategy switch', () => {
   });
 
   it('switching the strategy of any built-in makes a run, leaving out the variants, the checks and the lesson written for the old one', () => {
-    const ids = JSON.parse(readFileSync('public/scenarios/index.json', 'utf8')) as string[];
     const refused: string[] = [];
-    for (const id of ids) {
-      const v = validateScenario(JSON.parse(readFileSync(`public/scenarios/${id}.json`, 'utf8')));
-      if (!v.ok) throw new Error(id);
+    for (const { id, scenario } of builtins()) {
       for (const info of strategies) {
-        if (info.kind === v.scenario.strategy.kind) continue;
-        const e = withStrategy(v.scenario, info.kind)!;
+        if (info.kind === scenario.strategy.kind) continue;
+        const e = withStrategy(scenario, info.kind)!;
         const r = validateScenario(e.scenario);
         if (!r.ok) {
           refused.push(`${id} → ${info.kind}`);
@@ -51,7 +34,7 @@ describe('strategy switch', () => {
         }
         // What stays resolves; what went is named.
         for (const x of r.scenario.variants ?? []) expect(resolveVariant(r.scenario, x.id).ok, `${id} → ${info.kind}: ${x.id}`).toBe(true);
-        const before = (v.scenario.variants ?? []).map((x) => x.id);
+        const before = (scenario.variants ?? []).map((x) => x.id);
         expect([...(r.scenario.variants ?? []).map((x) => x.id), ...(e.droppedVariants ?? [])].sort()).toEqual([...before].sort());
       }
     }
@@ -59,8 +42,7 @@ describe('strategy switch', () => {
     // (the page says so, naming security, and keeps the run).
     expect(refused).toEqual(['secure-updates-byzantine → allreduce', 'secure-updates-byzantine → degrade']);
     // raft-ps-majority's local-reads variant sets Raft's readMode: under ps-sync it goes, and the lesson with it.
-    const raft = validateScenario(JSON.parse(readFileSync('public/scenarios/raft-ps-majority.json', 'utf8')));
-    const e = withStrategy(raft.ok ? raft.scenario : base, 'ps-sync')!;
+    const e = withStrategy(builtin('raft-ps-majority'), 'ps-sync')!;
     expect(e.droppedVariants).toContain('local-reads');
     // ps-sync puts one server to work: Raft's other four would stand idle (nothing names them).
     expect(e.scenario.cluster.servers).toBe(1);
@@ -72,8 +54,7 @@ describe('strategy switch', () => {
     expect(e.scenario.expect.map((x) => x.metric)).not.toContain('maxCommitGapMs');
     // Paxos vs 2PC switched to 2PC: the lesson goes (its story is Paxos's), the 2pc variant — a run of
     // its own strategy, unchanged — keeps its check on inDoubt.
-    const pv = validateScenario(JSON.parse(readFileSync('public/scenarios/paxos-vs-2pc.json', 'utf8')));
-    const two = withStrategy(pv.ok ? pv.scenario : base, '2pc-ps')!;
+    const two = withStrategy(builtin('paxos-vs-2pc'), '2pc-ps')!;
     expect(two.droppedVariants).toEqual([]);
     expect(two.scenario.acts).toBeUndefined();
     expect(two.scenario.lesson).toBeUndefined();
