@@ -4,8 +4,9 @@ import { resolveVariant, validateScenario } from '../scenario/validate';
 
 /**
  * Edits the form controls make to the loaded scenario. Pure: each returns a new scenario (the
- * caller validates it and keeps the old one if it is rejected) plus how many timeline or
- * expectation entries had to go because they named nodes the new cluster no longer has.
+ * caller validates it and keeps the old one if it is rejected) and what had to go for it to be one:
+ * entries naming nodes the new cluster no longer has, variants that no longer make a run, and a
+ * lesson script that no longer fits (the page's notice names each).
  */
 
 export interface Edit {
@@ -31,7 +32,11 @@ function mentions(value: unknown, out: Set<string>): void {
   else if (value && typeof value === 'object') Object.values(value).forEach((v) => mentions(v, out));
 }
 
-/** Drops what names a node outside the cluster; partition groups lose just the missing nodes. */
+/**
+ * Fits an edited scenario: drops what names a node outside the cluster (partition groups lose just
+ * the missing nodes; session and readFrom maps their entries), then the variants that no longer
+ * resolve, then the lesson script if it no longer fits.
+ */
 export function prune(sc: Scenario): Edit {
   const ids = nodeIds(sc);
   let pruned = 0;

@@ -18,8 +18,9 @@ const strategyMetrics: ReadonlySet<string> = new Set(strategyMetricNames);
  * Switches strategy, every knob at its default. The cluster grows to what the strategy needs
  * (from the strategy registry: ps-async gets s0 if there is no server); nodes the strategy would
  * leave idle go (servers: all of them for a ring, all but s0 for a single parameter server;
- * brokers: all but for Kafka), with the entries that name them. Variants that set the old strategy's knobs go (`prune`: raft-ps-majority's
- * readMode under ps-sync), and so does what was written for the old strategy (`forNewStrategy`).
+ * brokers: all but for Kafka), with the entries that name them. Variants that set the old
+ * strategy's knobs go (`prune`: raft-ps-majority's readMode under ps-sync), and so does what was
+ * written for the old strategy (`forNewStrategy`, and the lesson script).
  */
 export function withStrategy(sc: Scenario, kind: string): StrategySwitch | null {
   const strategy = defaultStrategy(kind);
