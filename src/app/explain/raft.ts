@@ -40,7 +40,8 @@ function reads(st: ExplainState): Sentence {
   const mode = st.cfg.kind === 'raft-ps' ? st.cfg.readMode : 'readIndex';
   switch (mode) {
     case 'readIndex':
-      return S('Reads use ReadIndex: the leader confirms it still leads before answering, so reads are linearizable.', '读取使用 ReadIndex：领导者先确认自己仍是领导者再回答，所以读取是线性一致的。');
+      // "The parameters'": a coordination service may run beside, with reads of its own (ZooKeeper's are not linearizable).
+      return S("The parameters' reads use ReadIndex: the leader confirms it still leads before answering, so they are linearizable.", '参数的读取使用 ReadIndex：领导者先确认自己仍是领导者再回答，所以是线性一致的。');
     case 'log':
       return S('Reads go through the log like writes, so they are linearizable.', '读取和写入一样经过日志，所以是线性一致的。');
     case 'lease':

@@ -82,7 +82,7 @@ export function twoPc(st: ExplainState): Sentence {
     return S(`${learned.en}${then.en}`, `${learned.zh}${then.zh}`);
   }
   return S(
-    `Coordinator ${coordId} runs one transaction at a time: PREPARE to all ${n} participants, commit once every one voted yes. Every replica applies the same updates in the same order, so reads are linearizable (C); each update pays two rounds to every participant — ${pacelc} — and a single crash stops it.`,
-    `协调者 ${coordId} 一次执行一个事务：向全部 ${n} 个参与者发送 PREPARE，全体赞成后提交。每个副本按同样的顺序应用同样的更新，所以读取是线性一致的（C）；每次更新要与每个参与者往返两轮——${pacelc}——而且一台崩溃就会让它停下。`,
+    `Coordinator ${coordId} runs one transaction at a time: PREPARE to all ${n} participants, commit once every one voted yes. Every replica applies the same updates in the same order, so the parameters' reads are linearizable (C); each update pays two rounds to every participant — ${pacelc} — and a single crash stops it.`,
+    `协调者 ${coordId} 一次执行一个事务：向全部 ${n} 个参与者发送 PREPARE，全体赞成后提交。每个副本按同样的顺序应用同样的更新，所以参数的读取是线性一致的（C）；每次更新要与每个参与者往返两轮——${pacelc}——而且一台崩溃就会让它停下。`,
   );
 }
