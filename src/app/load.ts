@@ -17,7 +17,6 @@ import { loadLangOrSay } from './langLoad';
 import type { Lang } from './i18n/lang';
 import { get, reportError, set, setNotice, type VariantChoice } from './store';
 import { clearAddressProblems, reportAddressProblems } from './addressProblems';
-import type { StrategySwitch } from './strategySwitch';
 import type { Edit } from './scenarioEdit';
 import { mayShowServers, serverStates } from './views/serverStatesLoad';
 import { fashionTile, imageDataset } from './views/fashionTileLoad';
@@ -153,7 +152,7 @@ export async function restart(): Promise<void> {
 }
 
 /** What an edit left out of the scenario, and why: a strategy switch, a change of the cluster, or of the knobs. */
-export type EditLeft = Pick<Edit, 'pruned' | 'droppedVariants' | 'droppedLesson'> & Partial<Pick<StrategySwitch, 'droppedChecks' | 'droppedCheckCount'>> & { cause: 'strategy' | 'cluster' | 'settings' };
+export type EditLeft = Pick<Edit, 'pruned' | 'droppedVariants' | 'droppedLesson' | 'droppedChecks' | 'droppedCheckCount'> & { cause: 'strategy' | 'cluster' | 'settings' };
 
 /** Validates an edited scenario (from the form controls) before rebuilding; says what the edit left out. */
 export async function applyEdit(candidate: unknown, left?: EditLeft): Promise<void> {
@@ -181,7 +180,8 @@ function leftOutNotes(lang: Lang, left: EditLeft): string[] {
   if (left.pruned > 0) notes.push(s(lang, 'prunedEntries', { n: left.pruned }));
   const variants = left.droppedVariants;
   if (variants.length > 0) notes.push(s(lang, variantsKey, { n: variants.length, ids: variants.join(sep) }));
-  if (left.droppedCheckCount) notes.push(s(lang, 'droppedChecks', { n: left.droppedCheckCount, metrics: (left.droppedChecks ?? []).join(sep) }));
+  const checksKey = left.cause === 'strategy' ? 'droppedChecks' : 'droppedChecksSettings';
+  if (left.droppedCheckCount > 0) notes.push(s(lang, checksKey, { n: left.droppedCheckCount, metrics: left.droppedChecks.join(sep) }));
   if (left.droppedLesson) notes.push(s(lang, lessonKey));
   return notes;
 }

@@ -1,6 +1,8 @@
 import { clusterNodeIds } from '../scenario/nodes';
 import type { Scenario, StrategyConfig, TimelineEntry } from '../scenario/schema';
+import { measuredMetrics } from '../scenario/measured';
 import { resolveVariant, validateScenario } from '../scenario/validate';
+import { isBaseId } from '../scenario/variants';
 
 /**
  * Edits the form controls make to the loaded scenario. Pure: each returns a new scenario (the
@@ -16,6 +18,10 @@ export interface Edit {
   droppedVariants: string[];
   /** Whether a lesson's script (acts, narration, its charts' shapes) went: it told of another run. */
   droppedLesson: boolean;
+  /** The metrics of the expectations that went because their run no longer measures them (each once; a switch adds the old strategy's). */
+  droppedChecks: string[];
+  /** How many expectations went for that. */
+  droppedCheckCount: number;
 }
 
 function nodeIds(sc: Scenario): Set<string> {
@@ -35,6 +41,8 @@ function mentions(value: unknown, out: Set<string>): void {
 /**
  * Fits an edited scenario: drops what names a node outside the cluster (partition groups lose just
  * the missing nodes; session and readFrom maps their entries), then the variants that no longer
+ * resolve, and the expectations on a metric their run no longer measures (a knob that turned off
+ * what measured it: raft-ps's maxRequestBytes and rejectedWrites), then the variants that no longer
  * resolve, then the lesson script if it no longer fits.
  */
 export function prune(sc: Scenario): Edit {
@@ -74,7 +82,8 @@ export function prune(sc: Scenario): Edit {
     pruned += Object.keys(strategy.readFrom).length - Object.keys(readFrom).length;
     strategy = { ...strategy, readFrom };
   }
-  const fitted = fitVariants({ ...sc, timeline, expect, compute: { ...sc.compute, stragglers }, strategy, ...(coordination ? { coordination } : {}) });
+  const checked = measuredChecks({ ...sc, timeline, expect, compute: { ...sc.compute, stragglers }, strategy, ...(coordination ? { coordination } : {}) });
+  const fitted = fitVariants(checked.scenario);
   // A lesson walks through its variants and names its nodes: with either gone it tells of another run.
   const script = new Set<string>();
   mentions([fitted.scenario.acts, fitted.scenario.narration, fitted.scenario.shapes], script);
@@ -84,7 +93,28 @@ export function prune(sc: Scenario): Edit {
     // Checked by the validator as well (a step's focus on a node one variant's cluster lacks).
     if (fitted.dropped.length > 0 || [...script].some((n) => !ids.has(n)) || (!validateScenario(fitted.scenario).ok && validateScenario(bare.scenario).ok)) lesson = bare;
   }
-  return { scenario: lesson.scenario, pruned, droppedVariants: fitted.dropped, droppedLesson: lesson.dropped };
+  return { scenario: lesson.scenario, pruned, droppedVariants: fitted.dropped, droppedLesson: lesson.dropped, droppedChecks: checked.metrics, droppedCheckCount: checked.count };
+}
+
+/** The expectations whose run measures their metric (scenario/measured.ts); a variant that makes no run is left to `fitVariants`. */
+function measuredChecks(sc: Scenario): { scenario: Scenario; metrics: string[]; count: number } {
+  const runs = new Map<string, Scenario | null>();
+  const runOf = (variant: string | undefined): Scenario | null => {
+    if (variant === undefined || variant === '*' || isBaseId(sc, variant)) return sc;
+    if (!runs.has(variant)) {
+      const r = resolveVariant({ ...sc, expect: [] }, variant);
+      runs.set(variant, r.ok ? r.scenario : null);
+    }
+    return runs.get(variant) ?? null;
+  };
+  const metrics = new Set<string>();
+  const expect = sc.expect.filter((e) => {
+    const run = runOf(e.variant);
+    if (run === null || measuredMetrics(run).has(e.metric)) return true;
+    metrics.add(e.metric);
+    return false;
+  });
+  return { scenario: { ...sc, expect }, metrics: [...metrics], count: sc.expect.length - expect.length };
 }
 
 /** The variants that still make a run (each validated as its own scenario); the others go, with the expectations that name them. */

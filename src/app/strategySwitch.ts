@@ -4,14 +4,6 @@ import type { Scenario } from '../scenario/schema';
 import { defaultStrategy } from './knobs';
 import { prune, withoutLesson, type Edit } from './scenarioEdit';
 
-/** A strategy switch: the edit, and the expectations written for the old strategy that it left out. */
-export interface StrategySwitch extends Edit {
-  /** The strategy metrics of the expectations left out (each once). */
-  droppedChecks: string[];
-  /** How many expectations on those metrics went. */
-  droppedCheckCount: number;
-}
-
 const strategyMetrics: ReadonlySet<string> = new Set(strategyMetricNames);
 
 /**
@@ -20,9 +12,10 @@ const strategyMetrics: ReadonlySet<string> = new Set(strategyMetricNames);
  * leave idle go (servers: all of them for a ring, all but s0 for a single parameter server;
  * brokers: all but for Kafka), with the entries that name them. Variants that set the old
  * strategy's knobs go (`prune`: raft-ps-majority's readMode under ps-sync), and so does what was
- * written for the old strategy (`forNewStrategy`, and the lesson script).
+ * written for the old strategy (`forNewStrategy`, and the lesson script). The edit's left-out
+ * checks are both kinds: those the new run does not measure and those on the old strategy's metrics.
  */
-export function withStrategy(sc: Scenario, kind: string): StrategySwitch | null {
+export function withStrategy(sc: Scenario, kind: string): Edit | null {
   const strategy = defaultStrategy(kind);
   if (!strategy) return null;
   const info = strategyInfo(kind);
@@ -38,14 +31,16 @@ export function withStrategy(sc: Scenario, kind: string): StrategySwitch | null 
   const edit = prune({ ...sc, strategy, cluster: { ...sc.cluster, workers, servers, brokers } });
   const checks = forNewStrategy(edit.scenario, sc);
   const lesson = withoutLesson(checks.scenario);
-  return { ...edit, scenario: lesson.scenario, droppedLesson: edit.droppedLesson || lesson.dropped, droppedChecks: checks.metrics, droppedCheckCount: checks.count };
+  const droppedChecks = [...new Set([...edit.droppedChecks, ...checks.metrics])];
+  return { ...edit, scenario: lesson.scenario, droppedLesson: edit.droppedLesson || lesson.dropped, droppedChecks, droppedCheckCount: edit.droppedCheckCount + checks.count };
 }
 
 /**
  * An expectation on a strategy's own metric (maxCommitGapMs, consumerLag …) was a claim about the
  * old strategy: it goes, unless it belongs to a variant whose run replaces the strategy and is the
  * same as before (Paxos vs 2PC's 2pc variant and its inDoubt). Expectations on the engine's
- * metrics (availability, lost updates …) stay: they compare the two strategies on the same faults.
+ * metrics (availability, lost updates …) stay: they compare the two strategies on the same faults,
+ * except where the new run does not measure one (`leaders` without anything that elects: `prune`).
  * (The lesson script goes too, in `withStrategy`: its story is the old strategy's.)
  */
 function forNewStrategy(sc: Scenario, before: Scenario): { scenario: Scenario; metrics: string[]; count: number } {

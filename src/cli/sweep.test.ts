@@ -38,6 +38,11 @@ describe('npm run sweep', () => {
     // A misspelt knob is an unknown field, with the suggestion the scenario checker makes.
     const typo = sweepRuns(sc, { ...args, knob: 'stalenes', values: [1] });
     expect(typo).toEqual({ ok: false, errors: ['stalenes=1: strategy: unknown field "stalenes" (did you mean "staleness"?)'] });
+    // A metric a value's run does not measure: named with the value (rounds are lock-step's, s = 0 only).
+    expect(sweepRuns(sc, { ...args, values: [0, 2], metric: 'sentPerRound' })).toEqual({
+      ok: false,
+      errors: ['staleness=2: --metric: a run of strategy "ssp" does not measure "sentPerRound" (beyond the engine\'s metrics it measures maxClockGap, waitFraction)'],
+    });
     // --seed replaces the scenario's seed in every run.
     const seeded = sweepRuns(sc, { ...args, values: [0, 1], seed: 99 });
     expect(seeded.ok && seeded.runs.map((x) => [x.index, x.value, x.scenario.seed])).toEqual([

@@ -3,6 +3,8 @@ import { parseShard, shardOf, type Shard } from '../check/shard';
 import type { MetricName, Scenario } from '../scenario/schema';
 import { metricNames } from '../scenario/schema';
 import { validateScenario } from '../scenario/validate';
+import { notMeasuredFact } from '../scenario/measured';
+import { problemMessage } from '../scenario/problems';
 import { resolveScenario } from './builtins';
 import { parseBackend, parseSeed, type CliBackend } from './args';
 import { nextTask } from '../check/nextTask';
@@ -166,7 +168,8 @@ export function sweepBase(sc: Scenario, args: Pick<SweepArgs, 'seed'>): Scenario
 
 /**
  * The scenarios of args' shard (all values without one), each checked before any runs: a bad
- * value is reported with the others, naming the value and the field, and nothing has run.
+ * value — or one whose run does not measure --metric — is reported with the others, naming the
+ * value and the field, and nothing has run.
  */
 export function sweepRuns(sc: Scenario, args: SweepArgs): { ok: true; runs: SweepRun[] } | { ok: false; errors: string[] } {
   const base = sweepBase(sc, args);
@@ -175,8 +178,14 @@ export function sweepRuns(sc: Scenario, args: SweepArgs): { ok: true; runs: Swee
   for (const index of shardOf(args.values.map((_, k) => k), args.shard)) {
     const value = args.values[index];
     const v = validateScenario(withKnob(base, args.knob, value));
-    if (v.ok) runs.push({ index, value, scenario: v.scenario });
-    else errors.push(...v.errors.map((e) => `${args.knob}=${value}: ${e}`));
+    // A metric the run does not measure would print a column of nulls (or leaders' 0): say so instead.
+    if (!v.ok) {
+      errors.push(...v.errors.map((e) => `${args.knob}=${value}: ${e}`));
+      continue;
+    }
+    const unmeasured = notMeasuredFact(v.scenario, args.metric);
+    if (unmeasured) errors.push(`${args.knob}=${value}: --metric: ${problemMessage(unmeasured)}`);
+    else runs.push({ index, value, scenario: v.scenario });
   }
   return errors.length ? { ok: false, errors } : { ok: true, runs };
 }

@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { lessonVerdict } from './lessonVerdict';
+import { valuedButUnmeasured } from './testing/measuredCheck';
 import { builtinIndex, lessonRunsOf, loadBuiltinFile, runOf } from './testing/lessonRuns';
 
 /**
@@ -36,6 +37,13 @@ describe('built-in scenarios', () => {
     expect(scenario.seed).toBe(loadBuiltinFile(id).seed);
     expect(summary.expectations.filter((e) => !e.pass)).toEqual([]);
     expect(summary.simTimeMs).toBe(scenario.durationMs);
+  });
+
+  const everyRun = [...ids.map((id): [string, string, string | null] => [id, 'base', null]), ...variants.map(([id, v]): [string, string, string | null] => [id, `variant ${v}`, v])];
+  it.each(everyRun)('%s (%s): every metric it gives a value to is one the validator lets an expectation name', async (id, _label, variant) => {
+    const { scenario, samples } = await runOf(id, variant);
+    expect(samples.length).toBeGreaterThan(0);
+    expect(valuedButUnmeasured(scenario, samples)).toEqual([]);
   });
 
   it.each(ids)('%s has expectations (its base or a variant)', async (id) => {

@@ -4,6 +4,7 @@ import { strategies } from '../protocols';
 import { validateScenario } from '../scenario/validate';
 import { Simulation } from './simulation';
 import { InstantTrainer } from './testing/instantTrainer';
+import { valuedButUnmeasured } from './testing/measuredCheck';
 
 /**
  * Any valid scenario runs to its end: random clusters — servers and brokers beyond what the
@@ -11,8 +12,8 @@ import { InstantTrainer } from './testing/instantTrainer';
  * node (crashes, restarts, pauses, slow nodes, cuts, partitions, lossy links, forced timeouts,
  * tampering, Byzantine workers, metadata writes). The checker (src/check) judges protocols on
  * their own clusters; this asks only that no user-made scenario stops the engine (a crash of an
- * idle server under ps-sync, or of a broker under Raft, did). Invalid draws are skipped: the
- * validator names those.
+ * idle server under ps-sync, or of a broker under Raft, did), and that every metric it gives a
+ * value to is one an expectation may name. Invalid draws are skipped: the validator names those.
  */
 const ACTIONS = ['crash', 'restart', 'pause', 'slow', 'cut', 'restore', 'partition', 'heal', 'link', 'timeout', 'tamper', 'untamper', 'byzantine', 'honest', 'putMeta'] as const;
 
@@ -104,6 +105,8 @@ describe('random clusters under random faults', () => {
         const sim = await Simulation.create(v.scenario, { trainer: new InstantTrainer(16, 50), sampleEveryMs: 200 });
         await sim.runToEnd();
         expect(sim.failure).toBeNull();
+        // And what it measured is what the validator lets an expectation name (scenario/measured.ts).
+        expect(valuedButUnmeasured(v.scenario, sim.index().metrics)).toEqual([]);
       }),
       { numRuns: Number(process.env.FC_RUNS ?? 120), seed: Number(process.env.FC_SEED ?? 20261206) },
     );

@@ -106,6 +106,8 @@ export type ProblemFact =
   | { kind: 'fixedField'; field: FixedField }
   /** An expectation names a variant the file does not have. */
   | { kind: 'noVariant'; id: string; variants: readonly string[]; baseId: string }
+  /** An expectation on a metric no part of the run measures (measured.ts); `own`: what it measures beyond the engine's metrics. */
+  | { kind: 'notMeasured'; metric: string; strategy: string; own: readonly string[]; variant?: string }
   | { kind: 'fashionImages'; max: number; got: number }
   /** The strategy sends no parameter-server updates for integrity settings to protect or a tamper to alter. */
   | { kind: 'noWire'; strategy: string; purpose: 'protect' | 'alter'; withWire: readonly string[] }
@@ -342,6 +344,8 @@ export function problemMessage(f: ProblemFact): string {
       return fixedFieldMessages[f.field];
     case 'noVariant':
       return `no variant "${f.id}" (${f.variants.length ? `variants: ${f.variants.join(', ')}` : 'the scenario has no variants'}; "*" means all, "${f.baseId}" the base)`;
+    case 'notMeasured':
+      return `a run of strategy "${f.strategy}"${f.variant === undefined ? '' : ` in variant "${f.variant}"`} does not measure "${f.metric}" (${f.own.length ? `beyond the engine's metrics it measures ${f.own.join(', ')}` : "it measures the engine's metrics only"})`;
     case 'fashionImages':
       return `fashion-mnist has ${f.max} training images (got ${f.got})`;
     case 'noWire': {

@@ -304,3 +304,37 @@ describe('a lesson step’s `when` (a union of shapes) that fits none', () => {
     expect(whenErrors(5)).toEqual(['acts[0].steps[1].when: expected an object, got the number 5']);
   });
 });
+
+describe('an expectation on a metric the run does not measure', () => {
+  const check = (metric: string, extra: Record<string, unknown> = {}) => ({ at: 'end', metric, op: '>=', value: 0, ...extra });
+
+  it('is refused, naming the strategy and what it measures beyond the engine', () => {
+    expect(errorsOf({ ...base, strategy: { kind: 'ps-sync' }, cluster: { workers: 4, servers: 1 }, expect: [check('availability'), check('leaders')] })).toEqual([
+      'expect[1].metric: a run of strategy "ps-sync" does not measure "leaders" (beyond the engine\'s metrics it measures delayedRounds, waitFraction, sentPerRound, syncMs)',
+    ]);
+    // A plain ring measures the engine's metrics and its rounds; consumer lag is Kafka's.
+    expect(errorsOf({ ...base, expect: [check('consumerLag')] })[0]).toContain('"allreduce" does not measure "consumerLag"');
+    // A knob that turns the measurement on: Raft's rejectedWrites needs a request size limit.
+    const raft = { ...base, cluster: { workers: 4, servers: 3 }, strategy: { kind: 'raft-ps' }, expect: [check('rejectedWrites')] };
+    expect(errorsOf(raft)[0]).toContain('"raft-ps" does not measure "rejectedWrites"');
+    expect(validateScenario({ ...raft, strategy: { kind: 'raft-ps', maxRequestBytes: 4096 } }).ok).toBe(true);
+  });
+
+  it('is accepted where another part of the run measures it: a coordination service elects a leader', () => {
+    const sync = { ...base, strategy: { kind: 'ps-sync' }, expect: [check('leaders'), check('staleReads')] };
+    expect(validateScenario({ ...sync, cluster: { workers: 4, servers: 1, coord: 3 } }).ok).toBe(true);
+    expect(errorsOf({ ...sync, cluster: { workers: 4, servers: 1 } })).toHaveLength(2);
+  });
+
+  it('is judged on the run of the variant it names; "*" is refused once where the base lacks it', () => {
+    const raft = { ...base, cluster: { workers: 4, servers: 3 }, strategy: { kind: 'raft-ps' }, variants: [{ id: 'ring', patch: { strategy: { kind: 'allreduce' } } }] };
+    expect(errorsOf({ ...raft, expect: [check('term', { variant: 'ring' })] })).toEqual([
+      'expect[0].metric: a run of strategy "allreduce" in variant "ring" does not measure "term" (beyond the engine\'s metrics it measures sentPerRound, syncMs)',
+    ]);
+    expect(errorsOf({ ...raft, expect: [check('term', { variant: '*' })] })).toEqual([expect.stringContaining('in variant "ring" does not measure "term"')]);
+    expect(errorsOf({ ...base, variants: [{ id: 'raft', patch: { cluster: { workers: 4, servers: 3 }, strategy: { kind: 'raft-ps' } } }], expect: [check('term', { variant: '*' })] })).toEqual([
+      expect.stringContaining('a run of strategy "allreduce" does not measure "term"'),
+    ]);
+    expect(validateScenario({ ...raft, expect: [check('term'), check('syncMs', { variant: 'ring' })] }).ok).toBe(true);
+  });
+});

@@ -11,6 +11,7 @@ import { at, fixedFieldMessages, formatPath, problemLine, type FixedField, type 
 import { baseIdOf, expectationsFor, isBaseId, patchedInput } from './variants';
 import { lessonSampleTimes } from './lessonRefs';
 import { lessonProblems } from './lessonValidate';
+import { notMeasuredFact } from './measured';
 
 /**
  * Validation of a scenario file (CONTRACTS §1): structure via the zod schema, then the rules
@@ -122,6 +123,9 @@ function variantProblems(s: Scenario, runs: Map<string, Scenario>): ScenarioProb
         if (e.thanAt !== undefined && e.thanAt !== 'end' && e.thanAt > durationMs) fact(['expect', j, 'thanAt'], { kind: 'afterEnd', t: e.thanAt, durationMs, variant: v.id });
         const known = clusterNodeIds(r.scenario.cluster);
         if (e.node !== undefined && !known.includes(e.node)) fact(['expect', j, 'node'], { kind: 'unknownNode', id: e.node, known, variant: v.id });
+        // For "*", only where the base measures it (else the base's line says it once).
+        const unmeasured = notMeasuredFact(r.scenario, e.metric, v.id);
+        if (unmeasured && (e.variant === v.id || notMeasuredFact(s, e.metric) === null)) fact(['expect', j, 'metric'], unmeasured);
       });
       return;
     }
@@ -200,6 +204,8 @@ export function wholeFileProblems(s: Scenario): ScenarioProblem[] {
     if (e.at !== 'end' && e.at > s.durationMs) afterEnd(['expect', i, 'at'], e.at);
     if (e.thanAt !== undefined && e.thanAt !== 'end' && e.thanAt > s.durationMs) afterEnd(['expect', i, 'thanAt'], e.thanAt);
     if (e.node !== undefined && !known.has(e.node)) unknownNode(['expect', i, 'node'], e.node);
+    const unmeasured = notMeasuredFact(s, e.metric);
+    if (unmeasured) fact(['expect', i, 'metric'], unmeasured);
   });
 
   return problems;

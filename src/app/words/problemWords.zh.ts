@@ -145,6 +145,8 @@ function message(f: ProblemFact): string {
       return fixedFields[f.field];
     case 'noVariant':
       return `没有变体“${f.id}”（${f.variants.length ? `变体有：${list(f.variants)}` : '这个场景没有变体'}；"*" 表示全部，"${f.baseId}" 表示基准运行）`;
+    case 'notMeasured':
+      return `策略“${f.strategy}”的运行${inVariant(f.variant)}不测量“${f.metric}”（${f.own.length ? `除引擎的指标外，它测量 ${list(f.own)}` : '它只测量引擎的指标'}）`;
     case 'fashionImages':
       return `fashion-mnist 只有 ${f.max} 张训练图片（输入的是 ${f.got}）`;
     case 'noWire':
