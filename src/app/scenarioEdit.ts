@@ -1,5 +1,5 @@
 import { clusterNodeIds } from '../scenario/nodes';
-import type { Scenario, StrategyConfig, TimelineEntry } from '../scenario/schema';
+import type { MetricName, Scenario, StrategyConfig, TimelineEntry } from '../scenario/schema';
 import { measuredMetrics } from '../scenario/measured';
 import { resolveVariant, validateScenario } from '../scenario/validate';
 import { isBaseId } from '../scenario/variants';
@@ -108,9 +108,13 @@ function measuredChecks(sc: Scenario): { scenario: Scenario; metrics: string[]; 
     return runs.get(variant) ?? null;
   };
   const metrics = new Set<string>();
+  const measuredIn = (variant: string | undefined, metric: MetricName): boolean => {
+    const run = runOf(variant);
+    return run === null || measuredMetrics(run).has(metric);
+  };
   const expect = sc.expect.filter((e) => {
-    const run = runOf(e.variant);
-    if (run === null || measuredMetrics(run).has(e.metric)) return true;
+    // A comparison reads the metric in the run it compares with, too.
+    if (measuredIn(e.variant, e.metric) && (e.than === undefined || measuredIn(e.than, e.metric))) return true;
     metrics.add(e.metric);
     return false;
   });

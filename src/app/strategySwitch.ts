@@ -48,7 +48,9 @@ function forNewStrategy(sc: Scenario, before: Scenario): { scenario: Scenario; m
   const metrics = new Set<string>();
   let count = 0;
   const expect = sc.expect.filter((e) => {
-    if (!strategyMetrics.has(e.metric) || (e.variant !== undefined && replacing.has(e.variant))) return true;
+    // A comparison stays only if the run it compares with replaces the strategy too.
+    const keptRuns = e.variant !== undefined && replacing.has(e.variant) && (e.than === undefined || replacing.has(e.than));
+    if (!strategyMetrics.has(e.metric) || keptRuns) return true;
     metrics.add(e.metric);
     count++;
     return false;

@@ -5,13 +5,15 @@ import type { When } from './lesson';
 import { lessonSteps, lessonTexts, lessonWhens } from './lessonRefs';
 import { clusterNodeIds } from './nodes';
 import { malformedPlaceholders, parsePlaceholders } from './placeholders';
-import { metricNames, type Scenario } from './schema';
+import { metricNames, type MetricName, type Scenario } from './schema';
 import { baseIdOf } from './variants';
+import { notMeasuredFact } from './measured';
 
 /**
  * Rules of a lesson script that need the whole file and its variants (CURRICULUM §C.7): every
  * variant a comparison, shape, act, trigger, chart, focus or placeholder names exists; every time
- * falls inside the run that reads it; placeholders name known metrics and nodes of their run; a
+ * falls inside the run that reads it; placeholders, triggers, shapes and comparisons name metrics
+ * their run measures (measured.ts) and nodes it has; a
  * prediction's answer is one of its options; a "try" is an action of the action table; an
  * `afterStep` names a step. One line per problem, `path: message`.
  */
@@ -46,6 +48,13 @@ export function lessonProblems(s: Scenario, runs: LessonRunsById, events: readon
     if (knownMetrics.has(m)) return;
     at(path, unknownMetric(m));
   };
+  /** A known metric that run `id` gives no value to: its trigger never fires, its number reads "—". */
+  const unmeasured = (m: string, r: Scenario, id: string): ProblemFact | null =>
+    knownMetrics.has(m) ? notMeasuredFact(r, m as MetricName, id === baseIdOf(s) ? undefined : id) : null;
+  const measuredIn = (path: readonly PathKey[], m: string, r: Scenario, id: string) => {
+    const f = unmeasured(m, r, id);
+    if (f) at(path, f);
+  };
   const node = (path: readonly PathKey[], n: string | undefined, r: Scenario, id: string) => {
     if (n === undefined) return;
     const nodes = clusterNodeIds(r.cluster);
@@ -61,6 +70,7 @@ export function lessonProblems(s: Scenario, runs: LessonRunsById, events: readon
         inside(['expect', j, 'at'], e.at, r, e.than);
         inside(['expect', j, 'thanAt'], e.thanAt, r, e.than);
         node(['expect', j, 'node'], e.node, r, e.than);
+        measuredIn(['expect', j, 'metric'], e.metric, r, e.than);
       }
     } else if (e.thanAt !== undefined) {
       const own = e.variant === undefined || e.variant === '*' ? base : run(e.variant);
@@ -75,6 +85,7 @@ export function lessonProblems(s: Scenario, runs: LessonRunsById, events: readon
       if (r) {
         inside(['shapes', j, 'at'], sh.at, r, id);
         node(['shapes', j, 'node'], sh.node, r, id);
+        measuredIn(['shapes', j, 'metric'], sh.metric, r, id);
       }
     });
     if (new Set(sh.variants).size !== sh.variants.length) at(['shapes', j, 'variants'], { kind: 'shapeListedTwice' });
@@ -110,7 +121,10 @@ export function lessonProblems(s: Scenario, runs: LessonRunsById, events: readon
     }
     if ('metric' in w) {
       metric([...path, 'metric'], w.metric);
-      if (r) node([...path, 'node'], w.node, r, id);
+      if (r) {
+        node([...path, 'node'], w.node, r, id);
+        measuredIn([...path, 'metric'], w.metric, r, id);
+      }
     }
     if ('afterStep' in w && !stepIds.includes(w.afterStep)) at([...path, 'afterStep'], { kind: 'noStep', id: w.afterStep, steps: stepIds });
   }
@@ -156,6 +170,8 @@ export function lessonProblems(s: Scenario, runs: LessonRunsById, events: readon
         continue;
       }
       if (!knownMetrics.has(p.metric)) at(path, { kind: 'inPlaceholder', raw: p.raw, inner: unknownMetric(p.metric) });
+      const notMeasured = unmeasured(p.metric, r, id);
+      if (notMeasured) at(path, { kind: 'inPlaceholder', raw: p.raw, inner: notMeasured });
       const nodes = clusterNodeIds(r.cluster);
       if (p.node !== undefined && !nodes.includes(p.node)) at(path, { kind: 'inPlaceholder', raw: p.raw, inner: { kind: 'unknownNode', id: p.node, known: nodes, run: id } });
       if (typeof p.t === 'number' && p.t > r.durationMs) at(path, { kind: 'inPlaceholder', raw: p.raw, inner: { kind: 'afterRunEnd', t: p.t, durationMs: r.durationMs, run: id } });

@@ -303,6 +303,20 @@ describe('a lesson step’s `when` (a union of shapes) that fits none', () => {
   it('says each wish once when nothing fits', () => {
     expect(whenErrors(5)).toEqual(['acts[0].steps[1].when: expected an object, got the number 5']);
   });
+  it('refuses a trigger or a number on a metric its run does not measure (it would never fire, or read "—")', () => {
+    // The lesson's base is the ring ("ring"); its variant "async" is a parameter server.
+    expect(whenErrors({ metric: 'leaders', op: '>=', value: 1 })).toEqual([
+      'acts[0].steps[1].when.metric: a run of strategy "allreduce" does not measure "leaders" (beyond the engine\'s metrics it measures sentPerRound, syncMs)',
+    ]);
+    const ok = lesson();
+    ok.acts[0].steps[1].when = { metric: 'syncMs', op: '>=', value: 1 };
+    expect(validateScenario(ok).ok).toBe(true);
+    const l = lesson() as unknown as { acts: Array<{ steps: Array<{ text: { en: string; zh: string } }> }> };
+    l.acts[0].steps[1].text = { en: 'rounds took {{ring:syncMs@end}} ms; the server {{async:syncMs@end}}', zh: '轮次 {{ring:syncMs@end}} 毫秒' };
+    const errors = errorsOf(l);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/^acts\[0\]\.steps\[1\]\.text\.en: .*\{\{async:syncMs@end\}\}.*a run of strategy "ps-async" in variant "async" does not measure "syncMs"/);
+  });
 });
 
 describe('an expectation on a metric the run does not measure', () => {
