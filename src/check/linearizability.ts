@@ -38,6 +38,12 @@ interface Entry {
   prev: Entry | null;
   next: Entry | null;
   time: number;
+  /**
+   * Pending operations (no return) with the same effect are interchangeable: the search takes
+   * them in invocation order only (`cls` their class, -1 for none; `rank` the place in it).
+   */
+  cls: number;
+  rank: number;
 }
 
 class Search {
@@ -51,6 +57,8 @@ class Search {
   private readonly linearized: Uint32Array;
   private readonly cache = new Set<string>();
   private readonly calls: Array<{ entry: Entry; state: State }> = [];
+  /** Per class of interchangeable pending operations: how many are linearized (always the first ones). */
+  private taken = new Int32Array(0);
   private state: State = initial;
   private entry: Entry | null = null;
   private returnsLeft = 0;
@@ -64,7 +72,7 @@ class Search {
     this.budgetMs = opts.budgetMs ?? 5000;
     this.maxStates = opts.maxStates ?? 2_000_000;
     this.ops = relevantOps(all, mode);
-    this.head = { op: null as unknown as Op, index: -1, isCall: false, match: null, prev: null, next: null, time: -Infinity };
+    this.head = { op: null as unknown as Op, index: -1, isCall: false, match: null, prev: null, next: null, time: -Infinity, cls: -1, rank: 0 };
     this.linearized = new Uint32Array(Math.ceil(this.ops.length / 32) + 1);
 
     const witness = findWitness(all, mode);
@@ -85,22 +93,49 @@ class Search {
   private build(): void {
     const entries: Entry[] = [];
     this.ops.forEach((op, index) => {
-      const call: Entry = { op, index, isCall: true, match: null, prev: null, next: null, time: op.invoke };
+      const call: Entry = { op, index, isCall: true, match: null, prev: null, next: null, time: op.invoke, cls: -1, rank: 0 };
       entries.push(call);
       if (op.status === 'ok' && op.complete !== null) {
-        const ret: Entry = { op, index, isCall: false, match: null, prev: null, next: null, time: op.complete };
+        const ret: Entry = { op, index, isCall: false, match: null, prev: null, next: null, time: op.complete, cls: -1, rank: 0 };
         call.match = ret;
         entries.push(ret);
         this.returnsLeft++;
       }
     });
     entries.sort((a, b) => a.time - b.time || Number(b.isCall) - Number(a.isCall) || a.index - b.index);
+    this.classify(entries);
     let prev = this.head;
     for (const e of entries) {
       prev.next = e;
       e.prev = prev;
       prev = e;
     }
+  }
+
+  /**
+   * Symmetry reduction for pending operations. The effect of an operation is a function of (f,
+   * version, hash) alone, and one without a return may be placed anywhere after its invocation:
+   * if a linearization places k of a class's operations, the class's k earliest-invoked ones at
+   * the same points (in invocation order) make one too — at the i-th point, i of the placed ones
+   * had already been invoked, so the i-th earliest of the class had. Searching only those prefixes
+   * turns 2ⁿ subsets of n pending updates (a partition leaves many) into n + 1 counts.
+   */
+  private classify(sorted: readonly Entry[]): void {
+    const classes = new Map<string, number>();
+    const sizes: number[] = [];
+    for (const e of sorted) {
+      if (!e.isCall || e.match !== null) continue;
+      const key = `${e.op.f}|${e.op.version ?? ''}|${e.op.hash ?? ''}`;
+      let c = classes.get(key);
+      if (c === undefined) {
+        c = sizes.length;
+        classes.set(key, c);
+        sizes.push(0);
+      }
+      e.cls = c;
+      e.rank = sizes[c]++;
+    }
+    this.taken = new Int32Array(sizes.length);
   }
 
   private lift(call: Entry): void {
@@ -143,7 +178,8 @@ class Search {
       const e = this.entry;
       if (e === null) break; // only pending calls remain ahead; cannot happen while returns are left
       if (e.isCall) {
-        const next = step(this.state, e.op);
+        // A pending operation waits for the earlier ones of its class (`classify`).
+        const next = e.cls < 0 || this.taken[e.cls] === e.rank ? step(this.state, e.op) : null;
         if (next) {
           this.setBit(e.index, true);
           const k = this.key(next);
@@ -153,6 +189,7 @@ class Search {
             this.calls.push({ entry: e, state: this.state });
             this.state = next;
             this.lift(e);
+            if (e.cls >= 0) this.taken[e.cls]++;
             if (this.calls.length > this.deepest.depth) this.deepest = { depth: this.calls.length, blocked: null };
             this.entry = this.head.next;
             continue;
@@ -168,6 +205,7 @@ class Search {
         this.state = top.state;
         this.setBit(top.entry.index, false);
         this.unlift(top.entry);
+        if (top.entry.cls >= 0) this.taken[top.entry.cls]--;
         this.entry = top.entry.next;
       }
     }
