@@ -1,4 +1,5 @@
 import { strategyInfo } from '../protocols';
+import { electsLeader } from '../scenario/measured';
 import { strategyMetricNames } from '../scenario/metricNames';
 import type { Scenario } from '../scenario/schema';
 import { defaultStrategy } from './knobs';
@@ -39,18 +40,20 @@ export function withStrategy(sc: Scenario, kind: string): Edit | null {
  * An expectation on a strategy's own metric (maxCommitGapMs, consumerLag …) was a claim about the
  * old strategy: it goes, unless it belongs to a variant whose run replaces the strategy and is the
  * same as before (Paxos vs 2PC's 2pc variant and its inDoubt). Expectations on the engine's
- * metrics (availability, lost updates …) stay: they compare the two strategies on the same faults,
- * except where the new run does not measure one (`leaders` without anything that elects: `prune`).
+ * metrics (availability, lost updates …) stay: they compare the two strategies on the same faults —
+ * but for `leaders` where nothing in the new run can lead (it would read 0 whatever happened).
  * (The lesson script goes too, in `withStrategy`: its story is the old strategy's.)
  */
 function forNewStrategy(sc: Scenario, before: Scenario): { scenario: Scenario; metrics: string[]; count: number } {
   const replacing = new Set((before.variants ?? []).filter((v) => isRecord(v.patch.strategy) && 'kind' in v.patch.strategy).map((v) => v.id));
+  const leaderless = !electsLeader(sc);
   const metrics = new Set<string>();
   let count = 0;
   const expect = sc.expect.filter((e) => {
     // A comparison stays only if the run it compares with replaces the strategy too.
     const keptRuns = e.variant !== undefined && replacing.has(e.variant) && (e.than === undefined || replacing.has(e.than));
-    if (!strategyMetrics.has(e.metric) || keptRuns) return true;
+    const claim = strategyMetrics.has(e.metric) || (e.metric === 'leaders' && leaderless);
+    if (!claim || keptRuns) return true;
     metrics.add(e.metric);
     count++;
     return false;

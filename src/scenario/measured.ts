@@ -4,16 +4,15 @@ import type { ProblemFact } from './problems';
 import type { Scenario } from './schema';
 
 /**
- * Which metrics a run of a scenario gives a value to: the engine's own (every run), its
- * strategy's (the registry's `metrics`), its coordination service's, and those derived from the
- * run's shape. An expectation on any other metric could only fail with no value ("—"), or — for
- * `leaders`, which the engine reports as 0 where nothing elects — pass or fail saying nothing
- * about the run; the validator refuses it and a strategy switch leaves it out.
+ * Which metrics a run of a scenario gives a value to: the engine's own (every run, CONTRACTS §1;
+ * `leaders` is 0 where nothing elects), its strategy's (the registry's `metrics`), its
+ * coordination service's, and those derived from the run's shape. An expectation on any other
+ * metric could only fail with no value ("—"): the validator refuses it, and an edit leaves it out.
  */
 
-/** The engine's metrics of every run; `leaders` only where something elects (see above). */
+/** The engine's metrics of every run. */
 const everyRun: readonly MetricName[] = [
-  ...coreMetricNames.filter((m) => m !== 'leaders'),
+  ...coreMetricNames,
   // targets.ts: null until the loss target is reached; the security counters stay 0 without security.
   'timeToTarget',
   'stepsToTarget',
@@ -22,8 +21,8 @@ const everyRun: readonly MetricName[] = [
   'replayRejected',
 ];
 
-/** A coordination service (etcd's Raft, ZooKeeper's Zab) on the coord nodes: coord/service.ts. */
-const coordinationMetrics: readonly MetricName[] = ['staleReads', 'leaders', 'term', 'commitIndex', 'logLength', 'overwrittenEntries'];
+/** A coordination service (etcd's Raft, ZooKeeper's Zab) on the coord nodes (coord/service.ts); it elects a leader too. */
+const coordinationMetrics: readonly MetricName[] = ['staleReads', 'term', 'commitIndex', 'logLength', 'overwrittenEntries'];
 
 /** Lock-step rounds (rounds.ts): what each worker sends per round and how long a round waits. */
 const roundMetrics: readonly MetricName[] = ['sentPerRound', 'syncMs'];
@@ -47,4 +46,12 @@ export function notMeasuredFact(s: Pick<Scenario, 'strategy' | 'cluster' | 'comp
   if (measured.has(metric)) return null;
   const own = [...measured].filter((m) => !everyRun.includes(m));
   return { kind: 'notMeasured', metric, strategy: s.strategy.kind, own, ...(variant === undefined ? {} : { variant }) };
+}
+
+/**
+ * Whether some node of the run can lead (the strategy's servers, or a coordination service): where
+ * none can, `leaders` is always 0, and an expectation on it was written for another strategy.
+ */
+export function electsLeader(s: Pick<Scenario, 'strategy' | 'cluster'>): boolean {
+  return s.cluster.coord > 0 || (strategyInfo(s.strategy.kind)?.metrics(s.strategy).includes('leaders') ?? false);
 }

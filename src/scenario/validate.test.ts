@@ -305,8 +305,8 @@ describe('a lesson step’s `when` (a union of shapes) that fits none', () => {
   });
   it('refuses a trigger or a number on a metric its run does not measure (it would never fire, or read "—")', () => {
     // The lesson's base is the ring ("ring"); its variant "async" is a parameter server.
-    expect(whenErrors({ metric: 'leaders', op: '>=', value: 1 })).toEqual([
-      'acts[0].steps[1].when.metric: a run of strategy "allreduce" does not measure "leaders" (beyond the engine\'s metrics it measures sentPerRound, syncMs)',
+    expect(whenErrors({ metric: 'commitIndex', op: '>=', value: 1 })).toEqual([
+      'acts[0].steps[1].when.metric: a run of strategy "allreduce" does not measure "commitIndex" (beyond the engine\'s metrics it measures sentPerRound, syncMs)',
     ]);
     const ok = lesson();
     ok.acts[0].steps[1].when = { metric: 'syncMs', op: '>=', value: 1 };
@@ -322,9 +322,9 @@ describe('a lesson step’s `when` (a union of shapes) that fits none', () => {
 describe('an expectation on a metric the run does not measure', () => {
   const check = (metric: string, extra: Record<string, unknown> = {}) => ({ at: 'end', metric, op: '>=', value: 0, ...extra });
 
-  it('is refused, naming the strategy and what it measures beyond the engine', () => {
-    expect(errorsOf({ ...base, strategy: { kind: 'ps-sync' }, cluster: { workers: 4, servers: 1 }, expect: [check('availability'), check('leaders')] })).toEqual([
-      'expect[1].metric: a run of strategy "ps-sync" does not measure "leaders" (beyond the engine\'s metrics it measures delayedRounds, waitFraction, sentPerRound, syncMs)',
+  it('is refused, naming the strategy and what it measures beyond the engine (whose leaders is 0 where nothing leads)', () => {
+    expect(errorsOf({ ...base, strategy: { kind: 'ps-sync' }, cluster: { workers: 4, servers: 1 }, expect: [check('availability'), check('leaders'), check('term')] })).toEqual([
+      'expect[2].metric: a run of strategy "ps-sync" does not measure "term" (beyond the engine\'s metrics it measures delayedRounds, waitFraction, sentPerRound, syncMs)',
     ]);
     // A plain ring measures the engine's metrics and its rounds; consumer lag is Kafka's.
     expect(errorsOf({ ...base, expect: [check('consumerLag')] })[0]).toContain('"allreduce" does not measure "consumerLag"');
@@ -334,8 +334,8 @@ describe('an expectation on a metric the run does not measure', () => {
     expect(validateScenario({ ...raft, strategy: { kind: 'raft-ps', maxRequestBytes: 4096 } }).ok).toBe(true);
   });
 
-  it('is accepted where another part of the run measures it: a coordination service elects a leader', () => {
-    const sync = { ...base, strategy: { kind: 'ps-sync' }, expect: [check('leaders'), check('staleReads')] };
+  it('is accepted where another part of the run measures it: a coordination service has terms and reads', () => {
+    const sync = { ...base, strategy: { kind: 'ps-sync' }, expect: [check('term'), check('staleReads')] };
     expect(validateScenario({ ...sync, cluster: { workers: 4, servers: 1, coord: 3 } }).ok).toBe(true);
     expect(errorsOf({ ...sync, cluster: { workers: 4, servers: 1 } })).toHaveLength(2);
   });
