@@ -40,10 +40,10 @@ function mentions(value: unknown, out: Set<string>): void {
 
 /**
  * Fits an edited scenario: drops what names a node outside the cluster (partition groups lose just
- * the missing nodes; session and readFrom maps their entries), then the variants that no longer
- * resolve, and the expectations on a metric their run no longer measures (a knob that turned off
- * what measured it: raft-ps's maxRequestBytes and rejectedWrites), then the variants that no longer
- * resolve, then the lesson script if it no longer fits.
+ * the missing nodes; session and readFrom maps their entries) and the expectations on a metric
+ * their run no longer measures (a knob turned off what measured it: raft-ps's maxRequestBytes and
+ * rejectedWrites), then the variants that no longer resolve, then the lesson script if it no
+ * longer fits.
  */
 export function prune(sc: Scenario): Edit {
   const ids = nodeIds(sc);
