@@ -55,10 +55,14 @@ class Search {
   private readonly budgetMs: number;
   private readonly maxStates: number;
   private readonly linearized: Uint32Array;
+  /** The same bits, as the key reads them. */
+  private readonly linearized16: Uint16Array;
   private readonly cache = new Set<string>();
   private readonly calls: Array<{ entry: Entry; state: State }> = [];
   /** Per class of interchangeable pending operations: how many are linearized (always the first ones). */
   private taken = new Int32Array(0);
+  /** The search just reached a new state: its legal reads are placed first (`legalRead`). */
+  private fresh = true;
   private state: State = initial;
   private entry: Entry | null = null;
   private returnsLeft = 0;
@@ -74,6 +78,7 @@ class Search {
     this.ops = relevantOps(all, mode);
     this.head = { op: null as unknown as Op, index: -1, isCall: false, match: null, prev: null, next: null, time: -Infinity, cls: -1, rank: 0 };
     this.linearized = new Uint32Array(Math.ceil(this.ops.length / 32) + 1);
+    this.linearized16 = new Uint16Array(this.linearized.buffer);
 
     const witness = findWitness(all, mode);
     if (witness) {
@@ -160,8 +165,9 @@ class Search {
     if (call.next) call.next.prev = call;
   }
 
+  /** The cache key: the linearized set as one UTF-16 unit per 16 operations (a tenth of a decimal join's length), then the state. */
   private key(state: State): string {
-    return `${this.linearized.join(',')}|${state.v}|${state.h ?? ''}`;
+    return `${String.fromCharCode(...this.linearized16)}|${state.v}|${state.h ?? ''}`;
   }
 
   /** Runs for about `sliceMs` of wall time; true once the verdict is known. */
@@ -175,42 +181,91 @@ class Search {
         if (now - this.started > this.budgetMs) return this.giveUp(`gave up after ${Math.round(now - this.started)} ms (budget ${this.budgetMs} ms)`);
         if (now > sliceEnd) return false;
       }
+      if (this.fresh) {
+        // A new state: every read legal here is placed before any choice is made (`readsFirst`).
+        this.fresh = false;
+        const r = this.legalRead();
+        if (r) {
+          const placed = this.place(r, step(this.state, r.op)!);
+          if (placed === 'limit') return this.giveUp(`gave up after ${this.cache.size} search states (limit ${this.maxStates})`);
+          // Seen before: this state was explored from there already, and failed.
+          if (placed === 'seen' && !this.backtrack()) return this.fail();
+          continue;
+        }
+      }
       const e = this.entry;
       if (e === null) break; // only pending calls remain ahead; cannot happen while returns are left
       if (e.isCall) {
-        // A pending operation waits for the earlier ones of its class (`classify`).
-        const next = e.cls < 0 || this.taken[e.cls] === e.rank ? step(this.state, e.op) : null;
+        // Reads were placed above if legal here; a pending operation waits for the earlier ones of its class (`classify`).
+        const next = e.op.f !== 'read' && (e.cls < 0 || this.taken[e.cls] === e.rank) ? step(this.state, e.op) : null;
         if (next) {
-          this.setBit(e.index, true);
-          const k = this.key(next);
-          if (!this.cache.has(k)) {
-            if (this.cache.size >= this.maxStates) return this.giveUp(`gave up after ${this.cache.size} search states (limit ${this.maxStates})`);
-            this.cache.add(k);
-            this.calls.push({ entry: e, state: this.state });
-            this.state = next;
-            this.lift(e);
-            if (e.cls >= 0) this.taken[e.cls]++;
-            if (this.calls.length > this.deepest.depth) this.deepest = { depth: this.calls.length, blocked: null };
-            this.entry = this.head.next;
-            continue;
-          }
-          this.setBit(e.index, false);
+          const placed = this.place(e, next);
+          if (placed === 'limit') return this.giveUp(`gave up after ${this.cache.size} search states (limit ${this.maxStates})`);
+          if (placed === 'placed') continue;
         }
         this.entry = e.next;
       } else {
         // A return: its operation must already be linearized. Backtrack.
         if (this.calls.length === this.deepest.depth && !this.deepest.blocked) this.deepest.blocked = e.op;
-        const top = this.calls.pop();
-        if (!top) return this.fail();
-        this.state = top.state;
-        this.setBit(top.entry.index, false);
-        this.unlift(top.entry);
-        if (top.entry.cls >= 0) this.taken[top.entry.cls]--;
-        this.entry = top.entry.next;
+        if (!this.backtrack()) return this.fail();
       }
     }
     this.verdict = { result: 'linearizable', ops: this.ops.length, states: this.cache.size };
     return true;
+  }
+
+  /** Linearizes `e` next (its new state `next`), unless that (set, state) pair was explored before. */
+  private place(e: Entry, next: State): 'placed' | 'seen' | 'limit' {
+    this.setBit(e.index, true);
+    const k = this.key(next);
+    if (this.cache.has(k)) {
+      this.setBit(e.index, false);
+      return 'seen';
+    }
+    if (this.cache.size >= this.maxStates) return 'limit';
+    this.cache.add(k);
+    this.calls.push({ entry: e, state: this.state });
+    this.state = next;
+    this.lift(e);
+    if (e.cls >= 0) this.taken[e.cls]++;
+    if (this.calls.length > this.deepest.depth) this.deepest = { depth: this.calls.length, blocked: null };
+    this.entry = this.head.next;
+    this.fresh = true;
+    return 'placed';
+  }
+
+  /**
+   * readsFirst: a read legal in the current state is linearized now, without trying the
+   * alternatives — if any order of the rest succeeds, so does that order with the read moved
+   * here. Its invocation is behind the scan (every operation that returned before it is placed);
+   * a read changes no state but for learning the hash of its version; and until the read's old
+   * place the version stays the same (versions only grow and the read names one), so every
+   * operation between sees that version with a hash the read agrees with. Reads concurrent with
+   * one another (16 workers) then cost one order, not every subset.
+   */
+  private legalRead(): Entry | null {
+    for (let x = this.head.next; x !== null && x.isCall; x = x.next) if (x.op.f === 'read' && step(this.state, x.op)) return x;
+    return null;
+  }
+
+  /** Takes back the newest choice: the last update placed, with the reads placed after it (they were no choice). False when none is left. */
+  private backtrack(): boolean {
+    let top = this.calls.pop();
+    while (top && top.entry.op.f === 'read') {
+      this.undo(top);
+      top = this.calls.pop();
+    }
+    if (!top) return false;
+    this.undo(top);
+    this.entry = top.entry.next;
+    return true;
+  }
+
+  private undo(top: { entry: Entry; state: State }): void {
+    this.state = top.state;
+    this.setBit(top.entry.index, false);
+    this.unlift(top.entry);
+    if (top.entry.cls >= 0) this.taken[top.entry.cls]--;
   }
 
   private setBit(i: number, on: boolean): void {
