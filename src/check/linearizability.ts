@@ -7,6 +7,11 @@ import { findWitness } from './linearizabilityWitnesses';
  * with the Wing & Gong search and Lowe's memoisation (G. Lowe, "Testing for linearizability",
  * CCPE 2017: a cache of (set of linearized operations, model state) pairs already explored).
  *
+ * Two prunings keep the search near one state per operation on the simulator's histories (16
+ * workers, partitions): pending operations with the same effect are taken in invocation order
+ * (`classify`), and the search turns back as soon as the register is past the version some
+ * returned operation needs (`need`).
+ *
  * The sequential specification (a versioned register), the options and the verdicts are in
  * ./linearizabilityModel; the pair patterns tried first in ./linearizabilityWitnesses; the
  * sentences that explain a verdict in ./linearizabilityExplain. The search decides what the
@@ -61,8 +66,10 @@ class Search {
   private readonly calls: Array<{ entry: Entry; state: State }> = [];
   /** Per class of interchangeable pending operations: how many are linearized (always the first ones). */
   private taken = new Int32Array(0);
-  /** The search just reached a new state: its legal reads are placed first (`legalRead`). */
-  private fresh = true;
+  /** Per version: the unplaced operations that returned and can only be placed at that version (`need`). */
+  private needed = new Int32Array(0);
+  /** The lowest version with an entry in `needed` (its length: none). */
+  private lowestNeeded = 0;
   private state: State = initial;
   private entry: Entry | null = null;
   private returnsLeft = 0;
@@ -109,6 +116,7 @@ class Search {
     });
     entries.sort((a, b) => a.time - b.time || Number(b.isCall) - Number(a.isCall) || a.index - b.index);
     this.classify(entries);
+    this.countNeeds(entries);
     let prev = this.head;
     for (const e of entries) {
       prev.next = e;
@@ -141,6 +149,23 @@ class Search {
       e.rank = sizes[c]++;
     }
     this.taken = new Int32Array(sizes.length);
+  }
+
+  /** Fills `needed` (see `need`) for every operation. */
+  private countNeeds(sorted: readonly Entry[]): void {
+    let top = 0;
+    for (const e of sorted) top = Math.max(top, e.op.version ?? 0);
+    this.needed = new Int32Array(top + 2);
+    for (const e of sorted) {
+      const v = need(e);
+      if (v >= 0) this.needed[v]++;
+    }
+    this.lowestNeeded = 0;
+    this.raiseLowestNeeded();
+  }
+
+  private raiseLowestNeeded(): void {
+    while (this.lowestNeeded < this.needed.length && this.needed[this.lowestNeeded] === 0) this.lowestNeeded++;
   }
 
   private lift(call: Entry): void {
@@ -181,23 +206,11 @@ class Search {
         if (now - this.started > this.budgetMs) return this.giveUp(`gave up after ${Math.round(now - this.started)} ms (budget ${this.budgetMs} ms)`);
         if (now > sliceEnd) return false;
       }
-      if (this.fresh) {
-        // A new state: every read legal here is placed before any choice is made (`readsFirst`).
-        this.fresh = false;
-        const r = this.legalRead();
-        if (r) {
-          const placed = this.place(r, step(this.state, r.op)!);
-          if (placed === 'limit') return this.giveUp(`gave up after ${this.cache.size} search states (limit ${this.maxStates})`);
-          // Seen before: this state was explored from there already, and failed.
-          if (placed === 'seen' && !this.backtrack()) return this.fail();
-          continue;
-        }
-      }
       const e = this.entry;
       if (e === null) break; // only pending calls remain ahead; cannot happen while returns are left
       if (e.isCall) {
-        // Reads were placed above if legal here; a pending operation waits for the earlier ones of its class (`classify`).
-        const next = e.op.f !== 'read' && (e.cls < 0 || this.taken[e.cls] === e.rank) ? step(this.state, e.op) : null;
+        // A pending operation waits for the earlier ones of its class (`classify`).
+        const next = e.cls < 0 || this.taken[e.cls] === e.rank ? step(this.state, e.op) : null;
         if (next) {
           const placed = this.place(e, next);
           if (placed === 'limit') return this.giveUp(`gave up after ${this.cache.size} search states (limit ${this.maxStates})`);
@@ -216,10 +229,21 @@ class Search {
 
   /** Linearizes `e` next (its new state `next`), unless that (set, state) pair was explored before. */
   private place(e: Entry, next: State): 'placed' | 'seen' | 'limit' {
+    // Past a version some returned operation still needs, no order completes (`need`).
+    const v = need(e);
+    if (v >= 0) {
+      this.needed[v]--;
+      this.raiseLowestNeeded();
+    }
+    if (this.lowestNeeded < next.v && this.lowestNeeded < this.needed.length) {
+      if (v >= 0) this.unneed(v);
+      return 'seen';
+    }
     this.setBit(e.index, true);
     const k = this.key(next);
     if (this.cache.has(k)) {
       this.setBit(e.index, false);
+      if (v >= 0) this.unneed(v);
       return 'seen';
     }
     if (this.cache.size >= this.maxStates) return 'limit';
@@ -230,38 +254,26 @@ class Search {
     if (e.cls >= 0) this.taken[e.cls]++;
     if (this.calls.length > this.deepest.depth) this.deepest = { depth: this.calls.length, blocked: null };
     this.entry = this.head.next;
-    this.fresh = true;
     return 'placed';
   }
 
-  /**
-   * readsFirst: a read legal in the current state is linearized now, without trying the
-   * alternatives — if any order of the rest succeeds, so does that order with the read moved
-   * here. Its invocation is behind the scan (every operation that returned before it is placed);
-   * a read changes no state but for learning the hash of its version; and until the read's old
-   * place the version stays the same (versions only grow and the read names one), so every
-   * operation between sees that version with a hash the read agrees with. Reads concurrent with
-   * one another (16 workers) then cost one order, not every subset.
-   */
-  private legalRead(): Entry | null {
-    for (let x = this.head.next; x !== null && x.isCall; x = x.next) if (x.op.f === 'read' && step(this.state, x.op)) return x;
-    return null;
-  }
-
-  /** Takes back the newest choice: the last update placed, with the reads placed after it (they were no choice). False when none is left. */
+  /** Takes back the newest choice; false when none is left. */
   private backtrack(): boolean {
-    let top = this.calls.pop();
-    while (top && top.entry.op.f === 'read') {
-      this.undo(top);
-      top = this.calls.pop();
-    }
+    const top = this.calls.pop();
     if (!top) return false;
     this.undo(top);
     this.entry = top.entry.next;
     return true;
   }
 
+  private unneed(v: number): void {
+    this.needed[v]++;
+    if (v < this.lowestNeeded) this.lowestNeeded = v;
+  }
+
   private undo(top: { entry: Entry; state: State }): void {
+    const v = need(top.entry);
+    if (v >= 0) this.unneed(v);
     this.state = top.state;
     this.setBit(top.entry.index, false);
     this.unlift(top.entry);
@@ -283,4 +295,18 @@ class Search {
     this.verdict = { result: 'not-linearizable', ops: this.ops.length, states: this.cache.size, witness: { kind: 'unplaceable', a: blocked } };
     return true;
   }
+}
+
+/**
+ * The version the register must be at for a returned operation of known version to be placed
+ * (-1: none, or it need not be placed): a read of v needs v; an update producing v needs v − 1,
+ * or v itself where it names its hash (a collective update, `step`). Versions only grow, so once
+ * the register is past what some unplaced returned operation needs, no order completes: the search
+ * turns back at once instead of trying every placement of the pending updates that took it there.
+ */
+function need(e: Entry): number {
+  const op = e.op;
+  if (!e.isCall || e.match === null || op.version === undefined) return -1;
+  if (op.f === 'read') return op.version;
+  return op.hash !== undefined ? op.version : op.version - 1;
 }
