@@ -178,7 +178,7 @@ export function sweepRuns(sc: Scenario, args: SweepArgs): { ok: true; runs: Swee
   for (const index of shardOf(args.values.map((_, k) => k), args.shard)) {
     const value = args.values[index];
     const v = validateScenario(withKnob(base, args.knob, value));
-    // A metric the run does not measure would print a column of nulls (or leaders' 0): say so instead.
+    // A metric the run does not measure would print a column of nulls: say so instead.
     if (!v.ok) {
       errors.push(...v.errors.map((e) => `${args.knob}=${value}: ${e}`));
       continue;

@@ -13,9 +13,9 @@ import { notMeasuredFact } from './measured';
  * Rules of a lesson script that need the whole file and its variants (CURRICULUM §C.7): every
  * variant a comparison, shape, act, trigger, chart, focus or placeholder names exists; every time
  * falls inside the run that reads it; placeholders, triggers, shapes and comparisons name metrics
- * their run measures (measured.ts) and nodes it has; a
- * prediction's answer is one of its options; a "try" is an action of the action table; an
- * `afterStep` names a step. One line per problem, `path: message`.
+ * their run measures (measured.ts) and nodes it has; a prediction's answer is one of its options;
+ * a "try" is an action of the action table; an `afterStep` names a step. One line per problem,
+ * `path: message`.
  */
 
 /** The runs of a lesson by the ids a script may use: the base (its name and "base") and every variant, each resolved. */
@@ -23,6 +23,7 @@ export type LessonRunsById = ReadonlyMap<string, Scenario>;
 
 const suggestMetric = makeSuggester(metricNames);
 const knownMetrics: ReadonlySet<string> = new Set(metricNames);
+const isMetric = (m: string): m is MetricName => knownMetrics.has(m);
 
 function unknownMetric(metric: string): ProblemFact {
   const hint = suggestMetric(metric);
@@ -49,8 +50,7 @@ export function lessonProblems(s: Scenario, runs: LessonRunsById, events: readon
     at(path, unknownMetric(m));
   };
   /** A known metric that run `id` gives no value to: its trigger never fires, its number reads "—". */
-  const unmeasured = (m: string, r: Scenario, id: string): ProblemFact | null =>
-    knownMetrics.has(m) ? notMeasuredFact(r, m as MetricName, id === baseIdOf(s) ? undefined : id) : null;
+  const unmeasured = (m: string, r: Scenario, id: string): ProblemFact | null => (isMetric(m) ? notMeasuredFact(r, m, id === baseIdOf(s) ? undefined : id) : null);
   const measuredIn = (path: readonly PathKey[], m: string, r: Scenario, id: string) => {
     const f = unmeasured(m, r, id);
     if (f) at(path, f);
