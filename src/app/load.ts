@@ -17,7 +17,7 @@ import { loadLangOrSay } from './langLoad';
 import type { Lang } from './i18n/lang';
 import { get, reportError, set, setNotice, type VariantChoice } from './store';
 import { clearAddressProblems, reportAddressProblems } from './addressProblems';
-import type { Edit } from './scenarioEdit';
+import { leftOutNotes, type EditLeft } from './editNotes';
 import { mayShowServers, serverStates } from './views/serverStatesLoad';
 import { fashionTile, imageDataset } from './views/fashionTileLoad';
 
@@ -151,9 +151,6 @@ export async function restart(): Promise<void> {
   await loadScenario(sc, { autoplay: get().status === 'running' });
 }
 
-/** What an edit left out of the scenario, and why: a strategy switch, a change of the cluster, or of the knobs. */
-export type EditLeft = Pick<Edit, 'pruned' | 'droppedVariants' | 'droppedLesson' | 'droppedChecks' | 'droppedCheckCount'> & { cause: 'strategy' | 'cluster' | 'settings' };
-
 /** Validates an edited scenario (from the form controls) before rebuilding; says what the edit left out. */
 export async function applyEdit(candidate: unknown, left?: EditLeft): Promise<void> {
   const lang = get().lang;
@@ -170,20 +167,6 @@ export async function applyEdit(candidate: unknown, left?: EditLeft): Promise<vo
     const notes = leftOutNotes(lang, left);
     if (notes.length > 0) setNotice(notes.join(lang === 'zh' ? '' : ' '));
   }
-}
-
-function leftOutNotes(lang: Lang, left: EditLeft): string[] {
-  const sep = lang === 'zh' ? '、' : ', ';
-  const variantsKey = ({ strategy: 'droppedVariants', cluster: 'droppedVariantsCluster', settings: 'droppedVariantsSettings' } as const)[left.cause];
-  const lessonKey = ({ strategy: 'droppedLesson', cluster: 'droppedLessonCluster', settings: 'droppedLessonSettings' } as const)[left.cause];
-  const notes: string[] = [];
-  if (left.pruned > 0) notes.push(s(lang, 'prunedEntries', { n: left.pruned }));
-  const variants = left.droppedVariants;
-  if (variants.length > 0) notes.push(s(lang, variantsKey, { n: variants.length, ids: variants.join(sep) }));
-  const checksKey = left.cause === 'strategy' ? 'droppedChecks' : 'droppedChecksSettings';
-  if (left.droppedCheckCount > 0) notes.push(s(lang, checksKey, { n: left.droppedCheckCount, metrics: left.droppedChecks.join(sep) }));
-  if (left.droppedLesson) notes.push(s(lang, lessonKey));
-  return notes;
 }
 
 /**

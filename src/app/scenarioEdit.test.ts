@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { builtin, builtins, editBase } from './testing/edits';
+import { builtin, builtins, clearRequestLimit, editBase, raftWithRequestLimit } from './testing/edits';
 import { scenarioSchema } from '../scenario/schema';
 import { validateScenario } from '../scenario/validate';
 import { maxWorkers, minWorkers, withDataset, withStrategyConfig, withWorkers } from './scenarioEdit';
@@ -70,27 +70,17 @@ describe('scenario edits', () => {
   });
 
   it('a knob that turns off what measured a metric: its expectations go, named, not the change', () => {
-    const sc = scenarioSchema.parse({
-      ...editBase,
-      cluster: { workers: 4, servers: 3 },
-      strategy: { kind: 'raft-ps', maxRequestBytes: 4096 },
-      timeline: [],
-      expect: [
-        { at: 'end', metric: 'rejectedWrites', op: '>=', value: 0 },
-        { at: 'end', metric: 'rejectedWrites', op: '<=', value: 9 },
-        { at: 'end', metric: 'leaders', op: '==', value: 1 },
-      ],
-    });
-    if (sc.strategy.kind !== 'raft-ps') throw new Error('raft-ps');
-    const { maxRequestBytes: _limit, ...unlimited } = sc.strategy;
-    const e = withStrategyConfig(sc, unlimited);
+    const sc = raftWithRequestLimit;
+    const e = clearRequestLimit(sc);
     expect(e.droppedChecks).toEqual(['rejectedWrites']);
     expect(e.droppedCheckCount).toBe(2);
     expect(e.pruned).toBe(0);
     expect(e.scenario.expect.map((x) => x.metric)).toEqual(['leaders']);
     expect(validateScenario(e.scenario).ok).toBe(true);
     // Unchanged where the run still measures it.
-    expect(withStrategyConfig(sc, { ...sc.strategy, maxRequestBytes: 8192 }).droppedCheckCount).toBe(0);
+    const raft = sc.strategy;
+    if (raft.kind !== 'raft-ps') throw new Error('raft-ps');
+    expect(withStrategyConfig(sc, { ...raft, maxRequestBytes: 8192 }).droppedCheckCount).toBe(0);
   });
 
   it('clamps the worker count to 2–16', () => {
