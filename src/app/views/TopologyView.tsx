@@ -11,7 +11,7 @@ import { outOf } from './nodeLabels';
 import { timed, useCssValues, useDraw, useFontSize, useReducedMotion, useSize, useTheme, type FrameSource } from './hooks';
 import { drawMovingParts, type DropGlyph, type FlightDot, type ProgressArc } from './topologyMoving';
 import { DIR_OFFSET, drawLinks, linksKeyOf } from './topologyLinks';
-import { drawNodes, enterNode, labelledVersions, labelRoom, type NodeDatum } from './topologyNodes';
+import { drawNodeLabels, drawNodes, enterNode, labelledVersions, labelRoom, nodeShapeKey, type NodeDatum } from './topologyNodes';
 import { applyRoving, onRovingKey } from './topologyRoving';
 import type { Simulation } from '../../engine/simulation';
 import { dropsNear, messageById } from './drops';
@@ -256,7 +256,7 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         if (!q || !n.computing) continue;
         arcs.push({ x: q.x, y: q.y, r: R + 2, frac: reduced ? 1 : Math.max(0.02, flightFraction(t, n.computing.t, n.computing.due)) });
       }
-      if (movingRef.current) drawMovingParts(movingRef.current, width, height, { dots, drops, arcs });
+      if (movingRef.current) drawMovingParts(movingRef.current, width, height, { dots, kinds: ix.kinds, drops, arcs });
 
       // ---- the SVG layers: only when a node, a link, the partition or the frame changed ---------
       // A node's facts change as a new object: numbered by identity, they key the tooltip lines.
@@ -314,28 +314,41 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
             out: lay.labelOut.get(n.id) ?? outOf(q, { x: lay.cx, y: lay.cy }),
           };
         });
+      let entered = false;
       const nodeSel = front
         .select('g.cv-layer-nodes')
         .selectAll<SVGGElement, NodeDatum>('g.cv-node')
         .data(data, (d) => d.id)
-        .join((enter) => enterNode(enter, handlers, dragRef2.current!));
+        .join((enter) => {
+          entered ||= !enter.empty();
+          return enterNode(enter, handlers, dragRef2.current!);
+        });
 
       // Only the nodes whose own drawing changed (or all, when everything must be redrawn): a Raft
-      // heartbeat changes one node's facts, not the other eight glyphs.
+      // heartbeat changes one node's facts, not the other eight glyphs. A node whose version or
+      // facts alone changed gets only its labels written.
       const hidden = hiddenByRivals(lay, (id) => shown.get(id), layMemo.current.charW);
+      const relabelled: SVGGElement[] = [];
       const drawn = nodeSel.filter(function (d) {
         const q = posOf(d.id) ?? d.p;
         // A worker on a crowded ring is drawn again when its label comes or goes for its rival.
-        const k = `${nodeKeys.get(d.id)}${hidden.has(d.id) ? '|h' : ''}@${q.x},${q.y}`;
-        const el = this as SVGGElement & { __cvKey?: string };
+        const shape = `${nodeShapeKey(d)}${hidden.has(d.id) ? '|h' : ''}@${q.x},${q.y}`;
+        const k = `${nodeKeys.get(d.id)}${shape}`;
+        const el = this as SVGGElement & { __cvKey?: string; __cvShape?: string };
         if (!force && el.__cvKey === k) return false;
+        const whole = force || el.__cvShape !== shape;
         el.__cvKey = k;
-        return true;
+        el.__cvShape = shape;
+        if (!whole) relabelled.push(el);
+        return whole;
       });
       drawNodes(drawn, { lay, lang, selected, idChars, words: ctx, posOf, hidden });
+      // Each element still holds its datum from the join above.
+      if (relabelled.length > 0) drawNodeLabels(d3.selectAll<SVGGElement, NodeDatum>(relabelled), { lay, lang, words: ctx, hidden });
 
-      // New nodes or links came in with tabindex -1: one of them holds the drawing's tab stop.
-      applyRoving(stageRef.current!, stopRef.current, selected);
+      // New nodes or links came in with tabindex -1: one of them holds the drawing's tab stop
+      // (a changed selection redraws everything; a focus moves the stop itself, in onFocus).
+      if (force || linksChanged || entered) applyRoving(stageRef.current!, stopRef.current, selected);
 
       setKindCount(ix.kinds.length);
     }),

@@ -36,19 +36,24 @@ describe('moving parts', () => {
     }
   });
 
-  it('makes one path per kind in flight, its dots as subpaths, kinds in the order they first fly', () => {
+  it('makes one path per kind, its dots as subpaths, in the kinds\' own order, empty where none flies', () => {
     const dot = (kind: string, x: number, si: number): FlightDot => ({ x, y: 10, kind, colour: `c-${kind}`, symbol: symbolsFill[si], area: 40 });
     const one = (si: number, x: number): string => {
       const p = pathRound(1);
       drawSymbolAt(p, symbolsFill[si], 40, x, 10);
       return p.toString();
     };
-    const got = dotsByKind([dot('vote', 5, 0), dot('append', 50, 2), dot('vote', 100.04, 0)]);
-    expect(got.map((k) => k.kind)).toEqual(['vote', 'append']);
-    expect(got[0].colour).toBe('c-vote');
+    const kinds = ['append', 'ack', 'vote'];
+    const got = dotsByKind([dot('vote', 5, 0), dot('append', 50, 2), dot('vote', 100.04, 0)], kinds);
+    // The order is the run's, not the order the dots came in, and a kind with none in flight stays (empty).
+    expect(got.map((k) => k.kind)).toEqual(kinds);
+    expect(got[2].colour).toBe('c-vote');
     // Positions to a tenth of a pixel, as the dots' transforms were: 100.04 draws at 100.
-    expect(got[0].d).toBe(one(0, 5) + one(0, 100));
-    expect(got[1].d).toBe(one(2, 50));
-    expect(dotsByKind([])).toEqual([]);
+    expect(got[2].d).toBe(one(0, 5) + one(0, 100));
+    expect(got[0].d).toBe(one(2, 50));
+    expect(got[1].d).toBe('');
+    // A kind the order does not know yet comes last.
+    expect(dotsByKind([dot('new', 1, 1)], kinds).map((k) => [k.kind, k.d === ''])).toEqual([...kinds.map((k) => [k, true]), ['new', false]]);
+    expect(dotsByKind([], [])).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import * as d3 from 'd3';
 import { drawSymbolAt } from '../palette';
-import './d3quiet';
+import { setAttr } from './d3quiet';
 
 /**
  * The topology's moving parts — messages in flight, the ✕ of a dropped message, the progress ring
@@ -21,7 +21,7 @@ export interface FlightDot {
   area: number;
 }
 
-/** All the dots of one kind in flight: one element, its dots subpaths in panel coordinates. */
+/** All the dots of one kind in flight: one element, its dots subpaths in panel coordinates ('' when none flies). */
 interface KindDots {
   kind: string;
   colour: string;
@@ -29,19 +29,25 @@ interface KindDots {
 }
 
 /**
- * Dots grouped by kind, in the order the kinds first appear in `dots`. A frame then rewrites a
- * path's `d` per kind in flight, where one element per dot moved by a transform changed the
- * layer's property tree and made the renderer re-layerize the page every frame.
+ * Dots grouped by kind, one entry per kind of `kinds` (the run's kinds as they first appeared: the
+ * legend's order), '' for a kind with nothing in flight. A frame then rewrites a path's `d` per
+ * kind, where one element per dot moved by a transform changed the layer's property tree and made
+ * the renderer re-layerize the page every frame. The paths keep one order and stay when empty:
+ * ordered by the kinds in flight, or removed when none flew, they were moved and re-inserted a
+ * few times a frame. A dot of a kind not in `kinds` is drawn after them.
  */
-export function dotsByKind(dots: readonly FlightDot[]): KindDots[] {
-  const paths = new Map<string, { colour: string; path: d3.Path }>();
+export function dotsByKind(dots: readonly FlightDot[], kinds: readonly string[]): KindDots[] {
+  const paths = new Map<string, { colour: string; path: d3.Path | null }>();
+  for (const k of kinds) paths.set(k, { colour: '', path: null });
   for (const dot of dots) {
     let k = paths.get(dot.kind);
+    if (!k) paths.set(dot.kind, (k = { colour: dot.colour, path: null }));
+    k.colour = dot.colour;
     // To a tenth of a pixel, as the dots' transforms were written: shorter strings to write and parse.
-    if (!k) paths.set(dot.kind, (k = { colour: dot.colour, path: d3.pathRound(1) }));
+    k.path ??= d3.pathRound(1);
     drawSymbolAt(k.path, dot.symbol, dot.area, Math.round(dot.x * 10) / 10, Math.round(dot.y * 10) / 10);
   }
-  return [...paths].map(([kind, k]) => ({ kind, colour: k.colour, d: k.path.toString() }));
+  return [...paths].map(([kind, k]) => ({ kind, colour: k.colour, d: k.path === null ? '' : k.path.toString() }));
 }
 
 export interface DropGlyph {
@@ -67,18 +73,20 @@ const OPACITY_STEPS = 10;
 
 export interface MovingParts {
   dots: FlightDot[];
+  /** The run's message kinds in a stable order (the index's): the dots' paths keep it. */
+  kinds: readonly string[];
   drops: DropGlyph[];
   arcs: ProgressArc[];
 }
 
 /**
- * Draws `parts` into the moving-parts SVG. Dots are one path per kind in flight (dotsByKind),
- * keyed by kind. A ✕ lasts DROP_FLASH_MS and is keyed by its message, so only its opacity changes.
+ * Draws `parts` into the moving-parts SVG. Dots are one path per kind (dotsByKind), keyed by kind. A ✕ lasts DROP_FLASH_MS and is keyed by its message, so only its opacity changes.
  */
 export function drawMovingParts(svgEl: SVGSVGElement, width: number, height: number, parts: MovingParts): void {
   const svg = d3.select(svgEl).attr('viewBox', `0 0 ${width} ${height}`);
-  // Progress rings (.cv-progress look): one path, clockwise from 12 o'clock, 3 px wide.
-  const ring = d3.path();
+  // Progress rings (.cv-progress look): one path, clockwise from 12 o'clock, 3 px wide; to a tenth
+  // of a pixel (a full-precision path was twice as long to write and parse, 16 workers a frame).
+  const ring = d3.pathRound(1);
   for (const a of parts.arcs) {
     const r = a.r + 1.5;
     const start = -Math.PI / 2;
@@ -93,10 +101,13 @@ export function drawMovingParts(svgEl: SVGSVGElement, width: number, height: num
     .attr('d', (d) => d);
   svg
     .selectAll<SVGPathElement, KindDots>('path.cv-msg')
-    .data(dotsByKind(parts.dots), (d) => d.kind)
+    .data(dotsByKind(parts.dots, parts.kinds), (d) => d.kind)
     .join((enter) => enter.append('path').attr('class', 'cv-msg'))
     .attr('d', (d) => d.d)
-    .attr('fill', (d) => d.colour);
+    // An empty path keeps the colour it last had: nothing to write while its kind rests.
+    .each(function (d) {
+      if (d.colour) setAttr(this, 'fill', d.colour);
+    });
   svg
     .selectAll<SVGTextElement, DropGlyph>('text.cv-drop')
     .data(parts.drops, (d) => d.key)

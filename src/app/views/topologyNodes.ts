@@ -147,17 +147,52 @@ export interface NodesFrame {
   hidden: ReadonlySet<NodeId>;
 }
 
+/**
+ * What of a node's drawing changes with its version and facts alone (a pull, a heartbeat): the
+ * version label, the `data-version` hook, the spoken label and the tooltip. A frame where nothing
+ * else about a node changed writes only these (drawNodeLabels) — on a 16-worker run some node's
+ * version changes on almost every frame, and the full drawing read back some forty attributes.
+ * Everything else the glyph shows is in the caller's shape key (nodeShapeKey).
+ */
+export function drawNodeLabels(sel: NodeSel, f: Pick<NodesFrame, 'lay' | 'lang' | 'words' | 'hidden'>): void {
+  const { lay, lang, words: ctx, hidden } = f;
+  sel.attr('data-version', (d) => String(d.version)).attr('aria-label', (d) => nodeLabel(d, lang, !lay.dense));
+  sel.select('text.cv-ver').text((d) => versionText(d, lay, hidden));
+  sel.select('title').text((d) => {
+    const lines = [`${d.id} · v${d.version}`];
+    if (d.node.failed !== undefined) lines.push(`${vs(lang, 'failed')}: ${d.node.failed}`);
+    else if (!d.node.up) lines.push(vs(lang, 'crashed'));
+    if (d.node.slowFactor > 1) lines.push(`${vs(lang, 'slow')} ×${fmtFactor(d.node.slowFactor)}`);
+    if (d.node.up) lines.push(...nodeLines(d.node, ctx, lang));
+    return lines.join('\n');
+  });
+}
+
+/** The version label a node shows: none for a coordination server (its term says enough) or where the layout leaves labels out. */
+function versionText(d: NodeDatum, lay: TopologyLayout, hidden: ReadonlySet<NodeId>): string {
+  return d.node.role === 'coord' || lay.unlabelled.has(d.id) || hidden.has(d.id) ? '' : `v${d.version}`;
+}
+
+/**
+ * Everything of a node's drawing but what drawNodeLabels writes: its state, role, term, backend,
+ * slow factor and the version label's length (the hit box follows it). Nodes whose shape key is
+ * unchanged need only their labels written.
+ */
+export function nodeShapeKey(d: Pick<NodeDatum, 'id' | 'node' | 'role' | 'term' | 'backend' | 'version'>): string {
+  const n = d.node;
+  return `${d.id}:${n.up}:${n.failed ?? ''}:${n.slowFactor}:${n.byzantine?.attack ?? ''}:${n.paused?.since ?? ''}:${d.role}:${consensusRoleOf(n) ?? ''}:${d.term ?? ''}:${d.backend}:${String(d.version).length}`;
+}
+
 /** Writes every part of the given nodes' drawing. */
 export function drawNodes(drawn: NodeSel, f: NodesFrame): void {
-  const { lay, lang, selected, idChars, words: ctx, posOf, hidden } = f;
+  const { lay, lang, selected, idChars, posOf, hidden } = f;
   const R = lay.nodeR;
+  drawNodeLabels(drawn, f);
   drawn
     .attr('data-testid', (d) => `node-${d.id}`)
     .attr('data-up', (d) => String(d.node.up))
-    .attr('data-version', (d) => String(d.version))
     .attr('data-role', (d) => d.role)
     .attr('data-term', (d) => (d.term === null ? null : String(d.term)))
-    .attr('aria-label', (d) => nodeLabel(d, lang, !lay.dense))
     // One class string, written only when it differs (classList writes even an unchanged one).
     .each(function (d) {
       const cls = nodeClass(d, selected);
@@ -213,8 +248,8 @@ export function drawNodes(drawn: NodeSel, f: NodesFrame): void {
     // On a crowded ring, a version that would touch its rival's is left out while it would.
     const bare = lay.unlabelled.has(d.id) || hidden.has(d.id);
     // A coordination server holds no parameters: no version label (its term or epoch says enough).
-    const ver = d.node.role === 'coord' || bare ? '' : `v${d.version}`;
-    g.select('text.cv-ver').attr('x', lp.x).attr('y', lp.yVersion).attr('text-anchor', lp.anchor).text(ver);
+    const ver = versionText(d, lay, hidden);
+    g.select('text.cv-ver').attr('x', lp.x).attr('y', lp.yVersion).attr('text-anchor', lp.anchor);
     const backend = d.isWorker && !lay.dense && !bare ? d.backend : '';
     g.select('text.cv-backend').attr('x', lp.x).attr('y', lp.yBackend).attr('text-anchor', lp.anchor).text(backend);
     const term = term0 && !bare ? `${termWord(d.node, lang)} ${d.term}` : '';
@@ -253,14 +288,6 @@ export function drawNodes(drawn: NodeSel, f: NodesFrame): void {
     .select('g.cv-paused')
     .attr('transform', `translate(${R * 0.85},${R * 0.85})`)
     .style('display', (d) => (d.node.paused !== undefined ? null : 'none'));
-  drawn.select('title').text((d) => {
-    const lines = [`${d.id} · v${d.version}`];
-    if (d.node.failed !== undefined) lines.push(`${vs(lang, 'failed')}: ${d.node.failed}`);
-    else if (!d.node.up) lines.push(vs(lang, 'crashed'));
-    if (d.node.slowFactor > 1) lines.push(`${vs(lang, 'slow')} ×${fmtFactor(d.node.slowFactor)}`);
-    if (d.node.up) lines.push(...nodeLines(d.node, ctx, lang));
-    return lines.join('\n');
-  });
 }
 
 /**
