@@ -1,5 +1,23 @@
 import { s } from '../i18n/strings';
 import { dismissError, setNotice, useApp } from '../store';
+import { wholeIds } from '../wholeIds';
+
+/** A message with its hyphenated ids kept on one line each (wholeIds). */
+function Text({ text }: { text: string }) {
+  return (
+    <>
+      {wholeIds(text).map((p, i) =>
+        p.id ? (
+          <span className="whole" key={i}>
+            {p.text}
+          </span>
+        ) : (
+          p.text
+        ),
+      )}
+    </>
+  );
+}
 
 /** Errors (dismissable, one block each, `data-testid="error"`) and the info notice. */
 export function ErrorPanel() {
@@ -12,11 +30,15 @@ export function ErrorPanel() {
       {errors.map((e) => (
         <div className="error" role="alert" data-testid="error" key={e.id}>
           <div className="error-body">
-            <strong>{e.text}</strong>
+            <strong>
+              <Text text={e.text} />
+            </strong>
             {e.details && e.details.length > 0 && (
               <ul>
                 {e.details.map((d, i) => (
-                  <li key={i}>{d}</li>
+                  <li key={i}>
+                    <Text text={d} />
+                  </li>
                 ))}
               </ul>
             )}
@@ -28,7 +50,9 @@ export function ErrorPanel() {
       ))}
       {notice && (
         <div className="notice" role="status" data-testid="notice">
-          <span className="notice-text">{notice}</span>
+          <span className="notice-text">
+            <Text text={notice} />
+          </span>
           <button type="button" className="dismiss" onClick={() => setNotice(null)} aria-label={s(lang, 'dismiss')} title={s(lang, 'dismiss')}>
             ×
           </button>
