@@ -11,7 +11,7 @@ import { outOf } from './nodeLabels';
 import { timed, useCssValues, useDraw, useFontSize, useReducedMotion, useSize, useTheme, type FrameSource } from './hooks';
 import { drawMovingParts, type DropGlyph, type FlightDot, type ProgressArc } from './topologyMoving';
 import { DIR_OFFSET, drawLinks, linksKeyOf } from './topologyLinks';
-import { drawNodeLabels, drawNodes, enterNode, labelledVersions, labelRoom, nodeShapeKey, type NodeDatum } from './topologyNodes';
+import { drawNodeLabels, drawNodes, drawVersionTexts, enterNode, labelledVersions, labelRoom, nodeShapeKey, type NodeDatum } from './topologyNodes';
 import { applyRoving, onRovingKey } from './topologyRoving';
 import type { Simulation } from '../../engine/simulation';
 import { dropsNear, messageById } from './drops';
@@ -38,6 +38,14 @@ const DROP_FLASH_MS = 200;
 /** A drop closer than this to the home position is a click or a fumble, not a partition gesture. */
 const DRAG_MIN_PX = 40;
 const SPRING_MS = 350;
+/**
+ * While the run advances, the drawn version labels change at most this often (ms); the hooks,
+ * the spoken label and the tooltip follow every frame. Each label rewritten costs a text layout
+ * and a paint of the nodes' SVG: on a 16-worker run, about five labels a frame took 4 % of the
+ * main thread, and a number that changes sixty times a second cannot be read anyway (the panels
+ * follow ten times a second for the same reason, store.panelFrame).
+ */
+export const VERSION_TEXT_MS = 100;
 
 export function TopologyView(p: TopologyViewProps): JSX.Element {
   const { sim, frame, lang, selected } = p;
@@ -57,6 +65,17 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
   const [kindCount, setKindCount] = useState(0);
   const drawnLinks = useRef('');
   const drawnNodes = useRef('');
+  // Version labels left for later (VERSION_TEXT_MS): when they were last written, the run's time
+  // at the last drawing, and what writes the pending ones (on the next due frame, or the timer
+  // when no frame comes: the run paused).
+  const versionTexts = useRef<{ at: number; simNow: number; flush: (() => void) | null; timer: ReturnType<typeof setTimeout> | null }>({ at: -Infinity, simNow: NaN, flush: null, timer: null });
+  useEffect(
+    () => () => {
+      const vt = versionTexts.current;
+      if (vt.timer !== null) clearTimeout(vt.timer);
+    },
+    [],
+  );
   const factIds = useRef({ ids: new WeakMap<object, number>(), next: 0 });
   // A click's answer in the next frame: the selection's class is set as the click is rendered,
   // not only in the full redraw after the paint, which takes ~45 ms on a 16-worker run at speed
@@ -343,8 +362,30 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         return whole;
       });
       drawNodes(drawn, { lay, lang, selected, idChars, words: ctx, posOf, hidden });
+      // The version labels: at once unless the run advanced since the last drawing and they were
+      // written less than VERSION_TEXT_MS ago (then all pending ones go together, later).
+      const vt = versionTexts.current;
+      const wall = performance.now();
+      const advancing = sim.now() !== vt.simNow;
+      vt.simNow = sim.now();
+      const textNow = !advancing || wall - vt.at >= VERSION_TEXT_MS;
       // Each element still holds its datum from the join above.
-      if (relabelled.length > 0) drawNodeLabels(d3.selectAll<SVGGElement, NodeDatum>(relabelled), { lay, lang, words: ctx, hidden });
+      if (relabelled.length > 0) drawNodeLabels(d3.selectAll<SVGGElement, NodeDatum>(relabelled), { lay, lang, words: ctx, hidden }, textNow);
+      const flush = (): void => {
+        if (vt.timer !== null) clearTimeout(vt.timer);
+        vt.timer = null;
+        vt.flush = null;
+        vt.at = performance.now();
+        drawVersionTexts(nodeSel, { lay, hidden });
+      };
+      if (textNow) {
+        if (vt.flush) flush();
+        else if (relabelled.length > 0) vt.at = wall;
+      } else if (relabelled.length > 0 || vt.flush) {
+        // The latest drawing's layout decides which labels show: the pending write is always this one.
+        vt.flush = flush;
+        vt.timer ??= setTimeout(() => vt.flush?.(), Math.max(0, VERSION_TEXT_MS - (wall - vt.at)));
+      }
 
       // New nodes or links came in with tabindex -1: one of them holds the drawing's tab stop
       // (a changed selection redraws everything; a focus moves the stop itself, in onFocus).

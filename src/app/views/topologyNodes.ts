@@ -152,12 +152,13 @@ export interface NodesFrame {
  * version label, the `data-version` hook, the spoken label and the tooltip. A frame where nothing
  * else about a node changed writes only these (drawNodeLabels) — on a 16-worker run some node's
  * version changes on almost every frame, and the full drawing read back some forty attributes.
- * Everything else the glyph shows is in the caller's shape key (nodeShapeKey).
+ * Everything else the glyph shows is in the caller's shape key (nodeShapeKey). `text: false`
+ * leaves the drawn version label for later (drawVersionTexts); the hooks are written now.
  */
-export function drawNodeLabels(sel: NodeSel, f: Pick<NodesFrame, 'lay' | 'lang' | 'words' | 'hidden'>): void {
-  const { lay, lang, words: ctx, hidden } = f;
+export function drawNodeLabels(sel: NodeSel, f: Pick<NodesFrame, 'lay' | 'lang' | 'words' | 'hidden'>, text = true): void {
+  const { lay, lang, words: ctx } = f;
   sel.attr('data-version', (d) => String(d.version)).attr('aria-label', (d) => nodeLabel(d, lang, !lay.dense));
-  sel.select('text.cv-ver').text((d) => versionText(d, lay, hidden));
+  if (text) drawVersionTexts(sel, f);
   sel.select('title').text((d) => {
     const lines = [`${d.id} · v${d.version}`];
     if (d.node.failed !== undefined) lines.push(`${vs(lang, 'failed')}: ${d.node.failed}`);
@@ -166,6 +167,11 @@ export function drawNodeLabels(sel: NodeSel, f: Pick<NodesFrame, 'lay' | 'lang' 
     if (d.node.up) lines.push(...nodeLines(d.node, ctx, lang));
     return lines.join('\n');
   });
+}
+
+/** Writes the drawn version labels of `sel` (a label whose text is unchanged is not touched). */
+export function drawVersionTexts(sel: NodeSel, f: Pick<NodesFrame, 'lay' | 'hidden'>): void {
+  sel.select('text.cv-ver').text((d) => versionText(d, f.lay, f.hidden));
 }
 
 /** The version label a node shows: none for a coordination server (its term says enough) or where the layout leaves labels out. */
