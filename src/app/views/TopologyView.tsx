@@ -9,6 +9,7 @@ import { hiddenByRivals, topologyLayout, type Pt, type TopologyLayout } from './
 import { directedSegment, flightFraction, groupsFromDrop, lerpSeg } from './topologyMath';
 import { outOf } from './nodeLabels';
 import { timed, useCssValues, useDraw, useFontSize, useReducedMotion, useSize, useTheme, type FrameSource } from './hooks';
+import { rateLimited, type RateLimited } from './rateLimited';
 import { drawMovingParts, type DropGlyph, type FlightDot, type ProgressArc } from './topologyMoving';
 import { DIR_OFFSET, drawLinks, linksKeyOf } from './topologyLinks';
 import { drawNodeLabels, drawNodes, drawVersionTexts, enterNode, labelledVersions, labelRoom, nodeShapeKey, type NodeDatum } from './topologyNodes';
@@ -65,17 +66,12 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
   const [kindCount, setKindCount] = useState(0);
   const drawnLinks = useRef('');
   const drawnNodes = useRef('');
-  // Version labels left for later (VERSION_TEXT_MS): when they were last written, the run's time
-  // at the last drawing, and what writes the pending ones (on the next due frame, or the timer
-  // when no frame comes: the run paused).
-  const versionTexts = useRef<{ at: number; simNow: number; flush: (() => void) | null; timer: ReturnType<typeof setTimeout> | null }>({ at: -Infinity, simNow: NaN, flush: null, timer: null });
-  useEffect(
-    () => () => {
-      const vt = versionTexts.current;
-      if (vt.timer !== null) clearTimeout(vt.timer);
-    },
-    [],
-  );
+  // The drawn version labels, at most every VERSION_TEXT_MS while the run advances; the run's time
+  // at the last drawing tells whether it advanced.
+  const versionTexts = useRef<RateLimited | null>(null);
+  versionTexts.current ??= rateLimited(VERSION_TEXT_MS);
+  const drawnSimNow = useRef(NaN);
+  useEffect(() => () => versionTexts.current?.dispose(), []);
   const factIds = useRef({ ids: new WeakMap<object, number>(), next: 0 });
   // A click's answer in the next frame: the selection's class is set as the click is rendered,
   // not only in the full redraw after the paint, which takes ~45 ms on a 16-worker run at speed
@@ -362,30 +358,11 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         return whole;
       });
       drawNodes(drawn, { lay, lang, selected, idChars, words: ctx, posOf, hidden });
-      // The version labels: at once unless the run advanced since the last drawing and they were
-      // written less than VERSION_TEXT_MS ago (then all pending ones go together, later).
-      const vt = versionTexts.current;
-      const wall = performance.now();
-      const advancing = sim.now() !== vt.simNow;
-      vt.simNow = sim.now();
-      const textNow = !advancing || wall - vt.at >= VERSION_TEXT_MS;
-      // Each element still holds its datum from the join above.
-      if (relabelled.length > 0) drawNodeLabels(d3.selectAll<SVGGElement, NodeDatum>(relabelled), { lay, lang, words: ctx, hidden }, textNow);
-      const flush = (): void => {
-        if (vt.timer !== null) clearTimeout(vt.timer);
-        vt.timer = null;
-        vt.flush = null;
-        vt.at = performance.now();
-        drawVersionTexts(nodeSel, { lay, hidden });
-      };
-      if (textNow) {
-        if (vt.flush) flush();
-        else if (relabelled.length > 0) vt.at = wall;
-      } else if (relabelled.length > 0 || vt.flush) {
-        // The latest drawing's layout decides which labels show: the pending write is always this one.
-        vt.flush = flush;
-        vt.timer ??= setTimeout(() => vt.flush?.(), Math.max(0, VERSION_TEXT_MS - (wall - vt.at)));
-      }
+      // Each element still holds its datum from the join above. Their version labels wait (rateLimited).
+      if (relabelled.length > 0) drawNodeLabels(d3.selectAll<SVGGElement, NodeDatum>(relabelled), { lay, lang, words: ctx, hidden }, false);
+      const advancing = sim.now() !== drawnSimNow.current;
+      drawnSimNow.current = sim.now();
+      versionTexts.current?.offer(advancing, relabelled.length > 0, () => drawVersionTexts(nodeSel, { lay, hidden }));
 
       // New nodes or links came in with tabindex -1: one of them holds the drawing's tab stop
       // (a changed selection redraws everything; a focus moves the stop itself, in onFocus).
