@@ -46,7 +46,7 @@ const SPRING_MS = 350;
  * main thread, and a number that changes sixty times a second cannot be read anyway (the panels
  * follow ten times a second for the same reason, store.panelFrame).
  */
-export const VERSION_TEXT_MS = 100;
+const VERSION_TEXT_MS = 100;
 
 export function TopologyView(p: TopologyViewProps): JSX.Element {
   const { sim, frame, lang, selected } = p;
@@ -347,10 +347,12 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
       const drawn = nodeSel.filter(function (d) {
         const q = posOf(d.id) ?? d.p;
         // A worker on a crowded ring is drawn again when its label comes or goes for its rival.
-        const shape = `${nodeShapeKey(d)}${hidden.has(d.id) ? '|h' : ''}@${q.x},${q.y}`;
-        const k = `${nodeKeys.get(d.id)}${shape}`;
+        const placed = `${hidden.has(d.id) ? '|h' : ''}@${q.x},${q.y}`;
+        const k = `${nodeKeys.get(d.id)}${placed}`;
         const el = this as SVGGElement & { __cvKey?: string; __cvShape?: string };
         if (!force && el.__cvKey === k) return false;
+        // The shape key only for a node that changed: its parts derive from what nodeKeys holds.
+        const shape = `${nodeShapeKey(d)}${placed}`;
         const whole = force || el.__cvShape !== shape;
         el.__cvKey = k;
         el.__cvShape = shape;

@@ -80,7 +80,8 @@ export interface MovingParts {
 }
 
 /**
- * Draws `parts` into the moving-parts SVG. Dots are one path per kind (dotsByKind), keyed by kind. A ✕ lasts DROP_FLASH_MS and is keyed by its message, so only its opacity changes.
+ * Draws `parts` into the moving-parts SVG. Dots are one path per kind (dotsByKind), keyed by
+ * kind. A ✕ lasts DROP_FLASH_MS and is keyed by its message, so only its opacity changes.
  */
 export function drawMovingParts(svgEl: SVGSVGElement, width: number, height: number, parts: MovingParts): void {
   const svg = d3.select(svgEl).attr('viewBox', `0 0 ${width} ${height}`);
