@@ -36,6 +36,8 @@ export interface TopologyViewProps {
 
 /** How long a dropped message's ✕ stays visible, in simulated ms. */
 const DROP_FLASH_MS = 200;
+/** A ✕'s reach from its centre at the default type size (15 px): the bold glyph it replaced. */
+const DROP_R = 6.4;
 /** A drop closer than this to the home position is a click or a fumble, not a partition gesture. */
 const DRAG_MIN_PX = 40;
 const SPRING_MS = 350;
@@ -223,8 +225,7 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         layMemo.current = { roster, key: layKey, lay: topologyLayout(roster, width, height, 0, undefined, groups, fs / 15, labelW), charW: labelW.version / (digits + 1) };
       }
       const lay = layMemo.current.lay;
-      // classList writes even an unchanged class (a mutation, a style invalidation): only on change.
-      if (svgEl.classList.contains('cluster') !== (lay.kind === 'cluster')) svg.classed('cluster', lay.kind === 'cluster');
+      svg.classed('cluster', lay.kind === 'cluster'); // quiet (d3quiet): written only when it changes
       // The labels' type scale, for what decorates the nodes from outside (the live room's name tags).
       setAttr(frontRef.current!, 'data-text-scale', lay.textScale.toFixed(3));
       layoutRef.current = lay;
@@ -263,7 +264,7 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         const span = messageById(ix, dm.id, dm.sentAt);
         const f = span ? flightFraction(dm.t, span.sentAt, span.due) : 0.5;
         const at = lerpSeg(sg, Math.max(0.15, Math.min(0.85, f)));
-        drops.push({ key: dm.id, x: at.x, y: at.y, colour: messageColours[dm.kind] ?? css.color, opacity: reduced ? 1 : 1 - (0.7 * (t - dm.t)) / DROP_FLASH_MS });
+        drops.push({ kind: dm.kind, x: at.x, y: at.y, colour: messageColours[dm.kind] ?? css.color, opacity: reduced ? 1 : 1 - (0.7 * (t - dm.t)) / DROP_FLASH_MS });
       }
       const arcs: ProgressArc[] = [];
       for (const n of nodes) {
@@ -271,7 +272,7 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         if (!q || !n.computing) continue;
         arcs.push({ x: q.x, y: q.y, r: R + 2, frac: reduced ? 1 : Math.max(0.02, flightFraction(t, n.computing.t, n.computing.due)) });
       }
-      if (movingRef.current) drawMovingParts(movingRef.current, width, height, { dots, kinds: ix.kinds, drops, arcs });
+      if (movingRef.current) drawMovingParts(movingRef.current, width, height, { dots, kinds: ix.kinds, drops, dropR: DROP_R * (fs / 15), arcs });
 
       // ---- the SVG layers: only when a node, a link, the partition or the frame changed ---------
       // A node's facts change as a new object: numbered by identity, they key the tooltip lines.

@@ -63,3 +63,42 @@ describe('quiet text', () => {
     expect(el.replaced).toBe(2);
   });
 });
+
+/** An element with a class list that counts its writes (each one a mutation in a browser). */
+function classedElement(initial: string[]): { el: Element; writes: () => number; classes: () => string[] } {
+  const set = new Set(initial);
+  let writes = 0;
+  const classList = {
+    contains: (c: string) => set.has(c),
+    toggle: (c: string, on: boolean) => {
+      writes++;
+      if (on) set.add(c);
+      else set.delete(c);
+      return on;
+    },
+    add: (...cs: string[]) => {
+      writes++;
+      for (const c of cs) set.add(c);
+    },
+    remove: (...cs: string[]) => {
+      writes++;
+      for (const c of cs) set.delete(c);
+    },
+  };
+  return { el: { classList } as unknown as Element, writes: () => writes, classes: () => [...set].sort() };
+}
+
+describe('quiet classed', () => {
+  it('writes a class only where the element does not have it as asked, for each name given', () => {
+    const a = classedElement(['down']);
+    select(a.el).classed('down', true);
+    select(a.el).classed('cut', () => false);
+    expect(a.writes()).toBe(0);
+    select(a.el).classed(' cut  partitioned ', true);
+    expect([a.classes(), a.writes()]).toEqual([['cut', 'down', 'partitioned'], 2]);
+    select(a.el).classed('down', () => 0 as unknown as boolean);
+    expect([a.classes(), a.writes()]).toEqual([['cut', 'partitioned'], 3]);
+    // The getter is D3's own.
+    expect(select(a.el).classed('cut')).toBe(true);
+  });
+});

@@ -1,12 +1,13 @@
 import { namespace, selection } from 'd3';
 
 /**
- * D3's `attr`, `style` and `text` write to the DOM whether or not the value changed. The views
+ * D3's `attr`, `style`, `text` and `classed` write to the DOM whether or not the value changed. The views
  * re-run their joins on every frame, and most values stay what they were, yet every write costs a
  * call into the DOM, may invalidate style and layout, and `text` replaces the element's text node
- * (a relayout and a garbage node each time). Importing this module makes the three setters write
- * only when the value differs from the element's current one, and `text` change a lone text node
- * in place — same results, so the views keep
+ * (a relayout and a garbage node each time), and `classed` sets the class attribute again even
+ * when the element has the class already (a mutation each time). Importing this module makes the
+ * setters write only when the value differs from the element's current one, and `text` change a
+ * lone text node in place — same results, so the views keep
  * plain D3 idioms. Getters, `null` (removal) and namespaced attributes behave as in D3.
  *
  * Installed once for the page (D3's selection prototype is shared): every view module imports it.
@@ -53,6 +54,7 @@ if (!proto.__quiet) {
   const attr = proto.attr as (this: unknown, ...a: unknown[]) => unknown;
   const style = proto.style as (this: unknown, ...a: unknown[]) => unknown;
   const text = proto.text as (this: unknown, ...a: unknown[]) => unknown;
+  const classed = proto.classed as (this: unknown, ...a: unknown[]) => unknown;
   type Sel = { each(f: (this: El, d: unknown, i: number, nodes: ArrayLike<El>) => void): unknown };
 
   proto.attr = function (this: Sel, ...args: unknown[]) {
@@ -95,6 +97,16 @@ if (!proto.__quiet) {
     }
     return this.each(function () {
       setText(this, value);
+    });
+  };
+
+  proto.classed = function (this: Sel, ...args: unknown[]) {
+    if (args.length < 2) return classed.apply(this, args);
+    const names = String(args[0]).trim().split(/^|\s+/);
+    const value = args[1] as boolean | ((this: El, d: unknown, i: number, nodes: ArrayLike<El>) => boolean);
+    return this.each(function (d, i, nodes) {
+      const on = typeof value === 'function' ? !!value.call(this, d, i, nodes) : !!value;
+      for (const n of names) if (this.classList.contains(n) !== on) this.classList.toggle(n, on);
     });
   };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pathRound, symbolsFill, type Path, type SymbolType } from 'd3';
 import { drawSymbolAt } from '../palette';
-import { dotsByKind, type FlightDot } from './topologyMoving';
+import { dotsByKind, drawCross, dropsByStep, type DropGlyph, type FlightDot } from './topologyMoving';
 
 type Call = [string, ...number[]];
 
@@ -55,5 +55,49 @@ describe('moving parts', () => {
     // A kind the order does not know yet comes last.
     expect(dotsByKind([dot('new', 1, 1)], kinds).map((k) => [k.kind, k.d === ''])).toEqual([...kinds.map((k) => [k, true]), ['new', false]]);
     expect(dotsByKind([], [])).toEqual([]);
+  });
+
+  it('draws a ✕ as twelve corners reaching r along both diagonals, symmetric about its centre', () => {
+    const { calls, ctx } = recorder();
+    drawCross(ctx, 20, 30, 6.4);
+    expect(calls.map((c) => c[0])).toEqual(['moveTo', ...Array<string>(11).fill('lineTo'), 'closePath']);
+    const pts = calls.slice(0, 12).map((c) => [(c[1] as number) - 20, (c[2] as number) - 30]);
+    const reach = Math.max(...pts.map(([x, y]) => Math.hypot(x, y)));
+    // The tips' corners lie a little beyond r (half the arm's width to the side).
+    expect(reach).toBeGreaterThan(6.4);
+    expect(reach).toBeLessThan(6.4 * 1.02);
+    // Turned by 45°: the tips lie on the diagonals; every corner has its mirror through the centre.
+    for (const [x, y] of pts) expect(pts.some(([u, v]) => Math.abs(u + x) < 0.11 && Math.abs(v + y) < 0.11)).toBe(true);
+    const tip = pts.reduce((a, b) => (Math.hypot(...b) > Math.hypot(...a) ? b : a));
+    expect(Math.abs(Math.abs(tip[0]) - Math.abs(tip[1]))).toBeLessThan(6.4 / 3);
+  });
+
+  it('groups the ✕ by kind and fading step, keeps each group once drawn, and adds new ones after', () => {
+    const g = (kind: string, x: number, opacity: number): DropGlyph => ({ kind, x, y: 5, colour: `c-${kind}`, opacity });
+    const cross = (...xs: number[]): string => {
+      const p = pathRound(1);
+      for (const x of xs) drawCross(p, x, 5, 4);
+      return p.toString();
+    };
+    const order: string[] = [];
+    const first = dropsByStep([g('append', 1, 1), g('vote', 2, 0.96), g('append', 3, 0.52)], 4, order);
+    expect(first.map((p) => [p.key, p.colour, p.opacity])).toEqual([
+      ['append|10', 'c-append', '1.0'],
+      ['vote|10', 'c-vote', '1.0'],
+      ['append|5', 'c-append', '0.5'],
+    ]);
+    expect(first[0].d).toBe(cross(1));
+    expect(order).toEqual(['append|10', 'vote|10', 'append|5']);
+    // Later: the first group is empty but stays where it was; a new step comes last.
+    const next = dropsByStep([g('append', 3, 0.44), g('vote', 2, 0.9), g('vote', 7, 0.94)], 4, order);
+    expect(next.map((p) => [p.key, p.d === ''])).toEqual([
+      ['append|10', true],
+      ['vote|10', true],
+      ['append|5', true],
+      ['append|4', false],
+      ['vote|9', false],
+    ]);
+    expect(next[4].d).toBe(cross(2, 7));
+    expect(dropsByStep([], 4, [])).toEqual([]);
   });
 });

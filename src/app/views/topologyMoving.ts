@@ -51,8 +51,8 @@ export function dotsByKind(dots: readonly FlightDot[], kinds: readonly string[])
 }
 
 export interface DropGlyph {
-  /** The dropped message's id. */
-  key: number;
+  /** The message's kind: the ✕ of one kind and one fading step are one path. */
+  kind: string;
   x: number;
   y: number;
   colour: string;
@@ -71,17 +71,75 @@ export interface ProgressArc {
 /** A ✕'s opacity moves in steps of 0.1: each is a visible change, and between steps nothing is written. */
 const OPACITY_STEPS = 10;
 
+/** All the ✕ of one kind at one fading step: one element, each ✕ a subpath ('' when none). */
+interface DropPath {
+  key: string;
+  colour: string;
+  /** The step's opacity, as the element's fill and stroke opacity. */
+  opacity: string;
+  d: string;
+}
+
+/**
+ * A ✕ centred on x, y, `r` from the centre to each arm's tip: a plus sign's twelve corners turned
+ * by 45°, filled, its arms two sevenths of `r` wide (the weight of the bold glyph it replaces).
+ */
+export function drawCross(p: d3.Path, x: number, y: number, r: number): void {
+  const a = r;
+  const w = r / 7;
+  // The plus's corners (±w, ±a), (±a, ±w) turned by 45°: (u, v) → ((u − v)/√2, (u + v)/√2).
+  const corners: Array<[number, number]> = [[w, a], [w, w], [a, w], [a, -w], [w, -w], [w, -a], [-w, -a], [-w, -w], [-a, -w], [-a, w], [-w, w], [-w, a]];
+  corners.forEach(([u, v], i) => {
+    const px = Math.round((x + (u - v) * Math.SQRT1_2) * 10) / 10;
+    const py = Math.round((y + (u + v) * Math.SQRT1_2) * 10) / 10;
+    if (i === 0) p.moveTo(px, py);
+    else p.lineTo(px, py);
+  });
+  p.closePath();
+}
+
+/**
+ * The ✕ grouped by kind and fading step, in `order` — the keys drawn so far, which this extends:
+ * a group stays (empty) once it has been drawn, so a frame rewrites a few paths' `d` and the
+ * elements never move. One text element per ✕ with its own opacity was a new element for every
+ * lost message and an opacity write on each of them every few frames (6.5 writes a frame while
+ * raft-ps-majority's server was down), and an opacity is a compositing effect of its own.
+ */
+export function dropsByStep(drops: readonly DropGlyph[], r: number, order: string[]): DropPath[] {
+  const paths = new Map<string, { colour: string; opacity: string; path: d3.Path | null }>();
+  for (const k of order) paths.set(k, { colour: '', opacity: '', path: null });
+  for (const g of drops) {
+    const step = Math.max(0, Math.min(OPACITY_STEPS, Math.round(g.opacity * OPACITY_STEPS)));
+    const key = `${g.kind}|${step}`;
+    let k = paths.get(key);
+    if (!k) {
+      paths.set(key, (k = { colour: '', opacity: '', path: null }));
+      order.push(key);
+    }
+    k.colour = g.colour;
+    k.opacity = (step / OPACITY_STEPS).toFixed(1);
+    k.path ??= d3.pathRound(1);
+    drawCross(k.path, g.x, g.y, r);
+  }
+  return [...paths].map(([key, k]) => ({ key, colour: k.colour, opacity: k.opacity, d: k.path === null ? '' : k.path.toString() }));
+}
+
 export interface MovingParts {
   dots: FlightDot[];
   /** The run's message kinds in a stable order (the index's): the dots' paths keep it. */
   kinds: readonly string[];
   drops: DropGlyph[];
+  /** A ✕'s reach from its centre, px (it scales with the labels' type). */
+  dropR: number;
   arcs: ProgressArc[];
 }
 
+/** Per moving-parts SVG: the ✕ groups drawn so far, and for which run's kinds (a new run starts afresh). */
+const dropOrders = new WeakMap<SVGSVGElement, { kinds: readonly string[]; order: string[] }>();
+
 /**
- * Draws `parts` into the moving-parts SVG. Dots are one path per kind (dotsByKind), keyed by
- * kind. A ✕ lasts DROP_FLASH_MS and is keyed by its message, so only its opacity changes.
+ * Draws `parts` into the moving-parts SVG. Dots are one path per kind (dotsByKind), the ✕ of
+ * lost messages one path per kind and fading step (dropsByStep), both keyed and never reordered.
  */
 export function drawMovingParts(svgEl: SVGSVGElement, width: number, height: number, parts: MovingParts): void {
   const svg = d3.select(svgEl).attr('viewBox', `0 0 ${width} ${height}`);
@@ -109,12 +167,19 @@ export function drawMovingParts(svgEl: SVGSVGElement, width: number, height: num
     .each(function (d) {
       if (d.colour) setAttr(this, 'fill', d.colour);
     });
+  let drawn = dropOrders.get(svgEl);
+  if (drawn?.kinds !== parts.kinds) dropOrders.set(svgEl, (drawn = { kinds: parts.kinds, order: [] }));
   svg
-    .selectAll<SVGTextElement, DropGlyph>('text.cv-drop')
-    .data(parts.drops, (d) => d.key)
-    .join((enter) => enter.append('text').attr('class', 'cv-drop').text('✕'))
-    .attr('x', (d) => d.x)
-    .attr('y', (d) => d.y)
-    .attr('fill', (d) => d.colour)
-    .attr('opacity', (d) => (Math.round(d.opacity * OPACITY_STEPS) / OPACITY_STEPS).toFixed(2));
+    .selectAll<SVGPathElement, DropPath>('path.cv-drop')
+    .data(dropsByStep(parts.drops, parts.dropR, drawn.order), (d) => d.key)
+    .join((enter) => enter.append('path').attr('class', 'cv-drop'))
+    .attr('d', (d) => d.d)
+    // An empty path keeps what it last had, as a dot's path does.
+    .each(function (d) {
+      if (!d.colour) return;
+      setAttr(this, 'fill', d.colour);
+      // Fill and stroke opacity, not `opacity`: an opacity is a compositing effect node per element.
+      setAttr(this, 'fill-opacity', d.opacity);
+      setAttr(this, 'stroke-opacity', d.opacity);
+    });
 }
