@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'e2e-artifacts/**', 'scratch/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'e2e-artifacts/**', 'scratch/**', '.scratch/**'] },
   {
     // Node scripts (plain .mjs): Node's globals.
     files: ['scripts/**/*.mjs'],
