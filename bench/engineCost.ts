@@ -1,9 +1,12 @@
 /**
- * `npx tsx bench/engineCost.ts [allreduce|async|fashion-ar|fashion-async] [reps]`: what the engine
- * alone costs per gradient step — stand-in gradients (InstantTrainer), the pure-JS SHA-256 the
- * browser uses — in CPU µs (process.cpuUsage: on a shared machine wall time is mostly other
- * people's). The main thread's share of the browser bench's cluster run, minus the messaging.
- * A tool for finding work, never a test.
+ * `npx tsx bench/engineCost.ts [allreduce|async|fashion-ar|fashion-async] [reps] [--sha noble|node|elsewhere]`:
+ * what the engine alone costs per gradient step — stand-in gradients (InstantTrainer) — in CPU µs
+ * (process.cpuUsage: on a shared machine wall time is mostly other people's). The SHA-256 of the
+ * history's lines: `noble` (default) the pure-JS one, on this thread; `node` node:crypto, as the
+ * CLI and `npm run bench` hash; `elsewhere` writes every line as the page does and hands the bytes
+ * to a stream that drops them — the page hashes them in a worker of its own (workers/
+ * workerSha256.ts), so this is the main thread's share of the browser bench's cluster run, minus
+ * the messaging. A tool for finding work, never a test.
  */
 import { readFileSync } from 'node:fs';
 import { Simulation } from '../src/engine/simulation';
@@ -11,6 +14,9 @@ import { InstantTrainer } from '../src/engine/testing/instantTrainer';
 import { validateScenario } from '../src/scenario/validate';
 import { strategySchema, type Scenario } from '../src/scenario/schema';
 import { throughputScenario } from './cluster';
+import { nodeSha256 } from '../src/cli/nodeSha256';
+import type { Sha256Factory } from '../src/sim/history';
+import { flag } from './args';
 
 function builtin(id: string): Scenario {
   const v = validateScenario(JSON.parse(readFileSync(`public/scenarios/${id}.json`, 'utf8')));
@@ -24,8 +30,15 @@ const cases: Array<[string, Scenario, number, number]> = [
   ['fashion-ar', fa, 101770, 5000],
   ['fashion-async', { ...fa, cluster: { ...fa.cluster, servers: 1 }, strategy: strategySchema.parse({ kind: 'ps-async' }) }, 101770, 5000],
 ];
-const only = process.argv[2];
-const reps = Number(process.argv[3] ?? 5);
+const positional = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && !all[i - 1]?.startsWith('--'));
+const only = positional[0];
+const reps = Number(positional[1] ?? 5);
+const shaName = flag('sha', 'noble');
+/** The lines are written (EventHashes) and their bytes dropped: what hashing in another thread leaves here. */
+const elsewhere: Sha256Factory = () => ({ update: () => undefined, peekHex: () => '' });
+const shas: Record<string, Sha256Factory | undefined> = { noble: undefined, node: nodeSha256, elsewhere };
+if (!(shaName in shas)) throw new Error(`--sha: one of ${Object.keys(shas).join(', ')}, not "${shaName}"`);
+const sha256 = shas[shaName];
 for (const [name, base, params, samples] of cases) {
   if (only && only !== name) continue;
   const sc = throughputScenario(base, name.startsWith('fashion') ? 20000 : 60000);
@@ -33,7 +46,7 @@ for (const [name, base, params, samples] of cases) {
   let steps = 0;
   let events = 0;
   for (let r = 0; r < reps; r++) {
-    const sim = await Simulation.create(sc, { trainer: new InstantTrainer(params, samples), sampleEveryMs: 0 });
+    const sim = await Simulation.create(sc, { trainer: new InstantTrainer(params, samples), sampleEveryMs: 0, sha256 });
     const c0 = process.cpuUsage();
     await sim.runToEnd();
     const c1 = process.cpuUsage(c0);
@@ -42,5 +55,5 @@ for (const [name, base, params, samples] of cases) {
     events = sim.history.length;
     best = Math.min(best, dt / steps);
   }
-  console.log(`${name}: ${steps} steps, ${(events / steps).toFixed(1)} events/step, best ${(best * 1000).toFixed(0)} µs CPU/step (engine + InstantTrainer gradient)`);
+  console.log(`${name}: ${steps} steps, ${(events / steps).toFixed(1)} events/step, best ${(best * 1000).toFixed(0)} µs CPU/step (engine + InstantTrainer gradient, SHA-256 ${shaName})`);
 }
