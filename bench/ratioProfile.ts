@@ -287,7 +287,9 @@ try {
     const b1 = at(endAt - wallMs - 30);
     const bw: string[] = [];
     for (const [k, v] of b1.cpu) if (k.startsWith('Dedicated') || k.startsWith('sys:Dedicated')) bw.push(`${(((v - (b0.cpu.get(k) ?? 0)) / (b1.at - b0.at)) * 100).toFixed(0)} % cpu`);
-    console.log(`bare phase (~${bareWall.toFixed(0)} ms, measured over ${(b1.at - b0.at).toFixed(0)} ms): workers ${bw.join(', ')}; ${((1000 * Number(r.poolSize)) / Number(r.bareStepsPerSec)).toFixed(3)} ms wall/step/worker`);
+    // The poll is every 25 ms and 30 ms are left off each end: a shorter bare phase has no window.
+    if (b1.at - b0.at < 100) console.log(`bare phase: ${bareSteps} steps (~${bareWall.toFixed(0)} ms) are too few to measure it or to read the ratio above; ask for more with --bare (1500 is npm run bench's)`);
+    else console.log(`bare phase (~${bareWall.toFixed(0)} ms, measured over ${(b1.at - b0.at).toFixed(0)} ms): workers ${bw.join(', ')}; ${((1000 * Number(r.poolSize)) / Number(r.bareStepsPerSec)).toFixed(3)} ms wall/step/worker`);
     const span = endPoll.at - startPoll.at;
     const parts: string[] = [];
     let workers = 0;
