@@ -107,13 +107,14 @@ async function onBenchPage<T>(fn: (page: Page) => Promise<T>): Promise<T> {
 }
 
 type BenchWindow = {
-  runBench(x: { scenario: string; backend: 'wasm'; durationMs: number; bareSteps: number }): Promise<Record<string, number | string>>;
+  runBench(x: { scenario: string; backend: 'wasm'; durationMs: number; bareSteps: number; reps?: number }): Promise<Record<string, number | string>>;
   measureBackends(x: { scenario: string; timeSoftwareGpu?: boolean }): Promise<{ params: number; chosen: string; initMs: number; measured: Array<{ backend: string; msPerStep: number | null; steps: number; note?: string }> }>;
 };
 
 async function browserCluster(id: string, backend: string, durationMs: number, bareSteps = 1500) {
+  // Best of three each, taking turns, after a warm-up: as nodeCluster does.
   return onBenchPage((page) =>
-    page.evaluate((o) => (window as unknown as BenchWindow).runBench(o), { scenario: id, backend: backend as 'wasm', durationMs, bareSteps }),
+    page.evaluate((o) => (window as unknown as BenchWindow).runBench(o), { scenario: id, backend: backend as 'wasm', durationMs, bareSteps, reps: 3 }),
   );
 }
 
