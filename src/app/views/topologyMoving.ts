@@ -37,17 +37,31 @@ interface KindDots {
  * few times a frame. A dot of a kind not in `kinds` is drawn after them.
  */
 export function dotsByKind(dots: readonly FlightDot[], kinds: readonly string[]): KindDots[] {
-  const paths = new Map<string, { colour: string; path: d3.Path | null }>();
-  for (const k of kinds) paths.set(k, { colour: '', path: null });
-  for (const dot of dots) {
-    let k = paths.get(dot.kind);
-    if (!k) paths.set(dot.kind, (k = { colour: dot.colour, path: null }));
-    k.colour = dot.colour;
-    // To a tenth of a pixel, as the dots' transforms were written: shorter strings to write and parse.
-    k.path ??= d3.pathRound(1);
-    drawSymbolAt(k.path, dot.symbol, dot.area, Math.round(dot.x * 10) / 10, Math.round(dot.y * 10) / 10);
+  // To a tenth of a pixel, as the dots' transforms were written: shorter strings to write and parse.
+  const draw = (p: d3.Path, dot: FlightDot): void => drawSymbolAt(p, dot.symbol, dot.area, Math.round(dot.x * 10) / 10, Math.round(dot.y * 10) / 10);
+  return groupedPaths(dots, [...kinds], (dot) => dot.kind, draw).map((g) => ({ kind: g.key, colour: g.last?.colour ?? '', d: g.d }));
+}
+
+/**
+ * Marks grouped into one path per key: one entry per key of `order`, which keys not in it yet
+ * extend in the order they come (the caller keeps the array, or passes a copy), each with the
+ * group's last mark (null when it has none this frame) and its path ('' then).
+ */
+function groupedPaths<T>(marks: readonly T[], order: string[], keyOf: (m: T) => string, draw: (p: d3.Path, m: T) => void): Array<{ key: string; last: T | null; d: string }> {
+  const groups = new Map<string, { last: T | null; path: d3.Path | null }>();
+  for (const k of order) groups.set(k, { last: null, path: null });
+  for (const m of marks) {
+    const key = keyOf(m);
+    let g = groups.get(key);
+    if (!g) {
+      groups.set(key, (g = { last: null, path: null }));
+      order.push(key);
+    }
+    g.last = m;
+    g.path ??= d3.pathRound(1);
+    draw(g.path, m);
   }
-  return [...paths].map(([kind, k]) => ({ kind, colour: k.colour, d: k.path === null ? '' : k.path.toString() }));
+  return [...groups].map(([key, g]) => ({ key, last: g.last, d: g.path === null ? '' : g.path.toString() }));
 }
 
 export interface DropGlyph {
@@ -106,22 +120,13 @@ export function drawCross(p: d3.Path, x: number, y: number, r: number): void {
  * raft-ps-majority's server was down), and an opacity is a compositing effect of its own.
  */
 export function dropsByStep(drops: readonly DropGlyph[], r: number, order: string[]): DropPath[] {
-  const paths = new Map<string, { colour: string; opacity: string; path: d3.Path | null }>();
-  for (const k of order) paths.set(k, { colour: '', opacity: '', path: null });
-  for (const g of drops) {
-    const step = Math.max(0, Math.min(OPACITY_STEPS, Math.round(g.opacity * OPACITY_STEPS)));
-    const key = `${g.kind}|${step}`;
-    let k = paths.get(key);
-    if (!k) {
-      paths.set(key, (k = { colour: '', opacity: '', path: null }));
-      order.push(key);
-    }
-    k.colour = g.colour;
-    k.opacity = (step / OPACITY_STEPS).toFixed(1);
-    k.path ??= d3.pathRound(1);
-    drawCross(k.path, g.x, g.y, r);
-  }
-  return [...paths].map(([key, k]) => ({ key, colour: k.colour, opacity: k.opacity, d: k.path === null ? '' : k.path.toString() }));
+  const step = (g: DropGlyph): number => Math.max(0, Math.min(OPACITY_STEPS, Math.round(g.opacity * OPACITY_STEPS)));
+  return groupedPaths(drops, order, (g) => `${g.kind}|${step(g)}`, (p, g) => drawCross(p, g.x, g.y, r)).map((g) => ({
+    key: g.key,
+    colour: g.last?.colour ?? '',
+    opacity: g.last ? (step(g.last) / OPACITY_STEPS).toFixed(1) : '',
+    d: g.d,
+  }));
 }
 
 export interface MovingParts {
