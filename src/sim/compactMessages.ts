@@ -29,13 +29,80 @@ class Grow {
 
 const INT32_MAX = 0x7fffffff;
 
-export class CompactMessages {
-  private readonly names = new Interner();
-  // send: floats t, bytes, due; ints id, from, to, kind
-  private readonly sends = new Grow(3, 4);
-  // deliver: floats t, sentAt; ints id, from, to, kind
-  private readonly delivers = new Grow(2, 4);
+/** Where a store stood (`CompactMessages.mark`). */
+export interface MessagesMark {
+  names: number;
+  sends: number;
+  delivers: number;
+}
 
+/**
+ * What a store took in since a mark, for a copy of its decoder on another thread: the new names in
+ * order and the new rows of each table as flat columns (sends from row `sends.first`, deliveries
+ * from `delivers.first`).
+ */
+export interface MessagesDelta {
+  names: string[];
+  sends: { first: number; f64: Float64Array; i32: Int32Array };
+  delivers: { first: number; f64: Float64Array; i32: Int32Array };
+}
+
+/** Rebuilds sends and deliveries from their columns, with the engine's field order; `names` as the store numbered them. */
+export class MessageDecoder {
+  readonly names = new Interner();
+
+  send(f: Float64Array, fo: number, i: Int32Array, io: number): HistoryEvent {
+    const s: Send = {
+      t: f[fo],
+      type: 'send',
+      id: i[io],
+      from: this.names.at(i[io + 1]) as NodeId,
+      to: this.names.at(i[io + 2]) as NodeId,
+      kind: this.names.at(i[io + 3]) as MessageKind,
+      bytes: f[fo + 1],
+      due: f[fo + 2],
+    };
+    return s;
+  }
+
+  deliver(f: Float64Array, fo: number, i: Int32Array, io: number): HistoryEvent {
+    const d: Deliver = {
+      t: f[fo],
+      type: 'deliver',
+      id: i[io],
+      from: this.names.at(i[io + 1]) as NodeId,
+      to: this.names.at(i[io + 2]) as NodeId,
+      kind: this.names.at(i[io + 3]) as MessageKind,
+      sentAt: f[fo + 1],
+    };
+    return d;
+  }
+
+  /** The event at `row` (as `CompactMessages.add` returned it) in a delta. */
+  readIn(d: MessagesDelta, row: number): HistoryEvent {
+    if (row >= 0) {
+      const r = row - d.sends.first;
+      if (r < 0 || (r + 1) * SEND_INTS > d.sends.i32.length) throw new RangeError(`compact messages: no send row ${row} in this delta`);
+      return this.send(d.sends.f64, r * SEND_FLOATS, d.sends.i32, r * SEND_INTS);
+    }
+    const r = -1 - row - d.delivers.first;
+    if (r < 0 || (r + 1) * DELIVER_INTS > d.delivers.i32.length) throw new RangeError(`compact messages: no delivery row ${-1 - row} in this delta`);
+    return this.deliver(d.delivers.f64, r * DELIVER_FLOATS, d.delivers.i32, r * DELIVER_INTS);
+  }
+}
+
+const SEND_FLOATS = 3;
+const SEND_INTS = 4;
+const DELIVER_FLOATS = 2;
+const DELIVER_INTS = 4;
+
+export class CompactMessages {
+  private readonly decoder = new MessageDecoder();
+  private readonly names = this.decoder.names;
+  // send: floats t, bytes, due; ints id, from, to, kind
+  private readonly sends = new Grow(SEND_FLOATS, SEND_INTS);
+  // deliver: floats t, sentAt; ints id, from, to, kind
+  private readonly delivers = new Grow(DELIVER_FLOATS, DELIVER_INTS);
 
   /** Stores `e` and returns its row (send rows ≥ 0, deliver rows as -1 - row), or null if it does not fit the columns. */
   add(e: HistoryEvent): number | null {
@@ -77,37 +144,21 @@ export class CompactMessages {
 
   /** The event stored at `row` (as `add` returned it), rebuilt with the engine's field order. */
   get(row: number): HistoryEvent {
-    if (row >= 0) {
-      const f = this.sends.f64.chunk(row);
-      const fo = this.sends.f64.off(row);
-      const i = this.sends.i32.chunk(row);
-      const io = this.sends.i32.off(row);
-      const s: Send = {
-        t: f[fo],
-        type: 'send',
-        id: i[io],
-        from: this.names.at(i[io + 1]) as NodeId,
-        to: this.names.at(i[io + 2]) as NodeId,
-        kind: this.names.at(i[io + 3]) as MessageKind,
-        bytes: f[fo + 1],
-        due: f[fo + 2],
-      };
-      return s;
-    }
-    const r = -1 - row;
-    const f = this.delivers.f64.chunk(r);
-    const fo = this.delivers.f64.off(r);
-    const i = this.delivers.i32.chunk(r);
-    const io = this.delivers.i32.off(r);
-    const d: Deliver = {
-      t: f[fo],
-      type: 'deliver',
-      id: i[io],
-      from: this.names.at(i[io + 1]) as NodeId,
-      to: this.names.at(i[io + 2]) as NodeId,
-      kind: this.names.at(i[io + 3]) as MessageKind,
-      sentAt: f[fo + 1],
-    };
-    return d;
+    const g = row >= 0 ? this.sends : this.delivers;
+    const r = row >= 0 ? row : -1 - row;
+    const f = g.f64.chunk(r);
+    const i = g.i32.chunk(r);
+    return row >= 0 ? this.decoder.send(f, g.f64.off(r), i, g.i32.off(r)) : this.decoder.deliver(f, g.f64.off(r), i, g.i32.off(r));
+  }
+
+  /** Where the store stands now. */
+  mark(): MessagesMark {
+    return { names: this.names.size, sends: this.sends.f64.length, delivers: this.delivers.f64.length };
+  }
+
+  /** What was stored since `m` (copies: a delta may be sent to another thread). */
+  delta(m: MessagesMark): MessagesDelta {
+    const table = (g: Grow, first: number) => ({ first, f64: g.f64.copy(first, g.f64.length), i32: g.i32.copy(first, g.i32.length) });
+    return { names: this.names.since(m.names), sends: table(this.sends, m.sends), delivers: table(this.delivers, m.delivers) };
   }
 }

@@ -41,6 +41,90 @@ const RECENT = 4;
 const SHIFT = 16;
 const CHUNK = 1 << SHIFT;
 
+/** Where a store stood (`CompactValues.mark`): what a later `delta` starts from. */
+export interface ValuesMark {
+  strings: number;
+  shapes: number;
+  chunk: number;
+  at: number;
+}
+
+/**
+ * What a store took in since a mark, for a copy of its decoder on another thread: the new strings
+ * and shape keys, in order, and the new words as pieces of chunks (a value's offset names its chunk
+ * and its place there; a piece holds words from `at` on).
+ */
+export interface ValuesDelta {
+  strings: string[];
+  shapes: string[];
+  pieces: Array<{ chunk: number; at: number; words: Int32Array }>;
+}
+
+/**
+ * Rebuilds values from their words, given the shapes and strings the words refer to: a store's
+ * own, or a copy on another thread that `learn`s each delta's (the hash worker rebuilds the
+ * history's lines from these words, sim/historyRows.ts).
+ */
+export class ValueDecoder {
+  readonly strings = new Interner();
+  readonly shapes: Tpl[] = [];
+  private words: Int32Array<ArrayBufferLike> = new Int32Array(0);
+  private pos = 0;
+
+  learn(d: Pick<ValuesDelta, 'strings' | 'shapes'>): void {
+    this.strings.learn(d.strings);
+    for (const k of d.shapes) this.shapes.push(parseShape(k));
+  }
+
+  /** The value whose words start at `words[at]`, as a fresh object. */
+  read(words: Int32Array, at: number): unknown {
+    this.words = words;
+    this.pos = at;
+    return this.value();
+  }
+
+  /** The value at `offset` (as `CompactValues.add` returned it) in a delta's pieces. */
+  readIn(pieces: ValuesDelta['pieces'], offset: number): unknown {
+    const c = offset >>> SHIFT;
+    const at = offset & (CHUNK - 1);
+    for (const p of pieces) if (p.chunk === c && at >= p.at && at - p.at < p.words.length) return this.read(p.words, at - p.at);
+    throw new RangeError(`compact values: no value at ${offset} in this delta`);
+  }
+
+  private value(): unknown {
+    return this.build(this.shapes[this.words[this.pos++]]);
+  }
+
+  private build(t: Tpl): unknown {
+    const w = this.words;
+    switch (t.k) {
+      case 'n': {
+        const x = w[this.pos++];
+        if (x === ESC_MILLI) return w[this.pos++] / 1000;
+        if (x !== ESC_F64) return x;
+        i32[0] = w[this.pos++];
+        i32[1] = w[this.pos++];
+        return f64[0];
+      }
+      case 's':
+        return this.strings.at(w[this.pos++]);
+      case 'c':
+        return t.v;
+      case 'a': {
+        const len = w[this.pos++];
+        const a = new Array<unknown>(len);
+        for (let i = 0; i < len; i++) a[i] = this.value();
+        return a;
+      }
+      case 'o': {
+        const o: Record<string, unknown> = {};
+        for (let i = 0; i < t.keys.length; i++) o[t.keys[i]] = this.build(t.vals[i]);
+        return o;
+      }
+    }
+  }
+}
+
 export class CompactValues {
   // Chunked: growing never copies what is stored (a doubling copy late in a long run was a pause
   // that grew with the run, sim/rows.ts). The first chunk starts small and doubles to full size.
@@ -49,10 +133,13 @@ export class CompactValues {
   private tailN = 0;
   /** Words stored, over all chunks. */
   private n = 0;
-  /** The chunk being read (get). */
-  private words: Int32Array = this.chunks[0];
-  private readonly strings = new Interner();
-  private readonly shapes: Tpl[] = [];
+  /** Words used in each chunk before the last (a delta copies no unused tail). */
+  private readonly ends: number[] = [];
+  private readonly decoder = new ValueDecoder();
+  private readonly strings = this.decoder.strings;
+  private readonly shapes = this.decoder.shapes;
+  /** Each shape's key, by id (a delta sends the new ones). */
+  private readonly shapeKeys: string[] = [];
   private readonly shapeIx = new Map<string, number>();
   /**
    * Scratch for the value being encoded (copied into `words` once it proved plain), and how much
@@ -89,6 +176,7 @@ export class CompactValues {
       }
       if (this.tailN + len > tail.length) {
         if (c + 1 >= 1 << (31 - SHIFT)) return -1; // offsets stay non-negative int32
+        this.ends[c] = this.tailN;
         tail = new Int32Array(CHUNK);
         this.chunks.push(tail);
         c++;
@@ -108,9 +196,24 @@ export class CompactValues {
     const c = offset >>> SHIFT;
     const at = offset & (CHUNK - 1);
     if (offset < 0 || c >= this.chunks.length || (c === this.chunks.length - 1 && at >= this.tailN)) throw new RangeError(`compact values: no value at ${offset}`);
-    this.words = this.chunks[c];
-    this.pos = at;
-    return this.read();
+    return this.decoder.read(this.chunks[c], at);
+  }
+
+  /** Where the store stands now. */
+  mark(): ValuesMark {
+    return { strings: this.strings.size, shapes: this.shapeKeys.length, chunk: this.chunks.length - 1, at: this.tailN };
+  }
+
+  /** What was stored since `m` (copies: a delta may be sent to another thread). */
+  delta(m: ValuesMark): ValuesDelta {
+    const pieces: ValuesDelta['pieces'] = [];
+    const last = this.chunks.length - 1;
+    for (let c = m.chunk; c <= last; c++) {
+      const from = c === m.chunk ? m.at : 0;
+      const to = c === last ? this.tailN : this.ends[c];
+      if (to > from) pieces.push({ chunk: c, at: from, words: this.chunks[c].slice(from, to) });
+    }
+    return { strings: this.strings.since(m.strings), shapes: this.shapeKeys.slice(m.shapes), pieces };
   }
 
   /** Words in use (for measurements). */
@@ -130,6 +233,7 @@ export class CompactValues {
     if (id === undefined) {
       id = this.shapes.length;
       this.shapes.push(parseShape(key));
+      this.shapeKeys.push(key);
       this.shapeIx.set(key, id);
     }
     this.out[slot] = id;
@@ -264,44 +368,6 @@ export class CompactValues {
       this.out = grown;
     }
     this.out[this.outN++] = word;
-  }
-
-
-  // ---------------------------------------------------------------- decoding
-
-  private pos = 0;
-
-  private read(): unknown {
-    return this.build(this.shapes[this.words[this.pos++]]);
-  }
-
-  private build(t: Tpl): unknown {
-    const w = this.words;
-    switch (t.k) {
-      case 'n': {
-        const x = w[this.pos++];
-        if (x === ESC_MILLI) return w[this.pos++] / 1000;
-        if (x !== ESC_F64) return x;
-        i32[0] = w[this.pos++];
-        i32[1] = w[this.pos++];
-        return f64[0];
-      }
-      case 's':
-        return this.strings.at(w[this.pos++]);
-      case 'c':
-        return t.v;
-      case 'a': {
-        const len = w[this.pos++];
-        const a = new Array<unknown>(len);
-        for (let i = 0; i < len; i++) a[i] = this.read();
-        return a;
-      }
-      case 'o': {
-        const o: Record<string, unknown> = {};
-        for (let i = 0; i < t.keys.length; i++) o[t.keys[i]] = this.build(t.vals[i]);
-        return o;
-      }
-    }
   }
 }
 

@@ -1,6 +1,7 @@
 import { CompactMessages } from './compactMessages';
 import { CompactValues } from './compactValues';
 import { EventHashes } from './eventHashes';
+import { MESSAGE, OBJECT, VALUE, type RowsBatch, type RowsDigester } from './historyRows';
 import { Rows } from './rows';
 import type { HistoryEvent, HistoryEventType } from './types';
 
@@ -14,12 +15,10 @@ import type { HistoryEvent, HistoryEventType } from './types';
  * large chunks, which gives the same digest as hashing line by line at a fraction of the cost.
  * The SHA-256 is the caller's (`Sha256Factory`): node:crypto in the CLI, @noble/hashes by default
  * (nobleSha256.ts), a worker of its own in the page (workers/workerSha256.ts), where hashing
- * every event was a tenth of the main thread's time at speed max.
+ * every event was a tenth of the main thread's time at speed max. A factory with `rows` takes the
+ * lines off this thread too: the history then sends its compact rows in batches and the other side
+ * writes the lines (historyRows.ts).
  */
-/** Where an event is kept (`History.where`): as an object, in the message columns, as compact words. */
-const OBJECT = 0;
-const MESSAGE = 1;
-const VALUE = 2;
 /**
  * Events kept as objects: the index (engine/index) holds these very objects (notes, violations,
  * actions, metric samples), so words would only add a copy. Every other event that is plain data
@@ -39,7 +38,13 @@ export interface Sha256Stream {
    */
   peekHex(): string | Promise<string>;
 }
-export type Sha256Factory = () => Sha256Stream;
+export type Sha256Factory = (() => Sha256Stream) & {
+  /** Where present: the digests are taken from the history's rows, by this digester (historyRows.ts). */
+  readonly rows?: () => RowsDigester;
+};
+
+/** Events per batch of rows (a batch is also sent whenever the digests are asked for). */
+const ROWS_BATCH = 4096;
 
 /** The run's two digests (History says what each covers). */
 export interface RunDigests {
@@ -62,11 +67,19 @@ export class History {
    * strong reference would keep every event decoded (the whole run as objects) once exported.
    */
   private materialized: WeakRef<HistoryEvent[]> | null = null;
-  private readonly hashes: EventHashes;
+  /** The lines written and hashed here, or… */
+  private readonly hashes: EventHashes | null = null;
+  /** …the rows sent to a digester, from event `sent` on. */
+  private readonly rows: RowsDigester | null = null;
+  private sent = 0;
+  private messagesMark = this.messages.mark();
+  private valuesMark = this.values.mark();
   private listeners: Array<(e: HistoryEvent) => void> = [];
 
   constructor(sha: Sha256Factory) {
-    this.hashes = new EventHashes(sha);
+    const rows = sha.rows?.();
+    if (rows) this.rows = rows;
+    else this.hashes = new EventHashes(sha);
   }
 
   append(e: HistoryEvent): void {
@@ -87,7 +100,8 @@ export class History {
       this.objects.push(e);
     }
     this.materialized = null;
-    this.hashes.add(e);
+    if (this.hashes) this.hashes.add(e);
+    else if (this.n - this.sent >= ROWS_BATCH) this.sendRows();
     for (const l of this.listeners) l(e);
   }
 
@@ -135,22 +149,44 @@ export class History {
 
   /** The schedule hash, where the SHA-256 answers at once (Node, tests); `digests()` anywhere. */
   scheduleHash(): string {
-    return settled(this.hashes.scheduleHex());
+    return this.hashes ? settled(this.hashes.scheduleHex()) : settled(this.rowDigests()).scheduleHash;
   }
 
   /** The event-log hash, where the SHA-256 answers at once (Node, tests); `digests()` anywhere. */
   eventLogHash(): string {
-    return settled(this.hashes.logHex());
+    return this.hashes ? settled(this.hashes.logHex()) : settled(this.rowDigests()).eventLogHash;
   }
 
   /** Both digests of the events so far, whichever thread hashes them. */
   async digests(): Promise<RunDigests> {
+    if (!this.hashes) return this.rowDigests();
     const [scheduleHash, eventLogHash] = await Promise.all([this.hashes.scheduleHex(), this.hashes.logHex()]);
     return { scheduleHash, eventLogHash };
   }
+
+  private rowDigests(): RunDigests | Promise<RunDigests> {
+    this.sendRows();
+    return this.rows!.digests();
+  }
+
+  /** Hands the events stored since the last batch to the digester, as rows (historyRows.ts). */
+  private sendRows(): void {
+    const from = this.sent;
+    const to = this.n;
+    if (to === from || !this.rows) return;
+    const where = this.where.copy(from, to);
+    const refs = this.refs.copy(from, to);
+    const objects: string[] = [];
+    for (let i = 0; i < where.length; i++) if (where[i] === OBJECT) objects.push(JSON.stringify(this.objects[refs[i]]));
+    const batch: RowsBatch = { where, refs, messages: this.messages.delta(this.messagesMark), values: this.values.delta(this.valuesMark), objects };
+    this.messagesMark = this.messages.mark();
+    this.valuesMark = this.values.mark();
+    this.sent = to;
+    this.rows.add(batch);
+  }
 }
 
-function settled(hex: string | Promise<string>): string {
-  if (typeof hex !== 'string') throw new Error('this history is hashed in a worker: read its digests with digests()');
-  return hex;
+function settled<T>(x: T | Promise<T>): T {
+  if (x instanceof Promise) throw new Error('this history is hashed in a worker: read its digests with digests()');
+  return x;
 }

@@ -5,6 +5,7 @@ import { InstantTrainer } from '../engine/testing/instantTrainer';
 import { builtinIndex, loadBuiltinFile } from '../engine/testing/lessonRuns';
 import { testScenario } from '../engine/testing/scenarios';
 import { History } from './history';
+import { rowsHere } from './historyRows';
 import { nobleSha256 } from './nobleSha256';
 import type { HistoryEvent } from './types';
 
@@ -83,5 +84,13 @@ describe('History: send and deliver events in typed columns', () => {
     for (let i = 0; i < h.length; i++) again.append(h.at(i));
     expect(again.scheduleHash()).toBe(sim.scheduleHash());
     expect(again.eventLogHash()).toBe(h.eventLogHash());
+    // The same events with their lines written from the rows, in batches cut where the digests are asked.
+    const fromRows = new History(rowsHere(nobleSha256));
+    for (let i = 0; i < h.length; i++) {
+      fromRows.append(h.at(i));
+      if (i % 5003 === 17) fromRows.scheduleHash();
+    }
+    expect(fromRows.scheduleHash()).toBe(sim.scheduleHash());
+    expect(fromRows.eventLogHash()).toBe(h.eventLogHash());
   });
 });

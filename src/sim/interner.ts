@@ -19,4 +19,22 @@ export class Interner {
   at(i: number): string {
     return this.list[i];
   }
+
+  /** How many strings are numbered. */
+  get size(): number {
+    return this.list.length;
+  }
+
+  /** The strings numbered `from` and later, in order (another interner's `learn` gives them the same numbers). */
+  since(from: number): string[] {
+    return this.list.slice(from);
+  }
+
+  /** Numbers `strings` next, in order: a copy of another interner, kept up to date with its `since`. */
+  learn(strings: readonly string[]): void {
+    for (const s of strings) {
+      this.ids.set(s, this.list.length);
+      this.list.push(s);
+    }
+  }
 }

@@ -61,6 +61,19 @@ export class Rows<A extends TypedArray> {
     return this.chunks[row >>> CHUNK_SHIFT][(row & MASK) * this.width + col];
   }
 
+  /** Rows [from, to) as one flat array (a copy: it may be sent to another thread). */
+  copy(from: number, to: number): A {
+    const w = this.width;
+    const out = this.make((to - from) * w);
+    for (let r = from; r < to; ) {
+      const c = this.chunks[r >>> CHUNK_SHIFT];
+      const end = Math.min(to, ((r >>> CHUNK_SHIFT) + 1) << CHUNK_SHIFT);
+      out.set(c.subarray((r & MASK) * w, (r & MASK) * w + (end - r) * w), (r - from) * w);
+      r = end;
+    }
+    return out;
+  }
+
   set(row: number, col: number, x: number): void {
     this.chunks[row >>> CHUNK_SHIFT][(row & MASK) * this.width + col] = x;
   }

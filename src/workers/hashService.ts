@@ -1,28 +1,35 @@
-import type { Sha256Factory, Sha256Stream } from '../sim/history';
+import type { RunDigests, Sha256Factory, Sha256Stream } from '../sim/history';
+import { RowsRebuilder, type RowsBatch } from '../sim/historyRows';
 
 /**
  * The hash worker's protocol (hashWorker.ts runs it, workerSha256.ts is the page's side). One
  * worker hashes every stream of the page; a stream is a number. Messages on one port arrive in
- * order, so a digest request answers for every update posted before it.
+ * order, so a digest request answers for every update posted before it. A history may instead send
+ * its rows (`rows`), whose lines the worker writes (sim/historyRows.ts), and ask for both digests.
  */
 export type HashRequest =
   | { op: 'update'; id: number; data: ArrayBuffer }
   | { op: 'digest'; id: number; req: number }
+  | { op: 'rows'; id: number; batch: RowsBatch }
+  | { op: 'rowDigests'; id: number; req: number }
   | { op: 'drop'; id: number };
 
-export type HashReply = { req: number; hex: string } | { req: number; error: string };
+export type HashReply = { req: number; hex: string } | { req: number; digests: RunDigests } | { req: number; error: string };
 
-/** The worker's state: a SHA-256 per stream id, created on its first message. */
+/** The worker's state: a SHA-256 per stream id, or a rebuilder per history sending rows, created on its first message. */
 export class HashService {
   private readonly streams = new Map<number, Sha256Stream>();
+  private readonly rebuilders = new Map<number, RowsRebuilder>();
 
   constructor(private readonly sha: Sha256Factory) {}
 
   handle(m: HashRequest): HashReply | Promise<HashReply> | null {
     if (m.op === 'drop') {
       this.streams.delete(m.id);
+      this.rebuilders.delete(m.id);
       return null;
     }
+    if (m.op === 'rows' || m.op === 'rowDigests') return this.rows(m);
     const s = this.stream(m.id);
     if (m.op === 'update') {
       s.update(new Uint8Array(m.data));
@@ -37,9 +44,26 @@ export class HashService {
     }
   }
 
-  /** Streams held (tests: a dropped stream is let go). */
+  private rows(m: Extract<HashRequest, { op: 'rows' | 'rowDigests' }>): HashReply | Promise<HashReply> | null {
+    let r = this.rebuilders.get(m.id);
+    if (!r) this.rebuilders.set(m.id, (r = new RowsRebuilder(this.sha)));
+    if (m.op === 'rows') {
+      r.add(m.batch);
+      return null;
+    }
+    const req = m.req;
+    const failed = (e: unknown): HashReply => ({ req, error: e instanceof Error ? e.message : String(e) });
+    try {
+      const d = r.digests();
+      return d instanceof Promise ? d.then((digests) => ({ req, digests }), failed) : { req, digests: d };
+    } catch (e) {
+      return failed(e);
+    }
+  }
+
+  /** Streams and rebuilders held (tests: a dropped one is let go). */
   get size(): number {
-    return this.streams.size;
+    return this.streams.size + this.rebuilders.size;
   }
 
   private stream(id: number): Sha256Stream {

@@ -1,4 +1,5 @@
-import type { Sha256Factory, Sha256Stream } from '../sim/history';
+import type { RunDigests, Sha256Factory, Sha256Stream } from '../sim/history';
+import { batchTransfers, type RowsDigester } from '../sim/historyRows';
 import type { HashReply, HashRequest } from './hashService';
 
 /**
@@ -14,11 +15,14 @@ export interface HashPort {
   addEventListener(type: 'error', l: (e: Event) => void): void;
 }
 
-/** SHA-256 streams hashed behind `port`. */
+/**
+ * SHA-256 streams hashed behind `port`, and (`rows`) histories whose lines are written there too:
+ * the main thread then only copies each batch of rows it stored (sim/historyRows.ts).
+ */
 export function hashClient(port: HashPort): Sha256Factory {
   let nextId = 1;
   let nextReq = 1;
-  const waiting = new Map<number, { resolve(hex: string): void; reject(e: Error): void }>();
+  const waiting = new Map<number, { resolve(answer: string | RunDigests): void; reject(e: Error): void }>();
   let failed: Error | null = null;
   port.addEventListener('message', (e) => {
     const r = e.data;
@@ -26,6 +30,7 @@ export function hashClient(port: HashPort): Sha256Factory {
     if (!w) return;
     waiting.delete(r.req);
     if ('hex' in r) w.resolve(r.hex);
+    else if ('digests' in r) w.resolve(r.digests);
     else w.reject(new Error(r.error));
   });
   port.addEventListener('error', (e) => {
@@ -36,7 +41,25 @@ export function hashClient(port: HashPort): Sha256Factory {
   });
   // A run thrown away (a new scenario, a fork left) lets its streams go in the worker too.
   const gone = typeof FinalizationRegistry === 'undefined' ? null : new FinalizationRegistry<number>((id) => port.postMessage({ op: 'drop', id }, []));
-  return (): Sha256Stream => {
+  const ask = <T extends string | RunDigests>(m: (req: number) => HashRequest): Promise<T> => {
+    if (failed) return Promise.reject(failed);
+    const req = nextReq++;
+    return new Promise<T>((resolve, reject) => {
+      waiting.set(req, { resolve: resolve as (answer: string | RunDigests) => void, reject });
+      port.postMessage(m(req), []);
+    });
+  };
+  const rows = (): RowsDigester => {
+    const id = nextId++;
+    const digester: RowsDigester = {
+      // The batch's arrays are fresh copies: their memory moves to the worker.
+      add: (batch) => port.postMessage({ op: 'rows', id, batch }, batchTransfers(batch)),
+      digests: () => ask<RunDigests>((req) => ({ op: 'rowDigests', id, req })),
+    };
+    gone?.register(digester, id);
+    return digester;
+  };
+  const stream = (): Sha256Stream => {
     const id = nextId++;
     const stream: Sha256Stream = {
       update(data) {
@@ -44,18 +67,12 @@ export function hashClient(port: HashPort): Sha256Factory {
         const copy = data.slice();
         port.postMessage({ op: 'update', id, data: copy.buffer }, [copy.buffer]);
       },
-      peekHex() {
-        if (failed) return Promise.reject(failed);
-        const req = nextReq++;
-        return new Promise<string>((resolve, reject) => {
-          waiting.set(req, { resolve, reject });
-          port.postMessage({ op: 'digest', id, req }, []);
-        });
-      },
+      peekHex: () => ask<string>((req) => ({ op: 'digest', id, req })),
     };
     gone?.register(stream, id);
     return stream;
   };
+  return Object.assign(stream, { rows });
 }
 
 let shared: Sha256Factory | null = null;

@@ -1,0 +1,86 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { nodeSha256 } from '../cli/nodeSha256';
+import { Simulation } from '../engine/simulation';
+import { InstantTrainer } from '../engine/testing/instantTrainer';
+import { testScenario } from '../engine/testing/scenarios';
+import { History, type RunDigests, type Sha256Factory } from './history';
+import { RowsRebuilder, rowsHere, type RowsBatch } from './historyRows';
+import type { HistoryEvent } from './types';
+
+const node = fc.constantFrom('w0', 'w1', 's0', 'leader-of-a-long-name', 'ünïcode');
+const kind = fc.constantFrom('chunk', 'append', 'vote');
+const time = fc.oneof(fc.double({ min: 0, max: 1e7, noNaN: true }), fc.integer({ min: 0, max: 1e9 }).map((k) => k / 1000));
+// Fields in the engine's order (the message columns rebuild that order; sim/compactMessages.ts).
+const send = fc.record({ t: time, id: fc.integer({ min: -2, max: 2 ** 31 + 10 }), from: node, to: node, kind, bytes: fc.nat(), due: time, dupOf: fc.option(fc.nat(), { nil: undefined }) }).map(({ t, id, from, to, kind, bytes, due, dupOf }) => ({ t, type: 'send', id, from, to, kind, bytes, due, ...(dupOf === undefined ? {} : { dupOf }) }));
+const deliver = fc.record({ t: time, id: fc.nat(), from: node, to: node, kind, sentAt: time }).map(({ t, id, from, to, kind, sentAt }) => ({ t, type: 'deliver', id, from, to, kind, sentAt }));
+const plain = fc.oneof(fc.double(), fc.integer(), fc.string(), fc.boolean(), fc.constant(null), fc.array(fc.double(), { maxLength: 5 }));
+const version = fc.record({ t: time, node, version: fc.nat(), v: fc.record({ loss: fc.double(), w: fc.array(fc.double(), { maxLength: 4 }) }) }).map((e) => ({ ...e, type: 'version' }));
+const facts = fc.record({ t: time, node, facts: fc.dictionary(fc.string({ maxLength: 4 }), plain, { maxKeys: 4 }) }).map((e) => ({ ...e, type: 'facts' }));
+const note = fc.record({ t: time, node, text: fc.string() }).map((e) => ({ ...e, type: 'note' }));
+const typed = fc.record({ t: time, node, data: fc.array(fc.float({ noNaN: true }), { maxLength: 3 }) }).map(({ data, ...e }) => ({ ...e, type: 'log', data: Float32Array.from(data) }));
+const anyEvent = fc.oneof(send, deliver, version, facts, note, typed) as fc.Arbitrary<HistoryEvent>;
+
+function linesDigests(events: readonly HistoryEvent[]): RunDigests {
+  const h = new History(nodeSha256);
+  for (const e of events) h.append(e);
+  return { scheduleHash: h.scheduleHash(), eventLogHash: h.eventLogHash() };
+}
+
+/** A digester that answers later, as the hash worker does, and keeps what it was sent only as copies. */
+function later(sha: Sha256Factory): Sha256Factory {
+  return Object.assign(() => sha(), {
+    rows: () => {
+      const r = new RowsRebuilder(sha);
+      return {
+        add: (b: RowsBatch) => r.add(structuredClone(b)),
+        digests: () => {
+          const d = r.digests(); // for what was sent before the question, as a worker's port keeps order
+          return Promise.resolve().then(() => d);
+        },
+      };
+    },
+  });
+}
+
+describe('digests from the history’s rows (historyRows.ts)', () => {
+  it('equal those of the lines written in place, for any mix of events, asked at any points', () => {
+    fc.assert(
+      fc.property(fc.array(anyEvent, { maxLength: 300 }), fc.array(fc.nat(300), { maxLength: 4 }), (events, cuts) => {
+        const h = new History(rowsHere(nodeSha256));
+        events.forEach((e, i) => {
+          h.append(e);
+          if (cuts.includes(i)) expect({ scheduleHash: h.scheduleHash(), eventLogHash: h.eventLogHash() }).toEqual(linesDigests(events.slice(0, i + 1)));
+        });
+        expect({ scheduleHash: h.scheduleHash(), eventLogHash: h.eventLogHash() }).toEqual(linesDigests(events));
+      }),
+      { numRuns: 150, seed: 5 },
+    );
+  });
+
+  it('hold across batches and across the words’ chunks (a long run: more than 65,536 words)', async () => {
+    const events: HistoryEvent[] = [];
+    for (let i = 0; i < 30_000; i++) {
+      events.push({ t: i / 8, type: 'version', node: `w${i % 5}`, version: i, v: { loss: 1 / (i + 1), w: [i, i * 0.5, -i, 0.25] } } as unknown as HistoryEvent);
+      if (i % 3 === 0) events.push({ t: i / 8, type: 'send', id: i, from: 'w0', to: 's0', kind: 'push', bytes: 420, due: i / 8 + 1 } as HistoryEvent);
+    }
+    const h = new History(later(nodeSha256));
+    const early = events.length >> 1;
+    events.slice(0, early).forEach((e) => h.append(e));
+    const mid = h.digests();
+    events.slice(early).forEach((e) => h.append(e));
+    expect(() => h.scheduleHash()).toThrow(/digests\(\)/);
+    expect(await mid).toEqual(linesDigests(events.slice(0, early)));
+    expect(await h.digests()).toEqual(linesDigests(events));
+  });
+
+  it('give a simulation’s schedule and event-log hashes (a Raft run with a leader crash)', async () => {
+    const sc = testScenario({ cluster: { workers: 4, servers: 3 }, durationMs: 15_000, strategy: { kind: 'raft-ps' } as never, timeline: [{ at: 1500, do: 'crash', node: '@leader' }, { at: 2500, do: 'restart', node: 's0' }] as never });
+    const here = await Simulation.create(sc, { trainer: new InstantTrainer(), sha256: nodeSha256 });
+    await here.runToEnd();
+    const rows = await Simulation.create(sc, { trainer: new InstantTrainer(), sha256: later(nodeSha256) });
+    await rows.runToEnd();
+    expect(rows.history.length).toBeGreaterThan(4096 * 2);
+    expect(await rows.digests()).toEqual({ scheduleHash: here.scheduleHash(), eventLogHash: here.history.eventLogHash() });
+  });
+});

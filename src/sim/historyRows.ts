@@ -1,0 +1,88 @@
+import { MessageDecoder, type MessagesDelta } from './compactMessages';
+import { ValueDecoder, type ValuesDelta } from './compactValues';
+import { EventHashes } from './eventHashes';
+import type { RunDigests, Sha256Factory } from './history';
+import type { HistoryEvent } from './types';
+
+/**
+ * The history's digests computed from its compact rows, wherever the rows are sent (issue 9:
+ * simulator core speed). Writing every event's JSON line was a third of the event loop's time;
+ * where the digests are taken on another thread (the page's hash worker), the loop now only stores
+ * the event, as it did anyway, and hands over the rows stored since the last batch. The other side
+ * keeps a copy of the stores' decoders (the interned strings and shapes), rebuilds each event
+ * exactly as `History.at` would — equal field for field, keys in the same order — and writes and
+ * hashes its lines as EventHashes does in place: the digests, and so the schedule and event-log
+ * hashes, are the same whichever side writes the lines (tests: every built-in both ways).
+ */
+
+/** Where History keeps an event: as an object, in the message columns, as compact words. */
+export const OBJECT = 0;
+export const MESSAGE = 1;
+export const VALUE = 2;
+
+/** The events a history stored since its last batch, in order, as its stores hold them. */
+export interface RowsBatch {
+  /** Per event: OBJECT, MESSAGE or VALUE. */
+  where: Uint8Array;
+  /** Per event: its row in the message columns, or its offset in the words (objects: unused). */
+  refs: Int32Array;
+  messages: MessagesDelta;
+  values: ValuesDelta;
+  /** The events kept as objects (notes, actions, metric samples: a few), as JSON lines, in order. */
+  objects: string[];
+}
+
+/** Takes a history's batches and gives its digests (`History` sends it every batch before asking). */
+export interface RowsDigester {
+  add(batch: RowsBatch): void;
+  digests(): RunDigests | Promise<RunDigests>;
+}
+
+/** The buffers a batch may give away when posted to a worker (every array in it is a fresh copy). */
+export function batchTransfers(b: RowsBatch): ArrayBuffer[] {
+  const arrays = [b.where, b.refs, b.messages.sends.f64, b.messages.sends.i32, b.messages.delivers.f64, b.messages.delivers.i32, ...b.values.pieces.map((p) => p.words)];
+  return arrays.map((a) => a.buffer).filter((x): x is ArrayBuffer => x instanceof ArrayBuffer);
+}
+
+/** The digests of a history whose rows arrive in batches: rebuilds each event and hashes its lines. */
+export class RowsRebuilder implements RowsDigester {
+  private readonly messages = new MessageDecoder();
+  private readonly values = new ValueDecoder();
+  private readonly hashes: EventHashes;
+
+  constructor(sha: Sha256Factory) {
+    this.hashes = new EventHashes(sha);
+  }
+
+  add(b: RowsBatch): void {
+    this.messages.names.learn(b.messages.names);
+    this.values.learn(b.values);
+    let k = 0;
+    for (let i = 0; i < b.where.length; i++) {
+      const ref = b.refs[i];
+      switch (b.where[i]) {
+        case MESSAGE:
+          this.hashes.add(this.messages.readIn(b.messages, ref));
+          break;
+        case VALUE:
+          this.hashes.add(this.values.readIn(b.values.pieces, ref) as HistoryEvent);
+          break;
+        default:
+          // A JSON line parsed and written again is the same line: JSON keeps key order and numbers round-trip.
+          this.hashes.add(JSON.parse(b.objects[k++]) as HistoryEvent);
+      }
+    }
+  }
+
+  digests(): RunDigests | Promise<RunDigests> {
+    const s = this.hashes.scheduleHex();
+    const l = this.hashes.logHex();
+    if (typeof s === 'string' && typeof l === 'string') return { scheduleHash: s, eventLogHash: l };
+    return Promise.all([s, l]).then(([scheduleHash, eventLogHash]) => ({ scheduleHash, eventLogHash }));
+  }
+}
+
+/** Digests from rows, rebuilt on this thread (tests; the same work the hash worker does). */
+export function rowsHere(sha: Sha256Factory): Sha256Factory {
+  return Object.assign(() => sha(), { rows: () => new RowsRebuilder(sha) });
+}
