@@ -1,12 +1,13 @@
 /**
- * `npx tsx bench/engineCost.ts [allreduce|async|fashion-ar|fashion-async] [reps] [--sha noble|node|elsewhere]`:
+ * `npx tsx bench/engineCost.ts [allreduce|async|fashion-ar|fashion-async] [reps] [--sha noble|node|lines|rows]`:
  * what the engine alone costs per gradient step — stand-in gradients (InstantTrainer) — in CPU µs
- * (process.cpuUsage: on a shared machine wall time is mostly other people's). The SHA-256 of the
- * history's lines: `noble` (default) the pure-JS one, on this thread; `node` node:crypto, as the
- * CLI and `npm run bench` hash; `elsewhere` writes every line as the page does and hands the bytes
- * to a stream that drops them — the page hashes them in a worker of its own (workers/
- * workerSha256.ts), so this is the main thread's share of the browser bench's cluster run, minus
- * the messaging. A tool for finding work, never a test.
+ * (process.cpuUsage: on a shared machine wall time is mostly other people's). The history's
+ * digests: `noble` (default) its lines written and hashed with the pure-JS SHA-256, on this
+ * thread; `node` with node:crypto, as the CLI hashes; `lines` every line written and its bytes
+ * dropped (what the page's main thread did while its hash worker took the bytes); `rows` the
+ * history's rows handed over in batches and dropped — the page's hash worker writes the lines from
+ * them (sim/historyRows.ts), so this is the main thread's share of the browser bench's cluster
+ * run, minus the messaging. A tool for finding work, never a test.
  */
 import { readFileSync } from 'node:fs';
 import { Simulation } from '../src/engine/simulation';
@@ -35,8 +36,9 @@ const only = positional[0];
 const reps = Number(positional[1] ?? 5);
 const shaName = flag('sha', 'noble');
 /** The lines are written (EventHashes) and their bytes dropped: what hashing in another thread leaves here. */
-const elsewhere: Sha256Factory = () => ({ update: () => undefined, peekHex: () => '' });
-const shas: Record<string, Sha256Factory | undefined> = { noble: undefined, node: nodeSha256, elsewhere };
+const lines: Sha256Factory = () => ({ update: () => undefined, peekHex: () => '' });
+const rows: Sha256Factory = Object.assign(lines, { rows: () => ({ add: () => undefined, digests: () => ({ scheduleHash: '', eventLogHash: '' }) }) });
+const shas: Record<string, Sha256Factory | undefined> = { noble: undefined, node: nodeSha256, lines: () => lines(), rows };
 if (!(shaName in shas)) throw new Error(`--sha: one of ${Object.keys(shas).join(', ')}, not "${shaName}"`);
 const sha256 = shas[shaName];
 for (const [name, base, params, samples] of cases) {
