@@ -1,6 +1,8 @@
-import { zipSync, type Zippable } from 'fflate';
-import { eventLogLines, joinLines, runScenario, samplesCsvLines } from '../engine/runExport';
+import { runScenario } from '../engine/runExport';
+import { runZip, type ZipEntry } from '../engine/runZip';
 import type { Simulation } from '../engine/simulation';
+import { batchTransfers } from '../sim/historyRows';
+import type { ExportReply } from '../workers/exportWorker';
 import { svgToPng, viewsOnScreen, viewToSvg } from './viewImages';
 
 /**
@@ -10,28 +12,51 @@ import { svgToPng, viewsOnScreen, viewToSvg } from './viewImages';
  *   <id>.events.jsonl   the event log; its SHA-256 is the run's eventLogHash (as `sim --log`)
  *   <id>.samples.csv    the engine's samples, as `sim --samples`
  *   views/<view>.svg, views/<view>.png   every view on screen
+ * The log is written and the zip compressed in a worker, from the history's rows (engine/runZip.ts):
+ * the main thread only copies the rows and draws the views.
  */
-export async function buildRunZip(sim: Simulation): Promise<{ name: string; bytes: Uint8Array; files: string[] }> {
+export async function buildRunZip(sim: Simulation): Promise<{ name: string; zip: Blob; files: string[] }> {
   const enc = new TextEncoder();
   const id = sim.scenario.id;
-  const files: Zippable = {
-    [`${id}.scenario.json`]: enc.encode(`${JSON.stringify(runScenario(sim.scenario, sim.userActions()), null, 2)}\n`),
-    [`${id}.events.jsonl`]: enc.encode(joinLines(eventLogLines(sim.history.events))),
-    [`${id}.samples.csv`]: enc.encode(joinLines(samplesCsvLines(sim.history.events))),
-  };
+  const rows = sim.history.allRows();
+  const entries: ZipEntry[] = [
+    { name: `${id}.scenario.json`, bytes: enc.encode(`${JSON.stringify(runScenario(sim.scenario, sim.userActions()), null, 2)}\n`) },
+    { name: `${id}.events.jsonl`, log: rows },
+    { name: `${id}.samples.csv`, samples: rows },
+  ];
   for (const { name, el } of viewsOnScreen()) {
     const svg = viewToSvg(el, name);
-    files[`views/${name}.svg`] = enc.encode(svg.svg);
+    entries.push({ name: `views/${name}.svg`, bytes: enc.encode(svg.svg) });
     // PNG is compressed already: store it.
-    files[`views/${name}.png`] = [await svgToPng(svg), { level: 0 }];
+    entries.push({ name: `views/${name}.png`, bytes: await svgToPng(svg), store: true });
   }
   const t = Math.round(sim.now());
-  return { name: `${id}-run-t${t}.zip`, bytes: zipSync(files, { level: 6 }), files: Object.keys(files) };
+  return { name: `${id}-run-t${t}.zip`, zip: await zipOffThread(entries), files: entries.map((e) => e.name) };
 }
 
-/** Saves bytes as a file through a temporary link. */
-export function download(name: string, bytes: Uint8Array, type: string): void {
-  const url = URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>], { type }));
+/** The zip, built in a worker of its own (here where there are no workers). */
+function zipOffThread(entries: ZipEntry[]): Promise<Blob> {
+  if (typeof Worker === 'undefined') return Promise.resolve(new Blob(runZip(entries) as Uint8Array<ArrayBuffer>[], { type: 'application/zip' }));
+  const worker = new Worker(new URL('../workers/exportWorker.ts', import.meta.url), { type: 'module' });
+  const transfer = entries.flatMap((e) => ('log' in e ? batchTransfers(e.log) : 'bytes' in e && e.bytes.buffer instanceof ArrayBuffer ? [e.bytes.buffer] : []));
+  return new Promise<Blob>((resolve, reject) => {
+    worker.onmessage = (e: MessageEvent<ExportReply>) => {
+      worker.terminate();
+      if ('zip' in e.data) resolve(e.data.zip);
+      else reject(new Error(e.data.error));
+    };
+    worker.onerror = (e) => {
+      e.preventDefault();
+      worker.terminate();
+      reject(new Error(e.message || 'the export worker failed to start'));
+    };
+    worker.postMessage({ entries }, [...new Set(transfer)]);
+  });
+}
+
+/** Saves a file through a temporary link. */
+export function download(name: string, file: Blob): void {
+  const url = URL.createObjectURL(file);
   const a = document.createElement('a');
   a.href = url;
   a.download = name;

@@ -1,5 +1,5 @@
-import { CompactMessages } from './compactMessages';
-import { CompactValues } from './compactValues';
+import { CompactMessages, type MessagesMark } from './compactMessages';
+import { CompactValues, type ValuesMark } from './compactValues';
 import { EventHashes } from './eventHashes';
 import { MESSAGE, OBJECT, VALUE, type RowsBatch, type RowsDigester } from './historyRows';
 import { Rows } from './rows';
@@ -174,15 +174,28 @@ export class History {
     const from = this.sent;
     const to = this.n;
     if (to === from || !this.rows) return;
-    const where = this.where.copy(from, to);
-    const refs = this.refs.copy(from, to);
-    const objects: string[] = [];
-    for (let i = 0; i < where.length; i++) if (where[i] === OBJECT) objects.push(JSON.stringify(this.objects[refs[i]]));
-    const batch: RowsBatch = { where, refs, messages: this.messages.delta(this.messagesMark), values: this.values.delta(this.valuesMark), objects };
+    const batch = this.batch(from, to, this.messagesMark, this.valuesMark);
     this.messagesMark = this.messages.mark();
     this.valuesMark = this.values.mark();
     this.sent = to;
     this.rows.add(batch);
+  }
+
+  /**
+   * Every event so far as one batch of rows (copies, to send to another thread): a RowsReader
+   * rebuilds them there — the page writes an exported log that way, off its main thread.
+   */
+  allRows(): RowsBatch {
+    return this.batch(0, this.n, { names: 0, sends: 0, delivers: 0 }, { strings: 0, shapes: 0, chunk: 0, at: 0 });
+  }
+
+  /** Events [from, to) as rows; the stores' deltas from the marks where event `from` found them. */
+  private batch(from: number, to: number, m: MessagesMark, v: ValuesMark): RowsBatch {
+    const where = this.where.copy(from, to);
+    const refs = this.refs.copy(from, to);
+    const objects: string[] = [];
+    for (let i = 0; i < where.length; i++) if (where[i] === OBJECT) objects.push(JSON.stringify(this.objects[refs[i]]));
+    return { where, refs, messages: this.messages.delta(m), values: this.values.delta(v), objects };
   }
 }
 

@@ -44,17 +44,17 @@ export function batchTransfers(b: RowsBatch): ArrayBuffer[] {
   return arrays.map((a) => a.buffer).filter((x): x is ArrayBuffer => x instanceof ArrayBuffer);
 }
 
-/** The digests of a history whose rows arrive in batches: rebuilds each event and hashes its lines. */
-export class RowsRebuilder implements RowsDigester {
+/**
+ * Rebuilds a history's events from its batches, in order, each as `History.at` gives it (objects
+ * from their JSON lines: a line parsed and written again is the same line — JSON keeps key order
+ * and numbers round-trip). Batches must come in the order they were made: each teaches the
+ * decoders the strings and shapes the next ones use.
+ */
+export class RowsReader {
   private readonly messages = new MessageDecoder();
   private readonly values = new ValueDecoder();
-  private readonly hashes: EventHashes;
 
-  constructor(sha: Sha256Factory) {
-    this.hashes = new EventHashes(sha);
-  }
-
-  add(b: RowsBatch): void {
+  forEach(b: RowsBatch, each: (e: HistoryEvent) => void): void {
     this.messages.names.learn(b.messages.names);
     this.values.learn(b.values);
     let k = 0;
@@ -62,16 +62,30 @@ export class RowsRebuilder implements RowsDigester {
       const ref = b.refs[i];
       switch (b.where[i]) {
         case MESSAGE:
-          this.hashes.add(this.messages.readIn(b.messages, ref));
+          each(this.messages.readIn(b.messages, ref));
           break;
         case VALUE:
-          this.hashes.add(this.values.readIn(b.values.pieces, ref) as HistoryEvent);
+          each(this.values.readIn(b.values.pieces, ref) as HistoryEvent);
           break;
         default:
-          // A JSON line parsed and written again is the same line: JSON keeps key order and numbers round-trip.
-          this.hashes.add(JSON.parse(b.objects[k++]) as HistoryEvent);
+          each(JSON.parse(b.objects[k++]) as HistoryEvent);
       }
     }
+  }
+}
+
+/** The digests of a history whose rows arrive in batches: rebuilds each event and hashes its lines. */
+export class RowsRebuilder implements RowsDigester {
+  private readonly reader = new RowsReader();
+  private readonly hashes: EventHashes;
+  private readonly add1 = (e: HistoryEvent): void => this.hashes.add(e);
+
+  constructor(sha: Sha256Factory) {
+    this.hashes = new EventHashes(sha);
+  }
+
+  add(b: RowsBatch): void {
+    this.reader.forEach(b, this.add1);
   }
 
   digests(): RunDigests | Promise<RunDigests> {

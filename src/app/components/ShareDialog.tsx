@@ -66,7 +66,7 @@ export function ShareDialog() {
       // Loaded on the first export: the zip library and the view renderer are not needed before.
       const { buildRunZip, download } = await import('../exportRun');
       const z = await buildRunZip(sim);
-      download(z.name, z.bytes, 'application/zip');
+      download(z.name, z.zip);
       setExportState(rs(lang, 'exported', { file: z.name }));
     } catch (e) {
       setExportState(rs(lang, 'exportFailed', { cause: e instanceof Error ? e.message : String(e) }));

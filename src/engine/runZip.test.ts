@@ -1,0 +1,54 @@
+import { createHash } from 'node:crypto';
+import { strFromU8, unzipSync } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import { nodeSha256 } from '../cli/nodeSha256';
+import { eventLogLines, joinLines, samplesCsvLines } from './runExport';
+import { runZip } from './runZip';
+import { Simulation } from './simulation';
+import { InstantTrainer } from './testing/instantTrainer';
+import { testScenario } from './testing/scenarios';
+
+const concat = (chunks: Uint8Array[]): Uint8Array => {
+  const out = new Uint8Array(chunks.reduce((a, c) => a + c.length, 0));
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+};
+
+describe('runZip: the exported run, its log written from the history’s rows', () => {
+  it('holds the log `sim --log` writes (hashing to the eventLogHash), in pieces, beside the other files in order', async () => {
+    // Long enough for the log to pass several of runZip's 1 MB pieces and the value words' chunks.
+    const sc = testScenario({ cluster: { workers: 6, servers: 3 }, durationMs: 40_000, strategy: { kind: 'raft-ps' } as never, timeline: [{ at: 1500, do: 'crash', node: '@leader' }, { at: 2500, do: 'restart', node: 's0' }] as never });
+    const sim = await Simulation.create(sc, { trainer: new InstantTrainer(), sha256: nodeSha256 });
+    await sim.runToEnd();
+    const log = joinLines(eventLogLines(sim.history.events));
+    expect(log.length).toBeGreaterThan(3 << 20);
+    const png = Uint8Array.from([137, 80, 78, 71, 1, 2, 3]);
+    const rows = sim.history.allRows();
+    const zip = concat(runZip([
+      { name: 'a.scenario.json', bytes: new TextEncoder().encode('{"x":1}\n') },
+      { name: 'a.events.jsonl', log: rows },
+      { name: 'a.samples.csv', samples: rows },
+      { name: 'b.samples.csv', samples: sim.history.allRows() }, // without its log: read on its own
+      { name: 'views/v.png', bytes: png, store: true },
+    ]));
+    const files = unzipSync(zip);
+    expect(Object.keys(files)).toEqual(['a.scenario.json', 'a.events.jsonl', 'a.samples.csv', 'b.samples.csv', 'views/v.png']);
+    expect(strFromU8(files['a.events.jsonl'])).toBe(log);
+    expect(createHash('sha256').update(files['a.events.jsonl']).digest('hex')).toBe(sim.history.eventLogHash());
+    const samples = joinLines(samplesCsvLines(sim.history.events));
+    expect(samples.split('\n').length).toBeGreaterThan(1000);
+    expect(strFromU8(files['a.samples.csv'])).toBe(samples);
+    expect(strFromU8(files['b.samples.csv'])).toBe(samples);
+    expect(files['views/v.png']).toEqual(png);
+  });
+
+  it('an empty history gives an empty log', async () => {
+    const { History } = await import('../sim/history');
+    const files = unzipSync(concat(runZip([{ name: 'e.jsonl', log: new History(nodeSha256).allRows() }])));
+    expect(files['e.jsonl'].length).toBe(0);
+  });
+});
