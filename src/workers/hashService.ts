@@ -20,6 +20,8 @@ export type HashReply = { req: number; hex: string } | { req: number; digests: R
 export class HashService {
   private readonly streams = new Map<number, Sha256Stream>();
   private readonly rebuilders = new Map<number, RowsRebuilder>();
+  /** Histories whose rows could not be read: why, answered to their next digest request. */
+  private readonly broken = new Map<number, string>();
 
   constructor(private readonly sha: Sha256Factory) {}
 
@@ -27,6 +29,7 @@ export class HashService {
     if (m.op === 'drop') {
       this.streams.delete(m.id);
       this.rebuilders.delete(m.id);
+      this.broken.delete(m.id);
       return null;
     }
     if (m.op === 'rows' || m.op === 'rowDigests') return this.rows(m);
@@ -40,7 +43,7 @@ export class HashService {
       const hex = s.peekHex();
       return typeof hex === 'string' ? { req, hex } : hex.then((h) => ({ req, hex: h }));
     } catch (e) {
-      return { req, error: e instanceof Error ? e.message : String(e) };
+      return { req, error: why(e) };
     }
   }
 
@@ -48,11 +51,18 @@ export class HashService {
     let r = this.rebuilders.get(m.id);
     if (!r) this.rebuilders.set(m.id, (r = new RowsRebuilder(this.sha)));
     if (m.op === 'rows') {
-      r.add(m.batch);
+      // Thrown here it would end the worker for every history: kept for this one's digests instead.
+      try {
+        if (!this.broken.has(m.id)) r.add(m.batch);
+      } catch (e) {
+        this.broken.set(m.id, `the history's rows could not be read: ${why(e)}`);
+      }
       return null;
     }
     const req = m.req;
-    const failed = (e: unknown): HashReply => ({ req, error: e instanceof Error ? e.message : String(e) });
+    const failed = (e: unknown): HashReply => ({ req, error: why(e) });
+    const broken = this.broken.get(m.id);
+    if (broken) return { req, error: broken };
     try {
       const d = r.digests();
       return d instanceof Promise ? d.then((digests) => ({ req, digests }), failed) : { req, digests: d };
@@ -72,3 +82,5 @@ export class HashService {
     return s;
   }
 }
+
+const why = (e: unknown): string => (e instanceof Error ? e.message : String(e));

@@ -86,6 +86,19 @@ describe('the page’s hash worker (workerSha256 + hashService)', () => {
     expect(service.size).toBe(2);
   });
 
+  it('answers a history whose rows cannot be read with why, and goes on serving the others', async () => {
+    const { port } = fakeWorker();
+    const sha = hashClient(port);
+    const bad = sha.rows!();
+    const rows = { names: [], sends: { first: 0, f64: new Float64Array(0), i32: new Int32Array(0) }, delivers: { first: 0, f64: new Float64Array(0), i32: new Int32Array(0) } };
+    // A value at an offset the batch has no words for.
+    bad.add({ where: Uint8Array.of(2), refs: Int32Array.of(12), messages: rows, values: { strings: [], shapes: [], pieces: [] }, objects: [] });
+    await expect(Promise.resolve(bad.digests())).rejects.toThrow(/rows could not be read: compact values: no value at 12/);
+    const good = new History(sha);
+    good.append(event(1, true));
+    expect(await good.digests()).toEqual(await digestsOf(nodeSha256, [event(1, true)]));
+  });
+
   it('says why when the worker never starts, instead of leaving the digest pending', async () => {
     const { port } = fakeWorker({ failToStart: true });
     const h = new History(hashClient(port));
