@@ -1,5 +1,6 @@
 import { CompactMessages, type MessagesMark } from './compactMessages';
-import { CompactValues, type ValuesMark } from './compactValues';
+import { CompactValues } from './compactValues';
+import type { ValuesMark } from './valueWords';
 import { EventHashes } from './eventHashes';
 import { MESSAGE, OBJECT, VALUE, type RowsBatch, type RowsDigester } from './historyRows';
 import { Rows } from './rows';

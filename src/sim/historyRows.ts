@@ -1,5 +1,5 @@
 import { MessageDecoder, type MessagesDelta } from './compactMessages';
-import { ValueDecoder, type ValuesDelta } from './compactValues';
+import { ValueDecoder, type ValuesDelta } from './valueWords';
 import { EventHashes } from './eventHashes';
 import type { RunDigests, Sha256Factory } from './history';
 import type { HistoryEvent } from './types';
