@@ -1,8 +1,8 @@
 import { runScenario } from '../engine/runExport';
-import { runZip, type ZipEntry } from '../engine/runZip';
+import { RunZip, type ZipEntry } from '../engine/runZip';
 import type { Simulation } from '../engine/simulation';
 import { batchTransfers } from '../sim/historyRows';
-import type { ExportReply } from '../workers/exportWorker';
+import type { ExportReply, ExportRequest } from '../workers/exportWorker';
 import { svgToPng, viewsOnScreen, viewToSvg } from './viewImages';
 
 /**
@@ -19,27 +19,50 @@ export async function buildRunZip(sim: Simulation): Promise<{ name: string; zip:
   const enc = new TextEncoder();
   const id = sim.scenario.id;
   const rows = sim.history.allRows();
-  const entries: ZipEntry[] = [
+  const zip = zipOffThread();
+  const head: ZipEntry[] = [
     { name: `${id}.scenario.json`, bytes: enc.encode(`${JSON.stringify(runScenario(sim.scenario, sim.userActions()), null, 2)}\n`) },
     { name: `${id}.events.jsonl`, log: rows },
     { name: `${id}.samples.csv`, samples: rows },
   ];
-  for (const { name, el } of viewsOnScreen()) {
-    const svg = viewToSvg(el, name);
-    entries.push({ name: `views/${name}.svg`, bytes: enc.encode(svg.svg) });
-    // PNG is compressed already: store it.
-    entries.push({ name: `views/${name}.png`, bytes: await svgToPng(svg), store: true });
+  // The worker writes the log while the views are drawn here.
+  zip.add(head);
+  const views: ZipEntry[] = [];
+  try {
+    for (const { name, el } of viewsOnScreen()) {
+      const svg = viewToSvg(el, name);
+      views.push({ name: `views/${name}.svg`, bytes: enc.encode(svg.svg) });
+      // PNG is compressed already: store it.
+      views.push({ name: `views/${name}.png`, bytes: await svgToPng(svg), store: true });
+    }
+  } catch (e) {
+    zip.cancel();
+    throw e;
   }
   const t = Math.round(sim.now());
-  return { name: `${id}-run-t${t}.zip`, zip: await zipOffThread(entries), files: entries.map((e) => e.name) };
+  return { name: `${id}-run-t${t}.zip`, zip: await zip.end(views), files: [...head, ...views].map((e) => e.name) };
 }
 
-/** The zip, built in a worker of its own (here where there are no workers). */
-function zipOffThread(entries: ZipEntry[]): Promise<Blob> {
-  if (typeof Worker === 'undefined') return Promise.resolve(new Blob(runZip(entries) as Uint8Array<ArrayBuffer>[], { type: 'application/zip' }));
+interface ZipWriter {
+  add(entries: ZipEntry[]): void;
+  /** The last entries; the zip. */
+  end(entries: ZipEntry[]): Promise<Blob>;
+  cancel(): void;
+}
+
+/** A zip built in a worker of its own (here where there are no workers), entries sent as they are ready. */
+function zipOffThread(): ZipWriter {
+  const blob = (chunks: Uint8Array[]): Blob => new Blob(chunks as Uint8Array<ArrayBuffer>[], { type: 'application/zip' });
+  if (typeof Worker === 'undefined') {
+    const here = new RunZip();
+    const end = (entries: ZipEntry[]): Promise<Blob> => {
+      here.add(entries);
+      return Promise.resolve(blob(here.end()));
+    };
+    return { add: (entries) => here.add(entries), end, cancel: () => undefined };
+  }
   const worker = new Worker(new URL('../workers/exportWorker.ts', import.meta.url), { type: 'module' });
-  const transfer = entries.flatMap((e) => ('log' in e ? batchTransfers(e.log) : 'bytes' in e && e.bytes.buffer instanceof ArrayBuffer ? [e.bytes.buffer] : []));
-  return new Promise<Blob>((resolve, reject) => {
+  const reply = new Promise<Blob>((resolve, reject) => {
     worker.onmessage = (e: MessageEvent<ExportReply>) => {
       worker.terminate();
       if ('zip' in e.data) resolve(e.data.zip);
@@ -50,8 +73,21 @@ function zipOffThread(entries: ZipEntry[]): Promise<Blob> {
       worker.terminate();
       reject(new Error(e.message || 'the export worker failed to start'));
     };
-    worker.postMessage({ entries }, [...new Set(transfer)]);
   });
+  const post = (entries: ZipEntry[], last: boolean): void => {
+    // Every array here is this export's own: its memory moves to the worker.
+    const transfer = entries.flatMap((e) => ('log' in e ? batchTransfers(e.log) : 'bytes' in e && e.bytes.buffer instanceof ArrayBuffer ? [e.bytes.buffer] : []));
+    const request: ExportRequest = { entries, last };
+    worker.postMessage(request, [...new Set(transfer)]);
+  };
+  return {
+    add: (entries) => post(entries, false),
+    end: (entries) => {
+      post(entries, true);
+      return reply;
+    },
+    cancel: () => worker.terminate(),
+  };
 }
 
 /** Saves a file through a temporary link. */

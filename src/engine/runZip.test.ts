@@ -3,7 +3,9 @@ import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { nodeSha256 } from '../cli/nodeSha256';
 import { eventLogLines, joinLines, samplesCsvLines } from './runExport';
-import { runZip } from './runZip';
+import { History } from '../sim/history';
+import type { HistoryEvent } from '../sim/types';
+import { RunZip, runZip } from './runZip';
 import { Simulation } from './simulation';
 import { InstantTrainer } from './testing/instantTrainer';
 import { testScenario } from './testing/scenarios';
@@ -46,8 +48,20 @@ describe('runZip: the exported run, its log written from the history’s rows', 
     expect(files['views/v.png']).toEqual(png);
   });
 
+  it('takes its entries in several parts, in order (the page sends the log before it draws the views)', () => {
+    const h = new History(nodeSha256);
+    for (let i = 0; i < 50; i++) h.append({ t: i, type: 'metrics', v: { cluster: { steps: i, loss: i / 3 }, nodes: { w0: { loss: i / 7 } } } } as unknown as HistoryEvent);
+    const rows = h.allRows();
+    const parts = new RunZip();
+    parts.add([{ name: 'a.jsonl', log: rows }]);
+    parts.add([{ name: 'a.csv', samples: rows }]);
+    const files = unzipSync(concat(parts.end()));
+    expect(Object.keys(files)).toEqual(['a.jsonl', 'a.csv']);
+    expect(strFromU8(files['a.jsonl'])).toBe(joinLines(eventLogLines(h.events)));
+    expect(strFromU8(files['a.csv'])).toBe(joinLines(samplesCsvLines(h.events)));
+  });
+
   it('an empty history gives an empty log', async () => {
-    const { History } = await import('../sim/history');
     const files = unzipSync(concat(runZip([{ name: 'e.jsonl', log: new History(nodeSha256).allRows() }])));
     expect(files['e.jsonl'].length).toBe(0);
   });

@@ -23,50 +23,72 @@ export type ZipEntry =
 /** Lines are handed to the compressor in pieces of about this many bytes. */
 const PIECE = 1 << 20;
 
+/**
+ * A zip written as its entries come (the page's worker takes the log first and the views once the
+ * page has drawn them: the two overlap), then `end`ed: the chunks it was written in.
+ */
+export class RunZip {
+  private readonly out: Uint8Array[] = [];
+  private failed: Error | null = null;
+  private readonly zip = new Zip((err, chunk) => {
+    if (err) this.failed = err;
+    else this.out.push(chunk);
+  });
+  /** Metric samples read while writing a log, for a samples entry of the same rows. */
+  private readonly samplesOf = new Map<RowsBatch, HistoryEvent[]>();
+
+  constructor(private readonly level: 6 | 9 = 6) {}
+
+  add(entries: readonly ZipEntry[]): void {
+    for (const entry of entries) {
+      if ('log' in entry) this.log(entry.name, entry.log);
+      else if ('samples' in entry) {
+        if (!this.samplesOf.has(entry.samples)) new RowsReader().forEach(entry.samples, this.keepSamples(entry.samples));
+        this.file(entry.name).push(new TextEncoder().encode(joinLines(samplesCsvLines(this.samplesOf.get(entry.samples)!))), true);
+      } else this.file(entry.name, entry.store).push(entry.bytes, true);
+    }
+    if (this.failed) throw this.failed;
+  }
+
+  end(): Uint8Array[] {
+    this.zip.end();
+    if (this.failed) throw this.failed;
+    return this.out;
+  }
+
+  private file(name: string, store = false): ZipDeflate | ZipPassThrough {
+    const file = store ? new ZipPassThrough(name) : new ZipDeflate(name, { level: this.level });
+    this.zip.add(file);
+    return file;
+  }
+
+  private keepSamples(rows: RowsBatch): (e: HistoryEvent) => void {
+    const kept: HistoryEvent[] = [];
+    this.samplesOf.set(rows, kept);
+    return (e) => void (e.type === 'metrics' && kept.push(e));
+  }
+
+  private log(name: string, rows: RowsBatch): void {
+    const file = this.file(name);
+    const lines = new JsonBytes(PIECE + (PIECE >> 2));
+    const sample = this.keepSamples(rows);
+    new RowsReader().forEach(rows, (e) => {
+      sample(e);
+      lines.value(e);
+      lines.byte(0x0a);
+      if (lines.n >= PIECE) {
+        // A copy each time: the compressor may keep what it is given, and the buffer is reused.
+        file.push(lines.buf.slice(0, lines.n));
+        lines.n = 0;
+      }
+    });
+    file.push(lines.buf.slice(0, lines.n), true);
+  }
+}
+
 /** The zip of `entries`, in order, as the chunks it was written in. */
 export function runZip(entries: readonly ZipEntry[], level: 6 | 9 = 6): Uint8Array[] {
-  const out: Uint8Array[] = [];
-  const samplesOf = new Map<RowsBatch, HistoryEvent[]>();
-  const keepSamples = (rows: RowsBatch): ((e: HistoryEvent) => void) => {
-    const kept: HistoryEvent[] = [];
-    samplesOf.set(rows, kept);
-    return (e) => void (e.type === 'metrics' && kept.push(e));
-  };
-  let failed: Error | null = null;
-  const zip = new Zip((err, chunk) => {
-    if (err) failed = err;
-    else out.push(chunk);
-  });
-  for (const entry of entries) {
-    if ('log' in entry) {
-      const file = new ZipDeflate(entry.name, { level });
-      zip.add(file);
-      const lines = new JsonBytes(PIECE + (PIECE >> 2));
-      // A copy each time: the compressor may keep what it is given, and the buffer is reused.
-      const sample = keepSamples(entry.log);
-      const line = (e: HistoryEvent): void => {
-        sample(e);
-        lines.value(e);
-        lines.byte(0x0a);
-        if (lines.n >= PIECE) {
-          file.push(lines.buf.slice(0, lines.n));
-          lines.n = 0;
-        }
-      };
-      new RowsReader().forEach(entry.log, line);
-      file.push(lines.buf.slice(0, lines.n), true);
-    } else if ('samples' in entry) {
-      if (!samplesOf.has(entry.samples)) new RowsReader().forEach(entry.samples, keepSamples(entry.samples));
-      const file = new ZipDeflate(entry.name, { level });
-      zip.add(file);
-      file.push(new TextEncoder().encode(joinLines(samplesCsvLines(samplesOf.get(entry.samples)!))), true);
-    } else {
-      const file = entry.store ? new ZipPassThrough(entry.name) : new ZipDeflate(entry.name, { level });
-      zip.add(file);
-      file.push(entry.bytes, true);
-    }
-  }
-  zip.end();
-  if (failed) throw failed;
-  return out;
+  const zip = new RunZip(level);
+  zip.add(entries);
+  return zip.end();
 }
