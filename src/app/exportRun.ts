@@ -1,5 +1,5 @@
 import { runScenario } from '../engine/runExport';
-import { RunZip, type ZipEntry } from '../engine/runZip';
+import type { ZipEntry } from '../engine/runZip';
 import type { Simulation } from '../engine/simulation';
 import { batchTransfers } from '../sim/historyRows';
 import type { ExportReply, ExportRequest } from '../workers/exportWorker';
@@ -19,7 +19,7 @@ export async function buildRunZip(sim: Simulation): Promise<{ name: string; zip:
   const enc = new TextEncoder();
   const id = sim.scenario.id;
   const rows = sim.history.allRows();
-  const zip = zipOffThread();
+  const zip = await zipOffThread();
   const head: ZipEntry[] = [
     { name: `${id}.scenario.json`, bytes: enc.encode(`${JSON.stringify(runScenario(sim.scenario, sim.userActions()), null, 2)}\n`) },
     { name: `${id}.events.jsonl`, log: rows },
@@ -50,10 +50,14 @@ interface ZipWriter {
   cancel(): void;
 }
 
-/** A zip built in a worker of its own (here where there are no workers), entries sent as they are ready. */
-function zipOffThread(): ZipWriter {
-  const blob = (chunks: Uint8Array[]): Blob => new Blob(chunks as Uint8Array<ArrayBuffer>[], { type: 'application/zip' });
+/**
+ * A zip built in a worker of its own, entries sent as they are ready; here where there are no
+ * workers (the zip library then loads on this thread: the page never needs it).
+ */
+async function zipOffThread(): Promise<ZipWriter> {
   if (typeof Worker === 'undefined') {
+    const { RunZip } = await import('../engine/runZip');
+    const blob = (chunks: Uint8Array[]): Blob => new Blob(chunks as Uint8Array<ArrayBuffer>[], { type: 'application/zip' });
     const here = new RunZip();
     const end = (entries: ZipEntry[]): Promise<Blob> => {
       here.add(entries);

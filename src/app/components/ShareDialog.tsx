@@ -63,7 +63,7 @@ export function ShareDialog() {
   const exportRun = async (): Promise<void> => {
     setExportState(rs(lang, 'exporting'));
     try {
-      // Loaded on the first export: the zip library and the view renderer are not needed before.
+      // Loaded on the first export: the view renderer is not needed before (the zip is built in a worker).
       const { buildRunZip, download } = await import('../exportRun');
       const z = await buildRunZip(sim);
       download(z.name, z.zip);
