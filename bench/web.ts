@@ -13,7 +13,8 @@
  *    there against the same run with no UI (the worker pool and engine alone, bench.html);
  *  - a long run (raft-ps, 8 workers, at max): simulated-time rate after 4 simulated minutes against
  *    the first 30 s, main-thread heap per simulated minute (after a forced GC), then speed 1 late
- *    in the run (real time kept? frames?);
+ *    in the run (real time kept? frames?), then Share → Export run there (click to download, and
+ *    the main thread's long tasks meanwhile);
  *  - paint: first contentful paint and the load event over several fresh loads of async-partition
  *    (`--paint-loads`, 7), interleaved with RaftScope's: one load's figures are mostly the browser's
  *    start-up (±150 ms between identical loads here), so the medians are what compares;
@@ -175,5 +176,7 @@ if (results.long) {
   const speed1 = (a: { simSPerWallS: number } & Animation): string => `${a.simSPerWallS} sim s per s, busy ${a.busyPct} %, frames ${a.p50}/${a.p95}/${a.p99} ms, ${a.longTasks} long tasks${a.longTasks ? ` (longest ${a.longestTaskMs} ms)` : ''}`;
   if (l.early) log(`  at ${l.early.atS} simulated seconds, speed 1 (a fresh load): ${speed1(l.early)}`);
   if (l.late) log(`  at ${l.late.atMin} simulated minutes, speed 1: ${speed1(l.late)}`);
+  const x = l.export;
+  if (x) log(`  Export run at ${x.simS} simulated seconds, the run going on: ${x.wallMs} ms from click to download (${x.zipMb} MB zip); main thread meanwhile: ${x.longTasks} long tasks, longest ${x.longestTaskMs} ms, ${x.longTaskTotalMs} ms in all`);
 }
 console.log(JSON.stringify(results));

@@ -1,7 +1,9 @@
 /**
  * bench:web's long run: what a run costs late against early — the simulated-time rate and the heap
- * per simulated minute at speed max, and speed 1 late in the run beside a fresh load's.
+ * per simulated minute at speed max, and speed 1 late in the run beside a fresh load's — and what
+ * exporting it costs the page at the end.
  */
+import { statSync } from 'node:fs';
 import type { CDPSession, Page } from '@playwright/test';
 import { runPast } from '../runAt';
 import { variantUrl, waitRunning, type Hooks } from './app';
@@ -19,6 +21,43 @@ export interface LongResult {
   late?: { atMin: number; simSPerWallS: number } & Animation;
   /** The same run at speed 1 from its start, measured from `atS` simulated seconds: what `late` compares with. */
   early?: { atS: number; simSPerWallS: number } & Animation;
+  /** "Export run" at the end, the run still going: click to download, and the main thread's long tasks meanwhile. */
+  export?: ExportSample;
+}
+
+export interface ExportSample {
+  simS: number;
+  wallMs: number;
+  zipMb: number;
+  longTasks: number;
+  longestTaskMs: number;
+  longTaskTotalMs: number;
+}
+
+/** Share → Export run on the page as it is, timed from the click to the download. */
+async function exportSample(page: Page): Promise<ExportSample> {
+  await page.evaluate(() => {
+    const w = window as unknown as { benchLongTasks: number[] };
+    w.benchLongTasks = [];
+    new PerformanceObserver((l) => {
+      for (const e of l.getEntries()) w.benchLongTasks.push(e.duration);
+    }).observe({ type: 'longtask' });
+  });
+  await page.getByTestId('share').click();
+  const simS = await page.evaluate(() => (window as unknown as Hooks).capPlayground?.run()?.now ?? 0);
+  const t0 = Date.now();
+  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 600_000 }), page.getByTestId('export-run').click()]);
+  const wallMs = Date.now() - t0;
+  const zipBytes = statSync(await download.path()).size;
+  const longs = await page.evaluate(() => (window as unknown as { benchLongTasks: number[] }).benchLongTasks);
+  return {
+    simS: Math.round(simS / 1000),
+    wallMs,
+    zipMb: Math.round((zipBytes / 1e6) * 10) / 10,
+    longTasks: longs.length,
+    longestTaskMs: Math.round(Math.max(0, ...longs)),
+    longTaskTotalMs: Math.round(longs.reduce((a, b) => a + b, 0)),
+  };
 }
 
 /**
@@ -111,6 +150,7 @@ export async function longRun(minutes: number, windowS: number, log: (s: string)
       await runPast(page, atMin * 60_000, true);
       out.late = { atMin, ...(await speed1Sample(page, cdp, windowS)) };
     }
+    out.export = await exportSample(page);
     return out;
   } finally {
     await browser.close();
