@@ -37,8 +37,9 @@ const reps = Number(positional[1] ?? 5);
 const shaName = flag('sha', 'noble');
 /** The lines are written (EventHashes) and their bytes dropped: what hashing in another thread leaves here. */
 const lines: Sha256Factory = () => ({ update: () => undefined, peekHex: () => '' });
-const rows: Sha256Factory = Object.assign(lines, { rows: () => ({ add: () => undefined, digests: () => ({ scheduleHash: '', eventLogHash: '' }) }) });
-const shas: Record<string, Sha256Factory | undefined> = { noble: undefined, node: nodeSha256, lines: () => lines(), rows };
+/** The rows handed over in batches and dropped: what the page's main thread does (its hash worker writes the lines). */
+const rows: Sha256Factory = Object.assign(() => lines(), { rows: () => ({ add: () => undefined, digests: () => ({ scheduleHash: '', eventLogHash: '' }) }) });
+const shas: Record<string, Sha256Factory | undefined> = { noble: undefined, node: nodeSha256, lines, rows };
 if (!(shaName in shas)) throw new Error(`--sha: one of ${Object.keys(shas).join(', ')}, not "${shaName}"`);
 const sha256 = shas[shaName];
 for (const [name, base, params, samples] of cases) {

@@ -57,11 +57,10 @@ interface ZipWriter {
 async function zipOffThread(): Promise<ZipWriter> {
   if (typeof Worker === 'undefined') {
     const { RunZip } = await import('../engine/runZip');
-    const blob = (chunks: Uint8Array[]): Blob => new Blob(chunks as Uint8Array<ArrayBuffer>[], { type: 'application/zip' });
     const here = new RunZip();
     const end = (entries: ZipEntry[]): Promise<Blob> => {
       here.add(entries);
-      return Promise.resolve(blob(here.end()));
+      return Promise.resolve(here.endBlob());
     };
     return { add: (entries) => here.add(entries), end, cancel: () => undefined };
   }

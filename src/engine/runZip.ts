@@ -56,6 +56,11 @@ export class RunZip {
     return this.out;
   }
 
+  /** `end`, as the file a page downloads. */
+  endBlob(): Blob {
+    return new Blob(this.end() as Uint8Array<ArrayBuffer>[], { type: 'application/zip' });
+  }
+
   private file(name: string, store = false): ZipDeflate | ZipPassThrough {
     const file = store ? new ZipPassThrough(name) : new ZipDeflate(name, { level: this.level });
     this.zip.add(file);

@@ -1,5 +1,5 @@
 import { JsonBytes } from './jsonBytes';
-import type { Sha256Factory, Sha256Stream } from './history';
+import type { RunDigests, Sha256Factory, Sha256Stream } from './history';
 import type { HistoryEvent } from './types';
 
 /** Buffered lines are hashed in chunks of about this many bytes. */
@@ -51,6 +51,14 @@ export class EventHashes {
   logHex(): string | Promise<string> {
     this.flush();
     return this.log.peekHex();
+  }
+
+  /** Both digests: at once where both streams answer at once, else as a promise. */
+  digests(): RunDigests | Promise<RunDigests> {
+    const s = this.scheduleHex();
+    const l = this.logHex();
+    if (typeof s === 'string' && typeof l === 'string') return { scheduleHash: s, eventLogHash: l };
+    return Promise.all([s, l]).then(([scheduleHash, eventLogHash]) => ({ scheduleHash, eventLogHash }));
   }
 
   /** Copies the shared lines not yet in the log's buffer there (one copy for a run of lines). */

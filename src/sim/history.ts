@@ -160,9 +160,7 @@ export class History {
 
   /** Both digests of the events so far, whichever thread hashes them. */
   async digests(): Promise<RunDigests> {
-    if (!this.hashes) return this.rowDigests();
-    const [scheduleHash, eventLogHash] = await Promise.all([this.hashes.scheduleHex(), this.hashes.logHex()]);
-    return { scheduleHash, eventLogHash };
+    return this.hashes ? this.hashes.digests() : this.rowDigests();
   }
 
   private rowDigests(): RunDigests | Promise<RunDigests> {

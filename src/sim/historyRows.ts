@@ -89,10 +89,7 @@ export class RowsRebuilder implements RowsDigester {
   }
 
   digests(): RunDigests | Promise<RunDigests> {
-    const s = this.hashes.scheduleHex();
-    const l = this.hashes.logHex();
-    if (typeof s === 'string' && typeof l === 'string') return { scheduleHash: s, eventLogHash: l };
-    return Promise.all([s, l]).then(([scheduleHash, eventLogHash]) => ({ scheduleHash, eventLogHash }));
+    return this.hashes.digests();
   }
 }
 

@@ -21,7 +21,7 @@ scope.onmessage = (e: MessageEvent<ExportRequest>) => {
   if (!e.data.last) return;
   let reply: ExportReply;
   try {
-    reply = failed ? { error: failed } : { zip: new Blob(zip.end() as Uint8Array<ArrayBuffer>[], { type: 'application/zip' }) };
+    reply = failed ? { error: failed } : { zip: zip.endBlob() };
   } catch (err) {
     reply = { error: err instanceof Error ? err.message : String(err) };
   }
