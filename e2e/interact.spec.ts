@@ -159,6 +159,57 @@ test('a drawn version label may trail a running run by a tenth of a second, and 
   await expect.poll(drawnVsHook, { timeout: 2_000 }).toEqual([]);
 });
 
+test('the drawing worker paints the moving parts as the SVG layer draws them', async ({ browser }) => {
+  // One shared moment (3.17 s: a vote in flight, three lost messages' ✕ fading) in this page, whose
+  // layer is a canvas the worker paints, and in one without OffscreenCanvas, which keeps the SVG.
+  const url = './?scenario=raft-ps-majority&autoplay=1&speed=max&backend=wasm&at=3170';
+  // At two device pixels per CSS pixel, as on most laptops: a dot is a few hundred pixels, not a few dozen.
+  const context = { baseURL: test.info().project.use.baseURL, viewport: { width: 1280, height: 720 }, deviceScaleFactor: 2 };
+  const page = await (await browser.newContext(context)).newPage();
+  const fallback = await (await browser.newContext(context)).newPage();
+  await fallback.addInitScript('delete HTMLCanvasElement.prototype.transferControlToOffscreen');
+  type Layer = Element & { cvMovingFrame?: { dots: Array<{ d: string }>; drops: Array<{ d: string }> } };
+  const stage = async (p: Page, canvas: boolean): Promise<Buffer> => {
+    await p.goto(url);
+    await expect(p.locator('.cv-timeline svg[role=slider]')).toHaveAttribute('aria-valuenow', '3170', { timeout: 60_000 });
+    const drawn = (): Promise<number> =>
+      p.locator('.cv-topo-moving').evaluate((el: Layer) => {
+        const f = el.cvMovingFrame;
+        const paths = el instanceof HTMLCanvasElement ? [...(f?.dots ?? []), ...(f?.drops ?? [])].map((k) => k.d) : [...el.querySelectorAll('path')].map((q) => q.getAttribute('d') ?? '');
+        return paths.filter((d) => d !== '').length;
+      });
+    await expect.poll(drawn).toBeGreaterThan(1);
+    expect(await p.locator('.cv-topo-moving').evaluate((el) => el instanceof HTMLCanvasElement)).toBe(canvas);
+    // The worker paints on its own clock: give it a few frames.
+    await p.waitForTimeout(500);
+    return p.locator('.cv-topo-stage').screenshot();
+  };
+  const painted = await stage(page, true);
+  const svg = await stage(fallback, false);
+  // The same page without the layer: what the layer adds.
+  await page.locator('.cv-topo-moving').evaluate((el: HTMLElement) => (el.style.visibility = 'hidden'));
+  await page.waitForTimeout(200);
+  const without = await page.locator('.cv-topo-stage').screenshot();
+  /** Pixels whose colour differs by half the range or more in some channel (anti-aliasing differs by less). */
+  const differing = (a: Buffer, b: Buffer): Promise<number> =>
+    page.evaluate(async ([x, y]) => {
+      const pixels = async (b64: string): Promise<Uint8ClampedArray> => {
+        const bm = await createImageBitmap(new Blob([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))]));
+        const g = new OffscreenCanvas(bm.width, bm.height).getContext('2d')!;
+        g.drawImage(bm, 0, 0);
+        return g.getImageData(0, 0, bm.width, bm.height).data;
+      };
+      const [p, q] = await Promise.all([pixels(x), pixels(y)]);
+      let n = 0;
+      for (let i = 0; i < p.length; i += 4) if (Math.max(Math.abs(p[i] - q[i]), Math.abs(p[i + 1] - q[i + 1]), Math.abs(p[i + 2] - q[i + 2])) >= 128) n++;
+      return n;
+    }, [a.toString('base64'), b.toString('base64')]);
+  expect(await differing(painted, without), 'the layer paints something').toBeGreaterThan(40);
+  expect(await differing(painted, svg), 'canvas and SVG differ beyond anti-aliasing').toBeLessThan(8);
+  await page.context().close();
+  await fallback.context().close();
+});
+
 test('messages in flight are drawn on the links they cross: every dot lies between two nodes', async ({ page }) => {
   // Raft heartbeats, appends and their acks: several kinds in flight at once.
   await page.goto('./?scenario=raft-ps-majority&autoplay=1&speed=1&backend=wasm');
@@ -167,7 +218,11 @@ test('messages in flight are drawn on the links they cross: every dot lies betwe
   const seen = await page.waitForFunction(
     () => {
       const num = (s: string): number => Number(s);
-      const starts = [...document.querySelectorAll('.cv-topo-moving path.cv-msg')].flatMap((p) => [...(p.getAttribute('d') ?? '').matchAll(/M(-?[\d.]+),(-?[\d.]+)/g)].map((m) => [num(m[1]), num(m[2])]));
+      // The layer is a canvas the drawing worker paints (its last frame rides on the element) or an SVG.
+      const layer = document.querySelector('.cv-topo-moving') as (Element & { cvMovingFrame?: { dots: Array<{ d: string }> } }) | null;
+      const frame = layer?.cvMovingFrame;
+      const ds = layer instanceof HTMLCanvasElement ? (frame?.dots ?? []).map((k) => k.d) : [...(layer?.querySelectorAll('path.cv-msg') ?? [])].map((p) => p.getAttribute('d') ?? '');
+      const starts = ds.flatMap((d) => [...d.matchAll(/M(-?[\d.]+),(-?[\d.]+)/g)].map((m) => [num(m[1]), num(m[2])]));
       if (starts.length < 2) return null;
       const nodes = [...document.querySelectorAll('.cv-topo-front g.cv-node')].flatMap((g) => {
         const m = /translate\((-?[\d.]+),(-?[\d.]+)\)/.exec(g.getAttribute('transform') ?? '');

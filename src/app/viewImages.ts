@@ -6,6 +6,8 @@
  * No foreignObject, so the PNG can be drawn through a canvas without tainting it.
  */
 
+import { movingStandIn } from './views/movingCanvas';
+
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
 /** Presentation properties copied into the exported SVG (where they differ from the parent's). */
@@ -103,6 +105,12 @@ export function viewToSvg(view: HTMLElement, name: string): ViewSvg {
     }
     if (el instanceof HTMLCanvasElement) {
       const r = rel(el.getBoundingClientRect());
+      // The topology's moving parts are painted by a worker: their last frame, as SVG.
+      const moving = movingStandIn(el);
+      if (moving !== null) {
+        parts.push(`<svg x="${r.x}" y="${r.y}" width="${r.w}" height="${r.h}" viewBox="0 0 ${r.w} ${r.h}">${moving}</svg>`);
+        return;
+      }
       parts.push(`<image x="${r.x}" y="${r.y}" width="${r.w}" height="${r.h}" href="${el.toDataURL('image/png')}"/>`);
       return;
     }

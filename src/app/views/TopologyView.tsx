@@ -10,7 +10,8 @@ import { directedSegment, flightFraction, groupsFromDrop, lerpSeg } from './topo
 import { outOf } from './nodeLabels';
 import { timed, useCssValues, useDraw, useFontSize, useReducedMotion, useSize, useTheme, type FrameSource } from './hooks';
 import { rateLimited, type RateLimited } from './rateLimited';
-import { drawMovingParts, type DropGlyph, type FlightDot, type ProgressArc } from './topologyMoving';
+import { drawMovingSvg, movingFrame, type DropGlyph, type FlightDot, type ProgressArc } from './topologyMoving';
+import { drawMovingCanvas, holdMovingCanvas, movingOnCanvas } from './movingCanvas';
 import { DIR_OFFSET, drawLinks, linksKeyOf } from './topologyLinks';
 import { drawNodeLabels, drawNodes, drawVersionTexts, enterNode, labelledVersions, labelRoom, nodeShapeKey, type NodeDatum } from './topologyNodes';
 import { applyRoving, onRovingKey } from './topologyRoving';
@@ -54,7 +55,14 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
   const { sim, frame, lang, selected } = p;
   const stageRef = useRef<HTMLDivElement>(null);
   const svgRef = useRef<SVGSVGElement>(null);
+  // The moving parts: a canvas the drawing worker paints, or an SVG where none can be handed over.
   const movingRef = useRef<SVGSVGElement>(null);
+  const movingCanvasRef = useRef<HTMLCanvasElement>(null);
+  const [onCanvas] = useState(movingOnCanvas);
+  useEffect(() => {
+    const canvas = movingCanvasRef.current;
+    return canvas ? holdMovingCanvas(canvas) : undefined;
+  }, []);
   const frontRef = useRef<SVGSVGElement>(null);
   // The drawing's box: the panel less the hint line above and the legend below (both HTML).
   const size = useSize(stageRef);
@@ -272,7 +280,12 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         if (!q || !n.computing) continue;
         arcs.push({ x: q.x, y: q.y, r: R + 2, frac: reduced ? 1 : Math.max(0.02, flightFraction(t, n.computing.t, n.computing.due)) });
       }
-      if (movingRef.current) drawMovingParts(movingRef.current, width, height, { dots, kinds: ix.kinds, drops, dropR: DROP_R * (fs / 15), arcs });
+      const movingEl = movingCanvasRef.current ?? movingRef.current;
+      if (movingEl) {
+        const moving = movingFrame(movingEl, width, height, { dots, kinds: ix.kinds, drops, dropR: DROP_R * (fs / 15), arcs });
+        if (movingEl instanceof HTMLCanvasElement) drawMovingCanvas(movingEl, moving, { fg: css.color || '#1f2328', bg: css['--cv-bg'] || '#ffffff' });
+        else drawMovingSvg(movingEl, moving);
+      }
 
       // ---- the SVG layers: only when a node, a link, the partition or the frame changed ---------
       // A node's facts change as a new object: numbered by identity, they key the tooltip lines.
@@ -397,7 +410,7 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
       {/* One group for the drawings (links, the moving parts, nodes in front): one Tab stop, arrow keys move inside. */}
       <div className="cv-topo-stage" ref={stageRef} role="group" aria-label={vs(lang, 'topology')} aria-describedby={`keys-${uid}`} onFocus={onFocus} onKeyDown={onRovingKey}>
         <svg ref={svgRef} className="cv-svg" />
-        <svg ref={movingRef} className="cv-svg cv-topo-moving" aria-hidden="true" />
+        {onCanvas ? <canvas ref={movingCanvasRef} className="cv-svg cv-topo-moving" aria-hidden="true" /> : <svg ref={movingRef} className="cv-svg cv-topo-moving" aria-hidden="true" />}
         <svg ref={frontRef} className="cv-svg cv-topo-front" />
         <span id={`keys-${uid}`} className="visually-hidden">
           {vs(lang, 'topologyKeys')}

@@ -4,10 +4,10 @@ import { setAttr } from './d3quiet';
 
 /**
  * The topology's moving parts — messages in flight, the ✕ of a dropped message, the progress ring
- * of a computing worker — change on every frame: they live in their own SVG between the links
- * and the nodes, so a frame touches a few small elements and repaints only where they are (a
- * canvas the size of the panel was copied to the compositor whole, every frame), and the links
- * and nodes are touched only when a node, a link or the partition changes.
+ * of a computing worker — change on every frame: they live in a layer of their own between the
+ * links and the nodes, drawn from one frame of path data (movingFrame) on a canvas the drawing
+ * worker paints (movingCanvas.ts), or in an SVG where no canvas can be handed over. The links and
+ * nodes are touched only when a node, a link or the partition changes.
  */
 
 export interface FlightDot {
@@ -22,7 +22,7 @@ export interface FlightDot {
 }
 
 /** All the dots of one kind in flight: one element, its dots subpaths in panel coordinates ('' when none flies). */
-interface KindDots {
+export interface KindDots {
   kind: string;
   colour: string;
   d: string;
@@ -86,7 +86,7 @@ export interface ProgressArc {
 const OPACITY_STEPS = 10;
 
 /** All the ✕ of one kind at one fading step: one element, each ✕ a subpath ('' when none). */
-interface DropPath {
+export interface DropPath {
   key: string;
   colour: string;
   /** The step's opacity, as the element's fill and stroke opacity. */
@@ -139,15 +139,24 @@ export interface MovingParts {
   arcs: ProgressArc[];
 }
 
-/** Per moving-parts SVG: the ✕ groups drawn so far, and for which run's kinds (a new run starts afresh). */
-const dropOrders = new WeakMap<SVGSVGElement, { kinds: readonly string[]; order: string[] }>();
+/** One frame of the moving parts, as path data: what the SVG layer or the offscreen canvas draws. */
+export interface MovingFrame {
+  width: number;
+  height: number;
+  /** The progress rings, one path ('' when no worker computes). */
+  ring: string;
+  dots: KindDots[];
+  drops: DropPath[];
+}
+
+/** Per moving-parts layer (its element): the ✕ groups drawn so far, and for which run's kinds (a new run starts afresh). */
+const dropOrders = new WeakMap<Element, { kinds: readonly string[]; order: string[] }>();
 
 /**
- * Draws `parts` into the moving-parts SVG. Dots are one path per kind (dotsByKind), the ✕ of
- * lost messages one path per kind and fading step (dropsByStep), both keyed and never reordered.
+ * `parts` as path data for the layer `owner`: dots one path per kind (dotsByKind), the ✕ of lost
+ * messages one path per kind and fading step (dropsByStep), both keyed and never reordered.
  */
-export function drawMovingParts(svgEl: SVGSVGElement, width: number, height: number, parts: MovingParts): void {
-  const svg = d3.select(svgEl).attr('viewBox', `0 0 ${width} ${height}`);
+export function movingFrame(owner: Element, width: number, height: number, parts: MovingParts): MovingFrame {
   // Progress rings (.cv-progress look): one path, clockwise from 12 o'clock, 3 px wide; to a tenth
   // of a pixel (a full-precision path was twice as long to write and parse, 16 workers a frame).
   const ring = d3.pathRound(1);
@@ -157,26 +166,32 @@ export function drawMovingParts(svgEl: SVGSVGElement, width: number, height: num
     ring.moveTo(a.x + r * Math.cos(start), a.y + r * Math.sin(start));
     ring.arc(a.x, a.y, r, start, start + 2 * Math.PI * Math.min(1, a.frac));
   }
+  let drawn = dropOrders.get(owner);
+  if (drawn?.kinds !== parts.kinds) dropOrders.set(owner, (drawn = { kinds: parts.kinds, order: [] }));
+  return { width, height, ring: ring.toString(), dots: dotsByKind(parts.dots, parts.kinds), drops: dropsByStep(parts.drops, parts.dropR, drawn.order) };
+}
+
+/** Draws a frame into the moving-parts SVG (where no offscreen canvas can: movingCanvas.ts). */
+export function drawMovingSvg(svgEl: SVGSVGElement, frame: MovingFrame): void {
+  const svg = d3.select(svgEl).attr('viewBox', `0 0 ${frame.width} ${frame.height}`);
   svg
     .selectAll<SVGPathElement, string>('path.cv-moving-progress')
-    .data([ring.toString()])
+    .data([frame.ring])
     .join('path')
     .attr('class', 'cv-moving-progress')
     .attr('d', (d) => d);
   svg
     .selectAll<SVGPathElement, KindDots>('path.cv-msg')
-    .data(dotsByKind(parts.dots, parts.kinds), (d) => d.kind)
+    .data(frame.dots, (d) => d.kind)
     .join((enter) => enter.append('path').attr('class', 'cv-msg'))
     .attr('d', (d) => d.d)
     // An empty path keeps the colour it last had: nothing to write while its kind rests.
     .each(function (d) {
       if (d.colour) setAttr(this, 'fill', d.colour);
     });
-  let drawn = dropOrders.get(svgEl);
-  if (drawn?.kinds !== parts.kinds) dropOrders.set(svgEl, (drawn = { kinds: parts.kinds, order: [] }));
   svg
     .selectAll<SVGPathElement, DropPath>('path.cv-drop')
-    .data(dropsByStep(parts.drops, parts.dropR, drawn.order), (d) => d.key)
+    .data(frame.drops, (d) => d.key)
     .join((enter) => enter.append('path').attr('class', 'cv-drop'))
     .attr('d', (d) => d.d)
     // An empty path keeps what it last had, as a dot's path does.
