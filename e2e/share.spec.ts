@@ -85,6 +85,8 @@ test('a run with a user’s cut at 6 s: shared link and exported file reproduce 
     const svg = new TextDecoder().decode(files[n]);
     expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"'), n).toBe(true);
     expect(svg, n).not.toContain('foreignObject');
+    // What only a screen reader reads (the views' keyboard help) is not drawn.
+    expect(svg, n).not.toContain('Keyboard:');
   }
   for (const n of names.filter((x) => x.endsWith('.png'))) {
     expect([...files[n].subarray(0, 8)], n).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);

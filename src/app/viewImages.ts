@@ -52,7 +52,11 @@ function esc(s: string): string {
 function visible(el: Element): boolean {
   const cs = getComputedStyle(el);
   if (cs.display === 'none' || cs.visibility === 'hidden') return false;
+  // Text for screen readers only (.visually-hidden: clipped to nothing in a 1-px box) is not drawn:
+  // the topology's export showed its keyboard help across the top.
+  if (cs.clipPath.startsWith('inset(50%')) return false;
   const r = el.getBoundingClientRect();
+  if (r.width <= 1 && r.height <= 1 && cs.overflow === 'hidden') return false;
   return r.width > 0 && r.height > 0;
 }
 
