@@ -159,7 +159,7 @@ test('a drawn version label may trail a running run by a tenth of a second, and 
   await expect.poll(drawnVsHook, { timeout: 2_000 }).toEqual([]);
 });
 
-test('the drawing worker paints the moving parts as the SVG layer draws them', async ({ browser }) => {
+test('the paint worker paints the moving parts as the SVG layer draws them', async ({ browser }) => {
   // One shared moment (3.17 s: a vote in flight, three lost messages' ✕ fading) in this page, whose
   // layer is a canvas the worker paints, and in one without OffscreenCanvas, which keeps the SVG.
   const url = './?scenario=raft-ps-majority&autoplay=1&speed=max&backend=wasm&at=3170';
@@ -168,14 +168,14 @@ test('the drawing worker paints the moving parts as the SVG layer draws them', a
   const page = await (await browser.newContext(context)).newPage();
   const fallback = await (await browser.newContext(context)).newPage();
   await fallback.addInitScript('delete HTMLCanvasElement.prototype.transferControlToOffscreen');
-  type Layer = Element & { cvMovingFrame?: { dots: Array<{ d: string }>; drops: Array<{ d: string }> } };
+  type Layer = Element & { cvFrame?: { items: Array<{ d: string }> } };
   const stage = async (p: Page, canvas: boolean): Promise<Buffer> => {
     await p.goto(url);
     await expect(p.locator('.cv-timeline svg[role=slider]')).toHaveAttribute('aria-valuenow', '3170', { timeout: 60_000 });
     const drawn = (): Promise<number> =>
       p.locator('.cv-topo-moving').evaluate((el: Layer) => {
-        const f = el.cvMovingFrame;
-        const paths = el instanceof HTMLCanvasElement ? [...(f?.dots ?? []), ...(f?.drops ?? [])].map((k) => k.d) : [...el.querySelectorAll('path')].map((q) => q.getAttribute('d') ?? '');
+        const f = el.cvFrame;
+        const paths = el instanceof HTMLCanvasElement ? (f?.items ?? []).map((k) => k.d) : [...el.querySelectorAll('path')].map((q) => q.getAttribute('d') ?? '');
         return paths.filter((d) => d !== '').length;
       });
     await expect.poll(drawn).toBeGreaterThan(1);
@@ -210,6 +210,52 @@ test('the drawing worker paints the moving parts as the SVG layer draws them', a
   await fallback.context().close();
 });
 
+test('the paint worker paints the time-space diagram\'s messages on the wire', async ({ browser }) => {
+  const page = await (await browser.newContext({ baseURL: test.info().project.use.baseURL, viewport: { width: 1280, height: 720 }, deviceScaleFactor: 2 })).newPage();
+  await page.goto('./?scenario=raft-ps-majority&autoplay=1&speed=0.25&backend=wasm');
+  await expect(page.getByTestId('run-status')).toHaveText('running');
+  const live = page.locator('.cv-timeline canvas.cv-live-layer');
+  // Paused with a message on the wire drawn at least 20 px long (the last frame painted rides on
+  // the canvas; a message just sent is a dot): the run is resumed and paused again until it is.
+  type Layer = HTMLCanvasElement & { cvFrame?: { items: Array<{ name: string; d: string }> } };
+  const longest = (): Promise<number> =>
+    live.evaluate((el: Layer) =>
+      Math.max(
+        0,
+        ...(el.cvFrame?.items ?? [])
+          .filter((i) => i.name === 'cv-live-flying')
+          .flatMap((i) => [...i.d.matchAll(/M(-?[\d.]+),(-?[\d.]+)L(-?[\d.]+),(-?[\d.]+)/g)].map((m) => Math.hypot(Number(m[3]) - Number(m[1]), Number(m[4]) - Number(m[2])))),
+      ),
+    );
+  for (let tries = 0; ; tries++) {
+    await expect.poll(longest, { timeout: 30_000, intervals: [30] }).toBeGreaterThanOrEqual(20);
+    await page.keyboard.press('Space');
+    await expect(page.getByTestId('run-status')).toHaveText('paused');
+    await page.waitForTimeout(500);
+    if ((await longest()) >= 20 || tries === 5) break;
+    await page.keyboard.press('Space');
+  }
+  expect(await longest()).toBeGreaterThanOrEqual(20);
+  const painted = await page.locator('.cv-timeline').screenshot();
+  await live.evaluate((el: HTMLElement) => (el.style.visibility = 'hidden'));
+  await page.waitForTimeout(200);
+  const without = await page.locator('.cv-timeline').screenshot();
+  const differing = await page.evaluate(async ([x, y]) => {
+    const pixels = async (b64: string): Promise<Uint8ClampedArray> => {
+      const bm = await createImageBitmap(new Blob([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))]));
+      const g = new OffscreenCanvas(bm.width, bm.height).getContext('2d')!;
+      g.drawImage(bm, 0, 0);
+      return g.getImageData(0, 0, bm.width, bm.height).data;
+    };
+    const [p, q] = await Promise.all([pixels(x), pixels(y)]);
+    let n = 0;
+    for (let i = 0; i < p.length; i += 4) if (Math.max(Math.abs(p[i] - q[i]), Math.abs(p[i + 1] - q[i + 1]), Math.abs(p[i + 2] - q[i + 2])) >= 32) n++;
+    return n;
+  }, [painted.toString('base64'), without.toString('base64')]);
+  expect(differing, 'the live layer paints the messages on the wire').toBeGreaterThan(10);
+  await page.context().close();
+});
+
 test('messages in flight are drawn on the links they cross: every dot lies between two nodes', async ({ page }) => {
   // Raft heartbeats, appends and their acks: several kinds in flight at once.
   await page.goto('./?scenario=raft-ps-majority&autoplay=1&speed=1&backend=wasm');
@@ -218,10 +264,10 @@ test('messages in flight are drawn on the links they cross: every dot lies betwe
   const seen = await page.waitForFunction(
     () => {
       const num = (s: string): number => Number(s);
-      // The layer is a canvas the drawing worker paints (its last frame rides on the element) or an SVG.
-      const layer = document.querySelector('.cv-topo-moving') as (Element & { cvMovingFrame?: { dots: Array<{ d: string }> } }) | null;
-      const frame = layer?.cvMovingFrame;
-      const ds = layer instanceof HTMLCanvasElement ? (frame?.dots ?? []).map((k) => k.d) : [...(layer?.querySelectorAll('path.cv-msg') ?? [])].map((p) => p.getAttribute('d') ?? '');
+      // The layer is a canvas the paint worker paints (its last frame rides on the element) or an SVG.
+      const layer = document.querySelector('.cv-topo-moving') as (Element & { cvFrame?: { items: Array<{ name: string; d: string }> } }) | null;
+      const frame = layer?.cvFrame;
+      const ds = layer instanceof HTMLCanvasElement ? (frame?.items ?? []).filter((k) => k.name === 'cv-msg').map((k) => k.d) : [...(layer?.querySelectorAll('path.cv-msg') ?? [])].map((p) => p.getAttribute('d') ?? '');
       const starts = ds.flatMap((d) => [...d.matchAll(/M(-?[\d.]+),(-?[\d.]+)/g)].map((m) => [num(m[1]), num(m[2])]));
       if (starts.length < 2) return null;
       const nodes = [...document.querySelectorAll('.cv-topo-front g.cv-node')].flatMap((g) => {

@@ -6,7 +6,7 @@
  * No foreignObject, so the PNG can be drawn through a canvas without tainting it.
  */
 
-import { movingStandIn } from './views/movingCanvas';
+import { offscreenStandIn } from './views/offscreenLayer';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
@@ -109,10 +109,11 @@ export function viewToSvg(view: HTMLElement, name: string): ViewSvg {
     }
     if (el instanceof HTMLCanvasElement) {
       const r = rel(el.getBoundingClientRect());
-      // The topology's moving parts are painted by a worker: their last frame, as SVG.
-      const moving = movingStandIn(el);
-      if (moving !== null) {
-        parts.push(`<svg x="${r.x}" y="${r.y}" width="${r.w}" height="${r.h}" viewBox="0 0 ${r.w} ${r.h}">${moving}</svg>`);
+      // A layer the paint worker paints (the topology's moving parts, the timeline's messages on
+      // the wire): its last frame, as SVG.
+      const painted = offscreenStandIn(el);
+      if (painted !== null) {
+        parts.push(`<svg x="${r.x}" y="${r.y}" width="${r.w}" height="${r.h}" viewBox="0 0 ${r.w} ${r.h}">${painted}</svg>`);
         return;
       }
       parts.push(`<image x="${r.x}" y="${r.y}" width="${r.w}" height="${r.h}" href="${el.toDataURL('image/png')}"/>`);

@@ -10,8 +10,8 @@ import { directedSegment, flightFraction, groupsFromDrop, lerpSeg } from './topo
 import { outOf } from './nodeLabels';
 import { timed, useCssValues, useDraw, useFontSize, useReducedMotion, useSize, useTheme, type FrameSource } from './hooks';
 import { rateLimited, type RateLimited } from './rateLimited';
-import { drawMovingSvg, movingFrame, type DropGlyph, type FlightDot, type ProgressArc } from './topologyMoving';
-import { drawMovingCanvas, holdMovingCanvas, movingOnCanvas } from './movingCanvas';
+import { drawMovingSvg, movingFrame, movingPaintFrame, type DropGlyph, type FlightDot, type ProgressArc } from './topologyMoving';
+import { holdOffscreen, layersOffscreen, paintOffscreen } from './offscreenLayer';
 import { DIR_OFFSET, drawLinks, linksKeyOf } from './topologyLinks';
 import { drawNodeLabels, drawNodes, drawVersionTexts, enterNode, labelledVersions, labelRoom, nodeShapeKey, type NodeDatum } from './topologyNodes';
 import { applyRoving, onRovingKey } from './topologyRoving';
@@ -55,13 +55,13 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
   const { sim, frame, lang, selected } = p;
   const stageRef = useRef<HTMLDivElement>(null);
   const svgRef = useRef<SVGSVGElement>(null);
-  // The moving parts: a canvas the drawing worker paints, or an SVG where none can be handed over.
+  // The moving parts: a canvas the paint worker paints, or an SVG where none can be handed over.
   const movingRef = useRef<SVGSVGElement>(null);
   const movingCanvasRef = useRef<HTMLCanvasElement>(null);
-  const [onCanvas] = useState(movingOnCanvas);
+  const [onCanvas] = useState(layersOffscreen);
   useEffect(() => {
     const canvas = movingCanvasRef.current;
-    return canvas ? holdMovingCanvas(canvas) : undefined;
+    return canvas ? holdOffscreen(canvas) : undefined;
   }, []);
   const frontRef = useRef<SVGSVGElement>(null);
   // The drawing's box: the panel less the hint line above and the legend below (both HTML).
@@ -283,7 +283,7 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
       const movingEl = movingCanvasRef.current ?? movingRef.current;
       if (movingEl) {
         const moving = movingFrame(movingEl, width, height, { dots, kinds: ix.kinds, drops, dropR: DROP_R * (fs / 15), arcs });
-        if (movingEl instanceof HTMLCanvasElement) drawMovingCanvas(movingEl, moving, { fg: css.color || '#1f2328', bg: css['--cv-bg'] || '#ffffff' });
+        if (movingEl instanceof HTMLCanvasElement) paintOffscreen(movingEl, movingPaintFrame(moving, { fg: css.color || '#1f2328', bg: css['--cv-bg'] || '#ffffff' }));
         else drawMovingSvg(movingEl, moving);
       }
 

@@ -9,7 +9,8 @@ import { firstAtOrAfter } from '../../engine/index/series';
 import { noteText } from '../words/noteWords';
 import { fitCanvas, timed, useCssValues, useDraw, useFontSize, useScrollEdges, useSize, useTheme, type FrameSource } from './hooks';
 import { SettledLayer } from './timelineCanvas';
-import { drawUnflushed } from './timelineLive';
+import { drawUnflushed, liveFrameFor } from './timelineLive';
+import { holdOffscreen, layersOffscreen, paintOffscreen } from './offscreenLayer';
 import type { Simulation } from '../../engine/simulation';
 import { indexOf, staticOf } from './runView';
 import { kindName, vs } from './strings';
@@ -41,6 +42,13 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
   const backRef = useRef<SVGSVGElement>(null);
   const settledRef = useRef<HTMLCanvasElement>(null);
   const frontRef = useRef<SVGSVGElement>(null);
+  // Messages on the wire: a canvas the paint worker paints, or the front SVG's live layer where none can be handed over.
+  const liveRef = useRef<HTMLCanvasElement>(null);
+  const [liveOnCanvas] = useState(layersOffscreen);
+  useEffect(() => {
+    const canvas = liveRef.current;
+    return canvas ? holdOffscreen(canvas) : undefined;
+  }, []);
   const veilClipRef = useRef<HTMLDivElement>(null);
   const veilRef = useRef<HTMLDivElement>(null);
   const veilLanesRef = useRef<SVGGElement>(null);
@@ -182,7 +190,9 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
         const sctx = fitCanvas(settledCanvas, width, height);
         if (sctx) settled.current.update(sctx, canvasKey, geo, ix, hidden, wall);
       }
-      drawUnflushed(front.select<SVGGElement>('g.cv-layer-live'), geo, settled.current.unflushed(geo, ix, hidden), tEnd, `live-clip-${uid}`, ix.kinds);
+      const unflushed = settled.current.unflushed(geo, ix, hidden);
+      if (liveRef.current) paintOffscreen(liveRef.current, liveFrameFor(liveRef.current, geo, unflushed, tEnd, ix.kinds));
+      else drawUnflushed(front.select<SVGGElement>('g.cv-layer-live'), geo, unflushed, tEnd, `live-clip-${uid}`, ix.kinds);
 
       // ---- version numbers where there is room (≥ LABEL_GAP_PX apart on a lane), appended -------
       const labelLayer = front.select<SVGGElement>('g.cv-layer-labels');
@@ -271,6 +281,7 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
         </div>
       </div>
       <canvas ref={settledRef} />
+      {liveOnCanvas && <canvas ref={liveRef} className="cv-live-layer" />}
       <svg
         ref={frontRef}
         className="cv-svg"

@@ -3,28 +3,30 @@ import './d3quiet';
 import { colourOf, kindColour, kindDash } from '../palette';
 import { redrawFor } from './drawnFor';
 import { byKind, MARK_R, traceArrows, traceCrosses, type TimelineGeometry, type Unflushed } from './timelineCanvas';
+import type { PaintFrame, PaintItem } from './pathPaint';
 
 type Layer = d3.Selection<SVGGElement, unknown, null, undefined>;
 
 /** The paths each live layer has drawn so far, in the order they first appeared. */
-const kept = new WeakMap<SVGGElement, KindPath[]>();
+const kept = new WeakMap<object, KindPath[]>();
 
-interface KindPath {
+export interface KindPath {
   key: string;
   d: string;
-  cls: string;
+  cls: 'cv-live-flying' | 'cv-live-landed' | 'cv-live-drop' | 'cv-live-mark';
   stroke: string;
   fill: string | null;
   dash: string | null;
 }
 
 /**
- * The time-space diagram's moving part, in SVG: messages on the wire (drawn as far as they have
- * got by `now`), and what landed or was marked since the settled canvas last took it. One path
- * per kind and state, so a busy run is still a handful of elements, each with one attribute
- * rewritten per frame; only where they are gets repainted (a canvas is copied whole).
+ * The time-space diagram's moving part: messages on the wire (drawn as far as they have got by
+ * `now`), and what landed or was marked since the settled canvas last took it. One path per kind
+ * and state, so a busy run is still a handful of paths. Every path the layer `owner` has had stays,
+ * empty when its kind has nothing in the air: paths that came and went would be inserted, removed
+ * and reordered in the DOM several times a second (and paint over each other in another order).
  */
-export function drawUnflushed(layer: Layer, g: TimelineGeometry, u: Unflushed, now: number, clipId: string, kinds: readonly string[]): void {
+export function livePaths(owner: object, g: TimelineGeometry, u: Unflushed, now: number, kinds: readonly string[]): KindPath[] {
   const dash = (kind: string): string | null => kindDash(kinds, kind).join(' ') || null;
   const paths: KindPath[] = [];
   for (const [kind, list] of byKind(u.flying)) {
@@ -59,13 +61,31 @@ export function drawUnflushed(layer: Layer, g: TimelineGeometry, u: Unflushed, n
     // The colours are in the key (they are set once per path, and the theme can change them).
     paths.push({ key: `m:${node}:${fill}:${g.bg}`, d: p.toString(), cls: 'cv-live-mark', stroke: g.bg, fill, dash: null });
   }
-  // Every path this layer has had stays, empty when its kind has nothing in the air: paths that
-  // came and went would be inserted, removed and reordered in the DOM several times a second.
-  const had = kept.get(layer.node()!) ?? [];
-  kept.set(layer.node()!, had);
+  const had = kept.get(owner) ?? [];
+  kept.set(owner, had);
   const current = new Map(paths.map((p) => [p.key, p]));
   for (const p of paths) if (!had.some((h) => h.key === p.key)) had.push({ ...p, d: '' });
-  const stable = had.map((h) => current.get(h.key) ?? { ...h, d: '' });
+  return had.map((h) => current.get(h.key) ?? { ...h, d: '' });
+}
+
+/** The live paths of the layer `owner` as styled paths for the paint worker (offscreenLayer.ts). */
+export function liveFrameFor(owner: object, g: TimelineGeometry, u: Unflushed, now: number, kinds: readonly string[]): PaintFrame {
+  return livePaintFrame(livePaths(owner, g, u, now, kinds), g);
+}
+
+/** The live paths as styled paths, with timeline.css's look, clipped to the plot as the SVG layer is. */
+export function livePaintFrame(paths: readonly KindPath[], g: TimelineGeometry): PaintFrame {
+  const items: PaintItem[] = paths.map((p) =>
+    p.cls === 'cv-live-mark'
+      ? { name: p.cls, d: p.d, fill: p.fill ?? undefined, stroke: p.stroke, width: 1 }
+      : { name: p.cls, d: p.d, stroke: p.stroke, width: p.cls === 'cv-live-drop' ? 1.6 : 1, strokeOpacity: p.cls === 'cv-live-drop' ? 0.9 : 0.6, dash: p.dash ? p.dash.split(' ').map(Number) : undefined },
+  );
+  return { width: g.width, height: g.height, clip: { x: g.left, y: 0, width: Math.max(0, g.right - g.left), height: g.height }, items };
+}
+
+/** Draws the live paths into the SVG layer (where no offscreen canvas can: offscreenLayer.ts). */
+export function drawUnflushed(layer: Layer, g: TimelineGeometry, u: Unflushed, now: number, clipId: string, kinds: readonly string[]): void {
+  const stable = livePaths(layer.node()!, g, u, now, kinds);
   // Arrows from before the window are cut at the plot's left edge, as on the canvas.
   const clip = `${g.left},${g.right},${g.height}`;
   if (redrawFor(layer.node(), clip)) {

@@ -1,12 +1,13 @@
 import * as d3 from 'd3';
 import { drawSymbolAt } from '../palette';
 import { setAttr } from './d3quiet';
+import type { PaintFrame, PaintItem } from './pathPaint';
 
 /**
  * The topology's moving parts — messages in flight, the ✕ of a dropped message, the progress ring
  * of a computing worker — change on every frame: they live in a layer of their own between the
- * links and the nodes, drawn from one frame of path data (movingFrame) on a canvas the drawing
- * worker paints (movingCanvas.ts), or in an SVG where no canvas can be handed over. The links and
+ * links and the nodes, drawn from one frame of path data (movingFrame) on a canvas the paint
+ * worker paints (offscreenLayer.ts), or in an SVG where no canvas can be handed over. The links and
  * nodes are touched only when a node, a link or the partition changes.
  */
 
@@ -171,7 +172,7 @@ export function movingFrame(owner: Element, width: number, height: number, parts
   return { width, height, ring: ring.toString(), dots: dotsByKind(parts.dots, parts.kinds), drops: dropsByStep(parts.drops, parts.dropR, drawn.order) };
 }
 
-/** Draws a frame into the moving-parts SVG (where no offscreen canvas can: movingCanvas.ts). */
+/** Draws a frame into the moving-parts SVG (where no offscreen canvas can: offscreenLayer.ts). */
 export function drawMovingSvg(svgEl: SVGSVGElement, frame: MovingFrame): void {
   const svg = d3.select(svgEl).attr('viewBox', `0 0 ${frame.width} ${frame.height}`);
   svg
@@ -202,4 +203,22 @@ export function drawMovingSvg(svgEl: SVGSVGElement, frame: MovingFrame): void {
       setAttr(this, 'fill-opacity', d.opacity);
       setAttr(this, 'stroke-opacity', d.opacity);
     });
+}
+
+/**
+ * A frame as styled paths for the paint worker, with the look topology.css and layers.css give
+ * the SVG layer: rings stroked in the text colour at 0.55, 3 px; dots filled in their kind's colour
+ * under a 1.5-px outline in the panel's colour; each ✕ its 3-px round-joined outline under its
+ * fill, both at its fading step's opacity.
+ */
+export function movingPaintFrame(frame: MovingFrame, colours: { fg: string; bg: string }): PaintFrame {
+  const items: PaintItem[] = [];
+  if (frame.ring) items.push({ name: 'cv-moving-progress', d: frame.ring, stroke: colours.fg, width: 3, strokeOpacity: 0.55 });
+  for (const k of frame.dots) if (k.d) items.push({ name: 'cv-msg', d: k.d, fill: k.colour, stroke: colours.bg, width: 1.5 });
+  for (const x of frame.drops) {
+    if (!x.d) continue;
+    const a = Number(x.opacity);
+    items.push({ name: 'cv-drop', d: x.d, fill: x.colour, fillOpacity: a, stroke: colours.bg, strokeOpacity: a, width: 3, join: 'round', strokeFirst: true });
+  }
+  return { width: frame.width, height: frame.height, items };
 }

@@ -1,15 +1,15 @@
 /// <reference lib="webworker" />
-import { paintMovingFrame } from '../app/views/movingPaint';
-import type { MovingRequest } from '../app/views/movingCanvas';
+import { paintFrame } from '../app/views/pathPaint';
+import type { PaintRequest } from '../app/views/offscreenLayer';
 
 /**
- * The drawing worker: paints the topology's moving parts on offscreen canvases, so a frame's
- * messages in flight reach the compositor without the page's style, layout and paint — which an
- * SVG or canvas changed on the main thread sixty times a second cost every frame.
+ * The paint worker: paints views' every-frame layers (the topology's moving parts, the timeline's
+ * messages on the wire) on offscreen canvases, which reach the compositor without the page's
+ * style, layout and paint.
  */
 const canvases = new Map<number, { canvas: OffscreenCanvas; ctx: OffscreenCanvasRenderingContext2D }>();
 const scope = self as unknown as DedicatedWorkerGlobalScope;
-scope.onmessage = (e: MessageEvent<MovingRequest>) => {
+scope.onmessage = (e: MessageEvent<PaintRequest>) => {
   const m = e.data;
   if (m.op === 'add') {
     const ctx = m.canvas.getContext('2d');
@@ -24,6 +24,6 @@ scope.onmessage = (e: MessageEvent<MovingRequest>) => {
       c.canvas.width = w;
       c.canvas.height = h;
     }
-    paintMovingFrame(c.ctx, m.frame, m.dpr, m.colours, (d) => new Path2D(d));
+    paintFrame(c.ctx, m.frame, m.dpr, (d) => new Path2D(d));
   }
 };

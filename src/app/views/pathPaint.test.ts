@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { symbolsFill } from 'd3';
-import { movingFrameSvg, paintMovingFrame, type PaintContext } from './movingPaint';
-import { dotsByKind, dropsByStep, movingFrame, type DropGlyph, type FlightDot, type MovingFrame, type MovingParts } from './topologyMoving';
+import { frameSvg, paintFrame, type PaintContext, type PaintFrame } from './pathPaint';
+import { dotsByKind, dropsByStep, movingFrame, movingPaintFrame, type DropGlyph, type FlightDot, type MovingFrame, type MovingParts } from './topologyMoving';
+import { livePaintFrame, type KindPath } from './timelineLive';
+import type { TimelineGeometry } from './timelineCanvas';
 
 /** A 2D context that records what each fill and stroke would paint, with the state it had then. */
 function recorder(): { ops: string[]; ctx: PaintContext<string> } {
   const ops: string[] = [];
+  let dash: number[] = [];
   const ctx = {
     globalAlpha: 1,
     fillStyle: '' as unknown,
@@ -13,18 +16,24 @@ function recorder(): { ops: string[]; ctx: PaintContext<string> } {
     lineWidth: 1,
     lineJoin: 'miter' as CanvasLineJoin,
     setTransform: (...m: number[]) => void ops.push(`transform ${m.join(',')}`),
+    setLineDash: (d: number[]) => void (dash = d),
     clearRect: (...r: number[]) => void ops.push(`clear ${r.join(',')}`),
+    save: () => void ops.push('save'),
+    restore: () => void ops.push('restore'),
+    beginPath: () => undefined,
+    rect: (...r: number[]) => void ops.push(`rect ${r.join(',')}`),
+    clip: () => void ops.push('clip'),
     fill(d: string) {
       ops.push(`fill ${d} ${String(this.fillStyle)} α${this.globalAlpha}`);
     },
     stroke(d: string) {
-      ops.push(`stroke ${d} ${String(this.strokeStyle)} w${this.lineWidth} ${this.lineJoin} α${this.globalAlpha}`);
+      ops.push(`stroke ${d} ${String(this.strokeStyle)} w${this.lineWidth} ${this.lineJoin} α${this.globalAlpha}${dash.length ? ` dash ${dash.join(',')}` : ''}`);
     },
   };
   return { ops, ctx };
 }
 
-const frame: MovingFrame = {
+const moving: MovingFrame = {
   width: 200,
   height: 100,
   ring: 'M1,2A3,3,0,0,1,4,5',
@@ -41,14 +50,15 @@ const frame: MovingFrame = {
 };
 const colours = { fg: 'rgb(31, 35, 40)', bg: '#fff' };
 
-describe('the moving parts on a canvas', () => {
-  it('paints rings, then dots (fill under a 1.5-px outline), then each ✕ (outline under fill) at its opacity, as the SVG layer', () => {
+describe('styled paths on a canvas', () => {
+  it('paints the topology\'s moving parts as its SVG layer draws them: rings, dots (fill under outline), each ✕ (outline under fill) at its opacity', () => {
     const { ops, ctx } = recorder();
-    paintMovingFrame(ctx, frame, 2, colours, (d) => d);
+    paintFrame(ctx, movingPaintFrame(moving, colours), 2, (d) => d);
     expect(ops).toEqual([
       'transform 1,0,0,1,0,0',
       'clear 0,0,400,200',
       'transform 2,0,0,2,0,0',
+      'save',
       'stroke M1,2A3,3,0,0,1,4,5 rgb(31, 35, 40) w3 miter α0.55',
       'fill M10,10Z #a0a α1',
       'stroke M10,10Z #fff w1.5 miter α1',
@@ -58,29 +68,58 @@ describe('the moving parts on a canvas', () => {
       'fill M30,30Z #a0a α1',
       'stroke M40,40Z #fff w3 round α0.3',
       'fill M40,40Z #0a0 α0.3',
+      'restore',
     ]);
     // The next frame starts from an opaque context.
     expect(ctx.globalAlpha).toBe(1);
   });
 
-  it('clears and paints nothing else for a frame with nothing moving', () => {
+  it('paints the timeline\'s live paths clipped to the plot: arrows at 0.6 with their kind\'s dash, crosses at 0.9, marks filled', () => {
+    const g = { width: 300, height: 120, left: 40, right: 286 } as TimelineGeometry;
+    const paths: KindPath[] = [
+      { key: 'f:append', d: 'M50,10L60,20', cls: 'cv-live-flying', stroke: '#7d3c98', fill: null, dash: '4 2' },
+      { key: 'l:vote', d: '', cls: 'cv-live-landed', stroke: '#c90', fill: null, dash: null },
+      { key: 'x:append', d: 'M70,10L74,14', cls: 'cv-live-drop', stroke: '#7d3c98', fill: null, dash: null },
+      { key: 'm:w0', d: 'M80,30Z', cls: 'cv-live-mark', stroke: '#fff', fill: '#e69f00', dash: null },
+    ];
     const { ops, ctx } = recorder();
-    paintMovingFrame(ctx, { width: 10, height: 10, ring: '', dots: [{ kind: 'ack', colour: '', d: '' }], drops: [] }, 1, colours, (d) => d);
-    expect(ops.filter((o) => !o.startsWith('transform'))).toEqual(['clear 0,0,10,10']);
+    paintFrame(ctx, livePaintFrame(paths, g), 1, (d) => d);
+    expect(ops).toEqual([
+      'transform 1,0,0,1,0,0',
+      'clear 0,0,300,120',
+      'transform 1,0,0,1,0,0',
+      'save',
+      'rect 40,0,246,120',
+      'clip',
+      'stroke M50,10L60,20 #7d3c98 w1 miter α0.6 dash 4,2',
+      'stroke M70,10L74,14 #7d3c98 w1.6 miter α0.9',
+      'fill M80,30Z #e69f00 α1',
+      'stroke M80,30Z #fff w1 miter α1',
+      'restore',
+    ]);
   });
 
-  it('writes the same frame as SVG for the export: every path drawn, with the styles the canvas paints', () => {
-    const svg = movingFrameSvg(frame, { fg: 'rgb(31, 35, 40)', bg: 'a"b' });
+  it('clears and paints nothing else for a frame with nothing moving', () => {
+    const { ops, ctx } = recorder();
+    paintFrame(ctx, movingPaintFrame({ width: 10, height: 10, ring: '', dots: [{ kind: 'ack', colour: '', d: '' }], drops: [] }, colours), 1, (d) => d);
+    expect(ops.filter((o) => !o.startsWith('transform'))).toEqual(['clear 0,0,10,10', 'save', 'restore']);
+  });
+
+  it('writes the same frame as SVG for the export: every path painted, with the styles the canvas paints', () => {
+    const svg = frameSvg(movingPaintFrame(moving, { fg: 'rgb(31, 35, 40)', bg: 'a"b' }), 'c1');
     const paths = [...svg.matchAll(/<path d="([^"]*)"/g)].map((m) => m[1]);
     expect(paths).toEqual(['M1,2A3,3,0,0,1,4,5', 'M10,10Z', 'M20,20Z', 'M30,30Z', 'M40,40Z']);
-    expect(svg).toContain('stroke="rgb(31, 35, 40)" stroke-width="3" opacity="0.55"');
+    expect(svg).toContain('fill="none" stroke="rgb(31, 35, 40)" stroke-width="3" stroke-opacity="0.55"');
     expect(svg).toContain('fill="#0a0" stroke="a&quot;b" stroke-width="1.5"');
-    expect(svg).toContain('paint-order="stroke" fill-opacity="0.3" stroke-opacity="0.3"');
-    expect(movingFrameSvg({ width: 1, height: 1, ring: '', dots: [], drops: [] }, colours)).toBe('');
+    expect(svg).toContain('fill="#0a0" fill-opacity="0.3" stroke="a&quot;b" stroke-width="3" stroke-opacity="0.3" stroke-linejoin="round" paint-order="stroke"');
+    expect(svg).not.toContain('clip');
+    const clipped: PaintFrame = { width: 9, height: 9, clip: { x: 1, y: 2, width: 3, height: 4 }, items: [{ name: 'a', d: 'M0,0L1,1', stroke: '#000', dash: [4, 2] }] };
+    expect(frameSvg(clipped, 'k')).toBe('<clipPath id="k"><rect x="1" y="2" width="3" height="4"/></clipPath><g clip-path="url(#k)"><path d="M0,0L1,1" fill="none" stroke="#000" stroke-width="1" stroke-dasharray="4 2"/></g>');
+    expect(frameSvg({ width: 1, height: 1, items: [] }, 'k')).toBe('');
   });
 });
 
-describe('a frame of moving parts', () => {
+describe('a frame of the topology\'s moving parts', () => {
   const dot = (kind: string, x: number): FlightDot => ({ x, y: 10, kind, colour: `c-${kind}`, symbol: symbolsFill[0], area: 40 });
   const drop = (kind: string, x: number, opacity: number): DropGlyph => ({ kind, x, y: 5, colour: `c-${kind}`, opacity });
   const parts = (kinds: readonly string[], drops: DropGlyph[]): MovingParts => ({ dots: [dot('vote', 5)], kinds, drops, dropR: 4, arcs: [] });
