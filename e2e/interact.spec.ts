@@ -159,6 +159,25 @@ test('a drawn version label may trail a running run by a tenth of a second, and 
   await expect.poll(drawnVsHook, { timeout: 2_000 }).toEqual([]);
 });
 
+/** Pixels of two same-sized screenshots whose colours differ by `least` or more in some channel, counted in `page`. */
+function differingPixels(page: Page, a: Buffer, b: Buffer, least: number): Promise<number> {
+  return page.evaluate(
+    async ([x, y, min]) => {
+      const pixels = async (b64: string): Promise<Uint8ClampedArray> => {
+        const bm = await createImageBitmap(new Blob([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))]));
+        const g = new OffscreenCanvas(bm.width, bm.height).getContext('2d')!;
+        g.drawImage(bm, 0, 0);
+        return g.getImageData(0, 0, bm.width, bm.height).data;
+      };
+      const [p, q] = await Promise.all([pixels(x), pixels(y)]);
+      let n = 0;
+      for (let i = 0; i < p.length; i += 4) if (Math.max(Math.abs(p[i] - q[i]), Math.abs(p[i + 1] - q[i + 1]), Math.abs(p[i + 2] - q[i + 2])) >= min) n++;
+      return n;
+    },
+    [a.toString('base64'), b.toString('base64'), least] as const,
+  );
+}
+
 test('the paint worker paints the moving parts as the SVG layer draws them', async ({ browser }) => {
   // One shared moment (3.17 s: a vote in flight, three lost messages' ✕ fading) in this page, whose
   // layer is a canvas the worker paints, and in one without OffscreenCanvas, which keeps the SVG.
@@ -190,20 +209,8 @@ test('the paint worker paints the moving parts as the SVG layer draws them', asy
   await page.locator('.cv-topo-moving').evaluate((el: HTMLElement) => (el.style.visibility = 'hidden'));
   await page.waitForTimeout(200);
   const without = await page.locator('.cv-topo-stage').screenshot();
-  /** Pixels whose colour differs by half the range or more in some channel (anti-aliasing differs by less). */
-  const differing = (a: Buffer, b: Buffer): Promise<number> =>
-    page.evaluate(async ([x, y]) => {
-      const pixels = async (b64: string): Promise<Uint8ClampedArray> => {
-        const bm = await createImageBitmap(new Blob([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))]));
-        const g = new OffscreenCanvas(bm.width, bm.height).getContext('2d')!;
-        g.drawImage(bm, 0, 0);
-        return g.getImageData(0, 0, bm.width, bm.height).data;
-      };
-      const [p, q] = await Promise.all([pixels(x), pixels(y)]);
-      let n = 0;
-      for (let i = 0; i < p.length; i += 4) if (Math.max(Math.abs(p[i] - q[i]), Math.abs(p[i + 1] - q[i + 1]), Math.abs(p[i + 2] - q[i + 2])) >= 128) n++;
-      return n;
-    }, [a.toString('base64'), b.toString('base64')]);
+  // Half the range or more in some channel: anti-aliasing differs by less.
+  const differing = (a: Buffer, b: Buffer): Promise<number> => differingPixels(page, a, b, 128);
   expect(await differing(painted, without), 'the layer paints something').toBeGreaterThan(40);
   expect(await differing(painted, svg), 'canvas and SVG differ beyond anti-aliasing').toBeLessThan(8);
   await page.context().close();
@@ -240,18 +247,8 @@ test('the paint worker paints the time-space diagram\'s messages on the wire', a
   await live.evaluate((el: HTMLElement) => (el.style.visibility = 'hidden'));
   await page.waitForTimeout(200);
   const without = await page.locator('.cv-timeline').screenshot();
-  const differing = await page.evaluate(async ([x, y]) => {
-    const pixels = async (b64: string): Promise<Uint8ClampedArray> => {
-      const bm = await createImageBitmap(new Blob([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))]));
-      const g = new OffscreenCanvas(bm.width, bm.height).getContext('2d')!;
-      g.drawImage(bm, 0, 0);
-      return g.getImageData(0, 0, bm.width, bm.height).data;
-    };
-    const [p, q] = await Promise.all([pixels(x), pixels(y)]);
-    let n = 0;
-    for (let i = 0; i < p.length; i += 4) if (Math.max(Math.abs(p[i] - q[i]), Math.abs(p[i + 1] - q[i + 1]), Math.abs(p[i + 2] - q[i + 2])) >= 32) n++;
-    return n;
-  }, [painted.toString('base64'), without.toString('base64')]);
+  // A one-pixel line at 0.6 opacity: a quarter of the range is plenty.
+  const differing = await differingPixels(page, painted, without, 32);
   expect(differing, 'the live layer paints the messages on the wire').toBeGreaterThan(10);
   await page.context().close();
 });
