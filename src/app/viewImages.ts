@@ -6,7 +6,8 @@
  * No foreignObject, so the PNG can be drawn through a canvas without tainting it.
  */
 
-import { offscreenStandIn } from './views/offscreenLayer';
+import { offscreenFrame } from './views/offscreenLayer';
+import { frameSvg } from './views/pathPaint';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
@@ -111,9 +112,9 @@ export function viewToSvg(view: HTMLElement, name: string): ViewSvg {
       const r = rel(el.getBoundingClientRect());
       // A layer the paint worker paints (the topology's moving parts, the timeline's messages on
       // the wire): its last frame, as SVG.
-      const painted = offscreenStandIn(el);
+      const painted = offscreenFrame(el);
       if (painted !== null) {
-        parts.push(`<svg x="${r.x}" y="${r.y}" width="${r.w}" height="${r.h}" viewBox="0 0 ${r.w} ${r.h}">${painted}</svg>`);
+        parts.push(`<svg x="${r.x}" y="${r.y}" width="${r.w}" height="${r.h}" viewBox="0 0 ${r.w} ${r.h}">${frameSvg(painted.frame, `offscreen-clip-${painted.id}`)}</svg>`);
         return;
       }
       parts.push(`<image x="${r.x}" y="${r.y}" width="${r.w}" height="${r.h}" href="${el.toDataURL('image/png')}"/>`);

@@ -1,4 +1,4 @@
-import { frameSvg, type PaintFrame } from './pathPaint';
+import type { PaintFrame } from './pathPaint';
 
 /**
  * A view's every-frame layer on a canvas handed to the paint worker (workers/paintWorker.ts): the
@@ -94,8 +94,8 @@ export function holdOffscreen(canvas: HTMLCanvasElement): () => void {
   };
 }
 
-/** The last frame painted on `canvas` as SVG markup, or null for a canvas that is not such a layer. */
-export function offscreenStandIn(canvas: HTMLCanvasElement): string | null {
+/** The last frame painted on `canvas` and the layer's number, or null for a canvas that is not such a layer (the run export draws it as SVG). */
+export function offscreenFrame(canvas: HTMLCanvasElement): { id: number; frame: PaintFrame } | null {
   const layer = layers.get(canvas);
-  return layer?.last ? frameSvg(layer.last, `offscreen-clip-${layer.id}`) : null;
+  return layer?.last ? { id: layer.id, frame: layer.last } : null;
 }
