@@ -13,7 +13,7 @@ import { rateLimited, type RateLimited } from './rateLimited';
 import { drawMovingSvg, movingFrame, movingPaintFrame, type DropGlyph, type FlightDot, type ProgressArc } from './topologyMoving';
 import { holdOffscreen, layersOffscreen, paintOffscreen } from './offscreenLayer';
 import { DIR_OFFSET, drawLinks, linksKeyOf } from './topologyLinks';
-import { drawNodeLabels, drawNodes, drawVersionTexts, enterNode, labelledVersions, labelRoom, nodeShapeKey, type NodeDatum } from './topologyNodes';
+import { drawNodeLabels, drawNodes, drawNodeWords, enterNode, labelledVersions, labelRoom, nodeShapeKey, type NodeDatum } from './topologyNodes';
 import { applyRoving, onRovingKey } from './topologyRoving';
 import type { Simulation } from '../../engine/simulation';
 import { dropsNear, messageById } from './drops';
@@ -43,8 +43,8 @@ const DROP_R = 6.4;
 const DRAG_MIN_PX = 40;
 const SPRING_MS = 350;
 /**
- * While the run advances, the drawn version labels change at most this often (ms); the hooks,
- * the spoken label and the tooltip follow every frame. Each label rewritten costs a text layout
+ * While the run advances, the drawn version labels, the spoken labels and the tooltips change at
+ * most this often (ms); the `data-version` hooks follow every frame. Each label rewritten costs a text layout
  * and a paint of the nodes' SVG: on a 16-worker run, about five labels a frame took 4 % of the
  * main thread, and a number that changes sixty times a second cannot be read anyway (the panels
  * follow ten times a second for the same reason, store.panelFrame).
@@ -374,11 +374,11 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
         return whole;
       });
       drawNodes(drawn, { lay, lang, selected, idChars, words: ctx, posOf, hidden });
-      // Each element still holds its datum from the join above. Their version labels wait (rateLimited).
+      // Each element still holds its datum from the join above. Their words wait (rateLimited).
       if (relabelled.length > 0) drawNodeLabels(d3.selectAll<SVGGElement, NodeDatum>(relabelled), { lay, lang, words: ctx, hidden }, false);
       const advancing = sim.now() !== drawnSimNow.current;
       drawnSimNow.current = sim.now();
-      versionTexts.current?.offer(advancing, relabelled.length > 0, () => drawVersionTexts(nodeSel, { lay, hidden }));
+      versionTexts.current?.offer(advancing, relabelled.length > 0, () => drawNodeWords(nodeSel, { lay, lang, words: ctx, hidden }));
 
       // New nodes or links came in with tabindex -1: one of them holds the drawing's tab stop
       // (a changed selection redraws everything; a focus moves the stop itself, in onFocus).

@@ -149,16 +149,24 @@ export interface NodesFrame {
 
 /**
  * What of a node's drawing changes with its version and facts alone (a pull, a heartbeat): the
- * version label, the `data-version` hook, the spoken label and the tooltip. A frame where nothing
- * else about a node changed writes only these (drawNodeLabels) — on a 16-worker run some node's
- * version changes on almost every frame, and the full drawing read back some forty attributes.
- * Everything else the glyph shows is in the caller's shape key (nodeShapeKey). `text: false`
- * leaves the drawn version label for later (drawVersionTexts); the hooks are written now.
+ * `data-version` hook, the version label, the spoken label and the tooltip. A frame where nothing
+ * else about a node changed writes only these — on a 16-worker run some node's version changes on
+ * almost every frame, and the full drawing read back some forty attributes. Everything else the
+ * glyph shows is in the caller's shape key (nodeShapeKey). `words: false` writes the hook alone and
+ * leaves the words for later (drawNodeWords, at most every 100 ms while the run goes: the servers'
+ * labels and tooltips were rewritten some 400 times a second on ×16, and a number that changes
+ * five times a second cannot be read or listened to anyway).
  */
-export function drawNodeLabels(sel: NodeSel, f: Pick<NodesFrame, 'lay' | 'lang' | 'words' | 'hidden'>, text = true): void {
+export function drawNodeLabels(sel: NodeSel, f: Pick<NodesFrame, 'lay' | 'lang' | 'words' | 'hidden'>, words = true): void {
+  sel.attr('data-version', (d) => String(d.version));
+  if (words) drawNodeWords(sel, f);
+}
+
+/** A node's drawn version label, spoken label and tooltip (each written only where it changed). */
+export function drawNodeWords(sel: NodeSel, f: Pick<NodesFrame, 'lay' | 'lang' | 'words' | 'hidden'>): void {
   const { lay, lang, words: ctx } = f;
-  sel.attr('data-version', (d) => String(d.version)).attr('aria-label', (d) => nodeLabel(d, lang, !lay.dense));
-  if (text) drawVersionTexts(sel, f);
+  sel.attr('aria-label', (d) => nodeLabel(d, lang, !lay.dense));
+  drawVersionTexts(sel, f);
   sel.select('title').text((d) => {
     const lines = [`${d.id} · v${d.version}`];
     if (d.node.failed !== undefined) lines.push(`${vs(lang, 'failed')}: ${d.node.failed}`);
