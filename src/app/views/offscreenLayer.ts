@@ -1,4 +1,4 @@
-import type { PaintFrame } from './pathPaint';
+import { samePaint, type PaintFrame } from './pathPaint';
 
 /**
  * A view's every-frame layer on a canvas handed to the paint worker (workers/paintWorker.ts): the
@@ -32,10 +32,8 @@ let nextId = 1;
 
 interface Layer {
   id: number;
-  /** What was last posted, to post nothing when a frame paints the same. */
-  sent: string;
-  /** The last frame: the export's stand-in, and what tests read. */
-  last: PaintFrame | null;
+  /** The frame last posted (at `dpr`): a frame that paints the same is not posted again; the export draws it. */
+  sent: { frame: PaintFrame; dpr: number } | null;
   /** A release waiting for the end of the task (a remount in the same task keeps the layer). */
   dropping: ReturnType<typeof setTimeout> | null;
 }
@@ -50,29 +48,22 @@ function layerOf(canvas: HTMLCanvasElement): Layer | null {
     if (transferred.has(canvas)) return null;
     transferred.add(canvas);
     const off = canvas.transferControlToOffscreen();
-    layer = { id: nextId++, sent: '', last: null, dropping: null };
+    layer = { id: nextId++, sent: null, dropping: null };
     layers.set(canvas, layer);
     paintWorker().postMessage({ op: 'add', id: layer.id, canvas: off } satisfies PaintRequest, [off]);
   }
   return layer;
 }
 
-/** A layer's canvas carries its last frame, for tests to read (it has no elements). */
-export type OffscreenLayerElement = HTMLCanvasElement & { cvFrame?: PaintFrame };
-
 /** Paints `frame` on `canvas` (handed to the worker on its first frame). */
 export function paintOffscreen(canvas: HTMLCanvasElement, frame: PaintFrame): void {
   const layer = layerOf(canvas);
   if (!layer) return;
   const dpr = window.devicePixelRatio || 1;
-  const c = frame.clip;
-  const key = `${frame.width}|${frame.height}|${dpr}|${c ? `${c.x},${c.y},${c.width},${c.height}` : ''}|${frame.items
-    .map((it) => `${it.d}${it.fill}${it.stroke}${it.width}${it.fillOpacity}${it.strokeOpacity}${it.dash?.join(',')}${it.join}${it.strokeFirst}`)
-    .join('|')}`;
-  layer.last = frame;
-  (canvas as OffscreenLayerElement).cvFrame = frame;
-  if (key === layer.sent) return;
-  layer.sent = key;
+  if (layer.sent && layer.sent.dpr === dpr && samePaint(layer.sent.frame, frame)) return;
+  layer.sent = { frame, dpr };
+  // The canvas has no elements to read: tests read its last frame here.
+  (canvas as HTMLCanvasElement & { cvFrame?: PaintFrame }).cvFrame = frame;
   paintWorker().postMessage({ op: 'draw', id: layer.id, frame, dpr } satisfies PaintRequest);
 }
 
@@ -97,5 +88,5 @@ export function holdOffscreen(canvas: HTMLCanvasElement): () => void {
 /** The last frame painted on `canvas` and the layer's number, or null for a canvas that is not such a layer (the run export draws it as SVG). */
 export function offscreenFrame(canvas: HTMLCanvasElement): { id: number; frame: PaintFrame } | null {
   const layer = layers.get(canvas);
-  return layer?.last ? { id: layer.id, frame: layer.last } : null;
+  return layer?.sent ? { id: layer.id, frame: layer.sent.frame } : null;
 }

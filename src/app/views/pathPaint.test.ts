@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { symbolsFill } from 'd3';
-import { frameSvg, paintFrame, type PaintContext, type PaintFrame } from './pathPaint';
+import { frameSvg, paintFrame, samePaint, type PaintContext, type PaintFrame } from './pathPaint';
 import { dotsByKind, dropsByStep, movingFrame, movingPaintFrame, type DropGlyph, type FlightDot, type MovingFrame, type MovingParts } from './topologyMoving';
 import { livePaintFrame, type KindPath } from './timelineLive';
 import type { TimelineGeometry } from './timelineCanvas';
@@ -103,6 +103,34 @@ describe('styled paths on a canvas', () => {
     const { ops, ctx } = recorder();
     paintFrame(ctx, movingPaintFrame({ width: 10, height: 10, ring: '', dots: [{ kind: 'ack', colour: '', d: '' }], drops: [] }, colours), 1, (d) => d);
     expect(ops.filter((o) => !o.startsWith('transform'))).toEqual(['clear 0,0,10,10', 'save', 'restore']);
+  });
+
+  it('tells a frame that paints the same from one that differs in any field', () => {
+    const base: PaintFrame = { width: 9, height: 9, clip: { x: 1, y: 2, width: 3, height: 4 }, items: [{ name: 'a', d: 'M0,0L1,1', stroke: '#000', dash: [4, 2], width: 1.5 }] };
+    const copy = (): PaintFrame => structuredClone(base);
+    expect(samePaint(base, copy())).toBe(true);
+    // The name is for tests: it paints nothing.
+    expect(samePaint(base, { ...copy(), items: [{ ...base.items[0], name: 'b' }] })).toBe(true);
+    const changed: Array<(f: PaintFrame) => void> = [
+      (f) => (f.width = 10),
+      (f) => (f.clip!.y = 3),
+      (f) => (f.clip = undefined),
+      (f) => (f.items[0].d = 'M0,0L1,2'),
+      (f) => (f.items[0].stroke = '#111'),
+      (f) => (f.items[0].fill = '#111'),
+      (f) => (f.items[0].width = 1),
+      (f) => (f.items[0].strokeOpacity = 0.5),
+      (f) => (f.items[0].fillOpacity = 0.5),
+      (f) => (f.items[0].dash = [4]),
+      (f) => (f.items[0].join = 'round'),
+      (f) => (f.items[0].strokeFirst = true),
+      (f) => f.items.push({ name: 'c', d: '' }),
+    ];
+    for (const change of changed) {
+      const f = copy();
+      change(f);
+      expect(samePaint(base, f), String(change)).toBe(false);
+    }
   });
 
   it('writes the same frame as SVG for the export: every path painted, with the styles the canvas paints', () => {

@@ -49,6 +49,30 @@ export interface PaintContext<P> {
   stroke(path: P): void;
 }
 
+/** Whether two frames paint the same (compared field by field: no key string built per frame). */
+export function samePaint(a: PaintFrame, b: PaintFrame): boolean {
+  if (a.width !== b.width || a.height !== b.height || a.items.length !== b.items.length) return false;
+  const ca = a.clip;
+  const cb = b.clip;
+  if (ca !== cb && (!ca || !cb || ca.x !== cb.x || ca.y !== cb.y || ca.width !== cb.width || ca.height !== cb.height)) return false;
+  return a.items.every((x, i) => {
+    const y = b.items[i];
+    return (
+      x.d === y.d &&
+      x.fill === y.fill &&
+      x.stroke === y.stroke &&
+      x.width === y.width &&
+      x.fillOpacity === y.fillOpacity &&
+      x.strokeOpacity === y.strokeOpacity &&
+      x.join === y.join &&
+      x.strokeFirst === y.strokeFirst &&
+      sameDash(x.dash, y.dash)
+    );
+  });
+}
+
+const sameDash = (a: readonly number[] = [], b: readonly number[] = []): boolean => a.length === b.length && a.every((v, i) => v === b[i]);
+
 /** Paints `frame` over a cleared canvas at `dpr` device pixels per CSS pixel; `path` makes a path from SVG path data (Path2D). */
 export function paintFrame<P>(ctx: PaintContext<P>, frame: PaintFrame, dpr: number, path: (d: string) => P): void {
   ctx.setTransform(1, 0, 0, 1, 0, 0);

@@ -178,7 +178,7 @@ export function drawNodeWords(sel: NodeSel, f: Pick<NodesFrame, 'lay' | 'lang' |
 }
 
 /** Writes the drawn version labels of `sel` (a label whose text is unchanged is not touched). */
-export function drawVersionTexts(sel: NodeSel, f: Pick<NodesFrame, 'lay' | 'hidden'>): void {
+function drawVersionTexts(sel: NodeSel, f: Pick<NodesFrame, 'lay' | 'hidden'>): void {
   sel.select('text.cv-ver').text((d) => versionText(d, f.lay, f.hidden));
 }
 
