@@ -5,7 +5,14 @@ import { nodeSha256 } from '../cli/nodeSha256';
 import { eventLogLines, joinLines, samplesCsvLines } from './runExport';
 import { History } from '../sim/history';
 import type { HistoryEvent } from '../sim/types';
-import { RunZip, runZip } from './runZip';
+import { RunZip, type ZipEntry } from './runZip';
+
+/** The zip of `entries` in one go, as the chunks it was written in. */
+function runZip(entries: readonly ZipEntry[]): Uint8Array[] {
+  const zip = new RunZip();
+  zip.add(entries);
+  return zip.end();
+}
 import { Simulation } from './simulation';
 import { InstantTrainer } from './testing/instantTrainer';
 import { testScenario } from './testing/scenarios';

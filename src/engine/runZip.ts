@@ -37,8 +37,6 @@ export class RunZip {
   /** Metric samples read while writing a log, for a samples entry of the same rows. */
   private readonly samplesOf = new Map<RowsBatch, HistoryEvent[]>();
 
-  constructor(private readonly level: 6 | 9 = 6) {}
-
   add(entries: readonly ZipEntry[]): void {
     for (const entry of entries) {
       if ('log' in entry) this.log(entry.name, entry.log);
@@ -62,7 +60,7 @@ export class RunZip {
   }
 
   private file(name: string, store = false): ZipDeflate | ZipPassThrough {
-    const file = store ? new ZipPassThrough(name) : new ZipDeflate(name, { level: this.level });
+    const file = store ? new ZipPassThrough(name) : new ZipDeflate(name, { level: 6 });
     this.zip.add(file);
     return file;
   }
@@ -89,11 +87,4 @@ export class RunZip {
     });
     file.push(lines.buf.slice(0, lines.n), true);
   }
-}
-
-/** The zip of `entries`, in order, as the chunks it was written in. */
-export function runZip(entries: readonly ZipEntry[], level: 6 | 9 = 6): Uint8Array[] {
-  const zip = new RunZip(level);
-  zip.add(entries);
-  return zip.end();
 }
