@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
+import { openScenario, runTo, scrubTo } from './fixtures';
 
 mkdirSync('e2e-artifacts', { recursive: true });
 
@@ -251,6 +252,48 @@ test('the paint worker paints the time-space diagram\'s messages on the wire', a
   const differing = await differingPixels(page, painted, without, 32);
   expect(differing, 'the live layer paints the messages on the wire').toBeGreaterThan(10);
   await page.context().close();
+});
+
+test('the future veil, painted with the timeline\'s live layer, looks as the veil element does', async ({ browser }) => {
+  // Both pages paused at 6.5 s of an 18-s run (the veil covers the rest, its edge the live cursor),
+  // then scrubbed back to 3 s (the veil stays at the run's now, without its edge). Compared from the
+  // veil's edge to the panel's right: before it, what sits on the settled canvas and what still rides
+  // the live layer depends on wall-clock flushes, so overlapping marks stack differently.
+  const context = { baseURL: test.info().project.use.baseURL, viewport: { width: 1280, height: 720 }, deviceScaleFactor: 2 };
+  const page = await (await browser.newContext(context)).newPage();
+  const fallback = await (await browser.newContext(context)).newPage();
+  await fallback.addInitScript('delete HTMLCanvasElement.prototype.transferControlToOffscreen');
+  type Layer = Element & { cvFrame?: { items: Array<{ name: string; d: string }> } };
+  const veilNames = (p: Page): Promise<string[]> => p.locator('.cv-veil-layer').evaluate((el: Layer) => (el.cvFrame?.items ?? []).filter((i) => i.name.startsWith('cv-future')).map((i) => i.name));
+  let clip: { x: number; y: number; width: number; height: number } | null = null;
+  const shot = async (p: Page): Promise<Buffer> => {
+    await p.waitForTimeout(500);
+    return p.screenshot({ clip: clip! });
+  };
+  const shots = async (p: Page, canvas: boolean): Promise<Buffer[]> => {
+    await openScenario(p, 'raft-ps-majority');
+    await runTo(p, 6500);
+    await expect(p.locator('.cv-timeline .cv-future')).toHaveCount(canvas ? 0 : 1);
+    if (canvas) {
+      await expect.poll(() => veilNames(p)).toEqual(['cv-future', 'cv-future-edge']);
+      const veilX = await p.locator('.cv-veil-layer').evaluate((el: Layer) => Number(/^M(-?[\d.]+),/.exec(el.cvFrame!.items.find((i) => i.name === 'cv-future')!.d)![1]));
+      const box = (await p.locator('.cv-timeline').boundingBox())!;
+      clip = { x: box.x + veilX, y: box.y, width: box.width - veilX, height: box.height };
+    }
+    const live = await shot(p);
+    await scrubTo(p, 3000);
+    if (canvas) await expect.poll(() => veilNames(p)).toEqual(['cv-future']);
+    return [live, await shot(p)];
+  };
+  const painted = await shots(page, true);
+  const element = await shots(fallback, false);
+
+  for (const [i, what] of ['following the run', 'scrubbed back'].entries()) expect(await differingPixels(page, painted[i], element[i], 128), what).toBeLessThan(8);
+  // What the veil covers: without it, the lanes run on in full after the run's now.
+  await page.locator('.cv-veil-layer').evaluate((el: HTMLElement) => (el.style.visibility = 'hidden'));
+  expect(await differingPixels(page, painted[1], await shot(page), 96), 'the veil covers the lanes after now').toBeGreaterThan(1000);
+  await page.context().close();
+  await fallback.context().close();
 });
 
 test('messages in flight are drawn on the links they cross: every dot lies between two nodes', async ({ page }) => {

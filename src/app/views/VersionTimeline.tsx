@@ -1,15 +1,15 @@
-import { memo, useCallback, useMemo, useEffect, useId, useRef, useState, type JSX, type KeyboardEvent as ReactKeyboardEvent } from 'react';
+import { memo, useCallback, useMemo, useEffect, useId, useRef, useState, type JSX, type KeyboardEvent as ReactKeyboardEvent, type RefObject } from 'react';
 import * as d3 from 'd3';
 import './d3quiet';
 import type { NodeId } from '../../sim/types';
 import type { Lang } from '../i18n/lang';
-import { kindColour, kindDash } from '../palette';
+import { colourOf, kindColour, kindDash } from '../palette';
 import type { NoteEvent } from '../../engine/index/runIndex';
 import { firstAtOrAfter } from '../../engine/index/series';
 import { noteText } from '../words/noteWords';
 import { fitCanvas, timed, useCssValues, useDraw, useFontSize, useScrollEdges, useSize, useTheme, type FrameSource } from './hooks';
 import { SettledLayer } from './timelineCanvas';
-import { drawUnflushed, liveFrameFor } from './timelineLive';
+import { drawUnflushed, liveFrameFor, veilPaintFrame, type Veil } from './timelineLive';
 import { holdOffscreen, layersOffscreen, paintOffscreen } from './offscreenLayer';
 import type { Simulation } from '../../engine/simulation';
 import { indexOf, staticOf } from './runView';
@@ -45,19 +45,20 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
   // Messages on the wire: a canvas the paint worker paints, or the front SVG's live layer where none can be handed over.
   const liveRef = useRef<HTMLCanvasElement>(null);
   const [liveOnCanvas] = useState(layersOffscreen);
-  useEffect(() => {
-    const canvas = liveRef.current;
-    return canvas ? holdOffscreen(canvas) : undefined;
-  }, []);
   const veilClipRef = useRef<HTMLDivElement>(null);
-  const veilRef = useRef<HTMLDivElement>(null);
+  // The future veil: a canvas the paint worker paints alongside the live layer, or an element moved by a transform.
+  const veilRef = useRef<HTMLDivElement | HTMLCanvasElement>(null);
+  useEffect(() => {
+    const held = [liveRef.current, veilRef.current].flatMap((c) => (c instanceof HTMLCanvasElement ? [holdOffscreen(c)] : []));
+    return () => held.forEach((release) => release());
+  }, []);
   const veilLanesRef = useRef<SVGGElement>(null);
   const uid = useId().replace(/[^a-zA-Z0-9_-]/g, '');
   const size = useSize(wrapRef);
   // The axis and the legend under it grow with the type (18 px root at 1920): keep them apart.
   const fs = useFontSize(wrapRef, size, 14);
   const theme = useTheme();
-  const css = useCssValues(wrapRef, ['--cv-bg', '--neutral-node'], [size.width, size.height, theme]);
+  const css = useCssValues(wrapRef, ['--cv-bg', '--neutral-node', 'color'], [size.width, size.height, theme]);
   // Finished messages and version marks, drawn once each (timelineCanvas.ts).
   const settled = useRef(new SettledLayer());
   // Version labels written so far (incremental, like the marks): per lane, the last one's x.
@@ -167,18 +168,22 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
         front.select('rect.cv-bg').attr('width', width).attr('height', height);
         const { y0, y1 } = bandY(f);
         // One pixel past the plot, so the edge (the live cursor) still shows at the window's end.
-        Object.assign(veilClipRef.current!.style, { top: `${y0}px`, height: `${y1 - y0}px`, width: `${width - M.right + 1}px` });
+        if (veilClipRef.current) Object.assign(veilClipRef.current.style, { top: `${y0}px`, height: `${y1 - y0}px`, width: `${width - M.right + 1}px` });
       }
       drawPeriods(back.select('g.cv-layer-periods'), ix, f);
       drawCuts(front.select('g.cv-layer-cuts'), ix, f);
       drawLanes(back.select('g.cv-layer-lanes'), ix, f);
-      drawLaneNames(front.select('g.cv-layer-lanelabels'), d3.select(veilLanesRef.current!), f);
+      drawLaneNames(front.select('g.cv-layer-lanelabels'), veilLanesRef.current ? d3.select(veilLanesRef.current) : null, f);
       drawAxis(back.select('g.cv-layer-axis'), f);
-      // The future veil follows the run with a transform: a compositor move, nothing repainted.
-      const veil = veilRef.current!;
-      const move = `translateX(${Math.round(x(tEnd)) - 1}px)`;
-      if (veil.style.transform !== move) veil.style.transform = move;
-      veil.classList.toggle('live', cursor === null);
+      // The future veil: painted with the live layer where that is the worker's canvas
+      // (timelineLive.ts), else an element that follows the run with a transform.
+      const veilX = Math.round(x(tEnd)) - 1;
+      const veilEl = veilRef.current;
+      if (veilEl && !(veilEl instanceof HTMLCanvasElement)) {
+        const move = `translateX(${veilX}px)`;
+        if (veilEl.style.transform !== move) veilEl.style.transform = move;
+        veilEl.classList.toggle('live', cursor === null);
+      }
 
       // ---- messages and version marks: settled ones appended to the canvas (at most every
       // SETTLE_MS), the rest — on the wire, or landed since — as SVG paths redrawn each frame ----
@@ -192,6 +197,10 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
       }
       const unflushed = settled.current.unflushed(geo, ix, hidden);
       if (liveRef.current) paintOffscreen(liveRef.current, liveFrameFor(liveRef.current, geo, unflushed, tEnd, ix.kinds));
+      if (veilEl instanceof HTMLCanvasElement) {
+        const veil: Veil = { x: veilX, ...bandY(f), lanes: ids.map((id) => ({ y: yOf.get(id)!, colour: colourOf(id) })), edge: cursor === null, fg: css.color || '#1b1f24' };
+        paintOffscreen(veilEl, veilPaintFrame(veil, geo));
+      }
       else drawUnflushed(front.select<SVGGElement>('g.cv-layer-live'), geo, unflushed, tEnd, `live-clip-${uid}`, ix.kinds);
 
       // ---- version numbers where there is room (≥ LABEL_GAP_PX apart on a lane), appended -------
@@ -273,13 +282,17 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
   return (
     <div className="cv-view cv-timeline" ref={wrapRef} title={vs(lang, 'scrubHint')}>
       <svg ref={backRef} className="cv-svg" aria-hidden="true" />
-      <div className="cv-future-clip" ref={veilClipRef} aria-hidden="true">
-        <div className="cv-future" ref={veilRef}>
-          <svg>
-            <g ref={veilLanesRef} />
-          </svg>
+      {liveOnCanvas ? (
+        <canvas ref={veilRef as RefObject<HTMLCanvasElement | null>} className="cv-veil-layer" aria-hidden="true" />
+      ) : (
+        <div className="cv-future-clip" ref={veilClipRef} aria-hidden="true">
+          <div className="cv-future" ref={veilRef as RefObject<HTMLDivElement | null>}>
+            <svg>
+              <g ref={veilLanesRef} />
+            </svg>
+          </div>
         </div>
-      </div>
+      )}
       <canvas ref={settledRef} />
       {liveOnCanvas && <canvas ref={liveRef} className="cv-live-layer" />}
       <svg

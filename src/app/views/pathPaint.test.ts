@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { symbolsFill } from 'd3';
 import { frameSvg, paintFrame, samePaint, type PaintContext, type PaintFrame } from './pathPaint';
 import { dotsByKind, dropsByStep, movingFrame, movingPaintFrame, type DropGlyph, type FlightDot, type MovingFrame, type MovingParts } from './topologyMoving';
-import { livePaintFrame, type KindPath } from './timelineLive';
+import { livePaintFrame, veilPaintFrame, type KindPath, type Veil } from './timelineLive';
 import type { TimelineGeometry } from './timelineCanvas';
 
 /** A 2D context that records what each fill and stroke would paint, with the state it had then. */
@@ -97,6 +97,28 @@ describe('styled paths on a canvas', () => {
       'stroke M80,30Z #fff w1 miter α1',
       'restore',
     ]);
+  });
+
+  it('paints the future veil as the element looked: the panel colour over the band, each lane faintly on, the live edge 2 px wide, clipped to the band', () => {
+    const g = { width: 300, height: 120, left: 40, right: 286, bg: '#fff', neutral: '#8a9099' } as TimelineGeometry;
+    const veil: Veil = { x: 99, y0: 20, y1: 100, lanes: [{ y: 30, colour: '#E69F00' }, { y: 60, colour: 'var(--neutral-node)' }], edge: true, fg: 'rgb(27, 31, 36)' };
+    const { ops, ctx } = recorder();
+    paintFrame(ctx, veilPaintFrame(veil, g), 1, (d) => d);
+    expect(ops.filter((o) => !o.startsWith('transform'))).toEqual([
+      'clear 0,0,300,120',
+      'save',
+      // One pixel past the plot (the edge shows at the window's end); the bottom leaves the axis line whole.
+      'rect 0,20,287,80',
+      'clip',
+      'fill M99,20H287V99.5H99Z #fff α1',
+      'stroke M99,30H287 #E69F00 w1 miter α0.18',
+      'stroke M99,60H287 #8a9099 w1 miter α0.18',
+      'fill M99,20h2V99.5h-2Z rgb(27, 31, 36) α1',
+      'restore',
+    ]);
+    // Scrubbed back: no edge; at the window's end past the plot: nothing.
+    expect(veilPaintFrame({ ...veil, edge: false }, g).items.map((i) => i.name)).toEqual(['cv-future', 'cv-lane-future', 'cv-lane-future']);
+    expect(veilPaintFrame({ ...veil, x: 287 }, g).items).toEqual([]);
   });
 
   it('clears and paints nothing else for a frame with nothing moving', () => {

@@ -165,8 +165,8 @@ export function laneLabelPx(laneH: number, fs: number): number {
   return Math.max(12, Math.min(LANE_LABEL_EM * fs, laneH - 2));
 }
 
-/** Lane names at the left, and each lane's faint continuation drawn on the future veil. */
-export function drawLaneNames(labels: Layer, veilLanes: Layer, f: LaneFrame): void {
+/** Lane names at the left, and each lane's faint continuation drawn on the future veil (where the veil is an element: else timelineLive.ts paints them). */
+export function drawLaneNames(labels: Layer, veilLanes: Layer | null, f: LaneFrame): void {
   if (!redrawFor(labels.node(), f.layoutKey)) return;
   const { yOf, ids, laneH } = f;
   const px = laneLabelPx(laneH, f.fs);
@@ -180,6 +180,7 @@ export function drawLaneNames(labels: Layer, veilLanes: Layer, f: LaneFrame): vo
     .attr('y', (d) => yOf.get(d)!)
     // Lanes thinner than a 12 px label (21 lanes in a short panel): every k-th lane named.
     .text((d, i) => (i % Math.max(1, Math.ceil(px / laneH)) === 0 ? d : ''));
+  if (!veilLanes) return;
   // The veil's own coordinates start at the band's top; it is as wide as the plot's right edge.
   const { y0 } = bandY(f);
   veilLanes

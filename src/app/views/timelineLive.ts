@@ -83,6 +83,40 @@ export function livePaintFrame(paths: readonly KindPath[], g: TimelineGeometry):
   return { width: g.width, height: g.height, clip: { x: g.left, y: 0, width: Math.max(0, g.right - g.left), height: g.height }, items };
 }
 
+/** The future veil: what covers the lanes after the run's now (layers.css's .cv-future). */
+export interface Veil {
+  /** Its left edge: one pixel left of now's x, rounded. */
+  x: number;
+  /** The lanes' band, top and bottom (timelineLayers.ts bandY). */
+  y0: number;
+  y1: number;
+  /** Each lane's faint continuation. */
+  lanes: ReadonlyArray<{ y: number; colour: string }>;
+  /** Following the run (no scrub cursor): its left edge is drawn, the live cursor. */
+  edge: boolean;
+  fg: string;
+}
+
+/**
+ * The future veil as styled paths, for a canvas the paint worker paints where the veil element was
+ * (under the settled messages, over the lanes): as a composited box moved by a transform some
+ * thirty times a second, it made Chromium re-layerize the whole page on every move (2–3 % of the
+ * main thread on raft-ps-majority). It reaches one pixel past the plot, so the edge still shows at
+ * the window's end; its bottom stops half a pixel short of the band's, where the time axis's line
+ * is (the element, snapped to device pixels, left that line whole).
+ */
+export function veilPaintFrame(v: Veil, g: TimelineGeometry): PaintFrame {
+  const end = g.right + 1;
+  const bottom = v.y1 - 0.5;
+  const items: PaintItem[] = [];
+  if (v.x < end) {
+    items.push({ name: 'cv-future', d: `M${v.x},${v.y0}H${end}V${bottom}H${v.x}Z`, fill: g.bg });
+    for (const l of v.lanes) items.push({ name: 'cv-lane-future', d: `M${v.x},${l.y}H${end}`, stroke: l.colour.startsWith('var(') ? g.neutral : l.colour, width: 1, strokeOpacity: 0.18 });
+    if (v.edge) items.push({ name: 'cv-future-edge', d: `M${v.x},${v.y0}h2V${bottom}h-2Z`, fill: v.fg });
+  }
+  return { width: g.width, height: g.height, clip: { x: 0, y: v.y0, width: end, height: Math.max(0, v.y1 - v.y0) }, items };
+}
+
 /** Draws the live paths into the SVG layer (where no offscreen canvas can: offscreenLayer.ts). */
 export function drawUnflushed(layer: Layer, g: TimelineGeometry, u: Unflushed, now: number, clipId: string, kinds: readonly string[]): void {
   const stable = livePaths(layer.node()!, g, u, now, kinds);
