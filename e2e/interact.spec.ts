@@ -334,4 +334,12 @@ test('messages in flight are drawn on the links they cross: every dot lies betwe
     // follows, which runs 3.5 px beside the link's centre line (one side per direction).
     expect(nearest, `dot at ${p.join(',')}`).toBeLessThan(14);
   }
+  // Following the run, the charts show no cursor (only a scrub puts one there): sampled over a second.
+  await expect(page.getByTestId('run-status')).toHaveText('running');
+  const shown: number[] = [];
+  for (let i = 0; i < 10; i++) {
+    shown.push(await page.locator('.cv-charts line.cv-cursor').evaluateAll((ls) => ls.filter((l) => getComputedStyle(l).display !== 'none').length));
+    await page.waitForTimeout(100);
+  }
+  expect(shown, 'chart cursors shown while following the run').toEqual(Array(10).fill(0));
 });

@@ -42,13 +42,16 @@ export function LossCharts(p: LossChartsProps): JSX.Element {
   // The charts plot engine samples (every 250 ms of simulated time): redrawn when a new one
   // arrives, the cursor moves or the box changes — not on every frame.
   const drawnFor = useRef<{ ix: unknown; key: string }>({ ix: null, key: '' });
+  // Following the run or not, as of this render: the effect runs a frame or more later, when the
+  // run has moved on from `t`, and read then it put a cursor on the charts (and redrew them ten
+  // times a second) while they followed the run.
+  const live = isLive(sim, t);
 
   useEffect(() =>
     timed('charts', () => {
       const ix = indexOf(sim);
       const workers = laneOrder(staticOf(sim).nodes.filter((n) => n.role === 'worker').map((n) => n.id));
       const sampled = metricSeries(ix, workers);
-      const live = isLive(sim, t);
       // Everything is plotted up to the newest sample, the charts' own "now".
       const now = ix.metrics.length > 0 ? ix.metrics[ix.metrics.length - 1].t : 0;
       const lastPartition = ix.partitions[ix.partitions.length - 1];
@@ -69,7 +72,7 @@ export function LossCharts(p: LossChartsProps): JSX.Element {
       });
       // refs are stable useRef objects; listing them would only add noise.
       // eslint-disable-next-line react-hooks/exhaustive-deps
-    }), [sim, t, frame, lang, size, fs, font, shownKey]);
+    }), [sim, t, live, frame, lang, size, fs, font, shownKey]);
 
   const grid = chartGrid(size.width, size.height, fs, shown.length);
   const titles: Record<ChartId, ViewStringKey> = { 'loss-steps': 'lossVsSteps', 'loss-time': 'lossVsTime', divergence: 'divergence', staleness: 'staleness' };
