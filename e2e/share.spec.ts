@@ -88,6 +88,8 @@ test('a run with a user’s cut at 6 s: shared link and exported file reproduce 
     // What only a screen reader reads (the views' keyboard help) is not drawn.
     expect(svg, n).not.toContain('Keyboard:');
   }
+  // The charts' lines are in the exported charts, w0's among them (what views.svg draws is what the page shows).
+  expect(new TextDecoder().decode(files['views/charts.svg'])).toMatch(/<path [^>]*stroke="#E69F00"/);
   for (const n of names.filter((x) => x.endsWith('.png'))) {
     expect([...files[n].subarray(0, 8)], n).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
     expect(files[n].length, n).toBeGreaterThan(2000);
