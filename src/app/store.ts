@@ -161,11 +161,16 @@ export const PANEL_MS = 100;
 let lastPanelWall = -Infinity;
 let panelTimer: ReturnType<typeof setTimeout> | null = null;
 
-/** Panels show the current frame now (and the trailing timer, if any, is no longer needed). */
-export function flushPanels(): void {
+/** The panels are being brought up to date: the trailing timer, if any, is no longer needed. */
+function panelsShown(): void {
   if (panelTimer !== null) clearTimeout(panelTimer);
   panelTimer = null;
   lastPanelWall = performance.now();
+}
+
+/** Panels show the current frame now. */
+export function flushPanels(): void {
+  panelsShown();
   set((st) => (st.panelFrame === st.frame ? st : { panelFrame: st.frame }));
 }
 
@@ -175,9 +180,12 @@ export function flushPanels(): void {
  * the run is not running.
  */
 export function bumpFrame(urgent = false): void {
-  set((st) => ({ frame: st.frame + 1 }));
-  if (urgent || get().status !== 'running' || performance.now() - lastPanelWall >= PANEL_MS) flushPanels();
-  else panelTimer ??= setTimeout(flushPanels, PANEL_MS - (performance.now() - lastPanelWall));
+  const panels = urgent || get().status !== 'running' || performance.now() - lastPanelWall >= PANEL_MS;
+  if (panels) panelsShown();
+  // One update: views drawing on this frame already see the panels' new frame (the topology's
+  // labels follow it), so their text changes and the panels' land in one layout, not two.
+  set((st) => (panels ? { frame: st.frame + 1, panelFrame: st.frame + 1 } : { frame: st.frame + 1 }));
+  if (!panels) panelTimer ??= setTimeout(flushPanels, PANEL_MS - (performance.now() - lastPanelWall));
 }
 
 /**
@@ -191,6 +199,7 @@ export function frameSource(t: () => number): FrameSource {
         if (st.frame !== prev.frame) onFrame();
       }),
     t,
+    textClock: () => get().panelFrame * PANEL_MS,
   };
 }
 

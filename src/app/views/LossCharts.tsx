@@ -1,4 +1,4 @@
-import { useEffect, useRef, type CSSProperties, type JSX } from 'react';
+import { useLayoutEffect, useRef, type CSSProperties, type JSX } from 'react';
 import type { Lang } from '../i18n/lang';
 import { drawChart } from './chartDraw';
 import { chartGrid } from './chartLayout';
@@ -47,7 +47,8 @@ export function LossCharts(p: LossChartsProps): JSX.Element {
   // times a second) while they followed the run.
   const live = isLive(sim, t);
 
-  useEffect(() =>
+  // A layout effect: drawn in the task the panels render in, so both land in one layout.
+  useLayoutEffect(() =>
     timed('charts', () => {
       const ix = indexOf(sim);
       const workers = laneOrder(staticOf(sim).nodes.filter((n) => n.role === 'worker').map((n) => n.id));

@@ -1,4 +1,4 @@
-import { useEffect, useRef, type JSX } from 'react';
+import { useLayoutEffect, useRef, type JSX } from 'react';
 import * as d3 from 'd3';
 import './d3quiet';
 import type { Simulation } from '../../engine/simulation';
@@ -70,7 +70,8 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
   // The boxes under each row's log area, for its tooltip (the canvas has no elements to hover).
   const hover = useRef<{ colX0: number; step: number; lo: number; rows: Map<string, LogBox[]>; title: (e: LogBox) => string }>(null);
 
-  useEffect(() => {
+  // Before the drawing's layout effect, which runs first otherwise.
+  useLayoutEffect(() => {
     const svg = d3.select(svgRef.current!);
     svg.selectAll('*').remove();
     svg.append('g').attr('class', 'sv-head');
@@ -78,7 +79,9 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
     drawn.current = '';
   }, []);
 
-  useEffect(() => timed('servers', () => {
+  // A layout effect: drawn in the task the panels render in, so both land in one layout (a plain
+  // effect ran a frame later, a second style, layout and paint ten times a second).
+  useLayoutEffect(() => timed('servers', () => {
     const el = svgRef.current;
     if (!el || size.width === 0 || size.height === 0) return;
     const state = stateAt(sim, t);

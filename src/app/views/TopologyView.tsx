@@ -76,10 +76,10 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
   const [kindCount, setKindCount] = useState(0);
   const drawnLinks = useRef('');
   const drawnNodes = useRef('');
-  // The drawn version labels, at most every VERSION_TEXT_MS while the run advances; the run's time
-  // at the last drawing tells whether it advanced.
+  // The drawn version labels, at most every VERSION_TEXT_MS while the run advances, on the panels'
+  // clock where the frames come with one; the run's time at the last drawing tells whether it advanced.
   const versionTexts = useRef<RateLimited | null>(null);
-  versionTexts.current ??= rateLimited(VERSION_TEXT_MS);
+  versionTexts.current ??= p.frames?.textClock ? rateLimited(VERSION_TEXT_MS, p.frames.textClock, true) : rateLimited(VERSION_TEXT_MS);
   const drawnSimNow = useRef(NaN);
   useEffect(() => () => versionTexts.current?.dispose(), []);
   const factIds = useRef({ ids: new WeakMap<object, number>(), next: 0 });

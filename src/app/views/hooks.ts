@@ -200,6 +200,12 @@ export interface FrameSource {
   subscribe(onFrame: () => void): () => void;
   /** The simulated time the views show now (a scrub cursor, or the run's now). */
   t(): number;
+  /**
+   * A clock (ms) for texts that change at most ten times a second: it moves on when the panels
+   * are redrawn (store.panelFrame), so such texts change on the frames the panels do — one
+   * layout for both, not one each.
+   */
+  textClock?(): number;
 }
 
 /** A frame `still` skipped is drawn this long after it, if no frame has drawn since (the run paused). */

@@ -76,4 +76,29 @@ describe('rateLimited', () => {
     c.pass(500);
     expect(wrote).toEqual([1, 2, 3]);
   });
+
+  it('on a stepped clock (the panels\' redraws), writes with its next step; its timer waits twice the period of real time', () => {
+    const c = clock();
+    let step = 0;
+    const rl = rateLimited(100, () => step * 100, true);
+    const wrote: number[] = [];
+    rl.offer(true, true, () => wrote.push(1));
+    // Frames go by; the clock has not stepped: the writes wait, past the period of real time.
+    for (let i = 2; i <= 8; i++) {
+      c.pass(16);
+      rl.offer(true, true, () => wrote.push(i));
+    }
+    expect(wrote).toEqual([1]);
+    // The panels redraw: this frame writes the latest.
+    step += 7;
+    rl.offer(true, false, () => wrote.push(9));
+    expect(wrote).toEqual([1, 9]);
+    // The run stops between frames: the timer writes, 200 ms after the write was kept.
+    c.pass(16);
+    rl.offer(true, true, () => wrote.push(10));
+    c.pass(199);
+    expect(wrote).toEqual([1, 9]);
+    c.pass(1);
+    expect(wrote).toEqual([1, 9, 10]);
+  });
 });

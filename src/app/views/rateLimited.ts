@@ -11,7 +11,11 @@ export interface RateLimited {
   dispose(): void;
 }
 
-export function rateLimited(ms: number, now: () => number = () => performance.now()): RateLimited {
+export function rateLimited(ms: number, now: () => number = () => performance.now(), stepped = false): RateLimited {
+  // `stepped`: `now` moves in steps of at least `ms` (FrameSource.textClock, the panels' redraws),
+  // so writes wait for its next step, and the timer is only for a run that stopped between frames:
+  // it waits twice `ms` of real time, so no write comes from it while the frames go on.
+  const wait = (): number => (stepped ? 2 * ms : Math.max(0, ms - (now() - at)));
   let at = -Infinity;
   let pending: (() => void) | null = null;
   let timer: ReturnType<typeof setTimeout> | null = null;
@@ -28,7 +32,7 @@ export function rateLimited(ms: number, now: () => number = () => performance.no
       if (!changed && pending === null) return;
       pending = write;
       if (!advancing || now() - at >= ms) run();
-      else timer ??= setTimeout(run, Math.max(0, ms - (now() - at)));
+      else timer ??= setTimeout(run, wait());
     },
     dispose() {
       if (timer !== null) clearTimeout(timer);
