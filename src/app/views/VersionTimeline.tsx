@@ -175,8 +175,8 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
       drawLanes(back.select('g.cv-layer-lanes'), ix, f);
       drawLaneNames(front.select('g.cv-layer-lanelabels'), veilLanesRef.current ? d3.select(veilLanesRef.current) : null, f);
       drawAxis(back.select('g.cv-layer-axis'), f);
-      // The future veil: painted with the live layer where that is the worker's canvas
-      // (timelineLive.ts), else an element that follows the run with a transform.
+      // The future veil: a canvas the paint worker paints (below, with the live layer), else an
+      // element that follows the run with a transform.
       const veilX = Math.round(x(tEnd)) - 1;
       const veilEl = veilRef.current;
       if (veilEl && !(veilEl instanceof HTMLCanvasElement)) {
@@ -197,11 +197,11 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
       }
       const unflushed = settled.current.unflushed(geo, ix, hidden);
       if (liveRef.current) paintOffscreen(liveRef.current, liveFrameFor(liveRef.current, geo, unflushed, tEnd, ix.kinds));
+      else drawUnflushed(front.select<SVGGElement>('g.cv-layer-live'), geo, unflushed, tEnd, `live-clip-${uid}`, ix.kinds);
       if (veilEl instanceof HTMLCanvasElement) {
         const veil: Veil = { x: veilX, ...bandY(f), lanes: ids.map((id) => ({ y: yOf.get(id)!, colour: colourOf(id) })), edge: cursor === null, fg: css.color || '#1b1f24' };
         paintOffscreen(veilEl, veilPaintFrame(veil, geo));
       }
-      else drawUnflushed(front.select<SVGGElement>('g.cv-layer-live'), geo, unflushed, tEnd, `live-clip-${uid}`, ix.kinds);
 
       // ---- version numbers where there is room (≥ LABEL_GAP_PX apart on a lane), appended -------
       const labelLayer = front.select<SVGGElement>('g.cv-layer-labels');
