@@ -48,6 +48,8 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
   const veilClipRef = useRef<HTMLDivElement>(null);
   // The future veil: a canvas the paint worker paints alongside the live layer, or an element moved by a transform.
   const veilRef = useRef<HTMLDivElement | HTMLCanvasElement>(null);
+  // What the veil's canvas was last painted for.
+  const veilDrawn = useRef('');
   useEffect(() => {
     const held = [liveRef.current, veilRef.current].flatMap((c) => (c instanceof HTMLCanvasElement ? [holdOffscreen(c)] : []));
     return () => held.forEach((release) => release());
@@ -198,8 +200,13 @@ export function VersionTimeline(p: VersionTimelineProps): JSX.Element {
       const unflushed = settled.current.unflushed(geo, ix, hidden);
       if (liveRef.current) paintOffscreen(liveRef.current, liveFrameFor(liveRef.current, geo, unflushed, tEnd, ix.kinds));
       else drawUnflushed(front.select<SVGGElement>('g.cv-layer-live'), geo, unflushed, tEnd, `live-clip-${uid}`, ix.kinds);
-      if (veilEl instanceof HTMLCanvasElement) {
-        const veil: Veil = { x: veilX, ...bandY(f), lanes: ids.map((id) => ({ y: yOf.get(id)!, colour: colourOf(id) })), edge: cursor === null, fg: css.color || '#1b1f24' };
+      // The veil's frame is built only when it would paint differently (its edge moves about
+      // thirty times a second; most frames it stands still), as the element's transform is written.
+      const fg = css.color || '#1b1f24';
+      const veilKey = `${veilX}|${cursor === null}|${layoutKey}|${geo.bg}|${geo.neutral}|${fg}|${window.devicePixelRatio}`;
+      if (veilEl instanceof HTMLCanvasElement && veilKey !== veilDrawn.current) {
+        veilDrawn.current = veilKey;
+        const veil: Veil = { x: veilX, ...bandY(f), lanes: ids.map((id) => ({ y: yOf.get(id)!, colour: colourOf(id) })), edge: cursor === null, fg };
         paintOffscreen(veilEl, veilPaintFrame(veil, geo));
       }
 

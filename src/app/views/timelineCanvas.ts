@@ -164,9 +164,13 @@ export class SettledLayer {
   }
 }
 
+/** A node colour as a canvas can paint it: a server's is a CSS variable, read once into `g.neutral`. */
+export function canvasColour(c: string, g: Pick<TimelineGeometry, 'neutral'>): string {
+  return c.startsWith('var(') ? g.neutral : c;
+}
+
 function drawMark(ctx: CanvasRenderingContext2D, g: TimelineGeometry, v: VersionMark, y: number): void {
-  const c = colourOf(v.node);
-  ctx.fillStyle = c.startsWith('var(') ? g.neutral : c;
+  ctx.fillStyle = canvasColour(colourOf(v.node), g);
   ctx.beginPath();
   ctx.arc(g.x(v.t), y, MARK_R, 0, 2 * Math.PI);
   ctx.fill();

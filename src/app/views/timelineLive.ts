@@ -2,7 +2,7 @@ import * as d3 from 'd3';
 import './d3quiet';
 import { colourOf, kindColour, kindDash } from '../palette';
 import { redrawFor } from './drawnFor';
-import { byKind, MARK_R, traceArrows, traceCrosses, type TimelineGeometry, type Unflushed } from './timelineCanvas';
+import { byKind, canvasColour, MARK_R, traceArrows, traceCrosses, type TimelineGeometry, type Unflushed } from './timelineCanvas';
 import type { PaintFrame, PaintItem } from './pathPaint';
 
 type Layer = d3.Selection<SVGGElement, unknown, null, undefined>;
@@ -56,8 +56,7 @@ export function livePaths(owner: object, g: TimelineGeometry, u: Unflushed, now:
     p.arc(x, y, MARK_R, 0, 2 * Math.PI);
   }
   for (const [node, p] of marksOf) {
-    const c = colourOf(node);
-    const fill = c.startsWith('var(') ? g.neutral : c;
+    const fill = canvasColour(colourOf(node), g);
     // The colours are in the key (they are set once per path, and the theme can change them).
     paths.push({ key: `m:${node}:${fill}:${g.bg}`, d: p.toString(), cls: 'cv-live-mark', stroke: g.bg, fill, dash: null });
   }
@@ -111,7 +110,7 @@ export function veilPaintFrame(v: Veil, g: TimelineGeometry): PaintFrame {
   const items: PaintItem[] = [];
   if (v.x < end) {
     items.push({ name: 'cv-future', d: `M${v.x},${v.y0}H${end}V${bottom}H${v.x}Z`, fill: g.bg });
-    for (const l of v.lanes) items.push({ name: 'cv-lane-future', d: `M${v.x},${l.y}H${end}`, stroke: l.colour.startsWith('var(') ? g.neutral : l.colour, width: 1, strokeOpacity: 0.18 });
+    for (const l of v.lanes) items.push({ name: 'cv-lane-future', d: `M${v.x},${l.y}H${end}`, stroke: canvasColour(l.colour, g), width: 1, strokeOpacity: 0.18 });
     if (v.edge) items.push({ name: 'cv-future-edge', d: `M${v.x},${v.y0}h2V${bottom}h-2Z`, fill: v.fg });
   }
   return { width: g.width, height: g.height, clip: { x: 0, y: v.y0, width: end, height: Math.max(0, v.y1 - v.y0) }, items };
