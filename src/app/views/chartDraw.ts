@@ -129,14 +129,14 @@ export function drawChart(svgEl: SVGSVGElement, spec: ChartSpec, width: number, 
     .attr('stroke', (d) => d.colour)
     .attr('d', (d) => line(d.points) ?? '');
 
-  svg
-    .select('g.cv-ends')
-    .selectAll<SVGTextElement, { key: string; x: number; y: number }>('text')
+  const ends = svg.select('g.cv-ends').selectAll<SVGTextElement, { key: string; x: number; y: number }>('text');
+  const shown = new Set(ends.data().map((d) => d.key));
+  ends
     // In a fixed order: bound in the order of their heights, the labels would be moved in the DOM
     // whenever two lines cross. The lowest label's middle stays half a line above the x axis: at the
     // axis itself (lines that end at staleness 0), the axis ran through it.
     .data(
-      endLabels(labelled, x, y, fs * 0.85, top, height - m.bottom - fs * 0.425).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)),
+      endLabels(labelled, x, y, fs * 0.85, top, height - m.bottom - fs * 0.425, shown).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)),
       (d) => d.key,
     )
     .join((enter) => enter.append('text').attr('class', 'cv-end-label').attr('dy', '0.35em').attr('aria-hidden', 'true'))

@@ -14,9 +14,20 @@ const GAP = 6;
 /**
  * Where each line's label goes: beside its last point, pushed apart vertically (in order) so that
  * labels of lines that end close together stay readable. More labels than the plot's height holds
- * (sixteen workers in a short chart): every k-th, top and bottom kept, never outside the plot.
+ * (sixteen workers in a short chart): one per band of neighbouring lines, from the top line's band
+ * to the bottom's, never outside the plot. `shown` (the keys labelled at the last redraw) keeps
+ * each band's label on the same line while it stays in the band: picking every k-th line by height
+ * afresh, names jumped from line to line whenever two lines crossed.
  */
-export function endLabels(series: readonly Series[], x: (v: number) => number, y: (v: number) => number, gap: number, top: number, bottom: number): Array<{ key: string; x: number; y: number }> {
+export function endLabels(
+  series: readonly Series[],
+  x: (v: number) => number,
+  y: (v: number) => number,
+  gap: number,
+  top: number,
+  bottom: number,
+  shown: ReadonlySet<string> = new Set(),
+): Array<{ key: string; x: number; y: number }> {
   const all: Array<{ key: string; x: number; y: number }> = [];
   for (const s of series) {
     let i = s.points.length - 1;
@@ -25,7 +36,7 @@ export function endLabels(series: readonly Series[], x: (v: number) => number, y
   }
   all.sort((a, b) => a.y - b.y);
   const room = Math.max(1, Math.floor((bottom - top) / gap) + 1);
-  const ends = all.length <= room ? all : room === 1 ? [all[0]] : Array.from({ length: room }, (_, j) => all[Math.round((j * (all.length - 1)) / (room - 1))]);
+  const ends = all.length <= room ? all : bandLabels(all, room, shown);
   for (let i = 1; i < ends.length; i++) ends[i].y = Math.max(ends[i].y, ends[i - 1].y + gap);
   // Lines that end on the x axis (staleness 0) would push labels below it: stack them upwards instead.
   const n = ends.length;
@@ -34,6 +45,23 @@ export function endLabels(series: readonly Series[], x: (v: number) => number, y
     for (let i = n - 2; i >= 0; i--) ends[i].y = Math.min(ends[i].y, ends[i + 1].y - gap);
   }
   return ends;
+}
+
+/**
+ * `room` of the `all` ends (sorted top to bottom): `all` cut into `room` bands of neighbouring
+ * ranks (each holds one at least: there are more ends than room); each band keeps the line it
+ * labelled last time, else takes the rank nearest its evenly spaced one (the first band its top
+ * line, the last its bottom line). Bands do not overlap, so no line is labelled twice.
+ */
+function bandLabels<T extends { key: string }>(all: readonly T[], room: number, shown: ReadonlySet<string>): T[] {
+  const n = all.length;
+  return Array.from({ length: room }, (_, j) => {
+    const from = Math.floor((j * n) / room);
+    const to = Math.floor(((j + 1) * n) / room);
+    for (let i = from; i < to; i++) if (shown.has(all[i].key)) return all[i];
+    const even = room === 1 ? 0 : Math.round((j * (n - 1)) / (room - 1));
+    return all[Math.min(to - 1, Math.max(from, even))];
+  });
 }
 
 /**

@@ -22,6 +22,31 @@ describe('chart end labels', () => {
     for (const l of out) expect(l.y).toBeGreaterThanOrEqual(20);
     for (const l of out) expect(l.y).toBeLessThanOrEqual(60);
   });
+  it('keep each band on the line it labelled while lines cross within the band', () => {
+    const ends = (order: number[]): Series[] => order.map((w, rank) => line(`w${w}`, 40 + rank));
+    const first = endLabels(ends([...Array(16).keys()]), id, id, 10, 20, 60);
+    const shown = new Set(first.map((l) => l.key));
+    expect([...shown]).toEqual(['w0', 'w4', 'w8', 'w11', 'w15']);
+    // w4 and w5, w7 and w8, w14 and w15 swap heights, each pair inside its band.
+    const crossed = [0, 1, 2, 3, 5, 4, 6, 8, 7, 9, 10, 11, 12, 13, 15, 14];
+    expect(endLabels(ends(crossed), id, id, 10, 20, 60, shown).map((l) => l.key)).toEqual(['w0', 'w4', 'w8', 'w11', 'w15']);
+    // Picked afresh, every k-th by height, three of the five names moved to other lines.
+    expect(endLabels(ends(crossed), id, id, 10, 20, 60).map((l) => l.key)).toEqual(['w0', 'w5', 'w7', 'w11', 'w14']);
+    // A line that leaves its band hands the label over: w0 falls to the bottom.
+    const fallen = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0];
+    expect(endLabels(ends(fallen), id, id, 10, 20, 60, shown).map((l) => l.key)).toEqual(['w1', 'w4', 'w8', 'w11', 'w15']);
+  });
+  it('label each line once at most, whatever was shown before', () => {
+    for (let n = 2; n <= 20; n++) {
+      for (const room of [1, 2, 3, 4, 5]) {
+        const many = Array.from({ length: n }, (_, i) => line(`w${i}`, i));
+        const shown = new Set(many.filter((_, i) => i % 3 === 0).map((s) => s.key));
+        const out = endLabels(many, id, id, 1, 0, room - 1, shown);
+        expect(out).toHaveLength(Math.min(n, room));
+        expect(new Set(out.map((l) => l.key)).size).toBe(out.length);
+      }
+    }
+  });
 });
 
 describe('chart x ticks', () => {
