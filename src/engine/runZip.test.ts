@@ -3,7 +3,7 @@ import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { nodeSha256 } from '../cli/nodeSha256';
 import { eventLogLines, joinLines, samplesCsvLines } from './runExport';
-import { History } from '../sim/history';
+import { History, ROWS_SLICE } from '../sim/history';
 import type { HistoryEvent } from '../sim/types';
 import { RunZip, type ZipEntry } from './runZip';
 
@@ -40,18 +40,16 @@ describe('runZip: the exported run, its log written from the history’s rows', 
     const zip = concat(runZip([
       { name: 'a.scenario.json', bytes: new TextEncoder().encode('{"x":1}\n') },
       { name: 'a.events.jsonl', log: rows },
-      { name: 'a.samples.csv', samples: rows },
-      { name: 'b.samples.csv', samples: sim.history.allRows() }, // without its log: read on its own
+      { name: 'a.samples.csv', samplesOf: 'a.events.jsonl' },
       { name: 'views/v.png', bytes: png, store: true },
     ]));
     const files = unzipSync(zip);
-    expect(Object.keys(files)).toEqual(['a.scenario.json', 'a.events.jsonl', 'a.samples.csv', 'b.samples.csv', 'views/v.png']);
+    expect(Object.keys(files)).toEqual(['a.scenario.json', 'a.events.jsonl', 'a.samples.csv', 'views/v.png']);
     expect(strFromU8(files['a.events.jsonl'])).toBe(log);
     expect(createHash('sha256').update(files['a.events.jsonl']).digest('hex')).toBe(sim.history.eventLogHash());
     const samples = joinLines(samplesCsvLines(sim.history.events));
     expect(samples.split('\n').length).toBeGreaterThan(1000);
     expect(strFromU8(files['a.samples.csv'])).toBe(samples);
-    expect(strFromU8(files['b.samples.csv'])).toBe(samples);
     expect(files['views/v.png']).toEqual(png);
   });
 
@@ -61,15 +59,50 @@ describe('runZip: the exported run, its log written from the history’s rows', 
     const rows = h.allRows();
     const parts = new RunZip();
     parts.add([{ name: 'a.jsonl', log: rows }]);
-    parts.add([{ name: 'a.csv', samples: rows }]);
+    parts.add([{ name: 'a.csv', samplesOf: 'a.jsonl' }]);
     const files = unzipSync(concat(parts.end()));
     expect(Object.keys(files)).toEqual(['a.jsonl', 'a.csv']);
     expect(strFromU8(files['a.jsonl'])).toBe(joinLines(eventLogLines(h.events)));
     expect(strFromU8(files['a.csv'])).toBe(joinLines(samplesCsvLines(h.events)));
   });
 
+  it('takes a log in slices over several parts (the page copies a slice per task) and writes it as from one batch', () => {
+    const h = new History(nodeSha256);
+    // Past two slices of rows (ROWS_SLICE events each); metric samples among them.
+    for (let i = 0; i < 2 * ROWS_SLICE + 500; i++) {
+      if (i % 1000 === 0) h.append({ t: i, type: 'metrics', v: { cluster: { steps: i, loss: 1 / (i + 1) }, nodes: { w0: { loss: i / 7 } } } } as unknown as HistoryEvent);
+      else h.append({ t: i, type: 'send', id: i, from: `w${i % 7}`, to: 's0', kind: 'push', bytes: 420, due: i + 1 } as HistoryEvent);
+    }
+    const slices = h.rowSlices();
+    expect(slices).toHaveLength(3);
+    const zip = new RunZip();
+    slices.forEach((slice, k) => zip.add([{ name: 'a.jsonl', log: slice(), more: k < slices.length - 1 }]));
+    zip.add([{ name: 'a.csv', samplesOf: 'a.jsonl' }]);
+    const files = unzipSync(concat(zip.end()));
+    expect(strFromU8(files['a.jsonl'])).toBe(joinLines(eventLogLines(h.events)));
+    expect(strFromU8(files['a.csv'])).toBe(joinLines(samplesCsvLines(h.events)));
+  });
+
+  it('refuses what would write a broken zip: an entry inside an open log, a log ended twice, samples of no log', () => {
+    const h = new History(nodeSha256);
+    h.append({ t: 0, type: 'note', node: 'w0', text: 'x' } as unknown as HistoryEvent);
+    const between = new RunZip();
+    between.add([{ name: 'a.jsonl', log: h.allRows(), more: true }]);
+    expect(() => between.add([{ name: 'v.png', bytes: Uint8Array.of(1) }])).toThrow(/v\.png came before the end of the log a\.jsonl/);
+    expect(() => new RunZip().add([{ name: 'a.csv', samplesOf: 'a.jsonl' }])).toThrow(/not a log written before/);
+    const twice = new RunZip();
+    twice.add([{ name: 'a.jsonl', log: h.allRows() }]);
+    expect(() => twice.add([{ name: 'a.jsonl', log: h.allRows() }])).toThrow(/written already/);
+    const open = new RunZip();
+    open.add([{ name: 'a.jsonl', log: h.allRows(), more: true }]);
+    expect(() => open.end()).toThrow(/ended before the end of the log a\.jsonl/);
+  });
+
   it('an empty history gives an empty log', async () => {
     const files = unzipSync(concat(runZip([{ name: 'e.jsonl', log: new History(nodeSha256).allRows() }])));
     expect(files['e.jsonl'].length).toBe(0);
+    const slices = new History(nodeSha256).rowSlices();
+    expect(slices).toHaveLength(1);
+    expect(unzipSync(concat(runZip([{ name: 'e.jsonl', log: slices[0]() }])))['e.jsonl'].length).toBe(0);
   });
 });

@@ -15,10 +15,23 @@ import { joinLines, samplesCsvLines } from './runExport';
  */
 export type ZipEntry =
   | { name: string; bytes: Uint8Array; store?: boolean }
-  /** The event log, one JSON line per event (`sim --log`). */
-  | { name: string; log: RowsBatch }
-  /** The metric samples among the events, as CSV (`sim --samples`); read while writing the log when it comes first. */
-  | { name: string; samples: RowsBatch };
+  /**
+   * The event log, one JSON line per event (`sim --log`): a history's batches in order
+   * (`History.rowSlices`, or one `allRows`), over as many entries as it takes, `more` on all but
+   * the last. No other entry comes between them.
+   */
+  | { name: string; log: RowsBatch; more?: boolean }
+  /** The metric samples among the events of the log named `samplesOf`, written before, as CSV (`sim --samples`). */
+  | { name: string; samplesOf: string };
+
+/** A log being written: the entry its batches go to, the line buffer and the decoders they continue. */
+interface OpenLog {
+  name: string;
+  file: ZipDeflate | ZipPassThrough;
+  lines: JsonBytes;
+  reader: RowsReader;
+  samples: HistoryEvent[];
+}
 
 /** Lines are handed to the compressor in pieces of about this many bytes. */
 const PIECE = 1 << 20;
@@ -34,21 +47,26 @@ export class RunZip {
     if (err) this.failed = err;
     else this.out.push(chunk);
   });
-  /** Metric samples read while writing a log, for a samples entry of the same rows. */
-  private readonly samplesOf = new Map<RowsBatch, HistoryEvent[]>();
+  /** The log whose batches are coming. */
+  private open: OpenLog | null = null;
+  /** Metric samples read while writing each log, by its name, for its samples entry. */
+  private readonly samplesOf = new Map<string, HistoryEvent[]>();
 
   add(entries: readonly ZipEntry[]): void {
     for (const entry of entries) {
-      if ('log' in entry) this.log(entry.name, entry.log);
-      else if ('samples' in entry) {
-        if (!this.samplesOf.has(entry.samples)) new RowsReader().forEach(entry.samples, this.keepSamples(entry.samples));
-        this.file(entry.name).push(new TextEncoder().encode(joinLines(samplesCsvLines(this.samplesOf.get(entry.samples)!))), true);
+      if (this.open && !('log' in entry && entry.name === this.open.name)) throw new Error(`runZip: ${entry.name} came before the end of the log ${this.open.name}`);
+      if ('log' in entry) this.log(entry.name, entry.log, entry.more === true);
+      else if ('samplesOf' in entry) {
+        const samples = this.samplesOf.get(entry.samplesOf);
+        if (!samples) throw new Error(`runZip: ${entry.name} wants the samples of ${entry.samplesOf}, which is not a log written before`);
+        this.file(entry.name).push(new TextEncoder().encode(joinLines(samplesCsvLines(samples))), true);
       } else this.file(entry.name, entry.store).push(entry.bytes, true);
     }
     if (this.failed) throw this.failed;
   }
 
   end(): Uint8Array[] {
+    if (this.open) throw new Error(`runZip: the zip ended before the end of the log ${this.open.name}`);
     this.zip.end();
     if (this.failed) throw this.failed;
     return this.out;
@@ -65,18 +83,16 @@ export class RunZip {
     return file;
   }
 
-  private keepSamples(rows: RowsBatch): (e: HistoryEvent) => void {
-    const kept: HistoryEvent[] = [];
-    this.samplesOf.set(rows, kept);
-    return (e) => void (e.type === 'metrics' && kept.push(e));
-  }
-
-  private log(name: string, rows: RowsBatch): void {
-    const file = this.file(name);
-    const lines = new JsonBytes(PIECE + (PIECE >> 2));
-    const sample = this.keepSamples(rows);
-    new RowsReader().forEach(rows, (e) => {
-      sample(e);
+  private log(name: string, rows: RowsBatch, more: boolean): void {
+    let open = this.open;
+    if (!open) {
+      if (this.samplesOf.has(name)) throw new Error(`runZip: the log ${name} was written already`);
+      open = this.open = { name, file: this.file(name), lines: new JsonBytes(PIECE + (PIECE >> 2)), reader: new RowsReader(), samples: [] };
+      this.samplesOf.set(name, open.samples);
+    }
+    const { file, lines, reader, samples } = open;
+    reader.forEach(rows, (e) => {
+      if (e.type === 'metrics') samples.push(e);
       lines.value(e);
       lines.byte(0x0a);
       if (lines.n >= PIECE) {
@@ -85,6 +101,8 @@ export class RunZip {
         lines.n = 0;
       }
     });
+    if (more) return;
     file.push(lines.buf.slice(0, lines.n), true);
+    this.open = null;
   }
 }

@@ -156,9 +156,9 @@ export class CompactMessages {
     return { names: this.names.size, sends: this.sends.f64.length, delivers: this.delivers.f64.length };
   }
 
-  /** What was stored since `m` (copies: a delta may be sent to another thread). */
-  delta(m: MessagesMark): MessagesDelta {
-    const table = (g: Grow, first: number) => ({ first, f64: g.f64.copy(first, g.f64.length), i32: g.i32.copy(first, g.i32.length) });
-    return { names: this.names.since(m.names), sends: table(this.sends, m.sends), delivers: table(this.delivers, m.delivers) };
+  /** What was stored since `m`, up to `until` (now by default) (copies: a delta may be sent to another thread). */
+  delta(m: MessagesMark, until: MessagesMark = this.mark()): MessagesDelta {
+    const table = (g: Grow, first: number, end: number) => ({ first, f64: g.f64.copy(first, end), i32: g.i32.copy(first, end) });
+    return { names: this.names.since(m.names, until.names), sends: table(this.sends, m.sends, until.sends), delivers: table(this.delivers, m.delivers, until.delivers) };
   }
 }

@@ -95,16 +95,16 @@ export class CompactValues {
     return { strings: this.strings.size, shapes: this.shapeKeys.length, chunk: this.chunks.length - 1, at: this.tailN };
   }
 
-  /** What was stored since `m` (copies: a delta may be sent to another thread). */
-  delta(m: ValuesMark): ValuesDelta {
+  /** What was stored since `m`, up to `until` (now by default) (copies: a delta may be sent to another thread). */
+  delta(m: ValuesMark, until: ValuesMark = this.mark()): ValuesDelta {
     const pieces: ValuesDelta['pieces'] = [];
-    const last = this.chunks.length - 1;
-    for (let c = m.chunk; c <= last; c++) {
+    for (let c = m.chunk; c <= until.chunk; c++) {
       const from = c === m.chunk ? m.at : 0;
-      const to = c === last ? this.tailN : this.ends[c];
+      // A chunk before the mark's was full to its recorded end when the mark was taken.
+      const to = c === until.chunk ? until.at : this.ends[c];
       if (to > from) pieces.push({ chunk: c, at: from, words: this.chunks[c].slice(from, to) });
     }
-    return { strings: this.strings.since(m.strings), shapes: this.shapeKeys.slice(m.shapes), pieces };
+    return { strings: this.strings.since(m.strings, until.strings), shapes: this.shapeKeys.slice(m.shapes, until.shapes), pieces };
   }
 
   /** Words in use (for measurements). */

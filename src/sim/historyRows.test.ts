@@ -4,8 +4,8 @@ import { nodeSha256 } from '../cli/nodeSha256';
 import { Simulation } from '../engine/simulation';
 import { InstantTrainer } from '../engine/testing/instantTrainer';
 import { testScenario } from '../engine/testing/scenarios';
-import { History, type RunDigests, type Sha256Factory } from './history';
-import { RowsRebuilder, rowsHere, type RowsBatch } from './historyRows';
+import { History, ROWS_SLICE, type RunDigests, type Sha256Factory } from './history';
+import { RowsReader, RowsRebuilder, rowsHere, type RowsBatch } from './historyRows';
 import type { HistoryEvent } from './types';
 
 const node = fc.constantFrom('w0', 'w1', 's0', 'leader-of-a-long-name', 'ünïcode');
@@ -82,5 +82,31 @@ describe('digests from the history’s rows (historyRows.ts)', () => {
     await rows.runToEnd();
     expect(rows.history.length).toBeGreaterThan(4096 * 2);
     expect(await rows.digests()).toEqual({ scheduleHash: here.scheduleHash(), eventLogHash: here.history.eventLogHash() });
+  });
+
+  it('rowSlices: the history as it was at the call, in slices read in order as one batch, while it grows', () => {
+    const h = new History(nodeSha256);
+    const event = (i: number): HistoryEvent => {
+      // New node names, shapes and strings keep coming in later slices; the value words cross chunks.
+      const who = i < 100_000 ? `w${i % 5}` : `late${i % 3}`;
+      if (i % 4 === 0) return { t: i, type: 'send', id: i, from: who, to: 's0', kind: 'push', bytes: 420, due: i + 1 } as HistoryEvent;
+      if (i % 4 === 1) return { t: i, type: 'deliver', id: i - 1, from: who, to: 's0', kind: 'push', sentAt: i - 1 } as HistoryEvent;
+      if (i % 997 === 0) return { t: i, type: 'note', node: who, text: `n${i}` } as unknown as HistoryEvent;
+      const v = i > 120_000 ? { loss: 1 / i, extra: [i, `s${i % 11}`] } : { loss: 1 / i, w: [i, -i] };
+      return { t: i, type: 'version', node: who, version: i, v } as unknown as HistoryEvent;
+    };
+    const n = 2 * ROWS_SLICE + 9_000;
+    for (let i = 0; i < n; i++) h.append(event(i));
+    const slices = h.rowSlices();
+    expect(slices).toHaveLength(3);
+    // The run goes on between the call and the copies (the page copies a slice per task).
+    for (let i = n; i < n + 5_000; i++) h.append(event(i));
+    const reader = new RowsReader();
+    const lines: string[] = [];
+    for (const slice of slices) reader.forEach(structuredClone(slice()), (e) => lines.push(JSON.stringify(e)));
+    expect(lines.length).toBe(n);
+    const want: string[] = [];
+    for (let i = 0; i < n; i++) want.push(JSON.stringify(h.at(i)));
+    expect(lines).toEqual(want);
   });
 });

@@ -25,9 +25,9 @@ export class Interner {
     return this.list.length;
   }
 
-  /** The strings numbered `from` and later, in order (another interner's `learn` gives them the same numbers). */
-  since(from: number): string[] {
-    return this.list.slice(from);
+  /** The strings numbered `from` to `to` (excluded; all later ones by default), in order (another interner's `learn` gives them the same numbers). */
+  since(from: number, to = this.list.length): string[] {
+    return this.list.slice(from, to);
   }
 
   /** Numbers `strings` next, in order: a copy of another interner, kept up to date with its `since`. */
