@@ -156,8 +156,15 @@ export const useApp = create<AppState>()(() => ({
 export const set = useApp.setState;
 export const get = useApp.getState;
 
-/** How often text panels follow a running run, in wall ms. */
+/** How often text panels follow a running run, in wall ms… */
 export const PANEL_MS = 100;
+/**
+ * …and at speed max, where the run is a blur and every redraw is CPU the training workers do not
+ * get: the charts, the servers panel and the metrics of a 16-worker run were a fifth of the main
+ * thread there.
+ */
+export const MAX_SPEED_PANEL_MS = 250;
+const panelMs = (): number => (get().speed === 'max' ? MAX_SPEED_PANEL_MS : PANEL_MS);
 let lastPanelWall = -Infinity;
 let panelTimer: ReturnType<typeof setTimeout> | null = null;
 
@@ -180,12 +187,13 @@ export function flushPanels(): void {
  * the run is not running.
  */
 export function bumpFrame(urgent = false): void {
-  const panels = urgent || get().status !== 'running' || performance.now() - lastPanelWall >= PANEL_MS;
+  const period = panelMs();
+  const panels = urgent || get().status !== 'running' || performance.now() - lastPanelWall >= period;
   if (panels) panelsShown();
   // One update: views drawing on this frame already see the panels' new frame (the topology's
   // labels follow it), so their text changes and the panels' land in one layout, not two.
   set((st) => (panels ? { frame: st.frame + 1, panelFrame: st.frame + 1 } : { frame: st.frame + 1 }));
-  if (!panels) panelTimer ??= setTimeout(flushPanels, PANEL_MS - (performance.now() - lastPanelWall));
+  if (!panels) panelTimer ??= setTimeout(flushPanels, period - (performance.now() - lastPanelWall));
 }
 
 /**
