@@ -48,7 +48,7 @@ export type Sha256Factory = (() => Sha256Stream) & {
 const ROWS_BATCH = 4096;
 
 /**
- * Events per slice of `rowSlices`: one slice's copies take ~10 ms on a 2-core laptop, where a
+ * Events per slice of `rowSlices`: one slice's copies took 5–35 ms on a 2-core machine, where a
  * whole 10-minute run's (1.5 M events) took 240 ms in one task, and grew with the run.
  */
 export const ROWS_SLICE = 1 << 16;
@@ -196,7 +196,7 @@ export class History {
 
   /**
    * Every event so far as one batch of rows (copies, to send to another thread): a RowsReader
-   * rebuilds them there — the page writes an exported log that way, off its main thread.
+   * rebuilds them there. The page's export takes `rowSlices`, the same rows a task at a time.
    */
   allRows(): RowsBatch {
     return this.batch(0, this.n, { names: 0, sends: 0, delivers: 0 }, { strings: 0, shapes: 0, chunk: 0, at: 0 });
