@@ -87,7 +87,12 @@ test('a run with a user’s cut at 6 s: shared link and exported file reproduce 
     expect(svg, n).not.toContain('foreignObject');
     // What only a screen reader reads (the views' keyboard help) is not drawn.
     expect(svg, n).not.toContain('Keyboard:');
+    // The computed styles are inlined as `style` (written under another name, renamed at the end).
+    expect(svg, n).not.toContain('data-cv-inlined-style');
+    expect(svg, n).not.toContain(' class="');
   }
+  // The page's CSS is inlined: the topology's node labels carry their font, the charts' axis labels theirs.
+  for (const n of ['views/topology.svg', 'views/charts.svg']) expect(new TextDecoder().decode(files[n]), n).toMatch(/<text [^>]*style="[^"]*font-size:/);
   // The charts' lines are in the exported charts, w0's among them (what views.svg draws is what the page shows).
   expect(new TextDecoder().decode(files['views/charts.svg'])).toMatch(/<path [^>]*stroke="#E69F00"/);
   for (const n of names.filter((x) => x.endsWith('.png'))) {

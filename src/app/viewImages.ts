@@ -62,9 +62,21 @@ function visible(el: Element): boolean {
 }
 
 /**
- * Copies computed presentation styles from `src` onto `dst` and their children, pairwise. Each
- * element's values are read once and handed to its children to compare with (reading the parent's
- * again for every child doubled the reads: the topology's thousand-odd elements took ~100 ms).
+ * The attribute the inlined styles are written to on the clone, renamed `style` in the serialized
+ * text (`serializeInlined`): a `style` attribute is parsed as CSS when set, and setting one on each
+ * of the topology's ~760 elements took 45–85 ms of a long task; a plain attribute, ~1 ms.
+ */
+const INLINED = 'data-cv-inlined-style';
+
+/** The clone as SVG text, its inlined styles in `style` attributes. */
+function serializeInlined(serializer: XMLSerializer, clone: Element): string {
+  return serializer.serializeToString(clone).replaceAll(` ${INLINED}="`, ' style="');
+}
+
+/**
+ * Copies computed presentation styles from `src` onto `dst` and their children, pairwise (as the
+ * INLINED attribute). Each element's values are read once and handed to its children to compare
+ * with (reading the parent's again for every child doubled the reads).
  */
 function inlineStyles(src: Element, dst: Element, parent: readonly string[] | null): void {
   const cs = getComputedStyle(src);
@@ -75,8 +87,8 @@ function inlineStyles(src: Element, dst: Element, parent: readonly string[] | nu
     if (!v) return;
     if (ownProps.has(p) ? v !== initial[p] : !parent || parent[i] !== v) style.push(`${p}:${v}`);
   });
-  if (style.length) dst.setAttribute('style', style.join(';'));
-  else dst.removeAttribute('style');
+  dst.removeAttribute('style');
+  if (style.length) dst.setAttribute(INLINED, style.join(';'));
   dst.removeAttribute('class');
   const a = src.children;
   const b = dst.children;
@@ -110,7 +122,7 @@ export function viewToSvg(view: HTMLElement, name: string): ViewSvg {
       clone.setAttribute('y', String(r.y));
       clone.setAttribute('width', String(r.w));
       clone.setAttribute('height', String(r.h));
-      parts.push(serializer.serializeToString(clone));
+      parts.push(serializeInlined(serializer, clone));
       return;
     }
     if (el instanceof HTMLCanvasElement) {
