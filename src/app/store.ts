@@ -160,8 +160,8 @@ export const get = useApp.getState;
 export const PANEL_MS = 100;
 /**
  * …and at speed max, where the run is a blur and every redraw is CPU the training workers do not
- * get: the charts, the servers panel and the metrics of a 16-worker run were a fifth of the main
- * thread there.
+ * get: the charts, the servers panel and the metrics of a 16-worker run drew in ~10 % of the main
+ * thread's samples there, more with their renders and layouts.
  */
 export const MAX_SPEED_PANEL_MS = 250;
 const panelMs = (): number => (get().speed === 'max' ? MAX_SPEED_PANEL_MS : PANEL_MS);
