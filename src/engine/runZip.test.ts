@@ -27,6 +27,9 @@ const concat = (chunks: Uint8Array[]): Uint8Array => {
   return out;
 };
 
+/** A history's log as RunZip entries, a slice each, as the page sends them (app/exportRun.ts). */
+const logEntries = (h: History, name: string): ZipEntry[] => h.rowSlices().map((slice, k, all) => ({ name, log: slice(), more: k < all.length - 1 }));
+
 describe('runZip: the exported run, its log written from the history’s rows', () => {
   it('holds the log `sim --log` writes (hashing to the eventLogHash), in pieces, beside the other files in order', async () => {
     // Long enough for the log to pass several of runZip's 1 MB pieces and the value words' chunks.
@@ -36,10 +39,9 @@ describe('runZip: the exported run, its log written from the history’s rows', 
     const log = joinLines(eventLogLines(sim.history.events));
     expect(log.length).toBeGreaterThan(3 << 20);
     const png = Uint8Array.from([137, 80, 78, 71, 1, 2, 3]);
-    const rows = sim.history.allRows();
     const zip = concat(runZip([
       { name: 'a.scenario.json', bytes: new TextEncoder().encode('{"x":1}\n') },
-      { name: 'a.events.jsonl', log: rows },
+      ...logEntries(sim.history, 'a.events.jsonl'),
       { name: 'a.samples.csv', samplesOf: 'a.events.jsonl' },
       { name: 'views/v.png', bytes: png, store: true },
     ]));
@@ -56,9 +58,8 @@ describe('runZip: the exported run, its log written from the history’s rows', 
   it('takes its entries in several parts, in order (the page sends the log before it draws the views)', () => {
     const h = new History(nodeSha256);
     for (let i = 0; i < 50; i++) h.append({ t: i, type: 'metrics', v: { cluster: { steps: i, loss: i / 3 }, nodes: { w0: { loss: i / 7 } } } } as unknown as HistoryEvent);
-    const rows = h.allRows();
     const parts = new RunZip();
-    parts.add([{ name: 'a.jsonl', log: rows }]);
+    parts.add(logEntries(h, 'a.jsonl'));
     parts.add([{ name: 'a.csv', samplesOf: 'a.jsonl' }]);
     const files = unzipSync(concat(parts.end()));
     expect(Object.keys(files)).toEqual(['a.jsonl', 'a.csv']);
@@ -73,10 +74,9 @@ describe('runZip: the exported run, its log written from the history’s rows', 
       if (i % 1000 === 0) h.append({ t: i, type: 'metrics', v: { cluster: { steps: i, loss: 1 / (i + 1) }, nodes: { w0: { loss: i / 7 } } } } as unknown as HistoryEvent);
       else h.append({ t: i, type: 'send', id: i, from: `w${i % 7}`, to: 's0', kind: 'push', bytes: 420, due: i + 1 } as HistoryEvent);
     }
-    const slices = h.rowSlices();
-    expect(slices).toHaveLength(3);
+    expect(h.rowSlices()).toHaveLength(3);
     const zip = new RunZip();
-    slices.forEach((slice, k) => zip.add([{ name: 'a.jsonl', log: slice(), more: k < slices.length - 1 }]));
+    for (const entry of logEntries(h, 'a.jsonl')) zip.add([entry]);
     zip.add([{ name: 'a.csv', samplesOf: 'a.jsonl' }]);
     const files = unzipSync(concat(zip.end()));
     expect(strFromU8(files['a.jsonl'])).toBe(joinLines(eventLogLines(h.events)));
@@ -87,22 +87,21 @@ describe('runZip: the exported run, its log written from the history’s rows', 
     const h = new History(nodeSha256);
     h.append({ t: 0, type: 'note', node: 'w0', text: 'x' } as unknown as HistoryEvent);
     const between = new RunZip();
-    between.add([{ name: 'a.jsonl', log: h.allRows(), more: true }]);
+    between.add([{ name: 'a.jsonl', log: h.rowSlices()[0](), more: true }]);
     expect(() => between.add([{ name: 'v.png', bytes: Uint8Array.of(1) }])).toThrow(/v\.png came before the end of the log a\.jsonl/);
     expect(() => new RunZip().add([{ name: 'a.csv', samplesOf: 'a.jsonl' }])).toThrow(/not a log written before/);
     const twice = new RunZip();
-    twice.add([{ name: 'a.jsonl', log: h.allRows() }]);
-    expect(() => twice.add([{ name: 'a.jsonl', log: h.allRows() }])).toThrow(/written already/);
+    twice.add(logEntries(h, 'a.jsonl'));
+    expect(() => twice.add(logEntries(h, 'a.jsonl'))).toThrow(/written already/);
     const open = new RunZip();
-    open.add([{ name: 'a.jsonl', log: h.allRows(), more: true }]);
+    open.add([{ name: 'a.jsonl', log: h.rowSlices()[0](), more: true }]);
     expect(() => open.end()).toThrow(/ended before the end of the log a\.jsonl/);
   });
 
   it('an empty history gives an empty log', async () => {
-    const files = unzipSync(concat(runZip([{ name: 'e.jsonl', log: new History(nodeSha256).allRows() }])));
+    const empty = new History(nodeSha256);
+    expect(empty.rowSlices()).toHaveLength(1);
+    const files = unzipSync(concat(runZip(logEntries(empty, 'e.jsonl'))));
     expect(files['e.jsonl'].length).toBe(0);
-    const slices = new History(nodeSha256).rowSlices();
-    expect(slices).toHaveLength(1);
-    expect(unzipSync(concat(runZip([{ name: 'e.jsonl', log: slices[0]() }])))['e.jsonl'].length).toBe(0);
   });
 });

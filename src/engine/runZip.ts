@@ -6,7 +6,7 @@ import { joinLines, samplesCsvLines } from './runExport';
 
 /**
  * A run's zip (the page's "Export run", app/exportRun.ts), streamed: the event log is written from
- * the history's rows (History.allRows) line by line into the compressor, a megabyte at a time, so
+ * the history's rows (History.rowSlices) line by line into the compressor, a megabyte at a time, so
  * no string of the whole log is ever built. One as a string was the export's cost and its limit:
  * a 5-minute, 8-worker raft-ps run has 474 k events, 53 MB of lines — 3 s on the page's main
  * thread — and an hour of it passes V8's longest string (2^29 characters). The page runs this in
@@ -16,9 +16,9 @@ import { joinLines, samplesCsvLines } from './runExport';
 export type ZipEntry =
   | { name: string; bytes: Uint8Array; store?: boolean }
   /**
-   * The event log, one JSON line per event (`sim --log`): a history's batches in order
-   * (`History.rowSlices`, or one `allRows`), over as many entries as it takes, `more` on all but
-   * the last. No other entry comes between them.
+   * The event log, one JSON line per event (`sim --log`): a history's slices in order
+   * (`History.rowSlices`), an entry each, `more` on all but the last. No other entry comes
+   * between them.
    */
   | { name: string; log: RowsBatch; more?: boolean }
   /** The metric samples among the events of the log named `samplesOf`, written before, as CSV (`sim --samples`). */

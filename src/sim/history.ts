@@ -195,16 +195,8 @@ export class History {
   }
 
   /**
-   * Every event so far as one batch of rows (copies, to send to another thread): a RowsReader
-   * rebuilds them there. The page's export takes `rowSlices`, the same rows a task at a time.
-   */
-  allRows(): RowsBatch {
-    return this.batch(0, this.n, { names: 0, sends: 0, delivers: 0 }, { strings: 0, shapes: 0, chunk: 0, at: 0 });
-  }
-
-  /**
    * The events so far, as they are now, in slices of ROWS_SLICE events: each call of a slice copies
-   * its rows then (a RowsReader reads the slices in order, as one `allRows` batch), so a caller may
+   * its rows then (a RowsReader reads the slices in order, as one batch), so a caller may
    * make them one task at a time while the run goes on — the page's export, whose single batch
    * was a long task that grew with the run.
    */
