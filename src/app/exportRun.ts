@@ -24,18 +24,17 @@ export async function buildRunZip(sim: Simulation): Promise<{ name: string; zip:
   const slices = sim.history.rowSlices();
   const scenario = runScenario(sim.scenario, sim.userActions());
   const zip = await zipOffThread();
-  const log = `${id}.events.jsonl`;
-  const head = [`${id}.scenario.json`, log, `${id}.samples.csv`];
+  const [scenarioFile, log, samples] = [`${id}.scenario.json`, `${id}.events.jsonl`, `${id}.samples.csv`];
   const views: ZipEntry[] = [];
   try {
-    zip.add([{ name: head[0], bytes: enc.encode(`${JSON.stringify(scenario, null, 2)}\n`) }]);
+    zip.add([{ name: scenarioFile, bytes: enc.encode(`${JSON.stringify(scenario, null, 2)}\n`) }]);
     // The worker writes each slice while the next is copied here. All at once, the copies were one
     // task that grew with the run (240 ms at 10 simulated minutes of 8-worker raft-ps, 1.5 M events).
     for (const [k, slice] of slices.entries()) {
       if (k > 0) await nextTask();
       zip.add([{ name: log, log: slice(), more: k < slices.length - 1 }]);
     }
-    zip.add([{ name: head[2], samplesOf: log }]);
+    zip.add([{ name: samples, samplesOf: log }]);
     for (const { name, el } of viewsOnScreen()) {
       const svg = viewToSvg(el, name);
       views.push({ name: `views/${name}.svg`, bytes: enc.encode(svg.svg) });
@@ -46,7 +45,7 @@ export async function buildRunZip(sim: Simulation): Promise<{ name: string; zip:
     zip.cancel();
     throw e;
   }
-  return { name: `${id}-run-t${t}.zip`, zip: await zip.end(views), files: [...head, ...views.map((e) => e.name)] };
+  return { name: `${id}-run-t${t}.zip`, zip: await zip.end(views), files: [scenarioFile, log, samples, ...views.map((e) => e.name)] };
 }
 
 interface ZipWriter {
