@@ -3,7 +3,7 @@ import { selectBackend } from '../train/backend';
 import { LocalTrainer } from '../train/localTrainer';
 import type { TrainerSpec } from '../train/types';
 import { createHandler } from './handler';
-import { WorkerPool } from './pool';
+import { WORKER_DEPTH, WorkerPool } from './pool';
 import type { WorkerRequest, WorkerResponse } from './protocol';
 
 /**
@@ -171,18 +171,21 @@ describe('WorkerPool', () => {
 });
 
 describe('WorkerPool scheduling', () => {
-  it('serves queued gradient requests earliest-due first, two in a worker’s hands at a time', async () => {
+  it('serves queued gradient requests earliest-due first, WORKER_DEPTH in a worker’s hands at a time', async () => {
     const w = new FakeWorker();
     const pool = await poolOf([w]);
     const p = () => pool.initialParams();
     const done: string[] = [];
     const req = (node: string, priority: number) =>
       pool.gradient({ node, params: p(), batch: batch(), priority }).then(() => void done.push(node));
-    // The first two go to the idle worker at once; the rest wait and leave in priority order.
-    await Promise.all([req('a', 30), req('b', 10), req('c', 20), req('d', 5), req('e', 25)]);
-    expect(done).toEqual(['a', 'b', 'd', 'c', 'e']);
+    // The first WORKER_DEPTH go to the idle worker at once, in the order asked; the rest wait and
+    // leave in priority order.
+    const first = Array.from({ length: WORKER_DEPTH }, (_, i) => `a${i}`);
+    await Promise.all([...first.map((n, i) => req(n, 100 - i)), req('late', 30), req('soon', 5), req('mid', 20), req('mid2', 25)]);
+    const order = [...first, 'soon', 'mid', 'mid2', 'late'];
+    expect(done).toEqual(order);
     const sent = w.received.filter((m) => m.kind === 'gradient').map((m) => (m as { node: string }).node);
-    expect(sent).toEqual(['a', 'b', 'd', 'c', 'e']);
+    expect(sent).toEqual(order);
     await pool.dispose();
   });
 
