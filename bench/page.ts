@@ -8,6 +8,7 @@ import { Simulation } from '../src/engine/simulation';
 import { pageSha256 } from '../src/workers/workerSha256';
 import { InstantTrainer } from '../src/engine/testing/instantTrainer';
 import { validateScenario } from '../src/scenario/validate';
+import { summarizeTimings, type TimingSummary } from '../src/workers/requestTimings';
 
 /**
  * In-browser half of `npm run bench`: cluster throughput through the real worker pool against the
@@ -16,30 +17,36 @@ import { validateScenario } from '../src/scenario/validate';
  * `reps` times and each keeps its best: a single cold run of 20 simulated seconds (~0.3 s) timed
  * the engine while V8 was still compiling it. The last cluster run is the one returned when
  * `reps` is 1 (bench/ratioProfile.ts reads the threads' CPU over it and the bare phase before it).
+ * With it, where its gradient requests' time went (workers/requestTimings.ts).
  */
 async function runBench(opts: { scenario: string; backend: BackendChoice; durationMs: number; bareSteps: number; hidden?: number[]; reps?: number }) {
   const loaded = await fetchBuiltin(opts.scenario, './scenarios/');
   if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
   const sc = throughputScenario(loaded.scenario, opts.durationMs, opts.hidden);
   const nodes = sc.cluster.workers;
-  const pool = await WorkerPool.create({ model: sc.model, seed: sc.seed, backend: opts.backend }, { nodes });
+  const pool = await WorkerPool.create({ model: sc.model, seed: sc.seed, backend: opts.backend }, { nodes, timings: true });
   try {
     const backend = pool.workers().find((w) => w.alive)?.backend ?? 'none';
     // Hashed as the app hashes: in its own worker.
     await clusterStepsPerSec({ ...sc, durationMs: Math.min(2000, sc.durationMs) }, pool, pageSha256());
     let bare = 0;
     let cluster: Awaited<ReturnType<typeof clusterStepsPerSec>> | null = null;
+    let timings: TimingSummary | null = null;
     for (let r = 0; r < (opts.reps ?? 1); r++) {
       bare = Math.max(bare, await bareStepsPerSec(sc, opts.bareSteps, (draws) => pool.benchBare(draws)));
+      pool.takeTimings();
       const c = await clusterStepsPerSec(sc, pool, pageSha256());
-      if (!cluster || c.stepsPerSec > cluster.stepsPerSec) cluster = c;
+      const t = summarizeTimings(pool.takeTimings());
+      if (!cluster || c.stepsPerSec > cluster.stepsPerSec) [cluster, timings] = [c, t];
     }
     if (!cluster) throw new Error('reps: at least 1');
-    return { backend, poolSize: pool.workers().length, bareStepsPerSec: bare, clusterStepsPerSec: cluster.stepsPerSec, ratio: cluster.stepsPerSec / bare, clusterWallMs: cluster.wallMs, clusterSteps: cluster.steps };
+    return { backend, poolSize: pool.workers().length, bareStepsPerSec: bare, clusterStepsPerSec: cluster.stepsPerSec, ratio: cluster.stepsPerSec / bare, clusterWallMs: cluster.wallMs, clusterSteps: cluster.steps, timings };
   } finally {
     await pool.dispose();
   }
 }
+
+export type BrowserCluster = Awaited<ReturnType<typeof runBench>>;
 
 /**
  * The engine alone on this thread with a stand-in gradient (no worker, no messages): what the

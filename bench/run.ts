@@ -21,6 +21,8 @@ import { bareInProcess, bareStepsPerSec, clusterStepsPerSec, throughputScenario 
 import { seekBench } from './seek';
 import { serveDist } from './serveDist';
 import { bareHeapEventsPerSec } from './bareHeap';
+import type { TimingSummary } from '../src/workers/requestTimings';
+import type { BrowserCluster } from './page';
 
 const log = (s: string) => process.stderr.write(s + '\n');
 const FASHION = 'fashion-mnist-allreduce-vs-async';
@@ -93,6 +95,13 @@ function timings(m: ReadonlyArray<{ backend: string; msPerStep: number | null; n
   return m.map((t) => `${t.backend} ${t.msPerStep === null ? `— (${t.note})` : `${t.msPerStep.toFixed(2)} ms${t.note ? ` [${t.note.slice(0, 40)}]` : ''}`}`).join(', ');
 }
 
+/** The cluster's gradient requests: how busy the workers were, and where a request's time went (ms, median / 90th percentile). */
+function timingLine(t: TimingSummary): string {
+  const ms = (x: { p50: number; p90: number }) => `${x.p50.toFixed(2)} / ${x.p90.toFixed(2)}`;
+  const busy = Object.values(t.busy).map((b) => `${Math.round(b * 100)} %`).join(', ');
+  return `workers busy ${busy} of the run; a request's ms to the worker ${ms(t.toWorker)}, its gradient ${ms(t.compute)}, back to the page ${ms(t.back)}`;
+}
+
 /** Runs `fn` on a fresh bench page of the built app (dist/, served in this process, + headless Chromium). */
 async function onBenchPage<T>(fn: (page: Page) => Promise<T>): Promise<T> {
   // Served here, not by a `vite preview` child: killing `npx` left vite serving after the bench.
@@ -115,7 +124,7 @@ async function onBenchPage<T>(fn: (page: Page) => Promise<T>): Promise<T> {
 }
 
 type BenchWindow = {
-  runBench(x: { scenario: string; backend: 'wasm'; durationMs: number; bareSteps: number; reps?: number }): Promise<Record<string, number | string>>;
+  runBench(x: { scenario: string; backend: 'wasm'; durationMs: number; bareSteps: number; reps?: number }): Promise<BrowserCluster>;
   measureBackends(x: { scenario: string; timeSoftwareGpu?: boolean }): Promise<{ params: number; chosen: string; initMs: number; measured: Array<{ backend: string; msPerStep: number | null; steps: number; note?: string }> }>;
 };
 
@@ -158,7 +167,7 @@ for (const hidden of [[64, 64], [256, 256]]) {
     log(`node ${k.padEnd(9)} hidden ${hidden.join('x')} (${r.params} params): bare ${r.bareStepsPerSec.toFixed(0)} steps/s, cluster ${r.clusterStepsPerSec.toFixed(0)} steps/s, ratio ${r.ratio.toFixed(3)}`);
   }
 }
-let browser: Record<string, Record<string, number | string>> | null = null;
+let browser: Record<string, BrowserCluster> | null = null;
 let browserAuto: Record<string, Awaited<ReturnType<typeof browserBackends>>> | null = null;
 try {
   browser = {
@@ -166,8 +175,10 @@ try {
     async: await browserCluster('async-partition', 'wasm', 20000),
     fashion: await browserCluster(FASHION, 'wasm', 20000, 200),
   };
-  for (const [k, r] of Object.entries(browser))
+  for (const [k, r] of Object.entries(browser)) {
     log(`browser ${k.padEnd(9)} ${r.backend} ×${r.poolSize} workers: bare ${Number(r.bareStepsPerSec).toFixed(0)} steps/s, cluster ${Number(r.clusterStepsPerSec).toFixed(0)} steps/s, ratio ${Number(r.ratio).toFixed(3)}`);
+    if (r.timings) log(`  ${timingLine(r.timings)}`);
+  }
   browserAuto = { lesson: await browserBackends('allreduce-partition'), fashion: await browserBackends(FASHION) };
   for (const [k, { app, everything }] of Object.entries(browserAuto)) {
     log(`browser auto, ${k} model (${app.params} params): ${timings(app.measured)} → ${app.chosen} (worker ready after ${app.initMs.toFixed(0)} ms)`);

@@ -4,6 +4,7 @@ import type { ModelData } from '../train/modelData';
 import { prepareTraining } from '../train/prepare';
 import type { TrainerSpec } from '../train/types';
 import type { InitResult, WorkerRequest, WorkerResponse } from './protocol';
+import { sharedClock } from './sharedClock';
 
 /**
  * The worker's request handling, free of worker globals so Vitest can drive it in-process.
@@ -45,6 +46,7 @@ export function createHandler(
           return;
         }
         case 'gradient': {
+          const taken = sharedClock();
           if (req.fault === 'crash') {
             crash(new Error(`injected crash in worker ${self} (node ${req.node})`));
             return; // no reply: the pool learns of it through the worker's error event
@@ -55,7 +57,7 @@ export function createHandler(
           // fresh 100 k-float array costs the page's main thread about 1.5 ms.
           const back = handBack && req.params.buffer !== grad.buffer ? req.params : undefined;
           const transfer = back ? [grad.buffer as ArrayBuffer, back.buffer as ArrayBuffer] : [grad.buffer as ArrayBuffer];
-          post({ id: req.id, ok: true, result: { grad, loss, ...(back ? { params: back } : {}) } }, transfer);
+          post({ id: req.id, ok: true, result: { grad, loss, ...(back ? { params: back } : {}), at: [taken, sharedClock()] } }, transfer);
           return;
         }
         case 'evaluate': {

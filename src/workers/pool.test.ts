@@ -189,6 +189,25 @@ describe('WorkerPool scheduling', () => {
     await pool.dispose();
   });
 
+  it('records each gradient request’s timings when asked, in the order of its legs', async () => {
+    const pool = await WorkerPool.create(spec, { size: 2, timings: true, workerFactory: () => new FakeWorker() as unknown as Worker });
+    await Promise.all(['w0', 'w1', 'w2'].map((node, i) => pool.gradient({ node, params: pool.initialParams(), batch: batch(), priority: i })));
+    const ts = pool.takeTimings();
+    expect(ts.length).toBe(3);
+    for (const t of ts) {
+      expect([0, 1]).toContain(t.worker);
+      expect(t.sent).toBeLessThanOrEqual(t.taken);
+      expect(t.taken).toBeLessThanOrEqual(t.replied);
+      expect(t.replied).toBeLessThanOrEqual(t.answered);
+    }
+    expect(pool.takeTimings()).toEqual([]); // taken: the next call starts afresh
+    await pool.dispose();
+    const quiet = await poolOf([new FakeWorker()]);
+    await quiet.gradient({ node: 'w0', params: quiet.initialParams(), batch: batch() });
+    expect(quiet.takeTimings()).toEqual([]);
+    await quiet.dispose();
+  });
+
   it('spreads queued requests over every live worker', async () => {
     const ws = [new FakeWorker(), new FakeWorker()];
     const pool = await poolOf(ws);

@@ -11,6 +11,8 @@ import {
 } from './protocol';
 import { recallChoice, rememberChoice } from './choiceMemory';
 import { dropSpares, newTrainWorker, takeSpare } from './spare';
+import type { RequestTiming } from './requestTimings';
+import { sharedClock } from './sharedClock';
 
 /**
  * A pool of training workers serving all logical nodes (DESIGN rule 8): any worker can serve any
@@ -48,6 +50,8 @@ export interface WorkerPoolOptions {
   size?: number;
   /** Tests substitute their own Worker. */
   workerFactory?: () => Worker;
+  /** Record each gradient request's timings (takeTimings): benchmarks. */
+  timings?: boolean;
 }
 
 interface Pending {
@@ -108,6 +112,8 @@ export class WorkerPool implements Trainer {
   private readonly spareParams: Float32Array[] = [];
   private queueSeq = 0;
   private selectionInfo: BackendSelection | null = null;
+  /** Gradient requests' timings since the last takeTimings, when recorded. */
+  private timings: RequestTiming[] | null = null;
 
   private constructor(
     private readonly spec: TrainerSpec,
@@ -123,6 +129,7 @@ export class WorkerPool implements Trainer {
     const cores = (typeof navigator !== 'undefined' && navigator.hardwareConcurrency) || 2;
     const size = Math.max(1, opts.size ?? Math.min(opts.nodes ?? cores, cores));
     const pool = new WorkerPool(spec, size, opts.workerFactory ?? defaultWorker);
+    if (opts.timings) pool.timings = [];
     // It has taken the workers the page started early (src/boot.ts) that it needs: end the rest
     // now, before they compete with its backend timing (an idle tfjs worker holds tens of MB).
     if (!opts.workerFactory) dropSpares();
@@ -291,10 +298,12 @@ export class WorkerPool implements Trainer {
     const batch = req.batch.slice(); // tiny; copied so the simulator may keep its own
     const msg: WorkerRequest = { id: 0, kind: 'gradient', node: req.node, params, batch, fault };
     slot.gradients++;
+    const sent = this.timings ? sharedClock() : 0;
     this.call(slot, msg, [pbuf, batch.buffer]).then(
       (r) => {
         slot.gradients--;
         const g = r as GradientReply;
+        this.timings?.push({ worker: slot.index, sent, taken: g.at[0], replied: g.at[1], answered: sharedClock() });
         if (g.params && this.spareParams.length < MAX_SPARE_PARAMS) this.spareParams.push(g.params);
         item.resolve({ grad: g.grad, loss: g.loss });
         this.dispatch();
@@ -305,6 +314,13 @@ export class WorkerPool implements Trainer {
         this.dispatch();
       },
     );
+  }
+
+  /** The gradient requests' timings recorded since the last call (none unless created with `timings`). */
+  takeTimings(): RequestTiming[] {
+    const t = this.timings ?? [];
+    if (this.timings) this.timings = [];
+    return t;
   }
 
   /** An array for a request's parameters: one a worker handed back, or a new one. */

@@ -31,6 +31,11 @@ export interface GradientReply {
   loss: number;
   /** The request's parameters, handed back for the pool to copy the next request's into. */
   params?: Float32Array;
+  /**
+   * When the worker took the request up and when it answered, on the clock every thread of the
+   * page shares (`performance.timeOrigin + performance.now()`, ms): the pool's request timings.
+   */
+  at: [number, number];
 }
 
 export type WorkerResult = InitResult | GradientReply | Evaluation | Float32Array | number;
