@@ -12,10 +12,12 @@ import { summarizeTimings, type TimingSummary } from '../src/workers/requestTimi
 
 /**
  * In-browser half of `npm run bench`: cluster throughput through the real worker pool against the
- * same pool's workers each running a bare tfjs loop at once (equal parallelism). As in Node
- * (bench/run.ts), a short cluster run first compiles the engine's code, then the two take turns
- * `reps` times and each keeps its best: a single cold run of 20 simulated seconds (~0.3 s) timed
- * the engine while V8 was still compiling it. The last cluster run is the one returned when
+ * same pool's workers each running a bare tfjs loop at once (equal parallelism). A cluster run as
+ * long as the timed ones first compiles the engine's code, then the two take turns `reps` times and
+ * each keeps its best: a single cold run of 20 simulated seconds (~0.3 s) timed the engine while
+ * V8 was still compiling it, and a 2-s warm-up (34 steps, Node's) left the page's engine colder than
+ * the bare loop its 1,500 steps a turn (allreduce 0.47–0.51 against 0.59–0.60 after a full one, two
+ * fresh pages each; on async no difference). The last cluster run is the one returned when
  * `reps` is 1 (bench/ratioProfile.ts reads the threads' CPU over it and the bare phase before it).
  * With it, where its gradient requests' time went (workers/requestTimings.ts).
  */
@@ -28,7 +30,7 @@ async function runBench(opts: { scenario: string; backend: BackendChoice; durati
   try {
     const backend = pool.workers().find((w) => w.alive)?.backend ?? 'none';
     // Hashed as the app hashes: in its own worker.
-    await clusterStepsPerSec({ ...sc, durationMs: Math.min(2000, sc.durationMs) }, pool, pageSha256());
+    await clusterStepsPerSec(sc, pool, pageSha256());
     let bare = 0;
     let cluster: Awaited<ReturnType<typeof clusterStepsPerSec>> | null = null;
     let timings: TimingSummary | null = null;
