@@ -61,7 +61,7 @@ async function runEngineOnly(opts: { scenario: string; durationMs: number; reps?
   let best = Infinity;
   let steps = 0;
   for (let r = 0; r < (opts.reps ?? 3); r++) {
-    const c = await clusterStepsPerSec(sc, new InstantTrainer(opts.paramCount, opts.samples));
+    const c = await clusterStepsPerSec(sc, new InstantTrainer(opts.paramCount, opts.samples), pageSha256());
     steps = c.steps;
     best = Math.min(best, c.wallMs / c.steps);
   }
