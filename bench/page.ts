@@ -1,6 +1,6 @@
 // First: no schema may be built before zod's eval-based compiler is off (the page runs under the app's CSP).
 import '../src/scenario/zodConfig';
-import { bareStepsPerSec, clusterStepsPerSec, throughputScenario } from './cluster';
+import { bareStepsPerSec, clusterStepsPerSec, throughputScenario, warmUp } from './cluster';
 import { fetchBuiltin } from '../src/scenario/loader';
 import type { BackendChoice } from '../src/train/types';
 import { WorkerPool } from '../src/workers/pool';
@@ -12,13 +12,10 @@ import { summarizeTimings, type TimingSummary } from '../src/workers/requestTimi
 
 /**
  * In-browser half of `npm run bench`: cluster throughput through the real worker pool against the
- * same pool's workers each running a bare tfjs loop at once (equal parallelism). A cluster run as
- * long as the timed ones first compiles the engine's code, then the two take turns `reps` times and
- * each keeps its best: a single cold run of 20 simulated seconds (~0.3 s) timed the engine while
- * V8 was still compiling it, and a 2-s warm-up (34 steps, Node's) left the page's engine colder than
- * the bare loop its 1,500 steps a turn (allreduce 0.47–0.51 against 0.59–0.60 after a full one, two
- * fresh pages each; on async no difference). The last cluster run is the one returned when
- * `reps` is 1 (bench/ratioProfile.ts reads the threads' CPU over it and the bare phase before it).
+ * same pool's workers each running a bare tfjs loop at once (equal parallelism). As in Node
+ * (bench/run.ts), the cluster first runs as many steps as a bare turn (`warmUp`), then the two take
+ * turns `reps` times and each keeps its best. The last cluster run is the one returned when `reps`
+ * is 1 (bench/ratioProfile.ts reads the threads' CPU over it and the bare phase before it).
  * With it, where its gradient requests' time went (workers/requestTimings.ts).
  */
 async function runBench(opts: { scenario: string; backend: BackendChoice; durationMs: number; bareSteps: number; hidden?: number[]; reps?: number }) {
@@ -30,7 +27,7 @@ async function runBench(opts: { scenario: string; backend: BackendChoice; durati
   try {
     const backend = pool.workers().find((w) => w.alive)?.backend ?? 'none';
     // Hashed as the app hashes: in its own worker.
-    await clusterStepsPerSec(sc, pool, pageSha256());
+    await warmUp(sc, pool, opts.bareSteps, pageSha256());
     let bare = 0;
     let cluster: Awaited<ReturnType<typeof clusterStepsPerSec>> | null = null;
     let timings: TimingSummary | null = null;

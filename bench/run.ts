@@ -17,7 +17,7 @@ import { LocalTrainer } from '../src/train/localTrainer';
 import { chromiumArgs, findChromium } from '../scripts/chromium.mjs';
 import { nodeSha256 } from '../src/cli/nodeSha256';
 import { threadSha256 } from '../src/cli/threadSha256';
-import { bareInProcess, bareStepsPerSec, clusterStepsPerSec, throughputScenario } from './cluster';
+import { bareInProcess, bareStepsPerSec, clusterStepsPerSec, throughputScenario, warmUp } from './cluster';
 import { seekBench } from './seek';
 import { serveDist } from './serveDist';
 import { bareHeapEventsPerSec } from './bareHeap';
@@ -67,10 +67,10 @@ function fashionAsync(): Scenario {
 async function nodeCluster(id: string | Scenario, durationMs: number, hidden?: number[], backend: BackendName = 'cpu') {
   const sc = throughputScenario(typeof id === 'string' ? builtin(id) : id, durationMs, hidden);
   const trainer = await LocalTrainer.create({ model: sc.model, seed: sc.seed, backend });
-  await clusterStepsPerSec({ ...sc, durationMs: 2000 }, trainer, nodeSha256); // warm-up
   // Alternate the two and keep each one's best of three: on a shared 2-core machine single runs
   // of either vary by ±20%.
   const bareSteps = Math.max(200, Math.round(1500 * (105 / trainer.paramCount) ** 0.7));
+  await warmUp(sc, trainer, bareSteps, nodeSha256);
   let bare = 0;
   let cluster = { stepsPerSec: 0 };
   for (let r = 0; r < 3; r++) {
