@@ -18,20 +18,19 @@ import { sharedClock } from './sharedClock';
  * A pool of training workers serving all logical nodes (DESIGN rule 8): any worker can serve any
  * node, since parameters travel with the request. Gradient requests wait in one queue ordered by
  * priority (the simulated time their result is due) and go to a worker when it has fewer than
- * WORKER_DEPTH requests in hand — so the result the event loop needs next waits behind a few at
- * most in some worker's inbox, not behind every later one, and every worker stays busy. A worker that
+ * WORKER_DEPTH requests in hand — so the result the event loop needs next is computed first instead
+ * of queueing behind later ones in some worker's inbox, and every worker stays busy. A worker that
  * errors is dropped; its pending requests reject with a message naming it and the cause.
  * The main thread never loads tfjs: layout and initial parameters are pure JS.
  */
 
 /**
- * Requests in a worker's hands at once: one computing and three waiting. A worker asks the page's
- * main thread for more only through its answers, and while that thread draws a frame it hands
- * nothing out: with two, the workers of a 16-node run at speed max sat idle through the frames
- * (60 s of raft-ps ×16 at max, twelve loads each, interleaved: 3.99 s on average with two, 3.74
- * with four; six or eight were no faster). Requests still leave the queue earliest-due first.
+ * Requests in a worker's hands at once: one computing, one waiting, hiding the message latency.
+ * More would let a worker compute on while the page's main thread draws, but four were no faster
+ * at speed max (60 s of raft-ps ×16, twelve interleaved loads each: 3.97 s on average with two,
+ * 3.91 with four), and each one more can put a later-due request before the one needed next.
  */
-export const WORKER_DEPTH = 4;
+export const WORKER_DEPTH = 2;
 /** Parameter arrays kept for reuse (more than the requests in flight at once would only hold memory). */
 const MAX_SPARE_PARAMS = 16;
 
