@@ -20,6 +20,29 @@ export interface InputResult {
   paceVsHeadless: number;
 }
 
+/**
+ * Several loads of inputAtMax as one: the clicks of all, the median finish times and pace, and
+ * each load's pace — one load's finish time varies by 10–15 % on a 2-core machine, enough to
+ * make or unmake a change's effect.
+ */
+export function combineInputs(rs: readonly InputResult[]): InputResult & { paces: number[] } {
+  const lat = rs.flatMap((r) => r.latenciesMs);
+  const med = (xs: number[]): number => quantile(xs, 0.5);
+  const app = med(rs.map((r) => r.appFinishS));
+  const headless = med(rs.map((r) => r.headlessFinishS));
+  return {
+    name: rs[0].name,
+    clicks: lat.length,
+    latencyP50Ms: Math.round(quantile(lat, 0.5)),
+    latencyMaxMs: Math.max(...rs.map((r) => r.latencyMaxMs)),
+    latenciesMs: lat,
+    appFinishS: app,
+    headlessFinishS: headless,
+    paceVsHeadless: Math.round((headless / app) * 100) / 100,
+    paces: rs.map((r) => r.paceVsHeadless),
+  };
+}
+
 export async function inputAtMax(name: string, scenarioJson: Record<string, unknown>): Promise<InputResult> {
   const json = JSON.stringify(scenarioJson);
   const url = `${base}?autoplay=1&speed=max&backend=wasm#scenario=${await encodeScenarioHashCompressed(json)}`;
