@@ -3,7 +3,7 @@ import type { GradientComputer } from '../train/model';
 import type { ModelData } from '../train/modelData';
 import { prepareTraining } from '../train/prepare';
 import type { TrainerSpec } from '../train/types';
-import type { InitResult, WorkerRequest, WorkerResponse } from './protocol';
+import { COPY_MAX_ELEMENTS, type InitResult, type WorkerRequest, type WorkerResponse } from './protocol';
 import { sharedClock } from './sharedClock';
 
 /**
@@ -53,10 +53,12 @@ export function createHandler(
           }
           if (req.fault === 'throw') throw new Error(`injected fault in worker ${self} (node ${req.node})`);
           const { grad, loss } = await ready().computer.gradientAt(req.params, req.batch);
-          // The parameters go back too: the pool copies the next request's into them, since a
-          // fresh 100 k-float array costs the page's main thread about 1.5 ms.
-          const back = handBack && req.params.buffer !== grad.buffer ? req.params : undefined;
-          const transfer = back ? [grad.buffer as ArrayBuffer, back.buffer as ArrayBuffer] : [grad.buffer as ArrayBuffer];
+          // A large gradient is transferred and the parameters go back too: the pool copies the next
+          // request's into them, since a fresh 100 k-float array costs the page's main thread about
+          // 1.5 ms. A small one is copied (COPY_MAX_ELEMENTS).
+          const small = grad.length <= COPY_MAX_ELEMENTS;
+          const back = !small && handBack && req.params.buffer !== grad.buffer ? req.params : undefined;
+          const transfer = small ? [] : back ? [grad.buffer as ArrayBuffer, back.buffer as ArrayBuffer] : [grad.buffer as ArrayBuffer];
           post({ id: req.id, ok: true, result: { grad, loss, ...(back ? { params: back } : {}), at: [taken, sharedClock()] } }, transfer);
           return;
         }

@@ -4,7 +4,7 @@ import { LocalTrainer } from '../train/localTrainer';
 import type { TrainerSpec } from '../train/types';
 import { createHandler } from './handler';
 import { WORKER_DEPTH, WorkerPool } from './pool';
-import type { WorkerRequest, WorkerResponse } from './protocol';
+import { COPY_MAX_ELEMENTS, type WorkerRequest, type WorkerResponse } from './protocol';
 
 /**
  * An in-process stand-in for a module Worker: messages go through structuredClone with their
@@ -100,21 +100,50 @@ describe('WorkerPool', () => {
   it.each([
     ['wasm', true],
     ['cpu', false],
-  ] as const)('a %s worker hands the parameters back with the gradient: %s (cpu keeps views of them)', async (backend, back) => {
+  ] as const)('a %s worker hands a large model’s parameters back with the gradient: %s (cpu keeps views of them)', async (backend, back) => {
     const replies: Array<{ msg: WorkerResponse; transfer: Transferable[] }> = [];
     const handle = createHandler((msg, transfer) => replies.push({ msg, transfer }), (err) => {
       throw err;
     });
-    await handle({ id: 1, kind: 'init', spec: { ...spec, backend }, worker: 0 });
+    const large: TrainerSpec = { ...spec, model: { ...spec.model, hidden: [64, 64] }, backend };
+    await handle({ id: 1, kind: 'init', spec: large, worker: 0 });
     expect(replies[0].msg.ok).toBe(true);
-    const params = (await LocalTrainer.create(spec)).initialParams();
+    const params = (await LocalTrainer.create(large)).initialParams();
+    expect(params.length).toBeGreaterThan(COPY_MAX_ELEMENTS);
     await handle({ id: 2, kind: 'gradient', node: 'w0', params, batch: batch() });
     const { msg, transfer } = replies[1];
     if (!msg.ok) throw new Error(msg.error);
     const result = msg.result as { grad: Float32Array; params?: Float32Array };
     expect(result.params === params).toBe(back);
     expect(transfer.includes(params.buffer)).toBe(back);
-    expect(result.grad.length).toBe(105);
+    expect(transfer.includes(result.grad.buffer)).toBe(true);
+    expect(result.grad.length).toBe(params.length);
+  });
+
+  it('a small model’s arrays are copied, not transferred, both ways', async () => {
+    const replies: Array<{ msg: WorkerResponse; transfer: Transferable[] }> = [];
+    const handle = createHandler((msg, transfer) => replies.push({ msg, transfer }), (err) => {
+      throw err;
+    });
+    await handle({ id: 1, kind: 'init', spec: { ...spec, backend: 'wasm' }, worker: 0 });
+    const params = (await LocalTrainer.create(spec)).initialParams();
+    await handle({ id: 2, kind: 'gradient', node: 'w0', params, batch: batch() });
+    const { msg, transfer } = replies[1];
+    if (!msg.ok) throw new Error(msg.error);
+    expect(transfer).toEqual([]);
+    expect((msg.result as { params?: Float32Array }).params).toBeUndefined();
+    // The pool posts the caller's arrays with no transfer list: the clone leaves them whole.
+    const fake = new FakeWorker();
+    const pool = await poolOf([fake]);
+    const p = pool.initialParams();
+    const b = batch();
+    await pool.gradient({ node: 'w0', params: p, batch: b });
+    expect(p.length).toBe(105);
+    expect(b.length).toBe(8);
+    const sent = fake.received.find((m) => m.kind === 'gradient') as { params: Float32Array };
+    expect(sent.params).not.toBe(p);
+    expect(sent.params).toEqual(p);
+    await pool.dispose();
   });
 
   it('a request that throws inside the worker rejects with its message; the worker lives on', async () => {

@@ -2,6 +2,7 @@ import type { BackendSelection, BackendTiming } from '../train/backend';
 import { initialParams, modelParamCount } from '../train/layout';
 import type { BackendName, Evaluation, GradientRequest, GradientResult, Trainer, TrainerSpec } from '../train/types';
 import {
+  COPY_MAX_ELEMENTS,
   type FaultMode,
   type GradientReply,
   type InitResult,
@@ -291,14 +292,16 @@ export class WorkerPool implements Trainer {
     this.lastServed.set(req.node, slot);
     const fault = this.faults.get(req.node);
     this.faults.delete(req.node);
-    const params = this.paramsArray(req.params.length);
-    params.set(req.params);
-    const pbuf = params.buffer as ArrayBuffer;
-    const batch = req.batch.slice(); // tiny; copied so the simulator may keep its own
+    // A small model's arrays are copied by postMessage itself (COPY_MAX_ELEMENTS); a large one's
+    // parameters go in an array of the pool's, transferred, with a copy of the batch.
+    const small = req.params.length <= COPY_MAX_ELEMENTS;
+    const params = small ? req.params : this.paramsArray(req.params.length);
+    if (!small) params.set(req.params);
+    const batch = small ? req.batch : req.batch.slice();
     const msg: WorkerRequest = { id: 0, kind: 'gradient', node: req.node, params, batch, fault };
     slot.gradients++;
     const sent = this.timings ? sharedClock() : 0;
-    this.call(slot, msg, [pbuf, batch.buffer]).then(
+    this.call(slot, msg, small ? [] : [params.buffer as ArrayBuffer, batch.buffer as ArrayBuffer]).then(
       (r) => {
         slot.gradients--;
         const g = r as GradientReply;
