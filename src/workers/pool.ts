@@ -93,6 +93,13 @@ function before(a: Queued, b: Queued): boolean {
   return a.priority !== b.priority ? a.priority < b.priority : a.seq < b.seq;
 }
 
+/** The caller's parameters as they travel: a small array as it is (postMessage copies it), a large one as a transferred copy. */
+function lent(params: Float32Array): [Float32Array, Transferable[]] {
+  if (params.length <= COPY_MAX_ELEMENTS) return [params, []];
+  const copy = params.slice();
+  return [copy, [copy.buffer]];
+}
+
 function defaultWorker(): Worker {
   return takeSpare() ?? newTrainWorker();
 }
@@ -336,14 +343,14 @@ export class WorkerPool implements Trainer {
 
   /** The caller keeps its params: a copy travels. */
   async evaluate(params: Float32Array): Promise<Evaluation> {
-    const copy = params.slice();
-    return (await this.call(this.pick(), { id: 0, kind: 'evaluate', params: copy }, [copy.buffer])) as Evaluation;
+    const [copy, transfer] = lent(params);
+    return (await this.call(this.pick(), { id: 0, kind: 'evaluate', params: copy }, transfer)) as Evaluation;
   }
 
   async predictGrid(params: Float32Array, res: number): Promise<Float32Array> {
-    const copy = params.slice();
+    const [copy, transfer] = lent(params);
     const msg: WorkerRequest = { id: 0, kind: 'predictGrid', params: copy, res };
-    return (await this.call(this.pick(), msg, [copy.buffer])) as Float32Array;
+    return (await this.call(this.pick(), msg, transfer)) as Float32Array;
   }
 
   /** Backend of the worker that last served `node` (any live worker's before the first step). */
