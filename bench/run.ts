@@ -182,7 +182,7 @@ try {
     fashion: await browserCluster(FASHION, 'wasm', 20000, 200),
   };
   for (const [k, r] of Object.entries(browser)) {
-    log(`browser ${k.padEnd(9)} ${r.backend} ×${r.poolSize} workers: bare ${Number(r.bareStepsPerSec).toFixed(0)} steps/s, cluster ${Number(r.clusterStepsPerSec).toFixed(0)} steps/s, ratio ${Number(r.ratio).toFixed(3)}`);
+    log(`browser ${k.padEnd(9)} ${r.backend} ×${r.poolSize} workers: bare ${r.bareStepsPerSec.toFixed(0)} steps/s, cluster ${r.clusterStepsPerSec.toFixed(0)} steps/s, ratio ${r.ratio.toFixed(3)}`);
     if (r.timings) log(`  ${timingLine(r.timings)}`);
   }
   browserAuto = { lesson: await browserBackends('allreduce-partition'), fashion: await browserBackends(FASHION) };
@@ -193,7 +193,7 @@ try {
 } catch (e) {
   log(`browser bench skipped: ${e instanceof Error ? e.message : String(e)}`);
 }
-const ratios = [node.allreduce.ratio, node.async.ratio, ...(browser ? [Number(browser.allreduce.ratio), Number(browser.async.ratio)] : [])];
+const ratios = [node.allreduce.ratio, node.async.ratio, ...(browser ? [browser.allreduce.ratio, browser.async.ratio] : [])];
 console.log(
   JSON.stringify({
     simEventsPerSec: Math.round(core.eventsPerSec),

@@ -46,7 +46,7 @@ export function createHandler(
           return;
         }
         case 'gradient': {
-          const taken = sharedClock();
+          const taken = req.timed ? sharedClock() : 0;
           if (req.fault === 'crash') {
             crash(new Error(`injected crash in worker ${self} (node ${req.node})`));
             return; // no reply: the pool learns of it through the worker's error event
@@ -59,7 +59,7 @@ export function createHandler(
           const small = grad.length <= COPY_MAX_ELEMENTS;
           const back = !small && handBack && req.params.buffer !== grad.buffer ? req.params : undefined;
           const transfer = small ? [] : back ? [grad.buffer as ArrayBuffer, back.buffer as ArrayBuffer] : [grad.buffer as ArrayBuffer];
-          post({ id: req.id, ok: true, result: { grad, loss, ...(back ? { params: back } : {}), at: [taken, sharedClock()] } }, transfer);
+          post({ id: req.id, ok: true, result: { grad, loss, ...(back ? { params: back } : {}), ...(req.timed ? { at: [taken, sharedClock()] } : {}) } }, transfer);
           return;
         }
         case 'evaluate': {

@@ -132,6 +132,7 @@ describe('WorkerPool', () => {
     if (!msg.ok) throw new Error(msg.error);
     expect(transfer).toEqual([]);
     expect((msg.result as { params?: Float32Array }).params).toBeUndefined();
+    expect('at' in (msg.result as object)).toBe(false); // an untimed request's answer carries no times
     // The pool posts the caller's arrays with no transfer list: the clone leaves them whole.
     const fake = new FakeWorker();
     const pool = await poolOf([fake]);
@@ -219,7 +220,8 @@ describe('WorkerPool scheduling', () => {
   });
 
   it('records each gradient request’s timings when asked, in the order of its legs', async () => {
-    const pool = await WorkerPool.create(spec, { size: 2, timings: true, workerFactory: () => new FakeWorker() as unknown as Worker });
+    const fakes: FakeWorker[] = [];
+    const pool = await WorkerPool.create(spec, { size: 2, timings: true, workerFactory: () => fakes[fakes.push(new FakeWorker()) - 1] as unknown as Worker });
     await Promise.all(['w0', 'w1', 'w2'].map((node, i) => pool.gradient({ node, params: pool.initialParams(), batch: batch(), priority: i })));
     const ts = pool.takeTimings();
     expect(ts.length).toBe(3);
@@ -230,10 +232,15 @@ describe('WorkerPool scheduling', () => {
       expect(t.replied).toBeLessThanOrEqual(t.answered);
     }
     expect(pool.takeTimings()).toEqual([]); // taken: the next call starts afresh
+    const asked = fakes.flatMap((f) => f.received.filter((m) => m.kind === 'gradient'));
+    expect(asked.every((m) => m.kind === 'gradient' && m.timed === true)).toBe(true);
     await pool.dispose();
-    const quiet = await poolOf([new FakeWorker()]);
+    // Not asked: the workers are not asked for the times either.
+    const plain = new FakeWorker();
+    const quiet = await poolOf([plain]);
     await quiet.gradient({ node: 'w0', params: quiet.initialParams(), batch: batch() });
     expect(quiet.takeTimings()).toEqual([]);
+    expect(plain.received.some((m) => m.kind === 'gradient' && 'timed' in m)).toBe(false);
     await quiet.dispose();
   });
 

@@ -93,11 +93,15 @@ function before(a: Queued, b: Queued): boolean {
   return a.priority !== b.priority ? a.priority < b.priority : a.seq < b.seq;
 }
 
-/** The caller's parameters as they travel: a small array as it is (postMessage copies it), a large one as a transferred copy. */
-function lent(params: Float32Array): [Float32Array, Transferable[]] {
+/**
+ * The caller's parameters as they travel, and what to transfer: a small array as it is
+ * (postMessage copies it, COPY_MAX_ELEMENTS), a large one copied into `into`'s array, transferred.
+ */
+function lent(params: Float32Array, into: (length: number) => Float32Array = (n) => new Float32Array(n)): [Float32Array, ArrayBuffer[]] {
   if (params.length <= COPY_MAX_ELEMENTS) return [params, []];
-  const copy = params.slice();
-  return [copy, [copy.buffer]];
+  const copy = into(params.length);
+  copy.set(params);
+  return [copy, [copy.buffer as ArrayBuffer]];
 }
 
 function defaultWorker(): Worker {
@@ -299,20 +303,20 @@ export class WorkerPool implements Trainer {
     this.lastServed.set(req.node, slot);
     const fault = this.faults.get(req.node);
     this.faults.delete(req.node);
-    // A small model's arrays are copied by postMessage itself (COPY_MAX_ELEMENTS); a large one's
-    // parameters go in an array of the pool's, transferred, with a copy of the batch.
-    const small = req.params.length <= COPY_MAX_ELEMENTS;
-    const params = small ? req.params : this.paramsArray(req.params.length);
-    if (!small) params.set(req.params);
-    const batch = small ? req.batch : req.batch.slice();
-    const msg: WorkerRequest = { id: 0, kind: 'gradient', node: req.node, params, batch, fault };
+    // A large model's parameters go in an array a worker handed back, transferred with a copy of
+    // the batch; a small model's arrays as they are.
+    const [params, transfer] = lent(req.params, (n) => this.paramsArray(n));
+    const batch = transfer.length > 0 ? req.batch.slice() : req.batch;
+    if (transfer.length > 0) transfer.push(batch.buffer as ArrayBuffer);
+    const timed = this.timings !== null;
+    const msg: WorkerRequest = { id: 0, kind: 'gradient', node: req.node, params, batch, fault, ...(timed ? { timed } : {}) };
     slot.gradients++;
-    const sent = this.timings ? sharedClock() : 0;
-    this.call(slot, msg, small ? [] : [params.buffer as ArrayBuffer, batch.buffer as ArrayBuffer]).then(
+    const sent = timed ? sharedClock() : 0;
+    this.call(slot, msg, transfer).then(
       (r) => {
         slot.gradients--;
         const g = r as GradientReply;
-        this.timings?.push({ worker: slot.index, sent, taken: g.at[0], replied: g.at[1], answered: sharedClock() });
+        if (this.timings && g.at) this.timings.push({ worker: slot.index, sent, taken: g.at[0], replied: g.at[1], answered: sharedClock() });
         if (g.params && this.spareParams.length < MAX_SPARE_PARAMS) this.spareParams.push(g.params);
         item.resolve({ grad: g.grad, loss: g.loss });
         this.dispatch();

@@ -21,7 +21,8 @@ export type FaultMode = 'throw' | 'crash';
 
 export type WorkerRequest =
   | { id: number; kind: 'init'; spec: TrainerSpec; worker: number }
-  | { id: number; kind: 'gradient'; node: string; params: Float32Array; batch: Uint32Array; fault?: FaultMode }
+  /** `timed`: the answer carries when the worker took the request up and answered (`at`). */
+  | { id: number; kind: 'gradient'; node: string; params: Float32Array; batch: Uint32Array; fault?: FaultMode; timed?: true }
   | { id: number; kind: 'evaluate'; params: Float32Array }
   | { id: number; kind: 'predictGrid'; params: Float32Array; res: number }
   /** Benchmark baseline: run a bare tfjs loop over these batches in the worker; replies steps/s. */
@@ -42,10 +43,10 @@ export interface GradientReply {
   /** The request's parameters, handed back for the pool to copy the next request's into. */
   params?: Float32Array;
   /**
-   * When the worker took the request up and when it answered, on the clock every thread of the
-   * page shares (`performance.timeOrigin + performance.now()`, ms): the pool's request timings.
+   * A timed request's: when the worker took it up and when it answered, on the clock every thread
+   * of the page shares (sharedClock.ts, ms): the pool's request timings.
    */
-  at: [number, number];
+  at?: [number, number];
 }
 
 export type WorkerResult = InitResult | GradientReply | Evaluation | Float32Array | number;
