@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { copyRange, fingerprint } from './vectors';
+import { axpy, copyRange, fingerprint } from './vectors';
 
 describe('fingerprint', () => {
   const base = Float32Array.from({ length: 103 }, (_, i) => Math.sin(i) * 0.01);
@@ -33,5 +34,21 @@ describe('copyRange', () => {
     const c = copyRange(a, 1, 3);
     c[0] = -1;
     expect(a[1]).toBe(Math.fround(1 / 7));
+  });
+});
+
+describe('axpy', () => {
+  it('gives, element for element, what a ← a + k·x one element at a time gives, at every length (the unrolled turns and the tail)', () => {
+    const f32 = fc.float({ noDefaultInfinity: true, noNaN: true, min: -1e6, max: 1e6 });
+    fc.assert(
+      fc.property(fc.array(fc.tuple(f32, f32), { maxLength: 23 }), f32, (pairs, k) => {
+        const a = Float32Array.from(pairs, ([x]) => x);
+        const x = Float32Array.from(pairs, ([, y]) => y);
+        const want = a.slice();
+        for (let i = 0; i < want.length; i++) want[i] = want[i] + k * x[i];
+        axpy(a, k, x);
+        expect([...a]).toEqual([...want]);
+      }),
+    );
   });
 });
