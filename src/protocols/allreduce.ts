@@ -1,6 +1,6 @@
 import type { Message, NodeId } from '../sim/types';
 import { quantize } from '../sim/network';
-import { axpy } from '../sim/vectors';
+import { addAt, axpy } from '../sim/vectors';
 import { RingSendArrays } from './ringSendArrays';
 import { chunkBounds, recvChunk, sendChunk, type RingPhase } from './ringPlan';
 import type { RingFacts } from './facts';
@@ -189,8 +189,7 @@ export class AllreduceStrategy implements Strategy {
       const [a] = this.bounds[m.chunk];
       if (m.chunk !== recvChunk(s.phase, s.index, s.k, this.n)) throw new Error(`ring order broken at ${worker}`);
       if (s.phase === 'rs') {
-        const buf = s.buf!;
-        for (let j = 0; j < m.data.length; j++) buf[a + j] += m.data[j];
+        addAt(s.buf!, a, m.data);
       } else {
         s.buf!.set(m.data, a);
       }
