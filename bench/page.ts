@@ -1,6 +1,7 @@
 // First: no schema may be built before zod's eval-based compiler is off (the page runs under the app's CSP).
 import '../src/scenario/zodConfig';
-import { bareStepsPerSec, clusterStepsPerSec, throughputScenario, warmUp } from './cluster';
+import { clusterStepsPerSec, throughputScenario } from './cluster';
+import { benchCluster, type BrowserCluster, type ClusterBenchOptions } from './clusterBench';
 import { fetchBuiltin } from '../src/scenario/loader';
 import type { BackendChoice } from '../src/train/types';
 import { WorkerPool } from '../src/workers/pool';
@@ -8,44 +9,25 @@ import { Simulation } from '../src/engine/simulation';
 import { pageSha256 } from '../src/workers/workerSha256';
 import { InstantTrainer } from '../src/engine/testing/instantTrainer';
 import { validateScenario } from '../src/scenario/validate';
-import { summarizeTimings, type TimingSummary } from '../src/workers/requestTimings';
 
 /**
- * In-browser half of `npm run bench`: cluster throughput through the real worker pool against the
- * same pool's workers each running a bare tfjs loop at once (equal parallelism). As in Node
- * (bench/run.ts), the cluster first runs as many steps as a bare turn (`warmUp`), then the two take
- * turns `reps` times and each keeps its best. The last cluster run is the one returned when `reps`
- * is 1 (bench/ratioProfile.ts reads the threads' CPU over it and the bare phase before it).
- * With it, where its gradient requests' time went (workers/requestTimings.ts).
+ * The cluster bench (clusterBench.ts) on this page's main thread, where the app runs its engine, or
+ * (`engineInWorker`) in a dedicated worker that owns the training workers: how much the page's
+ * main thread itself costs the cluster (issue 9: the engine off the main thread).
  */
-async function runBench(opts: { scenario: string; backend: BackendChoice; durationMs: number; bareSteps: number; hidden?: number[]; reps?: number }) {
-  const loaded = await fetchBuiltin(opts.scenario, './scenarios/');
-  if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
-  const sc = throughputScenario(loaded.scenario, opts.durationMs, opts.hidden);
-  const nodes = sc.cluster.workers;
-  const pool = await WorkerPool.create({ model: sc.model, seed: sc.seed, backend: opts.backend }, { nodes, timings: true });
+async function runBench(opts: ClusterBenchOptions & { engineInWorker?: boolean }): Promise<BrowserCluster> {
+  if (!opts.engineInWorker) return benchCluster(opts);
+  const w = new Worker(new URL('./benchWorker.ts', import.meta.url), { type: 'module' });
   try {
-    const backend = pool.workers().find((w) => w.alive)?.backend ?? 'none';
-    // Hashed as the app hashes: in its own worker.
-    await warmUp(sc, pool, opts.bareSteps, pageSha256());
-    let bare = 0;
-    let cluster: Awaited<ReturnType<typeof clusterStepsPerSec>> | null = null;
-    let timings: TimingSummary | null = null;
-    for (let r = 0; r < (opts.reps ?? 1); r++) {
-      bare = Math.max(bare, await bareStepsPerSec(sc, opts.bareSteps, (draws) => pool.benchBare(draws)));
-      pool.takeTimings();
-      const c = await clusterStepsPerSec(sc, pool, pageSha256());
-      const t = summarizeTimings(pool.takeTimings());
-      if (!cluster || c.stepsPerSec > cluster.stepsPerSec) [cluster, timings] = [c, t];
-    }
-    if (!cluster) throw new Error('reps: at least 1');
-    return { backend, poolSize: pool.workers().length, bareStepsPerSec: bare, clusterStepsPerSec: cluster.stepsPerSec, ratio: cluster.stepsPerSec / bare, clusterWallMs: cluster.wallMs, clusterSteps: cluster.steps, timings };
+    return await new Promise<BrowserCluster>((resolve, reject) => {
+      w.onmessage = (e: MessageEvent<{ ok: true; result: BrowserCluster } | { ok: false; error: string }>) => (e.data.ok ? resolve(e.data.result) : reject(new Error(e.data.error)));
+      w.onerror = (e) => reject(new Error(e.message || 'the bench worker failed to start'));
+      w.postMessage({ ...opts, scenariosUrl: new URL('./scenarios/', location.href).href });
+    });
   } finally {
-    await pool.dispose();
+    w.terminate();
   }
 }
-
-export type BrowserCluster = Awaited<ReturnType<typeof runBench>>;
 
 /**
  * The engine alone on this thread with a stand-in gradient (no worker, no messages): what the

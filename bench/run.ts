@@ -22,7 +22,7 @@ import { seekBench } from './seek';
 import { serveDist } from './serveDist';
 import { bareHeapEventsPerSec } from './bareHeap';
 import type { TimingSummary } from '../src/workers/requestTimings';
-import type { BrowserCluster } from './page';
+import type { BrowserCluster } from './clusterBench';
 
 const log = (s: string) => process.stderr.write(s + '\n');
 /**
@@ -130,14 +130,15 @@ async function onBenchPage<T>(fn: (page: Page) => Promise<T>): Promise<T> {
 }
 
 type BenchWindow = {
-  runBench(x: { scenario: string; backend: 'wasm'; durationMs: number; bareSteps: number; reps?: number }): Promise<BrowserCluster>;
+  runBench(x: { scenario: string; backend: 'wasm'; durationMs: number; bareSteps: number; reps?: number; engineInWorker?: boolean }): Promise<BrowserCluster>;
   measureBackends(x: { scenario: string; timeSoftwareGpu?: boolean }): Promise<{ params: number; chosen: string; initMs: number; measured: Array<{ backend: string; msPerStep: number | null; steps: number; note?: string }> }>;
 };
 
-async function browserCluster(id: string, backend: string, durationMs: number, bareSteps = 1500) {
+/** `engineInWorker`: the engine in a dedicated worker that owns the training workers, not on the page (bench/page.ts). */
+async function browserCluster(id: string, backend: string, durationMs: number, bareSteps = 1500, engineInWorker = false) {
   // Best of TURNS each, taking turns, after a warm-up: as nodeCluster does.
   return onBenchPage((page) =>
-    page.evaluate((o) => (window as unknown as BenchWindow).runBench(o), { scenario: id, backend: backend as 'wasm', durationMs, bareSteps, reps: TURNS }),
+    page.evaluate((o) => (window as unknown as BenchWindow).runBench(o), { scenario: id, backend: backend as 'wasm', durationMs, bareSteps, reps: TURNS, engineInWorker }),
   );
 }
 
@@ -180,9 +181,13 @@ try {
     allreduce: await browserCluster('allreduce-partition', 'wasm', 20000),
     async: await browserCluster('async-partition', 'wasm', 20000),
     fashion: await browserCluster(FASHION, 'wasm', 20000, 200),
+    // The same two with the engine off the page: what the page's main thread costs the cluster.
+    allreduceEngineWorker: await browserCluster('allreduce-partition', 'wasm', 20000, 1500, true),
+    asyncEngineWorker: await browserCluster('async-partition', 'wasm', 20000, 1500, true),
   };
   for (const [k, r] of Object.entries(browser)) {
-    log(`browser ${k.padEnd(9)} ${r.backend} ×${r.poolSize} workers: bare ${r.bareStepsPerSec.toFixed(0)} steps/s, cluster ${r.clusterStepsPerSec.toFixed(0)} steps/s, ratio ${r.ratio.toFixed(3)}`);
+    const where = k.endsWith('EngineWorker') ? ', engine in a worker' : '';
+    log(`browser ${k.replace('EngineWorker', '').padEnd(9)} ${r.backend} ×${r.poolSize} workers${where}: bare ${r.bareStepsPerSec.toFixed(0)} steps/s, cluster ${r.clusterStepsPerSec.toFixed(0)} steps/s, ratio ${r.ratio.toFixed(3)}`);
     if (r.timings) log(`  ${timingLine(r.timings)}`);
   }
   browserAuto = { lesson: await browserBackends('allreduce-partition'), fashion: await browserBackends(FASHION) };
