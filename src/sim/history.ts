@@ -89,6 +89,9 @@ export class History {
   /** Where the stores stood before event k × ROWS_SLICE (for `rowSlices`; a few per million events). */
   private readonly sliceMarks: StoreMarks[] = [];
   private listeners: Array<(e: HistoryEvent) => void> = [];
+  /** `takeRows`' own place (a copy of the history elsewhere), apart from the digester's. */
+  private taken = 0;
+  private takenMarks: StoreMarks = { m: this.messages.mark(), v: this.values.mark() };
 
   constructor(sha: Sha256Factory) {
     const rows = sha.rows?.();
@@ -192,6 +195,19 @@ export class History {
     this.valuesMark = this.values.mark();
     this.sent = to;
     this.rows.add(batch);
+  }
+
+  /**
+   * The events stored since the last call, as rows, for a copy of this history on another thread
+   * (sim/rowsHistory.ts) that takes every batch in order. Apart from the digests' batches: both may
+   * be taken from one history.
+   */
+  takeRows(): RowsBatch {
+    const until: StoreMarks = { m: this.messages.mark(), v: this.values.mark() };
+    const b = this.batch(this.taken, this.n, this.takenMarks.m, this.takenMarks.v, until);
+    this.taken = this.n;
+    this.takenMarks = until;
+    return b;
   }
 
   /**

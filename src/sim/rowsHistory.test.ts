@@ -1,0 +1,73 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { nodeSha256 } from '../cli/nodeSha256';
+import { RunIndex } from '../engine/index/runIndex';
+import { runStateAt } from '../engine/index/runState';
+import { Simulation } from '../engine/simulation';
+import { InstantTrainer } from '../engine/testing/instantTrainer';
+import { testScenario } from '../engine/testing/scenarios';
+import { History } from './history';
+import { rowsHere } from './historyRows';
+import { RowsHistory } from './rowsHistory';
+import { anyEvent } from './testing/historyEvents';
+
+/** Every event of both, as JSON lines (what the digests and the exports see). */
+const lines = (h: { length: number; at(i: number): unknown }): string[] => Array.from({ length: h.length }, (_, i) => JSON.stringify(h.at(i)));
+
+describe('RowsHistory: a history read back from the rows History.takeRows hands out', () => {
+  it('holds every event as the history does, whatever the mix and wherever the batches were taken, beside the digests’ own batches', () => {
+    fc.assert(
+      fc.property(fc.array(anyEvent, { maxLength: 300 }), fc.array(fc.nat(300), { maxLength: 6 }), fc.boolean(), (events, cuts, digestsFromRows) => {
+        const h = new History(digestsFromRows ? rowsHere(nodeSha256) : nodeSha256);
+        const copy = new RowsHistory();
+        events.forEach((e, i) => {
+          h.append(e);
+          if (cuts.includes(i)) {
+            copy.add(structuredClone(h.takeRows())); // another thread gets a copy
+            if (digestsFromRows && i % 2 === 0) void h.scheduleHash(); // the digester's batch, in between
+          }
+        });
+        copy.add(structuredClone(h.takeRows()));
+        copy.add(structuredClone(h.takeRows())); // an empty batch changes nothing
+        expect(copy.length).toBe(events.length);
+        expect(lines(copy)).toEqual(lines(h));
+      }),
+      { numRuns: 150, seed: 9 },
+    );
+  });
+
+  it('reads any event at any time, in any order, and refuses one it does not hold', () => {
+    const h = new History(nodeSha256);
+    const copy = new RowsHistory();
+    for (let i = 0; i < 5000; i++) {
+      h.append({ t: i, type: 'send', id: i, from: `w${i % 3}`, to: 's0', kind: 'push', bytes: 420, due: i + 1 });
+      h.append({ t: i + 0.5, type: 'stepDone', node: `w${i % 3}`, step: i, version: i, v: { loss: 1 / (i + 1) } });
+      if (i % 700 === 0) copy.add(structuredClone(h.takeRows()));
+    }
+    copy.add(structuredClone(h.takeRows()));
+    for (const i of [9999, 0, 4321, 1, 9998, 1400, 1401]) expect(JSON.stringify(copy.at(i))).toBe(JSON.stringify(h.at(i)));
+    expect(() => copy.at(10_000)).toThrow(RangeError);
+    expect(() => copy.at(-1)).toThrow(RangeError);
+  });
+
+  it('indexes a run as the engine’s own history does: the state at any time is the same (a Raft run with a leader crash, followed slice by slice)', async () => {
+    const sc = testScenario({
+      cluster: { workers: 4, servers: 3 },
+      durationMs: 8000,
+      strategy: { kind: 'raft-ps' } as never,
+      timeline: [{ at: 1500, do: 'crash', node: '@leader' }, { at: 2500, do: 'restart', node: 's0' }, { at: 4000, do: 'partition', groups: [['w0', 's0'], ['w1', 'w2', 'w3', 's1', 's2']] }] as never,
+    });
+    const sim = await Simulation.create(sc, { trainer: new InstantTrainer(), sha256: nodeSha256 });
+    const copy = new RowsHistory();
+    const index = new RunIndex(sim.nodes().map((n) => n.id));
+    for (let t = 250; !sim.done; t += 250) {
+      await sim.advanceTo(t);
+      copy.add(structuredClone(sim.history.takeRows()));
+      index.sync(copy);
+      expect(copy.length).toBe(sim.history.length);
+    }
+    expect(lines(copy)).toEqual(lines(sim.history));
+    const st = sim.runStatic();
+    for (const t of [0, 900, 1500, 1501, 2600, 4000.5, 6100, sim.now()]) expect(runStateAt(index, st, t)).toEqual(sim.stateAt(t));
+  });
+});

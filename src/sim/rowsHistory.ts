@@ -1,0 +1,72 @@
+import { MessageDecoder } from './compactMessages';
+import { MESSAGE, OBJECT, VALUE, type RowsBatch } from './historyRows';
+import type { HistoryEvent } from './types';
+import { ValueDecoder } from './valueWords';
+
+/**
+ * A run's history read back from the rows its History hands out (`History.takeRows`), batch after
+ * batch, on another thread than the engine's: what a page needs to index and draw a run whose
+ * engine runs in a worker (issue 9: the engine off the main thread). It keeps the rows as they
+ * came — the same compact words and columns the engine's History holds — and rebuilds an event
+ * when it is read, equal field for field to the engine's (`History.at`). Read-only: an
+ * `EventSource` for RunIndex.
+ */
+export class RowsHistory {
+  private readonly messages = new MessageDecoder();
+  private readonly values = new ValueDecoder();
+  private readonly batches: RowsBatch[] = [];
+  /** Index of each batch's first event. */
+  private readonly starts: number[] = [];
+  /** The events kept as objects, parsed once, in order; an OBJECT row's ref is its index here. */
+  private readonly objects: HistoryEvent[] = [];
+  private n = 0;
+
+  /** Takes the next batch (batches must come in the order they were taken: each teaches the decoders what the next ones use). */
+  add(b: RowsBatch): void {
+    this.messages.names.learn(b.messages.names);
+    this.values.learn(b.values);
+    let k = 0;
+    for (let i = 0; i < b.where.length; i++) {
+      if (b.where[i] !== OBJECT) continue;
+      b.refs[i] = this.objects.length; // an object's ref is unused in a batch (historyRows.ts)
+      this.objects.push(JSON.parse(b.objects[k++]) as HistoryEvent);
+    }
+    if (b.where.length === 0) return;
+    this.batches.push(b);
+    this.starts.push(this.n);
+    this.n += b.where.length;
+  }
+
+  get length(): number {
+    return this.n;
+  }
+
+  /** The i-th event (0-based), rebuilt; one kept as an object comes back as the same object each time. */
+  at(i: number): HistoryEvent {
+    if (!(i >= 0 && i < this.n)) throw new RangeError(`history: no event ${i} (it holds ${this.n})`);
+    const b = this.batchOf(i);
+    const batch = this.batches[b];
+    const j = i - this.starts[b];
+    const ref = batch.refs[j];
+    switch (batch.where[j]) {
+      case MESSAGE:
+        return this.messages.readIn(batch.messages, ref);
+      case VALUE:
+        return this.values.readIn(batch.values.pieces, ref) as HistoryEvent;
+      default:
+        return this.objects[ref];
+    }
+  }
+
+  /** The batch holding event i: the last whose first event is at or before i (binary search). */
+  private batchOf(i: number): number {
+    let lo = 0;
+    let hi = this.starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.starts[mid] <= i) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+}
