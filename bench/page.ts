@@ -9,6 +9,8 @@ import { Simulation } from '../src/engine/simulation';
 import { pageSha256 } from '../src/workers/workerSha256';
 import { InstantTrainer } from '../src/engine/testing/instantTrainer';
 import { validateScenario } from '../src/scenario/validate';
+import { EngineClient } from '../src/engine/remote/client';
+import type { EnginePort, FromHost, ToHost } from '../src/engine/remote/protocol';
 
 /**
  * The cluster bench (clusterBench.ts) on this page's main thread, where the app runs its engine, or
@@ -85,6 +87,31 @@ async function runHeadless(opts: { json: string; backend: BackendChoice }): Prom
   }
 }
 
+/**
+ * runHeadless with the engine in a worker (workers/engineWorker.ts, engine/remote) and this page
+ * following the run as the app would: every answer's rows read into the page's copy of the
+ * history and indexed. `sliceMs`: the wall budget of each request (runToEnd's 200, or the app's
+ * 14 at speed max). Wall ms from the first request to the end.
+ */
+async function runHeadlessRemote(opts: { json: string; backend: BackendChoice; sliceMs?: number }): Promise<number> {
+  const v = validateScenario(JSON.parse(opts.json));
+  if (!v.ok) throw new Error(v.errors.join('\n'));
+  const worker = new Worker(new URL('../src/workers/engineWorker.ts', import.meta.url), { type: 'module' });
+  try {
+    const run = await new EngineClient(worker as unknown as EnginePort<FromHost, ToHost>).create(v.scenario, { backend: opts.backend });
+    const t0 = performance.now();
+    while (!run.done && !run.failure) {
+      await run.advanceTo(run.durationMs, { wallBudgetMs: opts.sliceMs ?? 200 });
+      run.index();
+    }
+    if (run.failure) throw new Error(run.failure);
+    return performance.now() - t0;
+  } finally {
+    worker.terminate();
+  }
+}
+
+(window as unknown as { runHeadlessRemote: typeof runHeadlessRemote }).runHeadlessRemote = runHeadlessRemote;
 (window as unknown as { runBench: typeof runBench; measureBackends: typeof measureBackends }).runBench = runBench;
 (window as unknown as { runHeadless: typeof runHeadless }).runHeadless = runHeadless;
 (window as unknown as { runEngineOnly: typeof runEngineOnly }).runEngineOnly = runEngineOnly;

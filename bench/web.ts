@@ -175,7 +175,7 @@ for (const p of results.paint ?? []) {
 }
 if (results.input) {
   const i = results.input;
-  log(`input at speed max (${i.name}, ${i.paces.length} loads, ${i.clicks} clicks): answered in ${i.latencyP50Ms} ms median, ${i.latencyMaxMs} ms worst; run finished in ${i.appFinishS} s, ${i.headlessFinishS} s without UI (medians; pace ${i.paceVsHeadless}, each load's ${i.paces.join(' / ')})`);
+  log(`input at speed max (${i.name}, ${i.paces.length} loads, ${i.clicks} clicks): answered in ${i.latencyP50Ms} ms median, ${i.latencyMaxMs} ms worst; run finished in ${i.appFinishS} s, ${i.headlessFinishS} s without UI (medians; pace ${i.paceVsHeadless}, each load's ${i.paces.join(' / ')}); without UI with the engine in a worker and the page following it: ${i.headlessWorkerFinishS} s`);
 }
 if (results.long) {
   const l = results.long;

@@ -16,6 +16,8 @@ export interface InputResult {
   latenciesMs: number[];
   appFinishS: number;
   headlessFinishS: number;
+  /** The same run without UI, its engine in a worker and the page following it (engine/remote: what the app would do). */
+  headlessWorkerFinishS: number;
   /** Headless wall time over the app's: 1 = the UI costs the run nothing. */
   paceVsHeadless: number;
 }
@@ -30,6 +32,7 @@ export function combineInputs(rs: readonly InputResult[]): InputResult & { paces
   const med = (xs: number[]): number => quantile(xs, 0.5);
   const app = med(rs.map((r) => r.appFinishS));
   const headless = med(rs.map((r) => r.headlessFinishS));
+  const headlessWorker = med(rs.map((r) => r.headlessWorkerFinishS));
   return {
     name: rs[0].name,
     clicks: lat.length,
@@ -38,6 +41,7 @@ export function combineInputs(rs: readonly InputResult[]): InputResult & { paces
     latenciesMs: lat,
     appFinishS: app,
     headlessFinishS: headless,
+    headlessWorkerFinishS: headlessWorker,
     paceVsHeadless: Math.round((headless / app) * 100) / 100,
     paces: rs.map((r) => r.paceVsHeadless),
   };
@@ -89,20 +93,23 @@ export async function inputAtMax(name: string, scenarioJson: Record<string, unkn
       await browser.close();
     }
   }
-  // The same run with no UI: the engine and the same worker pool in bench.html.
-  let headlessFinishS: number;
-  {
+  // The same run with no UI: the engine and the same worker pool in bench.html — on the page, as
+  // the app runs it, and in a worker of its own with the page following (engine/remote).
+  const headless = async (fn: 'runHeadless' | 'runHeadlessRemote'): Promise<number> => {
     const browser = await freshBrowser();
     try {
       const { page } = await newPage(browser);
       await page.goto(`${base}bench.html`);
       await page.waitForSelector('body[data-ready="true"]');
-      const ms = await page.evaluate((j) => (window as unknown as { runHeadless(x: { json: string; backend: string }): Promise<number> }).runHeadless({ json: j, backend: 'wasm' }), json);
-      headlessFinishS = ms / 1000;
+      type Run = (x: { json: string; backend: string }) => Promise<number>;
+      const ms = await page.evaluate(([j, f]) => (window as unknown as Record<string, Run>)[f]({ json: j, backend: 'wasm' }), [json, fn] as const);
+      return ms / 1000;
     } finally {
       await browser.close();
     }
-  }
+  };
+  const headlessFinishS = await headless('runHeadless');
+  const headlessWorkerFinishS = await headless('runHeadlessRemote');
   const r2 = (x: number): number => Math.round(x * 100) / 100;
   return {
     name,
@@ -112,6 +119,7 @@ export async function inputAtMax(name: string, scenarioJson: Record<string, unkn
     latenciesMs: latencies.map(Math.round),
     appFinishS: r2(appFinishS),
     headlessFinishS: r2(headlessFinishS),
+    headlessWorkerFinishS: r2(headlessWorkerFinishS),
     paceVsHeadless: r2(headlessFinishS / appFinishS),
   };
 }

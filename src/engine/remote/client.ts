@@ -1,0 +1,177 @@
+import type { CapClass } from '../../protocols';
+import type { MetricName, Scenario } from '../../scenario/schema';
+import type { RunDigests } from '../../sim/history';
+import { RowsHistory } from '../../sim/rowsHistory';
+import type { Action, ActionKind, MetricSample, NodeId, SimTime } from '../../sim/types';
+import type { BackendChoice } from '../../train/types';
+import type { ActionResult, ExpectationResult, NodeView } from '../api';
+import { runIndexFor, type RunIndex } from '../index/runIndex';
+import { runStateAt, type RunState, type RunStatic } from '../index/runState';
+import type { EnginePort, FromHost, RunFacts, RunStatus, ToHost } from './protocol';
+
+type Answer = Extract<FromHost, { ok: true }>;
+
+/**
+ * The page's end of engine/remote: the requests of every run on one engine worker, each answered
+ * in order. Keeps nothing of the runs itself (RemoteRun does).
+ */
+export class EngineClient {
+  private nextReq = 1;
+  private nextRun = 1;
+  private readonly waiting = new Map<number, { resolve(a: Answer): void; reject(e: Error): void }>();
+
+  constructor(private readonly port: EnginePort<FromHost, ToHost>) {
+    port.onmessage = (e) => {
+      const a = e.data;
+      const w = this.waiting.get(a.req);
+      if (!w) return;
+      this.waiting.delete(a.req);
+      if (a.ok) w.resolve(a);
+      else w.reject(new Error(a.error));
+    };
+  }
+
+  /** Starts a run of `scenario` (validated) in the worker and follows it. */
+  async create(scenario: Scenario, opts: { backend?: BackendChoice; sampleEveryMs?: number } = {}): Promise<RemoteRun> {
+    const run = this.nextRun++;
+    const a = await this.ask((req) => ({ op: 'create', run, req, scenario, ...opts }));
+    if (!a.created) throw new Error('engine worker: a run was created without its facts');
+    return new RemoteRun(this, run, scenario, a.created, a);
+  }
+
+  /** @internal RemoteRun's requests. */
+  ask(make: (req: number) => ToHost): Promise<Answer> {
+    const req = this.nextReq++;
+    return new Promise<Answer>((resolve, reject) => {
+      this.waiting.set(req, { resolve, reject });
+      this.port.postMessage(make(req), []);
+    });
+  }
+}
+
+/**
+ * A run whose engine is in a worker, as the page reads it: its history rebuilt from the rows each
+ * answer brings (RowsHistory), indexed as the engine's own is, and the live figures of the last
+ * answer. The reading half of Simulation's surface; what changes the run (advancing, actions)
+ * answers asynchronously, after the worker has done it.
+ */
+export class RemoteRun {
+  readonly history = new RowsHistory();
+  readonly durationMs: number;
+  readonly cap: CapClass;
+  readonly strategyKind: string;
+  private readonly static_: RunStatic;
+  private status: RunStatus;
+  private readonly nodeIds: NodeId[];
+
+  constructor(
+    private readonly client: EngineClient,
+    private readonly run: number,
+    readonly scenario: Scenario,
+    facts: RunFacts,
+    first: Answer,
+  ) {
+    this.durationMs = facts.durationMs;
+    this.cap = facts.cap;
+    this.strategyKind = facts.strategyKind;
+    this.static_ = facts.runStatic;
+    this.status = first.update.status;
+    this.nodeIds = this.status.nodes.map((n) => n.id);
+    this.history.add(first.update.rows);
+  }
+
+  now(): SimTime {
+    return this.status.now;
+  }
+
+  get done(): boolean {
+    return this.status.done;
+  }
+
+  get failure(): string | null {
+    return this.status.failure;
+  }
+
+  get eventsProcessed(): number {
+    return this.status.eventsProcessed;
+  }
+
+  nextEventTime(): SimTime | null {
+    return this.status.nextEventTime;
+  }
+
+  /** Processes events up to `until` in the worker (a slice of at most `wallBudgetMs` there). */
+  async advanceTo(until: SimTime, opts: { wallBudgetMs?: number } = {}): Promise<void> {
+    await this.request((req) => ({ op: 'advance', run: this.run, req, until, ...opts }));
+  }
+
+  async stepEvent(): Promise<void> {
+    await this.request((req) => ({ op: 'step', run: this.run, req }));
+  }
+
+  /** Applies a user's action now (`at` undefined) or at simulated time `at`; the worker's answer says whether it was taken. */
+  async apply(action: Action, at?: SimTime): Promise<ActionResult> {
+    const a = await this.request((req) => ({ op: 'apply', run: this.run, req, action, ...(at === undefined ? {} : { at }) }));
+    if (!a.result) throw new Error('engine worker: an action came back without its result');
+    return a.result;
+  }
+
+  async digests(): Promise<RunDigests> {
+    const a = await this.request((req) => ({ op: 'digests', run: this.run, req }));
+    if (!a.digests) throw new Error('engine worker: digests asked, none came back');
+    return a.digests;
+  }
+
+  async dispose(): Promise<void> {
+    await this.request((req) => ({ op: 'dispose', run: this.run, req }));
+  }
+
+  acceptsAction(kind: ActionKind, node: NodeId): boolean {
+    return this.status.accepts.find(([n]) => n === node)?.[1].includes(kind) ?? false;
+  }
+
+  userActions(): Array<{ t: SimTime; action: Action }> {
+    return this.status.userActions;
+  }
+
+  metric(name: MetricName, node?: NodeId): number | null {
+    const v = node === undefined ? this.status.metrics[name] : this.status.metricSample.nodes[node]?.[name];
+    return v ?? null;
+  }
+
+  metrics(): Partial<Record<MetricName, number | null>> {
+    return this.status.metrics;
+  }
+
+  metricSample(): MetricSample {
+    return this.status.metricSample;
+  }
+
+  expectations(): ExpectationResult[] {
+    return this.status.expectations;
+  }
+
+  nodes(): NodeView[] {
+    return this.status.nodes;
+  }
+
+  runStatic(): RunStatic {
+    return this.static_;
+  }
+
+  index(): RunIndex {
+    return runIndexFor(this.history, this.nodeIds);
+  }
+
+  stateAt(t: SimTime): RunState {
+    return runStateAt(this.index(), this.static_, t);
+  }
+
+  /** Every answer brings the rows since the last one, in order, and the status after the request. */
+  private async request(make: (req: number) => ToHost): Promise<Answer> {
+    const a = await this.client.ask(make);
+    this.history.add(a.update.rows);
+    this.status = a.update.status;
+    return a;
+  }
+}

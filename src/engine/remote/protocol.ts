@@ -1,0 +1,63 @@
+import type { CapClass } from '../../protocols';
+import type { MetricName, Scenario } from '../../scenario/schema';
+import type { RunDigests } from '../../sim/history';
+import type { RowsBatch } from '../../sim/historyRows';
+import type { Action, ActionKind, MetricSample, NodeId, SimTime } from '../../sim/types';
+import type { BackendChoice } from '../../train/types';
+import type { ActionResult, ExpectationResult, NodeView } from '../api';
+import type { RunStatic } from '../index/runState';
+
+/**
+ * What crosses between a page and an engine running in a worker (engine/remote: issue 9, the
+ * engine off the main thread). Typed facts only, never prose the app would have to parse: the
+ * history as the rows its History hands out (sim/rowsHistory.ts reads them back), the run's
+ * live figures as a snapshot after every request. Each run has a number (a lesson shows several).
+ */
+
+export type ToHost =
+  | { op: 'create'; run: number; req: number; scenario: Scenario; backend?: BackendChoice; sampleEveryMs?: number }
+  | { op: 'advance'; run: number; req: number; until: SimTime; wallBudgetMs?: number }
+  | { op: 'step'; run: number; req: number }
+  | { op: 'apply'; run: number; req: number; action: Action; at?: SimTime }
+  | { op: 'digests'; run: number; req: number }
+  | { op: 'dispose'; run: number; req: number };
+
+export type FromHost =
+  | { req: number; ok: true; update: RunUpdate; created?: RunFacts; result?: ActionResult; digests?: RunDigests }
+  | { req: number; ok: false; error: string };
+
+/** What does not change over a run, sent once. */
+export interface RunFacts {
+  durationMs: number;
+  cap: CapClass;
+  strategyKind: string;
+  runStatic: RunStatic;
+}
+
+/** The run's live figures after a request. */
+export interface RunStatus {
+  now: SimTime;
+  done: boolean;
+  failure: string | null;
+  nextEventTime: SimTime | null;
+  eventsProcessed: number;
+  nodes: NodeView[];
+  metrics: Partial<Record<MetricName, number | null>>;
+  metricSample: MetricSample;
+  expectations: ExpectationResult[];
+  userActions: Array<{ t: SimTime; action: Action }>;
+  /** The strategy-specific actions (Raft's `timeout`) each node's strategy would act on now. */
+  accepts: Array<[NodeId, ActionKind[]]>;
+}
+
+/** Every answer carries the history's new rows and the status after the request. */
+export interface RunUpdate {
+  rows: RowsBatch;
+  status: RunStatus;
+}
+
+/** The end of a channel (a Worker, a worker's own scope, a MessagePort). */
+export interface EnginePort<In, Out> {
+  postMessage(m: Out, transfer: Transferable[]): void;
+  onmessage: ((e: MessageEvent<In>) => void) | null;
+}

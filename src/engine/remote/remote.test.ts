@@ -1,0 +1,84 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { nodeSha256 } from '../../cli/nodeSha256';
+import type { Action } from '../../sim/types';
+import { Simulation } from '../simulation';
+import { InstantTrainer } from '../testing/instantTrainer';
+import { testScenario } from '../testing/scenarios';
+import { EngineClient } from './client';
+import { EngineHost } from './host';
+import type { EnginePort, FromHost, ToHost } from './protocol';
+
+const channels: MessageChannel[] = [];
+afterEach(() => {
+  for (const c of channels.splice(0)) {
+    c.port1.close();
+    c.port2.close();
+  }
+});
+
+/** A host and its client over a MessageChannel: structured clones and transfers, as between a page and a worker. */
+function connected(): EngineClient {
+  const ch = new MessageChannel();
+  channels.push(ch);
+  new EngineHost(ch.port1 as unknown as EnginePort<ToHost, FromHost>, () => Promise.resolve({ trainer: new InstantTrainer(), sha256: nodeSha256 }));
+  return new EngineClient(ch.port2 as unknown as EnginePort<FromHost, ToHost>);
+}
+
+const raft = testScenario({
+  cluster: { workers: 4, servers: 3 },
+  durationMs: 6000,
+  strategy: { kind: 'raft-ps' } as never,
+  timeline: [{ at: 1500, do: 'crash', node: '@leader' }, { at: 2500, do: 'restart', node: 's0' }, { at: 4000, do: 'partition', groups: [['w0', 's0'], ['w1', 'w2', 'w3', 's1', 's2']] }] as never,
+});
+
+const lines = (h: { length: number; at(i: number): unknown }): string[] => Array.from({ length: h.length }, (_, i) => JSON.stringify(h.at(i)));
+
+describe('engine/remote: a run in a worker, followed by the page', () => {
+  it('is the same run as one in the page: history, state at any time, live figures, actions and digests', async () => {
+    const here = await Simulation.create(raft, { trainer: new InstantTrainer(), sha256: nodeSha256 });
+    const there = await connected().create(raft);
+    expect(there.durationMs).toBe(here.durationMs);
+    expect(there.cap).toEqual(here.cap);
+    expect(there.runStatic()).toEqual(here.runStatic());
+    const crash: Action = { do: 'crash', node: 'w1' } as Action;
+    const restart: Action = { do: 'restart', node: 'w1' } as Action;
+    for (let t = 400; !here.done; t += 400) {
+      await Promise.all([here.advanceTo(t, { wallBudgetMs: 1000 }), there.advanceTo(t, { wallBudgetMs: 1000 })]);
+      if (t === 2800) {
+        expect(await there.apply(crash)).toEqual(here.apply(crash));
+        expect(await there.apply(restart, 3700)).toEqual(here.schedule(restart, 3700));
+        // Refused the same way, with the same typed reason: there is no w9.
+        const refused = await there.apply({ do: 'crash', node: 'w9' } as Action);
+        expect(refused.ok).toBe(false);
+        expect(refused).toEqual(here.apply({ do: 'crash', node: 'w9' } as Action));
+      }
+      expect(there.now()).toBe(here.now());
+      expect(there.done).toBe(here.done);
+      expect(there.nodes()).toEqual(here.nodes());
+      expect(there.metrics()).toEqual(here.metrics());
+      expect(there.metric('steps', 'w2')).toBe(here.metric('steps', 'w2'));
+      expect(there.expectations()).toEqual(here.expectations());
+      expect(there.userActions()).toEqual(here.userActions());
+      for (const n of ['s0', 's1', 'w0']) expect(there.acceptsAction('timeout', n)).toBe(here.acceptsAction('timeout', n));
+      expect(there.history.length).toBe(here.history.length);
+    }
+    expect(there.userActions()).toHaveLength(2);
+    expect(lines(there.history)).toEqual(lines(here.history));
+    for (const t of [0, 1500, 2800, 3700, 4000.5, here.now()]) expect(there.stateAt(t)).toEqual(here.stateAt(t));
+    expect(await there.digests()).toEqual(await here.digests());
+  });
+
+  it('keeps runs apart, steps one event, and says what went wrong as an error', async () => {
+    const client = connected();
+    const [a, b] = await Promise.all([client.create(raft), client.create({ ...raft, seed: raft.seed + 1 })]);
+    await a.advanceTo(1000);
+    await b.stepEvent();
+    expect(a.now()).toBeGreaterThan(b.now());
+    expect(b.history.length).toBeLessThan(a.history.length);
+    await b.dispose();
+    await expect(b.advanceTo(500)).rejects.toThrow(/no run/);
+    await a.advanceTo(2000);
+    expect(a.now()).toBe(2000);
+    await expect(client.create({ ...raft, strategy: { kind: 'no-such-strategy' } } as never)).rejects.toThrow(/no-such-strategy/);
+  });
+});
