@@ -48,6 +48,12 @@ describe('RowsHistory: a history read back from the rows History.takeRows hands 
     for (const i of [9999, 0, 4321, 1, 9998, 1400, 1401]) expect(JSON.stringify(copy.at(i))).toBe(JSON.stringify(h.at(i)));
     expect(() => copy.at(10_000)).toThrow(RangeError);
     expect(() => copy.at(-1)).toThrow(RangeError);
+    expect(copy.events.map((e) => JSON.stringify(e))).toEqual(lines(h));
+    // An empty history still gives one (empty) slice, as History does: an export writes its log from the slices.
+    const none = new RowsHistory().rowSlices();
+    expect(none).toHaveLength(1);
+    expect(none[0]().where.length).toBe(0);
+    expect(new History(nodeSha256).rowSlices()).toHaveLength(1);
   });
 
   it('indexes a run as the engine’s own history does: the state at any time is the same (a Raft run with a leader crash, followed slice by slice)', async () => {

@@ -58,6 +58,20 @@ export class RowsHistory {
     }
   }
 
+  /** Every event, as an array (the linearizability panel's and the checks' whole-history reads). */
+  get events(): HistoryEvent[] {
+    return Array.from({ length: this.n }, (_, i) => this.at(i));
+  }
+
+  /**
+   * The history as the batches it came in, each as a fresh copy (History.rowSlices' form: a run's
+   * export reads them in order on its worker, which may take the copies' buffers).
+   */
+  rowSlices(): Array<() => RowsBatch> {
+    // One slice at least, as History gives: an empty history's is empty.
+    return this.batches.length === 0 ? [emptyBatch] : this.batches.map((b) => () => structuredClone(b));
+  }
+
   /** The batch holding event i: the last whose first event is at or before i (binary search). */
   private batchOf(i: number): number {
     let lo = 0;
@@ -69,4 +83,9 @@ export class RowsHistory {
     }
     return lo;
   }
+}
+
+function emptyBatch(): RowsBatch {
+  const table = { first: 0, f64: new Float64Array(0), i32: new Int32Array(0) };
+  return { where: new Uint8Array(0), refs: new Int32Array(0), messages: { names: [], sends: table, delivers: { ...table } }, values: { strings: [], shapes: [], pieces: [] }, objects: [] };
 }

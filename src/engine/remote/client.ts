@@ -3,8 +3,8 @@ import type { MetricName, Scenario } from '../../scenario/schema';
 import type { RunDigests } from '../../sim/history';
 import { RowsHistory } from '../../sim/rowsHistory';
 import type { Action, ActionKind, MetricSample, NodeId, SimTime } from '../../sim/types';
-import type { BackendChoice } from '../../train/types';
-import type { ActionResult, ExpectationResult, NodeView } from '../api';
+import type { BackendChoice, Evaluation } from '../../train/types';
+import type { ActionResult, ExpectationResult, LinkView, NodeView } from '../api';
 import { runIndexFor, type RunIndex } from '../index/runIndex';
 import { runStateAt, type RunState, type RunStatic } from '../index/runState';
 import type { EnginePort, FromHost, RunFacts, RunStatus, ToHost } from './protocol';
@@ -122,6 +122,18 @@ export class RemoteRun {
     return a.digests;
   }
 
+  /** Worker `node`'s decision-boundary grid (res × res) from its parameters at t; null before its first sample. */
+  async gridAt(node: NodeId, t: SimTime, res: number): Promise<Float32Array | null> {
+    const a = await this.request((req) => ({ op: 'grid', run: this.run, req, node, t, res }));
+    return a.grid ?? null;
+  }
+
+  /** Worker `node`'s evaluation taken with its parameters at t; null before its first sample. */
+  async evaluationAt(node: NodeId, t: SimTime): Promise<Evaluation | null> {
+    const a = await this.request((req) => ({ op: 'evaluation', run: this.run, req, node, t }));
+    return a.evaluation ?? null;
+  }
+
   async dispose(): Promise<void> {
     await this.request((req) => ({ op: 'dispose', run: this.run, req }));
   }
@@ -153,6 +165,10 @@ export class RemoteRun {
 
   nodes(): NodeView[] {
     return this.status.nodes;
+  }
+
+  links(): LinkView[] {
+    return this.status.links;
   }
 
   runStatic(): RunStatic {

@@ -61,6 +61,12 @@ export class EngineHost {
           return this.answer(m.req, sim, { result: m.at === undefined ? sim.apply(m.action, 'user') : sim.schedule(m.action, m.at) });
         case 'digests':
           return this.answer(m.req, sim, { digests: await sim.digests() });
+        case 'grid': {
+          const params = sim.paramsAt(m.node, m.t);
+          return this.answer(m.req, sim, { grid: params ? await sim.trainer.predictGrid(params, m.res) : null });
+        }
+        case 'evaluation':
+          return this.answer(m.req, sim, { evaluation: sim.evaluationAt(m.node, m.t) });
         case 'dispose':
           this.runs.delete(m.run);
           await release?.();
@@ -73,7 +79,8 @@ export class EngineHost {
 
   private answer(req: number, sim: Simulation, extra: Omit<Extract<FromHost, { ok: true }>, 'req' | 'ok' | 'update'>): void {
     const update: RunUpdate = { rows: sim.history.takeRows(), status: status(sim) };
-    this.port.postMessage({ req, ok: true, update, ...extra }, batchTransfers(update.rows));
+    const grid = extra.grid?.buffer instanceof ArrayBuffer ? [extra.grid.buffer] : [];
+    this.port.postMessage({ req, ok: true, update, ...extra }, [...batchTransfers(update.rows), ...grid]);
   }
 
   private fail(req: number, e: unknown): void {
@@ -90,6 +97,7 @@ function status(sim: Simulation): RunStatus {
     nextEventTime: sim.nextEventTime(),
     eventsProcessed: sim.eventsProcessed,
     nodes,
+    links: sim.links(),
     metrics: sim.metrics(),
     metricSample: sim.metricSample(),
     expectations: sim.expectations(),

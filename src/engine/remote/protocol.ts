@@ -3,8 +3,8 @@ import type { MetricName, Scenario } from '../../scenario/schema';
 import type { RunDigests } from '../../sim/history';
 import type { RowsBatch } from '../../sim/historyRows';
 import type { Action, ActionKind, MetricSample, NodeId, SimTime } from '../../sim/types';
-import type { BackendChoice } from '../../train/types';
-import type { ActionResult, ExpectationResult, NodeView } from '../api';
+import type { BackendChoice, Evaluation } from '../../train/types';
+import type { ActionResult, ExpectationResult, LinkView, NodeView } from '../api';
 import type { RunStatic } from '../index/runState';
 
 /**
@@ -20,10 +20,14 @@ export type ToHost =
   | { op: 'step'; run: number; req: number }
   | { op: 'apply'; run: number; req: number; action: Action; at?: SimTime }
   | { op: 'digests'; run: number; req: number }
+  /** A worker's decision-boundary grid (res × res) from its parameters at t, as the replica tiles draw it. */
+  | { op: 'grid'; run: number; req: number; node: NodeId; t: SimTime; res: number }
+  /** A worker's evaluation taken with its parameters at t (an image dataset's tile). */
+  | { op: 'evaluation'; run: number; req: number; node: NodeId; t: SimTime }
   | { op: 'dispose'; run: number; req: number };
 
 export type FromHost =
-  | { req: number; ok: true; update: RunUpdate; created?: RunFacts; result?: ActionResult; digests?: RunDigests }
+  | { req: number; ok: true; update: RunUpdate; created?: RunFacts; result?: ActionResult; digests?: RunDigests; grid?: Float32Array | null; evaluation?: Evaluation | null }
   | { req: number; ok: false; error: string };
 
 /** What does not change over a run, sent once. */
@@ -42,6 +46,7 @@ export interface RunStatus {
   nextEventTime: SimTime | null;
   eventsProcessed: number;
   nodes: NodeView[];
+  links: LinkView[];
   metrics: Partial<Record<MetricName, number | null>>;
   metricSample: MetricSample;
   expectations: ExpectationResult[];

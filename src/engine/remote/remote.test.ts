@@ -4,6 +4,7 @@ import type { Action } from '../../sim/types';
 import { Simulation } from '../simulation';
 import { InstantTrainer } from '../testing/instantTrainer';
 import { testScenario } from '../testing/scenarios';
+import { RowsReader } from '../../sim/historyRows';
 import { EngineClient } from './client';
 import { EngineHost } from './host';
 import type { EnginePort, FromHost, ToHost } from './protocol';
@@ -17,10 +18,17 @@ afterEach(() => {
 });
 
 /** A host and its client over a MessageChannel: structured clones and transfers, as between a page and a worker. */
+/** A stand-in whose boundary grid is made of the parameters it is given, so a grid shows which parameters it came from. */
+class GridTrainer extends InstantTrainer {
+  override predictGrid(params: Float32Array, res: number): Promise<Float32Array> {
+    return Promise.resolve(Float32Array.from({ length: res * res }, (_, i) => params[i % params.length] + i));
+  }
+}
+
 function connected(): EngineClient {
   const ch = new MessageChannel();
   channels.push(ch);
-  new EngineHost(ch.port1 as unknown as EnginePort<ToHost, FromHost>, () => Promise.resolve({ trainer: new InstantTrainer(), sha256: nodeSha256 }));
+  new EngineHost(ch.port1 as unknown as EnginePort<ToHost, FromHost>, () => Promise.resolve({ trainer: new GridTrainer(), sha256: nodeSha256 }));
   return new EngineClient(ch.port2 as unknown as EnginePort<FromHost, ToHost>);
 }
 
@@ -35,7 +43,7 @@ const lines = (h: { length: number; at(i: number): unknown }): string[] => Array
 
 describe('engine/remote: a run in a worker, followed by the page', () => {
   it('is the same run as one in the page: history, state at any time, live figures, actions and digests', async () => {
-    const here = await Simulation.create(raft, { trainer: new InstantTrainer(), sha256: nodeSha256 });
+    const here = await Simulation.create(raft, { trainer: new GridTrainer(), sha256: nodeSha256 });
     const there = await connected().create(raft);
     expect(there.durationMs).toBe(here.durationMs);
     expect(there.cap).toEqual(here.cap);
@@ -55,6 +63,7 @@ describe('engine/remote: a run in a worker, followed by the page', () => {
       expect(there.now()).toBe(here.now());
       expect(there.done).toBe(here.done);
       expect(there.nodes()).toEqual(here.nodes());
+      expect(there.links()).toEqual(here.links());
       expect(there.metrics()).toEqual(here.metrics());
       expect(there.metric('steps', 'w2')).toBe(here.metric('steps', 'w2'));
       expect(there.expectations()).toEqual(here.expectations());
@@ -66,6 +75,19 @@ describe('engine/remote: a run in a worker, followed by the page', () => {
     expect(lines(there.history)).toEqual(lines(here.history));
     for (const t of [0, 1500, 2800, 3700, 4000.5, here.now()]) expect(there.stateAt(t)).toEqual(here.stateAt(t));
     expect(await there.digests()).toEqual(await here.digests());
+    expect(JSON.stringify(there.history.events)).toBe(JSON.stringify(here.history.events));
+    // A run's export reads the history's row slices in order on its worker.
+    const reader = new RowsReader();
+    const exported: string[] = [];
+    for (const slice of there.history.rowSlices()) reader.forEach(slice(), (e) => exported.push(JSON.stringify(e)));
+    expect(exported).toEqual(lines(here.history));
+    // The replica tiles: a worker's grid and evaluation at t, from its parameters then.
+    for (const [node, t] of [['w0', 100], ['w2', 2900], ['w1', 3000], ['w3', here.now()]] as const) {
+      const params = here.paramsAt(node, t);
+      expect(await there.gridAt(node, t, 6)).toEqual(params ? await here.trainer.predictGrid(params, 6) : null);
+      expect(await there.evaluationAt(node, t)).toEqual(here.evaluationAt(node, t));
+    }
+    expect(await there.gridAt('w0', 2000, 6)).not.toEqual(await there.gridAt('w0', 5000, 6));
   });
 
   it('keeps runs apart, steps one event, and says what went wrong as an error', async () => {
