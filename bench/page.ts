@@ -111,7 +111,27 @@ async function runHeadlessRemote(opts: { json: string; backend: BackendChoice; s
   }
 }
 
+/**
+ * A built-in run to its end with the engine in a worker (engine/remote), for the e2e suite: its
+ * digests, which must be the CLI's and the app's, and how much of it the page holds.
+ */
+async function remoteRunSummary(opts: { scenario: string; backend: BackendChoice }) {
+  const loaded = await fetchBuiltin(opts.scenario, './scenarios/');
+  if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
+  const worker = new Worker(new URL('../src/workers/engineWorker.ts', import.meta.url), { type: 'module' });
+  try {
+    const run = await new EngineClient(worker as unknown as EnginePort<FromHost, ToHost>).create(loaded.scenario, { backend: opts.backend });
+    while (!run.done && !run.failure) await run.advanceTo(run.durationMs, { wallBudgetMs: 50 });
+    if (run.failure) throw new Error(run.failure);
+    const digests = await run.digests();
+    return { ...digests, events: run.history.length, now: run.now(), expectations: run.expectations().map((e) => e.pass) };
+  } finally {
+    worker.terminate();
+  }
+}
+
 (window as unknown as { runHeadlessRemote: typeof runHeadlessRemote }).runHeadlessRemote = runHeadlessRemote;
+(window as unknown as { remoteRunSummary: typeof remoteRunSummary }).remoteRunSummary = remoteRunSummary;
 (window as unknown as { runBench: typeof runBench; measureBackends: typeof measureBackends }).runBench = runBench;
 (window as unknown as { runHeadless: typeof runHeadless }).runHeadless = runHeadless;
 (window as unknown as { runEngineOnly: typeof runEngineOnly }).runEngineOnly = runEngineOnly;
