@@ -100,9 +100,14 @@ export class RemoteRun {
     return this.status.nextEventTime;
   }
 
-  /** Processes events up to `until` in the worker (a slice of at most `wallBudgetMs` there). */
-  async advanceTo(until: SimTime, opts: { wallBudgetMs?: number } = {}): Promise<void> {
-    await this.request((req) => ({ op: 'advance', run: this.run, req, until, ...opts }));
+  /**
+   * Processes events up to `until` in the worker (a slice of at most `wallBudgetMs` there).
+   * `interrupt` (the page's pending input, Simulation.advanceTo's) does not cross threads: the
+   * worker's slice never holds up the page's input.
+   */
+  async advanceTo(until: SimTime, opts: { wallBudgetMs?: number; interrupt?: () => boolean } = {}): Promise<void> {
+    const budget = opts.wallBudgetMs;
+    await this.request((req) => ({ op: 'advance', run: this.run, req, until, ...(budget === undefined ? {} : { wallBudgetMs: budget }) }));
   }
 
   async stepEvent(): Promise<void> {
