@@ -292,6 +292,16 @@ export class Simulation {
     return this.read.paramsAt(node, t);
   }
 
+  /**
+   * Worker `node`'s decision-boundary grid (res × res) from its parameters at t (`paramsAt`), as
+   * the replica tiles draw it; null before its first sample. Asynchronous as a run in a worker's
+   * is (engine/remote): the trainer computes it.
+   */
+  async gridAt(node: NodeId, t: SimTime, res: number): Promise<Float32Array | null> {
+    const params = this.paramsAt(node, t);
+    return params ? this.trainer.predictGrid(params, res) : null;
+  }
+
   /** The evaluation of the same snapshot as `paramsAt` (what an image dataset's replica tile shows at t). */
   evaluationAt(node: NodeId, t: SimTime): Evaluation | null {
     return this.read.evaluationAt(node, t);

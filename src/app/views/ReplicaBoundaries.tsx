@@ -176,15 +176,14 @@ export function ReplicaBoundaries(p: ReplicaBoundariesProps): JSX.Element {
         retry = Math.min(retry, d);
         continue;
       }
-      const params = sim.paramsAt(n.id, snap!.t);
-      if (!params) continue;
       const s = slot;
       s.pending = want;
       s.lastRequest = wall;
-      sim.trainer
-        .predictGrid(params, RES)
+      sim
+        .gridAt(n.id, snap!.t, RES)
         .then((grid) => {
-          s.grid = grid;
+          // None yet (no parameters at that sample): keep the last picture.
+          if (grid) s.grid = grid;
           s.have = want;
         })
         .catch(() => {

@@ -61,10 +61,8 @@ export class EngineHost {
           return this.answer(m.req, sim, { result: m.at === undefined ? sim.apply(m.action, 'user') : sim.schedule(m.action, m.at) });
         case 'digests':
           return this.answer(m.req, sim, { digests: await sim.digests() });
-        case 'grid': {
-          const params = sim.paramsAt(m.node, m.t);
-          return this.answer(m.req, sim, { grid: params ? await sim.trainer.predictGrid(params, m.res) : null });
-        }
+        case 'grid':
+          return this.answer(m.req, sim, { grid: await sim.gridAt(m.node, m.t, m.res) });
         case 'evaluation':
           return this.answer(m.req, sim, { evaluation: sim.evaluationAt(m.node, m.t) });
         case 'dispose':
