@@ -77,8 +77,8 @@ export class EngineHost {
 
   private answer(req: number, sim: Simulation, extra: Omit<Extract<FromHost, { ok: true }>, 'req' | 'ok' | 'update'>): void {
     const update: RunUpdate = { rows: sim.history.takeRows(), status: status(sim) };
-    const grid = extra.grid?.buffer instanceof ArrayBuffer ? [extra.grid.buffer] : [];
-    this.port.postMessage({ req, ok: true, update, ...extra }, [...batchTransfers(update.rows), ...grid]);
+    // The rows are this answer's own copies; a grid (res² floats, small) is copied, not taken from the trainer.
+    this.port.postMessage({ req, ok: true, update, ...extra }, batchTransfers(update.rows));
   }
 
   private fail(req: number, e: unknown): void {
