@@ -53,6 +53,12 @@ const ROWS_BATCH = 4096;
  */
 export const ROWS_SLICE = 1 << 16;
 
+/** Where a reader of the history's rows has got: the next event it takes, and where the stores stood then. */
+interface RowsCursor {
+  n: number;
+  marks: StoreMarks;
+}
+
 interface StoreMarks {
   m: MessagesMark;
   v: ValuesMark;
@@ -81,17 +87,14 @@ export class History {
   private materialized: WeakRef<HistoryEvent[]> | null = null;
   /** The lines written and hashed here, or… */
   private readonly hashes: EventHashes | null = null;
-  /** …the rows sent to a digester, from event `sent` on. */
+  /** …the rows sent to a digester, from event `sent.n` on. */
   private readonly rows: RowsDigester | null = null;
-  private sent = 0;
-  private messagesMark = this.messages.mark();
-  private valuesMark = this.values.mark();
+  private readonly sent: RowsCursor = { n: 0, marks: { m: this.messages.mark(), v: this.values.mark() } };
   /** Where the stores stood before event k × ROWS_SLICE (for `rowSlices`; a few per million events). */
   private readonly sliceMarks: StoreMarks[] = [];
   private listeners: Array<(e: HistoryEvent) => void> = [];
   /** `takeRows`' own place (a copy of the history elsewhere), apart from the digester's. */
-  private taken = 0;
-  private takenMarks: StoreMarks = { m: this.messages.mark(), v: this.values.mark() };
+  private readonly taken: RowsCursor = { n: 0, marks: { m: this.messages.mark(), v: this.values.mark() } };
 
   constructor(sha: Sha256Factory) {
     const rows = sha.rows?.();
@@ -119,7 +122,7 @@ export class History {
     }
     this.materialized = null;
     if (this.hashes) this.hashes.add(e);
-    else if (this.n - this.sent >= ROWS_BATCH) this.sendRows();
+    else if (this.n - this.sent.n >= ROWS_BATCH) this.sendRows();
     for (const l of this.listeners) l(e);
   }
 
@@ -187,14 +190,8 @@ export class History {
 
   /** Hands the events stored since the last batch to the digester, as rows (historyRows.ts). */
   private sendRows(): void {
-    const from = this.sent;
-    const to = this.n;
-    if (to === from || !this.rows) return;
-    const batch = this.batch(from, to, this.messagesMark, this.valuesMark);
-    this.messagesMark = this.messages.mark();
-    this.valuesMark = this.values.mark();
-    this.sent = to;
-    this.rows.add(batch);
+    if (this.n === this.sent.n || !this.rows) return;
+    this.rows.add(this.since(this.sent));
   }
 
   /**
@@ -203,10 +200,15 @@ export class History {
    * be taken from one history.
    */
   takeRows(): RowsBatch {
+    return this.since(this.taken);
+  }
+
+  /** The events stored since `cursor`, as rows; the cursor moves to now. */
+  private since(cursor: RowsCursor): RowsBatch {
     const until: StoreMarks = { m: this.messages.mark(), v: this.values.mark() };
-    const b = this.batch(this.taken, this.n, this.takenMarks.m, this.takenMarks.v, until);
-    this.taken = this.n;
-    this.takenMarks = until;
+    const b = this.batch(cursor.n, this.n, cursor.marks.m, cursor.marks.v, until);
+    cursor.n = this.n;
+    cursor.marks = until;
     return b;
   }
 
