@@ -292,6 +292,11 @@ export class Simulation {
     return this.read.paramsAt(node, t);
   }
 
+  /** The tfjs backend computing worker `node`'s gradients ('' for another role), as `nodes()` gives it; a run in a worker answers it from its nodes. */
+  backendFor(node: NodeId): string {
+    return this.c.node(node).role === 'worker' ? this.trainer.backendFor(node) : '';
+  }
+
   /**
    * Worker `node`'s decision-boundary grid (res × res) from its parameters at t (`paramsAt`), as
    * the replica tiles draw it; null before its first sample. Asynchronous as a run in a worker's

@@ -289,8 +289,6 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
 
       // ---- the SVG layers: only when a node, a link, the partition or the frame changed ---------
       // A node's facts change as a new object: numbered by identity, they key the tooltip lines.
-      // Each worker's backend, as the run reports it (its live nodes: a run in a worker has no trainer here).
-      const backends = new Map(sim.nodes().map((n) => [n.id, n.backend]));
       const fid = (f: object | null): number => {
         if (!f) return 0;
         let id = factIds.current.ids.get(f);
@@ -311,7 +309,7 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
       ].join('#');
       const linksKey = linksKeyOf(links);
       const nodeKeyOf = (n: (typeof nodes)[number]): string =>
-        `${n.id}:${n.up}:${n.failed ?? ''}:${n.version}:${n.slowFactor}:${n.byzantine?.attack ?? ''}:${n.paused?.since ?? ''}:${fid(n.facts)}:${shown.get(n.id)}:${n.role === 'worker' ? (backends.get(n.id) ?? '') : ''}`;
+        `${n.id}:${n.up}:${n.failed ?? ''}:${n.version}:${n.slowFactor}:${n.byzantine?.attack ?? ''}:${n.paused?.since ?? ''}:${fid(n.facts)}:${shown.get(n.id)}:${n.role === 'worker' ? sim.backendFor(n.id) : ''}`;
       const nodeKeys = new Map(nodes.map((n) => [n.id, nodeKeyOf(n)]));
       const nodesKey = [...nodeKeys.values()].join(',');
       const force = globalKey !== drawnKey.current;
@@ -338,7 +336,7 @@ export function TopologyView(p: TopologyViewProps): JSX.Element {
             role: roleOf(n),
             term: termOf(n),
             version: shown.get(n.id)!,
-            backend: isWorker ? (backends.get(n.id) ?? '') : '',
+            backend: isWorker ? sim.backendFor(n.id) : '',
             p: q,
             colour: colourOf(n.id),
             isWorker,

@@ -172,6 +172,13 @@ export class RemoteRun {
     return this.status.nodes;
   }
 
+  /** The tfjs backend computing worker `node`'s gradients ('' for another role), as of the last answer. */
+  backendFor(node: NodeId): string {
+    const n = this.status.nodes.find((x) => x.id === node);
+    if (!n) throw new Error(`unknown node ${node}`);
+    return n.backend;
+  }
+
   links(): LinkView[] {
     return this.status.links;
   }

@@ -65,6 +65,7 @@ describe('engine/remote: a run in a worker, followed by the page', () => {
       expect(there.done).toBe(here.done);
       expect(there.nodes()).toEqual(here.nodes());
       expect(there.links()).toEqual(here.links());
+      for (const n of ['w0', 'w3', 's1']) expect(there.backendFor(n)).toBe(here.backendFor(n));
       expect(there.metrics()).toEqual(here.metrics());
       expect(there.metric('steps', 'w2')).toBe(here.metric('steps', 'w2'));
       expect(there.expectations()).toEqual(here.expectations());
