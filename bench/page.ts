@@ -9,7 +9,8 @@ import { Simulation } from '../src/engine/simulation';
 import { pageSha256 } from '../src/workers/workerSha256';
 import { InstantTrainer } from '../src/engine/testing/instantTrainer';
 import { validateScenario } from '../src/scenario/validate';
-import { EngineClient } from '../src/engine/remote/client';
+import { EngineClient, type RemoteRun } from '../src/engine/remote/client';
+import type { Scenario } from '../src/scenario/schema';
 import type { EnginePort, FromHost, ToHost } from '../src/engine/remote/protocol';
 
 /**
@@ -88,46 +89,46 @@ async function runHeadless(opts: { json: string; backend: BackendChoice }): Prom
 }
 
 /**
- * runHeadless with the engine in a worker (workers/engineWorker.ts, engine/remote) and this page
- * following the run as the app would: every answer's rows read into the page's copy of the
- * history and indexed. `sliceMs`: the wall budget of each request (runToEnd's 200, or the app's
- * 14 at speed max). Wall ms from the first request to the end.
+ * A run of `sc` with the engine in a worker of its own (workers/engineWorker.ts, engine/remote),
+ * driven to its end in requests of `sliceMs` of the worker's time, `each` after every answer;
+ * `read` takes what it needs from the finished run and the wall ms the driving took before the
+ * worker goes.
  */
-async function runHeadlessRemote(opts: { json: string; backend: BackendChoice; sliceMs?: number }): Promise<number> {
-  const v = validateScenario(JSON.parse(opts.json));
-  if (!v.ok) throw new Error(v.errors.join('\n'));
+async function remoteToEnd<T>(sc: Scenario, backend: BackendChoice, sliceMs: number, read: (run: RemoteRun, wallMs: number) => Promise<T> | T, each?: (run: RemoteRun) => void): Promise<T> {
   const worker = new Worker(new URL('../src/workers/engineWorker.ts', import.meta.url), { type: 'module' });
   try {
-    const run = await new EngineClient(worker as unknown as EnginePort<FromHost, ToHost>).create(v.scenario, { backend: opts.backend });
+    const run = await new EngineClient(worker as unknown as EnginePort<FromHost, ToHost>).create(sc, { backend });
     const t0 = performance.now();
     while (!run.done && !run.failure) {
-      await run.advanceTo(run.durationMs, { wallBudgetMs: opts.sliceMs ?? 200 });
-      run.index();
+      await run.advanceTo(run.durationMs, { wallBudgetMs: sliceMs });
+      each?.(run);
     }
     if (run.failure) throw new Error(run.failure);
-    return performance.now() - t0;
+    return await read(run, performance.now() - t0);
   } finally {
     worker.terminate();
   }
 }
 
 /**
- * A built-in run to its end with the engine in a worker (engine/remote), for the e2e suite: its
- * digests, which must be the CLI's and the app's, and how much of it the page holds.
+ * runHeadless with the engine in a worker and this page following the run as the app would: every
+ * answer's rows read into the page's copy of the history and indexed. `sliceMs`: the wall budget of
+ * each request (runToEnd's 200, or the app's 14 at speed max). Wall ms from the first request to the end.
+ */
+async function runHeadlessRemote(opts: { json: string; backend: BackendChoice; sliceMs?: number }): Promise<number> {
+  const v = validateScenario(JSON.parse(opts.json));
+  if (!v.ok) throw new Error(v.errors.join('\n'));
+  return remoteToEnd(v.scenario, opts.backend, opts.sliceMs ?? 200, (_, wallMs) => wallMs, (run) => run.index());
+}
+
+/**
+ * A built-in run to its end with the engine in a worker, for the e2e suite: its digests, which
+ * must be the CLI's and the app's, and how much of it the page holds.
  */
 async function remoteRunSummary(opts: { scenario: string; backend: BackendChoice }) {
   const loaded = await fetchBuiltin(opts.scenario, './scenarios/');
   if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
-  const worker = new Worker(new URL('../src/workers/engineWorker.ts', import.meta.url), { type: 'module' });
-  try {
-    const run = await new EngineClient(worker as unknown as EnginePort<FromHost, ToHost>).create(loaded.scenario, { backend: opts.backend });
-    while (!run.done && !run.failure) await run.advanceTo(run.durationMs, { wallBudgetMs: 50 });
-    if (run.failure) throw new Error(run.failure);
-    const digests = await run.digests();
-    return { ...digests, events: run.history.length, now: run.now(), expectations: run.expectations().map((e) => e.pass) };
-  } finally {
-    worker.terminate();
-  }
+  return remoteToEnd(loaded.scenario, opts.backend, 50, async (run) => ({ ...(await run.digests()), events: run.history.length, now: run.now(), expectations: run.expectations().map((e) => e.pass) }));
 }
 
 (window as unknown as { runHeadlessRemote: typeof runHeadlessRemote }).runHeadlessRemote = runHeadlessRemote;
