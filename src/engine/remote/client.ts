@@ -151,13 +151,14 @@ export class RemoteRun {
     return this.status.userActions;
   }
 
+  /** A metric now: cluster-wide, or node `node`'s where the metric has a node form (else null). */
   metric(name: MetricName, node?: NodeId): number | null {
-    const v = node === undefined ? this.status.metrics[name] : this.status.metricSample.nodes[node]?.[name];
+    const v = node === undefined ? this.status.metricSample.cluster[name] : this.status.metricSample.nodes[node]?.[name];
     return v ?? null;
   }
 
   metrics(): Partial<Record<MetricName, number | null>> {
-    return this.status.metrics;
+    return this.status.metricSample.cluster as Partial<Record<MetricName, number | null>>;
   }
 
   metricSample(): MetricSample {

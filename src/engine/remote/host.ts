@@ -96,7 +96,6 @@ function status(sim: Simulation): RunStatus {
     eventsProcessed: sim.eventsProcessed,
     nodes,
     links: sim.links(),
-    metrics: sim.metrics(),
     metricSample: sim.metricSample(),
     expectations: sim.expectations(),
     userActions: sim.userActions(),

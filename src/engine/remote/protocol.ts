@@ -1,5 +1,5 @@
 import type { CapClass } from '../../protocols';
-import type { MetricName, Scenario } from '../../scenario/schema';
+import type { Scenario } from '../../scenario/schema';
 import type { RunDigests } from '../../sim/history';
 import type { RowsBatch } from '../../sim/historyRows';
 import type { Action, ActionKind, MetricSample, NodeId, SimTime } from '../../sim/types';
@@ -47,7 +47,7 @@ export interface RunStatus {
   eventsProcessed: number;
   nodes: NodeView[];
   links: LinkView[];
-  metrics: Partial<Record<MetricName, number | null>>;
+  /** Every metric now: cluster-wide (Simulation.metrics), and per node where the metric has a node form. */
   metricSample: MetricSample;
   expectations: ExpectationResult[];
   userActions: Array<{ t: SimTime; action: Action }>;
