@@ -1,6 +1,6 @@
 import type { Message, NodeId } from '../sim/types';
 import { quantize } from '../sim/network';
-import { addAt, axpy } from '../sim/vectors';
+import { axpy } from '../sim/vectors';
 import { RingSendArrays } from './ringSendArrays';
 import { chunkBounds, recvChunk, sendChunk, type RingPhase } from './ringPlan';
 import type { RingFacts } from './facts';
@@ -189,7 +189,7 @@ export class AllreduceStrategy implements Strategy {
       const [a] = this.bounds[m.chunk];
       if (m.chunk !== recvChunk(s.phase, s.index, s.k, this.n)) throw new Error(`ring order broken at ${worker}`);
       if (s.phase === 'rs') {
-        addAt(s.buf!, a, m.data);
+        axpy(s.buf!.subarray(a, a + m.data.length), 1, m.data); // + 1·x: the same sums, unrolled
       } else {
         s.buf!.set(m.data, a);
       }

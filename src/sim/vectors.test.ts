@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addAt, axpy, copyRange, fingerprint } from './vectors';
+import { axpy, copyRange, fingerprint } from './vectors';
 
 describe('fingerprint', () => {
   const base = Float32Array.from({ length: 103 }, (_, i) => Math.sin(i) * 0.01);
@@ -48,23 +48,6 @@ describe('axpy', () => {
         for (let i = 0; i < want.length; i++) want[i] = want[i] + k * x[i];
         axpy(a, k, x);
         expect([...a]).toEqual([...want]);
-      }),
-    );
-  });
-});
-
-describe('addAt', () => {
-  it('adds x into dst from an offset, as one element at a time would, and leaves the rest of dst alone', () => {
-    const f32 = fc.float({ noDefaultInfinity: true, noNaN: true, min: -1e6, max: 1e6 });
-    fc.assert(
-      fc.property(fc.array(f32, { maxLength: 30 }), fc.array(f32, { maxLength: 23 }), fc.nat(), (d, xs, shift) => {
-        const dst = Float32Array.from([...d, ...xs.map(() => 0.5)]);
-        const x = Float32Array.from(xs);
-        const at = d.length === 0 ? 0 : shift % (d.length + 1);
-        const want = dst.slice();
-        for (let j = 0; j < x.length; j++) want[at + j] = want[at + j] + x[j];
-        addAt(dst, at, x);
-        expect([...dst]).toEqual([...want]);
       }),
     );
   });

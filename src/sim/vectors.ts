@@ -33,20 +33,6 @@ export function axpy(a: Float32Array, k: number, x: Float32Array): void {
   for (; i < n; i++) a[i] += k * x[i];
 }
 
-/** dst[at + j] ← dst[at + j] + x[j] for every j of x, in place; unrolled as axpy is (a ring's reduce-scatter adds a chunk per message). */
-export function addAt(dst: Float32Array, at: number, x: Float32Array): void {
-  const n = x.length;
-  const end = n - (n & 3);
-  let j = 0;
-  for (; j < end; j += 4) {
-    dst[at + j] += x[j];
-    dst[at + j + 1] += x[j + 1];
-    dst[at + j + 2] += x[j + 2];
-    dst[at + j + 3] += x[j + 3];
-  }
-  for (; j < n; j++) dst[at + j] += x[j];
-}
-
 export function equalVectors(a: Float32Array, b: Float32Array): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i] && !(Number.isNaN(a[i]) && Number.isNaN(b[i]))) return false;
