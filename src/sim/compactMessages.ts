@@ -92,9 +92,10 @@ export class MessageDecoder {
 }
 
 const SEND_FLOATS = 3;
-const SEND_INTS = 4;
+/** Ints per send row and per delivery row (a batch's tables are these columns: historyRows.concatBatches). */
+export const SEND_INTS = 4;
 const DELIVER_FLOATS = 2;
-const DELIVER_INTS = 4;
+export const DELIVER_INTS = 4;
 
 export class CompactMessages {
   private readonly decoder = new MessageDecoder();

@@ -1,4 +1,4 @@
-import { MessageDecoder, type MessagesDelta } from './compactMessages';
+import { DELIVER_INTS, MessageDecoder, SEND_INTS, type MessagesDelta } from './compactMessages';
 import { ValueDecoder, type ValuesDelta } from './valueWords';
 import { EventHashes } from './eventHashes';
 import type { RunDigests, Sha256Factory } from './history';
@@ -42,6 +42,47 @@ export interface RowsDigester {
 export function batchTransfers(b: RowsBatch): ArrayBuffer[] {
   const arrays = [b.where, b.refs, b.messages.sends.f64, b.messages.sends.i32, b.messages.delivers.f64, b.messages.delivers.i32, ...b.values.pieces.map((p) => p.words)];
   return arrays.map((a) => a.buffer).filter((x): x is ArrayBuffer => x instanceof ArrayBuffer);
+}
+
+/**
+ * Consecutive batches of one history as one batch, equal to the batch a single `takeRows` over the
+ * same span would have given (its tables' rows follow on from one another; a values chunk's pieces
+ * that meet are joined). A page that follows a run frame by frame gets a small batch per answer:
+ * RowsHistory joins them so that a lecture-long run holds thousands of batches, not millions.
+ */
+export function concatBatches(bs: readonly RowsBatch[]): RowsBatch {
+  if (bs.length === 1) return bs[0];
+  const table = (pick: (b: RowsBatch) => MessagesDelta['sends'], ints: number): MessagesDelta['sends'] => {
+    const ts = bs.map(pick);
+    for (let i = 1; i < ts.length; i++) if (ts[i].first !== ts[i - 1].first + ts[i - 1].i32.length / ints) throw new Error('history rows: batches that do not follow on');
+    return { first: ts[0].first, f64: join(Float64Array, ts.map((x) => x.f64)), i32: join(Int32Array, ts.map((x) => x.i32)) };
+  };
+  // A chunk's words arrive in pieces that meet end to start: each run of them becomes one piece.
+  const runs: Array<Array<ValuesDelta['pieces'][number]>> = [];
+  for (const b of bs)
+    for (const p of b.values.pieces) {
+      const run = runs[runs.length - 1];
+      const last = run?.[run.length - 1];
+      if (last && last.chunk === p.chunk && last.at + last.words.length === p.at) run.push(p);
+      else runs.push([p]);
+    }
+  return {
+    where: join(Uint8Array, bs.map((b) => b.where)),
+    refs: join(Int32Array, bs.map((b) => b.refs)),
+    messages: { names: bs.flatMap((b) => b.messages.names), sends: table((b) => b.messages.sends, SEND_INTS), delivers: table((b) => b.messages.delivers, DELIVER_INTS) },
+    values: { strings: bs.flatMap((b) => b.values.strings), shapes: bs.flatMap((b) => b.values.shapes), pieces: runs.map((r) => ({ chunk: r[0].chunk, at: r[0].at, words: join(Int32Array, r.map((p) => p.words)) })) },
+    objects: bs.flatMap((b) => b.objects),
+  };
+}
+
+function join<A extends Uint8Array | Int32Array | Float64Array>(make: new (n: number) => A, parts: readonly A[]): A {
+  const out = new make(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p as never, at);
+    at += p.length;
+  }
+  return out;
 }
 
 /**

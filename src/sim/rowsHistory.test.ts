@@ -7,7 +7,7 @@ import { Simulation } from '../engine/simulation';
 import { InstantTrainer } from '../engine/testing/instantTrainer';
 import { testScenario } from '../engine/testing/scenarios';
 import { History } from './history';
-import { rowsHere } from './historyRows';
+import { rowsHere, RowsReader } from './historyRows';
 import { RowsHistory } from './rowsHistory';
 import { anyEvent } from './testing/historyEvents';
 
@@ -17,9 +17,10 @@ const lines = (h: { length: number; at(i: number): unknown }): string[] => Array
 describe('RowsHistory: a history read back from the rows History.takeRows hands out', () => {
   it('holds every event as the history does, whatever the mix and wherever the batches were taken, beside the digests’ own batches', () => {
     fc.assert(
-      fc.property(fc.array(anyEvent, { maxLength: 300 }), fc.array(fc.nat(300), { maxLength: 6 }), fc.boolean(), (events, cuts, digestsFromRows) => {
+      fc.property(fc.array(anyEvent, { maxLength: 300 }), fc.array(fc.nat(300), { maxLength: 40 }), fc.boolean(), fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 400 }), (events, cuts, digestsFromRows, joinBatches, joinEvents) => {
         const h = new History(digestsFromRows ? rowsHere(nodeSha256) : nodeSha256);
-        const copy = new RowsHistory();
+        // Batches joined after a few of them or a few events (RowsHistory's own thresholds are larger).
+        const copy = new RowsHistory({ joinBatches, joinEvents });
         events.forEach((e, i) => {
           h.append(e);
           if (cuts.includes(i)) {
@@ -31,6 +32,11 @@ describe('RowsHistory: a history read back from the rows History.takeRows hands 
         copy.add(structuredClone(h.takeRows())); // an empty batch changes nothing
         expect(copy.length).toBe(events.length);
         expect(lines(copy)).toEqual(lines(h));
+        // An export reads the slices in order, on a reader of its own.
+        const reader = new RowsReader();
+        const read: string[] = [];
+        for (const slice of copy.rowSlices()) reader.forEach(slice(), (e) => read.push(JSON.stringify(e)));
+        expect(read).toEqual(lines(h));
       }),
       { numRuns: 150, seed: 9 },
     );
@@ -39,16 +45,27 @@ describe('RowsHistory: a history read back from the rows History.takeRows hands 
   it('reads any event at any time, in any order, and refuses one it does not hold', () => {
     const h = new History(nodeSha256);
     const copy = new RowsHistory();
-    for (let i = 0; i < 5000; i++) {
+    // Joined every three batches: the values' words pass a chunk's end (65,536 words) inside a joined batch.
+    const joined = new RowsHistory({ joinBatches: 3 });
+    const n = 14_000;
+    for (let i = 0; i < n; i++) {
       h.append({ t: i, type: 'send', id: i, from: `w${i % 3}`, to: 's0', kind: 'push', bytes: 420, due: i + 1 });
-      h.append({ t: i + 0.5, type: 'stepDone', node: `w${i % 3}`, step: i, version: i, v: { loss: 1 / (i + 1) } });
-      if (i % 700 === 0) copy.add(structuredClone(h.takeRows()));
+      h.append({ t: i + 0.5, type: 'stepDone', node: `w${i % 3}`, step: i, version: i, v: { loss: 1 / (i + 1) + i / n } });
+      if (i % 700 === 0) {
+        const b = h.takeRows();
+        copy.add(structuredClone(b));
+        joined.add(structuredClone(b));
+      }
     }
-    copy.add(structuredClone(h.takeRows()));
-    for (const i of [9999, 0, 4321, 1, 9998, 1400, 1401]) expect(JSON.stringify(copy.at(i))).toBe(JSON.stringify(h.at(i)));
-    expect(() => copy.at(10_000)).toThrow(RangeError);
+    const b = h.takeRows();
+    copy.add(structuredClone(b));
+    joined.add(structuredClone(b));
+    for (const i of [2 * n - 1, 0, 4321, 1, 2 * n - 2, 1400, 1401]) expect(JSON.stringify(copy.at(i))).toBe(JSON.stringify(h.at(i)));
+    expect(() => copy.at(2 * n)).toThrow(RangeError);
     expect(() => copy.at(-1)).toThrow(RangeError);
     expect(copy.events.map((e) => JSON.stringify(e))).toEqual(lines(h));
+    expect(joined.events.map((e) => JSON.stringify(e))).toEqual(lines(h));
+    expect(joined.rowSlices()).toHaveLength(7); // 21 batches taken, joined three by three
     // An empty history still gives one (empty) slice, as History does: an export writes its log from the slices.
     const none = new RowsHistory().rowSlices();
     expect(none).toHaveLength(1);

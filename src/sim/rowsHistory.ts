@@ -1,5 +1,5 @@
 import { MessageDecoder } from './compactMessages';
-import { MESSAGE, OBJECT, VALUE, type RowsBatch } from './historyRows';
+import { concatBatches, MESSAGE, OBJECT, VALUE, type RowsBatch } from './historyRows';
 import type { HistoryEvent } from './types';
 import { ValueDecoder } from './valueWords';
 
@@ -10,8 +10,23 @@ import { ValueDecoder } from './valueWords';
  * came — the same compact words and columns the engine's History holds — and rebuilds an event
  * when it is read, equal field for field to the engine's (`History.at`). Read-only: an
  * `EventSource` for RunIndex.
+ *
+ * A page following a run at speed 1 gets a small batch a frame; the last few batches are joined
+ * into one once they are `joinBatches` or hold `joinEvents` events (concatBatches), so that a run
+ * of an hour keeps thousands of batches, each a few typed arrays, not hundreds of thousands.
  */
 export class RowsHistory {
+  private readonly joinBatches: number;
+  private readonly joinEvents: number;
+  /** The first batch not yet joined with those after it. */
+  private open = 0;
+  private openEvents = 0;
+
+  constructor(opts: { joinBatches?: number; joinEvents?: number } = {}) {
+    this.joinBatches = opts.joinBatches ?? 64;
+    this.joinEvents = opts.joinEvents ?? 8192;
+  }
+
   private readonly messages = new MessageDecoder();
   private readonly values = new ValueDecoder();
   private readonly batches: RowsBatch[] = [];
@@ -35,6 +50,17 @@ export class RowsHistory {
     this.batches.push(b);
     this.starts.push(this.n);
     this.n += b.where.length;
+    this.openEvents += b.where.length;
+    if (this.batches.length - this.open >= this.joinBatches || this.openEvents >= this.joinEvents) this.join();
+  }
+
+  /** The open batches become one (a batch already large enough stays as it is). */
+  private join(): void {
+    const tail = this.batches.splice(this.open);
+    this.starts.splice(this.open + 1);
+    this.batches.push(concatBatches(tail));
+    this.open = this.batches.length;
+    this.openEvents = 0;
   }
 
   get length(): number {
