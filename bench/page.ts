@@ -97,7 +97,8 @@ async function runHeadless(opts: { json: string; backend: BackendChoice }): Prom
 async function remoteToEnd<T>(sc: Scenario, backend: BackendChoice, sliceMs: number, read: (run: RemoteRun, wallMs: number) => Promise<T> | T, each?: (run: RemoteRun) => void): Promise<T> {
   const worker = new Worker(new URL('../src/workers/engineWorker.ts', import.meta.url), { type: 'module' });
   try {
-    const run = await new EngineClient(worker as unknown as EnginePort<FromHost, ToHost>).create(sc, { backend });
+    const client = new EngineClient(worker as unknown as EnginePort<FromHost, ToHost>);
+    const run = await client.create(sc, await client.trainer({ model: sc.model, seed: sc.seed, backend }, sc.cluster.workers));
     const t0 = performance.now();
     while (!run.done && !run.failure) {
       await run.advanceTo(run.durationMs, { wallBudgetMs: sliceMs });

@@ -3,11 +3,12 @@ import type { MetricName, Scenario } from '../../scenario/schema';
 import type { RunDigests } from '../../sim/history';
 import { RowsHistory } from '../../sim/rowsHistory';
 import type { Action, ActionKind, MetricSample, NodeId, SimTime } from '../../sim/types';
-import type { BackendChoice, Evaluation } from '../../train/types';
+import type { Evaluation, TrainerSpec } from '../../train/types';
+import type { FaultMode } from '../../workers/protocol';
 import type { ActionResult, ExpectationResult, LinkView, NodeView } from '../api';
 import { runIndexFor, type RunIndex } from '../index/runIndex';
 import { runStateAt, type RunState, type RunStatic } from '../index/runState';
-import type { EnginePort, FromHost, RunFacts, RunStatus, ToHost } from './protocol';
+import type { EnginePort, FromHost, RunFacts, RunStatus, RunUpdate, ToHost } from './protocol';
 
 type Answer = Extract<FromHost, { ok: true }>;
 
@@ -18,6 +19,7 @@ type Answer = Extract<FromHost, { ok: true }>;
 export class EngineClient {
   private nextReq = 1;
   private nextRun = 1;
+  private nextTrainer = 1;
   private readonly waiting = new Map<number, { resolve(a: Answer): void; reject(e: Error): void }>();
 
   constructor(private readonly port: EnginePort<FromHost, ToHost>) {
@@ -31,12 +33,19 @@ export class EngineClient {
     };
   }
 
-  /** Starts a run of `scenario` (validated) in the worker and follows it. */
-  async create(scenario: Scenario, opts: { backend?: BackendChoice; sampleEveryMs?: number } = {}): Promise<RemoteRun> {
+  /** Starts a trainer (a pool of training workers, for `nodes` logical workers) in the engine's worker. */
+  async trainer(spec: TrainerSpec, nodes: number): Promise<RemoteTrainer> {
+    const trainer = this.nextTrainer++;
+    await this.ask((req) => ({ op: 'trainer', trainer, req, spec, nodes }));
+    return new RemoteTrainer(this, trainer);
+  }
+
+  /** Starts a run of `scenario` (validated) on `trainer` in the worker and follows it. */
+  async create(scenario: Scenario, trainer: RemoteTrainer, opts: { sampleEveryMs?: number } = {}): Promise<RemoteRun> {
     const run = this.nextRun++;
-    const a = await this.ask((req) => ({ op: 'create', run, req, scenario, ...opts }));
-    if (!a.created) throw new Error('engine worker: a run was created without its facts');
-    return new RemoteRun(this, run, scenario, a.created, a);
+    const a = await this.ask((req) => ({ op: 'create', run, req, scenario, trainer: trainer.id, ...opts }));
+    if (!a.created || !a.update) throw new Error('engine worker: a run was created without its facts');
+    return new RemoteRun(this, run, scenario, trainer, a.created, a.update);
   }
 
   /** @internal RemoteRun's requests. */
@@ -46,6 +55,31 @@ export class EngineClient {
       this.waiting.set(req, { resolve, reject });
       this.port.postMessage(make(req), []);
     });
+  }
+}
+
+/**
+ * A trainer in the engine's worker, as the page holds it: runs are made on it, and the page lets
+ * go of it when no run it shows uses it any more (a fork shares its run's; a lesson's variants of
+ * one model share one).
+ */
+export class RemoteTrainer {
+  private disposed: Promise<void> | null = null;
+
+  constructor(
+    private readonly client: EngineClient,
+    readonly id: number,
+  ) {}
+
+  /** The next gradient for `node` fails in its training worker ('throw') or kills it ('crash'): tests. */
+  async injectFault(node: NodeId, mode: FaultMode = 'throw'): Promise<void> {
+    await this.client.ask((req) => ({ op: 'fault', trainer: this.id, req, node, mode }));
+  }
+
+  /** Stops its training workers (once, however often asked). */
+  dispose(): Promise<void> {
+    this.disposed ??= this.client.ask((req) => ({ op: 'disposeTrainer', trainer: this.id, req })).then(() => undefined);
+    return this.disposed;
   }
 }
 
@@ -68,16 +102,18 @@ export class RemoteRun {
     private readonly client: EngineClient,
     private readonly run: number,
     readonly scenario: Scenario,
+    /** The trainer it runs on (its own, or shared: the page disposes of it). */
+    readonly trainer: RemoteTrainer,
     facts: RunFacts,
-    first: Answer,
+    first: RunUpdate,
   ) {
     this.durationMs = facts.durationMs;
     this.cap = facts.cap;
     this.strategyKind = facts.strategyKind;
     this.static_ = facts.runStatic;
-    this.status = first.update.status;
+    this.status = first.status;
     this.nodeIds = this.status.nodes.map((n) => n.id);
-    this.history.add(first.update.rows);
+    this.history.add(first.rows);
   }
 
   now(): SimTime {
@@ -199,6 +235,7 @@ export class RemoteRun {
   /** Every answer brings the rows since the last one, in order, and the status after the request. */
   private async request(make: (req: number) => ToHost): Promise<Answer> {
     const a = await this.client.ask(make);
+    if (!a.update) throw new Error('engine worker: a run’s answer came without its rows');
     this.history.add(a.update.rows);
     this.status = a.update.status;
     return a;

@@ -1,14 +1,21 @@
 import { actionTable } from '../../scenario/actions';
-import type { Scenario } from '../../scenario/schema';
 import type { Sha256Factory } from '../../sim/history';
 import { batchTransfers } from '../../sim/historyRows';
 import type { ActionKind } from '../../sim/types';
-import type { BackendChoice, Trainer } from '../../train/types';
+import type { Trainer, TrainerSpec } from '../../train/types';
+import type { FaultMode } from '../../workers/protocol';
+import { loadSecurity, needsSecurity } from '../security/load';
 import { Simulation } from '../simulation';
 import type { EnginePort, FromHost, RunFacts, RunStatus, RunUpdate, ToHost } from './protocol';
 
-/** What a host needs to start a run: its trainer (the worker's pool) and SHA-256, and how to let them go when the run is disposed. */
-export type RunResources = (scenario: Scenario, backend: BackendChoice | undefined) => Promise<{ trainer: Trainer; sha256?: Sha256Factory; release?: () => Promise<void> }>;
+/** A trainer a host starts when the page asks for one, and can make fail (tests). */
+export type HostTrainer = Trainer & { injectFault?(node: string, mode: FaultMode): void };
+
+/** What a host starts runs with: a trainer for a spec (the worker's pools), and SHA-256 for the runs' digests. */
+export interface RunResources {
+  trainer(spec: TrainerSpec, nodes: number): Promise<HostTrainer>;
+  sha256?: () => Sha256Factory | undefined;
+}
 
 /** Actions only a strategy defines (Raft's timeout): asked of every node after each request. */
 const strategyKinds: ActionKind[] = actionTable.filter((a) => a.when?.includes('strategy')).map((a) => a.do);
@@ -19,7 +26,8 @@ const strategyKinds: ActionKind[] = actionTable.filter((a) => a.when?.includes('
  * handled one at a time, in order, as the page's driver makes them; runs are independent.
  */
 export class EngineHost {
-  private readonly runs = new Map<number, { sim: Simulation; queue: Promise<void>; release?: () => Promise<void> }>();
+  private readonly runs = new Map<number, { sim: Simulation; queue: Promise<void> }>();
+  private readonly trainers = new Map<number, Promise<HostTrainer>>();
 
   constructor(
     private readonly port: EnginePort<ToHost, FromHost>,
@@ -29,26 +37,61 @@ export class EngineHost {
   }
 
   private async handle(m: ToHost): Promise<void> {
-    if (m.op === 'create') {
-      try {
-        const { trainer, sha256, release } = await this.resources(m.scenario, m.backend);
-        const sim = await Simulation.create(m.scenario, { trainer, sha256, ...(m.sampleEveryMs === undefined ? {} : { sampleEveryMs: m.sampleEveryMs }) });
-        this.runs.set(m.run, { sim, queue: Promise.resolve(), release });
-        const created: RunFacts = { durationMs: sim.durationMs, cap: sim.cap, strategyKind: sim.strategyKind, runStatic: sim.runStatic() };
-        this.answer(m.req, sim, { created });
-      } catch (e) {
-        this.fail(m.req, e);
-      }
-      return;
+    switch (m.op) {
+      case 'trainer':
+      case 'fault':
+      case 'disposeTrainer':
+        return this.trainerOp(m);
+      case 'create':
+        return this.create(m);
     }
     const run = this.runs.get(m.run);
     if (!run) return this.fail(m.req, new Error(`no run ${m.run} here`));
     // One request of a run at a time: an advance in flight finishes before an action is applied.
-    run.queue = run.queue.then(() => this.serve(run.sim, m, run.release));
+    run.queue = run.queue.then(() => this.serve(run.sim, m));
     await run.queue;
   }
 
-  private async serve(sim: Simulation, m: Exclude<ToHost, { op: 'create' }>, release?: () => Promise<void>): Promise<void> {
+  private async trainerOp(m: Extract<ToHost, { op: 'trainer' | 'fault' | 'disposeTrainer' }>): Promise<void> {
+    try {
+      if (m.op === 'trainer') {
+        const made = this.resources.trainer(m.spec, m.nodes);
+        this.trainers.set(m.trainer, made);
+        await made;
+      } else {
+        const t = this.trainers.get(m.trainer);
+        if (!t) throw new Error(`no trainer ${m.trainer} here`);
+        if (m.op === 'fault') {
+          const trainer = await t;
+          if (!trainer.injectFault) throw new Error('this trainer cannot be made to fail');
+          trainer.injectFault(m.node, m.mode);
+        } else {
+          this.trainers.delete(m.trainer);
+          await (await t).dispose();
+        }
+      }
+      this.port.postMessage({ req: m.req, ok: true }, []);
+    } catch (e) {
+      this.fail(m.req, e);
+    }
+  }
+
+  private async create(m: Extract<ToHost, { op: 'create' }>): Promise<void> {
+    try {
+      const t = this.trainers.get(m.trainer);
+      if (!t) throw new Error(`no trainer ${m.trainer} here`);
+      const trainer = await t;
+      const sha256 = this.resources.sha256?.();
+      const sim = await Simulation.create(m.scenario, { trainer, ...(sha256 ? { sha256 } : {}), ...(m.sampleEveryMs === undefined ? {} : { sampleEveryMs: m.sampleEveryMs }) });
+      this.runs.set(m.run, { sim, queue: Promise.resolve() });
+      const created: RunFacts = { durationMs: sim.durationMs, cap: sim.cap, strategyKind: sim.strategyKind, runStatic: sim.runStatic() };
+      this.answer(m.req, sim, { created });
+    } catch (e) {
+      this.fail(m.req, e);
+    }
+  }
+
+  private async serve(sim: Simulation, m: Extract<ToHost, { run: number }>): Promise<void> {
     try {
       switch (m.op) {
         case 'advance':
@@ -58,6 +101,8 @@ export class EngineHost {
           await sim.stepEvent();
           return this.answer(m.req, sim, {});
         case 'apply':
+          // A tamper or a Byzantine worker runs the security code, loaded on first use.
+          if (needsSecurity(m.action)) await loadSecurity();
           return this.answer(m.req, sim, { result: m.at === undefined ? sim.apply(m.action, 'user') : sim.schedule(m.action, m.at) });
         case 'digests':
           return this.answer(m.req, sim, { digests: await sim.digests() });
@@ -66,8 +111,8 @@ export class EngineHost {
         case 'evaluation':
           return this.answer(m.req, sim, { evaluation: sim.evaluationAt(m.node, m.t) });
         case 'dispose':
+          // Its trainer stays: the page lets go of it (another run may share it).
           this.runs.delete(m.run);
-          await release?.();
           return this.answer(m.req, sim, {});
       }
     } catch (e) {

@@ -3,7 +3,8 @@ import type { Scenario } from '../../scenario/schema';
 import type { RunDigests } from '../../sim/history';
 import type { RowsBatch } from '../../sim/historyRows';
 import type { Action, ActionKind, MetricSample, NodeId, SimTime } from '../../sim/types';
-import type { BackendChoice, Evaluation } from '../../train/types';
+import type { Evaluation, TrainerSpec } from '../../train/types';
+import type { FaultMode } from '../../workers/protocol';
 import type { ActionResult, ExpectationResult, LinkView, NodeView } from '../api';
 import type { RunStatic } from '../index/runState';
 
@@ -11,11 +12,18 @@ import type { RunStatic } from '../index/runState';
  * What crosses between a page and an engine running in a worker (engine/remote: issue 9, the
  * engine off the main thread). Typed facts only, never prose the app would have to parse: the
  * history as the rows its History hands out (sim/rowsHistory.ts reads them back), the run's
- * live figures as a snapshot after every request. Each run has a number (a lesson shows several).
+ * live figures as a snapshot after every request. Each run has a number (a lesson shows several),
+ * and so has each trainer (a pool of training workers), which the page starts and lets go of
+ * itself: a fork and the run it left, a lesson's variants of one model, share one.
  */
 
 export type ToHost =
-  | { op: 'create'; run: number; req: number; scenario: Scenario; backend?: BackendChoice; sampleEveryMs?: number }
+  /** Starts a trainer for `nodes` logical workers (a pool, in the app's engine worker). */
+  | { op: 'trainer'; trainer: number; req: number; spec: TrainerSpec; nodes: number }
+  /** Makes trainer `trainer`'s next gradient for `node` fail in its worker (tests: a worker that dies). */
+  | { op: 'fault'; trainer: number; req: number; node: NodeId; mode: FaultMode }
+  | { op: 'disposeTrainer'; trainer: number; req: number }
+  | { op: 'create'; run: number; req: number; scenario: Scenario; trainer: number; sampleEveryMs?: number }
   | { op: 'advance'; run: number; req: number; until: SimTime; wallBudgetMs?: number }
   | { op: 'step'; run: number; req: number }
   | { op: 'apply'; run: number; req: number; action: Action; at?: SimTime }
@@ -27,7 +35,7 @@ export type ToHost =
   | { op: 'dispose'; run: number; req: number };
 
 export type FromHost =
-  | { req: number; ok: true; update: RunUpdate; created?: RunFacts; result?: ActionResult; digests?: RunDigests; grid?: Float32Array | null; evaluation?: Evaluation | null }
+  | { req: number; ok: true; update?: RunUpdate; created?: RunFacts; result?: ActionResult; digests?: RunDigests; grid?: Float32Array | null; evaluation?: Evaluation | null }
   | { req: number; ok: false; error: string };
 
 /** What does not change over a run, sent once. */

@@ -5,8 +5,10 @@ import { Simulation } from '../simulation';
 import { InstantTrainer } from '../testing/instantTrainer';
 import { testScenario } from '../testing/scenarios';
 import { RowsReader } from '../../sim/historyRows';
-import { EngineClient } from './client';
-import { EngineHost } from './host';
+import type { Scenario } from '../../scenario/schema';
+import type { TrainerSpec } from '../../train/types';
+import { EngineClient, type RemoteRun } from './client';
+import { EngineHost, type HostTrainer } from './host';
 import type { EnginePort, FromHost, ToHost } from './protocol';
 
 const channels: MessageChannel[] = [];
@@ -25,11 +27,25 @@ class GridTrainer extends InstantTrainer {
   }
 }
 
+/** Trainers the host has started and disposed of, by the spec's seed. */
+const started: number[] = [];
+const disposed: number[] = [];
+
 function connected(): EngineClient {
   const ch = new MessageChannel();
   channels.push(ch);
-  new EngineHost(ch.port1 as unknown as EnginePort<ToHost, FromHost>, () => Promise.resolve({ trainer: new GridTrainer(), sha256: nodeSha256 }));
+  const trainer = (spec: TrainerSpec): Promise<HostTrainer> => {
+    started.push(spec.seed);
+    const t = new GridTrainer();
+    return Promise.resolve(Object.assign(t, { dispose: () => Promise.resolve(void disposed.push(spec.seed)) }));
+  };
+  new EngineHost(ch.port1 as unknown as EnginePort<ToHost, FromHost>, { trainer, sha256: () => nodeSha256 });
   return new EngineClient(ch.port2 as unknown as EnginePort<FromHost, ToHost>);
+}
+
+/** A run of `sc` on a trainer of its own. */
+async function remote(client: EngineClient, sc: Scenario): Promise<RemoteRun> {
+  return client.create(sc, await client.trainer({ model: sc.model, seed: sc.seed, backend: 'cpu' }, sc.cluster.workers));
 }
 
 const raft = testScenario({
@@ -44,7 +60,7 @@ const lines = (h: { length: number; at(i: number): unknown }): string[] => Array
 describe('engine/remote: a run in a worker, followed by the page', () => {
   it('is the same run as one in the page: history, state at any time, live figures, actions and digests', async () => {
     const here = await Simulation.create(raft, { trainer: new GridTrainer(), sha256: nodeSha256 });
-    const there = await connected().create(raft);
+    const there = await remote(connected(), raft);
     expect(there.durationMs).toBe(here.durationMs);
     expect(there.cap).toEqual(here.cap);
     expect(there.runStatic()).toEqual(here.runStatic());
@@ -94,7 +110,7 @@ describe('engine/remote: a run in a worker, followed by the page', () => {
 
   it('keeps runs apart, steps one event, and says what went wrong as an error', async () => {
     const client = connected();
-    const [a, b] = await Promise.all([client.create(raft), client.create({ ...raft, seed: raft.seed + 1 })]);
+    const [a, b] = await Promise.all([remote(client, raft), remote(client, { ...raft, seed: raft.seed + 1 })]);
     await a.advanceTo(1000);
     await b.stepEvent();
     expect(a.now()).toBeGreaterThan(b.now());
@@ -103,6 +119,24 @@ describe('engine/remote: a run in a worker, followed by the page', () => {
     await expect(b.advanceTo(500)).rejects.toThrow(/no run/);
     await a.advanceTo(2000);
     expect(a.now()).toBe(2000);
-    await expect(client.create({ ...raft, strategy: { kind: 'no-such-strategy' } } as never)).rejects.toThrow(/no-such-strategy/);
+    await expect(remote(client, { ...raft, strategy: { kind: 'no-such-strategy' } } as never)).rejects.toThrow(/no-such-strategy/);
+  });
+
+  it('runs forks on the trainer they share, keeps it when a run goes, and lets go of it when the page says', async () => {
+    const client = connected();
+    const seed = 7001;
+    const sc = { ...raft, seed };
+    const trainer = await client.trainer({ model: sc.model, seed, backend: 'cpu' }, sc.cluster.workers);
+    const [a, b] = await Promise.all([client.create(sc, trainer), client.create(sc, trainer)]);
+    expect(started.filter((x) => x === seed)).toHaveLength(1);
+    await Promise.all([a.advanceTo(2000), b.advanceTo(2000)]);
+    expect(lines(b.history)).toEqual(lines(a.history));
+    await a.dispose();
+    await b.advanceTo(3000); // its trainer is still there
+    expect(disposed).not.toContain(seed);
+    await Promise.all([trainer.dispose(), trainer.dispose()]);
+    expect(disposed.filter((x) => x === seed)).toHaveLength(1);
+    await expect(client.create(sc, trainer)).rejects.toThrow(/no trainer/);
+    await expect(trainer.injectFault('w0')).rejects.toThrow(/no trainer/);
   });
 });
