@@ -98,7 +98,7 @@ async function remoteToEnd<T>(sc: Scenario, backend: BackendChoice, sliceMs: num
   const worker = new Worker(new URL('../src/workers/engineWorker.ts', import.meta.url), { type: 'module' });
   try {
     const client = new EngineClient(worker as unknown as EnginePort<FromHost, ToHost>);
-    const run = await client.create(sc, await client.trainer({ model: sc.model, seed: sc.seed, backend }, sc.cluster.workers));
+    const run = await client.create(sc, await client.trainer({ model: sc.model, seed: sc.seed, backend }, { nodes: sc.cluster.workers }));
     const t0 = performance.now();
     while (!run.done && !run.failure) {
       await run.advanceTo(run.durationMs, { wallBudgetMs: sliceMs });

@@ -1,16 +1,15 @@
 /**
  * The page's entry. index.html carries a static first frame (the app's header), which the browser
- * paints while the app's modules load; this module starts the training workers meanwhile, whose
- * tfjs takes longest to load. The app's CSS stays one render-blocking <link> of the page
+ * paints while the app's modules load; this module starts the engine's worker meanwhile, which
+ * starts the training workers, whose tfjs takes longest to load. The app's CSS stays one render-blocking <link> of the page
  * (vite.config.ts: cssCodeSplit off), so the first frame paints styled. The built page also gives
  * the app's chunk a <script> of its own (vite.config.ts appScript): its modules are fetched from
  * the start and the load event waits for them; `start` below then finds the app already there.
  * The dev server's page has no such script, and there the app starts on the first paint.
  */
-import { prewarmTrainWorkers } from './workers/spare';
+import { prewarmEngine } from './workers/engineSpawn';
 
-// A pool has min(workers, cores) workers; most scenarios have four.
-prewarmTrainWorkers(Math.min((typeof navigator !== 'undefined' && navigator.hardwareConcurrency) || 2, 4));
+prewarmEngine();
 
 // A 中文 page (public/theme.js has decided, by the app's rule) needs its catalog before the app's
 // first render (main.tsx awaits it): ask for it now, alongside the app's scripts, not after them.

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { Verdict } from '../check/linearizabilityModel';
 import { checkModel } from '../check/models';
 import { lastAtOrBefore } from '../engine/index/series';
-import type { Simulation } from '../engine/simulation';
+import type { RunReader } from '../engine/runReader';
 import { capOf, strategyInfo } from '../protocols';
 import { consistencyName } from './explain/common';
 import { translate, type KeyOf, type Vars } from './i18n/catalog';
@@ -26,7 +26,7 @@ function tr(lang: Lang, key: KeyOf<'lin'>, vars?: Vars): string {
 }
 
 export interface LinearizabilityPanelProps {
-  sim: Simulation;
+  sim: RunReader;
   lang: Lang;
   /** The cursor time: the check covers the operations recorded up to it. */
   t: number;

@@ -1,4 +1,3 @@
-import { loadSecurity, needsSecurity, securityCode } from '../engine/security/load';
 import { parseAction } from '../scenario/parseAction';
 import type { Action } from '../sim/types';
 import { fork } from './branches';
@@ -10,7 +9,8 @@ import { bumpFrame, get, reportError, set, useApp } from './store';
 
 /**
  * Every user action — menus, keys, the topology's clicks and drags — goes through here: checked
- * with the action table's schema and node rules, then `sim.apply` at the current simulated time.
+ * with the action table's schema and node rules, then applied at the current simulated time (in
+ * the engine's worker: the answer says whether it was taken).
  * With the cursor scrubbed into the past, the run forks there instead (branches.ts): the action
  * applies at the cursor's time on a new branch. A refusal is shown in the error panel; nothing
  * else changes.
@@ -21,7 +21,7 @@ import { bumpFrame, get, reportError, set, useApp } from './store';
  */
 export const actionHooks: { intercept?: (actions: readonly Action[]) => boolean } = {};
 
-export function act(input: Action): boolean {
+export function act(input: Action): Promise<boolean> {
   return actAll([input]);
 }
 
@@ -29,7 +29,7 @@ export function act(input: Action): boolean {
  * Several actions at one instant (the link form applied to every link): all are checked first;
  * live, they apply in order; scrubbed back, one fork at the cursor applies them all.
  */
-export function actAll(inputs: readonly Action[]): boolean {
+export async function actAll(inputs: readonly Action[]): Promise<boolean> {
   const { sim, lang, cursor, forking } = get();
   if (!sim || forking || inputs.length === 0) return false;
   const ids = sim.nodes().map((n) => n.id);
@@ -41,15 +41,6 @@ export function actAll(inputs: readonly Action[]): boolean {
       return false;
     }
     actions.push(parsed.action);
-  }
-  // A tamper or a Byzantine worker runs the security code, fetched on demand (issue 9; mostly
-  // already here: see the selection below): wait for it, then act as if just chosen.
-  if (actions.some(needsSecurity) && !securityCode()) {
-    loadSecurity().then(
-      () => actAll(actions),
-      (e: unknown) => reportError(s(get().lang, 'actionFailed', { cause: e instanceof Error ? e.message : String(e) })),
-    );
-    return true;
   }
   // Live room: the room orders every action at its own time (src/app/room/roomApp.ts); a room's
   // run never forks, whatever the cursor.
@@ -63,9 +54,16 @@ export function actAll(inputs: readonly Action[]): boolean {
     return true;
   }
   for (const action of actions) {
-    const r = sim.apply(action, 'user');
+    let r;
+    try {
+      r = await sim.apply(action);
+    } catch (e) {
+      // The engine's worker could not answer (it stopped): nothing was applied.
+      reportError(s(get().lang, 'actionFailed', { cause: e instanceof Error ? e.message : String(e) }));
+      return false;
+    }
     if (!r.ok) {
-      reportError(s(lang, 'actionFailed', { cause: actionRefusalText(lang, r) }));
+      reportError(s(get().lang, 'actionFailed', { cause: actionRefusalText(get().lang, r) }));
       bumpFrame(true);
       return false;
     }
@@ -76,12 +74,10 @@ export function actAll(inputs: readonly Action[]): boolean {
 
 let router: ((action: Action) => boolean) | null = null;
 
-// A selected node or link has its menu (the menu key) and tamper and Byzantine actions (its menu,
-// its keys, the tools panel), whose code loads on demand: start fetching both at the first
-// selection, so using them seldom waits. A failure is reported where they are used.
+// A selected node or link has its menu (the menu key), whose code loads on demand: start fetching
+// it at the first selection, so using it seldom waits. A failure is reported where it is used.
 useApp.subscribe((st, prev) => {
   if (st.selected === null || prev.selected !== null) return;
-  loadSecurity().catch(() => undefined);
   contextMenu.preload().catch(() => undefined);
 });
 
@@ -99,14 +95,13 @@ export function parseSelection(sel: string | null): { node: string } | { from: s
 }
 
 /** Runs a menu item or key: applies its action, or opens its form in the tools panel. */
-export function choose(c: Choice): boolean {
+export function choose(c: Choice): void {
   set({ menu: null });
-  if ('action' in c) return act(c.action);
+  if ('action' in c) return void act(c.action);
   if (c.spec.target === 'groups') set({ toolTab: 'partition' });
   else if (c.spec.do === 'putMeta') set({ toolTab: 'meta' });
   // The whole network's settings: the link form with no link selected (its target is every link).
   else if (c.spec.do === 'network') set({ toolTab: 'links', selected: null });
   else if (c.target.kind === 'link') set({ toolTab: 'links', selected: `${c.target.from}-${c.target.to}` });
   else if (c.target.kind === 'node') set({ toolTab: 'node', selected: c.target.id });
-  return false;
 }

@@ -1,6 +1,5 @@
 import { runScenario, userEntriesUpTo } from '../engine/runExport';
-import { Simulation } from '../engine/simulation';
-import { pageSha256 } from '../workers/workerSha256';
+import { createRun, type Run } from './engine';
 import type { Action, SimTime } from '../sim/types';
 import { driver } from './driver';
 import { explainReady } from './load';
@@ -10,7 +9,7 @@ import { get, reportError, set, setNotice, type Branch } from './store';
 
 /**
  * Forking a run (CONTRACTS §5): acting while the cursor is scrubbed into the past starts a new
- * branch there. A new Simulation replays the prefix deterministically — the scenario's timeline
+ * branch there. A new run replays the prefix deterministically — the scenario's timeline
  * plus the user's earlier actions up to t, at full speed — then applies the new action at t and
  * carries on; the branch it left is kept and the B key returns to it.
  */
@@ -31,13 +30,13 @@ export function currentBranch(): Branch | undefined {
 }
 
 /**
- * The prefix of `old` up to t as a fresh Simulation on the same trainer, with every event at or
+ * The prefix of `old` up to t as a fresh run on the same trainer, with every event at or
  * before t processed — the state the screen showed at t. Null if a newer load replaced the run.
  */
-async function replayPrefix(old: Simulation, t: SimTime): Promise<Simulation | null> {
+async function replayPrefix(old: Run, t: SimTime): Promise<Run | null> {
   const sc = userEntriesUpTo(runScenario(old.scenario, old.userActions()), t);
   // A fork runs the old run's strategy, whose text normally loaded with it; asking again retries a load that failed.
-  const [sim] = await Promise.all([Simulation.create(sc, { trainer: old.trainer, sha256: pageSha256() }), explainReady(sc)]);
+  const [sim] = await Promise.all([createRun(sc, old.trainer), explainReady(sc)]);
   for (;;) {
     if (sim.failure) throw new Error(sim.failure);
     const due = sim.nextEventTime();
@@ -45,14 +44,17 @@ async function replayPrefix(old: Simulation, t: SimTime): Promise<Simulation | n
     await sim.advanceTo(t, { wallBudgetMs: SLICE_MS });
     set({ forking: { t, progress: t > 0 ? Math.min(1, sim.now() / t) : 1 } });
     await nextFrame();
-    if (get().sim?.trainer !== old.trainer) return null;
+    if (get().sim?.trainer !== old.trainer) {
+      void sim.dispose().catch(() => undefined);
+      return null;
+    }
   }
   await sim.advanceTo(t); // no event is due before t now: this only moves the clock to t
   return sim;
 }
 
 /** The replayed prefix must be the old run's, event for event (else determinism is broken). */
-function divergence(old: Simulation, fork: Simulation, t: SimTime): string | null {
+function divergence(old: Run, fork: Run, t: SimTime): string | null {
   const a = old.history;
   const b = fork.history;
   let n = 0;
@@ -72,7 +74,7 @@ export async function fork(actions: readonly Action[], t: SimTime): Promise<bool
   const wasRunning = st.status === 'running';
   driver.pause();
   set({ forking: { t, progress: 0 }, menu: null });
-  let sim: Simulation | null;
+  let sim: Run | null;
   try {
     sim = await replayPrefix(old, t);
   } catch (e) {
@@ -84,9 +86,10 @@ export async function fork(actions: readonly Action[], t: SimTime): Promise<bool
   const diverged = divergence(old, sim, sim.now());
   if (diverged) reportError(rs(lang, 'forkDiverged', { cause: diverged }));
   for (const action of actions) {
-    const r = sim.apply(action, 'user');
+    const r = await sim.apply(action);
     if (!r.ok) {
       set({ forking: null });
+      void sim.dispose().catch(() => undefined);
       reportError(rs(lang, 'forkFailed', { t: seconds(t), cause: actionRefusalText(lang, r) }));
       return false;
     }

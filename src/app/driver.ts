@@ -1,4 +1,4 @@
-import type { Simulation } from '../engine/simulation';
+import type { Run } from './engine';
 import { s } from './i18n/strings';
 import { bumpFrame, get, reportError, set } from './store';
 
@@ -11,8 +11,8 @@ import { bumpFrame, get, reportError, set } from './store';
  */
 
 /** Wall ms of engine work per frame when paced, and in max mode. */
-const pacedBudgetMs = 8;
-const maxBudgetMs = 14;
+const pacedBudgetMs = 16;
+const maxBudgetMs = 100;
 /** At speed max the views redraw at most this often (wall ms). */
 const MAX_SPEED_FRAME_MS = 66;
 /** At most this much wall time is carried over between frames. */
@@ -28,14 +28,14 @@ const EPS_MS = 0.001;
  * replays the recorded run up to the live edge instead of jumping there.
  */
 export interface Guide {
-  companions(): readonly Simulation[];
+  companions(): readonly Run[];
   stop(): { t: number; inclusive: boolean } | null;
   /** ▶ pressed: true if the guide took it (at a wait, ▶ is "do it for me"). */
   beforePlay?(): boolean;
 }
 
 class Driver {
-  private sim: Simulation | null = null;
+  private sim: Run | null = null;
   private raf: number | null = null;
   private lastWall: number | null = null;
   private owedWallMs = 0;
@@ -47,12 +47,12 @@ class Driver {
   }
 
   /** Every run the loop advances: the shown one first, then the guide's companions. */
-  private runs(sim: Simulation): Simulation[] {
+  private runs(sim: Run): Run[] {
     return this.guide ? [sim, ...this.guide.companions().filter((c) => c !== sim)] : [sim];
   }
 
   /** The live edge: how far every run has got (the play-head cannot show more). */
-  edge(sim: Simulation): number {
+  edge(sim: Run): number {
     return Math.min(...this.runs(sim).map((r) => r.now()));
   }
 
@@ -66,7 +66,7 @@ class Driver {
   private follow: (() => number) | null = null;
 
   /** Makes `sim` the one the loop drives (the previous one must have been detached). */
-  attach(sim: Simulation): void {
+  attach(sim: Run): void {
     this.sim = sim;
     this.owedWallMs = 0;
     this.lastWall = null;
@@ -235,7 +235,7 @@ class Driver {
    * frames go first), instead of one slice per animation frame — waiting for the next frame left
    * the training workers idle, and a run took five times as long as without the UI.
    */
-  private pump(sim: Simulation): void {
+  private pump(sim: Run): void {
     const run = (async () => {
       while (this.sim === sim && !this.follow && get().status === 'running' && get().speed === 'max' && !(this.guide && get().cursor !== null)) {
         const runs = this.runs(sim);
@@ -256,7 +256,7 @@ class Driver {
   }
 
   /** Never rejects: an engine error becomes the `error` status. */
-  private async advance(sim: Simulation, target: number, budget: number): Promise<void> {
+  private async advance(sim: Run, target: number, budget: number): Promise<void> {
     try {
       // Companions (other variants) advance to where the shown run got, concurrently: they share
       // the worker pool, and each run's schedule is its own whatever the interleaving.
@@ -272,7 +272,7 @@ class Driver {
   }
 
   /** After every advance: publish progress, status, and any newly failed node. */
-  private after(sim: Simulation): void {
+  private after(sim: Run): void {
     if (this.sim !== sim) return;
     const lang = get().lang;
     for (const n of sim.nodes()) {
@@ -318,7 +318,7 @@ class Driver {
       }, gap - (now - this.lastPublish));
   }
 
-  private fail(sim: Simulation, e: unknown): void {
+  private fail(sim: Run, e: unknown): void {
     if (this.sim !== sim) return;
     this.stopLoop();
     const cause = e instanceof Error ? e.message : String(e);

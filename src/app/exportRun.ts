@@ -1,7 +1,7 @@
 import { nextTask } from '../check/nextTask';
 import { runScenario } from '../engine/runExport';
 import type { ZipEntry } from '../engine/runZip';
-import type { Simulation } from '../engine/simulation';
+import type { Run } from './engine';
 import { batchTransfers } from '../sim/historyRows';
 import type { ExportReply, ExportRequest } from '../workers/exportWorker';
 import { svgToPng, viewsOnScreen, viewToSvg } from './viewImages';
@@ -17,7 +17,7 @@ import { svgToPng, viewsOnScreen, viewToSvg } from './viewImages';
  * the main thread only copies the rows, a slice per task, and draws the views. The run may go on
  * meanwhile: the zip holds it as it was at the click.
  */
-export async function buildRunZip(sim: Simulation): Promise<{ name: string; zip: Blob; files: string[] }> {
+export async function buildRunZip(sim: Run): Promise<{ name: string; zip: Blob; files: string[] }> {
   const enc = new TextEncoder();
   const id = sim.scenario.id;
   const t = Math.round(sim.now());

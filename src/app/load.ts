@@ -1,6 +1,4 @@
-import { Simulation } from '../engine/simulation';
-import { pageSha256 } from '../workers/workerSha256';
-import { WorkerPool } from '../workers/pool';
+import { createRun, makeTrainer, type Run, type RunTrainer } from './engine';
 import type { Scenario } from '../scenario/schema';
 import { resolveVariant, validateScenario } from '../scenario/validate';
 import { fetchBuiltin, fetchBuiltinIds, parseScenarioText } from '../scenario/loader';
@@ -8,7 +6,6 @@ import { decodeScenarioHashAny, parseUrlParams } from '../scenario/url';
 import { urlProblemText } from './urlProblemText';
 import { problemLines } from './scenarioProblemText';
 import type { BackendChoice } from '../train/types';
-import type { Trainer } from '../train/types';
 import { driver } from './driver';
 import { loadExplain } from './explain';
 import { rs } from './i18n/runStrings';
@@ -33,11 +30,6 @@ const builtinBase = './scenarios/';
 /** Each load gets a ticket; a slower, older load that finishes late is thrown away. */
 let ticket = 0;
 
-async function makeTrainer(sc: Scenario, backend: BackendChoice): Promise<Trainer> {
-  // One logical node per worker; the pool sizes itself to min(workers, cores).
-  return WorkerPool.create({ model: sc.model, seed: sc.seed, backend }, { nodes: sc.cluster.workers });
-}
-
 function message(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
@@ -49,7 +41,7 @@ function message(e: unknown): string {
  */
 export const lessonHooks: {
   /** The lesson is being replaced: clear it, and hand over the trainers it used. */
-  leaving?: () => Trainer[];
+  leaving?: () => RunTrainer[];
   /** ◀◀ while a lesson is open; false: not in a lesson (restart the scenario). */
   restart?: () => Promise<boolean>;
 } = {};
@@ -84,8 +76,9 @@ export function loadFailed(my: number, cause: unknown): void {
  * trainers nobody uses any more — the old run's, a lesson's other variants' — are disposed,
  * except those in `keep` (the new runs').
  */
-export async function swapIn(sim: Simulation, sc: Scenario, keep: readonly Trainer[] = [sim.trainer]): Promise<void> {
+export async function swapIn(sim: Run, sc: Scenario, keep: readonly RunTrainer[] = [sim.trainer]): Promise<void> {
   const old = get().sim;
+  const oldBranches = get().branches.map((b) => b.sim);
   await driver.detach();
   driver.setGuide(null);
   const leaving = lessonHooks.leaving?.() ?? [];
@@ -106,27 +99,28 @@ export async function swapIn(sim: Simulation, sc: Scenario, keep: readonly Train
     frame: st.frame + 1,
   }));
   driver.attach(sim);
+  // The engine's worker lets go of a trainer's runs with it; a kept trainer's old runs go one by one.
   const gone = new Set([...(old ? [old.trainer] : []), ...leaving]);
   for (const t of gone) if (!keep.includes(t)) void t.dispose().catch(() => undefined);
+  for (const r of oldBranches) if (r !== sim && keep.includes(r.trainer)) void r.dispose().catch(() => undefined);
 }
 
 /**
- * Builds a Simulation for `sc` and swaps it in. The old one keeps running until the new one is
- * ready; its trainer is disposed afterwards. Returns false (old one kept) on failure.
+ * Builds a run of `sc` (in the engine's worker) and swaps it in. The old one keeps running until
+ * the new one is ready; its trainer is disposed afterwards. Returns false (old one kept) on failure.
  * `variantChoice`: the variants the scenario menu lists under this run's built-in (null for a run
  * from elsewhere); left as it was when not given (a restart, an edit).
  */
 export async function loadScenario(sc: Scenario, opts: { autoplay?: boolean; variantChoice?: VariantChoice | null } = {}): Promise<boolean> {
   const my = beginLoad();
-  let trainer: Trainer | null = null;
+  let trainer: RunTrainer | null = null;
   try {
-    // The run's protocol code and its explanation load while the workers start, not after them.
-    void Simulation.loadCode(sc).catch(() => undefined); // a failure shows through create below
+    // The explanation and the views' code load while the workers start, not after them.
     if (mayShowServers(sc)) serverStates.preload().catch(() => undefined); // a failure shows in the panel
     if (imageDataset(sc)) fashionTile.preload().catch(() => undefined);
     const text = explainReady(sc);
     trainer = await makeTrainer(sc, get().backend);
-    const sim = await Simulation.create(sc, { trainer, sha256: pageSha256() });
+    const sim = await createRun(sc, trainer);
     await text;
     if (!isCurrentLoad(my)) {
       await trainer.dispose();

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { Simulation } from '../engine/simulation';
+import type { Run } from './engine';
 import { s } from './i18n/strings';
 import { get, reportError } from './store';
 
@@ -7,8 +7,8 @@ import { get, reportError } from './store';
  * A finished run's schedule hash, for the run bar and the lesson's variant panels: '' until the
  * hash worker has answered (a few ms after the end), and for a run still going.
  */
-export function useScheduleHash(sim: Simulation | null, done: boolean): string {
-  const [shown, setShown] = useState<{ sim: Simulation; hex: string } | null>(null);
+export function useScheduleHash(sim: Run | null, done: boolean): string {
+  const [shown, setShown] = useState<{ sim: Run; hex: string } | null>(null);
   useEffect(() => {
     if (!done || !sim) return;
     let live = true;

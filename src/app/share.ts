@@ -1,5 +1,5 @@
 import { runScenario } from '../engine/runExport';
-import type { Simulation } from '../engine/simulation';
+import type { RunReader } from '../engine/runReader';
 import { encodeScenarioHashShortest } from '../scenario/url';
 
 /**
@@ -8,7 +8,7 @@ import { encodeScenarioHashShortest } from '../scenario/url';
  * base64url). With `at`, it shares a moment: the page plays at full speed and puts the cursor at
  * that simulated time once the run has reached it.
  */
-export async function runLink(sim: Simulation, href: string, opts: { at?: number } = {}): Promise<string> {
+export async function runLink(sim: RunReader, href: string, opts: { at?: number } = {}): Promise<string> {
   const sc = runScenario(sim.scenario, sim.userActions());
   const url = new URL(href);
   for (const k of ['scenario', 'autoplay', 'at']) url.searchParams.delete(k);

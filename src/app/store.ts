@@ -1,12 +1,12 @@
 import { create } from 'zustand';
 import type { Lang } from './i18n/lang';
 import type { Scenario } from '../scenario/schema';
-import type { Simulation } from '../engine/simulation';
+import type { Run } from './engine';
 import type { BackendChoice } from '../train/types';
 import type { FrameSource } from './views/hooks';
 
 /**
- * The app's one store. It holds what the UI shows and chooses; the Simulation itself is mutable
+ * The app's one store. It holds what the UI shows and chooses; the Run itself is mutable
  * and lives here by reference — `frame` is bumped whenever it changed, which is what re-renders
  * the views (they read the sim directly, as functions of (sim, t)).
  */
@@ -39,11 +39,11 @@ export type Side = 'A' | 'B';
 
 /**
  * One run of the loaded scenario. Acting while scrubbed back forks a new branch at that time; the
- * branches share one trainer (same model and seed) and each keeps its own Simulation.
+ * branches share one trainer (same model and seed) and each keeps its own Run.
  */
 export interface Branch {
   id: number;
-  sim: Simulation;
+  sim: Run;
   /** The branch it left and the simulated time it left it at; null for the first run. */
   parent: { id: number; t: number } | null;
 }
@@ -62,8 +62,8 @@ export interface AppState {
   scenario: Scenario | null;
   /** Set by opening a built-in that has variants; the scenario menu lists them while its run is on screen. */
   variantChoice: VariantChoice | null;
-  sim: Simulation | null;
-  /** True while a new Simulation is being built (trainer workers start). */
+  sim: Run | null;
+  /** True while a new Run is being built (trainer workers start). */
   loading: boolean;
   status: RunStatus;
   speed: Speed;

@@ -1,8 +1,7 @@
 import type { RunSummary } from '../engine/api';
-import type { Simulation } from '../engine/simulation';
+import type { Run } from './engine';
 import type { Action, SimTime } from '../sim/types';
 import type { FaultMode } from '../workers/protocol';
-import { WorkerPool } from '../workers/pool';
 import { act } from './act';
 import { driver } from './driver';
 import { get, set } from './store';
@@ -16,9 +15,9 @@ import { getLesson } from './lesson/store';
  */
 export interface TestHooks {
   /** The next gradient request for `node` fails in its worker ('throw') or kills it ('crash'). */
-  injectFault(node: string, mode?: FaultMode): void;
-  /** The same path as every menu and key: parseAction, then sim.apply (or a fork when scrubbed back). */
-  act(action: Action): boolean;
+  injectFault(node: string, mode?: FaultMode): Promise<void>;
+  /** The same path as every menu and key: parseAction, then the run applies it (or a fork when scrubbed back); whether it was taken. */
+  act(action: Action): Promise<boolean>;
   /** Runs unpaced until simulated time `ms` (every event at `ms` included), then pauses. */
   runTo(ms: number): Promise<void>;
   /** Puts the scrub cursor at `ms` (null: follow the run), as dragging on the timeline does; returns where it went (capped at now). */
@@ -55,10 +54,10 @@ declare global {
 
 export function installTestHooks(): void {
   window.capPlayground = {
-    injectFault(node, mode = 'throw') {
+    async injectFault(node, mode = 'throw') {
       const trainer = get().sim?.trainer;
-      if (!(trainer instanceof WorkerPool)) throw new Error('no worker pool is running');
-      trainer.injectFault(node, mode);
+      if (!trainer) throw new Error('no run is loaded');
+      await trainer.injectFault(node, mode);
     },
     act,
     runTo: (ms) => driver.runTo(ms),
@@ -73,7 +72,7 @@ export function installTestHooks(): void {
       const sim = get().sim;
       return sim ? { scenario: sim.scenario.id, durationMs: sim.durationMs, now: sim.now(), done: sim.done } : null;
     },
-    summary: async () => (await get().sim?.summaryAsync()) ?? null,
+    summary: async () => (await get().sim?.summary()) ?? null,
     userActions: () => get().sim?.userActions() ?? [],
     branches: () => get().branches.map((b) => ({ id: b.id, parent: b.parent, current: b.id === get().branchId, now: b.sim.now() })),
     lesson() {
@@ -93,13 +92,13 @@ export function installTestHooks(): void {
 }
 
 /** A copy's hash at its `until`: null while the request is out (one request per copy, not one per poll). */
-const untilHashes = new WeakMap<Simulation, string | null>();
+const untilHashes = new WeakMap<Run, string | null>();
 
 /**
  * The schedule hash of a copy that has reached `until` (the events up to it: the CLI's `--until`),
  * asked for the first time; a copy to the end is a finished run's.
  */
-function hashAt(sim: Simulation, until: number | 'end'): string | null {
+function hashAt(sim: Run, until: number | 'end'): string | null {
   if (until === 'end' || until >= sim.durationMs) return finalHash(sim);
   const known = untilHashes.get(sim);
   if (known !== undefined) return known;
@@ -112,7 +111,7 @@ function hashAt(sim: Simulation, until: number | 'end'): string | null {
 }
 
 /** A finished run's schedule hash once the hash worker has given it (asking for it the first time), else null. */
-function finalHash(sim: Simulation): string | null {
+function finalHash(sim: Run): string | null {
   if (!sim.done) return null;
   void sim.digests().catch(() => undefined); // computed once per run; a failure shows in the run bar
   return sim.finalDigests()?.scheduleHash ?? null;

@@ -18,6 +18,7 @@ import { evaluateWorkers } from './sampling';
 import { loadSecurity, scenarioNeedsSecurity } from './security/load';
 
 export { stretched } from './runtime';
+import type { RunReader } from './runReader';
 
 /**
  * The co-simulation engine: a discrete-event loop over the simulated network, one strategy
@@ -53,7 +54,7 @@ export interface SimulationOptions {
   verifyFacts?: boolean;
 }
 
-export class Simulation {
+export class Simulation implements RunReader {
   readonly history: History;
   readonly durationMs: number;
   readonly cap: CapClass;

@@ -136,9 +136,17 @@ describe('first load (issue 9)', () => {
     );
   });
 
-  it("the app's entry reaches the engine and the registry", () => {
-    // Guards the walk itself: if it stopped following imports, the next test would pass for nothing.
-    for (const f of ['engine/simulation.ts', 'protocols/index.ts', 'protocols/factory.ts', 'scenario/validate.ts', 'app/explain/index.ts', 'app/explain/state.ts']) expect(firstLoad.has(join(src, f)), f).toBe(true);
+  it("the app's entry reaches the registry, the validator and the engine's client", () => {
+    // Guards the walk itself: if it stopped following imports, the next tests would pass for nothing.
+    for (const f of ['protocols/index.ts', 'scenario/validate.ts', 'engine/remote/client.ts', 'engine/index/runIndex.ts', 'app/explain/index.ts', 'app/explain/state.ts']) expect(firstLoad.has(join(src, f)), f).toBe(true);
+  });
+
+  it("the engine runs in its worker: the page's first load reaches neither it nor the training workers' pool", () => {
+    const worker = closure([join(src, 'workers/engineHost.ts')]);
+    for (const f of ['engine/simulation.ts', 'engine/eventLoop.ts', 'engine/runSetup.ts', 'protocols/factory.ts', 'workers/pool.ts', 'sim/history.ts']) {
+      expect(worker.has(join(src, f)), f).toBe(true);
+      expect(firstLoad.has(join(src, f)), f).toBe(false);
+    }
   });
 
   it('reaches no implementation module', () => {

@@ -15,8 +15,12 @@ import { followTarget, type RoomClock } from './rules';
 export interface RoomDevice {
   /** Builds a fresh simulation of `scenario`; resolves true once it is the device's current one. */
   load(scenario: Scenario, run: number): Promise<boolean>;
-  /** Schedules an accepted action at its time; returns the reason if the simulation refused it. */
-  schedule(entry: LogEntry): string | null;
+  /**
+   * Schedules an accepted action at its time; resolves to the reason if the simulation refused it.
+   * Entries are asked in order and must be taken in that order (the engine's worker serves a run's
+   * requests one at a time), before any later advance of the run.
+   */
+  schedule(entry: LogEntry): Promise<string | null>;
 }
 
 export interface FollowerDeps {
@@ -32,6 +36,8 @@ export class RoomFollower {
   private loading: number | null = null;
   /** How many of the run's entries the device has scheduled. */
   private scheduled = 0;
+  /** Counts the runs the device has taken: a refusal of an older one's entry changes nothing. */
+  private generation = 0;
   private clock: RoomClock | null = null;
   private clockAt = 0;
   private readonly logged = new Set<string>();
@@ -63,6 +69,7 @@ export class RoomFollower {
     this.loadedRun = run;
     this.loading = null;
     this.scheduled = 0;
+    this.generation++;
   }
 
   /** Re-reads the document: new run → build it; new entries → schedule them. */
@@ -87,6 +94,7 @@ export class RoomFollower {
       if (!ok) return;
       this.loadedRun = run;
       this.scheduled = 0;
+      this.generation++;
       this.scheduleNew();
       this.deps.onView?.(this.view);
     });
@@ -94,16 +102,17 @@ export class RoomFollower {
 
   private scheduleNew(): void {
     const entries = this.view.entries;
+    const generation = this.generation;
     while (this.scheduled < entries.length) {
-      const e = entries[this.scheduled];
-      const refused = this.device.schedule(e);
-      if (refused !== null) {
+      const e = entries[this.scheduled++];
+      void this.device.schedule(e).then((refused) => {
+        // The first refusal of this run's entries replays it; later answers about it change nothing.
+        if (refused === null || generation !== this.generation) return;
+        this.generation++;
         this.deps.log(`room: action ${e.seq} (at ${e.at} ms) could not be scheduled (${refused}); replaying the run from the start`);
         this.loadedRun = 0;
         if (this.view.scenario) this.load(this.view.scenario, this.view.run);
-        return;
-      }
-      this.scheduled++;
+      });
     }
   }
 

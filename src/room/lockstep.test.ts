@@ -29,9 +29,9 @@ class SimDevice implements RoomDevice {
     this.loads++;
     return true;
   }
-  schedule(e: LogEntry): string | null {
+  schedule(e: LogEntry): Promise<string | null> {
     const r = this.sim!.schedule(e.action, e.at);
-    return r.ok ? null : r.error;
+    return Promise.resolve(r.ok ? null : r.error);
   }
 }
 

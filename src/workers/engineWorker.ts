@@ -1,15 +1,17 @@
 /**
  * A worker that runs simulations for the page (engine/remote; issue 9: the engine off the main
- * thread): the trainers the page asks for are pools of training workers started from here, and
- * each run hashes its history on a hash worker of its own as the page's runs did.
+ * thread). It starts training workers first — their tfjs takes longest to load — and then loads the
+ * engine itself (engineHost.ts), which takes the pools the page asks for from those spares.
  */
-import '../scenario/zodConfig';
-import { EngineHost } from '../engine/remote/host';
-import type { EnginePort, FromHost, ToHost } from '../engine/remote/protocol';
-import { WorkerPool } from './pool';
-import { pageSha256 } from './workerSha256';
+import { prewarmTrainWorkers } from './spare';
 
-new EngineHost(self as unknown as EnginePort<ToHost, FromHost>, {
-  trainer: (spec, nodes) => WorkerPool.create(spec, { nodes }),
-  sha256: pageSha256,
-});
+// A pool has min(workers, cores) workers; most scenarios have four.
+prewarmTrainWorkers(Math.min(navigator.hardwareConcurrency || 2, 4));
+
+// Messages that come before the host is there wait for it (it sets onmessage when it starts).
+const early: MessageEvent[] = [];
+self.onmessage = (e: MessageEvent) => void early.push(e);
+import('./engineHost').then(
+  ({ startHost }) => startHost(early),
+  (e: unknown) => self.postMessage({ req: 0, ok: false, error: e instanceof Error ? e.message : String(e) }),
+);

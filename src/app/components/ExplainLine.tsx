@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
-import { securityCode } from '../../engine/security/load';
+import { needsSecurity, scenarioNeedsSecurity } from '../../engine/security/load';
 import { deriveExplainState, explain, explainLoaded, explainSecurityLoaded, loadExplain, loadExplainSecurity } from '../explain';
 import { s } from '../i18n/strings';
 import { useApp } from '../store';
@@ -23,9 +23,9 @@ export function ExplainLine({ t, end }: { t: number; end?: ReactNode }) {
   const ready = !cfg || explainLoaded(cfg);
   // The run's text normally loaded with the run (load.ts); if not, say nothing until it arrives —
   // never another strategy's story. No dependency list: after a failed fetch the next render asks again.
-  // Likewise the attack sentence, once the engine runs its security code (a security block, a
-  // tamper or a Byzantine worker): until it arrives the line says the strategy's sentence alone.
-  const attackTextDue = securityCode() !== undefined && !explainSecurityLoaded();
+  // Likewise the attack sentence, once the run has a security block, a tamper or a Byzantine
+  // worker: until it arrives the line says the strategy's sentence alone.
+  const attackTextDue = sim !== null && (scenarioNeedsSecurity(sim.scenario) || sim.userActions().some((u) => needsSecurity(u.action))) && !explainSecurityLoaded();
   useEffect(() => {
     if (!cfg || (ready && !attackTextDue)) return;
     let alive = true;

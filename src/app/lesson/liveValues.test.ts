@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Simulation } from '../../engine/simulation';
+import type { Run } from '../engine';
 import { chartPending, describeRef, liveValue, pendingWords } from './liveValues';
 import { initialLesson, useLesson, type AheadRun } from './store';
 
@@ -20,8 +20,8 @@ describe('a live value in words', () => {
 });
 
 /** A copy that got to `now` and no further: what liveValue reads of a run. */
-function copyAt(now: number, failure: string | null = null): Simulation {
-  return { now: () => now, done: false, durationMs: 30_000, failure, index: () => ({ metrics: [] }) } as unknown as Simulation;
+function copyAt(now: number, failure: string | null = null): Run {
+  return { now: () => now, done: false, durationMs: 30_000, failure, index: () => ({ metrics: [] }) } as unknown as Run;
 }
 
 describe('a value whose copy stopped', () => {

@@ -1,5 +1,5 @@
 import { valueAt } from '../../engine/index/series';
-import type { Simulation } from '../../engine/simulation';
+import type { RunReader } from '../../engine/runReader';
 import { secondsNumber as secs } from '../format';
 import { ls } from '../i18n/lessonStrings';
 import { metricLabel } from '../i18n/strings';
@@ -38,7 +38,7 @@ export function liveValue(ref: PlaceholderRef): LiveValue {
   const st = getLesson();
   const ahead = st.offScript && shown ? undefined : st.ahead.find((r) => r.id === ref.variant);
   const copy = ahead?.sim;
-  let furthest: Simulation | null = null;
+  let furthest: RunReader | null = null;
   let stopped: LiveValue['stopped'];
   for (const sim of [shown, copy]) {
     if (!sim) continue;
@@ -57,7 +57,7 @@ export function liveValue(ref: PlaceholderRef): LiveValue {
 }
 
 /** The metric's sample at `t` in `sim`, or null while the run has not got there. */
-function read(sim: Simulation, t: number, ref: PlaceholderRef): LiveValue | null {
+function read(sim: RunReader, t: number, ref: PlaceholderRef): LiveValue | null {
   if (t > sim.now()) return null;
   const m = valueAt(sim.index().metrics, t);
   return { value: m ? sampleValue(m.value, ref.metric, ref.node) : null };

@@ -1,4 +1,4 @@
-import type { Simulation } from '../../engine/simulation';
+import type { Run } from '../engine';
 import { driver } from '../driver';
 import { get } from '../store';
 import { getLesson } from './store';
@@ -11,7 +11,7 @@ import { stepTimes, type RunFacts } from './when';
  */
 
 /** The run a variant id stands for: the focused one is the app's `sim` (a fork of it, after one). */
-export function simOf(id: string): Simulation | null {
+export function simOf(id: string): Run | null {
   const st = getLesson();
   if (id === st.focus) return get().sim;
   return st.runs.find((r) => r.id === id)?.sim ?? null;

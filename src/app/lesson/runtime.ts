@@ -1,10 +1,7 @@
 import { reportAddressProblems } from '../addressProblems';
-import { Simulation } from '../../engine/simulation';
-import { pageSha256 } from '../../workers/workerSha256';
+import { createRun, makeTrainer, type Run, type RunTrainer } from '../engine';
 import type { Scenario } from '../../scenario/schema';
 import { problemLine } from '../../scenario/problems';
-import type { Trainer } from '../../train/types';
-import { WorkerPool } from '../../workers/pool';
 import { driver } from '../driver';
 import { ls } from '../i18n/lessonStrings';
 import { beginLoad, explainReady, isCurrentLoad, lessonHooks, loadFailed, swapIn } from '../load';
@@ -16,7 +13,7 @@ import { problemLines } from '../scenarioProblemText';
 import { getLesson, initialLesson, setLesson, type AheadRun, type LessonMode, type VariantRun } from './store';
 
 /**
- * A lesson's runs: every variant its acts show, each a Simulation with the base seed, built
+ * A lesson's runs: every variant its acts show, each a run with the base seed, built
  * together and driven by the one driver — the focused one as the app's `sim`, the others as its
  * companions in lockstep — over shared worker pools (one per distinct model: the pool holds no
  * per-run state, it computes what each run asks). Guided mode's stops (an `interactive` entry
@@ -50,7 +47,7 @@ function trainerKey(sc: Scenario): string {
 }
 
 /** The trainers the lesson's runs use (each once). */
-function trainersOf(runs: readonly VariantRun[]): Trainer[] {
+function trainersOf(runs: readonly VariantRun[]): RunTrainer[] {
   return [...new Set(runs.map((r) => r.sim.trainer))];
 }
 
@@ -74,16 +71,16 @@ export async function openLessonRuns(sc: Scenario, opts: OpenLessonOptions = {})
     else reportAddressProblems([urlProblemText(lang, { problem: 'unknown-variant', param: 'variant', value: opts.variant, known: ids })]);
   }
   const my = beginLoad();
-  const pools = new Map<string, Trainer>();
+  const pools = new Map<string, RunTrainer>();
   try {
     // Every shown variant's explanation (the focus may move to any), loading while the workers start.
     const texts = Promise.all(resolved.runs.map((r) => explainReady(r.scenario)));
     for (const r of resolved.runs) {
       const key = modelKey(r.scenario);
-      if (!pools.has(key)) pools.set(key, await WorkerPool.create({ model: r.scenario.model, seed: r.scenario.seed, backend: get().backend }, { nodes: r.scenario.cluster.workers }));
+      if (!pools.has(key)) pools.set(key, await makeTrainer(r.scenario, get().backend));
     }
     const runs: VariantRun[] = [];
-    for (const r of resolved.runs) runs.push({ id: r.id, scenario: r.scenario, sim: await Simulation.create(r.scenario, { trainer: pools.get(modelKey(r.scenario))!, sha256: pageSha256() }) });
+    for (const r of resolved.runs) runs.push({ id: r.id, scenario: r.scenario, sim: await createRun(r.scenario, pools.get(modelKey(r.scenario))!) });
     const ahead = await aheadRuns(sc, resolved.runs, pools);
     await texts;
     if (!isCurrentLoad(my)) {
@@ -115,7 +112,7 @@ export async function openLessonRuns(sc: Scenario, opts: OpenLessonOptions = {})
 }
 
 /** The copies of runs that compute ahead what the steps read (script.readsAhead), on the shown runs' pools where they fit. */
-async function aheadRuns(sc: Scenario, shown: ReadonlyArray<{ scenario: Scenario }>, pools: Map<string, Trainer>): Promise<AheadRun[]> {
+async function aheadRuns(sc: Scenario, shown: ReadonlyArray<{ scenario: Scenario }>, pools: Map<string, RunTrainer>): Promise<AheadRun[]> {
   const reads = readsAhead(sc);
   const resolved = variantScenarios(sc, reads.map((r) => r.variant));
   if (!resolved.ok) throw new Error(resolved.problems.map(problemLine).join('\n'));
@@ -124,8 +121,8 @@ async function aheadRuns(sc: Scenario, shown: ReadonlyArray<{ scenario: Scenario
     const lender = shown.find((s) => trainerKey(s.scenario) === trainerKey(r.scenario));
     const key = lender ? modelKey(lender.scenario) : modelKey(r.scenario);
     // A model no shown run trains: one worker of its own, for a run nobody watches.
-    if (!pools.has(key)) pools.set(key, await WorkerPool.create({ model: r.scenario.model, seed: r.scenario.seed, backend: get().backend }, { size: 1 }));
-    const sim = await Simulation.create(r.scenario, { trainer: pools.get(key)!, sha256: pageSha256() });
+    if (!pools.has(key)) pools.set(key, await makeTrainer(r.scenario, get().backend, 1));
+    const sim = await createRun(r.scenario, pools.get(key)!);
     out.push({ id: r.id, scenario: r.scenario, sim, until: reads[i].until });
   }
   return out;
@@ -172,7 +169,7 @@ export async function focusVariant(id: string, stage?: 'multiples' | 'single'): 
 }
 
 /** The trainers of the open lesson's runs, handed over when it ends; the lesson state is cleared. */
-function leaveLesson(): Trainer[] {
+function leaveLesson(): RunTrainer[] {
   const st = getLesson();
   if (!st.lesson) return [];
   const trainers = trainersOf([...st.runs, ...st.ahead]);
@@ -183,6 +180,6 @@ function leaveLesson(): Trainer[] {
 lessonHooks.leaving = leaveLesson;
 
 /** Gates of every run, with the variant whose timeline holds each. */
-export function allGates(): Array<ReturnType<typeof gatesOf>[number] & { variant: string; sim: Simulation }> {
+export function allGates(): Array<ReturnType<typeof gatesOf>[number] & { variant: string; sim: Run }> {
   return getLesson().runs.flatMap((r) => gatesOf(r.scenario.timeline).map((g) => ({ ...g, variant: r.id, sim: r.sim })));
 }

@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import type { Act } from '../../scenario/lesson';
 import type { Scenario } from '../../scenario/schema';
-import type { Simulation } from '../../engine/simulation';
+import type { Run } from '../engine';
 import type { Gate, Position } from './script';
 
 /**
@@ -18,7 +18,7 @@ export type Stage = 'multiples' | 'single';
 export interface VariantRun {
   id: string;
   scenario: Scenario;
-  sim: Simulation;
+  sim: Run;
 }
 
 /** A copy of a variant's run computing ahead, off screen, what a step reads later (script.readsAhead). */

@@ -1,4 +1,3 @@
-import { loadSecurity } from '../../engine/security/load';
 import type { Scenario } from '../../scenario/schema';
 import { parseUrlParams } from '../../scenario/url';
 import type { Action } from '../../sim/types';
@@ -45,10 +44,10 @@ const device: RoomDevice = {
     roomLoads.delete(copy);
     return ok && get().scenario === copy;
   },
-  schedule(e) {
+  async schedule(e) {
     const sim = get().sim;
     if (!sim) return 'no simulation';
-    const r = sim.schedule(e.action, e.at);
+    const r = await sim.apply(e.action, e.at);
     if (!r.ok) return r.error;
     bumpFrame(true);
     return null;
@@ -96,9 +95,6 @@ function download(name: string, text: string): void {
 
 export async function bootRoom(p: { code: string; role: RoomRole; key: string | null }): Promise<void> {
   setRoom({ role: p.role, code: p.code });
-  // The room's actions (anyone's tamper or Byzantine worker among them) apply at times the room
-  // picks, without waiting: their code loads now (a failure shows when one is refused).
-  loadSecurity().catch(() => undefined);
   const u = parseUrlParams(location.search, location.hash, { lang: browserLang() });
   // main.tsx loaded this language's catalog before the first render: at once, unless it failed.
   const lang = await loadLangOrSay(u.lang);

@@ -9,7 +9,7 @@ import './FashionTile.css';
  * A replica's tile for Fashion-MNIST, where a 2-D decision boundary does not exist: accuracy per
  * class on the fixed evaluation set, and six evaluation images with the replica's predictions.
  * Purely presentational: it draws the Evaluation it is given (`sim.evaluationAt(node, t)`, the
- * evaluation the engine took with the snapshot at t: live or scrubbed, no extra worker call).
+ * evaluation the engine took with the snapshot at t, live or scrubbed, asked once per snapshot).
  * Memoised, and the pixel canvases are drawn once per image (the same six images come back at
  * every evaluation).
  */

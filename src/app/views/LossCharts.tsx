@@ -5,7 +5,7 @@ import { chartGrid } from './chartLayout';
 import { metricSeries } from './chartModel';
 import { chartSpecs } from './chartSpecs';
 import { timed, useCssValues, useFontSize, useSize } from './hooks';
-import type { Simulation } from '../../engine/simulation';
+import type { RunReader } from '../../engine/runReader';
 import { indexOf, isLive, staticOf } from './runView';
 import { vs, type ViewStringKey } from './strings';
 import { laneOrder } from './timelineModel';
@@ -22,7 +22,7 @@ export const chartIds = ['loss-steps', 'loss-time', 'divergence', 'staleness'] a
 export type ChartId = (typeof chartIds)[number];
 
 export interface LossChartsProps {
-  sim: Simulation;
+  sim: RunReader;
   t: number;
   frame: number;
   lang: Lang;

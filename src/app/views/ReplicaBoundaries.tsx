@@ -6,7 +6,8 @@ import { classColours, gridDecision, probColourTable, type GridSlot } from './bo
 import { valueAt } from '../../engine/index/series';
 import { measuredWidth, useCssValues, useFontSize, useSize } from './hooks';
 import { imageTileWidth, MIN_LABEL_PX, SUB_EM, tileLayout, type CaptionWidths } from './tileLayout';
-import type { Simulation } from '../../engine/simulation';
+import type { RunReader } from '../../engine/runReader';
+import type { Evaluation } from '../../train/types';
 import { indexOf, stateAt } from './runView';
 import { vs } from './strings';
 import { laneOrder } from './timelineModel';
@@ -14,7 +15,7 @@ import { fashionTile, imageDataset } from './fashionTileLoad';
 import './views.css';
 
 export interface ReplicaBoundariesProps {
-  sim: Simulation;
+  sim: RunReader;
   t: number;
   frame: number;
   lang: Lang;
@@ -24,6 +25,8 @@ export interface ReplicaBoundariesProps {
 const RES = 40;
 interface Slot extends GridSlot {
   grid: Float32Array | null;
+  /** An image dataset's tile: the evaluation taken with the same snapshot. */
+  evaluation: Evaluation | null;
 }
 
 /**
@@ -150,19 +153,18 @@ export function ReplicaBoundaries(p: ReplicaBoundariesProps): JSX.Element {
   const sampleAt = (id: string) => valueAt(ix.samples.get(id), t) ?? null;
 
   useEffect(() => {
-    if (images) return;
     const wall = performance.now();
     let retry = Infinity;
     for (const n of ordered) {
       let slot = slots.current.get(n.id);
       if (!slot) {
-        slot = { have: null, pending: null, lastRequest: -Infinity, grid: null };
+        slot = { have: null, pending: null, lastRequest: -Infinity, grid: null, evaluation: null };
         slots.current.set(n.id, slot);
       }
       const canvas = canvases.current.get(n.id);
       // Repaint only when the picture or the panel size changed (not on every frame).
       const paintKey = `${slot.have}|${side}|${window.devicePixelRatio}`;
-      if (canvas && painted.current.get(canvas) !== paintKey) {
+      if (!images && canvas && painted.current.get(canvas) !== paintKey) {
         paint(canvas, slot.grid, evalSet, bounds, side);
         painted.current.set(canvas, paintKey);
       }
@@ -179,11 +181,17 @@ export function ReplicaBoundaries(p: ReplicaBoundariesProps): JSX.Element {
       const s = slot;
       s.pending = want;
       s.lastRequest = wall;
-      sim
-        .gridAt(n.id, snap!.t, RES)
-        .then((grid) => {
-          // None yet (no parameters at that sample): keep the last picture.
-          if (grid) s.grid = grid;
+      // The engine's worker answers: a boundary grid from the snapshot, or (images) the evaluation taken with it.
+      const asked = images
+        ? Promise.resolve(sim.evaluationAt(n.id, snap!.t)).then((e) => {
+            if (e) s.evaluation = e;
+          })
+        : sim.gridAt(n.id, snap!.t, RES).then((grid) => {
+            // None yet (no parameters at that sample): keep the last picture.
+            if (grid) s.grid = grid;
+          });
+      asked
+        .then(() => {
           s.have = want;
         })
         .catch(() => {
@@ -230,7 +238,7 @@ export function ReplicaBoundaries(p: ReplicaBoundariesProps): JSX.Element {
             )}
             <figure className={`cv-replica${n.up ? '' : ' down'}${images ? ' images' : ''}`} data-testid={`replica-${n.id}`} style={{ margin: 0, maxWidth }}>
               {images ? (
-                <fashionTile.Part evaluation={sim.evaluationAt(n.id, t)} lang={lang} size={side} colour={colourOf(n.id)} down={!n.up} fit />
+                <fashionTile.Part evaluation={slots.current.get(n.id)?.evaluation ?? null} lang={lang} size={side} colour={colourOf(n.id)} down={!n.up} fit />
               ) : (
                 <canvas
                   ref={(el) => {

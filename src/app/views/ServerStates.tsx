@@ -1,7 +1,7 @@
 import { useLayoutEffect, useRef, type JSX } from 'react';
 import * as d3 from 'd3';
 import './d3quiet';
-import type { Simulation } from '../../engine/simulation';
+import type { RunReader } from '../../engine/runReader';
 import type { Lang } from '../i18n/lang';
 import { s, type StringKey } from '../i18n/strings';
 import { fitCanvas, measuredWidth, textWidth, timed, useCssValues, useFontSize, useSize, useTheme } from './hooks';
@@ -14,7 +14,7 @@ import { wordsContext } from './wordsContext';
 import './views.css';
 
 export interface ServerStatesProps {
-  sim: Simulation;
+  sim: RunReader;
   /** The cursor time: the panel shows the servers as they stood then (now, when live). */
   t: number;
   frame: number;

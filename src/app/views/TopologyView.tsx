@@ -15,7 +15,7 @@ import { holdOffscreen, layersOffscreen, paintOffscreen } from './offscreenLayer
 import { DIR_OFFSET, drawLinks, linksKeyOf } from './topologyLinks';
 import { drawNodeLabels, drawNodes, drawNodeWords, enterNode, labelledVersions, labelRoom, nodeShapeKey, type NodeDatum } from './topologyNodes';
 import { applyRoving, onRovingKey } from './topologyRoving';
-import type { Simulation } from '../../engine/simulation';
+import type { RunReader } from '../../engine/runReader';
 import { dropsNear, messageById } from './drops';
 import { indexOf, stateAt, staticOf } from './runView';
 import { kindName, vs } from './strings';
@@ -23,7 +23,7 @@ import { wordsContext } from './wordsContext';
 import './views.css';
 
 export interface TopologyViewProps {
-  sim: Simulation;
+  sim: RunReader;
   /** The time shown and a counter bumped on each engine frame, when no frame source is given (the lesson panels re-render per frame). */
   t?: number;
   frame?: number;

@@ -11,7 +11,7 @@ import { fitCanvas, timed, useCssValues, useDraw, useFontSize, useScrollEdges, u
 import { SettledLayer } from './timelineCanvas';
 import { drawUnflushed, liveFrameFor, veilPaintFrame, type Veil } from './timelineLive';
 import { holdOffscreen, layersOffscreen, paintOffscreen } from './offscreenLayer';
-import type { Simulation } from '../../engine/simulation';
+import type { RunReader } from '../../engine/runReader';
 import { indexOf, staticOf } from './runView';
 import { kindName, vs } from './strings';
 import { keyNotes, laneOrder, timeDomain } from './timelineModel';
@@ -19,7 +19,7 @@ import { bandY, drawAxis, drawBranches, drawCursor, drawCuts, drawLaneNames, dra
 import './views.css';
 
 export interface VersionTimelineProps {
-  sim: Simulation;
+  sim: RunReader;
   /** Bumped on each engine frame when no frame source is given (the lesson panels re-render per frame). */
   frame?: number;
   /** Engine frames to redraw on, without re-rendering (the main view). */

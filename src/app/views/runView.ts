@@ -1,7 +1,7 @@
 import type { ExpectationResult } from '../../engine/api';
 import type { RunIndex } from '../../engine/index/runIndex';
 import { runStateAt, type RunState, type RunStatic } from '../../engine/index/runState';
-import type { Simulation } from '../../engine/simulation';
+import type { RunReader } from '../../engine/runReader';
 
 /**
  * The one door through which the views read a run: the history index and the state at a time t
@@ -10,7 +10,7 @@ import type { Simulation } from '../../engine/simulation';
  * is built once and shared.
  */
 
-export type RunSource = Pick<Simulation, 'index' | 'runStatic' | 'history' | 'now'>;
+export type RunSource = Pick<RunReader, 'index' | 'runStatic' | 'history' | 'now'>;
 
 const statics = new WeakMap<object, RunStatic>();
 const lastState = new WeakMap<object, { events: number; t: number; state: RunState }>();
@@ -41,7 +41,7 @@ export function stateAt(sim: RunSource, t: number): RunState {
 }
 
 /** Is t the live edge (not a scrub cursor in the past)? */
-export function isLive(sim: Pick<Simulation, 'now'>, t: number): boolean {
+export function isLive(sim: Pick<RunReader, 'now'>, t: number): boolean {
   return t >= sim.now() - 1e-6;
 }
 
@@ -49,6 +49,6 @@ export function isLive(sim: Pick<Simulation, 'now'>, t: number): boolean {
  * The expectations as of t: one whose time lies after a scrubbed cursor is still pending there.
  * Here, not in the Expectations component: Node-side code (bench/seek.ts) reads it without a UI runtime.
  */
-export function expectationsAt(sim: Pick<Simulation, 'expectations'>, t: number): ExpectationResult[] {
+export function expectationsAt(sim: Pick<RunReader, 'expectations'>, t: number): ExpectationResult[] {
   return sim.expectations().map((e) => (e.time > t ? { ...e, actual: null, pass: null } : e));
 }

@@ -1,4 +1,4 @@
-import type { Simulation } from '../../engine/simulation';
+import type { RunReader } from '../../engine/runReader';
 import { lastAtOrBefore } from '../../engine/index/series';
 import { deriveExplainState, explain } from '../explain';
 import type { Lang } from '../i18n/lang';
@@ -18,7 +18,7 @@ import { wordsContext } from './wordsContext';
  * the screen of a scrubbed t must be the one the live run showed at t. The run's explanation must
  * have loaded (`loadExplain`, which the app starts with the run).
  */
-export function viewModelAt(sim: Simulation, t: number, lang: Lang) {
+export function viewModelAt(sim: RunReader, t: number, lang: Lang) {
   const ix = indexOf(sim);
   const st = staticOf(sim);
   const state = stateAt(sim, t);

@@ -5,10 +5,10 @@ import { RowsHistory } from '../../sim/rowsHistory';
 import type { Action, ActionKind, MetricSample, NodeId, SimTime } from '../../sim/types';
 import type { Evaluation, TrainerSpec } from '../../train/types';
 import type { FaultMode } from '../../workers/protocol';
-import type { ActionResult, ExpectationResult, LinkView, NodeView } from '../api';
+import type { ActionResult, ExpectationResult, LinkView, NodeView, RunSummary } from '../api';
 import { runIndexFor, type RunIndex } from '../index/runIndex';
 import { runStateAt, type RunState, type RunStatic } from '../index/runState';
-import type { EnginePort, FromHost, RunFacts, RunStatus, RunUpdate, ToHost } from './protocol';
+import type { EnginePort, FromHost, RunFacts, RunStatus, RunUpdate, ToHost, TrainerPool } from './protocol';
 
 type Answer = Extract<FromHost, { ok: true }>;
 
@@ -22,9 +22,13 @@ export class EngineClient {
   private nextTrainer = 1;
   private readonly waiting = new Map<number, { resolve(a: Answer): void; reject(e: Error): void }>();
 
+  /** Why the engine's worker cannot answer any more (it failed to load, or died), once it is known. */
+  private lost: Error | null = null;
+
   constructor(private readonly port: EnginePort<FromHost, ToHost>) {
     port.onmessage = (e) => {
       const a = e.data;
+      if (a.req === 0 && !a.ok) return this.fail(a.error);
       const w = this.waiting.get(a.req);
       if (!w) return;
       this.waiting.delete(a.req);
@@ -33,10 +37,10 @@ export class EngineClient {
     };
   }
 
-  /** Starts a trainer (a pool of training workers, for `nodes` logical workers) in the engine's worker. */
-  async trainer(spec: TrainerSpec, nodes: number): Promise<RemoteTrainer> {
+  /** Starts a trainer (a pool of training workers) in the engine's worker. */
+  async trainer(spec: TrainerSpec, pool: TrainerPool): Promise<RemoteTrainer> {
     const trainer = this.nextTrainer++;
-    await this.ask((req) => ({ op: 'trainer', trainer, req, spec, nodes }));
+    await this.ask((req) => ({ op: 'trainer', trainer, req, spec, pool }));
     return new RemoteTrainer(this, trainer);
   }
 
@@ -48,8 +52,16 @@ export class EngineClient {
     return new RemoteRun(this, run, scenario, trainer, a.created, a.update);
   }
 
+  /** The engine's worker is gone (`why`): every request waiting and every later one fails with it. */
+  fail(why: string): void {
+    this.lost ??= new Error(`the engine's worker stopped: ${why}`);
+    for (const w of this.waiting.values()) w.reject(this.lost);
+    this.waiting.clear();
+  }
+
   /** @internal RemoteRun's requests. */
   ask(make: (req: number) => ToHost): Promise<Answer> {
+    if (this.lost) return Promise.reject(this.lost);
     const req = this.nextReq++;
     return new Promise<Answer>((resolve, reject) => {
       this.waiting.set(req, { resolve, reject });
@@ -157,10 +169,27 @@ export class RemoteRun {
     return a.result;
   }
 
+  private endDigests: RunDigests | null = null;
+
+  /** The history's digests so far (the engine's worker hashes it); a finished run's are kept. */
   async digests(): Promise<RunDigests> {
+    if (this.endDigests) return this.endDigests;
     const a = await this.request((req) => ({ op: 'digests', run: this.run, req }));
     if (!a.digests) throw new Error('engine worker: digests asked, none came back');
+    if (this.done) this.endDigests = a.digests;
     return a.digests;
+  }
+
+  /** The finished run's digests if `digests()` has already delivered them, else null (synchronous readers: the test hooks). */
+  finalDigests(): RunDigests | null {
+    return this.endDigests;
+  }
+
+  /** The run's summary (the CLI's `--json` object). */
+  async summary(): Promise<RunSummary> {
+    const a = await this.request((req) => ({ op: 'summary', run: this.run, req }));
+    if (!a.summary) throw new Error('engine worker: a summary asked, none came back');
+    return a.summary;
   }
 
   /** Worker `node`'s decision-boundary grid (res × res) from its parameters at t; null before its first sample. */

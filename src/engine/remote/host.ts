@@ -6,14 +6,23 @@ import type { Trainer, TrainerSpec } from '../../train/types';
 import type { FaultMode } from '../../workers/protocol';
 import { loadSecurity, needsSecurity } from '../security/load';
 import { Simulation } from '../simulation';
-import type { EnginePort, FromHost, RunFacts, RunStatus, RunUpdate, ToHost } from './protocol';
+import type { EnginePort, FromHost, RunFacts, RunStatus, RunUpdate, ToHost, TrainerPool } from './protocol';
+
+interface HostRun {
+  sim: Simulation;
+  /** The run's requests, served one at a time. */
+  queue: Promise<void>;
+  trainer: number;
+  /** Requests queued behind the one being served. */
+  waiting: number;
+}
 
 /** A trainer a host starts when the page asks for one, and can make fail (tests). */
 export type HostTrainer = Trainer & { injectFault?(node: string, mode: FaultMode): void };
 
 /** What a host starts runs with: a trainer for a spec (the worker's pools), and SHA-256 for the runs' digests. */
 export interface RunResources {
-  trainer(spec: TrainerSpec, nodes: number): Promise<HostTrainer>;
+  trainer(spec: TrainerSpec, pool: TrainerPool): Promise<HostTrainer>;
   sha256?: () => Sha256Factory | undefined;
 }
 
@@ -26,7 +35,7 @@ const strategyKinds: ActionKind[] = actionTable.filter((a) => a.when?.includes('
  * handled one at a time, in order, as the page's driver makes them; runs are independent.
  */
 export class EngineHost {
-  private readonly runs = new Map<number, { sim: Simulation; queue: Promise<void> }>();
+  private readonly runs = new Map<number, HostRun>();
   private readonly trainers = new Map<number, Promise<HostTrainer>>();
 
   constructor(
@@ -47,15 +56,20 @@ export class EngineHost {
     }
     const run = this.runs.get(m.run);
     if (!run) return this.fail(m.req, new Error(`no run ${m.run} here`));
-    // One request of a run at a time: an advance in flight finishes before an action is applied.
-    run.queue = run.queue.then(() => this.serve(run.sim, m));
+    // One request of a run at a time: an advance in flight finishes before an action is applied —
+    // at once, between two instants (its slice ends when another request of its run is waiting).
+    run.waiting++;
+    run.queue = run.queue.then(() => {
+      run.waiting--;
+      return this.serve(run, m);
+    });
     await run.queue;
   }
 
   private async trainerOp(m: Extract<ToHost, { op: 'trainer' | 'fault' | 'disposeTrainer' }>): Promise<void> {
     try {
       if (m.op === 'trainer') {
-        const made = this.resources.trainer(m.spec, m.nodes);
+        const made = this.resources.trainer(m.spec, m.pool);
         this.trainers.set(m.trainer, made);
         await made;
       } else {
@@ -66,7 +80,9 @@ export class EngineHost {
           if (!trainer.injectFault) throw new Error('this trainer cannot be made to fail');
           trainer.injectFault(m.node, m.mode);
         } else {
+          // The runs made on it go with it (nothing can advance them any more).
           this.trainers.delete(m.trainer);
+          for (const [id, r] of this.runs) if (r.trainer === m.trainer) this.runs.delete(id);
           await (await t).dispose();
         }
       }
@@ -83,7 +99,7 @@ export class EngineHost {
       const trainer = await t;
       const sha256 = this.resources.sha256?.();
       const sim = await Simulation.create(m.scenario, { trainer, ...(sha256 ? { sha256 } : {}), ...(m.sampleEveryMs === undefined ? {} : { sampleEveryMs: m.sampleEveryMs }) });
-      this.runs.set(m.run, { sim, queue: Promise.resolve() });
+      this.runs.set(m.run, { sim, queue: Promise.resolve(), trainer: m.trainer, waiting: 0 });
       const created: RunFacts = { durationMs: sim.durationMs, cap: sim.cap, strategyKind: sim.strategyKind, runStatic: sim.runStatic() };
       this.answer(m.req, sim, { created });
     } catch (e) {
@@ -91,11 +107,12 @@ export class EngineHost {
     }
   }
 
-  private async serve(sim: Simulation, m: Extract<ToHost, { run: number }>): Promise<void> {
+  private async serve(run: HostRun, m: Extract<ToHost, { run: number }>): Promise<void> {
+    const sim = run.sim;
     try {
       switch (m.op) {
         case 'advance':
-          await sim.advanceTo(m.until, m.wallBudgetMs === undefined ? {} : { wallBudgetMs: m.wallBudgetMs });
+          await sim.advanceTo(m.until, { ...(m.wallBudgetMs === undefined ? {} : { wallBudgetMs: m.wallBudgetMs }), interrupt: () => run.waiting > 0 });
           return this.answer(m.req, sim, {});
         case 'step':
           await sim.stepEvent();
@@ -106,6 +123,8 @@ export class EngineHost {
           return this.answer(m.req, sim, { result: m.at === undefined ? sim.apply(m.action, 'user') : sim.schedule(m.action, m.at) });
         case 'digests':
           return this.answer(m.req, sim, { digests: await sim.digests() });
+        case 'summary':
+          return this.answer(m.req, sim, { summary: await sim.summaryAsync() });
         case 'grid':
           return this.answer(m.req, sim, { grid: await sim.gridAt(m.node, m.t, m.res) });
         case 'evaluation':

@@ -5,7 +5,7 @@ import type { RowsBatch } from '../../sim/historyRows';
 import type { Action, ActionKind, MetricSample, NodeId, SimTime } from '../../sim/types';
 import type { Evaluation, TrainerSpec } from '../../train/types';
 import type { FaultMode } from '../../workers/protocol';
-import type { ActionResult, ExpectationResult, LinkView, NodeView } from '../api';
+import type { ActionResult, ExpectationResult, LinkView, NodeView, RunSummary } from '../api';
 import type { RunStatic } from '../index/runState';
 
 /**
@@ -18,8 +18,8 @@ import type { RunStatic } from '../index/runState';
  */
 
 export type ToHost =
-  /** Starts a trainer for `nodes` logical workers (a pool, in the app's engine worker). */
-  | { op: 'trainer'; trainer: number; req: number; spec: TrainerSpec; nodes: number }
+  /** Starts a trainer (a pool, in the app's engine worker: `nodes` logical workers, or `size` workers exactly). */
+  | { op: 'trainer'; trainer: number; req: number; spec: TrainerSpec; pool: TrainerPool }
   /** Makes trainer `trainer`'s next gradient for `node` fail in its worker (tests: a worker that dies). */
   | { op: 'fault'; trainer: number; req: number; node: NodeId; mode: FaultMode }
   | { op: 'disposeTrainer'; trainer: number; req: number }
@@ -28,6 +28,8 @@ export type ToHost =
   | { op: 'step'; run: number; req: number }
   | { op: 'apply'; run: number; req: number; action: Action; at?: SimTime }
   | { op: 'digests'; run: number; req: number }
+  /** The run's summary (the CLI's `--json` object: test hooks). */
+  | { op: 'summary'; run: number; req: number }
   /** A worker's decision-boundary grid (res × res) from its parameters at t, as the replica tiles draw it. */
   | { op: 'grid'; run: number; req: number; node: NodeId; t: SimTime; res: number }
   /** A worker's evaluation taken with its parameters at t (an image dataset's tile). */
@@ -35,8 +37,15 @@ export type ToHost =
   | { op: 'dispose'; run: number; req: number };
 
 export type FromHost =
-  | { req: number; ok: true; update?: RunUpdate; created?: RunFacts; result?: ActionResult; digests?: RunDigests; grid?: Float32Array | null; evaluation?: Evaluation | null }
+  | { req: number; ok: true; update?: RunUpdate; created?: RunFacts; result?: ActionResult; digests?: RunDigests; summary?: RunSummary; grid?: Float32Array | null; evaluation?: Evaluation | null }
+  /** Request 0: the worker itself failed (its engine did not load); every request fails with it. */
   | { req: number; ok: false; error: string };
+
+/** A trainer's workers: one per logical node up to the cores (`nodes`), or exactly `size`. */
+export interface TrainerPool {
+  nodes?: number;
+  size?: number;
+}
 
 /** What does not change over a run, sent once. */
 export interface RunFacts {

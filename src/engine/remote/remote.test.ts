@@ -45,7 +45,7 @@ function connected(): EngineClient {
 
 /** A run of `sc` on a trainer of its own. */
 async function remote(client: EngineClient, sc: Scenario): Promise<RemoteRun> {
-  return client.create(sc, await client.trainer({ model: sc.model, seed: sc.seed, backend: 'cpu' }, sc.cluster.workers));
+  return client.create(sc, await client.trainer({ model: sc.model, seed: sc.seed, backend: 'cpu' }, { nodes: sc.cluster.workers }));
 }
 
 const raft = testScenario({
@@ -126,7 +126,7 @@ describe('engine/remote: a run in a worker, followed by the page', () => {
     const client = connected();
     const seed = 7001;
     const sc = { ...raft, seed };
-    const trainer = await client.trainer({ model: sc.model, seed, backend: 'cpu' }, sc.cluster.workers);
+    const trainer = await client.trainer({ model: sc.model, seed, backend: 'cpu' }, { nodes: sc.cluster.workers });
     const [a, b] = await Promise.all([client.create(sc, trainer), client.create(sc, trainer)]);
     expect(started.filter((x) => x === seed)).toHaveLength(1);
     await Promise.all([a.advanceTo(2000), b.advanceTo(2000)]);
@@ -137,6 +137,7 @@ describe('engine/remote: a run in a worker, followed by the page', () => {
     await Promise.all([trainer.dispose(), trainer.dispose()]);
     expect(disposed.filter((x) => x === seed)).toHaveLength(1);
     await expect(client.create(sc, trainer)).rejects.toThrow(/no trainer/);
+    await expect(b.advanceTo(4000)).rejects.toThrow(/no run/); // the runs on it went with it
     await expect(trainer.injectFault('w0')).rejects.toThrow(/no trainer/);
   });
 });

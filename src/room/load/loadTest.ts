@@ -137,7 +137,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
 
     const device = (name: string, doc: OpenDoc): Device => {
       const d: Device = { name, arrived: new Map(), shown: new Map(), pending: [], docs: [doc], follower: null as unknown as RoomFollower };
-      d.follower = new RoomFollower(doc.doc, { load: async () => true, schedule: (e) => (d.arrived.set(keyOf(e), Date.now()), d.pending.push(e), null) }, { wall: () => Date.now(), log });
+      d.follower = new RoomFollower(doc.doc, { load: async () => true, schedule: (e) => (d.arrived.set(keyOf(e), Date.now()), d.pending.push(e), Promise.resolve(null)) }, { wall: () => Date.now(), log });
       d.follower.update();
       devices.push(d);
       return d;

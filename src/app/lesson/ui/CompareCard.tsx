@@ -1,5 +1,4 @@
 import type { CSSProperties, ReactNode } from 'react';
-import type { Simulation } from '../../../engine/simulation';
 import { valueAt } from '../../../engine/index/series';
 import type { MetricName } from '../../../scenario/schema';
 import { formatMetric, secondsNumber } from '../../format';
@@ -22,7 +21,7 @@ export function CompareCard({ ids, focused }: { ids: readonly string[]; focused:
   const lang = useApp((st) => st.lang);
   useApp((st) => st.panelFrame);
   const lesson = useLesson((st) => st.lesson);
-  const runs = ids.map((id) => ({ id, sim: simOf(id) })).filter((r): r is { id: string; sim: Simulation } => !!r.sim);
+  const runs = ids.map((id) => ({ id, sim: simOf(id) })).filter((r): r is { id: string; sim: NonNullable<typeof r.sim> } => !!r.sim);
   if (!lesson || runs.length === 0) return null;
   const t = playhead();
   const metrics = compareMetrics(lesson, ids, focused);

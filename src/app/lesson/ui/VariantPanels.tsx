@@ -1,5 +1,5 @@
 import type { CSSProperties } from 'react';
-import type { Simulation } from '../../../engine/simulation';
+import type { RunReader } from '../../../engine/runReader';
 import { strategyInfo } from '../../../protocols';
 import type { Action } from '../../../sim/types';
 import { act, parseSelection } from '../../act';
@@ -35,7 +35,7 @@ function onScrub(t: number | null): void {
   set({ cursor: t });
 }
 
-function Checks({ sim, t, lang, offScript, open }: { sim: Simulation; t: number; lang: Lang; offScript: boolean; open: boolean }) {
+function Checks({ sim, t, lang, offScript, open }: { sim: RunReader; t: number; lang: Lang; offScript: boolean; open: boolean }) {
   const list = expectationsAt(sim, t);
   const passed = list.filter((e) => e.pass === true).length;
   const failed = list.filter((e) => e.pass === false).length;
@@ -63,7 +63,7 @@ function Checks({ sim, t, lang, offScript, open }: { sim: Simulation; t: number;
 }
 
 /** The focused metrics' values at the play-head, in this variant's run (the engine's samples). */
-function MetricReadout({ sim, t, lang, metrics }: { sim: Simulation; t: number; lang: Lang; metrics: readonly MetricName[] }) {
+function MetricReadout({ sim, t, lang, metrics }: { sim: RunReader; t: number; lang: Lang; metrics: readonly MetricName[] }) {
   if (metrics.length === 0) return null;
   const m = valueAt(sim.index().metrics, t);
   return (

@@ -1,0 +1,44 @@
+import { EngineClient, type RemoteRun, type RemoteTrainer } from '../engine/remote/client';
+import type { EnginePort, FromHost, ToHost } from '../engine/remote/protocol';
+import type { Scenario } from '../scenario/schema';
+import type { BackendChoice } from '../train/types';
+import { takeEngineWorker } from '../workers/engineSpawn';
+
+/**
+ * The app's runs: each one's engine runs in the engine's worker (engine/remote, issue 9: the engine
+ * off the main thread), the page follows it. One worker serves every run the page shows — the run
+ * on screen, its forks, a lesson's variants — and starts their trainers (pools of training workers).
+ */
+
+/** A run as the app holds it: the engine's worker runs it, the page reads and drives it. */
+export type Run = RemoteRun;
+/** A trainer as the app holds it: runs are made on it, the app disposes of it when none uses it. */
+export type RunTrainer = RemoteTrainer;
+
+let client: EngineClient | null = null;
+
+function engine(): EngineClient {
+  if (client) return client;
+  const worker = takeEngineWorker();
+  const c = new EngineClient(worker as unknown as EnginePort<FromHost, ToHost>);
+  // A worker that fails to load or dies answers nothing: every run says so instead of waiting forever.
+  worker.addEventListener('error', (e) => {
+    e.preventDefault();
+    c.fail(e.message || 'its script failed');
+  });
+  client = c;
+  return c;
+}
+
+/**
+ * A trainer for `sc`'s model and seed: one logical node per worker (its pool sizes itself to
+ * min(workers, cores)), or exactly `size` workers.
+ */
+export function makeTrainer(sc: Scenario, backend: BackendChoice, size?: number): Promise<RunTrainer> {
+  return engine().trainer({ model: sc.model, seed: sc.seed, backend }, size === undefined ? { nodes: sc.cluster.workers } : { size });
+}
+
+/** A run of `sc` (validated) on `trainer`. */
+export function createRun(sc: Scenario, trainer: RunTrainer): Promise<Run> {
+  return engine().create(sc, trainer);
+}
