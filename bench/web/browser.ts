@@ -35,6 +35,41 @@ export async function newPage(browser: Browser): Promise<{ page: Page; cdp: CDPS
   return { page, cdp };
 }
 
+/**
+ * The JS heap in use (MB, after a collection) of the page's workers whose script URL matches
+ * `url`: the engine's worker holds a run's history, and a worker's heap is not the page's
+ * JSHeapUsedSize. Through the browser's CDP session (a worker is a target of its own).
+ */
+export async function workerHeapMb(browser: Browser, url: RegExp): Promise<number> {
+  const bc = await browser.newBrowserCDPSession();
+  try {
+    const { targetInfos } = (await bc.send('Target.getTargets')) as { targetInfos: Array<{ targetId: string; type: string; url: string }> };
+    let used = 0;
+    for (const t of targetInfos.filter((x) => x.type === 'worker' && url.test(x.url))) {
+      const { sessionId } = (await bc.send('Target.attachToTarget', { targetId: t.targetId, flatten: false })) as { sessionId: string };
+      let next = 0;
+      const call = (method: string): Promise<{ usedSize?: number }> =>
+        new Promise((resolve) => {
+          const id = ++next;
+          const on = (e: { sessionId: string; message: string }): void => {
+            const m = JSON.parse(e.message) as { id?: number; result?: { usedSize?: number } };
+            if (e.sessionId !== sessionId || m.id !== id) return;
+            bc.off('Target.receivedMessageFromTarget', on);
+            resolve(m.result ?? {});
+          };
+          bc.on('Target.receivedMessageFromTarget', on);
+          void bc.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method }) });
+        });
+      await call('HeapProfiler.collectGarbage');
+      used += (await call('Runtime.getHeapUsage')).usedSize ?? 0;
+      await bc.send('Target.detachFromTarget', { sessionId });
+    }
+    return used / 1e6;
+  } finally {
+    await bc.detach();
+  }
+}
+
 export async function metric(cdp: CDPSession, name: string): Promise<number> {
   const { metrics } = (await cdp.send('Performance.getMetrics')) as { metrics: Array<{ name: string; value: number }> };
   return metrics.find((m) => m.name === name)?.value ?? NaN;

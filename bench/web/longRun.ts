@@ -7,7 +7,7 @@ import { statSync } from 'node:fs';
 import type { CDPSession, Page } from '@playwright/test';
 import { runPast } from '../runAt';
 import { variantUrl, waitRunning, type Hooks } from './app';
-import { freshBrowser, measureAnimation, metric, newPage, type Animation } from './browser';
+import { freshBrowser, measureAnimation, metric, newPage, workerHeapMb, type Animation } from './browser';
 
 export interface LongResult {
   workers: number;
@@ -15,7 +15,8 @@ export interface LongResult {
   earlyRate: number;
   lateRate: number;
   lateOverEarly: number;
-  heapMbAt: Array<{ simS: number; mb: number }>;
+  /** The page's heap and the engine's worker's (which holds the run's history), and their sum `mb`. */
+  heapMbAt: Array<{ simS: number; mb: number; pageMb: number; engineMb: number }>;
   heapMbPerSimMin: number;
   /** Speed 1 late in the run (after `atMin` simulated minutes at max). */
   late?: { atMin: number; simSPerWallS: number } & Animation;
@@ -111,7 +112,7 @@ export async function longRun(minutes: number, windowS: number, log: (s: string)
     await waitRunning(page, 1);
     const t0 = Date.now();
     const pts: Array<{ wall: number; sim: number }> = [];
-    const heap: Array<{ simS: number; mb: number }> = [];
+    const heap: LongResult['heapMbAt'] = [];
     const sample = async (): Promise<number> => {
       const sim = await page.evaluate(() => (window as unknown as Hooks).capPlayground?.run()?.now ?? 0);
       pts.push({ wall: (Date.now() - t0) / 1000, sim: sim / 1000 });
@@ -122,8 +123,10 @@ export async function longRun(minutes: number, windowS: number, log: (s: string)
       const simS = await sample();
       if (simS >= nextHeap) {
         await page.evaluate(() => (window as unknown as { gc?: () => void }).gc?.());
-        const used = await metric(cdp, 'JSHeapUsedSize');
-        heap.push({ simS: Math.round(await sample()), mb: Math.round((used / 1e6) * 10) / 10 });
+        const pageMb = (await metric(cdp, 'JSHeapUsedSize')) / 1e6;
+        const engineMb = await workerHeapMb(browser, /engineWorker/);
+        const r1 = (x: number): number => Math.round(x * 10) / 10;
+        heap.push({ simS: Math.round(await sample()), mb: r1(pageMb + engineMb), pageMb: r1(pageMb), engineMb: r1(engineMb) });
         nextHeap += 30;
       }
       if (simS >= 300) break;

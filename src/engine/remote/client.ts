@@ -123,7 +123,7 @@ export class RemoteRun {
     this.cap = facts.cap;
     this.strategyKind = facts.strategyKind;
     this.static_ = facts.runStatic;
-    this.status = first.status;
+    this.status = first.status as RunStatus; // the first answer sends every part
     this.nodeIds = this.status.nodes.map((n) => n.id);
     this.history.add(first.rows);
   }
@@ -266,7 +266,7 @@ export class RemoteRun {
     const a = await this.client.ask(make);
     if (!a.update) throw new Error('engine worker: a run’s answer came without its rows');
     this.history.add(a.update.rows);
-    this.status = a.update.status;
+    this.status = { ...this.status, ...a.update.status };
     return a;
   }
 }

@@ -6,7 +6,7 @@ import type { Trainer, TrainerSpec } from '../../train/types';
 import type { FaultMode } from '../../workers/protocol';
 import { loadSecurity, needsSecurity } from '../security/load';
 import { Simulation } from '../simulation';
-import type { EnginePort, FromHost, RunFacts, RunStatus, RunUpdate, ToHost, TrainerPool } from './protocol';
+import { statusParts, type EnginePort, type FromHost, type RunFacts, type RunStatus, type RunUpdate, type StatusPart, type ToHost, type TrainerPool } from './protocol';
 
 interface HostRun {
   sim: Simulation;
@@ -15,6 +15,8 @@ interface HostRun {
   trainer: number;
   /** Requests queued behind the one being served. */
   waiting: number;
+  /** Each status part as last sent (JSON): a part is sent again only when it changed. */
+  sent: Partial<Record<StatusPart, string>>;
 }
 
 /** A trainer a host starts when the page asks for one, and can make fail (tests). */
@@ -99,9 +101,10 @@ export class EngineHost {
       const trainer = await t;
       const sha256 = this.resources.sha256?.();
       const sim = await Simulation.create(m.scenario, { trainer, ...(sha256 ? { sha256 } : {}), ...(m.sampleEveryMs === undefined ? {} : { sampleEveryMs: m.sampleEveryMs }) });
-      this.runs.set(m.run, { sim, queue: Promise.resolve(), trainer: m.trainer, waiting: 0 });
+      const run: HostRun = { sim, queue: Promise.resolve(), trainer: m.trainer, waiting: 0, sent: {} };
+      this.runs.set(m.run, run);
       const created: RunFacts = { durationMs: sim.durationMs, cap: sim.cap, strategyKind: sim.strategyKind, runStatic: sim.runStatic() };
-      this.answer(m.req, sim, { created });
+      this.answer(m.req, run, { created });
     } catch (e) {
       this.fail(m.req, e);
     }
@@ -113,34 +116,34 @@ export class EngineHost {
       switch (m.op) {
         case 'advance':
           await sim.advanceTo(m.until, { ...(m.wallBudgetMs === undefined ? {} : { wallBudgetMs: m.wallBudgetMs }), interrupt: () => run.waiting > 0 });
-          return this.answer(m.req, sim, {});
+          return this.answer(m.req, run, {});
         case 'step':
           await sim.stepEvent();
-          return this.answer(m.req, sim, {});
+          return this.answer(m.req, run, {});
         case 'apply':
           // A tamper or a Byzantine worker runs the security code, loaded on first use.
           if (needsSecurity(m.action)) await loadSecurity();
-          return this.answer(m.req, sim, { result: m.at === undefined ? sim.apply(m.action, 'user') : sim.schedule(m.action, m.at) });
+          return this.answer(m.req, run, { result: m.at === undefined ? sim.apply(m.action, 'user') : sim.schedule(m.action, m.at) });
         case 'digests':
-          return this.answer(m.req, sim, { digests: await sim.digests() });
+          return this.answer(m.req, run, { digests: await sim.digests() });
         case 'summary':
-          return this.answer(m.req, sim, { summary: await sim.summaryAsync() });
+          return this.answer(m.req, run, { summary: await sim.summaryAsync() });
         case 'grid':
-          return this.answer(m.req, sim, { grid: await sim.gridAt(m.node, m.t, m.res) });
+          return this.answer(m.req, run, { grid: await sim.gridAt(m.node, m.t, m.res) });
         case 'evaluation':
-          return this.answer(m.req, sim, { evaluation: sim.evaluationAt(m.node, m.t) });
+          return this.answer(m.req, run, { evaluation: sim.evaluationAt(m.node, m.t) });
         case 'dispose':
           // Its trainer stays: the page lets go of it (another run may share it).
           this.runs.delete(m.run);
-          return this.answer(m.req, sim, {});
+          return this.answer(m.req, run, {});
       }
     } catch (e) {
       this.fail(m.req, e);
     }
   }
 
-  private answer(req: number, sim: Simulation, extra: Omit<Extract<FromHost, { ok: true }>, 'req' | 'ok' | 'update'>): void {
-    const update: RunUpdate = { rows: sim.history.takeRows(), status: status(sim) };
+  private answer(req: number, run: HostRun, extra: Omit<Extract<FromHost, { ok: true }>, 'req' | 'ok' | 'update'>): void {
+    const update: RunUpdate = { rows: run.sim.history.takeRows(), status: changed(run, status(run.sim)) };
     // The rows are this answer's own copies; a grid (res² floats, small) is copied, not taken from the trainer.
     this.port.postMessage({ req, ok: true, update, ...extra }, batchTransfers(update.rows));
   }
@@ -148,6 +151,17 @@ export class EngineHost {
   private fail(req: number, e: unknown): void {
     this.port.postMessage({ req, ok: false, error: e instanceof Error ? e.message : String(e) }, []);
   }
+}
+
+/** The status with each seldom-changing part left out where it is the one sent last. */
+function changed(run: HostRun, st: RunStatus): RunUpdate['status'] {
+  const out: RunUpdate['status'] = { ...st };
+  for (const part of statusParts) {
+    const json = JSON.stringify(st[part]);
+    if (run.sent[part] === json) delete out[part];
+    else run.sent[part] = json;
+  }
+  return out;
 }
 
 function status(sim: Simulation): RunStatus {

@@ -72,10 +72,18 @@ export interface RunStatus {
   accepts: Array<[NodeId, ActionKind[]]>;
 }
 
-/** Every answer carries the history's new rows and the status after the request. */
+/** The status's parts that change seldom (a node fails, a link is cut, a sample is taken): sent when they changed. */
+export type StatusPart = 'nodes' | 'links' | 'metricSample' | 'expectations' | 'userActions' | 'accepts';
+export const statusParts: readonly StatusPart[] = ['nodes', 'links', 'metricSample', 'expectations', 'userActions', 'accepts'];
+
+/**
+ * Every answer carries the history's new rows and the status after the request: its clock and
+ * counters always, each of its other parts only when it differs from the last one sent (a page
+ * following a run at 60 answers a second would otherwise copy every link's view each time).
+ */
 export interface RunUpdate {
   rows: RowsBatch;
-  status: RunStatus;
+  status: Omit<RunStatus, StatusPart> & Partial<Pick<RunStatus, StatusPart>>;
 }
 
 /** The end of a channel (a Worker, a worker's own scope, a MessagePort). */
