@@ -6,7 +6,7 @@ import { InstantTrainer } from '../testing/instantTrainer';
 import { testScenario } from '../testing/scenarios';
 import { RowsReader } from '../../sim/historyRows';
 import type { Scenario } from '../../scenario/schema';
-import type { TrainerSpec } from '../../train/types';
+import type { GradientRequest, GradientResult, TrainerSpec } from '../../train/types';
 import { EngineClient, type RemoteRun } from './client';
 import { EngineHost, type HostTrainer } from './host';
 import type { EnginePort, FromHost, ToHost } from './protocol';
@@ -31,12 +31,20 @@ class GridTrainer extends InstantTrainer {
 const started: number[] = [];
 const disposed: number[] = [];
 
-function connected(): EngineClient {
+/** Answers each gradient in a task of its own, as a training worker's message does (the host's port is heard between two). */
+class TaskTrainer extends GridTrainer {
+  override async gradient(req: GradientRequest): Promise<GradientResult> {
+    await new Promise((r) => setTimeout(r, 0));
+    return super.gradient(req);
+  }
+}
+
+function connected(make: () => GridTrainer = () => new GridTrainer()): EngineClient {
   const ch = new MessageChannel();
   channels.push(ch);
   const trainer = (spec: TrainerSpec): Promise<HostTrainer> => {
     started.push(spec.seed);
-    const t = new GridTrainer();
+    const t = make();
     return Promise.resolve(Object.assign(t, { dispose: () => Promise.resolve(void disposed.push(spec.seed)) }));
   };
   new EngineHost(ch.port1 as unknown as EnginePort<ToHost, FromHost>, { trainer, sha256: () => nodeSha256 });
@@ -120,6 +128,21 @@ describe('engine/remote: a run in a worker, followed by the page', () => {
     await a.advanceTo(2000);
     expect(a.now()).toBe(2000);
     await expect(remote(client, { ...raft, strategy: { kind: 'no-such-strategy' } } as never)).rejects.toThrow(/no-such-strategy/);
+  });
+
+  it('applies an action asked while the run advances at the next instant, not after the slice', async () => {
+    const run = await remote(connected(() => new TaskTrainer()), raft);
+    // A slice long enough for the whole run; the crash is asked as soon as the advance has started.
+    const advancing = run.advanceTo(raft.durationMs, { wallBudgetMs: 60_000 });
+    await new Promise((r) => setTimeout(r, 20));
+    const crashed = await run.apply({ do: 'crash', node: 'w1' } as Action);
+    await advancing;
+    expect(crashed.ok).toBe(true);
+    const at = run.userActions()[0].t;
+    expect(at).toBeGreaterThan(0);
+    expect(at).toBeLessThan(raft.durationMs); // the slice ended there: the run was not over when it applied
+    await run.advanceTo(raft.durationMs);
+    expect(run.done).toBe(true);
   });
 
   it('runs forks on the trainer they share, keeps it when a run goes, and lets go of it when the page says', async () => {
