@@ -5,7 +5,7 @@ import { InstantTrainer } from '../engine/testing/instantTrainer';
 import { builtinIndex, loadBuiltinFile } from '../engine/testing/lessonRuns';
 import { testScenario } from '../engine/testing/scenarios';
 import { History } from './history';
-import { rowsHere } from './historyRows';
+import { rowsHere } from './rowsDigests';
 import { nobleSha256 } from './nobleSha256';
 import type { HistoryEvent } from './types';
 

@@ -5,7 +5,8 @@ import { Simulation } from '../engine/simulation';
 import { InstantTrainer } from '../engine/testing/instantTrainer';
 import { testScenario } from '../engine/testing/scenarios';
 import { History, ROWS_SLICE, type RunDigests, type Sha256Factory } from './history';
-import { RowsReader, RowsRebuilder, rowsHere, type RowsBatch } from './historyRows';
+import { RowsReader, type RowsBatch } from './historyRows';
+import { RowsRebuilder, rowsHere } from './rowsDigests';
 import type { HistoryEvent } from './types';
 import { anyEvent } from './testing/historyEvents';
 

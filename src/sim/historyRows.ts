@@ -1,7 +1,6 @@
 import { DELIVER_INTS, MessageDecoder, SEND_INTS, type MessagesDelta } from './compactMessages';
 import { ValueDecoder, type ValuesDelta } from './valueWords';
-import { EventHashes } from './eventHashes';
-import type { RunDigests, Sha256Factory } from './history';
+import type { RunDigests } from './history';
 import type { HistoryEvent } from './types';
 
 /**
@@ -113,28 +112,4 @@ export class RowsReader {
       }
     }
   }
-}
-
-/** The digests of a history whose rows arrive in batches: rebuilds each event and hashes its lines. */
-export class RowsRebuilder implements RowsDigester {
-  private readonly reader = new RowsReader();
-  private readonly hashes: EventHashes;
-  private readonly add1 = (e: HistoryEvent): void => this.hashes.add(e);
-
-  constructor(sha: Sha256Factory) {
-    this.hashes = new EventHashes(sha);
-  }
-
-  add(b: RowsBatch): void {
-    this.reader.forEach(b, this.add1);
-  }
-
-  digests(): RunDigests | Promise<RunDigests> {
-    return this.hashes.digests();
-  }
-}
-
-/** Digests from rows, rebuilt on this thread (tests; the same work the hash worker does). */
-export function rowsHere(sha: Sha256Factory): Sha256Factory {
-  return Object.assign(() => sha(), { rows: () => new RowsRebuilder(sha) });
 }

@@ -7,7 +7,8 @@ import { Simulation } from '../engine/simulation';
 import { InstantTrainer } from '../engine/testing/instantTrainer';
 import { testScenario } from '../engine/testing/scenarios';
 import { History } from './history';
-import { rowsHere, RowsReader } from './historyRows';
+import { RowsReader } from './historyRows';
+import { rowsHere } from './rowsDigests';
 import { RowsHistory } from './rowsHistory';
 import { anyEvent } from './testing/historyEvents';
 

@@ -1,5 +1,6 @@
 import type { RunDigests, Sha256Factory, Sha256Stream } from '../sim/history';
-import { RowsRebuilder, type RowsBatch } from '../sim/historyRows';
+import type { RowsBatch } from '../sim/historyRows';
+import { RowsRebuilder } from '../sim/rowsDigests';
 
 /**
  * The hash worker's protocol (hashWorker.ts runs it, workerSha256.ts is the page's side). One
