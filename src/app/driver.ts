@@ -12,7 +12,7 @@ import { bumpFrame, get, reportError, set } from './store';
 
 /** Wall ms of engine work per frame when paced, and in max mode. */
 const pacedBudgetMs = 16;
-const maxBudgetMs = 100;
+const maxBudgetMs = 200;
 /** At speed max the views redraw at most this often (wall ms). */
 const MAX_SPEED_FRAME_MS = 66;
 /** At most this much wall time is carried over between frames. */
