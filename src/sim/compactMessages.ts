@@ -157,6 +157,15 @@ export class CompactMessages {
     return { names: this.names.size, sends: this.sends.f64.length, delivers: this.delivers.f64.length };
   }
 
+  /** Lets go of the rows stored before mark `m` (whole chunks of them): no one reads them any more. */
+  forgetBefore(m: MessagesMark): void {
+    for (const g of [this.sends, this.delivers]) {
+      const row = g === this.sends ? m.sends : m.delivers;
+      g.f64.dropBefore(row);
+      g.i32.dropBefore(row);
+    }
+  }
+
   /** What was stored since `m`, up to `until` (now by default) (copies: a delta may be sent to another thread). */
   delta(m: MessagesMark, until: MessagesMark = this.mark()): MessagesDelta {
     const table = (g: Grow, first: number, end: number) => ({ first, f64: g.f64.copy(first, end), i32: g.i32.copy(first, end) });

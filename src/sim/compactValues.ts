@@ -20,6 +20,8 @@ export class CompactValues {
   // Chunked: growing never copies what is stored (a doubling copy late in a long run was a pause
   // that grew with the run, sim/rows.ts). The first chunk starts small and doubles to full size.
   private readonly chunks: Int32Array[] = [new Int32Array(4096)];
+  /** Chunks let go of (forgetBefore). */
+  private forgotten = 0;
   /** Words used in the last chunk. */
   private tailN = 0;
   /** Words stored, over all chunks. */
@@ -93,6 +95,11 @@ export class CompactValues {
   /** Where the store stands now. */
   mark(): ValuesMark {
     return { strings: this.strings.size, shapes: this.shapeKeys.length, chunk: this.chunks.length - 1, at: this.tailN };
+  }
+
+  /** Lets go of the chunks wholly before mark `m`'s: no one reads their values any more. */
+  forgetBefore(m: ValuesMark): void {
+    for (; this.forgotten < m.chunk; this.forgotten++) this.chunks[this.forgotten] = new Int32Array(0);
   }
 
   /** What was stored since `m`, up to `until` (now by default) (copies: a delta may be sent to another thread). */

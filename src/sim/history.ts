@@ -62,6 +62,8 @@ interface RowsCursor {
 interface StoreMarks {
   m: MessagesMark;
   v: ValuesMark;
+  /** Events kept as objects so far. */
+  o: number;
 }
 
 /** The run's two digests (History says what each covers). */
@@ -71,8 +73,8 @@ export interface RunDigests {
 }
 
 export class History {
-  /** Events that do not fit the compact stores, as objects. */
-  private readonly objects: HistoryEvent[] = [];
+  /** Events that do not fit the compact stores, as objects (undefined once forgotten). */
+  private readonly objects: Array<HistoryEvent | undefined> = [];
   private readonly messages = new CompactMessages();
   private readonly values = new CompactValues();
   /** Per event: which store holds it (OBJECT, MESSAGE, VALUE) and where — an index into `objects`, a CompactMessages row, a CompactValues offset. */
@@ -89,12 +91,15 @@ export class History {
   private readonly hashes: EventHashes | null = null;
   /** …the rows sent to a digester, from event `sent.n` on. */
   private readonly rows: RowsDigester | null = null;
-  private readonly sent: RowsCursor = { n: 0, marks: { m: this.messages.mark(), v: this.values.mark() } };
+  private readonly sent: RowsCursor = { n: 0, marks: this.marks() };
   /** Where the stores stood before event k × ROWS_SLICE (for `rowSlices`; a few per million events). */
   private readonly sliceMarks: StoreMarks[] = [];
   private listeners: Array<(e: HistoryEvent) => void> = [];
   /** `takeRows`' own place (a copy of the history elsewhere), apart from the digester's. */
-  private readonly taken: RowsCursor = { n: 0, marks: { m: this.messages.mark(), v: this.values.mark() } };
+  private readonly taken: RowsCursor = { n: 0, marks: this.marks() };
+  /** Events before this one are forgotten (forgetTaken); so are the objects before `objectsForgotten`. */
+  private forgotten = 0;
+  private objectsForgotten = 0;
 
   constructor(sha: Sha256Factory) {
     const rows = sha.rows?.();
@@ -104,7 +109,7 @@ export class History {
 
   append(e: HistoryEvent): void {
     const i = this.n++;
-    if (i % ROWS_SLICE === 0) this.sliceMarks.push({ m: this.messages.mark(), v: this.values.mark() });
+    if (i % ROWS_SLICE === 0) this.sliceMarks.push(this.marks());
     this.where.add();
     this.refs.add();
     const row = this.messages.add(e);
@@ -137,6 +142,7 @@ export class History {
    */
   at(i: number): HistoryEvent {
     if (i < 0 || i >= this.n) throw new RangeError(`history: no event ${i} (it holds ${this.n})`);
+    if (i < this.forgotten) throw new RangeError(`history: event ${i} was handed over and forgotten (forgetTaken)`);
     const ref = this.refs.get(i);
     switch (this.where.get(i)) {
       case MESSAGE:
@@ -144,7 +150,7 @@ export class History {
       case VALUE:
         return this.values.get(ref) as HistoryEvent;
       default:
-        return this.objects[ref];
+        return this.objects[ref]!;
     }
   }
 
@@ -203,9 +209,31 @@ export class History {
     return this.since(this.taken);
   }
 
+  /**
+   * Lets go of the events both readers of its rows have taken — the digester's batches (where the
+   * rows are hashed elsewhere) and `takeRows`' — for a history whose copy is kept elsewhere: the
+   * engine's worker, whose page holds the run's history, draws and exports it. The length, the
+   * digests and the batches still to come are unchanged; a forgotten event cannot be read, nor can
+   * `rowSlices` or `events` be asked any more.
+   */
+  forgetTaken(): void {
+    const c = this.hashes || this.sent.n >= this.taken.n ? this.taken : this.sent;
+    if (c.n <= this.forgotten) return;
+    this.where.dropBefore(c.n);
+    this.refs.dropBefore(c.n);
+    this.messages.forgetBefore(c.marks.m);
+    this.values.forgetBefore(c.marks.v);
+    for (; this.objectsForgotten < c.marks.o; this.objectsForgotten++) this.objects[this.objectsForgotten] = undefined;
+    this.forgotten = c.n;
+  }
+
+  private marks(): StoreMarks {
+    return { m: this.messages.mark(), v: this.values.mark(), o: this.objects.length };
+  }
+
   /** The events stored since `cursor`, as rows; the cursor moves to now. */
   private since(cursor: RowsCursor): RowsBatch {
-    const until: StoreMarks = { m: this.messages.mark(), v: this.values.mark() };
+    const until = this.marks();
     const b = this.batch(cursor.n, this.n, cursor.marks.m, cursor.marks.v, until);
     cursor.n = this.n;
     cursor.marks = until;
@@ -219,7 +247,8 @@ export class History {
    * was a long task that grew with the run.
    */
   rowSlices(): Array<() => RowsBatch> {
-    const end = { n: this.n, marks: { m: this.messages.mark(), v: this.values.mark() } };
+    if (this.forgotten > 0) throw new Error('history: its first events were handed over and forgotten (forgetTaken): export the copy that took them');
+    const end = { n: this.n, marks: this.marks() };
     const slices: Array<() => RowsBatch> = [];
     // One slice at least: an empty history's is empty, from the stores' first marks (the end's).
     for (let k = 0; k === 0 || k * ROWS_SLICE < end.n; k++) {

@@ -26,6 +26,19 @@ describe('Rows (chunked typed storage)', () => {
   it('refuses a width that is not a positive integer', () => {
     expect(() => new Rows((n) => new Int32Array(n), 0)).toThrow(/width/);
   });
+
+  it('lets go of the chunks wholly before a row, keeps the one holding it, and goes on growing', () => {
+    const rows = new Rows((n) => new Int32Array(n), 2);
+    for (let r = 0; r < 3 * CHUNK_ROWS + 5; r++) rows.set(rows.add(), 1, r);
+    rows.dropBefore(2 * CHUNK_ROWS + 7);
+    expect([0, CHUNK_ROWS, 2 * CHUNK_ROWS, 3 * CHUNK_ROWS].map((r) => rows.chunk(r).length)).toEqual([0, 0, 2 * CHUNK_ROWS, 2 * CHUNK_ROWS]);
+    expect(rows.get(2 * CHUNK_ROWS, 1)).toBe(2 * CHUNK_ROWS);
+    expect(rows.copy(2 * CHUNK_ROWS + 7, 3 * CHUNK_ROWS + 5)[1]).toBe(2 * CHUNK_ROWS + 7);
+    rows.dropBefore(CHUNK_ROWS); // an earlier row changes nothing
+    expect(rows.chunk(2 * CHUNK_ROWS).length).toBe(2 * CHUNK_ROWS);
+    rows.set(rows.add(), 1, -1);
+    expect(rows.get(3 * CHUNK_ROWS + 5, 1)).toBe(-1);
+  });
 });
 
 describe('CompactValues across chunks', () => {

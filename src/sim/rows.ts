@@ -17,6 +17,8 @@ const MASK = CHUNK_ROWS - 1;
 export class Rows<A extends TypedArray> {
   private readonly chunks: A[];
   private n = 0;
+  /** Chunks let go of (dropBefore). */
+  private dropped = 0;
 
   constructor(
     private readonly make: (length: number) => A,
@@ -72,6 +74,16 @@ export class Rows<A extends TypedArray> {
       r = end;
     }
     return out;
+  }
+
+  /**
+   * Lets go of the chunks wholly before `row` (their rows read as undefined or 0 from then on: the
+   * caller no longer reads them). The chunk holding `row` stays.
+   */
+  dropBefore(row: number): void {
+    const end = Math.min(row >>> CHUNK_SHIFT, this.chunks.length - 1);
+    for (let c = this.dropped; c < end; c++) this.chunks[c] = this.make(0);
+    this.dropped = Math.max(this.dropped, end);
   }
 
   set(row: number, col: number, x: number): void {

@@ -43,6 +43,54 @@ describe('RowsHistory: a history read back from the rows History.takeRows hands 
     );
   });
 
+  it('a history that forgets what was taken hands out the same batches and digests as one that keeps it all', () => {
+    fc.assert(
+      fc.property(fc.array(anyEvent, { maxLength: 300 }), fc.array(fc.nat(300), { maxLength: 40 }), fc.boolean(), (events, cuts, digestsFromRows) => {
+        const sha = digestsFromRows ? rowsHere(nodeSha256) : nodeSha256;
+        const whole = new History(sha);
+        const forgetting = new History(sha);
+        const copy = new RowsHistory();
+        events.forEach((e, i) => {
+          whole.append(e);
+          forgetting.append(e);
+          if (cuts.includes(i)) {
+            copy.add(structuredClone(forgetting.takeRows()));
+            if (i % 3 === 0) void forgetting.digests(); // the digester's batch moves its own cursor
+            forgetting.forgetTaken();
+          }
+        });
+        copy.add(structuredClone(forgetting.takeRows()));
+        expect(lines(copy)).toEqual(lines(whole));
+        expect(forgetting.length).toBe(whole.length);
+        expect(forgetting.scheduleHash()).toBe(whole.scheduleHash());
+        expect(forgetting.eventLogHash()).toBe(whole.eventLogHash());
+      }),
+      { numRuns: 100, seed: 11 },
+    );
+  });
+
+  it('forgets whole chunks of a long history once taken, and refuses to read or export what it forgot', () => {
+    const h = new History(rowsHere(nodeSha256));
+    const copy = new RowsHistory();
+    for (let i = 0; i < 60_000; i++) {
+      h.append({ t: i, type: 'send', id: i, from: `w${i % 3}`, to: 's0', kind: 'push', bytes: 420, due: i + 1 });
+      h.append({ t: i + 0.5, type: 'stepDone', node: `w${i % 3}`, step: i, version: i, v: { loss: 1 / (i + 1) } });
+      if (i % 5000 === 4999) {
+        copy.add(structuredClone(h.takeRows()));
+        void h.digests();
+        h.forgetTaken();
+      }
+    }
+    expect(() => h.at(0)).toThrow(/forgotten/);
+    expect(() => h.rowSlices()).toThrow(/forgotten/);
+    expect(() => h.events).toThrow(/forgotten/);
+    h.append({ t: 70_000, type: 'end' });
+    expect(h.at(h.length - 1)).toEqual({ t: 70_000, type: 'end' });
+    copy.add(structuredClone(h.takeRows()));
+    expect(copy.length).toBe(120_001);
+    expect(JSON.stringify(copy.at(0))).toBe(JSON.stringify({ t: 0, type: 'send', id: 0, from: 'w0', to: 's0', kind: 'push', bytes: 420, due: 1 }));
+  });
+
   it('reads any event at any time, in any order, and refuses one it does not hold', () => {
     const h = new History(nodeSha256);
     const copy = new RowsHistory();

@@ -144,6 +144,9 @@ export class EngineHost {
 
   private answer(req: number, run: HostRun, extra: Omit<Extract<FromHost, { ok: true }>, 'req' | 'ok' | 'update'>): void {
     const update: RunUpdate = { rows: run.sim.history.takeRows(), status: changed(run, status(run.sim)) };
+    // The page keeps the run's history (it draws, indexes and exports it): this copy keeps only
+    // what is still to be taken, so the run's memory is not held twice.
+    run.sim.history.forgetTaken();
     // The rows are this answer's own copies; a grid (res² floats, small) is copied, not taken from the trainer.
     this.port.postMessage({ req, ok: true, update, ...extra }, batchTransfers(update.rows));
   }
