@@ -17,11 +17,15 @@ export type RunTrainer = RemoteTrainer;
 
 let client: EngineClient | null = null;
 
+/**
+ * The engine's worker, started on first use. One that failed to load or died answers nothing: its
+ * runs say so (the error panel) instead of waiting forever, and the next run starts a new worker —
+ * loading a scenario again works without reloading the page.
+ */
 function engine(): EngineClient {
-  if (client) return client;
+  if (client && !client.lost) return client;
   const worker = takeEngineWorker();
-  const c = new EngineClient(worker as unknown as EnginePort<FromHost, ToHost>);
-  // A worker that fails to load or dies answers nothing: every run says so instead of waiting forever.
+  const c = new EngineClient(worker as unknown as EnginePort<FromHost, ToHost>, () => worker.terminate());
   worker.addEventListener('error', (e) => {
     e.preventDefault();
     c.fail(e.message || 'its script failed');

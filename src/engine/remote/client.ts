@@ -23,9 +23,13 @@ export class EngineClient {
   private readonly waiting = new Map<number, { resolve(a: Answer): void; reject(e: Error): void }>();
 
   /** Why the engine's worker cannot answer any more (it failed to load, or died), once it is known. */
-  private lost: Error | null = null;
+  private lostWhy: Error | null = null;
 
-  constructor(private readonly port: EnginePort<FromHost, ToHost>) {
+  constructor(
+    private readonly port: EnginePort<FromHost, ToHost>,
+    /** Called once, when the worker is found lost (to let go of it). */
+    private readonly onLost?: () => void,
+  ) {
     port.onmessage = (e) => {
       const a = e.data;
       if (a.req === 0 && !a.ok) return this.fail(a.error);
@@ -52,16 +56,24 @@ export class EngineClient {
     return new RemoteRun(this, run, scenario, trainer, a.created, a.update);
   }
 
+  /** Whether the engine's worker has stopped answering (`fail`). */
+  get lost(): boolean {
+    return this.lostWhy !== null;
+  }
+
   /** The engine's worker is gone (`why`): every request waiting and every later one fails with it. */
   fail(why: string): void {
-    this.lost ??= new Error(`the engine's worker stopped: ${why}`);
-    for (const w of this.waiting.values()) w.reject(this.lost);
+    if (!this.lostWhy) {
+      this.lostWhy = new Error(`the engine's worker stopped: ${why}`);
+      this.onLost?.();
+    }
+    for (const w of this.waiting.values()) w.reject(this.lostWhy);
     this.waiting.clear();
   }
 
   /** @internal RemoteRun's requests. */
   ask(make: (req: number) => ToHost): Promise<Answer> {
-    if (this.lost) return Promise.reject(this.lost);
+    if (this.lostWhy) return Promise.reject(this.lostWhy);
     const req = this.nextReq++;
     return new Promise<Answer>((resolve, reject) => {
       this.waiting.set(req, { resolve, reject });

@@ -145,6 +145,22 @@ describe('engine/remote: a run in a worker, followed by the page', () => {
     expect(run.done).toBe(true);
   });
 
+  it('a worker that stops answering fails every request waiting and every later one, and is let go of once', async () => {
+    const ch = new MessageChannel();
+    channels.push(ch);
+    let letGo = 0;
+    const client = new EngineClient(ch.port2 as unknown as EnginePort<FromHost, ToHost>, () => letGo++);
+    const waiting = client.trainer({ model: raft.model, seed: raft.seed, backend: 'cpu' }, { nodes: 4 }); // no host answers
+    expect(client.lost).toBe(false);
+    // What engineWorker.ts posts when the engine itself fails to load.
+    ch.port1.postMessage({ req: 0, ok: false, error: 'engineHost failed to load' });
+    await expect(waiting).rejects.toThrow(/stopped: engineHost failed to load/);
+    expect(client.lost).toBe(true);
+    client.fail('again');
+    await expect(client.trainer({ model: raft.model, seed: raft.seed, backend: 'cpu' }, { nodes: 4 })).rejects.toThrow(/engineHost failed to load/);
+    expect(letGo).toBe(1);
+  });
+
   it('runs forks on the trainer they share, keeps it when a run goes, and lets go of it when the page says', async () => {
     const client = connected();
     const seed = 7001;
