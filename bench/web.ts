@@ -175,7 +175,7 @@ for (const p of results.paint ?? []) {
 }
 if (results.input) {
   const i = results.input;
-  log(`input at speed max (${i.name}, ${i.paces.length} loads, ${i.clicks} clicks): answered in ${i.latencyP50Ms} ms median, ${i.latencyMaxMs} ms worst; run finished in ${i.appFinishS} s, ${i.headlessFinishS} s without UI (medians; pace ${i.paceVsHeadless}, each load's ${i.paces.join(' / ')}); without UI with the engine in a worker and the page following it: ${i.headlessWorkerFinishS} s`);
+  log(`input at speed max (${i.name}, ${i.paces.length} loads, ${i.clicks} clicks): answered in ${i.latencyP50Ms} ms median, ${i.latencyMaxMs} ms worst; run finished in ${i.appFinishS} s; without UI ${i.headlessFinishS} s with the engine on the page, ${i.headlessWorkerFinishS} s with it in a worker (medians; pace against the faster ${i.paceVsHeadless}, each load's ${i.paces.join(' / ')}); a crash key to its node drawn down, ${i.actionLatenciesMs.length} keys on a 600 s run: ${i.actionP50Ms} ms median, ${i.actionMaxMs} ms worst`);
 }
 if (results.long) {
   const l = results.long;

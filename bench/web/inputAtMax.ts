@@ -1,7 +1,8 @@
 /**
  * bench:web's input part: clicks on a node while a 16-worker run goes at speed max, each timed from
  * the input event to the first frame that shows it, and how fast the run finishes against the same
- * run with no UI (bench.html).
+ * run with no UI (bench.html); then actions at max — a crash key on a selected worker, timed until
+ * the node is drawn down: the run's answer, not only the page's.
  */
 import { encodeScenarioHashCompressed } from '../../src/scenario/url';
 import { base, waitRunning, type Hooks } from './app';
@@ -18,8 +19,10 @@ export interface InputResult {
   headlessFinishS: number;
   /** The same run without UI, its engine in a worker and the page following it (engine/remote: what the app would do). */
   headlessWorkerFinishS: number;
-  /** Headless wall time over the app's: 1 = the UI costs the run nothing. */
+  /** The faster run without UI's wall time over the app's: 1 = the UI costs the run nothing. */
   paceVsHeadless: number;
+  /** Crash keys at max: from the key to the first frame with the node drawn down. */
+  actionLatenciesMs: number[];
 }
 
 /**
@@ -27,12 +30,13 @@ export interface InputResult {
  * each load's pace — one load's finish time varies by 10–15 % on a 2-core machine, enough to
  * make or unmake a change's effect.
  */
-export function combineInputs(rs: readonly InputResult[]): InputResult & { paces: number[] } {
+export function combineInputs(rs: readonly InputResult[]): InputResult & { paces: number[]; actionP50Ms: number; actionMaxMs: number } {
   const lat = rs.flatMap((r) => r.latenciesMs);
   const med = (xs: number[]): number => quantile(xs, 0.5);
   const app = med(rs.map((r) => r.appFinishS));
   const headless = med(rs.map((r) => r.headlessFinishS));
   const headlessWorker = med(rs.map((r) => r.headlessWorkerFinishS));
+  const actions = rs.flatMap((r) => r.actionLatenciesMs);
   return {
     name: rs[0].name,
     clicks: lat.length,
@@ -42,8 +46,11 @@ export function combineInputs(rs: readonly InputResult[]): InputResult & { paces
     appFinishS: app,
     headlessFinishS: headless,
     headlessWorkerFinishS: headlessWorker,
-    paceVsHeadless: Math.round((headless / app) * 100) / 100,
+    paceVsHeadless: Math.round((Math.min(headless, headlessWorker) / app) * 100) / 100,
     paces: rs.map((r) => r.paceVsHeadless),
+    actionLatenciesMs: actions,
+    actionP50Ms: Math.round(quantile(actions, 0.5)),
+    actionMaxMs: Math.max(...actions),
   };
 }
 
@@ -110,6 +117,7 @@ export async function inputAtMax(name: string, scenarioJson: Record<string, unkn
   };
   const headlessFinishS = await headless('runHeadless');
   const headlessWorkerFinishS = await headless('runHeadlessRemote');
+  const actionLatenciesMs = await actionsAtMax({ ...scenarioJson, durationMs: 600_000 });
   const r2 = (x: number): number => Math.round(x * 100) / 100;
   return {
     name,
@@ -120,6 +128,46 @@ export async function inputAtMax(name: string, scenarioJson: Record<string, unkn
     appFinishS: r2(appFinishS),
     headlessFinishS: r2(headlessFinishS),
     headlessWorkerFinishS: r2(headlessWorkerFinishS),
-    paceVsHeadless: r2(headlessFinishS / appFinishS),
+    paceVsHeadless: r2(Math.min(headlessFinishS, headlessWorkerFinishS) / appFinishS),
+    actionLatenciesMs,
   };
+}
+
+/**
+ * Four crash keys on selected workers while the run (long enough not to end meanwhile) goes at
+ * speed max: each from the key to the first frame with the node drawn down. The app applies an
+ * action in the engine's worker; the page shows it when the answer comes.
+ */
+async function actionsAtMax(scenarioJson: Record<string, unknown>): Promise<number[]> {
+  const url = `${base}?autoplay=1&speed=max&backend=wasm#scenario=${await encodeScenarioHashCompressed(JSON.stringify(scenarioJson))}`;
+  const browser = await freshBrowser();
+  try {
+    const { page } = await newPage(browser);
+    await page.goto(url);
+    await waitRunning(page, 1000);
+    const out: number[] = [];
+    for (const w of ['w3', 'w5', 'w7', 'w9']) {
+      await page.getByTestId(`node-${w}`).click();
+      await page.waitForTimeout(150);
+      const ms = await page.evaluate(
+        (id) =>
+          new Promise<number>((resolve) => {
+            const start = performance.now();
+            const el = document.querySelector(`[data-testid="node-${id}"]`);
+            const check = (): void => {
+              if (el?.getAttribute('data-up') === 'false') resolve(performance.now() - start);
+              else requestAnimationFrame(check);
+            };
+            window.dispatchEvent(new KeyboardEvent('keydown', { key: 'x', bubbles: true }));
+            requestAnimationFrame(check);
+          }),
+        w,
+      );
+      out.push(Math.round(ms));
+      await page.waitForTimeout(300);
+    }
+    return out;
+  } finally {
+    await browser.close();
+  }
 }
