@@ -3,6 +3,7 @@ import type { Verdict } from '../check/linearizabilityModel';
 import { checkModel } from '../check/models';
 import { lastAtOrBefore } from '../engine/index/series';
 import type { RunReader } from '../engine/runReader';
+import { opEventsUpTo } from './opEvents';
 import { capOf, strategyInfo } from '../protocols';
 import { consistencyName } from './explain/common';
 import { translate, type KeyOf, type Vars } from './i18n/catalog';
@@ -62,8 +63,7 @@ export function LinearizabilityPanel({ sim, lang, t, onScrub, embedded = false }
     const at = t;
     setRunning(true);
     const [checker, explain, { opsFromHistory }] = await Promise.all([import('../check/linearizability'), import('../check/linearizabilityExplain'), import('../check/ops')]);
-    const events = sim.history.events;
-    const ops = opsFromHistory(events.slice(0, lastAtOrBefore(events, at, (e) => e.t) + 1));
+    const ops = opsFromHistory(await opEventsUpTo(sim.history, at));
     const verdict = await checker.checkLinearizabilityAsync(ops, { mode: model.mode, budgetMs: 10_000, sliceMs: 12 });
     if (current.current !== sim) return;
     setLin(explain);
