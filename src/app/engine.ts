@@ -42,6 +42,13 @@ export function makeTrainer(sc: Scenario, backend: BackendChoice, size?: number)
   return engine().trainer({ model: sc.model, seed: sc.seed, backend }, size === undefined ? { nodes: sc.cluster.workers } : { size });
 }
 
+/** Starts loading the code a run of `sc` needs (its strategy …) in the engine's worker; a failure shows through `createRun`. */
+export function prepareRun(sc: Scenario): void {
+  engine()
+    .prepare(sc)
+    .catch(() => undefined);
+}
+
 /** A run of `sc` (validated) on `trainer`. */
 export function createRun(sc: Scenario, trainer: RunTrainer): Promise<Run> {
   return engine().create(sc, trainer);

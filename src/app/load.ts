@@ -1,4 +1,4 @@
-import { createRun, makeTrainer, type Run, type RunTrainer } from './engine';
+import { createRun, makeTrainer, prepareRun, type Run, type RunTrainer } from './engine';
 import type { Scenario } from '../scenario/schema';
 import { resolveVariant, validateScenario } from '../scenario/validate';
 import { fetchBuiltin, fetchBuiltinIds, parseScenarioText } from '../scenario/loader';
@@ -115,7 +115,9 @@ export async function loadScenario(sc: Scenario, opts: { autoplay?: boolean; var
   const my = beginLoad();
   let trainer: RunTrainer | null = null;
   try {
-    // The explanation and the views' code load while the workers start, not after them.
+    // The run's protocol code (in the engine's worker), its explanation and the views' code load
+    // while the training workers start, not after them.
+    prepareRun(sc);
     if (mayShowServers(sc)) serverStates.preload().catch(() => undefined); // a failure shows in the panel
     if (imageDataset(sc)) fashionTile.preload().catch(() => undefined);
     const text = explainReady(sc);

@@ -1,16 +1,17 @@
 import type { CapClass } from '../protocols';
-import type { MetricName, Scenario } from '../scenario/schema';
+import type { Scenario } from '../scenario/schema';
 import type { RowsBatch } from '../sim/historyRows';
-import type { Action, ActionKind, HistoryEvent, MetricSample, NodeId, SimTime } from '../sim/types';
+import type { Action, ActionKind, HistoryEvent, NodeId, SimTime } from '../sim/types';
 import type { Evaluation } from '../train/types';
-import type { ExpectationResult, LinkView, NodeView } from './api';
+import type { ExpectationResult, NodeView } from './api';
 import type { RunIndex } from './index/runIndex';
 import type { RunState, RunStatic } from './index/runState';
 
 /**
  * What the views read of a run, whichever thread its engine is on: a Simulation in this thread (the
  * CLI, the tests) and a RemoteRun following one in the engine's worker (the app) both are one.
- * Only reads: what changes a run is the app's (RemoteRun's asynchronous requests).
+ * Only reads: what changes a run is the app's (RemoteRun's asynchronous requests). The links and
+ * the metrics are read from the history at t (`stateAt`), not live.
  */
 export interface RunReader {
   readonly scenario: Scenario;
@@ -25,12 +26,8 @@ export interface RunReader {
   nextEventTime(): SimTime | null;
   acceptsAction(kind: ActionKind, node: NodeId): boolean;
   userActions(): Array<{ t: SimTime; action: Action }>;
-  metric(name: MetricName, node?: NodeId): number | null;
-  metrics(): Partial<Record<MetricName, number | null>>;
-  metricSample(): MetricSample;
   expectations(): ExpectationResult[];
   nodes(): NodeView[];
-  links(): LinkView[];
   runStatic(): RunStatic;
   index(): RunIndex;
   stateAt(t: SimTime): RunState;
@@ -44,6 +41,5 @@ export interface RunReader {
 export interface RunHistory {
   readonly length: number;
   at(i: number): HistoryEvent;
-  readonly events: readonly HistoryEvent[];
   rowSlices(): Array<() => RowsBatch>;
 }

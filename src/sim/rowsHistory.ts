@@ -84,11 +84,6 @@ export class RowsHistory {
     }
   }
 
-  /** Every event, as an array (the linearizability panel's and the checks' whole-history reads). */
-  get events(): HistoryEvent[] {
-    return Array.from({ length: this.n }, (_, i) => this.at(i));
-  }
-
   /**
    * The history as the batches it came in, each as a fresh copy (History.rowSlices' form: a run's
    * export reads them in order on its worker, which may take the copies' buffers).

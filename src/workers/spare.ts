@@ -1,7 +1,8 @@
 /**
  * Training workers started before anyone asks for them. A worker's first cost is fetching and
- * compiling tfjs (most of a second on a classroom laptop); the page's entry starts that while the
- * app's own scripts load and the first scenario is fetched, and the first pool takes them. A spare
+ * compiling tfjs (most of a second on a classroom laptop); the engine's worker starts that first
+ * thing (engineWorker.ts), while the page's own scripts load and the first scenario is fetched, and
+ * the first pool takes them. A spare
  * holds no model: `init` (WorkerPool) gives it one, so any spare serves any pool.
  */
 

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { LinkView } from '../../engine/api';
+import type { LinkState } from '../../engine/index/runState';
 import { actionSpec } from '../../scenario/actions';
 import type { Action } from '../../sim/types';
 import { choiceLabel, choicesFor, type Choice } from '../actionMenu';
@@ -228,9 +228,8 @@ function LinkForm() {
     setTarget(selectedPair ?? 'all');
   }, [selectedPair]);
   if (!sim) return null;
-  const links = sim.links();
   // One entry per undirected pair: the form changes both directions of a link.
-  const pairs = [...new Set(links.map((l) => [l.from, l.to].sort().join('-')))];
+  const pairs = [...new Set(sim.runStatic().edges.map((e) => [...e].sort().join('-')))];
   const chosen = target === 'all' || pairs.includes(target) ? target : 'all';
   const spec = actionSpec('link');
   const numberFields = spec.fields.filter((f) => f.kind === 'number');
@@ -258,6 +257,8 @@ function LinkForm() {
   // Cut or restore the selected link, from the table (state at the cursor time).
   const t = cursor ?? sim.now();
   const selTarget = sel && 'from' in sel ? linkTarget(sim, sel.from, sel.to, t) : null;
+  // Each link's settings then, from the history (what "unchanged" means in the form).
+  const links = stateAt(sim, t).links;
   const linkChoices = selTarget ? choicesFor(selTarget).filter((c) => 'action' in c) : [];
 
   return (
@@ -307,8 +308,8 @@ function LinkForm() {
   );
 }
 
-/** The link's current value, shown as the placeholder so the form says what "unchanged" means. */
-function placeholderFor(links: readonly LinkView[], pair: string, field: string): string {
+/** The link's value at the form's time, shown as the placeholder so the form says what "unchanged" means. */
+function placeholderFor(links: readonly LinkState[], pair: string, field: string): string {
   const [a, b] = pair.split('-');
   const l = links.find((x) => x.from === a && x.to === b);
   const v = l ? (l.props as unknown as Record<string, number>)[field] : undefined;

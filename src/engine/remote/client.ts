@@ -1,11 +1,11 @@
 import type { CapClass } from '../../protocols';
-import type { MetricName, Scenario } from '../../scenario/schema';
+import type { Scenario } from '../../scenario/schema';
 import type { RunDigests } from '../../sim/history';
 import { RowsHistory } from '../../sim/rowsHistory';
-import type { Action, ActionKind, MetricSample, NodeId, SimTime } from '../../sim/types';
+import type { Action, ActionKind, NodeId, SimTime } from '../../sim/types';
 import type { Evaluation, TrainerSpec } from '../../train/types';
 import type { FaultMode } from '../../workers/protocol';
-import type { ActionResult, ExpectationResult, LinkView, NodeView, RunSummary } from '../api';
+import type { ActionResult, ExpectationResult, NodeView, RunSummary } from '../api';
 import { runIndexFor, type RunIndex } from '../index/runIndex';
 import { runStateAt, type RunState, type RunStatic } from '../index/runState';
 import type { EnginePort, FromHost, RunFacts, RunStatus, RunUpdate, ToHost, TrainerPool } from './protocol';
@@ -46,6 +46,11 @@ export class EngineClient {
     const trainer = this.nextTrainer++;
     await this.ask((req) => ({ op: 'trainer', trainer, req, spec, pool }));
     return new RemoteTrainer(this, trainer);
+  }
+
+  /** Loads the code a run of `scenario` needs in the worker (memoised there: `create` then finds it). */
+  async prepare(scenario: Scenario): Promise<void> {
+    await this.ask((req) => ({ op: 'prepare', req, scenario }));
   }
 
   /** Starts a run of `scenario` (validated) on `trainer` in the worker and follows it. */
@@ -228,20 +233,6 @@ export class RemoteRun {
     return this.status.userActions;
   }
 
-  /** A metric now: cluster-wide, or node `node`'s where the metric has a node form (else null). */
-  metric(name: MetricName, node?: NodeId): number | null {
-    const v = node === undefined ? this.status.metricSample.cluster[name] : this.status.metricSample.nodes[node]?.[name];
-    return v ?? null;
-  }
-
-  metrics(): Partial<Record<MetricName, number | null>> {
-    return this.status.metricSample.cluster as Partial<Record<MetricName, number | null>>;
-  }
-
-  metricSample(): MetricSample {
-    return this.status.metricSample;
-  }
-
   expectations(): ExpectationResult[] {
     return this.status.expectations;
   }
@@ -255,10 +246,6 @@ export class RemoteRun {
     const n = this.status.nodes.find((x) => x.id === node);
     if (!n) throw new Error(`unknown node ${node}`);
     return n.backend;
-  }
-
-  links(): LinkView[] {
-    return this.status.links;
   }
 
   runStatic(): RunStatic {

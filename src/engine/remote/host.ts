@@ -53,6 +53,13 @@ export class EngineHost {
       case 'fault':
       case 'disposeTrainer':
         return this.trainerOp(m);
+      case 'prepare':
+        try {
+          await Simulation.loadCode(m.scenario);
+          return this.port.postMessage({ req: m.req, ok: true }, []);
+        } catch (e) {
+          return this.fail(m.req, e);
+        }
       case 'create':
         return this.create(m);
     }
@@ -176,8 +183,6 @@ function status(sim: Simulation): RunStatus {
     nextEventTime: sim.nextEventTime(),
     eventsProcessed: sim.eventsProcessed,
     nodes,
-    links: sim.links(),
-    metricSample: sim.metricSample(),
     expectations: sim.expectations(),
     userActions: sim.userActions(),
     accepts: nodes.map((n) => [n.id, strategyKinds.filter((k) => sim.acceptsAction(k, n.id))]),

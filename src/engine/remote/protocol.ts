@@ -2,10 +2,10 @@ import type { CapClass } from '../../protocols';
 import type { Scenario } from '../../scenario/schema';
 import type { RunDigests } from '../../sim/history';
 import type { RowsBatch } from '../../sim/historyRows';
-import type { Action, ActionKind, MetricSample, NodeId, SimTime } from '../../sim/types';
+import type { Action, ActionKind, NodeId, SimTime } from '../../sim/types';
 import type { Evaluation, TrainerSpec } from '../../train/types';
 import type { FaultMode } from '../../workers/protocol';
-import type { ActionResult, ExpectationResult, LinkView, NodeView, RunSummary } from '../api';
+import type { ActionResult, ExpectationResult, NodeView, RunSummary } from '../api';
 import type { RunStatic } from '../index/runState';
 
 /**
@@ -23,6 +23,8 @@ export type ToHost =
   /** Makes trainer `trainer`'s next gradient for `node` fail in its worker (tests: a worker that dies). */
   | { op: 'fault'; trainer: number; req: number; node: NodeId; mode: FaultMode }
   | { op: 'disposeTrainer'; trainer: number; req: number }
+  /** Loads the code a run of `scenario` needs (its strategy …) ahead of `create`, while its trainer starts. */
+  | { op: 'prepare'; req: number; scenario: Scenario }
   | { op: 'create'; run: number; req: number; scenario: Scenario; trainer: number; sampleEveryMs?: number }
   | { op: 'advance'; run: number; req: number; until: SimTime; wallBudgetMs?: number }
   | { op: 'step'; run: number; req: number }
@@ -55,7 +57,11 @@ export interface RunFacts {
   runStatic: RunStatic;
 }
 
-/** The run's live figures after a request. */
+/**
+ * The run's live figures after a request. Not the links or the metrics: the page reads those from
+ * the history, at any t (runState), as the views always did — the live metric sample alone took
+ * ~0.4 ms an answer to compute and write on a 16-worker run, for no reader.
+ */
 export interface RunStatus {
   now: SimTime;
   done: boolean;
@@ -63,23 +69,20 @@ export interface RunStatus {
   nextEventTime: SimTime | null;
   eventsProcessed: number;
   nodes: NodeView[];
-  links: LinkView[];
-  /** Every metric now: cluster-wide (Simulation.metrics), and per node where the metric has a node form. */
-  metricSample: MetricSample;
   expectations: ExpectationResult[];
   userActions: Array<{ t: SimTime; action: Action }>;
   /** The strategy-specific actions (Raft's `timeout`) each node's strategy would act on now. */
   accepts: Array<[NodeId, ActionKind[]]>;
 }
 
-/** The status's parts that change seldom (a node fails, a link is cut, a sample is taken): sent when they changed. */
-export type StatusPart = 'nodes' | 'links' | 'metricSample' | 'expectations' | 'userActions' | 'accepts';
-export const statusParts: readonly StatusPart[] = ['nodes', 'links', 'metricSample', 'expectations', 'userActions', 'accepts'];
+/** The status's parts that change seldom (a node fails, an action is taken, a check is decided): sent when they changed. */
+export type StatusPart = 'nodes' | 'expectations' | 'userActions' | 'accepts';
+export const statusParts: readonly StatusPart[] = ['nodes', 'expectations', 'userActions', 'accepts'];
 
 /**
  * Every answer carries the history's new rows and the status after the request: its clock and
  * counters always, each of its other parts only when it differs from the last one sent (a page
- * following a run at 60 answers a second would otherwise copy every link's view each time).
+ * following a run at 60 answers a second would otherwise copy them all each time).
  */
 export interface RunUpdate {
   rows: RowsBatch;
