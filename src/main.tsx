@@ -1,5 +1,3 @@
-// First: no schema may be built before zod's eval-based compiler is off (the CSP forbids eval).
-import './scenario/zodConfig';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';

@@ -4,7 +4,7 @@ import { checkModel } from '../check/models';
 import { lastAtOrBefore } from '../engine/index/series';
 import type { RunReader } from '../engine/runReader';
 import { opEventsUpTo } from './opEvents';
-import { capOf, strategyInfo } from '../protocols';
+import { capOf, strategyInfo } from '../protocols/registry';
 import { consistencyName } from './explain/common';
 import { translate, type KeyOf, type Vars } from './i18n/catalog';
 import type { Lang } from './i18n/lang';

@@ -1,6 +1,6 @@
-import { parseAction } from '../scenario/parseAction';
 import type { Action } from '../sim/types';
 import { fork } from './branches';
+import { check } from './engine';
 import { contextMenu } from './components/contextMenuOpen';
 import { s } from './i18n/strings';
 import { actionProblemText, actionRefusalText } from './actionRefusalText';
@@ -9,7 +9,7 @@ import { bumpFrame, get, reportError, set, useApp } from './store';
 
 /**
  * Every user action — menus, keys, the topology's clicks and drags — goes through here: checked
- * with the action table's schema and node rules, then applied at the current simulated time (in
+ * with the action table's schema and node rules (in the engine's worker), then applied at the current simulated time (in
  * the engine's worker: the answer says whether it was taken).
  * With the cursor scrubbed into the past, the run forks there instead (branches.ts): the action
  * applies at the cursor's time on a new branch. A refusal is shown in the error panel; nothing
@@ -33,15 +33,21 @@ export async function actAll(inputs: readonly Action[]): Promise<boolean> {
   const { sim, lang, cursor, forking } = get();
   if (!sim || forking || inputs.length === 0) return false;
   const ids = sim.nodes().map((n) => n.id);
-  const actions: Action[] = [];
-  for (const input of inputs) {
-    const parsed = parseAction(input, ids);
-    if (!parsed.ok) {
-      reportError(s(lang, 'actionFailed', { cause: actionProblemText(lang, parsed.problems) }));
-      return false;
-    }
-    actions.push(parsed.action);
+  // Checked in the engine's worker, which has the action table's schemas (app/checks).
+  let parsed;
+  try {
+    parsed = await check('actions', inputs, ids);
+  } catch (e) {
+    reportError(s(lang, 'actionFailed', { cause: e instanceof Error ? e.message : String(e) }));
+    return false;
   }
+  if (!parsed.ok) {
+    reportError(s(lang, 'actionFailed', { cause: actionProblemText(lang, parsed.problems) }));
+    return false;
+  }
+  // Another run came on screen meanwhile: the action was meant for the one that left.
+  if (get().sim !== sim) return false;
+  const actions = parsed.actions;
   // Live room: the room orders every action at its own time (src/app/room/roomApp.ts); a room's
   // run never forks, whatever the cursor.
   if (router) return actions.every((a) => router!(a));

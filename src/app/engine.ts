@@ -1,6 +1,7 @@
 import { EngineClient, type RemoteRun, type RemoteTrainer } from '../engine/remote/client';
 import type { EnginePort, FromHost, ToHost } from '../engine/remote/protocol';
 import type { Scenario } from '../scenario/schema';
+import type { CheckName, Checks } from './checks/table';
 import type { BackendChoice } from '../train/types';
 import { takeEngineWorker } from '../workers/engineSpawn';
 
@@ -52,4 +53,12 @@ export function prepareRun(sc: Scenario): void {
 /** A run of `sc` (validated) on `trainer`. */
 export function createRun(sc: Scenario, trainer: RunTrainer): Promise<Run> {
   return engine().create(sc, trainer);
+}
+
+/**
+ * A check in the engine's worker (app/checks/table.ts): the page carries no schema. Rejects only
+ * when the worker cannot answer; a refused input is the check's own answer (its problems).
+ */
+export function check<K extends CheckName>(name: K, ...args: Parameters<Checks[K]>): Promise<ReturnType<Checks[K]>> {
+  return engine().check(name, args) as Promise<ReturnType<Checks[K]>>;
 }

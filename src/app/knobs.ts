@@ -2,6 +2,7 @@ import { z } from 'zod/mini';
 import { issueFact } from '../scenario/issues';
 import { givenOf, type ProblemFact } from '../scenario/problems';
 import { strategySchema, type StrategyConfig } from '../scenario/schema';
+import { parseLenient } from './knobText';
 
 /**
  * Strategy knobs, read from the zod schema so a new strategy gets its controls for free
@@ -183,28 +184,4 @@ function knobProblem(issue: z.core.$ZodIssue): KnobProblem {
   }
 }
 
-/**
- * The text shown for a knob that is not a plain number/boolean/enum: SSP's `staleness` reads
- * "inf" (not "\"inf\""), Raft's `electionTimeoutMs` reads "150–300" (not "[150,300]").
- */
-export function formatKnobText(value: unknown): string {
-  // An optional knob left unset (Kafka's readFrom, etcd's maxRequestBytes): an empty field, not "undefined".
-  if (value === undefined) return '';
-  if (typeof value === 'string') return value;
-  if (Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === 'number')) return `${value[0]}–${value[1]}`;
-  return JSON.stringify(value);
-}
-
-/** Reads what formatKnobText writes (and plain JSON); undefined when it is none of them. */
-export function parseLenient(text: string): unknown {
-  const t = text.trim();
-  if (t === '') return undefined;
-  if (/^(inf|∞|infinity)$/i.test(t)) return 'inf';
-  const range = /^\[?\s*(-?\d+(?:\.\d+)?)\s*(?:–|-|,|\.\.)\s*(-?\d+(?:\.\d+)?)\s*\]?$/.exec(t);
-  if (range) return [Number(range[1]), Number(range[2])];
-  try {
-    return JSON.parse(t);
-  } catch {
-    return /^[a-z][\w.-]*$/i.test(t) ? t : undefined;
-  }
-}
+export { formatKnobText, parseLenient } from './knobText';

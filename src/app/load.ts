@@ -1,7 +1,8 @@
-import { createRun, makeTrainer, prepareRun, type Run, type RunTrainer } from './engine';
+import { check, createRun, makeTrainer, prepareRun, type Run, type RunTrainer } from './engine';
 import type { Scenario } from '../scenario/schema';
-import { resolveVariant, validateScenario } from '../scenario/validate';
-import { fetchBuiltin, fetchBuiltinIds, parseScenarioText } from '../scenario/loader';
+import type { ValidationResult } from '../scenario/validate';
+import { isBaseId } from '../scenario/variants';
+import { fetchBuiltinIds, fetchBuiltinText } from '../scenario/builtinFetch';
 import { decodeScenarioHashAny, parseUrlParams } from '../scenario/url';
 import { urlProblemText } from './urlProblemText';
 import { problemLines } from './scenarioProblemText';
@@ -147,10 +148,29 @@ export async function restart(): Promise<void> {
   await loadScenario(sc, { autoplay: get().status === 'running' });
 }
 
+/**
+ * A scenario checked in the engine's worker (app/checks): the validator's answer, or, where the
+ * worker could not answer, why (a failed result like any other: the error panel says it).
+ */
+function checked(asked: Promise<ValidationResult>): Promise<ValidationResult> {
+  return asked.catch((e: unknown) => ({ ok: false as const, errors: [message(e)] }));
+}
+
+/** A built-in's file, fetched here and checked in the engine's worker (it must carry its own id). */
+export async function fetchCheckedBuiltin(id: string, baseUrl = builtinBase): Promise<ValidationResult> {
+  const text = await fetchBuiltinText(id, baseUrl);
+  return text.ok ? checked(check('builtinText', id, text.text)) : text;
+}
+
+/** A scenario file's or link's JSON text, checked in the engine's worker. */
+export function checkScenarioText(text: string): Promise<ValidationResult> {
+  return checked(check('scenarioText', text));
+}
+
 /** Validates an edited scenario (from the form controls) before rebuilding; says what the edit left out. */
 export async function applyEdit(candidate: unknown, left?: EditLeft): Promise<void> {
+  const r = await checked(check('scenario', candidate));
   const lang = get().lang;
-  const r = validateScenario(candidate);
   if (!r.ok) {
     reportError(s(lang, 'invalidScenario'), [...problemLines(lang, r), s(lang, 'keptPrevious')]);
     return;
@@ -170,10 +190,16 @@ export async function applyEdit(candidate: unknown, left?: EditLeft): Promise<vo
  * applied, its expectations), or, for an unknown id, the base with the problem reported; and which
  * variant that is (null: the base, also after an unknown id).
  */
-function variantRun(sc: Scenario, variant: string | undefined): { run: Scenario; current: string | null } {
+async function variantRun(sc: Scenario, variant: string | undefined): Promise<{ run: Scenario; current: string | null }> {
   if (variant === undefined) return { run: sc, current: null };
-  const v = resolveVariant(sc, variant);
-  if (v.ok) return { run: v.scenario, current: v.scenario === sc ? null : variant };
+  let v;
+  try {
+    v = await check('variant', sc, variant);
+  } catch (e) {
+    reportAddressProblems([message(e)]);
+    return { run: sc, current: null };
+  }
+  if (v.ok) return { run: v.scenario, current: isBaseId(sc, variant) ? null : variant };
   const lang = get().lang;
   reportAddressProblems('unknown' in v ? [urlProblemText(lang, { problem: 'unknown-variant', param: 'variant', value: variant, known: v.unknown })] : problemLines(lang, v));
   return { run: sc, current: null };
@@ -200,13 +226,13 @@ export async function openBuiltin(id: string, opts: { autoplay?: boolean; varian
   const known = unknownBuiltin(id);
   const r = known
     ? { ok: false as const, errors: [urlProblemText(lang, { problem: 'unknown-builtin', param: 'scenario', value: id, known })] }
-    : await fetchBuiltin(id, builtinBase);
+    : await fetchCheckedBuiltin(id);
   if (!r.ok) {
     reportError(s(lang, 'builtinFailed', { id }), [...problemLines(lang, r), ...(get().sim ? [s(lang, 'keptPrevious')] : [])]);
     return false;
   }
   opts.onBase?.(r.scenario);
-  const { run, current } = variantRun(r.scenario, opts.variant);
+  const { run, current } = await variantRun(r.scenario, opts.variant);
   return loadScenario(run, { autoplay: opts.autoplay, variantChoice: choiceOf(r.scenario, current) });
 }
 
@@ -219,7 +245,7 @@ export async function openFile(file: File): Promise<void> {
     reportError(s(lang, 'fileFailed', { file: file.name }), [message(e), s(lang, 'keptPrevious')]);
     return;
   }
-  const r = parseScenarioText(text);
+  const r = await checkScenarioText(text);
   if (!r.ok) {
     reportError(s(lang, 'fileFailed', { file: file.name }), [...problemLines(lang, r), ...(get().sim ? [s(lang, 'keptPrevious')] : [])]);
     return;
@@ -248,7 +274,7 @@ export async function loadBuiltinList(): Promise<readonly string[]> {
 export async function loadBuiltinTitles(ids: readonly string[]): Promise<void> {
   await Promise.all(
     ids.map(async (id) => {
-      const one = await fetchBuiltin(id, builtinBase);
+      const one = await fetchCheckedBuiltin(id);
       if (!one.ok) return;
       const sc = one.scenario;
       const lesson = sc.lesson ? { number: sc.lesson.number, minutes: sc.lesson.minutes, prerequisites: sc.lesson.prerequisites } : undefined;
@@ -262,12 +288,12 @@ export async function loadBuiltinTitles(ids: readonly string[]): Promise<void> {
 async function openHash(value: string, autoplay: boolean, variant?: string): Promise<boolean> {
   const lang = get().lang;
   const decoded = await decodeScenarioHashAny(value);
-  const r = decoded.ok ? parseScenarioText(decoded.json) : { ok: false as const, errors: [urlProblemText(lang, decoded.problem)] };
+  const r = decoded.ok ? await checkScenarioText(decoded.json) : { ok: false as const, errors: [urlProblemText(lang, decoded.problem)] };
   if (!r.ok) {
     reportAddressProblems([...problemLines(lang, r), ...(get().sim ? [s(lang, 'keptPrevious')] : [])]);
     return false;
   }
-  return loadScenario(variantRun(r.scenario, variant).run, { autoplay, variantChoice: null });
+  return loadScenario((await variantRun(r.scenario, variant)).run, { autoplay, variantChoice: null });
 }
 
 /**
@@ -330,12 +356,12 @@ async function openFromUrl(p: ReturnType<typeof parseUrlParams>): Promise<void> 
   if (p.lessonId) {
     // `?lesson=<id>`, and a link may carry that lesson itself (`#scenario=`, e.g. one not shipped yet).
     const carried = p.scenarioHash ? await decodeScenarioHashAny(p.scenarioHash) : null;
-    const parsed = carried?.ok ? parseScenarioText(carried.json) : null;
+    const parsed = carried?.ok ? await checkScenarioText(carried.json) : null;
     const { openLessonById } = await import('./lesson/open');
     if (await openLessonById(p.lessonId, lessonOpts, parsed?.ok ? parsed.scenario : undefined)) return;
   } else if (p.scenarioHash && p.mode === 'guided') {
     const decoded = await decodeScenarioHashAny(p.scenarioHash);
-    const r = decoded.ok ? parseScenarioText(decoded.json) : null;
+    const r = decoded.ok ? await checkScenarioText(decoded.json) : null;
     const { openLesson } = await import('./lesson/open');
     if (r?.ok && (await openLesson(r.scenario, lessonOpts))) return;
   }

@@ -3,6 +3,9 @@ import type { MetricName, Scenario, StrategyConfig, TimelineEntry } from '../sce
 import { measuredMetrics } from '../scenario/measured';
 import { resolveVariant, validateScenario } from '../scenario/validate';
 import { isBaseId } from '../scenario/variants';
+import { maxWorkers, minWorkers } from './plainEdits';
+
+export { maxWorkers, minWorkers, withDataset } from './plainEdits';
 
 /**
  * Edits the form controls make to the loaded scenario. Pure: each returns a new scenario (the
@@ -142,14 +145,8 @@ export function withStrategyConfig(sc: Scenario, strategy: StrategyConfig): Edit
   return prune({ ...sc, strategy });
 }
 
-export const minWorkers = 2;
-export const maxWorkers = 16;
 
 export function withWorkers(sc: Scenario, workers: number): Edit {
   const n = Math.max(minWorkers, Math.min(maxWorkers, Math.round(workers)));
   return prune({ ...sc, cluster: { ...sc.cluster, workers: n } });
-}
-
-export function withDataset(sc: Scenario, dataset: Scenario['model']['dataset']): Scenario {
-  return { ...sc, model: { ...sc.model, dataset } };
 }

@@ -1,4 +1,4 @@
-import { strategyInfo } from '../protocols';
+import { strategyInfo } from '../protocols/registry';
 import { electsLeader } from '../scenario/measured';
 import { strategyMetricNames } from '../scenario/metricNames';
 import type { Scenario } from '../scenario/schema';

@@ -1,6 +1,6 @@
 import type { RunReader } from '../engine/runReader';
 import { actionTable } from '../scenario/actions';
-import { tamperFact } from '../scenario/validate';
+import { tamperFact } from '../scenario/wireFacts';
 import type { ActionKind, NodeId } from '../sim/types';
 import type { ClusterTarget, LinkTarget, NodeTarget } from './actionMenu';
 import { parseSelection } from './act';

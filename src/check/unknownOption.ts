@@ -1,4 +1,4 @@
-import { makeSuggester } from '../scenario/issues';
+import { makeSuggester } from '../scenario/suggest';
 
 /**
  * The error line for an option a command does not take, with the one probably meant

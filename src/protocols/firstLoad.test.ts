@@ -1,7 +1,8 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { closure, packageImports, resolveSpec } from '../../scripts/sourceGraph.mjs';
 
 /**
  * Issue 9: the page's first load carries no protocol implementation; each strategy (and the
@@ -14,34 +15,6 @@ import { describe, expect, it } from 'vitest';
 const src = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const rel = (f: string): string => relative(src, f).replaceAll('\\', '/');
 
-/** Relative specifiers of a file's static imports and re-exports that are not `import type` (dynamic `import()` excluded). */
-function staticImports(file: string): string[] {
-  const code = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
-  const out: string[] = [];
-  for (const m of code.matchAll(/^\s*(?:import|export)\s+(?!type\b)(?:[^'";]*?\s+from\s+)?['"](\.[^'"]+)['"]/gm)) out.push(m[1]);
-  return out;
-}
-
-function resolveSpec(from: string, spec: string): string | null {
-  const base = resolve(dirname(from), spec.replace(/\?.*$/, ''));
-  for (const f of [base, `${base}.ts`, `${base}.tsx`, join(base, 'index.ts'), join(base, 'index.tsx')]) if (/\.tsx?$/.test(f) && existsSync(f)) return f;
-  return null;
-}
-
-function closure(entries: string[]): Set<string> {
-  const seen = new Set<string>();
-  const visit = (f: string): void => {
-    if (seen.has(f)) return;
-    seen.add(f);
-    for (const spec of staticImports(f)) {
-      const next = resolveSpec(f, spec);
-      if (next) visit(next);
-    }
-  };
-  entries.forEach(visit);
-  return seen;
-}
-
 /** The modules a loader imports on demand. */
 function dynamicTargets(file: string): string[] {
   const code = readFileSync(file, 'utf8');
@@ -53,9 +26,12 @@ const loaders = [join(src, 'protocols/factory.ts'), join(src, 'protocols/coord/c
 /**
  * Modules both sides import, on purpose: types-and-constants modules and small pure helpers the
  * validator and the engine need (`notes.ts` note names, `wire.ts` which strategies carry updates,
- * `coord/api.ts` the client timer tag, the knobs).
+ * `coord/api.ts` the client timer tag, the knobs, the registry's facts).
  */
 const shared = new Set([
+  'protocols/registry.ts',
+  'protocols/kafka/durable.ts',
+  'protocols/coord/readMode.ts',
   'protocols/notes.ts',
   'protocols/wire.ts',
   'protocols/coord/api.ts',
@@ -79,12 +55,6 @@ const shared = new Set([
  */
 const explainLoader = join(src, 'app/explain/index.ts');
 const explainFirstLoad = new Set(['app/explain/index.ts', 'app/explain/state.ts', 'app/explain/common.ts', 'app/explain/generic.ts']);
-
-/** Bare (package) specifiers of a file's static value imports. */
-function packageImports(file: string): string[] {
-  const code = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
-  return [...code.matchAll(/^\s*(?:import|export)\s+(?!type\b)(?:[^'";]*?\s+from\s+)?['"]([^.'"][^'"]*)['"]/gm)].map((m) => m[1]);
-}
 
 /**
  * Other code a scenario page loads only where it is used, each through its loader's dynamic
@@ -136,9 +106,21 @@ describe('first load (issue 9)', () => {
     );
   });
 
-  it("the app's entry reaches the registry, the validator and the engine's client", () => {
+  it("the app's entry reaches the registry and the engine's client", () => {
     // Guards the walk itself: if it stopped following imports, the next tests would pass for nothing.
-    for (const f of ['protocols/index.ts', 'scenario/validate.ts', 'engine/remote/client.ts', 'engine/index/runIndex.ts', 'app/explain/index.ts', 'app/explain/state.ts']) expect(firstLoad.has(join(src, f)), f).toBe(true);
+    for (const f of ['protocols/registry.ts', 'engine/remote/client.ts', 'engine/index/runIndex.ts', 'app/explain/index.ts', 'app/explain/state.ts', 'app/components/StrategyControls.tsx', 'app/act.ts']) expect(firstLoad.has(join(src, f)), f).toBe(true);
+  });
+
+  it("the schemas stay in the engine's worker: the page's first load reaches no zod and no validator (app/checks)", () => {
+    const worker = closure([join(src, 'workers/engineHost.ts')]);
+    const schemas = ['app/checks/table.ts', 'scenario/validate.ts', 'scenario/schema.ts', 'scenario/parseAction.ts', 'scenario/actionSchemas.ts', 'scenario/issues.ts', 'protocols/index.ts', 'app/knobs.ts', 'app/scenarioEdit.ts', 'app/strategySwitch.ts', 'scenario/loader.ts'];
+    for (const f of schemas) {
+      expect(worker.has(join(src, f)), f).toBe(true);
+      expect(firstLoad.has(join(src, f)), f).toBe(false);
+    }
+    const packages = new Set([...firstLoad].flatMap(packageImports));
+    expect([...packages].filter((p) => p.startsWith('zod'))).toEqual([]);
+    expect([...worker].flatMap(packageImports)).toContain('zod/mini');
   });
 
   it("the engine runs in its worker: the page's first load reaches neither it nor the training workers' pool", () => {

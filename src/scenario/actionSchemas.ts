@@ -1,6 +1,6 @@
-import './zodConfig'; // the same parser everywhere (the app's entry imports it before anything else)
+import './zodConfig'; // the same parser everywhere (the engine worker's entry imports it before anything else)
 import { z } from 'zod/mini';
-import { byzantineAttacks, tamperAttacks } from '../sim/types';
+import { byzantineAttacks, tamperAttacks, type ActionKind } from '../sim/types';
 import { actionNode, intBetween, nodeId, nonNeg, positive, positiveMax, prob, workerId } from './schemaFields';
 
 /**
@@ -143,3 +143,8 @@ export const timelineEntrySchema = z.discriminatedUnion('do', [
 
 export type TimelineEntry = z.infer<typeof timelineEntrySchema>;
 export type TimelineTrigger = z.infer<typeof triggerSchema>;
+
+/** Keys of each action's schema except `do` (the action table's consistency test: each is a field of its row). */
+export function schemaFieldNames(kind: ActionKind): string[] {
+  return Object.keys(actionSchemas[kind].shape).filter((k) => k !== 'do');
+}

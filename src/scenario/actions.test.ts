@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { actionKinds, actionSchemas } from './schema';
-import { actionSpec, actionTable, actionsForKey, schemaFieldNames, type Condition } from './actions';
+import { actionSpec, actionTable, actionsForKey, type Condition } from './actions';
+import { schemaFieldNames } from './actionSchemas';
 import { describeAction } from './describeAction';
 import { parseAction } from './parseAction';
 import type { Action } from '../sim/types';

@@ -1,5 +1,4 @@
 import type { ActionKind } from '../sim/types';
-import { actionSchemas } from './actionSchemas';
 import type { I18nText, Lang } from './i18n';
 
 /**
@@ -340,9 +339,4 @@ export function actionSpec(kind: ActionKind): ActionSpec {
 export function actionsForKey(key: string): ActionSpec[] {
   const k = key.toLowerCase();
   return actionTable.filter((a) => a.key === k);
-}
-
-/** Keys of each action's zod schema except `do`: used by the table's consistency test. */
-export function schemaFieldNames(kind: ActionKind): string[] {
-  return Object.keys(actionSchemas[kind].shape).filter((k) => k !== 'do');
 }

@@ -1,4 +1,4 @@
-import './zodConfig'; // the same parser everywhere (the app's entry imports it before anything else)
+import './zodConfig'; // the same parser everywhere (the engine worker's entry imports it before anything else)
 import { z } from 'zod/mini';
 import { comparisonFields } from './lesson';
 import { metricNames } from './metricNames';

@@ -1,5 +1,5 @@
 import { parseAction } from './parseAction';
-import { makeSuggester } from './issues';
+import { makeSuggester } from './suggest';
 import { at as atPath, formatPath, type PathKey, type ProblemFact, type ScenarioProblem } from './problems';
 import type { When } from './lesson';
 import { lessonSteps, lessonTexts, lessonWhens } from './lessonRefs';

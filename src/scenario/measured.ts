@@ -1,4 +1,4 @@
-import { strategyInfo } from '../protocols';
+import { strategyInfo } from '../protocols/registry';
 import { coreMetricNames, type MetricName } from './metricNames';
 import type { ProblemFact } from './problems';
 import type { Scenario } from './schema';

@@ -1,6 +1,7 @@
 import type { Action } from '../sim/types';
 import { actionSchema } from './actionSchemas';
-import { fieldNamesOf, issueProblems, makeSuggester } from './issues';
+import { fieldNamesOf, issueProblems } from './issues';
+import { makeSuggester } from './suggest';
 import { actionNodeFacts } from './nodes';
 import { problemLine, type ScenarioProblem } from './problems';
 

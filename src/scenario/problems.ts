@@ -466,6 +466,11 @@ export function problemLine(p: ScenarioProblem): string {
 }
 
 /** A problem at `path` under the scenario. */
+/** A failed check's result from its problems: each also as its English line. */
+export function failed(problems: ScenarioProblem[]): { ok: false; errors: string[]; problems: ScenarioProblem[] } {
+  return { ok: false, errors: problems.map(problemLine), problems };
+}
+
 export function at(path: readonly PathKey[], fact: ProblemFact): ScenarioProblem {
   return { path, root: 'scenario', fact };
 }

@@ -1,5 +1,6 @@
-import './zodConfig'; // the same parser everywhere (the app's entry imports it before anything else)
+import './zodConfig'; // the same parser everywhere (the engine worker's entry imports it before anything else)
 import { z } from 'zod/mini';
+import { datasetKinds } from './datasetKinds';
 import { between, intBetween, nodeId, nonNeg, positive, positiveMax, prob } from './schemaFields';
 
 /**
@@ -7,13 +8,7 @@ import { between, intBetween, nodeId, nonNeg, positive, positiveMax, prob } from
  * workers' compute, the network, and per-message security.
  */
 
-/** The seeded 2-D datasets (src/train/datasets.ts). */
-export const toyDatasetKinds = ['spiral', 'circles', 'xor', 'gaussians'] as const;
-/** Every dataset a scenario may name: the 2-D ones, and a 5 000-image Fashion-MNIST subset (784 inputs, 10 classes). */
-export const datasetKinds = [...toyDatasetKinds, 'fashion-mnist'] as const;
-export type ToyDatasetKind = (typeof toyDatasetKinds)[number];
-/** Training images in the committed Fashion-MNIST subset: the most `model.samples` may ask for. */
-export const FASHION_TRAIN_IMAGES = 5000;
+export { toyDatasetKinds, datasetKinds, FASHION_TRAIN_IMAGES, type ToyDatasetKind } from './datasetKinds';
 
 export const modelSchema = z.strictObject({
   dataset: z._default(z.enum(datasetKinds), 'spiral'),

@@ -8,7 +8,7 @@
 
 import type { Lang } from './i18n';
 import type { HashProblem, UrlProblem } from './urlProblems';
-import { makeSuggester } from './issues';
+import { makeSuggester } from './suggest';
 
 export type DecodeResult = { ok: true; json: string } | { ok: false; problem: HashProblem };
 

@@ -4,10 +4,12 @@ import { kafkaPsProblems } from '../protocols/kafka/knobs';
 import { coordinationProblems } from '../protocols/coord/config';
 import { psSyncAggregationFact } from '../protocols/psSyncKnobs';
 import { strategiesWithWire } from '../protocols/wire';
+import { noWire, tamperFact } from './wireFacts';
 import { actionKinds, FASHION_TRAIN_IMAGES, isComparison, scenarioSchema, type Scenario, type TimelineEntry } from './schema';
-import { fieldNamesOf, issueProblems, makeSuggester } from './issues';
+import { fieldNamesOf, issueProblems } from './issues';
+import { makeSuggester } from './suggest';
 import { actionNodeFacts, clusterNodeIds } from './nodes';
-import { at, fixedFieldMessages, formatPath, problemLine, type FixedField, type PathKey, type ProblemFact, type ScenarioProblem } from './problems';
+import { at, fixedFieldMessages, failed, formatPath, type FixedField, type PathKey, type ProblemFact, type ScenarioProblem } from './problems';
 import { baseIdOf, expectationsFor, isBaseId, patchedInput } from './variants';
 import { lessonSampleTimes } from './lessonRefs';
 import { lessonProblems } from './lessonValidate';
@@ -23,10 +25,7 @@ import { notMeasuredFact } from './measured';
 /** `problems`, where the checker has them, say what `errors` says as facts (one per line). */
 export type ValidationResult = { ok: true; scenario: Scenario } | { ok: false; errors: string[]; problems?: ScenarioProblem[] };
 
-/** A failed result from its problems. */
-export function failed(problems: ScenarioProblem[]): { ok: false; errors: string[]; problems: ScenarioProblem[] } {
-  return { ok: false, errors: problems.map(problemLine), problems };
-}
+export { failed } from './problems';
 
 /** Above this many lines the rest are summarised; a wholly wrong file should not flood the screen. */
 const MAX_ERRORS = 25;
@@ -211,23 +210,7 @@ export function wholeFileProblems(s: Scenario): ScenarioProblem[] {
   return problems;
 }
 
-/** Strategies without parameter-server updates on the wire (protocols/wire.ts). */
-function noWire(kind: string, purpose: 'protect' | 'alter'): ProblemFact {
-  return { kind: 'noWire', strategy: kind, purpose, withWire: strategiesWithWire };
-}
-
-/**
- * Why a `tamper` on from → to would have nothing to alter, as [field, fact], or null: the
- * strategy sends no parameter-server updates, or the link is the coordination service's (its
- * locks, leases and metadata are not updates; TLS covers them, and nothing else does).
- */
-export function tamperFact(kind: string, from: string, to: string): ['do' | 'from' | 'to', ProblemFact] | null {
-  if (!strategiesWithWire.includes(kind)) return ['do', noWire(kind, 'alter')];
-  for (const [field, id] of [['from', from], ['to', to]] as const) {
-    if (/^c\d+$/.test(id)) return [field, { kind: 'coordLink', id }];
-  }
-  return null;
-}
+export { tamperFact };
 
 /** Events a timeline `on` (and a lesson step's `when`) may name: every note, and `action:<do>` for every action. */
 export const triggerEvents: readonly string[] = [...noteNames, ...actionKinds.map((k) => `action:${k}`)];

@@ -1,5 +1,5 @@
 import type { CSSProperties } from 'react';
-import { metricNames, type MetricName } from '../../scenario/schema';
+import { metricNames, type MetricName } from '../../scenario/metricNames';
 import { s, type StringKey } from '../i18n/strings';
 import { formatBytes, formatMetric, stripLayout, worthACell } from '../format';
 import { useApp } from '../store';

@@ -1,24 +1,30 @@
 import { useEffect, useState, type JSX } from 'react';
-import { strategyInfo, strategySchema, type StrategyConfig, type StrategyInfo } from '../../protocols';
+import type { StrategyConfig } from '../../protocols';
+import { strategyInfo, type StrategyInfo } from '../../protocols/registry';
 import type { Lang } from '../i18n/lang';
-import { datasetKinds, type Scenario } from '../../scenario/schema';
+import { datasetKinds } from '../../scenario/datasetKinds';
+import type { Scenario } from '../../scenario/schema';
 import { backends } from '../../scenario/url';
 import type { BackendChoice } from '../../train/types';
 import { tr } from '../i18n/lang';
 import { s } from '../i18n/strings';
-import { applyKnob, formatKnobText, knobControls, strategyKindsFromSchema, type KnobControl } from '../knobs';
+import { check } from '../engine';
+import type { KnobControl } from '../knobs';
+import { formatKnobText } from '../knobText';
 import { knobProblemText } from '../knobProblemText';
 import { applyEdit, setBackend } from '../load';
-import { maxWorkers, minWorkers, withDataset, withStrategyConfig, withWorkers } from '../scenarioEdit';
-import { withStrategy } from '../strategySwitch';
+import { maxWorkers, minWorkers, withDataset } from '../plainEdits';
 import { get, reportError, useApp } from '../store';
+import type { EditLeft } from '../editNotes';
+import type { Edit } from '../scenarioEdit';
 import { useIsStudent } from '../room/roomStore';
 import { useKnobHelp, type KnobHelp } from './knobHelp';
+import { controlsOf, defaultsOf, strategyKinds, useStrategyForms } from './strategyForms';
 
 /**
- * Strategy picker and its knobs (built from the zod schema), cluster size, dataset and backend.
- * Each change builds a new scenario, validates it and rebuilds the Simulation; a bad value shows
- * an error naming the knob and the old value stays. On a student's page in a live room the run is
+ * Strategy picker and its knobs (built from the zod schema, in the engine's worker), cluster size,
+ * dataset and backend. Each change has the worker build and check the new scenario (app/checks),
+ * then rebuilds the run; a bad value shows an error naming the knob and the old value stays. On a student's page in a live room the run is
  * the room's: those are shown, disabled (a change was silently put back); the backend stays hers,
  * as her device trains her node.
  */
@@ -29,8 +35,9 @@ export function StrategyControls() {
   const loading = useApp((st) => st.loading);
   const student = useIsStudent();
   const help = useKnobHelp();
+  const forms = useStrategyForms();
   if (!scenario) return <div className="strategy-controls" />;
-  const kinds = strategyKindsFromSchema();
+  const kinds = strategyKinds(forms);
   const fixed = loading || student;
   const why = student ? s(lang, 'roomRunChosen') : undefined;
 
@@ -44,23 +51,20 @@ export function StrategyControls() {
           disabled={fixed}
           data-testid="strategy"
           className="strategy-select"
-          onChange={(e) => {
-            const edit = withStrategy(scenario, e.target.value);
-            if (edit) void applyEdit(edit.scenario, { ...edit, cause: 'strategy' });
-          }}
+          onChange={(e) => void edited(check('strategy', scenario, e.target.value), 'strategy')}
         >
           {/* Registry name and CAP/PACELC class: what a class is choosing between; the kind is the tooltip. */}
           {kinds.map((k) => {
             const info = strategyInfo(k);
             return (
               <option key={k} value={k} title={k}>
-                {info ? strategyLabel(info, lang, k === scenario.strategy.kind ? scenario.strategy : undefined) : k}
+                {info ? strategyLabel(info, lang, k === scenario.strategy.kind ? scenario.strategy : defaultsOf(forms, k)) : k}
               </option>
             );
           })}
         </select>
       </label>
-      <Knobs scenario={scenario} disabled={fixed} help={help} />
+      <Knobs scenario={scenario} controls={controlsOf(forms, scenario.strategy.kind)} disabled={fixed} help={help} />
       <NumberField
         label={s(lang, 'workers')}
         value={scenario.cluster.workers}
@@ -76,8 +80,7 @@ export function StrategyControls() {
             reportError(s(get().lang, 'invalidField', { field: 'workers', message: `${minWorkers}–${maxWorkers}` }));
             return false;
           }
-          const edit = withWorkers(scenario, n);
-          void applyEdit(edit.scenario, { ...edit, cause: 'cluster' });
+          void edited(check('workers', scenario, n), 'cluster');
           return true;
         }}
       />
@@ -106,12 +109,27 @@ export function StrategyControls() {
 }
 
 /**
- * "Raft-replicated parameter server — PC/EC": the class of the running configuration for the
- * chosen strategy, of the defaults for the others (what switching to it would give).
+ * An edit the engine's worker made (app/checks): applied, with what it left out; null (an unknown
+ * strategy) changes nothing; a worker that could not answer says why.
  */
-export function strategyLabel(info: StrategyInfo, lang: Lang, running?: StrategyConfig): string {
-  const cfg = running ?? strategySchema.parse({ kind: info.kind });
-  return `${tr(info.name, lang)} — ${info.capOf(cfg).pacelc}`;
+async function edited(asked: Promise<Edit | null>, cause: EditLeft['cause']): Promise<void> {
+  let edit: Edit | null;
+  try {
+    edit = await asked;
+  } catch (e) {
+    reportError(s(get().lang, 'invalidScenario'), [e instanceof Error ? e.message : String(e), s(get().lang, 'keptPrevious')]);
+    return;
+  }
+  if (edit) await applyEdit(edit.scenario, { ...edit, cause });
+}
+
+/**
+ * "Raft-replicated parameter server — PC/EC": the class of the running configuration for the
+ * chosen strategy, of the defaults for the others (what switching to it would give; the name alone
+ * until the worker has said what they are).
+ */
+export function strategyLabel(info: StrategyInfo, lang: Lang, cfg?: StrategyConfig): string {
+  return cfg ? `${tr(info.name, lang)} — ${info.capOf(cfg).pacelc}` : tr(info.name, lang);
 }
 
 /** Up to this many knobs sit in the row; more fold into a panel (Kafka has 14: they took four rows at 1280 px). */
@@ -120,7 +138,7 @@ const INLINE_KNOBS = 3;
 /** A refused knob value, said where the knob is. */
 type KnobRefusal = { key: string; text: string };
 
-function Knobs({ scenario, disabled, help }: { scenario: Scenario; disabled: boolean; help: KnobHelp }) {
+function Knobs({ scenario, controls, disabled, help }: { scenario: Scenario; controls: KnobControl[]; disabled: boolean; help: KnobHelp }) {
   const lang = useApp((st) => st.lang);
   const [open, setOpen] = useState(false);
   const [refusal, setRefusal] = useState<KnobRefusal | null>(null);
@@ -131,7 +149,6 @@ function Knobs({ scenario, disabled, help }: { scenario: Scenario; disabled: boo
     setRefusal(null);
     setFocused(null);
   }, [scenario.strategy.kind]);
-  const controls = knobControls(scenario.strategy.kind);
   const folded = controls.length > INLINE_KNOBS;
   // In the panel, a refusal is said inside it, under the knobs: the page's error banner would sit behind the panel.
   const onRefusal = folded ? setRefusal : undefined;
@@ -191,8 +208,15 @@ function Knob(p: {
   const { control, scenario, disabled, onRefusal, invalid, help, onFocusIn } = p;
   const tip = p.inline ? <KnobTip text={help} /> : null;
   const current = (scenario.strategy as Record<string, unknown>)[control.key];
-  const commit = (raw: string | boolean): boolean => {
-    const r = applyKnob(scenario.strategy, control.key, raw);
+  // The worker applies the raw value to the strategy (its schema checks it), then fits the scenario to it.
+  const commit = async (raw: string | boolean): Promise<boolean> => {
+    let r;
+    try {
+      r = await check('knob', scenario.strategy, control.key, raw);
+    } catch (e) {
+      reportError(s(get().lang, 'invalidKnob', { knob: control.key, message: e instanceof Error ? e.message : String(e) }));
+      return false;
+    }
     if (!r.ok) {
       const text = s(get().lang, 'invalidKnob', { knob: r.knob, message: knobProblemText(get().lang, r.problem) });
       if (onRefusal) onRefusal({ key: control.key, text });
@@ -200,14 +224,13 @@ function Knob(p: {
       return false;
     }
     onRefusal?.(null);
-    const edit = withStrategyConfig(scenario, r.strategy);
-    void applyEdit(edit.scenario, { ...edit, cause: 'settings' });
+    await edited(check('strategyConfig', scenario, r.strategy), 'settings');
     return true;
   };
   if (control.type === 'boolean')
     return (
       <label className="field knob" title={help} onFocusCapture={onFocusIn}>
-        <input type="checkbox" checked={current === true} disabled={disabled} onChange={(e) => commit(e.target.checked)} data-testid={`knob-${control.key}`} aria-invalid={invalid || undefined} />
+        <input type="checkbox" checked={current === true} disabled={disabled} onChange={(e) => void commit(e.target.checked)} data-testid={`knob-${control.key}`} aria-invalid={invalid || undefined} />
         <span className="field-label">{control.key}</span>
         {tip}
       </label>
@@ -216,7 +239,7 @@ function Knob(p: {
     return (
       <label className="field knob" title={help} onFocusCapture={onFocusIn}>
         <span className="field-label">{control.key}</span>
-        <select value={String(current)} disabled={disabled} onChange={(e) => commit(e.target.value)} data-testid={`knob-${control.key}`} aria-invalid={invalid || undefined}>
+        <select value={String(current)} disabled={disabled} onChange={(e) => void commit(e.target.value)} data-testid={`knob-${control.key}`} aria-invalid={invalid || undefined}>
           {control.options.map((o) => (
             <option key={o} value={o}>
               {o}
@@ -264,13 +287,16 @@ function NumberField(p: {
   onFocusIn?: () => void;
   /** What shows under the field while it has focus (KnobTip). */
   tip?: JSX.Element | null;
-  onCommit(raw: string): boolean;
+  /** Whether the value was taken (a refused one snaps back), at once or once the worker has checked it. */
+  onCommit(raw: string): boolean | Promise<boolean>;
 }) {
   const [draft, setDraft] = useState(String(p.value));
   useEffect(() => setDraft(String(p.value)), [p.value]);
   const commit = (): void => {
     if (draft === String(p.value)) return;
-    if (!p.onCommit(draft)) setDraft(String(p.value));
+    void Promise.resolve(p.onCommit(draft)).then((ok) => {
+      if (!ok) setDraft(String(p.value));
+    });
   };
   return (
     <label className={`field knob ${p.className ?? ''}`} title={p.title} onFocusCapture={p.onFocusIn}>

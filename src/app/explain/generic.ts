@@ -1,4 +1,4 @@
-import { strategyInfo } from '../../protocols';
+import { strategyInfo } from '../../protocols/registry';
 import { num } from '../words/text';
 import { consistencyName, S, type Sentence } from './common';
 import type { ExplainState } from './state';

@@ -1,8 +1,10 @@
 import type { NoteEvent, RunIndex, ViolationEvent } from '../../engine/index/runIndex';
 import type { LinkState, NodeState, RunState, RunStatic } from '../../engine/index/runState';
 import { lastAtOrBefore } from '../../engine/index/series';
-import { capOf, strategyInfo, type CapClass, type StrategyConfig } from '../../protocols';
-import { readModeOf, type CoordinationConfig, type ReadMode } from '../../protocols/coord/config';
+import { capOf, strategyInfo } from '../../protocols/registry';
+import type { CapClass, StrategyConfig } from '../../protocols';
+import type { CoordinationConfig, ReadMode } from '../../protocols/coord/config';
+import { readModeOf } from '../../protocols/coord/readMode';
 import type { NoteName } from '../../protocols/notes';
 import type { NodeFacts } from '../../protocols/facts';
 import type { ByzantineAttack, NodeId } from '../../sim/types';

@@ -4,7 +4,8 @@ import { describeAction } from '../../scenario/describeAction';
 import { formatSeconds } from '../format';
 import { useApp } from '../store';
 import { useRoom } from './roomStore';
-import { refusalText, rs } from './strings';
+import { refusalText } from './refusalText';
+import { rs } from './strings';
 
 /** The teacher's "who did what": per student, every action with the simulated time it applied. */
 export function ActivityPanel() {

@@ -16,7 +16,8 @@ import { driver } from '../driver';
 import { boot, browserLang, loadBuiltinList, loadBuiltinTitles, loadScenario } from '../load';
 import { bumpFrame, get, reportError, set, setNotice, useApp } from '../store';
 import { getRoom, setRoom, type RoomRole } from './roomStore';
-import { refusalText, rs } from './strings';
+import { refusalText } from './refusalText';
+import { rs } from './strings';
 import { loadLangOrSay } from '../langLoad';
 
 /**

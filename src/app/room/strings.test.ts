@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { invalidRefusal, refusalReasonSchema, type RefusalReason } from '../../room/refusals';
 import { parseAction } from '../../scenario/parseAction';
 import { ensureLang } from '../i18n/catalog';
-import { refusalText, roomKeys, rs } from './strings';
+import { refusalText } from './refusalText';
+import { roomKeys, rs } from './strings';
 
 describe('room strings', () => {
   it('EN and 中文 have the same keys and the same placeholders', () => {

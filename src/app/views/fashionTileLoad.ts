@@ -1,4 +1,5 @@
-import { toyDatasetKinds, type Scenario } from '../../scenario/schema';
+import { toyDatasetKinds } from '../../scenario/datasetKinds';
+import type { Scenario } from '../../scenario/schema';
 import { onDemand } from '../onDemand';
 import type { FashionTileProps } from './FashionTile';
 

@@ -1,4 +1,4 @@
-import { nodeMetricNames } from '../../scenario/schema';
+import { nodeMetricNames } from '../../scenario/metricNames';
 import type { MetricSample, NodeId } from '../../sim/types';
 import { lastAtOrBefore } from './series';
 

@@ -61,6 +61,11 @@ export class EngineClient {
     return new RemoteRun(this, run, scenario, trainer, a.created, a.update);
   }
 
+  /** Asks the worker's check `name` (app/checks) with `args`; its answer as it came. */
+  async check(name: string, args: unknown[]): Promise<unknown> {
+    return (await this.ask((req) => ({ op: 'check', req, name, args }))).checked;
+  }
+
   /** Whether the engine's worker has stopped answering (`fail`). */
   get lost(): boolean {
     return this.lostWhy !== null;

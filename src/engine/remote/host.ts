@@ -26,6 +26,8 @@ export type HostTrainer = Trainer & { injectFault?(node: string, mode: FaultMode
 export interface RunResources {
   trainer(spec: TrainerSpec, pool: TrainerPool): Promise<HostTrainer>;
   sha256?: () => Sha256Factory | undefined;
+  /** The checks a page may ask for by name (app/checks/table.ts): pure functions of cloneable arguments. */
+  checks?: Readonly<Record<string, (...args: never[]) => unknown>>;
 }
 
 /** Actions only a strategy defines (Raft's timeout): asked of every node after each request. */
@@ -62,6 +64,8 @@ export class EngineHost {
         }
       case 'create':
         return this.create(m);
+      case 'check':
+        return this.check(m);
     }
     const run = this.runs.get(m.run);
     if (!run) return this.fail(m.req, new Error(`no run ${m.run} here`));
@@ -96,6 +100,16 @@ export class EngineHost {
         }
       }
       this.port.postMessage({ req: m.req, ok: true }, []);
+    } catch (e) {
+      this.fail(m.req, e);
+    }
+  }
+
+  private check(m: Extract<ToHost, { op: 'check' }>): void {
+    try {
+      const fn = this.resources.checks && Object.hasOwn(this.resources.checks, m.name) ? this.resources.checks[m.name] : undefined;
+      if (!fn) throw new Error(`no check "${m.name}" here`);
+      this.port.postMessage({ req: m.req, ok: true, checked: (fn as (...args: unknown[]) => unknown)(...m.args) }, []);
     } catch (e) {
       this.fail(m.req, e);
     }

@@ -25,6 +25,8 @@ export type ToHost =
   | { op: 'disposeTrainer'; trainer: number; req: number }
   /** Loads the code a run of `scenario` needs (its strategy …) ahead of `create`, while its trainer starts. */
   | { op: 'prepare'; req: number; scenario: Scenario }
+  /** A check the host's table answers (app/checks: a scenario, an edit, actions, a knob's value), by name. */
+  | { op: 'check'; req: number; name: string; args: unknown[] }
   | { op: 'create'; run: number; req: number; scenario: Scenario; trainer: number; sampleEveryMs?: number }
   | { op: 'advance'; run: number; req: number; until: SimTime; wallBudgetMs?: number }
   | { op: 'step'; run: number; req: number }
@@ -39,7 +41,7 @@ export type ToHost =
   | { op: 'dispose'; run: number; req: number };
 
 export type FromHost =
-  | { req: number; ok: true; update?: RunUpdate; created?: RunFacts; result?: ActionResult; digests?: RunDigests; summary?: RunSummary; grid?: Float32Array | null; evaluation?: Evaluation | null }
+  | { req: number; ok: true; update?: RunUpdate; created?: RunFacts; result?: ActionResult; digests?: RunDigests; summary?: RunSummary; grid?: Float32Array | null; evaluation?: Evaluation | null; checked?: unknown }
   /** Request 0: the worker itself failed (its engine did not load); every request fails with it. */
   | { req: number; ok: false; error: string };
 

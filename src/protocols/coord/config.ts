@@ -43,10 +43,7 @@ export type CoordinationConfig = z.infer<typeof coordinationSchema>;
 export type CoordService = CoordinationConfig['service'];
 export type ReadMode = NonNullable<CoordinationConfig['reads']>;
 
-/** The read mode in force: the service's default where the scenario names none. */
-export function readModeOf(cfg: CoordinationConfig): ReadMode {
-  return cfg.reads ?? (cfg.service === 'etcd' ? 'linearizable' : 'local');
-}
+export { readModeOf } from './readMode';
 
 /** Problems with the block against the cluster, as [path, message] pairs (the validator prefixes them). */
 export function coordinationProblems(cfg: CoordinationConfig, cluster: ClusterSize & { coord: number }): Array<[Array<string | number>, ProblemFact]> {

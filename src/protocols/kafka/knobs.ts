@@ -40,10 +40,7 @@ export const kafkaPsKnobs = z.strictObject({
 });
 export type KafkaPsConfig = z.infer<typeof kafkaPsKnobs>;
 
-/** acks=all, min.insync.replicas ≥ 2 and no unclean election: no acknowledged record may be lost. */
-export function kafkaDurable(cfg: KafkaPsConfig): boolean {
-  return cfg.acks === 'all' && cfg['min.insync.replicas'] >= 2 && !cfg['unclean.leader.election.enable'];
-}
+export { kafkaDurable } from './durable';
 
 /** Problems that need the cluster as well as the knobs (the validator reports them under `strategy`). */
 export function kafkaPsProblems(cfg: KafkaPsConfig, cluster: ClusterSize): Array<[string[], ProblemFact]> {

@@ -1,4 +1,4 @@
-import { makeSuggester } from '../../scenario/issues';
+import { makeSuggester } from '../../scenario/suggest';
 
 /** Arguments of `npm run classroom` (see main.ts). */
 

@@ -1,6 +1,6 @@
 import type { CSSProperties } from 'react';
 import type { RunReader } from '../../../engine/runReader';
-import { strategyInfo } from '../../../protocols';
+import { strategyInfo } from '../../../protocols/registry';
 import type { Action } from '../../../sim/types';
 import { act, parseSelection } from '../../act';
 import { expectationsAt, staticOf } from '../../views/runView';
@@ -18,7 +18,7 @@ import { playhead, simOf } from '../playhead';
 import { focusedMetrics, focusList, panelCharts } from '../focus';
 import { sampleValue } from '../when';
 import { valueAt } from '../../../engine/index/series';
-import { metricNames, type MetricName } from '../../../scenario/schema';
+import { metricNames, type MetricName } from '../../../scenario/metricNames';
 import { focusVariant } from '../runtime';
 import { variantTitle } from '../script';
 import { useLesson } from '../store';
