@@ -3,7 +3,7 @@ import { fork } from './branches';
 import { check } from './engine';
 import { contextMenu } from './components/contextMenuOpen';
 import { s } from './i18n/strings';
-import { actionProblemText, actionRefusalText } from './actionRefusalText';
+import { problemTextOr } from './problemTextLoad';
 import type { Choice } from './actionMenu';
 import { bumpFrame, get, reportError, set, useApp } from './store';
 
@@ -42,7 +42,8 @@ export async function actAll(inputs: readonly Action[]): Promise<boolean> {
     return false;
   }
   if (!parsed.ok) {
-    reportError(s(lang, 'actionFailed', { cause: actionProblemText(lang, parsed.problems) }));
+    const refused = parsed;
+    reportError(s(lang, 'actionFailed', { cause: await problemTextOr((w) => w.actionProblemText(lang, refused.problems), refused.error) }));
     return false;
   }
   // Another run came on screen meanwhile: the action was meant for the one that left.
@@ -69,7 +70,8 @@ export async function actAll(inputs: readonly Action[]): Promise<boolean> {
       return false;
     }
     if (!r.ok) {
-      reportError(s(get().lang, 'actionFailed', { cause: actionRefusalText(get().lang, r) }));
+      const refused = r;
+      reportError(s(get().lang, 'actionFailed', { cause: await problemTextOr((w) => w.actionRefusalText(get().lang, refused), refused.error) }));
       bumpFrame(true);
       return false;
     }

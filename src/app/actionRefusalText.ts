@@ -1,13 +1,7 @@
 import type { ActionRefusal } from '../engine/api';
 import type { Lang } from './i18n/lang';
 import { s } from './i18n/strings';
-import type { ScenarioProblem } from '../scenario/problems';
-import { scenarioProblemText } from './scenarioProblemText';
-
-/** An action's problems (parseAction's), one line in the reader's language. */
-export function actionProblemText(lang: Lang, problems: readonly ScenarioProblem[]): string {
-  return problems.map((p) => scenarioProblemText(lang, p)).join(lang === 'zh' ? '；' : '; ');
-}
+import { actionProblemText } from './scenarioProblemText';
 
 /**
  * Why the engine refused an action, in the reader's language. An `invalid` action (malformed, or

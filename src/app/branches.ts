@@ -4,7 +4,7 @@ import type { Action, SimTime } from '../sim/types';
 import { driver } from './driver';
 import { explainReady } from './load';
 import { rs } from './i18n/runStrings';
-import { actionRefusalText } from './actionRefusalText';
+import { problemTextOr } from './problemTextLoad';
 import { get, reportError, set, setNotice, type Branch } from './store';
 
 /**
@@ -90,7 +90,7 @@ export async function fork(actions: readonly Action[], t: SimTime): Promise<bool
     if (!r.ok) {
       set({ forking: null });
       void sim.dispose().catch(() => undefined);
-      reportError(rs(lang, 'forkFailed', { t: seconds(t), cause: actionRefusalText(lang, r) }));
+      reportError(rs(lang, 'forkFailed', { t: seconds(t), cause: await problemTextOr((w) => w.actionRefusalText(lang, r), r.error) }));
       return false;
     }
   }

@@ -5,7 +5,7 @@ import { isBaseId } from '../scenario/variants';
 import { fetchBuiltinIds, fetchBuiltinText } from '../scenario/builtinFetch';
 import { decodeScenarioHashAny, parseUrlParams } from '../scenario/url';
 import { urlProblemText } from './urlProblemText';
-import { problemLines } from './scenarioProblemText';
+import { problemLinesOf } from './problemTextLoad';
 import type { BackendChoice } from '../train/types';
 import { driver } from './driver';
 import { loadExplain } from './explain';
@@ -172,7 +172,7 @@ export async function applyEdit(candidate: unknown, left?: EditLeft): Promise<vo
   const r = await checked(check('scenario', candidate));
   const lang = get().lang;
   if (!r.ok) {
-    reportError(s(lang, 'invalidScenario'), [...problemLines(lang, r), s(lang, 'keptPrevious')]);
+    reportError(s(lang, 'invalidScenario'), [...(await problemLinesOf(lang, r)), s(lang, 'keptPrevious')]);
     return;
   }
   const ok = await loadScenario(r.scenario, { autoplay: get().status === 'running' });
@@ -201,7 +201,7 @@ async function variantRun(sc: Scenario, variant: string | undefined): Promise<{ 
   }
   if (v.ok) return { run: v.scenario, current: isBaseId(sc, variant) ? null : variant };
   const lang = get().lang;
-  reportAddressProblems('unknown' in v ? [urlProblemText(lang, { problem: 'unknown-variant', param: 'variant', value: variant, known: v.unknown })] : problemLines(lang, v));
+  reportAddressProblems('unknown' in v ? [urlProblemText(lang, { problem: 'unknown-variant', param: 'variant', value: variant, known: v.unknown })] : await problemLinesOf(lang, v));
   return { run: sc, current: null };
 }
 
@@ -228,7 +228,7 @@ export async function openBuiltin(id: string, opts: { autoplay?: boolean; varian
     ? { ok: false as const, errors: [urlProblemText(lang, { problem: 'unknown-builtin', param: 'scenario', value: id, known })] }
     : await fetchCheckedBuiltin(id);
   if (!r.ok) {
-    reportError(s(lang, 'builtinFailed', { id }), [...problemLines(lang, r), ...(get().sim ? [s(lang, 'keptPrevious')] : [])]);
+    reportError(s(lang, 'builtinFailed', { id }), [...(await problemLinesOf(lang, r)), ...(get().sim ? [s(lang, 'keptPrevious')] : [])]);
     return false;
   }
   opts.onBase?.(r.scenario);
@@ -247,7 +247,7 @@ export async function openFile(file: File): Promise<void> {
   }
   const r = await checkScenarioText(text);
   if (!r.ok) {
-    reportError(s(lang, 'fileFailed', { file: file.name }), [...problemLines(lang, r), ...(get().sim ? [s(lang, 'keptPrevious')] : [])]);
+    reportError(s(lang, 'fileFailed', { file: file.name }), [...(await problemLinesOf(lang, r)), ...(get().sim ? [s(lang, 'keptPrevious')] : [])]);
     return;
   }
   await loadScenario(r.scenario, { variantChoice: null });
@@ -263,7 +263,7 @@ export async function loadBuiltinList(): Promise<readonly string[]> {
   const r = await fetchBuiltinIds(builtinBase);
   if (!r.ok) {
     const lang = get().lang;
-    reportError(s(lang, 'indexFailed'), problemLines(lang, { errors: [], problems: r.problems }));
+    reportError(s(lang, 'indexFailed'), await problemLinesOf(lang, { errors: [], problems: r.problems }));
     return [];
   }
   set({ builtins: r.ids.map((id) => ({ id })) });
@@ -290,7 +290,7 @@ async function openHash(value: string, autoplay: boolean, variant?: string): Pro
   const decoded = await decodeScenarioHashAny(value);
   const r = decoded.ok ? await checkScenarioText(decoded.json) : { ok: false as const, errors: [urlProblemText(lang, decoded.problem)] };
   if (!r.ok) {
-    reportAddressProblems([...problemLines(lang, r), ...(get().sim ? [s(lang, 'keptPrevious')] : [])]);
+    reportAddressProblems([...(await problemLinesOf(lang, r)), ...(get().sim ? [s(lang, 'keptPrevious')] : [])]);
     return false;
   }
   return loadScenario((await variantRun(r.scenario, variant)).run, { autoplay, variantChoice: null });

@@ -17,3 +17,8 @@ export function scenarioProblemText(lang: Lang, p: ScenarioProblem): string {
 export function problemLines(lang: Lang, r: { errors: readonly string[]; problems?: readonly ScenarioProblem[] }): string[] {
   return r.problems ? r.problems.map((p) => scenarioProblemText(lang, p)) : [...r.errors];
 }
+
+/** An action's problems (parseAction's), one line in the reader's language. */
+export function actionProblemText(lang: Lang, problems: readonly ScenarioProblem[]): string {
+  return problems.map((p) => scenarioProblemText(lang, p)).join(lang === 'zh' ? '；' : '; ');
+}

@@ -1,5 +1,5 @@
 import { parseJson } from './json';
-import { at, failed, type ProblemFact, type ScenarioProblem } from './problems';
+import type { ProblemFact, ScenarioProblem } from './problems';
 
 /**
  * Fetching the built-in scenarios' files: `public/scenarios/<id>.json`, listed by
@@ -37,12 +37,15 @@ export async function fetchBuiltinIds(baseUrl = './scenarios/'): Promise<IndexRe
   }
 }
 
-/** A failed fetch, as the validator's results are (facts; each language words them). */
+/**
+ * A failed fetch, as the validator's results are: facts, which each language words (the page
+ * loads its wording when there is a problem to say); no English lines here (`fetchBuiltin` adds them).
+ */
 export type FetchFailure = { ok: false; errors: string[]; problems: ScenarioProblem[] };
 
 /** Browser: the text of `<baseUrl>/<id>.json` (baseUrl e.g. `./scenarios/`), unchecked. */
 export async function fetchBuiltinText(id: string, baseUrl = './scenarios/'): Promise<{ ok: true; text: string } | FetchFailure> {
-  const fail = (fact: ProblemFact): FetchFailure => failed([at([], fact)]);
+  const fail = (fact: ProblemFact): FetchFailure => ({ ok: false, errors: [], problems: [{ path: [], root: 'scenario', fact }] });
   if (!builtinIdPattern.test(id)) return fail({ kind: 'notAnId', id });
   try {
     const res = await fetch(joinUrl(baseUrl, `${id}.json`));

@@ -29,7 +29,7 @@ export function checkBuiltinId(id: string, result: ValidationResult): Validation
 /** Browser: fetch and validate `<baseUrl>/<id>.json` (baseUrl e.g. `./scenarios/`). */
 export async function fetchBuiltin(id: string, baseUrl = './scenarios/'): Promise<ValidationResult> {
   const r = await fetchBuiltinText(id, baseUrl);
-  return r.ok ? checkBuiltinText(id, r.text) : r;
+  return r.ok ? checkBuiltinText(id, r.text) : failed(r.problems);
 }
 
 /** A built-in's text (`<id>.json`) → its scenario, which must carry that id; each problem names the file. */

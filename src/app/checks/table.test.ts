@@ -61,7 +61,7 @@ describe("the page's checks, answered by the engine's worker (issue 9)", () => {
     const refused = await ask(c, 'actions', [{ do: 'crash', node: 'w1' }, { do: 'crash', node: 'w9' }], ids);
     const local = parseAction({ do: 'crash', node: 'w9' }, ids);
     expect(local.ok).toBe(false);
-    expect(refused).toEqual({ ok: false, problems: local.ok ? [] : local.problems });
+    expect(refused).toEqual(local.ok ? null : { ok: false, error: local.error, problems: local.problems });
   });
 
   it("gives the settings row every strategy's knob controls and defaults, in the registry's order", async () => {

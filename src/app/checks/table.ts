@@ -38,13 +38,14 @@ export const checks = {
 export type Checks = typeof checks;
 export type CheckName = keyof Checks;
 
-export type ParsedActions = { ok: true; actions: Action[] } | { ok: false; problems: ScenarioProblem[] };
+/** The actions, or the first refused one's problems (and its English line, `error`). */
+export type ParsedActions = { ok: true; actions: Action[] } | { ok: false; error: string; problems: ScenarioProblem[] };
 
 function parseActions(inputs: readonly unknown[], nodeIds: readonly string[]): ParsedActions {
   const actions: Action[] = [];
   for (const input of inputs) {
     const r = parseAction(input, nodeIds);
-    if (!r.ok) return { ok: false, problems: r.problems };
+    if (!r.ok) return { ok: false, error: r.error, problems: r.problems };
     actions.push(r.action);
   }
   return { ok: true, actions };

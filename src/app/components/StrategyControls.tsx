@@ -11,7 +11,7 @@ import { s } from '../i18n/strings';
 import { check } from '../engine';
 import type { KnobControl } from '../knobs';
 import { formatKnobText } from '../knobText';
-import { knobProblemText } from '../knobProblemText';
+import { problemTextOr } from '../problemTextLoad';
 import { applyEdit, setBackend } from '../load';
 import { maxWorkers, minWorkers, withDataset } from '../plainEdits';
 import { get, reportError, useApp } from '../store';
@@ -218,7 +218,9 @@ function Knob(p: {
       return false;
     }
     if (!r.ok) {
-      const text = s(get().lang, 'invalidKnob', { knob: r.knob, message: knobProblemText(get().lang, r.problem) });
+      const refused = r;
+      const message = await problemTextOr((w) => w.knobProblemText(get().lang, refused.problem), refused.problem.problem);
+      const text = s(get().lang, 'invalidKnob', { knob: r.knob, message });
       if (onRefusal) onRefusal({ key: control.key, text });
       else reportError(text);
       return false;

@@ -1,7 +1,7 @@
 import type { Lang } from '../i18n/lang';
 import type { RefusalReason } from '../../room/refusals';
 import { parseAction } from '../../scenario/parseAction';
-import { actionProblemText } from '../actionRefusalText';
+import { actionProblemText } from '../scenarioProblemText';
 
 /*
  * Apart from the room's strings (strings.ts), which the page's first load reaches: wording an
