@@ -6,12 +6,16 @@ import type { RunReader } from '../engine/runReader';
 import { opEventsUpTo } from './opEvents';
 import { capOf, strategyInfo } from '../protocols/registry';
 import { consistencyName } from './explain/common';
-import { translate, type KeyOf, type Vars } from './i18n/catalog';
+import { addEnglish, translate, type KeyOf, type Vars } from './i18n/catalog';
 import type { Lang } from './i18n/lang';
 import { indexOf } from './views/runView';
 import { checkWhatText } from './words/checkWords';
 import { invariantName } from './words/invariantWords';
 import './LinearizabilityPanel.css';
+import enLin from './i18n/locales/en.lin.json';
+
+// The tab's English texts come with it (catalog.ts `addEnglish`).
+addEnglish('lin', enLin);
 
 /**
  * "Linearizability check": runs the Wing & Gong / Lowe checker over the run's recorded reads and

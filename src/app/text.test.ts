@@ -1145,15 +1145,15 @@ describe('no English word reaches a Chinese screen (real runs)', () => {
       const w = englishWords(s('zh', k, {}).replace(/\{\w+(?:,[^}]*)?\}/g, ' '), allowed);
       if (w.length) bad.push(`${k}: ${w.join(', ')}`);
     }
-    for (const k of Object.keys(catalogOf('zh').views) as ViewStringKey[]) {
+    for (const k of Object.keys(catalogOf('zh').views ?? {}) as ViewStringKey[]) {
       const w = englishWords(vs('zh', k), allowed);
       if (w.length) bad.push(`view ${k}: ${w.join(', ')}`);
     }
     for (const r of runs) for (const k of indexOf(r.sim).kinds) if (englishWords(kindName(k, 'zh'), allowed).length) bad.push(`kind ${k}`);
-    for (const [k, v] of Object.entries(catalogOf('zh').lin)) if (englishWords(v.replace(/\{\w+(?:,[^}]*)?\}/g, ' '), allowed).length) bad.push(`linearizability panel ${k}`);
+    for (const [k, v] of Object.entries(catalogOf('zh').lin ?? {})) if (englishWords(v.replace(/\{\w+(?:,[^}]*)?\}/g, ' '), allowed).length) bad.push(`linearizability panel ${k}`);
     for (const r of runs) if (englishWords(checkWhatText(checkModel(r.sim.scenario.strategy).what, 'zh'), allowed).length) bad.push(`check model ${r.label}`);
     // 网络分区 vs 主题分区 in the labels too.
-    const labels = [...(keysOf('zh') as StringKey[]).map((k) => s('zh', k, {})), ...Object.values(catalogOf('zh').views)];
+    const labels = [...(keysOf('zh') as StringKey[]).map((k) => s('zh', k, {})), ...Object.values(catalogOf('zh').views ?? {})];
     for (const text of labels) for (const m of text.matchAll(/分区/g)) if (!['网络', '主题'].includes(text.slice(Math.max(0, m.index! - 2), m.index))) bad.push(`分区 without 网络/主题: ${text}`);
     expect(bad).toEqual([]);
   });

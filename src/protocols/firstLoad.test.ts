@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { closure, packageImports, resolveSpec } from '../../scripts/sourceGraph.mjs';
+import { closure, jsonImports, packageImports, resolveSpec } from '../../scripts/sourceGraph.mjs';
 
 /**
  * Issue 9: the page's first load carries no protocol implementation; each strategy (and the
@@ -88,6 +88,12 @@ const onDemand: Array<{ what: string; loader: string; targets: string[]; modules
     modules: ['app/components/ShareDialog.tsx', 'app/share.ts'],
   },
   {
+    what: "the wording of a check's problems and of the engine's refusals (said when there is one)",
+    loader: 'app/problemTextLoad.ts',
+    targets: ['app/problemText.ts'],
+    modules: ['app/problemText.ts', 'app/scenarioProblemText.ts', 'app/knobProblemText.ts', 'app/actionRefusalText.ts', 'scenario/problems.ts', 'scenario/nodes.ts'],
+  },
+  {
     what: 'the linearizability tab (its panel and the checker models)',
     loader: 'app/components/ChecksPanel.tsx',
     targets: ['app/LinearizabilityPanel.tsx'],
@@ -157,6 +163,18 @@ describe('first load (issue 9)', () => {
     const tables = readdirSync(words).filter((f) => /^(\w+\.)?zh\.ts$/.test(f)).map((f) => join(words, f));
     expect(tables.map(rel)).toEqual(expect.arrayContaining(['app/words/noteWords.zh.ts', 'app/words/nodeWords.zh.ts', 'app/words/serverWords.zh.ts', 'app/words/checkWords.zh.ts']));
     for (const f of tables) expect(firstLoad.has(f), rel(f)).toBe(false);
+  });
+
+  it("the English texts of the parts that load on demand come with them, and the first load reaches none", () => {
+    // Each part hands its namespace to the catalog as it loads (catalog.ts addEnglish).
+    const owners = { lesson: 'app/i18n/lessonStrings.ts', room: 'app/room/strings.ts', lin: 'app/LinearizabilityPanel.tsx', fashion: 'app/views/FashionTile.tsx' };
+    const json = new Set([...firstLoad].flatMap(jsonImports).map(rel));
+    expect(json).toContain('app/i18n/locales/en.json');
+    for (const [ns, owner] of Object.entries(owners)) {
+      expect(jsonImports(join(src, owner)).map(rel), owner).toContain(`app/i18n/locales/en.${ns}.json`);
+      expect(json.has(`app/i18n/locales/en.${ns}.json`), ns).toBe(false);
+      expect(firstLoad.has(join(src, owner)), owner).toBe(false);
+    }
   });
 
   for (const d of onDemand) {

@@ -4,7 +4,6 @@ import { tr, type Lang } from '../i18n/lang';
 import { s } from '../i18n/strings';
 import { openBuiltin, openFile } from '../load';
 import { rs } from '../i18n/runStrings';
-import { ls } from '../i18n/lessonStrings';
 import { RunControls } from './RunControls';
 import { shareDialog } from './shareDialogLoad';
 import { get, set, useApp } from '../store';
@@ -91,8 +90,8 @@ export function TopBar() {
           ])}
         </select>
       </label>
-      <button type="button" onClick={() => set({ indexOpen: true })} title={student ? s(lang, 'roomRunChosen') : ls(lang, 'lessonsTitle')} data-testid="open-lessons" disabled={student}>
-        {ls(lang, 'lessons')}
+      <button type="button" onClick={() => set({ indexOpen: true })} title={student ? s(lang, 'roomRunChosen') : s(lang, 'lessonsTitle')} data-testid="open-lessons" disabled={student}>
+        {s(lang, 'lessons')}
       </button>
       <button type="button" onClick={() => fileRef.current?.click()} title={s(lang, student ? 'roomRunChosen' : 'openFileTitle')} data-testid="open-file-button" disabled={student}>
         {s(lang, 'openFile')}
@@ -165,7 +164,7 @@ export function TopBar() {
           type="button"
           aria-pressed={presenter}
           onClick={() => set({ presenter: !presenter, showSettings: presenter })}
-          title={ls(lang, 'presenterKeyTitle')}
+          title={s(lang, 'presenterKeyTitle')}
         >
           {s(lang, 'presenter')}
         </button>

@@ -1,4 +1,8 @@
 import en from './locales/en.json';
+import type enFashion from './locales/en.fashion.json';
+import type enLesson from './locales/en.lesson.json';
+import type enLin from './locales/en.lin.json';
+import type enRoom from './locales/en.room.json';
 import { loadOnce } from '../../protocols/loadOnce';
 import type { Lang } from './lang';
 import type { WordTables } from '../words/tables';
@@ -19,23 +23,38 @@ import type { WordTables } from '../words/tables';
  *   for without a numeric `n` gives its `_other` form.
  * - A message missing in a language comes from English; a key missing everywhere comes back as is.
  *
- * English is bundled (it is the fallback and the source of the key types); other languages are
- * fetched on demand, with their sentence tables (LangPack). Whatever switches the interface to a language awaits `ensureLang` first
+ * English is bundled (it is the fallback and the source of the key types), but for the namespaces
+ * of the parts that load on demand — a lesson, the live room, the linearizability tab, an image
+ * dataset's tiles: each is a file of its own (locales/en.<namespace>.json) that the part's module
+ * imports and hands over (`addEnglish`) as it loads, before it asks for any of its texts. Other
+ * languages are fetched on demand, whole, with their sentence tables (LangPack). Whatever switches the interface to a language awaits `ensureLang` first
  * (see `loadLang`), so no render shows English or a key on a page in another language.
  */
 
+/** The English catalog's shape: the type source of every key. */
+type English = typeof en & { lesson: typeof enLesson; room: typeof enRoom; lin: typeof enLin; fashion: typeof enFashion };
+export type Namespace = keyof English;
+/** The namespaces a part that loads on demand brings with it (`addEnglish`). */
+export type OwnNamespace = Exclude<Namespace, keyof typeof en>;
+
 /** One language's messages: namespace → key → text. */
 export type Catalog = Record<Namespace, Record<string, string>>;
-/** The English catalog: always loaded, and the type source of every key. */
+/** The English catalog: the first load's namespaces, always here. */
 export const english = en;
 
-export type Namespace = keyof typeof en;
+/** English as it is now: the first load's namespaces, and those of the parts loaded since. */
+const englishNow: Partial<Catalog> = { ...en };
+
+/** A part that loads on demand hands over its namespace's English texts as it loads. */
+export function addEnglish<N extends OwnNamespace>(ns: N, table: English[N]): void {
+  englishNow[ns] = table;
+}
 
 const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
 /** A catalog key without its plural suffix: `linkLength_one` and `linkLength_other` are `linkLength`. */
 type BaseKey<K> = K extends `${infer B}_${'zero' | 'one' | 'two' | 'few' | 'many' | 'other'}` ? B : K;
 /** The keys a caller may ask for in a namespace, type-checked against the English catalog. */
-export type KeyOf<N extends Namespace> = BaseKey<keyof (typeof en)[N] & string>;
+export type KeyOf<N extends Namespace> = BaseKey<keyof English[N] & string>;
 
 export type Vars = Record<string, string | number>;
 
@@ -62,8 +81,8 @@ export const languages: readonly Lang[] = ['en', ...(Object.keys(loaders) as Lan
 
 const fetched = loadOnce((lang: Exclude<Lang, 'en'>) => loaders[lang]());
 
-function tableOf(lang: Lang): Catalog | undefined {
-  return lang === 'en' ? (en as Catalog) : fetched.get(lang)?.catalog;
+function tableOf(lang: Lang): Partial<Catalog> | undefined {
+  return lang === 'en' ? englishNow : fetched.get(lang)?.catalog;
 }
 
 /** A non-English language's sentence tables once `ensureLang` has fetched them (English's are bundled in app/words). */
@@ -100,8 +119,8 @@ export async function loadLang(want: Lang, onFail?: (cause: string) => void): Pr
   }
 }
 
-/** `lang`'s catalog; throws if it has not been loaded (a caller that forgot `ensureLang`). */
-export function catalogOf(lang: Lang): Catalog {
+/** `lang`'s catalog (English: the namespaces loaded so far); throws if it has not been loaded (a caller that forgot `ensureLang`). */
+export function catalogOf(lang: Lang): Partial<Catalog> {
   const table = tableOf(lang);
   if (!table) throw new Error(`catalog "${lang}" is not loaded: await ensureLang('${lang}') first`);
   return table;
@@ -146,7 +165,7 @@ function fill(lang: Lang, text: string, vars: Vars | undefined): string {
  */
 function lookup(lang: Lang, ns: Namespace, key: string, vars: Vars | undefined): string {
   const n = vars?.n;
-  if (typeof n !== 'number' && `${key}_other` in en[ns]) key = `${key}_other`;
+  if (typeof n !== 'number' && `${key}_other` in (englishNow[ns] ?? {})) key = `${key}_other`;
   for (const code of lang === 'en' ? (['en'] as const) : ([lang, 'en'] as const)) {
     const table = tableOf(code)?.[ns];
     if (!table) continue;
@@ -186,5 +205,5 @@ export function translate<N extends Namespace>(lang: Lang, ns: N, key: KeyOf<N>,
 
 /** The keys of one namespace in one (loaded) language, plural forms folded into their base key. */
 export function catalogKeys(lang: Lang, ns: Namespace): string[] {
-  return [...new Set(Object.keys(catalogOf(lang)[ns]).map((k) => k.replace(PLURAL_SUFFIX, '')))];
+  return [...new Set(Object.keys(catalogOf(lang)[ns] ?? {}).map((k) => k.replace(PLURAL_SUFFIX, '')))];
 }

@@ -1,5 +1,9 @@
 import type { Lang } from './lang';
-import { catalogKeys, translate, type KeyOf, type Vars } from './catalog';
+import { addEnglish, catalogKeys, translate, type KeyOf, type Vars } from './catalog';
+import enLesson from './locales/en.lesson.json';
+
+// The lessons' English texts come with this module, which the lesson's parts load (catalog.ts `addEnglish`).
+addEnglish('lesson', enLesson);
 
 /**
  * Strings of the guided lessons, the presenter and the lesson index: namespace `lesson` of the

@@ -1,5 +1,9 @@
 import type { Lang } from '../i18n/lang';
-import { catalogKeys, translate, type KeyOf, type Vars } from '../i18n/catalog';
+import { addEnglish, catalogKeys, translate, type KeyOf, type Vars } from '../i18n/catalog';
+import enRoom from '../i18n/locales/en.room.json';
+
+// The room's English texts come with the room's code (catalog.ts `addEnglish`).
+addEnglish('room', enRoom);
 
 /** The live room's interface strings: namespace `room` of the catalogs in ../i18n/locales (placeholders `{name}`). */
 export type RoomStringKey = KeyOf<'room'>;

@@ -1,9 +1,13 @@
 import { memo, useEffect, useRef, type CSSProperties, type JSX } from 'react';
 import type { Evaluation, SamplePrediction } from '../../train/types';
-import { translate, type KeyOf, type Vars } from '../i18n/catalog';
+import { addEnglish, translate, type KeyOf, type Vars } from '../i18n/catalog';
 import type { Lang } from '../i18n/lang';
 import { textWidth } from './hooks';
 import './FashionTile.css';
+import enFashion from '../i18n/locales/en.fashion.json';
+
+// The tiles' English texts come with them (catalog.ts `addEnglish`).
+addEnglish('fashion', enFashion);
 
 /**
  * A replica's tile for Fashion-MNIST, where a 2-D decision boundary does not exist: accuracy per

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { driver } from '../../driver';
-import { ls } from '../../i18n/lessonStrings';
+import { s } from '../../i18n/strings';
 import { set, useApp } from '../../store';
 
 // Apart from the lesson index: the doors show on the landing page, the index (and the lesson
@@ -17,7 +17,7 @@ export function Doors() {
   }, [landing, status]);
   if (!landing || indexOpen || !sim) return null;
   return (
-    <section className="doors" aria-label={ls(lang, 'doorsTitle')} data-testid="doors">
+    <section className="doors" aria-label={s(lang, 'doorsTitle')} data-testid="doors">
       <button
         type="button"
         className="door primary"
@@ -27,14 +27,14 @@ export function Doors() {
           driver.play();
         }}
       >
-        <span className="door-title">▶ {ls(lang, 'doorPlay')}</span>
-        <span className="door-text">{ls(lang, 'doorPlayText')}</span>
+        <span className="door-title">▶ {s(lang, 'doorPlay')}</span>
+        <span className="door-text">{s(lang, 'doorPlayText')}</span>
       </button>
       <button type="button" className="door" data-testid="door-lessons" onClick={() => set({ indexOpen: true, landing: false })}>
-        <span className="door-title">{ls(lang, 'doorLessons')} →</span>
-        <span className="door-text">{ls(lang, 'doorLessonsText')}</span>
+        <span className="door-title">{s(lang, 'doorLessons')} →</span>
+        <span className="door-text">{s(lang, 'doorLessonsText')}</span>
       </button>
-      <button type="button" className="compact door-close" onClick={() => set({ landing: false })} aria-label={ls(lang, 'close')}>
+      <button type="button" className="compact door-close" onClick={() => set({ landing: false })} aria-label={s(lang, 'close')}>
         ✕
       </button>
     </section>

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { ls } from '../../i18n/lessonStrings';
+import { s } from '../../i18n/strings';
 import type { Lang } from '../../i18n/lang';
 import { openBuiltin } from '../../load';
 import { set, useApp, type BuiltinEntry } from '../../store';
@@ -94,7 +95,7 @@ export function LessonIndex() {
         <header className="index-head">
           <h2 id="lesson-index-title">{ls(lang, 'lessonIndex')}</h2>
           <p className="muted">{ls(lang, 'indexIntro')}</p>
-          <button type="button" ref={closeRef} className="index-close" onClick={() => set({ indexOpen: false })} aria-label={ls(lang, 'close')}>
+          <button type="button" ref={closeRef} className="index-close" onClick={() => set({ indexOpen: false })} aria-label={s(lang, 'close')}>
             ✕
           </button>
         </header>
@@ -129,7 +130,7 @@ export function LessonIndex() {
           </section>
           <section aria-labelledby="index-lessons">
             <h3 id="index-lessons" className="lesson-kicker">
-              {ls(lang, 'lessons')}
+              {s(lang, 'lessons')}
             </h3>
             <ol className="index-lessons">
               {all.map((r) => (

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { ls } from '../../i18n/lessonStrings';
+import { s } from '../../i18n/strings';
 import { useApp } from '../../store';
 import { next, prev } from '../controller';
 import { setLesson, useLesson } from '../store';
@@ -32,7 +33,7 @@ export function LessonPanel() {
   // While the runs go forward to a step, its dot is marked: the card says "step 5 of 6", the dots show where.
   const target = goingTo && goingTo.act === pos.act ? goingTo.step : -1;
   return (
-    <aside className="lesson-panel" aria-label={ls(lang, 'lessons')} data-testid="lesson-panel">
+    <aside className="lesson-panel" aria-label={s(lang, 'lessons')} data-testid="lesson-panel">
       <header className="lesson-head">
         <p className="lesson-name" title={lesson.title[lang]}>
           {meta && <span className="lesson-kicker">{ls(lang, 'lessonLabel', { n: meta.number })}</span>} {lesson.title[lang]}
