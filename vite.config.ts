@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, type Rollup } from 'vite';
 import { cspHeader, cspMeta } from './scripts/csp.mjs';
 import { preactAlias } from './scripts/preactAlias.mjs';
 import { closure, jsonImports, packageClosure, packageImports, packageName } from './scripts/sourceGraph.mjs';
@@ -49,13 +49,15 @@ function appScript(): Plugin {
       order: 'post',
       handler: (html, ctx) => {
         if (!ctx.filename.endsWith('index.html')) return html; // bench.html has no app
-        // The chunk that holds src/main.tsx: its own, or the first-load group's (appFirstLoad).
+        // The chunk that holds src/main.tsx: its own, or the first-load group's (firstLoadChunks).
         const isMain = (id: string | null): boolean => /[\\/]src[\\/]main\.tsx$/.test(id ?? '');
-        const app = Object.values(ctx.bundle ?? {}).find((c) => c.type === 'chunk' && (isMain(c.facadeModuleId) || c.moduleIds.some(isMain)));
+        const app = Object.values(ctx.bundle ?? {}).find((c): c is Rollup.OutputChunk => c.type === 'chunk' && (isMain(c.facadeModuleId) || c.moduleIds.some(isMain)));
         if (!app) throw new Error("index.html: no chunk for src/main.tsx (is it still boot.ts's dynamic import?)");
         const boot = /<script type="module" crossorigin src="[^"]+"><\/script>/;
         if (!boot.test(html)) throw new Error('index.html: the boot module\'s <script> not found; the app\'s goes right after it');
-        return html.replace(boot, (m) => `${m}\n    <script type="module" crossorigin src="./${app.fileName}"></script>`);
+        // Its own static imports (the chunk shared with the benchmark page …) fetched alongside it, not after it has parsed.
+        const preloads = app.imports.filter((f) => !html.includes(`./${f}"`)).map((f) => `\n    <link rel="modulepreload" crossorigin href="./${f}">`);
+        return html.replace(boot, (m) => `${m}\n    <script type="module" crossorigin src="./${app.fileName}"></script>${preloads.join('')}`);
       },
     },
   };
@@ -81,26 +83,46 @@ function d3PureFactories(): Plugin {
 }
 
 /**
- * Whether a module is one the app's first load runs (src/main.tsx's static imports, less what the
- * boot module itself needs before the first paint), or one of the packages those use. The bundler
- * would otherwise split them into a chunk per set of importers: some thirty files on a scenario's
- * page, each compressed on its own (139.6 KiB gzip; 131.9 as one file). The lazily loaded parts —
- * a strategy's text, the lesson and room code, the servers panel — import from this chunk, which is
- * loaded before any of them.
+ * The app's first load as two chunks instead of some thirty, each compressed on its own (139.6 KiB
+ * gzip on a scenario's page; 131.9 as one file): 'app', the modules only the page runs (src/main.tsx's
+ * static imports, less what the boot module needs before the first paint), and 'core', those the
+ * benchmark page (bench.html) runs as well — which must not load the app's chunk, whose modules
+ * render the app as they run. Each takes the packages its modules use. The lazily loaded parts (a
+ * strategy's text, the lesson and room code, the servers panel) import from these, loaded first.
  */
-function appFirstLoad(): (id: string) => boolean {
+function firstLoadChunks(): { boot: (id: string) => boolean; app: (id: string) => boolean; core: (id: string) => boolean } {
   const src = resolve('src');
   const boot = closure([join(src, 'boot.ts')]);
-  const files = [...closure([join(src, 'main.tsx')])].filter((f) => !boot.has(f));
-  const modules = new Set([...files, ...files.flatMap(jsonImports)]);
-  // React's names resolve to Preact (scripts/preactAlias.mjs).
-  const packages = packageClosure(
+  const page = [...closure([join(src, 'main.tsx')])].filter((f) => !boot.has(f));
+  const bench = closure([resolve('bench/page.ts')]);
+  const shared = page.filter((f) => bench.has(f));
+  const own = page.filter((f) => !bench.has(f));
+  const sharedPackages = packagesOf(shared);
+  const ownPackages = [...packagesOf(own)].filter((p) => !sharedPackages.has(p));
+  const bootDeps = [...boot].filter((f) => !/[\\/]src[\\/]boot\.ts$/.test(f));
+  // Vite's module-preload helper: the boot module, the app and the benchmark page all use it.
+  const viteHelper = /^\0?vite\/(preload-helper|modulepreload-polyfill)/;
+  const bootMember = member(bootDeps, []);
+  return { boot: (id) => bootMember(id) || viteHelper.test(id), app: member(own, ownPackages), core: member(shared, sharedPackages) };
+}
+
+/** The packages the files use, with what those depend on; React's names resolve to Preact (scripts/preactAlias.mjs). */
+function packagesOf(files: readonly string[]): Set<string> {
+  return packageClosure(
     files.flatMap(packageImports).map((p) => (/^react(-dom)?$/.test(packageName(p)) ? 'preact' : packageName(p))),
     resolve('.'),
   );
-  const inPackages = new RegExp(`[\\/]node_modules[\\/](${[...packages].map((p) => p.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})[\\/]`);
+}
+
+/** A chunk group's test: the files (and the JSON they import), and the packages' modules. */
+function member(files: readonly string[], packages: Iterable<string>): (id: string) => boolean {
+  const modules = new Set([...files, ...files.flatMap(jsonImports)]);
+  const names = [...packages].map((p) => p.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'));
+  const inPackages = names.length > 0 ? new RegExp(`[\\/]node_modules[\\/](${names.join('|')})[\\/]`) : /^$/;
   return (id) => modules.has(id.replace(/\?.*$/, '')) || inPackages.test(id);
 }
+
+const firstLoad = firstLoadChunks();
 
 export default defineConfig({
   base: './',
@@ -119,6 +141,8 @@ export default defineConfig({
     // One stylesheet, linked from the page's head: the app's modules load after the first paint
     // (src/boot.ts), and split CSS would arrive with them — after the static frame painted unstyled.
     cssCodeSplit: false,
+    // Every browser the app runs in (module workers, OffscreenCanvas) preloads modules itself.
+    modulePreload: { polyfill: false },
     rollupOptions: {
       // The benchmark page ships with the app so `npm run bench` measures the built worker pool.
       input: { main: 'index.html', bench: 'bench.html' },
@@ -129,7 +153,9 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/]|[\\/]src[\\/]scenario[\\/]zodConfig\.ts$/, priority: 2 },
-            { name: 'app', test: appFirstLoad(), priority: 1 },
+            { name: 'app', test: firstLoad.app, priority: 1 },
+            { name: 'core', test: firstLoad.core, priority: 3 },
+            { name: 'boot', test: firstLoad.boot, priority: 4 },
           ],
         },
       },

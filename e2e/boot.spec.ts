@@ -6,19 +6,19 @@ import { expect, test, type Page } from '@playwright/test';
  * meanwhile, and an app that cannot load says so instead of leaving the title on screen for ever.
  */
 
-/** The entry named in index.html (the boot module); every other `main-*.js` is the app's. */
-async function entryOf(page: Page, baseURL: string): Promise<string> {
+/** The boot module index.html names first, and the app's chunk, its second module script (vite.config.ts appScript). */
+async function scriptsOf(page: Page, baseURL: string): Promise<{ entry: string; app: string }> {
   const html = await (await page.request.get(baseURL)).text();
-  const m = /<script type="module"[^>]*src="\.\/assets\/([^"]+)"/.exec(html);
-  if (!m) throw new Error('index.html has no module script');
-  return m[1];
+  const [entry, app] = [...html.matchAll(/<script type="module"[^>]*src="\.\/assets\/([^"]+)"/g)].map((m) => m[1]);
+  if (!entry || !app) throw new Error('index.html lacks the boot module or the app chunk');
+  return { entry, app };
 }
 
 /** Keeps the app's code from loading: 'hold' leaves its request unanswered (the static frame stays), 'fail' refuses it. */
-async function withoutApp(page: Page, entry: string, how: 'hold' | 'fail'): Promise<void> {
-  await page.route(/\/assets\/main-[^/]+\.js$/, async (route) => {
-    if (route.request().url().endsWith(`/${entry}`)) await route.continue();
-    else if (how === 'fail') await route.abort();
+async function withoutApp(page: Page, baseURL: string, how: 'hold' | 'fail'): Promise<void> {
+  const { app } = await scriptsOf(page, baseURL);
+  await page.route((url) => url.pathname.endsWith(`/assets/${app}`), async (route) => {
+    if (how === 'fail') await route.abort();
     // 'hold': never answered while the test looks
   });
 }
@@ -32,7 +32,7 @@ for (const { locale, query, title } of [
   test(`the static first frame's title for a ${locale} browser at "${query || '/'}" is ${title}`, async ({ browser, baseURL }) => {
     const context = await browser.newContext({ locale, baseURL });
     const page = await context.newPage();
-    await withoutApp(page, await entryOf(page, baseURL!), 'hold');
+    await withoutApp(page, baseURL!, 'hold');
     // The load event waits for the app's own <script> (vite.config.ts appScript), held here.
     await page.goto(`./${query}`, { waitUntil: 'commit' });
     await expect(page.locator('h1.app-title')).toHaveText(title, { useInnerText: true }); // the other language's span is hidden
@@ -43,7 +43,7 @@ for (const { locale, query, title } of [
 }
 
 test('the engine’s worker and its training workers start before the app has loaded, and an app that fails to load says why', async ({ page, baseURL }) => {
-  await withoutApp(page, await entryOf(page, baseURL!), 'fail');
+  await withoutApp(page, baseURL!, 'fail');
   const workers: string[] = [];
   page.on('worker', (w) => workers.push(w.url()));
   await page.goto('./');

@@ -26,14 +26,13 @@ function staticClosure(dir: string, entry: string): string[] {
 }
 
 /**
- * What runs before the app's first render: the entry, the app it starts once the static frame has
- * painted (src/boot.ts's dynamic import of main-*.js), and their static imports. The entry's other
- * dynamic imports (a 中文 page's catalog) load only on the pages that need them: resource timing
- * counts them there.
+ * What runs before the app's first render: index.html's module scripts — the boot module and the
+ * app's chunk (vite.config.ts appScript), which boot.ts also imports once the static frame has
+ * painted — and their static imports. The entry's other dynamic imports (a 中文 page's catalog)
+ * load only on the pages that need them: resource timing counts them there.
  */
-function appClosure(dir: string, entry: string): string[] {
-  const started = [...readFileSync(join(dir, entry), 'utf8').matchAll(/\bimport\(\s*[`"']\.\/(main-[^`"']+\.js)[`"']\s*\)/g)].map((m) => m[1]);
-  return [...new Set([entry, ...started].flatMap((f) => staticClosure(dir, f)))];
+function appClosure(dir: string, scripts: readonly string[]): string[] {
+  return [...new Set(scripts.flatMap((f) => staticClosure(dir, f)))];
 }
 
 export interface Sizes {
@@ -53,9 +52,9 @@ export interface Sizes {
 export async function sizes(distDir: string, scenario: string): Promise<Sizes> {
   const dir = join(distDir, 'assets');
   const html = readFileSync(join(distDir, 'index.html'), 'utf8');
-  const entry = /<script type="module"[^>]*src="\.\/assets\/([^"]+)"/.exec(html)?.[1];
-  if (!entry) throw new Error(`${distDir}/index.html: no module script`);
-  const initial = appClosure(dir, entry).reduce((a, f) => a + gz(readFileSync(join(dir, f))), 0);
+  const scripts = [...html.matchAll(/<script type="module"[^>]*src="\.\/assets\/([^"]+)"/g)].map((m) => m[1]);
+  if (scripts.length === 0) throw new Error(`${distDir}/index.html: no module script`);
+  const initial = appClosure(dir, scripts).reduce((a, f) => a + gz(readFileSync(join(dir, f))), 0);
   const browser = await freshBrowser();
   try {
     const { page } = await newPage(browser);
@@ -73,7 +72,7 @@ export async function sizes(distDir: string, scenario: string): Promise<Sizes> {
       if (entry) for (const f of staticClosure(dir, entry)) workerFiles.add(f);
       for (const u of await w.evaluate(entries)) if (file(u)) workerFiles.add(file(u)!);
     }
-    const initialFiles = appClosure(dir, entry);
+    const initialFiles = appClosure(dir, scripts);
     const mainFiles = new Set([...initialFiles, ...pageFiles.filter((f) => !workerFiles.has(f))]);
     const sized = (files: Iterable<string>): Record<string, number> => Object.fromEntries([...files].filter((f) => f.endsWith('.js')).map((f) => [f, kib(gz(readFileSync(join(dir, f))))]));
     const main = sized(mainFiles);
