@@ -2,6 +2,7 @@ import { actionTable, actionsForKey, type ActionSpec, type Condition, type Field
 import { describeAction } from '../scenario/describeAction';
 import type { Lang } from '../scenario/i18n';
 import type { Action, ActionKind, NodeId } from '../sim/types';
+import { actionLabel } from './words/actionWords';
 
 /**
  * Menus, context menus, the node panel's buttons and keyboard shortcuts are all generated here
@@ -178,5 +179,5 @@ export function keyChoice(key: string, selection: NodeTarget | LinkTarget | null
 /** A menu item's text: the action in words ("crash s1", "slow w2 ×4"), or the entry's label for a form. */
 export function choiceLabel(c: Choice, lang: Lang): string {
   if ('action' in c) return describeAction(c.action, lang);
-  return `${lang === 'zh' ? c.spec.label.zh : c.spec.label.en}…`;
+  return `${actionLabel(c.spec, lang)}…`;
 }

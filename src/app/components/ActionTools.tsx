@@ -4,7 +4,8 @@ import { actionSpec } from '../../scenario/actions';
 import type { Action } from '../../sim/types';
 import { choiceLabel, choicesFor, type Choice } from '../actionMenu';
 import { act, actAll, choose, parseSelection } from '../act';
-import { tr, type Lang } from '../i18n/lang';
+import type { Lang } from '../i18n/lang';
+import { actionHint, actionLabel, fieldLabel, optionLabel } from '../words/actionWords';
 import { clusterTarget, linkTarget, nodeTarget } from '../targets';
 import { s } from '../i18n/strings';
 import { partitionFromDraft } from '../partition';
@@ -49,7 +50,7 @@ export function ActionTools() {
         </div>
         <span className="spacer" />
         {clusterItems.map((c) => (
-          <ChoiceButton key={c.spec.do} choice={c} lang={lang} label={tr(c.spec.label, lang)} testId={c.spec.do} />
+          <ChoiceButton key={c.spec.do} choice={c} lang={lang} label={actionLabel(c.spec, lang)} testId={c.spec.do} />
         ))}
       </div>
       <div className="tab-body" role="tabpanel" ref={body}>
@@ -68,7 +69,7 @@ function ChoiceButton({ choice, lang, label, testId, pressed, disabled }: { choi
     <button
       type="button"
       onClick={() => choose(choice)}
-      title={tr(choice.spec.hint, lang)}
+      title={actionHint(choice.spec, lang)}
       data-testid={testId ?? `action-${choice.spec.do}`}
       aria-pressed={pressed}
       disabled={disabled}
@@ -108,13 +109,13 @@ function NodePanel() {
         const mine = choices.filter((c) => c.spec === spec);
         // A listed field (slow's factor, an attack) becomes a segmented group, one button per value.
         const chooser = spec.fields.find((f) => f.choices || f.kind === 'choice');
-        if (!chooser || mine.length < 2) return <ChoiceButton key={spec.do} choice={mine[0]} lang={lang} label={tr(spec.label, lang)} testId={spec.do === 'crash' || spec.do === 'restart' ? 'node-crash' : undefined} />;
+        if (!chooser || mine.length < 2) return <ChoiceButton key={spec.do} choice={mine[0]} lang={lang} label={actionLabel(spec, lang)} testId={spec.do === 'crash' || spec.do === 'restart' ? 'node-crash' : undefined} />;
         return (
           <span key={spec.do} className="row chooser">
-            <span className="field-label" title={tr(spec.hint, lang)}>
-              {tr(spec.label, lang)} <kbd>{spec.key?.toUpperCase()}</kbd>
+            <span className="field-label" title={actionHint(spec, lang)}>
+              {actionLabel(spec, lang)} <kbd>{spec.key?.toUpperCase()}</kbd>
             </span>
-            <span className="segmented" role="group" aria-label={tr(spec.label, lang)}>
+            <span className="segmented" role="group" aria-label={actionLabel(spec, lang)}>
               {mine.map((c) => {
                 const v = 'action' in c ? (c.action as unknown as Record<string, number | string>)[chooser.name] : undefined;
                 const option = chooser.options?.find((o) => o.value === v);
@@ -123,7 +124,7 @@ function NodePanel() {
                     key={String(v)}
                     choice={c}
                     lang={lang}
-                    label={option ? tr(option.label, lang) : `${chooser.unit ?? ''}${v}`}
+                    label={option ? optionLabel(spec, chooser, option, lang) : `${chooser.unit ?? ''}${v}`}
                     testId={`action-${spec.do}-${v}`}
                     pressed={option ? undefined : target.values[chooser.name] === v}
                   />
@@ -168,7 +169,7 @@ function PartitionTool() {
         <button
           type="button"
           className="primary"
-          title={tr(spec.hint, lang)}
+          title={actionHint(spec, lang)}
           data-testid="apply-partition"
           onClick={() => {
             const action = partitionFromDraft(draft, ids);
@@ -198,12 +199,12 @@ function MetaForm() {
   return (
     <div className="meta-form row wrap">
       {spec.fields.map((f) => (
-        <label className="field" key={f.name} title={tr(spec.hint, lang)}>
-          <span className="field-label">{tr(f.label, lang)}</span>
+        <label className="field" key={f.name} title={actionHint(spec, lang)}>
+          <span className="field-label">{fieldLabel(spec, f, lang)}</span>
           <input type="text" value={draft[f.name] ?? ''} placeholder={f.placeholder} onChange={(e) => setDraft({ ...draft, [f.name]: e.target.value })} data-testid={`meta-${f.name}`} />
         </label>
       ))}
-      <button type="button" className="primary" onClick={apply} title={tr(spec.hint, lang)} data-testid="apply-meta">
+      <button type="button" className="primary" onClick={apply} title={actionHint(spec, lang)} data-testid="apply-meta">
         {s(lang, 'applyMeta')} <kbd>{spec.key?.toUpperCase()}</kbd>
       </button>
     </div>
@@ -282,9 +283,9 @@ function LinkForm() {
       </div>
       <div className="row wrap">
         {numberFields.map((f) => (
-          <label className="field knob" key={f.name} title={tr(spec.hint, lang)}>
+          <label className="field knob" key={f.name} title={actionHint(spec, lang)}>
             <span className="field-label">
-              {tr(f.label, lang)}
+              {fieldLabel(spec, f, lang)}
               {f.unit ? ` ${f.unit}` : null}
             </span>
             <input

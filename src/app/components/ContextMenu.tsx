@@ -2,7 +2,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { choiceLabel, choicesFor } from '../actionMenu';
 import { choose } from '../act';
 import { rs } from '../i18n/runStrings';
-import { tr } from '../i18n/lang';
+import { actionHint } from '../words/actionWords';
 import { set, useApp } from '../store';
 import { selectionTarget } from '../targets';
 
@@ -112,7 +112,7 @@ export function ContextMenu() {
             key={i}
             type="button"
             role="menuitem"
-            title={tr(c.spec.hint, lang)}
+            title={actionHint(c.spec, lang)}
             data-testid={`menu-${c.spec.do}${v !== undefined ? `-${v}` : ''}`}
             onClick={() => choose(c)}
           >

@@ -5,6 +5,7 @@ import type { ServerTable } from '../views/serverModel';
 import type { NodeSentences } from './nodeWords';
 import type { NoteTable } from './noteWords';
 import type { ProblemWords } from '../../scenario/problems';
+import type { ActionWords } from './actionWords';
 
 /**
  * One language's sentence tables: what the words modules say in it. English's are bundled (the
@@ -19,6 +20,8 @@ export interface WordTables {
   servers: ServerTable;
   /** A scenario file's problems. */
   problems: ProblemWords;
+  /** The action table's labels and hints. */
+  actions: ActionWords;
 }
 
 const warned = new Set<Lang>();
