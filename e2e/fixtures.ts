@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { expect, type Page } from '@playwright/test';
 import { builtinIds } from '../src/cli/builtins';
-import { encodeScenarioHashShortest } from '../src/scenario/url';
+import { encodeScenarioHashShortest } from '../src/scenario/hashCodec';
 import type { TestHooks } from '../src/app/testHooks';
 
 /**

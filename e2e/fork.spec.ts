@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import type { TestHooks } from '../src/app/testHooks';
-import { decodeScenarioHashAny } from '../src/scenario/url';
+import { decodeScenarioHashAny } from '../src/scenario/hashCodec';
 import { cliSummary } from './cli';
 import { openScenario, runTo, scheduleHash, scrubTo, simTime } from './fixtures';
 

@@ -6,7 +6,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { unzipSync } from 'fflate';
 import type { TestHooks } from '../src/app/testHooks';
 import { parseSamplesCsv } from '../src/engine/runExport';
-import { decodeScenarioHashAny } from '../src/scenario/url';
+import { decodeScenarioHashAny } from '../src/scenario/hashCodec';
 import { cliSummary } from './cli';
 import { openScenario, runTo, scheduleHash } from './fixtures';
 

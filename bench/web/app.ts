@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
-import { encodeScenarioHashCompressed } from '../../src/scenario/url';
+import { encodeScenarioHashCompressed } from '../../src/scenario/hashCodec';
 import { freshBrowser, measureAnimation, newPage, paintTimes, type Animation } from './browser';
 
 export const root = fileURLToPath(new URL('../../', import.meta.url));

@@ -4,7 +4,7 @@
  * run with no UI (bench.html); then actions at max — a crash key on a selected worker, timed until
  * the node is drawn down: the run's answer, not only the page's.
  */
-import { encodeScenarioHashCompressed } from '../../src/scenario/url';
+import { encodeScenarioHashCompressed } from '../../src/scenario/hashCodec';
 import { base, waitRunning, type Hooks } from './app';
 import { freshBrowser, newPage, quantile } from './browser';
 

@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect, useMemo, useState, type CSSProperties, type 
 import type { Action } from '../sim/types';
 import { act, parseSelection } from './act';
 import { ActionTools } from './components/ActionTools';
-import { BranchBar } from './components/BranchBar';
+import { branchBar } from './components/branchBarLoad';
 import { contextMenu, openContextMenu } from './components/contextMenuOpen';
 import { shareDialog } from './components/shareDialogLoad';
 import { ErrorPanel } from './components/ErrorPanel';
@@ -13,7 +13,7 @@ import { MaxProgress } from './components/RunControls';
 import { StrategyControls } from './components/StrategyControls';
 import { TopBar } from './components/TopBar';
 import { ViewBoundary } from './components/ViewBoundary';
-import { lineageMarks } from './branches';
+import { lineageMarks } from './branchMarks';
 import { rs } from './i18n/runStrings';
 import { s } from './i18n/strings';
 import { useShortcuts } from './keys';
@@ -281,6 +281,8 @@ export function App() {
       </Suspense>
     ) : null;
   const indexOpen = useApp((st) => st.indexOpen);
+  // The branch bar (and the forking code) load with the first fork.
+  const forked = useApp((st) => st.forking !== null || st.branches.length > 1);
 
   return (
     <div className={`app${guided ? ' guided' : ''}`}>
@@ -291,7 +293,7 @@ export function App() {
             <StrategyControls />
           </div>
         )}
-        <BranchBar />
+        {forked && <branchBar.Part />}
         {roomParams && (
           <Suspense fallback={null}>
             <RoomUi />

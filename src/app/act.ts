@@ -1,5 +1,5 @@
 import type { Action } from '../sim/types';
-import { fork } from './branches';
+import { branching } from './components/branchBarLoad';
 import { check } from './engine';
 import { contextMenu } from './components/contextMenuOpen';
 import { s } from './i18n/strings';
@@ -57,7 +57,11 @@ export async function actAll(inputs: readonly Action[]): Promise<boolean> {
     return true;
   }
   if (cursor !== null && cursor < sim.now()) {
-    void fork(actions, cursor);
+    const at = cursor;
+    void branching().then(
+      (b) => b.fork(actions, at),
+      (e: unknown) => reportError(s(get().lang, 'actionFailed', { cause: e instanceof Error ? e.message : String(e) })),
+    );
     return true;
   }
   for (const action of actions) {

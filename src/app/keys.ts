@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { keyChoice } from './actionMenu';
 import { choose } from './act';
 import { selectionAt } from './components/contextMenuOpen';
-import { toggleBranch } from './branches';
+import { branching } from './components/branchBarLoad';
 import { driver } from './driver';
 import { presenterKey } from './lesson/presenterKeys';
 import { get, set } from './store';
@@ -69,7 +69,8 @@ export function useShortcuts(): void {
         return;
       }
       if (e.key.toLowerCase() === 'b') {
-        toggleBranch();
+        // With one branch there is nothing to return to: the forking code is loaded only if there is.
+        if (get().branches.length > 1) void branching().then((b) => b.toggleBranch());
         return;
       }
       const { sim, selected, partitionDraft, cursor } = get();

@@ -1,11 +1,11 @@
 import { check, createRun, makeTrainer, prepareRun, type Run, type RunTrainer } from './engine';
 import type { Scenario } from '../scenario/schema';
 import type { ValidationResult } from '../scenario/validate';
+import type { DecodeResult } from '../scenario/hashCodec';
 import { isBaseId } from '../scenario/variants';
 import { fetchBuiltinIds, fetchBuiltinText } from '../scenario/builtinFetch';
-import { decodeScenarioHashAny, parseUrlParams } from '../scenario/url';
-import { urlProblemText } from './urlProblemText';
-import { problemLinesOf } from './problemTextLoad';
+import { parseUrlParams } from '../scenario/url';
+import { problemLinesOf, urlProblemLine } from './problemTextLoad';
 import type { BackendChoice } from '../train/types';
 import { driver } from './driver';
 import { loadExplain } from './explain';
@@ -15,7 +15,7 @@ import { loadLangOrSay } from './langLoad';
 import type { Lang } from './i18n/lang';
 import { get, reportError, set, setNotice, type VariantChoice } from './store';
 import { clearAddressProblems, reportAddressProblems } from './addressProblems';
-import { leftOutNotes, type EditLeft } from './editNotes';
+import type { EditLeft } from './editNotes';
 import { mayShowServers, serverStates } from './views/serverStatesLoad';
 import { fashionTile, imageDataset } from './views/fashionTileLoad';
 
@@ -180,7 +180,8 @@ export async function applyEdit(candidate: unknown, left?: EditLeft): Promise<vo
   const choice = get().variantChoice;
   if (ok && choice) set({ variantChoice: { ...choice, edited: true } });
   if (ok && left) {
-    const notes = leftOutNotes(lang, left);
+    // What an edit left out is said seldom: its sentences load then (if they cannot, the edit stands unsaid).
+    const notes = await import('./editNotes').then((m) => m.leftOutNotes(lang, left), () => []);
     if (notes.length > 0) setNotice(notes.join(lang === 'zh' ? '' : ' '));
   }
 }
@@ -201,7 +202,7 @@ async function variantRun(sc: Scenario, variant: string | undefined): Promise<{ 
   }
   if (v.ok) return { run: v.scenario, current: isBaseId(sc, variant) ? null : variant };
   const lang = get().lang;
-  reportAddressProblems('unknown' in v ? [urlProblemText(lang, { problem: 'unknown-variant', param: 'variant', value: variant, known: v.unknown })] : await problemLinesOf(lang, v));
+  reportAddressProblems('unknown' in v ? [await urlProblemLine(lang, { problem: 'unknown-variant', param: 'variant', value: variant, known: v.unknown })] : await problemLinesOf(lang, v));
   return { run: sc, current: null };
 }
 
@@ -225,7 +226,7 @@ export async function openBuiltin(id: string, opts: { autoplay?: boolean; varian
   const lang = get().lang;
   const known = unknownBuiltin(id);
   const r = known
-    ? { ok: false as const, errors: [urlProblemText(lang, { problem: 'unknown-builtin', param: 'scenario', value: id, known })] }
+    ? { ok: false as const, errors: [await urlProblemLine(lang, { problem: 'unknown-builtin', param: 'scenario', value: id, known })] }
     : await fetchCheckedBuiltin(id);
   if (!r.ok) {
     reportError(s(lang, 'builtinFailed', { id }), [...(await problemLinesOf(lang, r)), ...(get().sim ? [s(lang, 'keptPrevious')] : [])]);
@@ -284,11 +285,16 @@ export async function loadBuiltinTitles(ids: readonly string[]): Promise<void> {
   );
 }
 
+/** A `#scenario=` value decoded; the codec loads with the first link that carries a scenario. */
+async function decodeScenarioHashAny(value: string): Promise<DecodeResult> {
+  return (await import('../scenario/hashCodec')).decodeScenarioHashAny(value);
+}
+
 /** Opens a `#scenario=` value; on any problem shows it and keeps what is loaded. */
 async function openHash(value: string, autoplay: boolean, variant?: string): Promise<boolean> {
   const lang = get().lang;
   const decoded = await decodeScenarioHashAny(value);
-  const r = decoded.ok ? await checkScenarioText(decoded.json) : { ok: false as const, errors: [urlProblemText(lang, decoded.problem)] };
+  const r = decoded.ok ? await checkScenarioText(decoded.json) : { ok: false as const, errors: [await urlProblemLine(lang, decoded.problem)] };
   if (!r.ok) {
     reportAddressProblems([...(await problemLinesOf(lang, r)), ...(get().sim ? [s(lang, 'keptPrevious')] : [])]);
     return false;
@@ -335,7 +341,7 @@ export async function boot(): Promise<void> {
     // (they covered the error panel at 1280×720).
     landing: !p.scenarioId && !p.scenarioHash && !p.lessonId && !p.lessons && p.problems.length === 0,
   });
-  if (p.problems.length > 0) reportAddressProblems(p.problems.map((x) => urlProblemText(lang, x)));
+  if (p.problems.length > 0) reportAddressProblems(await Promise.all(p.problems.map((x) => urlProblemLine(lang, x))));
   // Guided mode's keys and hooks come with the lesson controller, loaded only when a lesson opens
   // (lesson/open.ts wires them then); the presenter's keys are the app's own (keys.ts).
   const ids = await loadBuiltinList();
@@ -371,7 +377,7 @@ async function openFromUrl(p: ReturnType<typeof parseUrlParams>): Promise<void> 
   const lessonOnly = triedLesson ? null : p.step !== undefined ? { param: 'step' as const, value: p.step } : p.mode === 'guided' ? { param: 'mode' as const, value: p.mode } : null;
   let lesson: string | undefined;
   const sayLessonOnly = (): void => {
-    if (lessonOnly) reportAddressProblems([urlProblemText(get().lang, { problem: 'lesson-only', ...lessonOnly, ...(lesson ? { lesson } : {}) })]);
+    if (lessonOnly) void urlProblemLine(get().lang, { problem: 'lesson-only', ...lessonOnly, ...(lesson ? { lesson } : {}) }).then((line) => reportAddressProblems([line]));
   };
   if (p.scenarioHash && (await openHash(p.scenarioHash, p.autoplay, p.variant))) return sayLessonOnly();
   const id = p.scenarioId ?? defaultScenarioId;

@@ -1,5 +1,6 @@
 import type { Lang } from './i18n/lang';
 import type { ScenarioProblem } from '../scenario/problems';
+import type { HashProblem, UrlProblem } from '../scenario/urlProblems';
 
 type Wording = typeof import('./problemText');
 let loading: Promise<Wording> | null = null;
@@ -32,4 +33,9 @@ export async function problemTextOr(say: (w: Wording) => string, fallback: strin
   } catch {
     return fallback;
   }
+}
+
+/** A page address's problem in the reader's language (where the wording cannot load, the problem's facts). */
+export function urlProblemLine(lang: Lang, p: UrlProblem | HashProblem): Promise<string> {
+  return problemTextOr((w) => w.urlProblemText(lang, p), JSON.stringify(p));
 }

@@ -1,6 +1,6 @@
 import { runScenario } from '../engine/runExport';
 import type { RunReader } from '../engine/runReader';
-import { encodeScenarioHashShortest } from '../scenario/url';
+import { encodeScenarioHashShortest } from '../scenario/hashCodec';
 
 /**
  * The link that reopens this run (CONTRACTS §3, §5): the scenario with the user's actions in its

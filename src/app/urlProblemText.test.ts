@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseUrlParams, decodeScenarioHash } from '../scenario/url';
+import { decodeScenarioHash } from '../scenario/hashCodec';
+import { parseUrlParams } from '../scenario/url';
 import type { UrlProblem } from '../scenario/urlProblems';
 import { urlProblemText } from './urlProblemText';
 

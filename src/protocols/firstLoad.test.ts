@@ -91,7 +91,13 @@ const onDemand: Array<{ what: string; loader: string; targets: string[]; modules
     what: "the wording of a check's problems and of the engine's refusals (said when there is one)",
     loader: 'app/problemTextLoad.ts',
     targets: ['app/problemText.ts'],
-    modules: ['app/problemText.ts', 'app/scenarioProblemText.ts', 'app/knobProblemText.ts', 'app/actionRefusalText.ts', 'scenario/problems.ts', 'scenario/nodes.ts'],
+    modules: ['app/problemText.ts', 'app/scenarioProblemText.ts', 'app/knobProblemText.ts', 'app/actionRefusalText.ts', 'app/urlProblemText.ts', 'scenario/problems.ts', 'scenario/nodes.ts'],
+  },
+  {
+    what: 'the branch bar and the forking code (with the first fork)',
+    loader: 'app/components/branchBarLoad.ts',
+    targets: ['app/components/BranchBar.tsx', 'app/branches.ts'],
+    modules: ['app/components/BranchBar.tsx', 'app/branches.ts'],
   },
   {
     what: 'the linearizability tab (its panel and the checker models)',
@@ -163,6 +169,12 @@ describe('first load (issue 9)', () => {
     const tables = readdirSync(words).filter((f) => /^(\w+\.)?zh\.ts$/.test(f)).map((f) => join(words, f));
     expect(tables.map(rel)).toEqual(expect.arrayContaining(['app/words/noteWords.zh.ts', 'app/words/nodeWords.zh.ts', 'app/words/serverWords.zh.ts', 'app/words/checkWords.zh.ts']));
     for (const f of tables) expect(firstLoad.has(f), rel(f)).toBe(false);
+  });
+
+  it("the scenario-hash codec, the JSON error scanner and an edit's notes load where a link carries a scenario, a file is broken or an edit left something out", () => {
+    for (const f of ['scenario/hashCodec.ts', 'scenario/json.ts', 'app/editNotes.ts']) expect(firstLoad.has(join(src, f)), f).toBe(false);
+    expect(dynamicTargets(join(src, 'app/load.ts')).map(rel)).toContain('scenario/hashCodec.ts');
+    expect(dynamicTargets(join(src, 'scenario/builtinFetch.ts')).map(rel)).toEqual(['scenario/json.ts']);
   });
 
   it("the English texts of the parts that load on demand come with them, and the first load reaches none", () => {

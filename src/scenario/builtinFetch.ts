@@ -1,4 +1,4 @@
-import { parseJson } from './json';
+import type { JsonResult } from './json';
 import type { ProblemFact, ScenarioProblem } from './problems';
 
 /**
@@ -21,6 +21,18 @@ export function parseIndex(value: unknown): IndexResult {
   return { ok: true, ids: value as string[] };
 }
 
+/**
+ * JSON text → its value, as json.ts's parseJson reads it (a byte-order mark dropped); only a
+ * broken file loads the scanner that says where it breaks, which the page's first load does not carry.
+ */
+async function parseJsonLazily(text: string): Promise<JsonResult> {
+  try {
+    return { ok: true, value: JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) };
+  } catch {
+    return (await import('./json')).parseJson(text);
+  }
+}
+
 function joinUrl(baseUrl: string, file: string): string {
   return baseUrl.endsWith('/') ? `${baseUrl}${file}` : `${baseUrl}/${file}`;
 }
@@ -30,7 +42,7 @@ export async function fetchBuiltinIds(baseUrl = './scenarios/'): Promise<IndexRe
   try {
     const res = await fetch(joinUrl(baseUrl, 'index.json'));
     if (!res.ok) return indexProblem({ kind: 'httpStatus', id: 'index', status: res.status });
-    const json = parseJson(await res.text());
+    const json = await parseJsonLazily(await res.text());
     return json.ok ? parseIndex(json.value) : { ok: false, problems: [{ json: json.problem }] };
   } catch (e) {
     return indexProblem({ kind: 'unreachable', id: 'index', cause: e instanceof Error ? e.message : String(e) });

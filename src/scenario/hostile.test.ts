@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseScenarioText } from './loader';
-import { decodeScenarioHashAny, encodeScenarioHash, encodeScenarioHashCompressed } from './url';
+import { decodeScenarioHashAny, encodeScenarioHash, encodeScenarioHashCompressed } from './hashCodec';
 
 /**
  * Hostile input (a shared link, a downloaded file): it can only ever be data. Every case gets a

@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import {
-  base64UrlToBytes,
-  bytesToBase64Url,
-  decodeScenarioHash,
-  decodeScenarioHashAny,
-  encodeScenarioHash,
-  encodeScenarioHashCompressed,
-  encodeScenarioHashShortest,
-  parseUrlParams,
-  PAGE_PARAMS,
-  SCENARIO_SETTINGS,
-} from './url';
+import { base64UrlToBytes, bytesToBase64Url, decodeScenarioHash, decodeScenarioHashAny, encodeScenarioHash, encodeScenarioHashCompressed, encodeScenarioHashShortest } from './hashCodec';
+import { parseUrlParams, PAGE_PARAMS, SCENARIO_SETTINGS } from './url';
 import { fieldNamesOf } from './issues';
 import { scenarioSchema } from './schema';
 import { readFileSync } from 'node:fs';
