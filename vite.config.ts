@@ -55,7 +55,8 @@ function appScript(): Plugin {
         if (!app) throw new Error("index.html: no chunk for src/main.tsx (is it still boot.ts's dynamic import?)");
         const boot = /<script type="module" crossorigin src="[^"]+"><\/script>/;
         if (!boot.test(html)) throw new Error('index.html: the boot module\'s <script> not found; the app\'s goes right after it');
-        // Its own static imports (the chunk shared with the benchmark page …) fetched alongside it, not after it has parsed.
+        // Its own static imports (the chunk shared with the benchmark page …) fetched alongside it,
+        // not after it has parsed.
         const preloads = app.imports.filter((f) => !html.includes(`./${f}"`)).map((f) => `\n    <link rel="modulepreload" crossorigin href="./${f}">`);
         return html.replace(boot, (m) => `${m}\n    <script type="module" crossorigin src="./${app.fileName}"></script>${preloads.join('')}`);
       },
@@ -83,12 +84,13 @@ function d3PureFactories(): Plugin {
 }
 
 /**
- * The app's first load as two chunks instead of some thirty, each compressed on its own (139.6 KiB
- * gzip on a scenario's page; 131.9 as one file): 'app', the modules only the page runs (src/main.tsx's
- * static imports, less what the boot module needs before the first paint), and 'core', those the
- * benchmark page (bench.html) runs as well — which must not load the app's chunk, whose modules
- * render the app as they run. Each takes the packages its modules use. The lazily loaded parts (a
- * strategy's text, the lesson and room code, the servers panel) import from these, loaded first.
+ * The app's first load as three chunks instead of some thirty, each compressed on its own (139.6
+ * KiB gzip on a scenario's page, 131.9 as one file, when this was written): 'boot', what the boot
+ * module needs before the first paint; 'app', the modules only the page runs (src/main.tsx's static
+ * imports, less boot's); 'core', those the benchmark page (bench.html) runs as well — which must
+ * not load the app's chunk, whose modules render the app as they run. Each takes the packages its
+ * modules use. The lazily loaded parts (a strategy's text, the lesson and room code, the servers
+ * panel) import from these, loaded first.
  */
 function firstLoadChunks(): { boot: (id: string) => boolean; app: (id: string) => boolean; core: (id: string) => boolean } {
   const src = resolve('src');
@@ -152,6 +154,8 @@ export default defineConfig({
       output: {
         codeSplitting: {
           groups: [
+            // Rolldown puts a captured module's dependencies in its group unless a group of higher
+            // priority took them: boot's and core's modules must be taken before the app's.
             { name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/]|[\\/]src[\\/]scenario[\\/]zodConfig\.ts$/, priority: 2 },
             { name: 'app', test: firstLoad.app, priority: 1 },
             { name: 'core', test: firstLoad.core, priority: 3 },

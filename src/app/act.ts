@@ -9,8 +9,8 @@ import { bumpFrame, get, reportError, set, useApp } from './store';
 
 /**
  * Every user action — menus, keys, the topology's clicks and drags — goes through here: checked
- * with the action table's schema and node rules (in the engine's worker), then applied at the current simulated time (in
- * the engine's worker: the answer says whether it was taken).
+ * with the action table's schema and node rules, then applied at the current simulated time (both
+ * in the engine's worker: the answers say whether it was well formed, and whether it was taken).
  * With the cursor scrubbed into the past, the run forks there instead (branches.ts): the action
  * applies at the cursor's time on a new branch. A refusal is shown in the error panel; nothing
  * else changes.

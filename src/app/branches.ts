@@ -138,5 +138,3 @@ export function toggleBranch(): void {
   const prev = get().previousBranch;
   if (prev !== null) void switchBranch(prev);
 }
-
-export { lineageMarks } from './branchMarks';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { applyKnob, defaultStrategy, formatKnobText, knobControls, parseLenient, strategyKindsFromSchema } from './knobs';
+import { applyKnob, defaultStrategy, knobControls, strategyKindsFromSchema } from './knobs';
+import { formatKnobText, parseLenient } from './knobText';
 import type { StrategyConfig } from '../scenario/schema';
 
 describe('knob controls from the zod schema', () => {

@@ -184,4 +184,3 @@ function knobProblem(issue: z.core.$ZodIssue): KnobProblem {
   }
 }
 
-export { formatKnobText, parseLenient } from './knobText';

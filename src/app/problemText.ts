@@ -1,7 +1,7 @@
 /**
- * The wording of what a check refused — a scenario's problems, an action's, a knob's value — and
- * of the engine's refusals, and of a page address's problems: in the reader's language, loaded when there is one to say
- * (problemTextLoad.ts; the page's first load carries none of it, issue 9).
+ * The wording of what a check refused — a scenario's problems, an action's, a knob's value, a page
+ * address's — and of the engine's refusals: in the reader's language, loaded when there is one to
+ * say (problemTextLoad.ts; the page's first load carries none of it, issue 9).
  */
 export { actionProblemText, problemLines, scenarioProblemText } from './scenarioProblemText';
 export { actionRefusalText } from './actionRefusalText';

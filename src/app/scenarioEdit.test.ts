@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { builtin, builtins, clearRequestLimit, editBase, raftWithRequestLimit } from './testing/edits';
 import { scenarioSchema } from '../scenario/schema';
 import { validateScenario } from '../scenario/validate';
-import { maxWorkers, minWorkers, withDataset, withStrategyConfig, withWorkers } from './scenarioEdit';
+import { maxWorkers, minWorkers, withDataset } from './plainEdits';
+import { withStrategyConfig, withWorkers } from './scenarioEdit';
 import { partitionFromDraft } from './partition';
 
 const base = editBase;

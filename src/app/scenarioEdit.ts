@@ -5,8 +5,6 @@ import { resolveVariant, validateScenario } from '../scenario/validate';
 import { isBaseId } from '../scenario/variants';
 import { maxWorkers, minWorkers } from './plainEdits';
 
-export { maxWorkers, minWorkers, withDataset } from './plainEdits';
-
 /**
  * Edits the form controls make to the loaded scenario. Pure: each returns a new scenario (the
  * caller validates it and keeps the old one if it is rejected) and what had to go for it to be one:

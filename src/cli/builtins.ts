@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { checkBuiltinId, parseIndex, parseScenarioText, builtinIdPattern } from '../scenario/loader';
+import { builtinIdPattern, parseIndex } from '../scenario/builtinFetch';
+import { checkBuiltinId, parseScenarioText } from '../scenario/loader';
 import { parseJson } from '../scenario/json';
 import type { ValidationResult } from '../scenario/validate';
 

@@ -1,6 +1,6 @@
 import { actionProblems, parseAction, type ParsedAction } from '../scenario/parseAction';
 import type { ScenarioProblem } from '../scenario/problems';
-import { tamperFact } from '../scenario/validate';
+import { tamperFact } from '../scenario/wireFacts';
 import { quantize } from '../sim/network';
 import type { Action, HistoryEvent, NodeId, SimTime } from '../sim/types';
 import type { ActionRefusal } from './api';

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fetchBuiltin, fetchBuiltinIds } from './loader';
+import { fetchBuiltinIds } from './builtinFetch';
+import { fetchBuiltin } from './loader';
 
 /** The loader's failures are facts (each language words them); in English, the lines it always printed. */
 describe('fetching built-ins', () => {

@@ -3,8 +3,6 @@ import { parseJson } from './json';
 import { failed } from './problems';
 import { validateScenario, type ValidationResult } from './validate';
 
-export { builtinIdPattern, fetchBuiltinIds, parseIndex, type IndexResult } from './builtinFetch';
-
 /**
  * Loading scenarios from text and from the built-in set. Browser-safe: no node:* imports (the
  * CLI reads built-ins from disk in src/cli/builtins.ts). Built-ins live in

@@ -25,7 +25,6 @@ import { notMeasuredFact } from './measured';
 /** `problems`, where the checker has them, say what `errors` says as facts (one per line). */
 export type ValidationResult = { ok: true; scenario: Scenario } | { ok: false; errors: string[]; problems?: ScenarioProblem[] };
 
-export { failed } from './problems';
 
 /** Above this many lines the rest are summarised; a wholly wrong file should not flood the screen. */
 const MAX_ERRORS = 25;
@@ -210,7 +209,6 @@ export function wholeFileProblems(s: Scenario): ScenarioProblem[] {
   return problems;
 }
 
-export { tamperFact };
 
 /** Events a timeline `on` (and a lesson step's `when`) may name: every note, and `action:<do>` for every action. */
 export const triggerEvents: readonly string[] = [...noteNames, ...actionKinds.map((k) => `action:${k}`)];

@@ -24,9 +24,9 @@ import { controlsOf, defaultsOf, strategyKinds, useStrategyForms } from './strat
 /**
  * Strategy picker and its knobs (built from the zod schema, in the engine's worker), cluster size,
  * dataset and backend. Each change has the worker build and check the new scenario (app/checks),
- * then rebuilds the run; a bad value shows an error naming the knob and the old value stays. On a student's page in a live room the run is
- * the room's: those are shown, disabled (a change was silently put back); the backend stays hers,
- * as her device trains her node.
+ * then rebuilds the run; a bad value shows an error naming the knob and the old value stays. On a
+ * student's page in a live room the run is the room's: those are shown, disabled (a change was
+ * silently put back); the backend stays hers, as her device trains her node.
  */
 export function StrategyControls() {
   const lang = useApp((st) => st.lang);

@@ -27,8 +27,9 @@ import type { WordTables } from '../words/tables';
  * of the parts that load on demand — a lesson, the live room, the linearizability tab, an image
  * dataset's tiles: each is a file of its own (locales/en.<namespace>.json) that the part's module
  * imports and hands over (`addEnglish`) as it loads, before it asks for any of its texts. Other
- * languages are fetched on demand, whole, with their sentence tables (LangPack). Whatever switches the interface to a language awaits `ensureLang` first
- * (see `loadLang`), so no render shows English or a key on a page in another language.
+ * languages are fetched on demand, whole, with their sentence tables (LangPack). Whatever switches
+ * the interface to a language awaits `ensureLang` first (see `loadLang`), so no render shows
+ * English or a key on a page in another language.
  */
 
 /** The English catalog's shape: the type source of every key. */

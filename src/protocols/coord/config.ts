@@ -43,7 +43,6 @@ export type CoordinationConfig = z.infer<typeof coordinationSchema>;
 export type CoordService = CoordinationConfig['service'];
 export type ReadMode = NonNullable<CoordinationConfig['reads']>;
 
-export { readModeOf } from './readMode';
 
 /** Problems with the block against the cluster, as [path, message] pairs (the validator prefixes them). */
 export function coordinationProblems(cfg: CoordinationConfig, cluster: ClusterSize & { coord: number }): Array<[Array<string | number>, ProblemFact]> {

@@ -3,7 +3,8 @@ import type { CoordServerFacts, NodeFacts, NodeLog } from '../facts';
 import type { CoordContext, CoordServiceRuntime } from './api';
 import { CLIENT_TIMER } from './api';
 import { CoordClients } from './client';
-import { readModeOf, type CoordinationConfig, type ReadMode } from './config';
+import type { CoordinationConfig, ReadMode } from './config';
+import { readModeOf } from './readMode';
 import type { ClientMsg, PeerMsg, ReadResult, Reply, Routed, ServerMsg } from './messages';
 import { LOCK_PREFIX, type Cmd, type CmdResult, type CoordStore } from './store';
 

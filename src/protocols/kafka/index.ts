@@ -1,5 +1,6 @@
 import type { StrategyContext } from '../strategy';
-import { kafkaDurable, kafkaPsKnobs, kafkaPsProblems, type KafkaPsConfig } from './knobs';
+import { kafkaDurable } from './durable';
+import { kafkaPsKnobs, kafkaPsProblems, type KafkaPsConfig } from './knobs';
 import { KafkaPsStrategy } from './strategy';
 
 export { kafkaDurable, kafkaPsKnobs, kafkaPsProblems, KafkaPsStrategy, type KafkaPsConfig };

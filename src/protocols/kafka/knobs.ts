@@ -40,7 +40,6 @@ export const kafkaPsKnobs = z.strictObject({
 });
 export type KafkaPsConfig = z.infer<typeof kafkaPsKnobs>;
 
-export { kafkaDurable } from './durable';
 
 /** Problems that need the cluster as well as the knobs (the validator reports them under `strategy`). */
 export function kafkaPsProblems(cfg: KafkaPsConfig, cluster: ClusterSize): Array<[string[], ProblemFact]> {
