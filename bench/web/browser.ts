@@ -36,23 +36,45 @@ export async function newPage(browser: Browser): Promise<{ page: Page; cdp: CDPS
 }
 
 /**
- * The JS heap in use (MB, after a collection) of the page's workers whose script URL matches
- * `url`: the engine's worker holds a run's history, and a worker's heap is not the page's
- * JSHeapUsedSize. Through the browser's CDP session (a worker is a target of its own).
+ * What a heap holds (MB, after a collection): V8's objects and the array buffers' backing stores,
+ * which live outside V8's heap (`usedSize` and Performance's JSHeapUsedSize leave them out) and
+ * are where typed columns (a run's history rows, its message spans, parameter vectors) are.
  */
-export async function workerHeapMb(browser: Browser, url: RegExp): Promise<number> {
+export interface HeapMb {
+  js: number;
+  buffers: number;
+}
+
+type HeapUsage = { usedSize?: number; backingStorageSize?: number };
+
+function heapMb(u: HeapUsage): HeapMb {
+  return { js: (u.usedSize ?? 0) / 1e6, buffers: (u.backingStorageSize ?? 0) / 1e6 };
+}
+
+/** The page's heap, after a collection (the page must have been launched by `freshBrowser`). */
+export async function pageHeapMb(page: Page, cdp: CDPSession): Promise<HeapMb> {
+  await page.evaluate(() => (window as unknown as { gc?: () => void }).gc?.());
+  return heapMb((await cdp.send('Runtime.getHeapUsage')) as HeapUsage);
+}
+
+/**
+ * The heap (after a collection) of the page's workers whose script URL matches `url`: the
+ * engine's worker holds the run's protocol state, and a worker's heap is not the page's. Through
+ * the browser's CDP session (a worker is a target of its own).
+ */
+export async function workerHeapMb(browser: Browser, url: RegExp): Promise<HeapMb> {
   const bc = await browser.newBrowserCDPSession();
   try {
     const { targetInfos } = (await bc.send('Target.getTargets')) as { targetInfos: Array<{ targetId: string; type: string; url: string }> };
-    let used = 0;
+    const sum: HeapMb = { js: 0, buffers: 0 };
     for (const t of targetInfos.filter((x) => x.type === 'worker' && url.test(x.url))) {
       const { sessionId } = (await bc.send('Target.attachToTarget', { targetId: t.targetId, flatten: false })) as { sessionId: string };
       let next = 0;
-      const call = (method: string): Promise<{ usedSize?: number }> =>
+      const call = (method: string): Promise<HeapUsage> =>
         new Promise((resolve) => {
           const id = ++next;
           const on = (e: { sessionId: string; message: string }): void => {
-            const m = JSON.parse(e.message) as { id?: number; result?: { usedSize?: number } };
+            const m = JSON.parse(e.message) as { id?: number; result?: HeapUsage };
             if (e.sessionId !== sessionId || m.id !== id) return;
             bc.off('Target.receivedMessageFromTarget', on);
             resolve(m.result ?? {});
@@ -61,10 +83,12 @@ export async function workerHeapMb(browser: Browser, url: RegExp): Promise<numbe
           void bc.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method }) });
         });
       await call('HeapProfiler.collectGarbage');
-      used += (await call('Runtime.getHeapUsage')).usedSize ?? 0;
+      const h = heapMb(await call('Runtime.getHeapUsage'));
+      sum.js += h.js;
+      sum.buffers += h.buffers;
       await bc.send('Target.detachFromTarget', { sessionId });
     }
-    return used / 1e6;
+    return sum;
   } finally {
     await bc.detach();
   }

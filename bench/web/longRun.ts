@@ -7,7 +7,7 @@ import { statSync } from 'node:fs';
 import type { CDPSession, Page } from '@playwright/test';
 import { runPast } from '../runAt';
 import { variantUrl, waitRunning, type Hooks } from './app';
-import { freshBrowser, measureAnimation, metric, newPage, workerHeapMb, type Animation } from './browser';
+import { freshBrowser, measureAnimation, newPage, pageHeapMb, workerHeapMb, type Animation } from './browser';
 
 export interface LongResult {
   workers: number;
@@ -15,8 +15,11 @@ export interface LongResult {
   earlyRate: number;
   lateRate: number;
   lateOverEarly: number;
-  /** The page's heap and the engine's worker's (which holds the run's history), and their sum `mb`. */
-  heapMbAt: Array<{ simS: number; mb: number; pageMb: number; engineMb: number }>;
+  /**
+   * The page's heap (which holds the run's history and its index) and the engine's worker's (the
+   * protocols' state), each V8's objects plus array buffers' backing stores, and their sum `mb`.
+   */
+  heapMbAt: Array<{ simS: number; mb: number; pageMb: number; engineMb: number; pageBuffersMb: number; engineBuffersMb: number }>;
   heapMbPerSimMin: number;
   /** Speed 1 late in the run (after `atMin` simulated minutes at max). */
   late?: { atMin: number; simSPerWallS: number } & Animation;
@@ -111,22 +114,37 @@ export async function longRun(minutes: number, windowS: number, log: (s: string)
     await page.goto(url);
     await waitRunning(page, 1);
     const t0 = Date.now();
+    /** Wall time the run spent paused for the heap samples: left out of the rates. */
+    let pausedMs = 0;
     const pts: Array<{ wall: number; sim: number }> = [];
     const heap: LongResult['heapMbAt'] = [];
     const sample = async (): Promise<number> => {
       const sim = await page.evaluate(() => (window as unknown as Hooks).capPlayground?.run()?.now ?? 0);
-      pts.push({ wall: (Date.now() - t0) / 1000, sim: sim / 1000 });
+      pts.push({ wall: (Date.now() - t0 - pausedMs) / 1000, sim: sim / 1000 });
       return sim / 1000;
     };
     let nextHeap = 0;
     for (;;) {
       const simS = await sample();
       if (simS >= nextHeap) {
-        await page.evaluate(() => (window as unknown as { gc?: () => void }).gc?.());
-        const pageMb = (await metric(cdp, 'JSHeapUsedSize')) / 1e6;
-        const engineMb = await workerHeapMb(browser, /engineWorker/);
+        // What the run holds, not the garbage of its last answers: at max the page takes in MBs of
+        // rows a second, and a reading while it runs varied by 2× (a collection frees an array
+        // buffer's memory after it returns). Paused, the second reading after a collection is steady.
+        const p0 = Date.now();
+        await page.getByTestId('play').click();
+        await page.waitForTimeout(400);
+        const at = Math.round(await sample());
+        await pageHeapMb(page, cdp);
+        await page.waitForTimeout(200);
+        const p = await pageHeapMb(page, cdp);
+        const e = await workerHeapMb(browser, /engineWorker/);
         const r1 = (x: number): number => Math.round(x * 10) / 10;
-        heap.push({ simS: Math.round(await sample()), mb: r1(pageMb + engineMb), pageMb: r1(pageMb), engineMb: r1(engineMb) });
+        const pageMb = p.js + p.buffers;
+        const engineMb = e.js + e.buffers;
+        heap.push({ simS: at, mb: r1(pageMb + engineMb), pageMb: r1(pageMb), engineMb: r1(engineMb), pageBuffersMb: r1(p.buffers), engineBuffersMb: r1(e.buffers) });
+        await page.getByTestId('play').click();
+        pausedMs += Date.now() - p0;
+        pts.pop(); // the paused sample
         nextHeap += 30;
       }
       if (simS >= 300) break;
