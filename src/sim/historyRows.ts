@@ -37,10 +37,13 @@ export interface RowsDigester {
   digests(): RunDigests | Promise<RunDigests>;
 }
 
-/** The buffers a batch may give away when posted to a worker (every array in it is a fresh copy). */
+/**
+ * The buffers a batch may give away when posted to a worker (every array in it is a fresh copy),
+ * each once: an unpacked batch's arrays share one buffer (packedBatch.ts).
+ */
 export function batchTransfers(b: RowsBatch): ArrayBuffer[] {
   const arrays = [b.where, b.refs, b.messages.sends.f64, b.messages.sends.i32, b.messages.delivers.f64, b.messages.delivers.i32, ...b.values.pieces.map((p) => p.words)];
-  return arrays.map((a) => a.buffer).filter((x): x is ArrayBuffer => x instanceof ArrayBuffer);
+  return [...new Set(arrays.map((a) => a.buffer))].filter((x): x is ArrayBuffer => x instanceof ArrayBuffer);
 }
 
 /**

@@ -9,19 +9,19 @@
 
 export type TypedArray = Float64Array | Int32Array | Uint8Array;
 
-const CHUNK_SHIFT = 14;
+export const CHUNK_SHIFT = 14;
 /** Rows per chunk. */
 export const CHUNK_ROWS = 1 << CHUNK_SHIFT;
 const MASK = CHUNK_ROWS - 1;
 
 export class Rows<A extends TypedArray> {
-  private readonly chunks: A[];
+  protected readonly chunks: A[];
   private n = 0;
   /** Chunks let go of (dropBefore). */
   private dropped = 0;
 
   constructor(
-    private readonly make: (length: number) => A,
+    protected readonly make: (length: number) => A,
     /** Numbers per row. */
     readonly width: number,
     initialRows = 16,
@@ -68,7 +68,7 @@ export class Rows<A extends TypedArray> {
     const w = this.width;
     const out = this.make((to - from) * w);
     for (let r = from; r < to; ) {
-      const c = this.chunks[r >>> CHUNK_SHIFT];
+      const c = this.chunk(r);
       const end = Math.min(to, ((r >>> CHUNK_SHIFT) + 1) << CHUNK_SHIFT);
       out.set(c.subarray((r & MASK) * w, (r & MASK) * w + (end - r) * w), (r - from) * w);
       r = end;

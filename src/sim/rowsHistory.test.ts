@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { nodeSha256 } from '../cli/nodeSha256';
 import { RunIndex } from '../engine/index/runIndex';
 import { runStateAt } from '../engine/index/runState';
@@ -8,6 +8,7 @@ import { InstantTrainer } from '../engine/testing/instantTrainer';
 import { testScenario } from '../engine/testing/scenarios';
 import { History } from './history';
 import { RowsReader } from './historyRows';
+import { loadPacker } from './packer';
 import { rowsHere } from './rowsDigests';
 import { RowsHistory } from './rowsHistory';
 import { anyEvent } from './testing/historyEvents';
@@ -16,12 +17,17 @@ import { anyEvent } from './testing/historyEvents';
 const lines = (h: { length: number; at(i: number): unknown }): string[] => Array.from({ length: h.length }, (_, i) => JSON.stringify(h.at(i)));
 
 describe('RowsHistory: a history read back from the rows History.takeRows hands out', () => {
-  it('holds every event as the history does, whatever the mix and wherever the batches were taken, beside the digests’ own batches', () => {
+  // The packer loads on demand; here it is loaded first, so that aged batches are packed.
+  beforeAll(async () => {
+    expect(await loadPacker()).not.toBeNull();
+  });
+
+  it('holds every event as the history does, whatever the mix and wherever the batches were taken, beside the digests’ own batches, packed or not', () => {
     fc.assert(
-      fc.property(fc.array(anyEvent, { maxLength: 300 }), fc.array(fc.nat(300), { maxLength: 40 }), fc.boolean(), fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 400 }), (events, cuts, digestsFromRows, joinBatches, joinEvents) => {
+      fc.property(fc.array(anyEvent, { maxLength: 300 }), fc.array(fc.nat(300), { maxLength: 40 }), fc.boolean(), fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 400 }), fc.integer({ min: 1, max: 3 }), (events, cuts, digestsFromRows, joinBatches, joinEvents, keepUnpacked) => {
         const h = new History(digestsFromRows ? rowsHere(nodeSha256) : nodeSha256);
         // Batches joined after a few of them or a few events (RowsHistory's own thresholds are larger).
-        const copy = new RowsHistory({ joinBatches, joinEvents });
+        const copy = new RowsHistory({ joinBatches, joinEvents, keepUnpacked });
         events.forEach((e, i) => {
           h.append(e);
           if (cuts.includes(i)) {
@@ -33,6 +39,8 @@ describe('RowsHistory: a history read back from the rows History.takeRows hands 
         copy.add(structuredClone(h.takeRows())); // an empty batch changes nothing
         expect(copy.length).toBe(events.length);
         expect(lines(copy)).toEqual(lines(h));
+        // Again from the end back (every packed batch unpacked again, in another order).
+        expect(Array.from({ length: copy.length }, (_, i) => JSON.stringify(copy.at(copy.length - 1 - i))).reverse()).toEqual(lines(h));
         // An export reads the slices in order, on a reader of its own.
         const reader = new RowsReader();
         const read: string[] = [];
@@ -89,6 +97,29 @@ describe('RowsHistory: a history read back from the rows History.takeRows hands 
     copy.add(structuredClone(h.takeRows()));
     expect(copy.length).toBe(120_001);
     expect(JSON.stringify(copy.at(0))).toBe(JSON.stringify({ t: 0, type: 'send', id: 0, from: 'w0', to: 's0', kind: 'push', bytes: 420, due: 1 }));
+  });
+
+  it('packs the batches that have aged: a run of stepping workers takes less than a third of its bytes, and reads and exports the same', () => {
+    const h = new History(nodeSha256);
+    const packed = new RowsHistory();
+    const loose = new RowsHistory({ joinEvents: Infinity, joinBatches: Infinity });
+    for (let i = 0; i < 40_000; i++) {
+      h.append({ t: i, type: 'send', id: i, from: `w${i % 3}`, to: 's0', kind: 'push', bytes: 420, due: i + 1.25 });
+      h.append({ t: i + 1.25, type: 'deliver', id: i, from: `w${i % 3}`, to: 's0', kind: 'push', sentAt: i });
+      h.append({ t: i + 0.5, type: 'stepDone', node: `w${i % 3}`, step: i, version: i, v: { loss: 1 / (i + 1) } });
+      if (i % 997 === 0) h.append({ t: i + 0.5, type: 'note', what: 'leaderElected', node: 's0', term: i } as never);
+      if (i % 500 === 499) {
+        const b = h.takeRows();
+        packed.add(structuredClone(b));
+        loose.add(structuredClone(b));
+      }
+    }
+    expect(packed.byteLength).toBeLessThan(loose.byteLength / 3);
+    expect(lines(packed)).toEqual(lines(h));
+    const reader = new RowsReader();
+    const read: string[] = [];
+    for (const slice of packed.rowSlices()) reader.forEach(slice(), (e) => read.push(JSON.stringify(e)));
+    expect(read).toEqual(lines(h));
   });
 
   it('reads any event at any time, in any order, and refuses one it does not hold', () => {

@@ -1,5 +1,7 @@
 import { MessageDecoder } from './compactMessages';
 import { concatBatches, MESSAGE, OBJECT, VALUE, type RowsBatch } from './historyRows';
+import { packBatch, unpackBatch, type PackedBatch } from './packedBatch';
+import { packerNow } from './packer';
 import type { HistoryEvent } from './types';
 import { ValueDecoder } from './valueWords';
 
@@ -14,22 +16,34 @@ import { ValueDecoder } from './valueWords';
  * A page following a run at speed 1 gets a small batch a frame; the last few batches are joined
  * into one once they are `joinBatches` or hold `joinEvents` events (concatBatches), so that a run
  * of an hour keeps thousands of batches, each a few typed arrays, not hundreds of thousands.
+ *
+ * What has aged is packed (issue 9: a long run's memory): each joined batch but the newest has its
+ * columns deflated (packedBatch.ts) — the views read the new events once, as they come; an old one
+ * is read where a view shows a past state, and by an export — and unpacked when read, the last
+ * `keepUnpacked` of them kept so. An object event is kept parsed only: its JSON line is written
+ * again for an export (the same line: JSON keeps key order and numbers round-trip).
  */
 export class RowsHistory {
   private readonly joinBatches: number;
   private readonly joinEvents: number;
+  private readonly keepUnpacked: number;
   /** The first batch not yet joined with those after it. */
   private open = 0;
   private openEvents = 0;
+  /** Batches before this one are packed, or were left unpacked because the packer had not loaded. */
+  private packedTo = 0;
 
-  constructor(opts: { joinBatches?: number; joinEvents?: number } = {}) {
+  constructor(opts: { joinBatches?: number; joinEvents?: number; keepUnpacked?: number } = {}) {
     this.joinBatches = opts.joinBatches ?? 64;
     this.joinEvents = opts.joinEvents ?? 8192;
+    this.keepUnpacked = opts.keepUnpacked ?? 2;
   }
 
   private readonly messages = new MessageDecoder();
   private readonly values = new ValueDecoder();
-  private readonly batches: RowsBatch[] = [];
+  private readonly batches: Array<RowsBatch | PackedBatch> = [];
+  /** Packed batches read lately, unpacked, the latest last. */
+  private readonly unpacked = new Map<number, RowsBatch>();
   /** Index of each batch's first event. */
   private readonly starts: number[] = [];
   /** The events kept as objects, parsed once, in order; an OBJECT row's ref is its index here. */
@@ -47,32 +61,68 @@ export class RowsHistory {
       this.objects.push(JSON.parse(b.objects[k++]) as HistoryEvent);
     }
     if (b.where.length === 0) return;
-    this.batches.push(b);
+    this.batches.push(b.objects.length === 0 ? b : { ...b, objects: [] });
     this.starts.push(this.n);
     this.n += b.where.length;
     this.openEvents += b.where.length;
     if (this.batches.length - this.open >= this.joinBatches || this.openEvents >= this.joinEvents) this.join();
   }
 
-  /** The open batches become one (a batch already large enough stays as it is). */
+  /** The open batches become one (a batch already large enough stays as it is); the joined ones before it are packed. */
   private join(): void {
-    const tail = this.batches.splice(this.open);
+    const tail = this.batches.splice(this.open) as RowsBatch[];
     this.starts.splice(this.open + 1);
     this.batches.push(concatBatches(tail));
     this.open = this.batches.length;
     this.openEvents = 0;
+    this.pack(this.open - 1);
+  }
+
+  /** Packs the batches before `end` not packed yet (none until the packer has loaded). */
+  private pack(end: number): void {
+    const packer = packerNow();
+    if (!packer) return;
+    for (; this.packedTo < end; this.packedTo++) {
+      const b = this.batches[this.packedTo];
+      if (!('bytes' in b)) this.batches[this.packedTo] = packBatch(b, packer);
+    }
+  }
+
+  /** Batch `k` with its columns, unpacked if it was packed. */
+  private rows(k: number): RowsBatch {
+    const b = this.batches[k];
+    if (!('bytes' in b)) return b;
+    let r = this.unpacked.get(k);
+    if (r) {
+      this.unpacked.delete(k);
+    } else {
+      r = unpackBatch(b, packerNow()!); // a batch is packed only once the packer is here
+      if (this.unpacked.size >= this.keepUnpacked) this.unpacked.delete(this.unpacked.keys().next().value!);
+    }
+    this.unpacked.set(k, r);
+    return r;
   }
 
   get length(): number {
     return this.n;
   }
 
+  /** Bytes its columns hold: the batches' as they are (packed or not), not those unpacked to be read. */
+  get byteLength(): number {
+    let n = 0;
+    for (const b of this.batches) {
+      if ('bytes' in b) n += b.bytes.byteLength;
+      else for (const a of [b.where, b.refs, b.messages.sends.f64, b.messages.sends.i32, b.messages.delivers.f64, b.messages.delivers.i32, ...b.values.pieces.map((p) => p.words)]) n += a.byteLength;
+    }
+    return n;
+  }
+
   /** The i-th event (0-based), rebuilt; one kept as an object comes back as the same object each time. */
   at(i: number): HistoryEvent {
     if (!(i >= 0 && i < this.n)) throw new RangeError(`history: no event ${i} (it holds ${this.n})`);
     const b = this.batchOf(i);
-    const batch = this.batches[b];
     const j = i - this.starts[b];
+    const batch = this.rows(b);
     const ref = batch.refs[j];
     switch (batch.where[j]) {
       case MESSAGE:
@@ -86,11 +136,18 @@ export class RowsHistory {
 
   /**
    * The history as the batches it came in, each as a fresh copy (History.rowSlices' form: a run's
-   * export reads them in order on its worker, which may take the copies' buffers).
+   * export reads them in order on its worker, which may take the copies' buffers), its objects'
+   * JSON lines written again.
    */
   rowSlices(): Array<() => RowsBatch> {
     // One slice at least, as History gives: an empty history's is empty.
-    return this.batches.length === 0 ? [emptyBatch] : this.batches.map((b) => () => structuredClone(b));
+    if (this.batches.length === 0) return [emptyBatch];
+    return this.batches.map((b) => () => {
+      const copy = 'bytes' in b ? unpackBatch(b, packerNow()!) : structuredClone(b);
+      const objects: string[] = [];
+      for (let j = 0; j < copy.where.length; j++) if (copy.where[j] === OBJECT) objects.push(JSON.stringify(this.objects[copy.refs[j]]));
+      return { ...copy, objects };
+    });
   }
 
   /** The batch holding event i: the last whose first event is at or before i (binary search). */

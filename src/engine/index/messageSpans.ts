@@ -1,6 +1,7 @@
 import type { NodeId, SimTime } from '../../sim/types';
 import { Interner } from '../../sim/interner';
-import { Rows } from '../../sim/rows';
+import { PackedRows } from '../../sim/packedRows';
+import { CHUNK_ROWS, CHUNK_SHIFT } from '../../sim/rows';
 
 /** One message's flight, as the views read it. */
 export interface MessageSpan {
@@ -23,12 +24,18 @@ const I = 5; // ints per row: id, from, to, kind, dropped
  * Every message of the run, ordered by send time, in typed columns (issue 9: one object per
  * message was a large share of a long run's heap). Node ids and kinds are interned. `get` returns
  * a snapshot object; the views hold row indices for messages still on the wire.
+ *
+ * Chunked (sim/rows.ts: growing never copies the run's messages), and the chunks before the last
+ * two are packed (sim/packedRows.ts): the views read the messages near the time they show, so an
+ * old chunk is unpacked where a past time is shown. The send time of each chunk's first row is
+ * kept aside, so that finding a time unpacks only the chunk it falls in.
  */
 export class MessageSpans {
-  // Chunked: growing never copies the run's messages (sim/rows.ts).
-  private readonly f = new Rows((n) => new Float64Array(n), F, 1024);
-  private readonly i = new Rows((n) => new Int32Array(n), I, 1024);
+  private readonly f = new PackedRows((n) => new Float64Array(n), F, 1024);
+  private readonly i = new PackedRows((n) => new Int32Array(n), I, 1024);
   private n = 0;
+  /** The send time of each chunk's first row. */
+  private readonly chunkSent: number[] = [];
   private readonly names = new Interner();
 
   get length(): number {
@@ -41,6 +48,13 @@ export class MessageSpans {
     const r = this.n++;
     this.f.add();
     this.i.add();
+    if ((r & (CHUNK_ROWS - 1)) === 0) {
+      this.chunkSent.push(sentAt);
+      const c = r >>> CHUNK_SHIFT;
+      // A message stays on the wire for a while: its chunk and the one before stay unpacked.
+      this.f.packBefore(c - 1);
+      this.i.packBefore(c - 1);
+    }
     const f = this.f.chunk(r);
     const fo = this.f.off(r);
     const i = this.i.chunk(r);
@@ -102,25 +116,36 @@ export class MessageSpans {
 
   /** Smallest row sent at or after t (or length). */
   firstSentAtOrAfter(t: SimTime): number {
+    return this.countSent((x) => x < t);
+  }
+
+  /** Largest row sent at or before t, or -1. */
+  lastSentAtOrBefore(t: SimTime): number {
+    return this.countSent((x) => x <= t) - 1;
+  }
+
+  /** How many rows' send times pass `before` (true for a prefix of the rows): the chunk, then the row. */
+  private countSent(before: (sentAt: SimTime) => boolean): number {
     let lo = 0;
-    let hi = this.n;
+    let hi = this.chunkSent.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (this.sentAt(mid) < t) lo = mid + 1;
+      if (before(this.chunkSent[mid])) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo === 0) return 0; // not even the first row
+    lo = (lo - 1) << CHUNK_SHIFT;
+    hi = Math.min(this.n, lo + CHUNK_ROWS);
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (before(this.sentAt(mid))) lo = mid + 1;
       else hi = mid;
     }
     return lo;
   }
 
-  /** Largest row sent at or before t, or -1. */
-  lastSentAtOrBefore(t: SimTime): number {
-    let lo = 0;
-    let hi = this.n;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.sentAt(mid) <= t) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo - 1;
+  /** Bytes its columns hold (packed or not). */
+  get byteLength(): number {
+    return this.f.byteLength + this.i.byteLength;
   }
 }
