@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RaftObserver } from './observer';
-import { majority, updateKey, type LogEntry } from './state';
+import { updateKey } from '../paramMachine';
+import { majority, type LogEntry } from './state';
 
 /**
  * lostUpdates is kept incrementally (holders per update, adjusted on store / truncate / ack). The

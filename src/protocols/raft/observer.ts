@@ -1,5 +1,6 @@
 import type { NodeId } from '../../sim/types';
-import { majority, updateKey, UpdateKeys, type LogEntry } from './state';
+import { SeqTable } from './seqTable';
+import { majority, UpdateKeys, type LogEntry } from './state';
 
 /**
  * Observer bookkeeping for raft-ps: metrics (stale reads, the longest gap between commits) and the
@@ -8,7 +9,7 @@ import { majority, updateKey, UpdateKeys, type LogEntry } from './state';
  * group's (group.ts), which calls in here through its hooks.
  */
 export class RaftObserver {
-  /** The update keys every table here and the servers' state machines share. */
+  /** One string per update key for the acknowledged set. */
   readonly keys = new UpdateKeys();
   private readonly staleReads = new Map<NodeId, number>();
   private lastCommitAt: number | null = null;
@@ -16,22 +17,22 @@ export class RaftObserver {
   /** Updates acknowledged to workers (keys "w#seq"); add through `ack`. */
   readonly acked: ReadonlySet<string> = new Set<string>();
   /** Per server: how many copies of each update its log holds. */
-  private readonly logKeys = new Map<NodeId, SeqCounts>();
+  private readonly logKeys = new Map<NodeId, SeqTable>();
   /**
    * How many servers hold at least one copy of each update, and how many acknowledged updates are
    * held by fewer than a majority — kept as logs change, so `lostUpdates` costs the same at any
    * point of a run instead of a pass over every update ever acknowledged.
    */
-  private readonly holders = new SeqCounts();
+  private readonly holders = new SeqTable();
   private lost = 0;
   /** Per server: the updates that changed its state machine since its last restart (1 each). */
-  private readonly effective = new Map<NodeId, SeqCounts>();
+  private readonly effective = new Map<NodeId, SeqTable>();
   private duplicates = 0;
 
   constructor(private readonly servers: readonly NodeId[]) {
     for (const id of servers) {
-      this.logKeys.set(id, new SeqCounts());
-      this.effective.set(id, new SeqCounts());
+      this.logKeys.set(id, new SeqTable());
+      this.effective.set(id, new SeqTable());
     }
   }
 
@@ -82,7 +83,7 @@ export class RaftObserver {
 
   /** A crash wipes the state machine: what changed it starts over. */
   serverCrashed(node: NodeId): void {
-    this.effective.set(node, new SeqCounts());
+    this.effective.set(node, new SeqTable());
   }
 
   staleRead(worker: NodeId): void {
@@ -108,45 +109,6 @@ export class RaftObserver {
   duplicateUpdates(): number {
     return this.duplicates;
   }
-}
-
-/**
- * Counts by (worker, sequence number), one Int32 per update in a per-worker array indexed by the
- * sequence number (issue 9: a map entry with a string key per update and table cost a long run
- * hundreds of bytes per update). Sequence numbers count up from 1; any other key goes to a map.
- */
-class SeqCounts {
-  private readonly rows = new Map<NodeId, Int32Array>();
-  private readonly other = new Map<string, number>();
-
-  get(worker: NodeId, seq: number): number {
-    if (!dense(seq)) return this.other.get(updateKey(worker, seq)) ?? 0;
-    const row = this.rows.get(worker);
-    return row && seq < row.length ? row[seq] : 0;
-  }
-
-  /** Adds d to the count (never below 0); returns the new count. */
-  add(worker: NodeId, seq: number, d: number): number {
-    const n = Math.max(0, this.get(worker, seq) + d);
-    if (!dense(seq)) {
-      const k = updateKey(worker, seq);
-      if (n > 0) this.other.set(k, n);
-      else this.other.delete(k);
-      return n;
-    }
-    let row = this.rows.get(worker);
-    if (!row || seq >= row.length) {
-      const grown = new Int32Array(Math.max(64, 2 ** Math.ceil(Math.log2(seq + 1))));
-      if (row) grown.set(row);
-      this.rows.set(worker, (row = grown));
-    }
-    row[seq] = n;
-    return n;
-  }
-}
-
-function dense(seq: number): boolean {
-  return Number.isInteger(seq) && seq >= 0 && seq < 1 << 24;
 }
 
 function sum(values: Iterable<number>): number {

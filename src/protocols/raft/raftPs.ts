@@ -6,6 +6,7 @@ import type { RaftPsConfig } from './knobs';
 import type { ClientMsg, ClientRequest, RaftMsg } from './messages';
 import { RaftObserver } from './observer';
 import { admitRead, admitUpdate } from './requests';
+import type { SeqTable } from './seqTable';
 import type { Server } from './server';
 import { ParamMachine, type LogEntry, type RaftCore } from './state';
 import { replicatedClientWire } from '../wire';
@@ -68,7 +69,7 @@ export class RaftPsStrategy implements Strategy {
         fsyncMs: cfg.fsyncMs,
       },
       {
-        machine: () => new ParamMachine(ctx.initialParams(), obs.keys),
+        machine: () => new ParamMachine(ctx.initialParams()),
         noop: (term) => ({ term, kind: 'noop' }),
         entryBytes: (e) => (e.kind === 'update' ? ctx.paramCount * 4 : 0),
         stored: (s, e) => obs.stored(s.id, e),
@@ -105,13 +106,12 @@ export class RaftPsStrategy implements Strategy {
       const tau = before - e.basedOn!;
       const lr = this.cfg.lrStaleness === 'inverse' ? this.ctx.learningRate / Math.max(1, tau) : this.ctx.learningRate;
       const v = sm.apply(e, lr);
-      const key = this.obs.keys.key(e.worker!, e.seq!);
       if (v !== null) {
         this.obs.effectiveUpdate(s.id, e.worker!, e.seq!);
         if (firstAnywhere) this.ctx.note('apply', s.id, { worker: e.worker!, seq: e.seq!, staleness: tau });
       }
       if (s.v.role === 'leader') {
-        const msg: RaftMsg = { t: 'ack', seq: e.seq!, version: v ?? sm.applied.get(key)! };
+        const msg: RaftMsg = { t: 'ack', seq: e.seq!, version: v ?? sm.applied.get(e.worker!, e.seq!) };
         this.ctx.send(s.id, e.worker!, 'ack', msg, 0);
       }
     } else if (e.kind === 'read' && s.v.role === 'leader') {
@@ -279,7 +279,7 @@ export class RaftPsStrategy implements Strategy {
   }
 
   /** For tests and the checker: a server's Raft state (read-only use). */
-  server(node: NodeId): Readonly<RaftCore> & { readonly version: number; readonly params: Float32Array; readonly applied: ReadonlyMap<string, number> } {
+  server(node: NodeId): Readonly<RaftCore> & { readonly version: number; readonly params: Float32Array; readonly applied: Pick<SeqTable, 'get' | 'has' | 'size' | 'entries'> } {
     const s = this.srv.get(node)!;
     return { id: s.id, peers: s.peers, p: s.p, v: s.v, version: s.x.sm.version, params: s.x.sm.params, applied: s.x.sm.applied };
   }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { admitRead, admitUpdate, followerAnswered, leaseValid, queueRead, roundConfirmed, serveReads, type ReadState } from './requests';
 import { becomeLeader } from './rules';
-import { freshVolatile, updateKey, type LogEntry, type RaftCore } from './state';
+import { SeqTable } from './seqTable';
+import { freshVolatile, type LogEntry, type RaftCore } from './state';
 
 let uid = 0;
 const upd = (term: number, worker: string, seq: number): LogEntry => ({ term, kind: 'update', worker, seq, uid: ++uid });
@@ -21,7 +22,8 @@ function server(log: LogEntry[], term: number, commit: number, role: 'leader' | 
 const reads = (): ReadState => ({ pendingReads: [], round: 0, ackedRound: new Map(), ackedSentAt: new Map() });
 
 describe('client sessions at the server (thesis §6.3)', () => {
-  const applied = new Map([[updateKey('w0', 1), 7]]);
+  const applied = new SeqTable();
+  applied.set('w0', 1, 7);
 
   it.each([
     ['a follower redirects with its leader hint', () => server([], 3, 0, 'follower', 's2'), 'w0', 5, { do: 'redirect', hint: 's2' }],
@@ -41,7 +43,7 @@ describe('client sessions at the server (thesis §6.3)', () => {
 });
 
 describe('the request-size limit (etcd --max-request-bytes)', () => {
-  const applied = new Map<string, number>();
+  const applied = new SeqTable();
   it.each([
     ['larger than the limit: refused before anything else, even at a follower', 'follower', 4_194_304, 1_572_864, { do: 'tooLarge' }],
     ['larger than the limit at the leader: refused, never appended', 'leader', 4_194_304, 1_572_864, { do: 'tooLarge' }],

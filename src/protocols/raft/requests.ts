@@ -1,6 +1,7 @@
 import type { NodeId } from '../../sim/types';
 import type { ReadMode } from './knobs';
-import { lastIndex, majority, termAt, updateKey, type RaftCore, type RaftEntry } from './state';
+import type { SeqTable } from './seqTable';
+import { lastIndex, majority, termAt, type RaftCore, type RaftEntry } from './state';
 
 /**
  * How a Raft server answers its clients, as guarded rules (thesis §6.3 client sessions, §6.4
@@ -47,11 +48,11 @@ export type UpdateDecision =
  * skips whichever copy comes second. With `size.limit`, a request larger than it is refused first,
  * as etcd checks the size before proposing.
  */
-export function admitUpdate(s: RaftCore, applied: ReadonlyMap<string, number>, worker: NodeId, seq: number, size?: { bytes: number; limit?: number }): UpdateDecision {
+export function admitUpdate(s: RaftCore, applied: Pick<SeqTable, 'get'>, worker: NodeId, seq: number, size?: { bytes: number; limit?: number }): UpdateDecision {
   if (size?.limit !== undefined && size.bytes > size.limit) return { do: 'tooLarge' };
   if (s.v.role !== 'leader') return { do: 'redirect', hint: s.v.leaderId };
-  const done = applied.get(updateKey(worker, seq));
-  if (done !== undefined) return { do: 'ack', version: done };
+  const done = applied.get(worker, seq);
+  if (done !== 0) return { do: 'ack', version: done };
   if (inOwnUncommittedSuffix(s, (e) => e.kind === 'update' && e.worker === worker && e.seq === seq)) return { do: 'wait' };
   return { do: 'append' };
 }

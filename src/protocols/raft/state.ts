@@ -1,5 +1,7 @@
 import type { NodeId } from '../../sim/types';
 import { axpy } from '../../sim/vectors';
+import { updateKey } from '../paramMachine';
+import { SeqTable } from './seqTable';
 
 /**
  * Raft server state (Ongaro & Ousterhout 2014, Figure 2), split the way a crash splits it:
@@ -98,10 +100,6 @@ export function majority(clusterSize: number): number {
   return Math.floor(clusterSize / 2) + 1;
 }
 
-export function updateKey(worker: NodeId, seq: number): string {
-  return `${worker}#${seq}`;
-}
-
 /**
  * One string per update key, shared by every table that holds it (issue 9: each server's state
  * machine and the observer's tables held a copy of their own, a dozen strings per update).
@@ -127,29 +125,24 @@ export class UpdateKeys {
 export class ParamMachine {
   params: Float32Array;
   version = 0;
-  /** (worker, seq) → the version its application produced. */
-  readonly applied = new Map<string, number>();
+  /** (worker, seq) → the version its application produced (versions count from 1). */
+  readonly applied = new SeqTable();
   skipped = 0;
 
-  constructor(
-    initial: Float32Array,
-    /** Where its keys come from (one string per update across servers), when shared. */
-    private readonly keys?: UpdateKeys,
-  ) {
+  constructor(initial: Float32Array) {
     this.params = initial;
   }
 
   /** Applies an update; returns the version it produced, or null if it was a duplicate. */
   apply(e: LogEntry, lr: number): number | null {
     if (e.kind !== 'update' || !e.grad || e.worker === undefined || e.seq === undefined) return null;
-    const key = this.keys ? this.keys.key(e.worker, e.seq) : updateKey(e.worker, e.seq);
-    if (this.applied.has(key)) {
+    if (this.applied.has(e.worker, e.seq)) {
       this.skipped++;
       return null;
     }
     axpy(this.params, -lr, e.grad);
     this.version++;
-    this.applied.set(key, this.version);
+    this.applied.set(e.worker, e.seq, this.version);
     return this.version;
   }
 }
