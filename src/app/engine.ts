@@ -3,6 +3,7 @@ import type { EnginePort, FromHost, ToHost } from '../engine/remote/protocol';
 import type { Scenario } from '../scenario/schema';
 import type { CheckName, Checks } from './checks/table';
 import type { BackendChoice } from '../train/types';
+import { packWith } from '../sim/packer';
 import { takeEngineWorker } from '../workers/engineSpawn';
 
 /**
@@ -17,6 +18,9 @@ export type Run = RemoteRun;
 export type RunTrainer = RemoteTrainer;
 
 let client: EngineClient | null = null;
+
+// What ages of a run's record on this page is packed in a worker (sim/packer.ts).
+packWith(() => import('../workers/packClient').then((m) => m.workerPacking()));
 
 /**
  * The engine's worker, started on first use. One that failed to load or died answers nothing: its

@@ -23,7 +23,7 @@ export async function buildRunZip(sim: Run): Promise<{ name: string; zip: Blob; 
   const t = Math.round(sim.now());
   const slices = sim.history.rowSlices();
   const scenario = runScenario(sim.scenario, sim.userActions());
-  const zip = await zipOffThread();
+  const zip = zipOffThread();
   const [scenarioFile, log, samples] = [`${id}.scenario.json`, `${id}.events.jsonl`, `${id}.samples.csv`];
   const views: ZipEntry[] = [];
   try {
@@ -56,19 +56,11 @@ interface ZipWriter {
 }
 
 /**
- * A zip built in a worker of its own, entries sent as they are ready; here where there are no
- * workers (the zip library then loads on this thread: the page never needs it).
+ * A zip built in a worker of its own, entries sent as they are ready (the app runs where workers
+ * are: its engine is one). The zip library stays off the page, which loads fflate's inflate alone
+ * (sim/packer.ts).
  */
-async function zipOffThread(): Promise<ZipWriter> {
-  if (typeof Worker === 'undefined') {
-    const { RunZip } = await import('../engine/runZip');
-    const here = new RunZip();
-    const end = (entries: ZipEntry[]): Promise<Blob> => {
-      here.add(entries);
-      return Promise.resolve(here.endBlob());
-    };
-    return { add: (entries) => here.add(entries), end, cancel: () => undefined };
-  }
+function zipOffThread(): ZipWriter {
   const worker = new Worker(new URL('../workers/exportWorker.ts', import.meta.url), { type: 'module' });
   const reply = new Promise<Blob>((resolve, reject) => {
     worker.onmessage = (e: MessageEvent<ExportReply>) => {

@@ -1,16 +1,14 @@
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { nodeSha256 } from '../cli/nodeSha256';
 import { History } from './history';
 import type { RowsBatch } from './historyRows';
-import { packBatch, unpackBatch } from './packedBatch';
-import { loadPacker, type Packer } from './packer';
+import { batchFrame, packColumns, unpackBatch, type PackedBatch } from './packedBatch';
+import { unpack } from './packCodec';
+import { deflate } from './packLocal';
 import type { HistoryEvent } from './types';
 
-let packer: Packer;
-beforeAll(async () => {
-  packer = (await loadPacker())!;
-});
+const pack = (b: RowsBatch): PackedBatch => ({ ...packColumns(b, deflate), frame: batchFrame(b) });
 
 /** The batch's arrays as plain lists (Object.is per number: −0 and NaN must come back as they were). */
 const plain = (b: RowsBatch): unknown => JSON.parse(JSON.stringify(b, (_k, v: unknown) => (ArrayBuffer.isView(v) ? Array.from(v as Float64Array, (x) => (Object.is(x, -0) ? '-0' : Number.isNaN(x) ? 'NaN' : x)) : v)));
@@ -33,7 +31,7 @@ describe('packBatch / unpackBatch', () => {
         const h = new History(nodeSha256);
         for (const e of events) h.append(e as HistoryEvent);
         const b = h.takeRows();
-        const back = unpackBatch(packBatch(b, packer), packer);
+        const back = unpackBatch(pack(b), unpack);
         expect(plain(back)).toEqual(plain(b));
       }),
       { numRuns: 300, seed: 21 },
@@ -50,10 +48,10 @@ describe('packBatch / unpackBatch', () => {
       h.append({ t: due, type: 'deliver', id: i, from: `w${i % 8}`, to: 's0', kind: i % 3 ? 'append' : 'ack', sentAt: t } as HistoryEvent);
     }
     const b = h.takeRows();
-    const p = packBatch(b, packer);
+    const p = pack(b);
     expect(p.micros).toEqual([true, true, true, true, true]);
     const raw = [b.where, b.refs, b.messages.sends.f64, b.messages.sends.i32, b.messages.delivers.f64, b.messages.delivers.i32];
-    const deflated = packer.pack(new Uint8Array(raw.flatMap((a) => Array.from(new Uint8Array(a.buffer, a.byteOffset, a.byteLength)))));
+    const deflated = deflate(new Uint8Array(raw.flatMap((a) => Array.from(new Uint8Array(a.buffer, a.byteOffset, a.byteLength)))));
     expect(p.bytes.length).toBeLessThan(deflated.length * 0.6);
   });
 });

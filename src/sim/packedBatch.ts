@@ -1,6 +1,9 @@
 import { DELIVER_INTS, SEND_INTS } from './compactMessages';
 import type { RowsBatch } from './historyRows';
-import { bytesOf, type Packer } from './packer';
+import { bytesOf } from './rows';
+
+/** Inflates `packed` into `out` (whose length is the unpacked size). */
+export type Unpack = (packed: Uint8Array, out: Uint8Array) => Uint8Array;
 
 /**
  * A history batch with its typed columns deflated into one buffer (RowsHistory: batches that have
@@ -14,7 +17,7 @@ import { bytesOf, type Packer } from './packer';
  * become differences from the previous ref of the same kind (message rows, word offsets,
  * objects). A batch of a busy Raft run packs to 0.74 of what deflate alone gives.
  */
-export interface PackedBatch {
+export interface PackedColumns {
   readonly bytes: Uint8Array;
   /** Unpacked size in bytes. */
   readonly size: number;
@@ -25,13 +28,17 @@ export interface PackedBatch {
   readonly words: readonly number[];
   /** Per float column (sends' then deliveries'): whole microseconds as differences, or the floats as they are. */
   readonly micros: readonly boolean[];
+}
+
+export interface PackedBatch extends PackedColumns {
   readonly frame: RowsBatch;
 }
 
 const SEND_FLOATS = 3;
 const DELIVER_FLOATS = 2;
 
-export function packBatch(b: RowsBatch, packer: Packer): PackedBatch {
+/** The batch's columns, laid out and deflated (where a worker packs, there: it is the costly half). */
+export function packColumns(b: RowsBatch, deflate: (bytes: Uint8Array) => Uint8Array): PackedColumns {
   const m = b.messages;
   const sends = m.sends.i32.length / SEND_INTS;
   const delivers = m.delivers.i32.length / DELIVER_INTS;
@@ -47,19 +54,24 @@ export function packBatch(b: RowsBatch, packer: Packer): PackedBatch {
     all.set(bytesOf(c), at);
     at += c.byteLength;
   }
-  const frame: RowsBatch = {
+  return { bytes: deflate(all), size, events: b.where.length, sends, delivers, words: b.values.pieces.map((p) => p.words.length), micros: floats.map((c) => c instanceof Int32Array) };
+}
+
+/** The batch with its columns emptied: what a packed batch keeps beside its bytes. */
+export function batchFrame(b: RowsBatch): RowsBatch {
+  const m = b.messages;
+  return {
     where: new Uint8Array(0),
     refs: new Int32Array(0),
     messages: { names: m.names, sends: { first: m.sends.first, f64: new Float64Array(0), i32: new Int32Array(0) }, delivers: { first: m.delivers.first, f64: new Float64Array(0), i32: new Int32Array(0) } },
     values: { strings: b.values.strings, shapes: b.values.shapes, pieces: b.values.pieces.map((p) => ({ chunk: p.chunk, at: p.at, words: new Int32Array(0) })) },
     objects: b.objects,
   };
-  return { bytes: packer.pack(all), size, events: b.where.length, sends, delivers, words: b.values.pieces.map((p) => p.words.length), micros: floats.map((c) => c instanceof Int32Array), frame };
 }
 
 /** The batch again, its columns fresh arrays. */
-export function unpackBatch(p: PackedBatch, packer: Packer): RowsBatch {
-  const buf = packer.unpack(p.bytes, new Uint8Array(p.size)).buffer;
+export function unpackBatch(p: PackedBatch, unpack: Unpack): RowsBatch {
+  const buf = unpack(p.bytes, new Uint8Array(p.size)).buffer;
   const f = p.frame;
   const events = p.events;
   let at = 0;

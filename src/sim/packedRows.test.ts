@@ -1,12 +1,15 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MessageSpans } from '../engine/index/messageSpans';
-import { loadPacker } from './packer';
+import { unpack } from './packCodec';
+import { loadPacker, packWith } from './packer';
+import { deflate, localPacking } from './packLocal';
 import { PackedRows } from './packedRows';
 import { CHUNK_ROWS, Rows } from './rows';
 
 beforeAll(async () => {
-  expect(await loadPacker()).not.toBeNull();
+  packWith(() => localPacking);
+  expect(await loadPacker()).toBe(true);
 });
 
 describe('PackedRows (chunks packed once they have aged)', () => {
@@ -19,7 +22,7 @@ describe('PackedRows (chunks packed once they have aged)', () => {
       fc.record({ do: fc.constant('copy' as const), from: fc.nat(n - 1), len: fc.nat(3 * CHUNK_ROWS) }),
     );
     const plain = new Rows((k) => new Int32Array(k), 2, 8);
-    const packed = new PackedRows((k) => new Int32Array(k), 2, 8, 2);
+    const packed = new PackedRows((k) => new Int32Array(k), 2, { pack: deflate, unpack }, 2);
     for (let r = 0; r < n; r++) {
       plain.add();
       packed.add();

@@ -1,5 +1,11 @@
-import { bytesOf, packerNow } from './packer';
-import { CHUNK_SHIFT, Rows, type TypedArray } from './rows';
+import type { Unpack } from './packedBatch';
+import { bytesOf, CHUNK_SHIFT, Rows, type TypedArray } from './rows';
+
+/** How chunks are packed (deflated; where a worker does it, later) and read back. */
+export interface ChunkCodec {
+  pack(bytes: Uint8Array): Uint8Array | Promise<Uint8Array>;
+  unpack: Unpack;
+}
 
 /**
  * Rows whose full chunks can be packed (deflated) once they have aged (issue 9: a long run's
@@ -7,37 +13,58 @@ import { CHUNK_SHIFT, Rows, type TypedArray } from './rows';
  * `keep` chunks unpacked for reading stay so and the oldest of them is let go of (its packed bytes
  * are still there); one written to is no longer packed until `packBefore` packs it again.
  * A reader holding a chunk from `chunk()` may go on reading it: letting go of a chunk never
- * changes its array.
+ * changes its array. Where a worker packs, a chunk's bytes swap in when they come back, unless it
+ * was written to meanwhile.
  */
 export class PackedRows<A extends TypedArray> extends Rows<A> {
   private readonly packed: Array<Uint8Array | undefined> = [];
   /** Chunks unpacked for reading whose packed bytes are kept, oldest first. */
   private readonly thawed: number[] = [];
+  /** Writes per chunk (a packing that comes back after a write is stale). */
+  private readonly writes: number[] = [];
+  /** Chunks being packed (by a worker). */
+  private readonly packing = new Set<number>();
   private readonly none: A;
 
   constructor(
     make: (length: number) => A,
     width: number,
-    initialRows?: number,
+    private readonly codec: ChunkCodec,
+    /** Chunks kept unpacked for reading. */
     private readonly keep = 3,
   ) {
-    super(make, width, initialRows);
+    super(make, width);
     this.none = make(0);
   }
 
-  /** Packs the full chunks before chunk `end` that are not packed (none until the packer has loaded). */
+  /** Packs the full chunks before chunk `end` that are not packed. */
   packBefore(end: number): void {
-    const packer = packerNow();
-    if (!packer) return;
     const last = Math.min(end, this.chunks.length - 1); // the last chunk may still grow
     for (let c = 0; c < last; c++) {
       const a = this.chunks[c];
-      if (a.length === 0) continue; // packed, or let go of
-      this.packed[c] ??= packer.pack(bytesOf(a));
-      this.chunks[c] = this.none;
-      const t = this.thawed.indexOf(c);
-      if (t >= 0) this.thawed.splice(t, 1);
+      if (a.length === 0 || this.packing.has(c)) continue; // packed, let go of, or being packed
+      if (this.packed[c] !== undefined) {
+        this.letGo(c); // unpacked to be read, unchanged: its bytes are still there
+        continue;
+      }
+      const written = this.writes[c] ?? 0;
+      const swap = (bytes: Uint8Array): void => {
+        this.packing.delete(c);
+        if ((this.writes[c] ?? 0) !== written) return; // stale: packed again next time
+        this.packed[c] = bytes;
+        this.letGo(c);
+      };
+      this.packing.add(c);
+      const r = this.codec.pack(bytesOf(a).slice());
+      if (r instanceof Promise) r.then(swap, () => this.packing.delete(c));
+      else swap(r);
     }
+  }
+
+  private letGo(c: number): void {
+    this.chunks[c] = this.none;
+    const t = this.thawed.indexOf(c);
+    if (t >= 0) this.thawed.splice(t, 1);
   }
 
   override chunk(row: number): A {
@@ -53,6 +80,7 @@ export class PackedRows<A extends TypedArray> extends Rows<A> {
   override set(row: number, col: number, x: number): void {
     const c = row >>> CHUNK_SHIFT;
     const a = this.chunk(row);
+    this.writes[c] = (this.writes[c] ?? 0) + 1;
     if (this.packed[c] !== undefined) {
       // Written to: its packed bytes are stale, and it stays unpacked until packed again.
       this.packed[c] = undefined;
@@ -62,16 +90,15 @@ export class PackedRows<A extends TypedArray> extends Rows<A> {
   }
 
   /** Bytes held: the unpacked chunks' and the packed ones'. */
-  get byteLength(): number {
-    let n = 0;
-    for (const a of this.chunks) n += a.byteLength;
+  override get byteLength(): number {
+    let n = super.byteLength;
     for (const p of this.packed) n += p?.byteLength ?? 0;
     return n;
   }
 
   private unpack(c: number): A {
     const a = this.make((1 << CHUNK_SHIFT) * this.width);
-    packerNow()!.unpack(this.packed[c]!, bytesOf(a)); // a chunk is packed only once the packer is here
+    this.codec.unpack(this.packed[c]!, bytesOf(a));
     this.chunks[c] = a;
     this.thawed.push(c);
     if (this.thawed.length > this.keep) this.chunks[this.thawed.shift()!] = this.none;

@@ -1,40 +1,62 @@
+import type { RowsBatch } from './historyRows';
+import type { PackedColumns } from './packedBatch';
+
 /**
- * DEFLATE for the parts of a run's record that are kept but seldom read (issue 9: a long run's
- * memory). The page holds a run's whole history — its rows, for export and for reading a past state
- * back, and its message spans, for the time-space diagram at any time — and those grew by ~8.5 MB
- * per simulated minute of typed arrays in an 8-worker Raft run; deflated they take a third to a
- * quarter of that. fflate is loaded on demand, the first time something ages: a short run, and the
- * page's first load, never load it; until it is here, nothing is packed.
+ * DEFLATE for what has aged of a long run's record (issue 9: a long run's memory). The page holds a
+ * run's whole history — its rows, for export and for reading a past state back, and its message
+ * spans, for the time-space diagram at any time — which grew by ~8.5 MB of typed arrays per
+ * simulated minute of an 8-worker Raft run; packed, about a quarter of that.
+ *
+ * Packing is the costly half (level-1 deflate of a spans chunk is a long task on the page): the app
+ * has it done in a worker (`packWith`, workers/packClient.ts), the results swap in as they come;
+ * the tests pack on their own thread (packLocal.ts). Where no one set a packer (the CLI), nothing
+ * is packed. Reading back is sync — a past state is drawn in the frame that asks — so the page
+ * loads the codec (packCodec.ts: fflate's inflate alone and the unpacking) the first time a record
+ * is worth packing, not in its first load; nothing is packed before it is here.
  */
-export interface Packer {
-  pack(bytes: Uint8Array): Uint8Array;
-  /** `packed` back into `out` (whose length is the unpacked size). */
-  unpack(packed: Uint8Array, out: Uint8Array): Uint8Array;
+
+export interface Packing {
+  /** A history batch's columns, packed (packedBatch.ts); the batch stays as it is (a worker gets a copy). */
+  batch(b: RowsBatch): PackedColumns | Promise<PackedColumns>;
+  /** Bytes, deflated; they may be taken (a worker gets them transferred): pass a copy. */
+  bytes(b: Uint8Array): Uint8Array | Promise<Uint8Array>;
 }
 
-let packer: Packer | null = null;
-let loading: Promise<Packer | null> | null = null;
+export type Codec = typeof import('./packCodec');
 
-/** The packer if it has loaded, or null (then `loadPacker` starts loading it). */
-export function packerNow(): Packer | null {
-  if (!packer) void loadPacker();
-  return packer;
+let packingLoader: (() => Packing | Promise<Packing>) | null = null;
+let ready: { pack: Packing; codec: Codec } | null = null;
+let loading: Promise<boolean> | null = null;
+
+/** Who packs (the app: its worker, loaded when first needed). Set before anything is worth packing. */
+export function packWith(load: () => Packing | Promise<Packing>): void {
+  packingLoader = load;
+  ready = null;
+  loading = null;
 }
 
-/** Loads the packer once; null where it cannot load (a chunk the server lost): nothing is packed then. */
-export function loadPacker(): Promise<Packer | null> {
-  loading ??= import('fflate').then(
-    (f) => {
-      // Level 1: a third of level 6's time on these columns for ~10 % more bytes.
-      packer = { pack: (b) => f.deflateSync(b, { level: 1 }), unpack: (p, out) => f.inflateSync(p, { out }) };
-      return packer;
+/** The packer and the codec, once both are here; null until then (the first call starts loading them where a packer is set). */
+export function packerNow(): { pack: Packing; codec: Codec } | null {
+  if (!ready && packingLoader) void loadPacker();
+  return ready;
+}
+
+/** The codec where it has loaded (whatever was packed was packed after it loaded). */
+export function codecNow(): Codec {
+  if (!ready) throw new Error('packer: read back before the codec loaded');
+  return ready.codec;
+}
+
+/** Loads the packer and the codec, once; false where they cannot load (nothing is packed then). */
+export function loadPacker(): Promise<boolean> {
+  const load = packingLoader;
+  if (!load) return Promise.resolve(false);
+  loading ??= Promise.all([import('./packCodec'), load()]).then(
+    ([codec, pack]) => {
+      ready = { pack, codec };
+      return true;
     },
-    () => null,
+    () => false,
   );
   return loading;
-}
-
-/** A typed array's bytes (a view, not a copy). */
-export function bytesOf(a: ArrayBufferView): Uint8Array {
-  return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 }

@@ -14,6 +14,11 @@ export const CHUNK_SHIFT = 14;
 export const CHUNK_ROWS = 1 << CHUNK_SHIFT;
 const MASK = CHUNK_ROWS - 1;
 
+/** A typed array's bytes (a view, not a copy). */
+export function bytesOf(a: ArrayBufferView): Uint8Array {
+  return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+}
+
 export class Rows<A extends TypedArray> {
   protected readonly chunks: A[];
   private n = 0;
@@ -32,6 +37,23 @@ export class Rows<A extends TypedArray> {
 
   get length(): number {
     return this.n;
+  }
+
+  /** Bytes its chunks hold. */
+  get byteLength(): number {
+    let n = 0;
+    for (const a of this.chunks) n += a.byteLength;
+    return n;
+  }
+
+  /** Hands its rows over to `into` (an empty Rows of another kind, one that packs), and returns it; this one is not used again. */
+  moveTo<R extends Rows<A>>(into: R): R {
+    if (into.n !== 0 || into.width !== this.width) throw new Error('Rows: moves only into an empty Rows of the same width');
+    into.chunks.length = 0;
+    into.chunks.push(...this.chunks);
+    into.n = this.n;
+    into.dropped = this.dropped;
+    return into;
   }
 
   /** Appends a row (zero-filled) and returns its index. */

@@ -8,7 +8,8 @@ import { InstantTrainer } from '../engine/testing/instantTrainer';
 import { testScenario } from '../engine/testing/scenarios';
 import { History } from './history';
 import { RowsReader } from './historyRows';
-import { loadPacker } from './packer';
+import { loadPacker, packWith } from './packer';
+import { localPacking } from './packLocal';
 import { rowsHere } from './rowsDigests';
 import { RowsHistory } from './rowsHistory';
 import { anyEvent } from './testing/historyEvents';
@@ -19,7 +20,8 @@ const lines = (h: { length: number; at(i: number): unknown }): string[] => Array
 describe('RowsHistory: a history read back from the rows History.takeRows hands out', () => {
   // The packer loads on demand; here it is loaded first, so that aged batches are packed.
   beforeAll(async () => {
-    expect(await loadPacker()).not.toBeNull();
+    packWith(() => localPacking);
+    expect(await loadPacker()).toBe(true);
   });
 
   it('holds every event as the history does, whatever the mix and wherever the batches were taken, beside the digests’ own batches, packed or not', () => {
@@ -27,7 +29,7 @@ describe('RowsHistory: a history read back from the rows History.takeRows hands 
       fc.property(fc.array(anyEvent, { maxLength: 300 }), fc.array(fc.nat(300), { maxLength: 40 }), fc.boolean(), fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 400 }), fc.integer({ min: 1, max: 3 }), (events, cuts, digestsFromRows, joinBatches, joinEvents, keepUnpacked) => {
         const h = new History(digestsFromRows ? rowsHere(nodeSha256) : nodeSha256);
         // Batches joined after a few of them or a few events (RowsHistory's own thresholds are larger).
-        const copy = new RowsHistory({ joinBatches, joinEvents, keepUnpacked });
+        const copy = new RowsHistory({ joinBatches, joinEvents, keepUnpacked, packFrom: 0 });
         events.forEach((e, i) => {
           h.append(e);
           if (cuts.includes(i)) {
@@ -101,8 +103,9 @@ describe('RowsHistory: a history read back from the rows History.takeRows hands 
 
   it('packs the batches that have aged: a run of stepping workers takes less than a third of its bytes, and reads and exports the same', () => {
     const h = new History(nodeSha256);
-    const packed = new RowsHistory();
+    const packed = new RowsHistory({ packFrom: 1e6 });
     const loose = new RowsHistory({ joinEvents: Infinity, joinBatches: Infinity });
+    const small = new RowsHistory(); // packs from 4 MB: this run's 5 MB, only at the end
     for (let i = 0; i < 40_000; i++) {
       h.append({ t: i, type: 'send', id: i, from: `w${i % 3}`, to: 's0', kind: 'push', bytes: 420, due: i + 1.25 });
       h.append({ t: i + 1.25, type: 'deliver', id: i, from: `w${i % 3}`, to: 's0', kind: 'push', sentAt: i });
@@ -112,9 +115,11 @@ describe('RowsHistory: a history read back from the rows History.takeRows hands 
         const b = h.takeRows();
         packed.add(structuredClone(b));
         loose.add(structuredClone(b));
+        if (i < 20_000) small.add(structuredClone(b));
       }
     }
     expect(packed.byteLength).toBeLessThan(loose.byteLength / 3);
+    expect(small.byteLength).toBeGreaterThan(loose.byteLength / 2.5); // half the run, not packed
     expect(lines(packed)).toEqual(lines(h));
     const reader = new RowsReader();
     const read: string[] = [];

@@ -1,7 +1,7 @@
 import { MessageDecoder } from './compactMessages';
 import { concatBatches, MESSAGE, OBJECT, VALUE, type RowsBatch } from './historyRows';
-import { packBatch, unpackBatch, type PackedBatch } from './packedBatch';
-import { packerNow } from './packer';
+import type { PackedBatch, PackedColumns } from './packedBatch';
+import { codecNow, packerNow } from './packer';
 import type { HistoryEvent } from './types';
 import { ValueDecoder } from './valueWords';
 
@@ -17,10 +17,11 @@ import { ValueDecoder } from './valueWords';
  * into one once they are `joinBatches` or hold `joinEvents` events (concatBatches), so that a run
  * of an hour keeps thousands of batches, each a few typed arrays, not hundreds of thousands.
  *
- * What has aged is packed (issue 9: a long run's memory): each joined batch but the newest has its
- * columns deflated (packedBatch.ts) — the views read the new events once, as they come; an old one
- * is read where a view shows a past state, and by an export — and unpacked when read, the last
- * `keepUnpacked` of them kept so. An object event is kept parsed only: its JSON line is written
+ * What has aged of a long run is packed (issue 9: a long run's memory), where a packer is set (the
+ * app): once the joined batches' columns hold `packFrom` bytes, each joined batch but the newest
+ * has its columns deflated (packedBatch.ts) — the views read the new events once, as they come; an
+ * old one is read where a view shows a past state, and by an export — and unpacked when read, the
+ * last `keepUnpacked` of them kept so. An object event is kept parsed only: its JSON line is written
  * again for an export (the same line: JSON keeps key order and numbers round-trip).
  */
 export class RowsHistory {
@@ -30,13 +31,18 @@ export class RowsHistory {
   /** The first batch not yet joined with those after it. */
   private open = 0;
   private openEvents = 0;
-  /** Batches before this one are packed, or were left unpacked because the packer had not loaded. */
+  private readonly packFrom: number;
+  /** Batches before this one are packed, or on their way to the packer. */
   private packedTo = 0;
+  /** Bytes of the joined batches' columns (packed or not). */
+  private joinedBytes = 0;
 
-  constructor(opts: { joinBatches?: number; joinEvents?: number; keepUnpacked?: number } = {}) {
+  constructor(opts: { joinBatches?: number; joinEvents?: number; keepUnpacked?: number; packFrom?: number } = {}) {
     this.joinBatches = opts.joinBatches ?? 64;
     this.joinEvents = opts.joinEvents ?? 8192;
     this.keepUnpacked = opts.keepUnpacked ?? 2;
+    // ~100,000 events: about 40 simulated seconds of a busy 8-worker Raft run, minutes of a lesson's.
+    this.packFrom = opts.packFrom ?? 4e6;
   }
 
   private readonly messages = new MessageDecoder();
@@ -75,16 +81,28 @@ export class RowsHistory {
     this.batches.push(concatBatches(tail));
     this.open = this.batches.length;
     this.openEvents = 0;
-    this.pack(this.open - 1);
+    this.joinedBytes += columnBytes(this.batches[this.open - 1] as RowsBatch);
+    if (this.joinedBytes >= this.packFrom) this.pack(this.open - 1);
   }
 
-  /** Packs the batches before `end` not packed yet (none until the packer has loaded). */
+  /**
+   * Packs the batches before `end` not packed yet (none until the packer has loaded). Where a
+   * worker packs, each swaps in when its bytes come back; until then it is read as it is.
+   */
   private pack(end: number): void {
     const packer = packerNow();
     if (!packer) return;
     for (; this.packedTo < end; this.packedTo++) {
-      const b = this.batches[this.packedTo];
-      if (!('bytes' in b)) this.batches[this.packedTo] = packBatch(b, packer);
+      const k = this.packedTo;
+      const b = this.batches[k];
+      if ('bytes' in b) continue;
+      const frame = packer.codec.batchFrame(b);
+      const swap = (c: PackedColumns): void => {
+        if (this.batches[k] === b) this.batches[k] = { ...c, frame };
+      };
+      const r = packer.pack.batch(b);
+      if (r instanceof Promise) r.then(swap, () => undefined); // not packed: it stays as it is
+      else swap(r);
     }
   }
 
@@ -96,7 +114,7 @@ export class RowsHistory {
     if (r) {
       this.unpacked.delete(k);
     } else {
-      r = unpackBatch(b, packerNow()!); // a batch is packed only once the packer is here
+      r = codecNow().unpackBatch(b, codecNow().unpack);
       if (this.unpacked.size >= this.keepUnpacked) this.unpacked.delete(this.unpacked.keys().next().value!);
     }
     this.unpacked.set(k, r);
@@ -110,10 +128,7 @@ export class RowsHistory {
   /** Bytes its columns hold: the batches' as they are (packed or not), not those unpacked to be read. */
   get byteLength(): number {
     let n = 0;
-    for (const b of this.batches) {
-      if ('bytes' in b) n += b.bytes.byteLength;
-      else for (const a of [b.where, b.refs, b.messages.sends.f64, b.messages.sends.i32, b.messages.delivers.f64, b.messages.delivers.i32, ...b.values.pieces.map((p) => p.words)]) n += a.byteLength;
-    }
+    for (const b of this.batches) n += 'bytes' in b ? b.bytes.byteLength : columnBytes(b);
     return n;
   }
 
@@ -143,7 +158,7 @@ export class RowsHistory {
     // One slice at least, as History gives: an empty history's is empty.
     if (this.batches.length === 0) return [emptyBatch];
     return this.batches.map((b) => () => {
-      const copy = 'bytes' in b ? unpackBatch(b, packerNow()!) : structuredClone(b);
+      const copy = 'bytes' in b ? codecNow().unpackBatch(b, codecNow().unpack) : structuredClone(b);
       const objects: string[] = [];
       for (let j = 0; j < copy.where.length; j++) if (copy.where[j] === OBJECT) objects.push(JSON.stringify(this.objects[copy.refs[j]]));
       return { ...copy, objects };
@@ -166,4 +181,10 @@ export class RowsHistory {
 function emptyBatch(): RowsBatch {
   const table = { first: 0, f64: new Float64Array(0), i32: new Int32Array(0) };
   return { where: new Uint8Array(0), refs: new Int32Array(0), messages: { names: [], sends: table, delivers: { ...table } }, values: { strings: [], shapes: [], pieces: [] }, objects: [] };
+}
+
+function columnBytes(b: RowsBatch): number {
+  let n = 0;
+  for (const a of [b.where, b.refs, b.messages.sends.f64, b.messages.sends.i32, b.messages.delivers.f64, b.messages.delivers.i32, ...b.values.pieces.map((p) => p.words)]) n += a.byteLength;
+  return n;
 }

@@ -1,7 +1,8 @@
 import type { NodeId, SimTime } from '../../sim/types';
 import { Interner } from '../../sim/interner';
-import { PackedRows } from '../../sim/packedRows';
-import { CHUNK_ROWS, CHUNK_SHIFT } from '../../sim/rows';
+import type { PackedRows } from '../../sim/packedRows';
+import { packerNow } from '../../sim/packer';
+import { CHUNK_ROWS, CHUNK_SHIFT, Rows } from '../../sim/rows';
 
 /** One message's flight, as the views read it. */
 export interface MessageSpan {
@@ -25,14 +26,17 @@ const I = 5; // ints per row: id, from, to, kind, dropped
  * message was a large share of a long run's heap). Node ids and kinds are interned. `get` returns
  * a snapshot object; the views hold row indices for messages still on the wire.
  *
- * Chunked (sim/rows.ts: growing never copies the run's messages), and the chunks before the last
- * two are packed (sim/packedRows.ts): the views read the messages near the time they show, so an
- * old chunk is unpacked where a past time is shown. The send time of each chunk's first row is
- * kept aside, so that finding a time unpacks only the chunk it falls in.
+ * Chunked (sim/rows.ts: growing never copies the run's messages). Once there are three chunks,
+ * those before the last two are packed (sim/packedRows.ts, where a packer is set: the app): the
+ * views read the messages near the time they show, so an old chunk is unpacked where a past time is
+ * shown. The send time of each chunk's first row is kept aside, so that finding a time unpacks only
+ * the chunk it falls in.
  */
 export class MessageSpans {
-  private readonly f = new PackedRows((n) => new Float64Array(n), F, 1024);
-  private readonly i = new PackedRows((n) => new Int32Array(n), I, 1024);
+  private f: Rows<Float64Array> = new Rows((n) => new Float64Array(n), F, 1024);
+  private i: Rows<Int32Array> = new Rows((n) => new Int32Array(n), I, 1024);
+  /** The same rows, once they pack. */
+  private packing: { f: PackedRows<Float64Array>; i: PackedRows<Int32Array> } | null = null;
   private n = 0;
   /** The send time of each chunk's first row. */
   private readonly chunkSent: number[] = [];
@@ -50,10 +54,8 @@ export class MessageSpans {
     this.i.add();
     if ((r & (CHUNK_ROWS - 1)) === 0) {
       this.chunkSent.push(sentAt);
-      const c = r >>> CHUNK_SHIFT;
       // A message stays on the wire for a while: its chunk and the one before stay unpacked.
-      this.f.packBefore(c - 1);
-      this.i.packBefore(c - 1);
+      if (r >= 2 * CHUNK_ROWS) this.pack((r >>> CHUNK_SHIFT) - 1);
     }
     const f = this.f.chunk(r);
     const fo = this.f.off(r);
@@ -142,6 +144,20 @@ export class MessageSpans {
       else hi = mid;
     }
     return lo;
+  }
+
+  /** Packs the chunks before `end` (from the first time the packer is here: until then they wait). */
+  private pack(end: number): void {
+    if (!this.packing) {
+      const p = packerNow();
+      if (!p) return;
+      const codec = { pack: p.pack.bytes, unpack: p.codec.unpack };
+      this.packing = { f: this.f.moveTo(new p.codec.PackedRows((n) => new Float64Array(n), F, codec)), i: this.i.moveTo(new p.codec.PackedRows((n) => new Int32Array(n), I, codec)) };
+      this.f = this.packing.f;
+      this.i = this.packing.i;
+    }
+    this.packing.f.packBefore(end);
+    this.packing.i.packBefore(end);
   }
 
   /** Bytes its columns hold (packed or not). */
