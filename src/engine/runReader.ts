@@ -1,6 +1,6 @@
 import type { CapClass } from '../protocols';
 import type { Scenario } from '../scenario/schema';
-import type { RowsBatch } from '../sim/historyRows';
+import type { RowsSlice } from '../sim/packedBatch';
 import type { Action, ActionKind, HistoryEvent, NodeId, SimTime } from '../sim/types';
 import type { Evaluation } from '../train/types';
 import type { ExpectationResult, NodeView } from './api';
@@ -41,5 +41,5 @@ export interface RunReader {
 export interface RunHistory {
   readonly length: number;
   at(i: number): HistoryEvent;
-  rowSlices(): Array<() => RowsBatch>;
+  rowSlices(): Array<() => RowsSlice>;
 }

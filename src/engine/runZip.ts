@@ -1,5 +1,7 @@
 import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
-import { RowsReader, type RowsBatch } from '../sim/historyRows';
+import { RowsReader } from '../sim/historyRows';
+import { sliceBatch } from '../sim/packCodec';
+import type { RowsSlice } from '../sim/packedBatch';
 import { JsonBytes } from '../sim/jsonBytes';
 import type { HistoryEvent } from '../sim/types';
 import { joinLines, samplesCsvLines } from './runExport';
@@ -20,7 +22,7 @@ export type ZipEntry =
    * (`History.rowSlices`), an entry each, `more` on all but the last. No other entry comes
    * between them.
    */
-  | { name: string; log: RowsBatch; more?: boolean }
+  | { name: string; log: RowsSlice; more?: boolean }
   /** The metric samples among the events of the log named `samplesOf`, written before, as CSV (`sim --samples`). */
   | { name: string; samplesOf: string };
 
@@ -83,7 +85,8 @@ export class RunZip {
     return file;
   }
 
-  private log(name: string, rows: RowsBatch, more: boolean): void {
+  private log(name: string, slice: RowsSlice, more: boolean): void {
+    const rows = sliceBatch(slice);
     let open = this.open;
     if (!open) {
       if (this.samplesOf.has(name)) throw new Error(`runZip: the log ${name} was written already`);

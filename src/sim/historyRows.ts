@@ -38,11 +38,11 @@ export interface RowsDigester {
 }
 
 /**
- * The buffers a batch may give away when posted to a worker (every array in it is a fresh copy),
- * each once: an unpacked batch's arrays share one buffer (packedBatch.ts).
+ * The buffers a slice may give away when posted to a worker (every array in it is a fresh copy),
+ * each once: an unpacked batch's arrays share one buffer (packedBatch.ts), a packed one has one.
  */
-export function batchTransfers(b: RowsBatch): ArrayBuffer[] {
-  const arrays = [b.where, b.refs, b.messages.sends.f64, b.messages.sends.i32, b.messages.delivers.f64, b.messages.delivers.i32, ...b.values.pieces.map((p) => p.words)];
+export function batchTransfers(b: RowsBatch | { bytes: Uint8Array }): ArrayBuffer[] {
+  const arrays = 'bytes' in b ? [b.bytes] : [b.where, b.refs, b.messages.sends.f64, b.messages.sends.i32, b.messages.delivers.f64, b.messages.delivers.i32, ...b.values.pieces.map((p) => p.words)];
   return [...new Set(arrays.map((a) => a.buffer))].filter((x): x is ArrayBuffer => x instanceof ArrayBuffer);
 }
 

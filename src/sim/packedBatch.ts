@@ -34,6 +34,9 @@ export interface PackedBatch extends PackedColumns {
   readonly frame: RowsBatch;
 }
 
+/** A slice of a history as an export reads it: a batch, or a packed one (unpacked where it is written: the export's worker). */
+export type RowsSlice = RowsBatch | PackedBatch;
+
 const SEND_FLOATS = 3;
 const DELIVER_FLOATS = 2;
 

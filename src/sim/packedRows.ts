@@ -37,6 +37,17 @@ export class PackedRows<A extends TypedArray> extends Rows<A> {
     this.none = make(0);
   }
 
+  /** Rows that pack, holding `rows`' rows (which is not used again). */
+  static from<A extends TypedArray>(rows: Rows<A>, make: (length: number) => A, codec: ChunkCodec): PackedRows<A> {
+    const to = new PackedRows(make, rows.width, codec);
+    const from = rows as PackedRows<A>; // its fields, as a Rows
+    to.chunks.length = 0;
+    to.chunks.push(...from.chunks);
+    to.n = from.n;
+    to.dropped = from.dropped;
+    return to;
+  }
+
   /** Packs the full chunks before chunk `end` that are not packed. */
   packBefore(end: number): void {
     const last = Math.min(end, this.chunks.length - 1); // the last chunk may still grow

@@ -43,7 +43,7 @@ export function packerNow(): { pack: Packing; codec: Codec } | null {
 
 /** The codec where it has loaded (whatever was packed was packed after it loaded). */
 export function codecNow(): Codec {
-  if (!ready) throw new Error('packer: read back before the codec loaded');
+  if (!ready) throw new Error('packer: no codec');
   return ready.codec;
 }
 

@@ -21,9 +21,9 @@ export function bytesOf(a: ArrayBufferView): Uint8Array {
 
 export class Rows<A extends TypedArray> {
   protected readonly chunks: A[];
-  private n = 0;
+  protected n = 0;
   /** Chunks let go of (dropBefore). */
-  private dropped = 0;
+  protected dropped = 0;
 
   constructor(
     protected readonly make: (length: number) => A,
@@ -44,16 +44,6 @@ export class Rows<A extends TypedArray> {
     let n = 0;
     for (const a of this.chunks) n += a.byteLength;
     return n;
-  }
-
-  /** Hands its rows over to `into` (an empty Rows of another kind, one that packs), and returns it; this one is not used again. */
-  moveTo<R extends Rows<A>>(into: R): R {
-    if (into.n !== 0 || into.width !== this.width) throw new Error('Rows: moves only into an empty Rows of the same width');
-    into.chunks.length = 0;
-    into.chunks.push(...this.chunks);
-    into.n = this.n;
-    into.dropped = this.dropped;
-    return into;
   }
 
   /** Appends a row (zero-filled) and returns its index. */

@@ -8,6 +8,7 @@ import { InstantTrainer } from '../engine/testing/instantTrainer';
 import { testScenario } from '../engine/testing/scenarios';
 import { History } from './history';
 import { RowsReader } from './historyRows';
+import { sliceBatch } from './packCodec';
 import { loadPacker, packWith } from './packer';
 import { localPacking } from './packLocal';
 import { rowsHere } from './rowsDigests';
@@ -46,7 +47,7 @@ describe('RowsHistory: a history read back from the rows History.takeRows hands 
         // An export reads the slices in order, on a reader of its own.
         const reader = new RowsReader();
         const read: string[] = [];
-        for (const slice of copy.rowSlices()) reader.forEach(slice(), (e) => read.push(JSON.stringify(e)));
+        for (const slice of copy.rowSlices()) reader.forEach(sliceBatch(slice()), (e) => read.push(JSON.stringify(e)));
         expect(read).toEqual(lines(h));
       }),
       { numRuns: 150, seed: 9 },
@@ -123,7 +124,7 @@ describe('RowsHistory: a history read back from the rows History.takeRows hands 
     expect(lines(packed)).toEqual(lines(h));
     const reader = new RowsReader();
     const read: string[] = [];
-    for (const slice of packed.rowSlices()) reader.forEach(slice(), (e) => read.push(JSON.stringify(e)));
+    for (const slice of packed.rowSlices()) reader.forEach(sliceBatch(slice()), (e) => read.push(JSON.stringify(e)));
     expect(read).toEqual(lines(h));
   });
 
@@ -154,7 +155,7 @@ describe('RowsHistory: a history read back from the rows History.takeRows hands 
     // An empty history still gives one (empty) slice, as History does: an export writes its log from the slices.
     const none = new RowsHistory().rowSlices();
     expect(none).toHaveLength(1);
-    expect(none[0]().where.length).toBe(0);
+    expect(sliceBatch(none[0]()).where.length).toBe(0);
     expect(new History(nodeSha256).rowSlices()).toHaveLength(1);
   });
 

@@ -1,6 +1,6 @@
 import { MessageDecoder } from './compactMessages';
 import { concatBatches, MESSAGE, OBJECT, VALUE, type RowsBatch } from './historyRows';
-import type { PackedBatch, PackedColumns } from './packedBatch';
+import type { PackedBatch, PackedColumns, RowsSlice } from './packedBatch';
 import { codecNow, packerNow } from './packer';
 import type { HistoryEvent } from './types';
 import { ValueDecoder } from './valueWords';
@@ -50,8 +50,9 @@ export class RowsHistory {
   private readonly batches: Array<RowsBatch | PackedBatch> = [];
   /** Packed batches read lately, unpacked, the latest last. */
   private readonly unpacked = new Map<number, RowsBatch>();
-  /** Index of each batch's first event. */
+  /** Index of each batch's first event, and of its first object (its objects are those up to the next batch's). */
   private readonly starts: number[] = [];
+  private readonly objectStarts: number[] = [];
   /** The events kept as objects, parsed once, in order; an OBJECT row's ref is its index here. */
   private readonly objects: HistoryEvent[] = [];
   private n = 0;
@@ -61,6 +62,7 @@ export class RowsHistory {
     this.messages.names.learn(b.messages.names);
     this.values.learn(b.values);
     let k = 0;
+    const firstObject = this.objects.length;
     for (let i = 0; i < b.where.length; i++) {
       if (b.where[i] !== OBJECT) continue;
       b.refs[i] = this.objects.length; // an object's ref is unused in a batch (historyRows.ts)
@@ -69,6 +71,7 @@ export class RowsHistory {
     if (b.where.length === 0) return;
     this.batches.push(b.objects.length === 0 ? b : { ...b, objects: [] });
     this.starts.push(this.n);
+    this.objectStarts.push(firstObject);
     this.n += b.where.length;
     this.openEvents += b.where.length;
     if (this.batches.length - this.open >= this.joinBatches || this.openEvents >= this.joinEvents) this.join();
@@ -78,6 +81,7 @@ export class RowsHistory {
   private join(): void {
     const tail = this.batches.splice(this.open) as RowsBatch[];
     this.starts.splice(this.open + 1);
+    this.objectStarts.splice(this.open + 1);
     this.batches.push(concatBatches(tail));
     this.open = this.batches.length;
     this.openEvents = 0;
@@ -152,16 +156,15 @@ export class RowsHistory {
   /**
    * The history as the batches it came in, each as a fresh copy (History.rowSlices' form: a run's
    * export reads them in order on its worker, which may take the copies' buffers), its objects'
-   * JSON lines written again.
+   * JSON lines written again. A packed batch goes packed: the export's worker unpacks it.
    */
-  rowSlices(): Array<() => RowsBatch> {
+  rowSlices(): Array<() => RowsSlice> {
     // One slice at least, as History gives: an empty history's is empty.
     if (this.batches.length === 0) return [emptyBatch];
-    return this.batches.map((b) => () => {
-      const copy = 'bytes' in b ? codecNow().unpackBatch(b, codecNow().unpack) : structuredClone(b);
-      const objects: string[] = [];
-      for (let j = 0; j < copy.where.length; j++) if (copy.where[j] === OBJECT) objects.push(JSON.stringify(this.objects[copy.refs[j]]));
-      return { ...copy, objects };
+    const n = this.batches.length;
+    return this.batches.map((b, k) => () => {
+      const objects = this.objects.slice(this.objectStarts[k], k + 1 < n ? this.objectStarts[k + 1] : this.objects.length).map((o) => JSON.stringify(o));
+      return 'bytes' in b ? { ...b, bytes: b.bytes.slice(), frame: { ...b.frame, objects } } : { ...structuredClone(b), objects };
     });
   }
 

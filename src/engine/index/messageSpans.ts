@@ -152,7 +152,7 @@ export class MessageSpans {
       const p = packerNow();
       if (!p) return;
       const codec = { pack: p.pack.bytes, unpack: p.codec.unpack };
-      this.packing = { f: this.f.moveTo(new p.codec.PackedRows((n) => new Float64Array(n), F, codec)), i: this.i.moveTo(new p.codec.PackedRows((n) => new Int32Array(n), I, codec)) };
+      this.packing = { f: p.codec.PackedRows.from(this.f, (n) => new Float64Array(n), codec), i: p.codec.PackedRows.from(this.i, (n) => new Int32Array(n), codec) };
       this.f = this.packing.f;
       this.i = this.packing.i;
     }

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { nodeSha256 } from '../../cli/nodeSha256';
+import { sliceBatch } from '../../sim/packCodec';
 import type { Action } from '../../sim/types';
 import { Simulation } from '../simulation';
 import { InstantTrainer } from '../testing/instantTrainer';
@@ -108,7 +109,7 @@ describe('engine/remote: a run in a worker, followed by the page', () => {
     // A run's export reads the history's row slices in order on its worker.
     const reader = new RowsReader();
     const exported: string[] = [];
-    for (const slice of there.history.rowSlices()) reader.forEach(slice(), (e) => exported.push(JSON.stringify(e)));
+    for (const slice of there.history.rowSlices()) reader.forEach(sliceBatch(slice()), (e) => exported.push(JSON.stringify(e)));
     expect(exported).toEqual(lines(here.history));
     // The replica tiles: a worker's grid and evaluation at t, from its parameters then.
     for (const [node, t] of [['w0', 100], ['w2', 2900], ['w1', 3000], ['w3', here.now()]] as const) {
