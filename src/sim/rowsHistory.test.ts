@@ -41,6 +41,16 @@ describe('RowsHistory: a history read back from the rows History.takeRows hands 
         copy.add(structuredClone(h.takeRows()));
         copy.add(structuredClone(h.takeRows())); // an empty batch changes nothing
         expect(copy.length).toBe(events.length);
+        // Slices are the history at the time they were asked for, read however much comes after.
+        const asked = copy.rowSlices();
+        for (const e of events.slice(0, 60)) {
+          h.append(e);
+          copy.add(structuredClone(h.takeRows()));
+        }
+        const then: string[] = [];
+        const earlier = new RowsReader();
+        for (const slice of asked) earlier.forEach(sliceBatch(slice()), (e) => then.push(JSON.stringify(e)));
+        expect(then).toEqual(lines(h).slice(0, events.length));
         expect(lines(copy)).toEqual(lines(h));
         // Again from the end back (every packed batch unpacked again, in another order).
         expect(Array.from({ length: copy.length }, (_, i) => JSON.stringify(copy.at(copy.length - 1 - i))).reverse()).toEqual(lines(h));

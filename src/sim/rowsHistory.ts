@@ -161,10 +161,14 @@ export class RowsHistory {
   rowSlices(): Array<() => RowsSlice> {
     // One slice at least, as History gives: an empty history's is empty.
     if (this.batches.length === 0) return [emptyBatch];
-    const n = this.batches.length;
-    return this.batches.map((b, k) => () => {
-      const objects = this.objects.slice(this.objectStarts[k], k + 1 < n ? this.objectStarts[k + 1] : this.objects.length).map((o) => JSON.stringify(o));
-      return 'bytes' in b ? { ...b, bytes: b.bytes.slice(), frame: { ...b.frame, objects } } : { ...structuredClone(b), objects };
+    // As the history is now: the run goes on while the slices are read (batches join, objects come).
+    const ends = [...this.objectStarts.slice(1), this.objects.length];
+    return this.batches.map((b, k) => {
+      const [from, to] = [this.objectStarts[k], ends[k]];
+      return () => {
+        const objects = this.objects.slice(from, to).map((o) => JSON.stringify(o));
+        return 'bytes' in b ? { ...b, bytes: b.bytes.slice(), frame: { ...b.frame, objects } } : { ...structuredClone(b), objects };
+      };
     });
   }
 
