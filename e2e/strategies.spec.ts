@@ -31,7 +31,10 @@ test('each strategy in the picker runs, with its knobs and nodes', async ({ page
     await expect(page.getByTestId('metric-violations')).toHaveText('0');
     if (kind === 'raft-ps') await expect(page.getByTestId('node-s4')).toBeAttached();
     if (kind === 'kafka-ps') await expect(page.getByTestId('node-b2')).toBeAttached();
-    await page.getByTestId('play').click(); // pause before switching
+    // Pause before switching — unless the run has ended meanwhile (a loaded machine): play would
+    // then start the next run as soon as it is built.
+    if ((await page.getByTestId('run-status').textContent()) === 'running') await page.getByTestId('play').click();
+    await expect(page.getByTestId('run-status')).not.toHaveText('running');
   }
 });
 
