@@ -16,10 +16,11 @@ export interface LongResult {
   lateRate: number;
   lateOverEarly: number;
   /**
-   * The page's heap (which holds the run's history and its index) and the engine's worker's (the
-   * protocols' state), each V8's objects plus array buffers' backing stores, and their sum `mb`.
+   * The page's heap (which holds the run's history and its index), the engine's worker's (the
+   * protocols' state) and the page's other workers' but the training ones (hashing, packing,
+   * painting), each V8's objects plus array buffers' backing stores, and their sum `mb`.
    */
-  heapMbAt: Array<{ simS: number; mb: number; pageMb: number; engineMb: number; pageBuffersMb: number; engineBuffersMb: number }>;
+  heapMbAt: Array<{ simS: number; mb: number; pageMb: number; engineMb: number; othersMb: number; pageBuffersMb: number; engineBuffersMb: number }>;
   heapMbPerSimMin: number;
   /** Speed 1 late in the run (after `atMin` simulated minutes at max). */
   late?: { atMin: number; simSPerWallS: number } & Animation;
@@ -138,10 +139,12 @@ export async function longRun(minutes: number, windowS: number, log: (s: string)
         await page.waitForTimeout(200);
         const p = await pageHeapMb(page, cdp);
         const e = await workerHeapMb(browser, /engineWorker/);
+        const o = await workerHeapMb(browser, /hashWorker|packWorker|paintWorker/);
         const r1 = (x: number): number => Math.round(x * 10) / 10;
         const pageMb = p.js + p.buffers;
         const engineMb = e.js + e.buffers;
-        heap.push({ simS: at, mb: r1(pageMb + engineMb), pageMb: r1(pageMb), engineMb: r1(engineMb), pageBuffersMb: r1(p.buffers), engineBuffersMb: r1(e.buffers) });
+        const othersMb = o.js + o.buffers;
+        heap.push({ simS: at, mb: r1(pageMb + engineMb + othersMb), pageMb: r1(pageMb), engineMb: r1(engineMb), othersMb: r1(othersMb), pageBuffersMb: r1(p.buffers), engineBuffersMb: r1(e.buffers) });
         await page.getByTestId('play').click();
         pausedMs += Date.now() - p0;
         pts.pop(); // the paused sample

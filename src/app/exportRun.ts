@@ -3,6 +3,7 @@ import { runScenario } from '../engine/runExport';
 import type { ZipEntry } from '../engine/runZip';
 import type { Run } from './engine';
 import { batchTransfers } from '../sim/historyRows';
+import { holdPacking } from '../sim/packer';
 import type { ExportReply, ExportRequest } from '../workers/exportWorker';
 import { svgToPng, viewsOnScreen, viewToSvg } from './viewImages';
 
@@ -15,9 +16,14 @@ import { svgToPng, viewsOnScreen, viewToSvg } from './viewImages';
  *   views/<view>.svg, views/<view>.png   every view on screen
  * The log is written and the zip compressed in a worker, from the history's rows (engine/runZip.ts):
  * the main thread only copies the rows, a slice per task, and draws the views. The run may go on
- * meanwhile: the zip holds it as it was at the click.
+ * meanwhile: the zip holds it as it was at the click; nothing new is packed until it is built
+ * (sim/packer.ts holdPacking).
  */
-export async function buildRunZip(sim: Run): Promise<{ name: string; zip: Blob; files: string[] }> {
+export function buildRunZip(sim: Run): Promise<{ name: string; zip: Blob; files: string[] }> {
+  return holdPacking(zipRun(sim));
+}
+
+async function zipRun(sim: Run): Promise<{ name: string; zip: Blob; files: string[] }> {
   const enc = new TextEncoder();
   const id = sim.scenario.id;
   const t = Math.round(sim.now());

@@ -3,7 +3,7 @@ import { nodeSha256 } from '../cli/nodeSha256';
 import { History } from './history';
 import { unpack } from './packCodec';
 import { PackedRows } from './packedRows';
-import { loadPacker, packWith, type Packing } from './packer';
+import { holdPacking, loadPacker, packerNow, packWith, type Packing } from './packer';
 import { localPacking } from './packLocal';
 import { CHUNK_ROWS } from './rows';
 import { RowsHistory } from './rowsHistory';
@@ -62,5 +62,32 @@ describe('packing that answers later (the page’s worker)', () => {
     await release();
     expect(copy.byteLength).toBeLessThan(before / 3);
     for (const i of [0, 1, 2999, 4321, 5999]) expect(line(i)).toBe(JSON.stringify(h.at(i)));
+  });
+});
+
+describe('holdPacking', () => {
+  it('packs nothing new while held (an export), and what aged meanwhile at the next join after', async () => {
+    packWith(() => later);
+    expect(await loadPacker()).toBe(true);
+    const h = new History(nodeSha256);
+    const copy = new RowsHistory({ joinBatches: 2, packFrom: 0 });
+    const more = (from: number, to: number): void => {
+      for (let i = from; i < to; i++) {
+        h.append({ t: i / 1000, type: 'send', id: i, from: 'w0', to: 's0', kind: 'append', bytes: 100, due: (i + 5) / 1000 });
+        if (i % 100 === 99) copy.add(structuredClone(h.takeRows()));
+      }
+    };
+    let done = (): void => undefined;
+    const held = holdPacking(new Promise<void>((ok) => (done = ok)));
+    expect(packerNow()).toBeNull();
+    more(0, 1000);
+    expect(queued.length).toBe(0);
+    done();
+    await held;
+    expect(packerNow()).not.toBeNull();
+    more(1000, 1200); // one join: every batch before the newest goes
+    expect(queued.length).toBe(5);
+    await release();
+    expect(JSON.stringify(copy.at(7))).toBe(JSON.stringify(h.at(7)));
   });
 });

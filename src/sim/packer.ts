@@ -27,6 +27,17 @@ export type Codec = typeof import('./packCodec');
 let packingLoader: (() => Packing | Promise<Packing>) | null = null;
 let ready: { pack: Packing; codec: Codec } | null = null;
 let loading: Promise<boolean> | null = null;
+/** Holds on packing (`holdPacking`) now. */
+let held = 0;
+
+/**
+ * No new packing until `p` settles (an export: the page's other work then needs the machine's
+ * cores more than the record needs packing now). What ages meanwhile is packed afterwards.
+ */
+export function holdPacking<T>(p: Promise<T>): Promise<T> {
+  held++;
+  return p.finally(() => held--);
+}
 
 /** Who packs (the app: its worker, loaded when first needed). Set before anything is worth packing. */
 export function packWith(load: () => Packing | Promise<Packing>): void {
@@ -38,7 +49,7 @@ export function packWith(load: () => Packing | Promise<Packing>): void {
 /** The packer and the codec, once both are here; null until then (the first call starts loading them where a packer is set). */
 export function packerNow(): { pack: Packing; codec: Codec } | null {
   if (!ready && packingLoader) void loadPacker();
-  return ready;
+  return held > 0 ? null : ready;
 }
 
 /** The codec where it has loaded (whatever was packed was packed after it loaded). */

@@ -146,11 +146,11 @@ export class MessageSpans {
     return lo;
   }
 
-  /** Packs the chunks before `end` (from the first time the packer is here: until then they wait). */
+  /** Packs the chunks before `end` (where the packer is here and not held: until then they wait). */
   private pack(end: number): void {
+    const p = packerNow();
+    if (!p) return;
     if (!this.packing) {
-      const p = packerNow();
-      if (!p) return;
       const codec = { pack: p.pack.bytes, unpack: p.codec.unpack };
       this.packing = { f: p.codec.PackedRows.from(this.f, (n) => new Float64Array(n), codec), i: p.codec.PackedRows.from(this.i, (n) => new Int32Array(n), codec) };
       this.f = this.packing.f;
