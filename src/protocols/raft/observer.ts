@@ -1,6 +1,6 @@
 import type { NodeId } from '../../sim/types';
 import { SeqTable } from './seqTable';
-import { majority, UpdateKeys, type LogEntry } from './state';
+import { majority, type LogEntry } from './state';
 
 /**
  * Observer bookkeeping for raft-ps: metrics (stale reads, the longest gap between commits) and the
@@ -9,13 +9,11 @@ import { majority, UpdateKeys, type LogEntry } from './state';
  * group's (group.ts), which calls in here through its hooks.
  */
 export class RaftObserver {
-  /** One string per update key for the acknowledged set. */
-  readonly keys = new UpdateKeys();
   private readonly staleReads = new Map<NodeId, number>();
   private lastCommitAt: number | null = null;
   private maxGap = 0;
-  /** Updates acknowledged to workers (keys "w#seq"); add through `ack`. */
-  readonly acked: ReadonlySet<string> = new Set<string>();
+  /** Updates acknowledged to workers (1 each); add through `ack`. */
+  private readonly acked = new SeqTable();
   /** Per server: how many copies of each update its log holds. */
   private readonly logKeys = new Map<NodeId, SeqTable>();
   /**
@@ -41,12 +39,15 @@ export class RaftObserver {
     if (e.kind === 'update') this.copies(node, e.worker!, e.seq!, 1);
   }
 
+  /** The updates acknowledged so far, as keys "w#seq" (a set made on each call: the tests', the checks'). */
+  ackedKeys(): Set<string> {
+    return new Set(Array.from(this.acked.entries(), ([k]) => k));
+  }
+
   /** The worker's update `seq` was acknowledged to it. */
   ack(worker: NodeId, seq: number): void {
-    const acked = this.acked as Set<string>;
-    const key = this.keys.key(worker, seq);
-    if (acked.has(key)) return;
-    acked.add(key);
+    if (this.acked.has(worker, seq)) return;
+    this.acked.set(worker, seq, 1);
     if (this.holders.get(worker, seq) < majority(this.servers.length)) this.lost++;
   }
 
@@ -64,7 +65,7 @@ export class RaftObserver {
     const need = majority(this.servers.length);
     const h0 = this.holders.get(worker, seq);
     const h1 = this.holders.add(worker, seq, after > 0 ? 1 : -1);
-    if (this.acked.has(this.keys.key(worker, seq)) && h0 < need !== h1 < need) this.lost += h1 < need ? 1 : -1;
+    if (this.acked.has(worker, seq) && h0 < need !== h1 < need) this.lost += h1 < need ? 1 : -1;
   }
 
   /** `e` is committed for the first time anywhere, at `now` (the gap between update commits). */

@@ -286,6 +286,6 @@ export class RaftPsStrategy implements Strategy {
 
   /** Updates acknowledged to workers so far (keys "w#seq"). */
   acknowledged(): ReadonlySet<string> {
-    return this.obs.acked;
+    return this.obs.ackedKeys();
   }
 }

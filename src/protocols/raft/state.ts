@@ -1,6 +1,5 @@
 import type { NodeId } from '../../sim/types';
 import { axpy } from '../../sim/vectors';
-import { updateKey } from '../paramMachine';
 import { SeqTable } from './seqTable';
 
 /**
@@ -99,22 +98,6 @@ export function entryAt<E extends RaftEntry>(log: readonly E[], index: number): 
 export function majority(clusterSize: number): number {
   return Math.floor(clusterSize / 2) + 1;
 }
-
-/**
- * One string per update key, shared by every table that holds it (issue 9: each server's state
- * machine and the observer's tables held a copy of their own, a dozen strings per update).
- */
-export class UpdateKeys {
-  private readonly byWorker = new Map<NodeId, string[]>();
-
-  key(worker: NodeId, seq: number): string {
-    if (!Number.isInteger(seq) || seq < 0 || seq > 0x3fffffff) return updateKey(worker, seq);
-    let keys = this.byWorker.get(worker);
-    if (!keys) this.byWorker.set(worker, (keys = []));
-    return (keys[seq] ??= updateKey(worker, seq));
-  }
-}
-
 
 /**
  * The replicated state machine: the parameter vector. Applying an update entry is one SGD step;
