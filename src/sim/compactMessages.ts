@@ -91,10 +91,10 @@ export class MessageDecoder {
   }
 }
 
-const SEND_FLOATS = 3;
-/** Ints per send row and per delivery row (a batch's tables are these columns: historyRows.concatBatches). */
+/** Floats and ints per send row and per delivery row (a batch's tables are these columns: historyRows.concatBatches, packedBatch.ts). */
+export const SEND_FLOATS = 3;
 export const SEND_INTS = 4;
-const DELIVER_FLOATS = 2;
+export const DELIVER_FLOATS = 2;
 export const DELIVER_INTS = 4;
 
 export class CompactMessages {

@@ -42,8 +42,13 @@ export interface RowsDigester {
  * each once: an unpacked batch's arrays share one buffer (packedBatch.ts), a packed one has one.
  */
 export function batchTransfers(b: RowsBatch | { bytes: Uint8Array }): ArrayBuffer[] {
-  const arrays = 'bytes' in b ? [b.bytes] : [b.where, b.refs, b.messages.sends.f64, b.messages.sends.i32, b.messages.delivers.f64, b.messages.delivers.i32, ...b.values.pieces.map((p) => p.words)];
+  const arrays = 'bytes' in b ? [b.bytes] : batchArrays(b);
   return [...new Set(arrays.map((a) => a.buffer))].filter((x): x is ArrayBuffer => x instanceof ArrayBuffer);
+}
+
+/** A batch's typed columns. */
+export function batchArrays(b: RowsBatch): Array<Uint8Array | Int32Array | Float64Array> {
+  return [b.where, b.refs, b.messages.sends.f64, b.messages.sends.i32, b.messages.delivers.f64, b.messages.delivers.i32, ...b.values.pieces.map((p) => p.words)];
 }
 
 /**

@@ -1,4 +1,4 @@
-import { DELIVER_INTS, SEND_INTS } from './compactMessages';
+import { DELIVER_FLOATS, DELIVER_INTS, SEND_FLOATS, SEND_INTS } from './compactMessages';
 import type { RowsBatch } from './historyRows';
 import { bytesOf } from './rows';
 
@@ -36,9 +36,6 @@ export interface PackedBatch extends PackedColumns {
 
 /** A slice of a history as an export reads it: a batch, or a packed one (unpacked where it is written: the export's worker). */
 export type RowsSlice = RowsBatch | PackedBatch;
-
-const SEND_FLOATS = 3;
-const DELIVER_FLOATS = 2;
 
 /** The batch's columns, laid out and deflated (where a worker packs, there: it is the costly half). */
 export function packColumns(b: RowsBatch, deflate: (bytes: Uint8Array) => Uint8Array): PackedColumns {

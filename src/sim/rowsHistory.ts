@@ -1,5 +1,5 @@
 import { MessageDecoder } from './compactMessages';
-import { concatBatches, MESSAGE, OBJECT, VALUE, type RowsBatch } from './historyRows';
+import { batchArrays, concatBatches, MESSAGE, OBJECT, VALUE, type RowsBatch } from './historyRows';
 import type { PackedBatch, PackedColumns, RowsSlice } from './packedBatch';
 import { codecNow, packerNow } from './packer';
 import type { HistoryEvent } from './types';
@@ -191,7 +191,5 @@ function emptyBatch(): RowsBatch {
 }
 
 function columnBytes(b: RowsBatch): number {
-  let n = 0;
-  for (const a of [b.where, b.refs, b.messages.sends.f64, b.messages.sends.i32, b.messages.delivers.f64, b.messages.delivers.i32, ...b.values.pieces.map((p) => p.words)]) n += a.byteLength;
-  return n;
+  return batchArrays(b).reduce((n, a) => n + a.byteLength, 0);
 }

@@ -28,8 +28,20 @@ export class SeqTable {
   }
 
   set(worker: NodeId, seq: number, x: number): void {
-    if (!Number.isInteger(x) || x < 0 || x > 0x7fffffff) throw new RangeError(`SeqTable: ${x} is not a count`);
+    this.put(worker, seq, x, this.get(worker, seq));
+  }
+
+  /** Adds d to the number (never below 0); returns the new one. */
+  add(worker: NodeId, seq: number, d: number): number {
     const was = this.get(worker, seq);
+    const x = Math.max(0, was + d);
+    this.put(worker, seq, x, was);
+    return x;
+  }
+
+  /** Sets the number to x, `was` before (one lookup per write: the observer writes on every log change). */
+  private put(worker: NodeId, seq: number, x: number, was: number): void {
+    if (!Number.isInteger(x) || x < 0 || x > 0x7fffffff) throw new RangeError(`SeqTable: ${x} is not a count`);
     this.n += (x !== 0 ? 1 : 0) - (was !== 0 ? 1 : 0);
     if (!dense(seq)) {
       const k = updateKey(worker, seq);
@@ -47,12 +59,6 @@ export class SeqTable {
     row[seq] = x;
   }
 
-  /** Adds d to the number (never below 0); returns the new one. */
-  add(worker: NodeId, seq: number, d: number): number {
-    const x = Math.max(0, this.get(worker, seq) + d);
-    this.set(worker, seq, x);
-    return x;
-  }
 
   /** Every pair with a number other than 0, as [updateKey, number] (the dense ones by worker, then by seq). */
   *entries(): IterableIterator<[string, number]> {
