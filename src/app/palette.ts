@@ -19,7 +19,7 @@ export function colourOf(nodeId: string): string {
  * by hue as well as lightness. Every kind any registered strategy sends is listed here; the
  * palette test checks it against the strategies' sources.
  */
-export const dataKinds = ['gradient', 'params', 'chunk', 'append', 'records', 'state', 'merged', 'contribution', 'prepare', 'accept'] as const;
+export const dataKinds = ['gradient', 'params', 'chunk', 'append', 'snapshot', 'records', 'state', 'merged', 'contribution', 'prepare', 'accept'] as const;
 export const controlKinds = ['vote', 'heartbeat', 'fetch', 'pull', 'ack', 'nack', 'state-req', 'promise', 'accepted', 'decision', 'ask', 'coord'] as const;
 
 export const messageColours: Record<string, string> = {
@@ -28,6 +28,7 @@ export const messageColours: Record<string, string> = {
   params: '#1e8449', // green: parameters coming back
   chunk: '#2e5fa8', // blue: ring all-reduce chunk
   append: '#7d3c98', // purple: replication of log entries (Raft AppendEntries, Kafka follower fetch response)
+  snapshot: '#3b1f5c', // deep violet, kin of append: a Raft leader's snapshot for a follower whose entries it compacted (InstallSnapshot)
   records: '#b9560f', // burnt orange: log records handed to a consumer (Kafka PS replica)
   state: '#5b3fb0', // indigo: catch-up state for a restarted node
   merged: '#0e7c86', // teal: merged model after a partition heals (degrade)

@@ -19,8 +19,9 @@ interface Mirror {
   /** UTF-8 JSON of the last recorded facts ('null' when none), in facts[0, factsLen). */
   facts: Uint8Array;
   factsLen: number;
-  /** The entries last recorded, by identity, and the index of entries[0]. */
+  /** The entries last recorded, by identity, and the index of log[0] (`logBase`). */
   log: object[];
+  logBase: number;
   /** In `touched` since the last flush. */
   touched: boolean;
   /**
@@ -72,7 +73,7 @@ export class FactsRecorder {
   private mirror(node: NodeId): Mirror {
     let m = this.mirrors.get(node);
     if (!m) {
-      m = { node, facts: new TextEncoder().encode('null'), factsLen: 4, log: [], touched: false, flat: null, stale: false };
+      m = { node, facts: new TextEncoder().encode('null'), factsLen: 4, log: [], logBase: 0, touched: false, flat: null, stale: false };
       this.mirrors.set(node, m);
     }
     return m;
@@ -144,6 +145,14 @@ export class FactsRecorder {
   private recordLog(t: SimTime, node: NodeId, m: Mirror, log: NodeLog): void {
     const cur = log.entries;
     const old = m.log;
+    if (log.base !== m.logBase) {
+      // Compaction (Raft §7) raised the base: the mirror drops the same prefix, and what was
+      // compacted stays in the history as it was recorded (the node's facts say where its snapshot ends).
+      const shift = log.base - m.logBase;
+      if (shift > 0 && shift < old.length) old.splice(0, shift);
+      else old.length = 0;
+      m.logBase = log.base;
+    }
     let common = Math.min(cur.length, old.length);
     while (common > 0 && cur[common - 1] !== old[common - 1]) common--;
     if (common === old.length && common === cur.length) return;

@@ -247,7 +247,7 @@ describe('raft-ps: retries and duplicates', () => {
 });
 
 describe('raft-ps: randomized faults (checker)', () => {
-  it('no violation and no lost acknowledged update over seeds × partitions × crashes × pauses × forced timeouts × loss × duplication, with and without PreVote', async () => {
+  it('no violation and no lost acknowledged update over seeds × partitions × crashes × pauses × forced timeouts × loss × duplication, with and without PreVote, with and without log compaction', async () => {
     const serverId = fc.constantFrom('s0', 's1', 's2', 's3', 's4');
     const fault = fc.oneof(
       fc.record({ do: fc.constant('crash' as const), node: fc.oneof(serverId, fc.constant('@leader'), fc.constantFrom('w0', 'w1')) }),
@@ -268,12 +268,14 @@ describe('raft-ps: randomized faults (checker)', () => {
         fc.constantFrom('readIndex', 'lease', 'log', 'local'),
         fc.boolean(),
         fc.boolean(),
-        async (seed, faults, loss, duplicate, readMode, leaderNoop, preVote) => {
+        // Snapshots every few entries: lagging, crashed and cut-off servers meet InstallSnapshot.
+        fc.constantFrom(0, 2, 8, 1000),
+        async (seed, faults, loss, duplicate, readMode, leaderNoop, preVote, snapshotEvery) => {
           const timeline = faults.map(([at, a]) => ({ at, ...a })).sort((a, b) => a.at - b.at);
           timeline.push({ at: 5600, do: 'heal' }, { at: 5600, do: 'restart', node: '@crashed' });
           const sc = raftScenario(
             { seed, durationMs: 6000, network: { latencyMs: 5, jitterMs: 3, bandwidthMbps: 100, loss, duplicate }, timeline: timeline as NonNullable<Over>['timeline'] },
-            { readMode, leaderNoop, preVote },
+            { readMode, leaderNoop, preVote, snapshotEvery },
           );
           const sim = await Simulation.create(sc, { trainer: new InstantTrainer(), sampleEveryMs: 0 });
           await sim.advanceTo(6000);

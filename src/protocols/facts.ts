@@ -87,6 +87,10 @@ export type NodeFacts =
       version: number;
       /** Candidate: votes it holds in `term` (itself included). */
       votes?: number;
+      /** Log compaction (§7): the last index its snapshot holds (absent: no snapshot yet). */
+      snapshot?: number;
+      /** The last index compacted out of its log: it holds the entries after it (absent: none). */
+      compacted?: number;
     }
   | {
       kind: 'raft-client';

@@ -23,6 +23,10 @@ export interface NoteData {
   leaderStepDown: { term: number; from?: NodeId; seen?: number };
   commit: { index: number };
   entryOverwritten: { index: number; count: number };
+  /** Log compaction (§7): the server's state machine up to `index` went to a snapshot, and the log before it. */
+  snapshotTaken: { index: number };
+  /** The leader had compacted entries this server needed: it installed the leader's snapshot up to `index`. */
+  snapshotInstalled: { index: number; from: NodeId };
   updateAbandoned: { seq: number };
   /** A read returned an older version than one committed before it began (parameters, or metadata `key`). */
   staleRead: { version: number; newest: number; server: NodeId; key?: string };
@@ -144,6 +148,8 @@ const noteNameRows: { [K in NoteName]: true } = {
   leaderStepDown: true,
   commit: true,
   entryOverwritten: true,
+  snapshotTaken: true,
+  snapshotInstalled: true,
   updateAbandoned: true,
   staleRead: true,
   timeoutIgnored: true,

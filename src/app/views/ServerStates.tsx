@@ -183,7 +183,7 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
       left,
       model.flavor,
       model.window ? `${model.window.lo}-${model.window.hi}` : '',
-      ...model.rows.map((r) => `${r.id}|${r.kind}|${r.up}|${r.role}|${r.term}|${r.commitIndex}|${r.facts}|${r.lines.join('/')}|${r.log.map((e) => `${e.index}:${e.term}:${e.committed ? 1 : 0}:${e.label}`).join(',')}|${typeof r.tail === 'object' && r.tail ? `${r.tail.index}:${r.tail.term}:${r.tail.committed}` : r.tail}`),
+      ...model.rows.map((r) => `${r.id}|${r.kind}|${r.up}|${r.role}|${r.term}|${r.commitIndex}|${r.facts}|${r.lines.join('/')}|${r.log.map((e) => `${e.index}:${e.term}:${e.committed ? 1 : 0}${e.compacted ? 'c' : ''}:${e.label}`).join(',')}|${typeof r.tail === 'object' && r.tail ? `${r.tail.index}:${r.tail.term}:${r.tail.committed}` : r.tail}`),
     ].join('#');
     if (key === drawn.current) return;
     drawn.current = key;
@@ -195,7 +195,8 @@ export function ServerStates({ sim, t, frame, lang }: ServerStatesProps): JSX.El
     drawServerHead(svg.select<SVGGElement>('g.sv-head'), {
       title: s(lang, model.kafka ? 'brokersTitle' : model.coordOnly ? `coordTitle_${model.coordOnly}` : 'serversTitle'),
       logWord,
-      legend: [s(lang, 'srvLegendCommitted'), s(lang, 'srvLegendUncommitted')],
+      // "in a snapshot" only while compacted boxes are in view (Raft §7).
+      legend: [s(lang, 'srvLegendCommitted'), s(lang, 'srvLegendUncommitted'), ...(model.rows.some((r) => r.log.some((e) => e.compacted)) ? [s(lang, 'srvLegendSnapshot')] : [])],
       width,
       headH,
       fs,

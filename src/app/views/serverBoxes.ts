@@ -22,7 +22,7 @@ export interface BoxStyle {
 /**
  * The servers panel's log boxes, on its canvas (up to a few hundred, all moving when the window
  * slides by one index): coloured by term, committed solid, uncommitted hollow and dashed, a down
- * server's faded. The context is already scaled to the panel's user space and cleared.
+ * server's faded, and those a Raft server has compacted into its snapshot fainter still. The context is already scaled to the panel's user space and cleared.
  */
 export function drawLogBoxes(g2d: CanvasRenderingContext2D, rows: readonly BoxRow[], st: BoxStyle): void {
   const { box } = st;
@@ -31,8 +31,9 @@ export function drawLogBoxes(g2d: CanvasRenderingContext2D, rows: readonly BoxRo
   g2d.textAlign = 'center';
   g2d.textBaseline = 'middle';
   for (const r of rows) {
-    g2d.globalAlpha = r.up ? 1 : 0.45;
+    const alpha = r.up ? 1 : 0.45;
     for (const e of r.boxes) {
+      g2d.globalAlpha = e.compacted ? alpha * 0.3 : alpha;
       const x0 = st.colX(e.index);
       const c = termColour(e.term);
       g2d.beginPath();

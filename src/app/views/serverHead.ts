@@ -7,8 +7,8 @@ export interface ServerHeadOpts {
   title: string;
   /** The log's heading: "log (index, coloured by term)" or its flavour's. */
   logWord: string;
-  /** The legend's words: committed, not committed. */
-  legend: [string, string];
+  /** The legend's words: committed, not committed, and in a snapshot where compacted boxes show. */
+  legend: readonly string[];
   width: number;
   headH: number;
   /** The panel's type and its small type (px), and their scale from 13 px. */
@@ -55,8 +55,9 @@ export function drawServerHead(head: d3.Selection<SVGGElement, unknown, null, un
     .attr('y', 15 * k)
     .text((d) => d.text);
   const legend = [
-    { key: 'c', committed: true, text: o.legend[0] },
-    { key: 'u', committed: false, text: o.legend[1] },
+    { key: 'c', committed: true, faded: false, text: o.legend[0] },
+    { key: 'u', committed: false, faded: false, text: o.legend[1] },
+    ...(o.legend[2] ? [{ key: 's', committed: true, faded: true, text: o.legend[2] }] : []),
   ];
   const lg = head
     .selectAll<SVGGElement, (typeof legend)[number]>('g.sv-legend')
@@ -74,7 +75,8 @@ export function drawServerHead(head: d3.Selection<SVGGElement, unknown, null, un
     .attr('fill', (d) => (d.committed ? termColour(2) : 'var(--panel)'))
     .attr('stroke', termColour(2))
     .attr('stroke-width', (d) => (d.committed ? 1 : 1.5))
-    .attr('stroke-dasharray', (d) => (d.committed ? null : '2 1.5'));
+    .attr('stroke-dasharray', (d) => (d.committed ? null : '2 1.5'))
+    .attr('opacity', (d) => (d.faded ? 0.3 : null)); // as serverBoxes draws a compacted box
   // Legend on the second header line, left of the log columns (whose index ticks share that
   // line) where it fits; else after the "log" heading (the top-right corner holds the switch),
   // or where that would run under the switch, on the second line anyway, the ticks giving way.

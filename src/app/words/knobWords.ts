@@ -147,6 +147,10 @@ const byKind: Record<string, Words> = {
     en: 'Largest request a server accepts, in bytes (etcd’s --max-request-bytes); a larger update is refused: "request is too large".',
     zh: '服务器接受的最大请求字节数（etcd 的 --max-request-bytes）；更大的更新会被拒绝：“request is too large”。',
   },
+  'raft-ps:snapshotEvery': {
+    en: 'Log compaction (Raft §7): a server snapshots its parameters every this many applied entries and drops older entries from its log, keeping this many before the snapshot for followers a little behind; a follower further behind gets the snapshot. 0: never.',
+    zh: '日志压缩（Raft §7）：服务器每应用这么多条目就为参数做一次快照，并删除更早的日志条目，只在快照之前保留这么多条，供稍稍落后的跟随者追赶；落后更多的跟随者会收到快照。0：从不压缩。',
+  },
   'kafka-ps:acks': {
     en: 'Producer acks: "0" never acknowledged, "1" once the leader has the record, "all" once every in-sync replica has it.',
     zh: '生产者 acks："0" 从不确认，"1" 领导者写入即确认，"all" 所有同步副本写入后才确认。',

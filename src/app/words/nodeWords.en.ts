@@ -193,6 +193,7 @@ function raftServerLines(f: Extract<NodeFacts, { kind: 'raft-server' }>, ctx: Wo
   else out.push(f.leader ? `follower in term ${f.term}; leader ${f.leader}` : `follower in term ${f.term}; leader unknown`);
   out.push(f.votedFor ? `voted for ${f.votedFor} in term ${f.term}` : `has not voted in term ${f.term}`);
   out.push(`commit index ${f.commitIndex}; applied ${f.lastApplied} ${f.lastApplied === 1 ? 'entry' : 'entries'} (version ${f.version})`);
+  if (f.snapshot) out.push(f.compacted ? `snapshot up to index ${f.snapshot}; its log starts at index ${f.compacted + 1} (earlier boxes faded)` : `snapshot up to index ${f.snapshot}`);
   return out;
 }
 

@@ -193,6 +193,7 @@ function raftServerLines(f: Extract<NodeFacts, { kind: 'raft-server' }>, ctx: Wo
   else out.push(f.leader ? `任期 ${f.term} 的跟随者；领导者 ${f.leader}` : `任期 ${f.term} 的跟随者；领导者未知`);
   out.push(f.votedFor ? `任期 ${f.term} 投票给 ${f.votedFor}` : `任期 ${f.term} 尚未投票`);
   out.push(`提交索引 ${f.commitIndex}；已应用 ${f.lastApplied} 个条目（版本 ${f.version}）`);
+  if (f.snapshot) out.push(f.compacted ? `快照截至索引 ${f.snapshot}；日志从索引 ${f.compacted + 1} 开始（更早的方块为淡色）` : `快照截至索引 ${f.snapshot}`);
   return out;
 }
 

@@ -41,6 +41,8 @@ export const notesEn: NoteTable = {
         ? `${who} commits transactions up to number ${d.index}`
         : `${who} commits up to index ${d.index}`,
   entryOverwritten: (d, who) => `${who}: ${d.count} uncommitted ${d.count === 1 ? 'entry' : 'entries'} from index ${d.index} overwritten`,
+  snapshotTaken: (d, who) => `${who} snapshots its state machine at index ${d.index} and drops the log up to it`,
+  snapshotInstalled: (d, who) => `${who} installs ${d.from}’s snapshot up to index ${d.index}: the entries it lacked were compacted`,
   updateAbandoned: (d, who) => `${who} abandons update #${d.seq}`,
   staleRead: (d, who) =>
     d.key !== undefined

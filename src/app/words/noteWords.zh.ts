@@ -41,6 +41,8 @@ export const notesZh: NoteTable = {
         ? `${who} 提交到第 ${d.index} 个事务`
         : `${who} 提交到索引 ${d.index}`,
   entryOverwritten: (d, who) => `${who}：从索引 ${d.index} 起 ${d.count} 个未提交的条目被覆盖`,
+  snapshotTaken: (d, who) => `${who} 在索引 ${d.index} 处为状态机做快照，并丢弃此前的日志`,
+  snapshotInstalled: (d, who) => `${who} 安装了 ${d.from} 截至索引 ${d.index} 的快照：它缺少的条目已被压缩`,
   updateAbandoned: (d, who) => `${who} 放弃更新 #${d.seq}`,
   staleRead: (d, who) =>
     d.key !== undefined

@@ -1,7 +1,7 @@
 import type { Message, NodeId } from '../../sim/types';
 import type { LogItem, NodeLog } from '../facts';
 import { RaftGroup, type PendingRead, type RaftServer } from '../raft/group';
-import type { RaftEntry } from '../raft/state';
+import { lastIndex, type RaftEntry } from '../raft/state';
 import type { CoordContext } from './api';
 import type { CoordinationConfig } from './config';
 import type { Routed } from './messages';
@@ -162,7 +162,7 @@ export class EtcdService extends CoordServiceBase {
   }
 
   protected restartReplication(node: NodeId): void {
-    this.replayUpTo.set(node, this.raft.get(node)!.p.log.length);
+    this.replayUpTo.set(node, lastIndex(this.raft.get(node)!.p));
     this.raft.onRestart(node);
   }
 
@@ -189,7 +189,7 @@ export class EtcdService extends CoordServiceBase {
 
   logOf(node: NodeId): NodeLog<CmdEntry> | null {
     const s = this.raft.get(node);
-    return s ? { base: 1, entries: s.p.log, item: logItem } : null;
+    return s ? { base: s.p.snapIndex + 1, entries: s.p.log, item: logItem } : null;
   }
 }
 

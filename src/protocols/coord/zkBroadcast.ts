@@ -7,6 +7,7 @@ import { CoordServiceBase } from './service';
 import { CoordStore } from './store';
 import { freshZabPersistent, freshZabVolatile, handleAck, handleProposal, leaderPropose, type Proposal } from './zab';
 import { ZAB_KINDS, type ZabMsg, type ZServer } from './zkServer';
+import { wholeLog } from '../raft/state';
 
 /**
  * The ZooKeeper servers and Zab's broadcast (phase 3), under the elections and failure detection
@@ -66,7 +67,7 @@ export abstract class ZabBroadcast extends CoordServiceBase {
     const s = this.srv(id);
     if (s.v.role !== 'leading' || !s.v.established) return; // not yet able to propose: the client retries
     const m = leaderPropose(s, cmd, ++this.uidSeq);
-    this.checker.stored(s.id, s.p.history, m.index);
+    this.checker.stored(s.id, wholeLog(s.p.history), m.index);
     for (const p of s.v.ldAcks) if (p !== s.id) this.send(s, p, { z: 'propose', ...m });
     // The leader logs it too, and counts itself once it is on disk.
     if (this.cfg.fsyncMs > 0) this.ctx.setTimer(s.id, this.cfg.fsyncMs, 'zab-fsync', { epoch: m.epoch, index: m.index });
@@ -77,7 +78,7 @@ export abstract class ZabBroadcast extends CoordServiceBase {
     const r = handleProposal(s, from, m);
     if (r === 'gap') return this.send(s, from, { z: 'info', acceptedEpoch: s.p.acceptedEpoch });
     if (r !== 'logged') return;
-    this.checker.stored(s.id, s.p.history, m.index);
+    this.checker.stored(s.id, wholeLog(s.p.history), m.index);
     this.afterSync(s, from, { z: 'ack', epoch: m.epoch, index: m.index });
   }
 
@@ -96,7 +97,7 @@ export abstract class ZabBroadcast extends CoordServiceBase {
   }
 
   protected applyCommitted(s: ZServer, before: number): void {
-    if (s.v.committed > before) this.checker.committedUpTo(s.id, s.p.history, before, s.v.committed, s.p.currentEpoch);
+    if (s.v.committed > before) this.checker.committedUpTo(s.id, wholeLog(s.p.history), before, s.v.committed, s.p.currentEpoch);
     while (s.v.applied < s.v.committed) {
       const i = ++s.v.applied;
       const txn = s.p.history[i - 1];

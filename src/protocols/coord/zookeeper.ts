@@ -22,6 +22,7 @@ import {
 import { ZabBroadcast } from './zkBroadcast';
 import { txnLogItem, zkFacts, zkLeader, zkLeaderOf, zkMetric } from './zkReport';
 import type { ZabMsg, ZServer } from './zkServer';
+import { wholeLog } from '../raft/state';
 
 /**
  * A ZooKeeper-like service: Zab (zab.ts) replicating a data tree with sessions, ephemeral and
@@ -61,7 +62,7 @@ export class ZooKeeperService extends ZabBroadcast {
       this.roleChanged(s);
     }
     const leader = this.srv(first);
-    this.checker.leaderElected(first, 1, leader.p.history);
+    this.checker.leaderElected(first, 1, wholeLog(leader.p.history));
     this.ctx.note('leaderElected', first, { term: 1 });
     this.becameLeader(first);
   }
@@ -109,7 +110,7 @@ export class ZooKeeperService extends ZabBroadcast {
   /** A quorum promised the epoch: the leader of it, for good; its history goes out (NEWLEADER). */
   private phase2(s: ZServer): void {
     const nl = becomeLeader(s);
-    this.checker.leaderElected(s.id, nl.epoch, s.p.history);
+    this.checker.leaderElected(s.id, nl.epoch, wholeLog(s.p.history));
     s.x.heardFrom = new Map();
     for (const p of s.peers) {
       s.x.heardFrom.set(p, this.ctx.now());
@@ -131,7 +132,7 @@ export class ZooKeeperService extends ZabBroadcast {
       this.overwritten.set(s.id, (this.overwritten.get(s.id) ?? 0) + out.truncated.length);
       this.ctx.note('entryOverwritten', s.id, { index: out.stored[0] ?? s.p.history.length + 1, count: out.truncated.length });
     }
-    for (const i of out.stored) this.checker.stored(s.id, s.p.history, i);
+    for (const i of out.stored) this.checker.stored(s.id, wholeLog(s.p.history), i);
     s.x.lastHeard = this.ctx.now();
     this.roleChanged(s);
     this.applyCommitted(s, 0);

@@ -106,8 +106,8 @@ export class RaftGroup<E extends RaftEntry, M> extends RaftReplication<E, M> {
   private winElection(s: RaftServer<E, M>): void {
     const noop = this.cfg.leaderNoop ? this.newEntry(this.hooks.noop(s.p.currentTerm)) : undefined;
     becomeLeader(s, noop);
-    if (noop) this.stored(s, lastIndex(s.p.log));
-    this.checker.leaderElected(s.id, s.p.currentTerm, s.p.log);
+    if (noop) this.stored(s, lastIndex(s.p));
+    this.checker.leaderElected(s.id, s.p.currentTerm, s.p);
     this.io.note('leaderElected', s.id, { term: s.p.currentTerm });
     const x = s.x;
     x.inflight.clear();
@@ -204,6 +204,9 @@ export class RaftGroup<E extends RaftEntry, M> extends RaftReplication<E, M> {
       case 'aer':
         this.onAppendReply(s, from, m);
         break;
+      case 'is':
+        this.onInstallSnapshot(s, from, m);
+        break;
     }
     return true;
   }
@@ -234,13 +237,17 @@ export class RaftGroup<E extends RaftEntry, M> extends RaftReplication<E, M> {
     }
   }
 
-  /** currentTerm, votedFor and the log are on stable storage; the rest is gone. */
+  /**
+   * currentTerm, votedFor, the log and the snapshot are on stable storage; the rest is gone. The
+   * state machine restarts from the snapshot, whose entries are known committed and applied (§7).
+   */
   onCrash(node: NodeId): boolean {
     const s = this.servers.get(node);
     if (!s) return false;
     s.v = freshVolatile();
-    s.x = freshServerX(this.hooks.machine());
-    s.x.durable = lastIndex(s.p.log);
+    s.x = freshServerX(s.snap ? this.hooks.cloneMachine!(s.snap.machine) : this.hooks.machine());
+    s.v.commitIndex = s.v.lastApplied = s.snap?.index ?? 0;
+    s.x.durable = lastIndex(s.p);
     return true;
   }
 
@@ -277,7 +284,7 @@ export class RaftGroup<E extends RaftEntry, M> extends RaftReplication<E, M> {
       case 'commitIndex':
         return perServer((x) => x.v.commitIndex);
       case 'logLength':
-        return perServer((x) => x.p.log.length);
+        return perServer((x) => lastIndex(x.p)); // the last index: a compacted prefix still counts
       case 'overwrittenEntries': {
         if (node) return s ? (this.overwritten.get(node) ?? 0) : null;
         let n = 0;

@@ -1,5 +1,5 @@
 import type { NodeId } from '../../sim/types';
-import type { RaftEntry } from './state';
+import { entryAt, type LogState, type RaftEntry } from './state';
 
 /**
  * Raft's safety properties (Figure 3), checked incrementally by an observer that sees every
@@ -15,6 +15,9 @@ import type { RaftEntry } from './state';
  *   whose vote replies waited in a paused process's queue can win its old term after a newer
  *   leader has committed more, which Raft allows (it steps down at the first newer message).
  * - State-machine safety: no two servers commit or apply different entries at one index.
+ *
+ * A compacted prefix (§7) holds committed entries only, applied in order and checked as they
+ * were: the checks take the entries before a log's snapIndex as the committed ones.
  */
 export interface Violation {
   invariant: string;
@@ -43,12 +46,12 @@ export class RaftChecker {
     return out;
   }
 
-  leaderElected(node: NodeId, term: number, log: readonly RaftEntry[]): void {
+  leaderElected(node: NodeId, term: number, log: LogState): void {
     const prior = this.termLeader.get(term);
     if (prior !== undefined && prior !== node) this.report('election-safety', `${prior} and ${node} both lead term ${term}`);
     else this.termLeader.set(term, node);
-    for (let i = 1; i <= this.committed.length; i++) {
-      if (this.commitTerm[i - 1] < term && log[i - 1]?.uid !== this.committed[i - 1]) {
+    for (let i = log.snapIndex + 1; i <= this.committed.length; i++) {
+      if (this.commitTerm[i - 1] < term && entryAt(log, i)?.uid !== this.committed[i - 1]) {
         this.report('leader-completeness', `${node} leads term ${term} without committed entry ${i}`);
         break;
       }
@@ -56,9 +59,10 @@ export class RaftChecker {
   }
 
   /** `node` wrote the entry at `index` into its log. */
-  stored(node: NodeId, log: readonly RaftEntry[], index: number): void {
-    const e = log[index - 1];
-    const prevUid = index > 1 ? log[index - 2].uid : 0;
+  stored(node: NodeId, log: LogState, index: number): void {
+    const e = entryAt(log, index)!;
+    // The entry before the first after a snapshot is the committed one at snapIndex.
+    const prevUid = index <= 1 ? 0 : index - 1 === log.snapIndex ? this.committed[index - 2] : entryAt(log, index - 1)!.uid;
     const known = this.byIndexTerm.get(index, e.term);
     if (!known) this.byIndexTerm.set(index, e.term, e.uid, prevUid);
     else if (known.uid !== e.uid || known.prevUid !== prevUid) {
@@ -67,9 +71,9 @@ export class RaftChecker {
   }
 
   /** `node`'s commitIndex moved from `from` to `to`, in its current term `term`. */
-  committedUpTo(node: NodeId, log: readonly RaftEntry[], from: number, to: number, term: number): void {
+  committedUpTo(node: NodeId, log: LogState, from: number, to: number, term: number): void {
     for (let i = from + 1; i <= to; i++) {
-      const uid = log[i - 1]?.uid;
+      const uid = entryAt(log, i)?.uid;
       if (uid === undefined) {
         this.report('state-machine-safety', `${node} commits index ${i} beyond its log`);
         return;
@@ -85,6 +89,11 @@ export class RaftChecker {
   onApply(node: NodeId, index: number, e: RaftEntry): void {
     if (index > this.applied.length) this.applied.push(e.uid);
     else if (this.applied[index - 1] !== e.uid) this.report('state-machine-safety', `${node} applies a different entry at index ${index}`);
+  }
+
+  /** The uid of the entry committed at `index`, if any server has committed it yet. */
+  committedUid(index: number): number | undefined {
+    return index >= 1 ? this.committed[index - 1] : undefined;
   }
 
   /** Highest index any server has committed so far (the observer's view). */

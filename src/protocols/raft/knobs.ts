@@ -56,6 +56,13 @@ export const raftPsKnobs = z.strictObject({
    * default). A larger update is refused with "request is too large" (rejectedWrites). None by default.
    */
   maxRequestBytes: z.optional(z.int().check(z.positive())),
+  /**
+   * Log compaction (§7): a server snapshots its parameters once it has applied this many entries past
+   * its last snapshot, and drops the entries more than this many before it from its log; a follower
+   * that needs dropped entries gets the snapshot (InstallSnapshot). etcd's --snapshot-count does this
+   * at 10 000 (100 000 since 3.2). 0: never compact.
+   */
+  snapshotEvery: z._default(z.int().check(z.nonnegative()), 1000),
 });
 export type RaftPsConfig = z.infer<typeof raftPsKnobs>;
 export type ReadMode = RaftPsConfig['readMode'];

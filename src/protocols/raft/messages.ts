@@ -1,10 +1,10 @@
 import type { NodeId } from '../../sim/types';
-import type { AppendEntries, AppendReply, RequestVote, VoteReply } from './rules';
+import type { AppendEntries, AppendReply, InstallSnapshot, RequestVote, VoteReply } from './rules';
 import type { LogEntry, RaftEntry } from './state';
 
 /**
  * Raft's RPCs between the servers of a group, over entries of type E (group.ts): RequestVote,
- * Pre-Vote (the same fields, thesis §9.6) and AppendEntries. ae/aer carry an id, the leader's
+ * Pre-Vote (the same fields, thesis §9.6), AppendEntries and InstallSnapshot (§7). ae/aer carry an id, the leader's
  * heartbeat round and the send time, for in-flight tracking, ReadIndex and leases.
  */
 export type RaftRpc<E extends RaftEntry> =
@@ -13,9 +13,11 @@ export type RaftRpc<E extends RaftEntry> =
   | ({ t: 'pv' } & RequestVote)
   | ({ t: 'pvr' } & VoteReply)
   | ({ t: 'ae'; id: number; round: number; sentAt: number } & AppendEntries<E>)
-  | ({ t: 'aer'; id: number; round: number; sentAt: number } & AppendReply);
+  | ({ t: 'aer'; id: number; round: number; sentAt: number } & AppendReply)
+  /** InstallSnapshot (§7): `data` is the leader's snapshot, the owner's state machine (immutable); answered with an aer. */
+  | ({ t: 'is'; id: number; round: number; sentAt: number; data: unknown } & InstallSnapshot);
 
-const RPC_TAGS: ReadonlySet<string> = new Set(['rv', 'rvr', 'pv', 'pvr', 'ae', 'aer']);
+const RPC_TAGS: ReadonlySet<string> = new Set(['rv', 'rvr', 'pv', 'pvr', 'ae', 'aer', 'is']);
 
 /** Whether a payload is one of the group's RPCs (the owner handles everything else). */
 export function isRaftRpc<E extends RaftEntry>(payload: unknown): payload is RaftRpc<E> {

@@ -35,11 +35,23 @@ export interface RaftGroupConfig {
   preVote?: boolean;
   /** Modelled fdatasync of new log entries: a follower answers, and a leader counts itself, only after it. */
   fsyncMs?: number;
+  /**
+   * Log compaction (§7): a server snapshots its state machine once it has applied this many entries
+   * past its last snapshot, and drops them from its log. 0 or absent: never (also without `cloneMachine`).
+   */
+  snapshotEvery?: number;
 }
 
 export interface RaftHooks<E extends RaftEntry, M> {
-  /** A fresh (empty) state machine: at start and after a crash (it is volatile; the log is re-applied). */
+  /** A fresh (empty) state machine: at start, and after a crash of a server without a snapshot (the log is re-applied). */
   machine(): M;
+  /**
+   * An independent copy of a state machine (§7): the snapshot a server keeps, and the machine it
+   * restores from one after a crash or an InstallSnapshot. Without it the group never compacts.
+   */
+  cloneMachine?(m: M): M;
+  /** Bytes of a snapshot on the wire (InstallSnapshot). */
+  snapshotBytes?(m: M): number;
   /** A new leader's no-op entry (without its uid). */
   noop(term: number): Omit<E, 'uid'>;
   /** Payload bytes an entry adds to an AppendEntries. */

@@ -67,9 +67,13 @@ export class RaftPsStrategy implements Strategy {
         checkQuorum: cfg.checkQuorum,
         preVote: cfg.preVote,
         fsyncMs: cfg.fsyncMs,
+        snapshotEvery: cfg.snapshotEvery,
       },
       {
         machine: () => new ParamMachine(ctx.initialParams()),
+        cloneMachine: (m) => m.clone(),
+        // The parameters and the client-session table (an Int32 per update applied).
+        snapshotBytes: (m) => ctx.paramCount * 4 + m.applied.size * 4,
         noop: (term) => ({ term, kind: 'noop' }),
         entryBytes: (e) => (e.kind === 'update' ? ctx.paramCount * 4 : 0),
         stored: (s, e) => obs.stored(s.id, e),
@@ -234,10 +238,13 @@ export class RaftPsStrategy implements Strategy {
     return this.clients.facts(node);
   }
 
-  /** The server's log, base 1. Entries are immutable and only pushed or spliced off the tail (rules.ts). */
+  /**
+   * The server's log after its snapshot (base snapIndex + 1). Entries are immutable, pushed or spliced
+   * off the tail (rules.ts); compaction drops a prefix and raises the base.
+   */
   logOf(node: NodeId): NodeLog<LogEntry> | null {
     const s = this.srv.get(node);
-    return s ? { base: 1, entries: s.p.log, item: logItem } : null;
+    return s ? { base: s.p.snapIndex + 1, entries: s.p.log, item: logItem } : null;
   }
 
   resolveSelector(selector: string): NodeId | null {

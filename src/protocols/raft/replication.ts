@@ -3,14 +3,15 @@ import { RaftChecker } from './invariants';
 import type { RaftGroupConfig, RaftHooks, RaftIo } from './port';
 import type { RaftRpc } from './messages';
 import { followerAnswered, queueRead, serveReads } from './requests';
-import { advanceCommit, buildAppend, handleAppendEntries, handleAppendReply, leaderAppend } from './rules';
+import { advanceCommit, buildAppend, handleAppendEntries, handleAppendReply, handleInstallSnapshot, leaderAppend } from './rules';
 import { freshServerX, type RaftServer } from './server';
-import { freshPersistent, freshVolatile, lastIndex, type RaftEntry } from './state';
+import { compactLog, entryAt, freshPersistent, freshVolatile, lastIndex, termAt, type RaftEntry } from './state';
 
 /**
  * The log half of a Raft group (group.ts builds elections and dispatch on it): the servers and
  * their observer, AppendEntries with one entry-carrying request in flight per follower, modelled
- * fsync, commit, applying in order, and ReadIndex / lease reads (thesis §6.4). Decisions are the
+ * fsync, commit, applying in order, log compaction with InstallSnapshot (§7), and ReadIndex /
+ * lease reads (thesis §6.4). Decisions are the
  * pure rules of rules.ts and requests.ts; the election timer and stepping down are the group's.
  */
 
@@ -35,7 +36,7 @@ export abstract class RaftReplication<E extends RaftEntry, M> {
   ) {
     for (const id of ids) {
       const peers = ids.filter((p) => p !== id);
-      this.servers.set(id, { id, peers, p: freshPersistent<E>(), v: freshVolatile(), x: freshServerX(hooks.machine()), rng: io.rng(`election:${id}`) });
+      this.servers.set(id, { id, peers, p: freshPersistent<E>(), v: freshVolatile(), x: freshServerX(hooks.machine()), snap: null, rng: io.rng(`election:${id}`) });
     }
   }
 
@@ -67,8 +68,8 @@ export abstract class RaftReplication<E extends RaftEntry, M> {
 
   /** Observer: `s` wrote the entry at `index` (log matching check, the owner's bookkeeping). */
   protected stored(s: RaftServer<E, M>, index: number): void {
-    this.checker.stored(s.id, s.p.log, index);
-    this.hooks.stored?.(s, s.p.log[index - 1]);
+    this.checker.stored(s.id, s.p, index);
+    this.hooks.stored?.(s, entryAt(s.p, index)!);
   }
 
   /**
@@ -82,11 +83,61 @@ export abstract class RaftReplication<E extends RaftEntry, M> {
     const busy = inf !== undefined && now - inf.at < this.cfg.heartbeatMs;
     if (why === 'replicate' && busy) return;
     const ae = buildAppend(s, peer, busy ? 0 : MAX_ENTRIES);
+    if (!ae) {
+      if (!busy) this.sendSnapshot(s, peer, now);
+      return;
+    }
     const id = ++s.x.aeSeq;
     if (ae.entries.length) s.x.inflight.set(peer, { id, at: now });
     let bytes = 0;
     for (const e of ae.entries) bytes += this.hooks.entryBytes(e);
     this.io.send(s.id, peer, 'append', { t: 'ae', ...ae, id, round: s.x.round, sentAt: now } satisfies RaftRpc<E>, bytes);
+  }
+
+  /** The follower needs entries this leader has compacted: its snapshot goes instead (§7), in flight like entries. */
+  private sendSnapshot(s: RaftServer<E, M>, peer: NodeId, now: number): void {
+    const snap = s.snap!; // the log was compacted only after a snapshot covered it
+    const id = ++s.x.aeSeq;
+    s.x.inflight.set(peer, { id, at: now });
+    const rpc: RaftRpc<E> = {
+      t: 'is',
+      term: s.p.currentTerm,
+      leaderId: s.id,
+      lastIncludedIndex: snap.index,
+      lastIncludedTerm: snap.term,
+      data: snap.machine,
+      id,
+      round: s.x.round,
+      sentAt: now,
+    };
+    this.io.send(s.id, peer, 'snapshot', rpc, this.hooks.snapshotBytes?.(snap.machine) ?? 0);
+  }
+
+  protected onInstallSnapshot(s: RaftServer<E, M>, from: NodeId, m: Extract<RaftRpc<E>, { t: 'is' }>): void {
+    const wasLeader = s.v.role === 'leader';
+    const out = handleInstallSnapshot<E>(s, m);
+    if (wasLeader && s.v.role !== 'leader') this.steppedDown(s, from);
+    if (out.fromLeader) {
+      s.x.lastHeardLeader = this.io.now();
+      s.x.preVotes = null;
+      this.resetElectionTimer(s);
+    }
+    if (out.install) {
+      // Of the uncommitted entries the log lost, those that are the committed ones live on in the snapshot.
+      const lost = out.discarded.filter((e, k) => this.checker.committedUid(out.discardedFrom + k) !== e.uid || out.discardedFrom + k > m.lastIncludedIndex);
+      if (lost.length) {
+        this.overwritten.set(s.id, (this.overwritten.get(s.id) ?? 0) + lost.length);
+        this.hooks.truncated?.(s, lost);
+      }
+      s.snap = { index: m.lastIncludedIndex, term: m.lastIncludedTerm, machine: m.data as M };
+      s.x.sm = this.hooks.cloneMachine!(s.snap.machine);
+      this.io.note('snapshotInstalled', s.id, { index: m.lastIncludedIndex, from });
+    }
+    const reply: RaftRpc<E> = { t: 'aer', ...out.reply, id: m.id, round: m.round, sentAt: m.sentAt };
+    // The snapshot reaches the disk before the follower says it holds it.
+    if (this.fsyncMs > 0 && out.install) this.io.setTimer(s.id, this.fsyncMs, 'fsync', { to: from, reply, upTo: lastIndex(s.p) } satisfies FsyncDone<E>);
+    else this.io.send(s.id, from, 'ack', reply, 0);
+    this.serveReads(s);
   }
 
   private replicate(s: RaftServer<E, M>): void {
@@ -115,7 +166,7 @@ export abstract class RaftReplication<E extends RaftEntry, M> {
     if (s.v.commitIndex > out.commitBefore) this.committed(s, out.commitBefore);
     const reply: RaftRpc<E> = { t: 'aer', ...out.reply, id: m.id, round: m.round, sentAt: m.sentAt };
     // New entries reach the disk before the follower says it holds them (Raft's persistence rule).
-    if (this.fsyncMs > 0 && out.stored.length > 0) this.io.setTimer(s.id, this.fsyncMs, 'fsync', { to: from, reply, upTo: lastIndex(s.p.log) } satisfies FsyncDone<E>);
+    if (this.fsyncMs > 0 && out.stored.length > 0) this.io.setTimer(s.id, this.fsyncMs, 'fsync', { to: from, reply, upTo: lastIndex(s.p) } satisfies FsyncDone<E>);
     else this.io.send(s.id, from, 'ack', reply, 0);
   }
 
@@ -131,12 +182,12 @@ export abstract class RaftReplication<E extends RaftEntry, M> {
     followerAnswered(x, from, m.round, m.sentAt);
     x.quorumActive.add(from);
     if (r === 'progress') this.advanceAndApply(s);
-    if ((s.v.nextIndex.get(from) ?? 0) <= lastIndex(s.p.log)) this.sendAppend(s, from, 'replicate');
+    if ((s.v.nextIndex.get(from) ?? 0) <= lastIndex(s.p)) this.sendAppend(s, from, 'replicate');
     this.serveReads(s);
   }
 
   protected onFsync(s: RaftServer<E, M>, d: FsyncDone<E>): void {
-    s.x.durable = Math.max(s.x.durable, Math.min(d.upTo, lastIndex(s.p.log)));
+    s.x.durable = Math.max(s.x.durable, Math.min(d.upTo, lastIndex(s.p)));
     if ('to' in d) this.io.send(s.id, d.to, 'ack', d.reply, 0);
     else if (s.v.role === 'leader' && d.term === s.p.currentTerm) this.advanceAndApply(s);
   }
@@ -151,10 +202,10 @@ export abstract class RaftReplication<E extends RaftEntry, M> {
   /** commitIndex moved up from `before`: observer checks and metrics, then apply in order. */
   private committed(s: RaftServer<E, M>, before: number): void {
     const known = this.checker.committedLength;
-    this.checker.committedUpTo(s.id, s.p.log, before, s.v.commitIndex, s.p.currentTerm);
+    this.checker.committedUpTo(s.id, s.p, before, s.v.commitIndex, s.p.currentTerm);
     if (s.v.commitIndex > known) {
       for (let i = known + 1; i <= s.v.commitIndex; i++) {
-        const e = s.p.log[i - 1];
+        const e = entryAt(s.p, i);
         if (e) this.hooks.firstCommit?.(s, i, e);
       }
       this.io.note('commit', s.id, { index: s.v.commitIndex });
@@ -165,12 +216,30 @@ export abstract class RaftReplication<E extends RaftEntry, M> {
   private applyCommitted(s: RaftServer<E, M>): void {
     while (s.v.lastApplied < s.v.commitIndex) {
       const i = ++s.v.lastApplied;
-      const e = s.p.log[i - 1];
+      const e = entryAt(s.p, i)!;
       const firstAnywhere = i > this.checker.appliedLength;
       this.checker.onApply(s.id, i, e);
       this.hooks.apply(s, i, e, firstAnywhere);
     }
+    this.maybeSnapshot(s);
     this.serveReads(s);
+  }
+
+  /**
+   * Log compaction (§7): once `snapshotEvery` entries were applied past the last snapshot, the state
+   * machine is copied to stable storage, and the log keeps only the `snapshotEvery` entries before
+   * the snapshot's end and what follows — a long run's log stays bounded, and a follower a little
+   * behind still catches up from entries rather than a whole snapshot (hashicorp/raft's
+   * TrailingLogs, etcd's catch-up entries).
+   */
+  private maybeSnapshot(s: RaftServer<E, M>): void {
+    const every = this.cfg.snapshotEvery ?? 0;
+    const clone = this.hooks.cloneMachine;
+    const at = s.v.lastApplied;
+    if (every <= 0 || !clone || at - (s.snap?.index ?? 0) < every) return;
+    s.snap = { index: at, term: termAt(s.p, at)!, machine: clone(s.x.sm) };
+    compactLog(s.p, at - every);
+    this.io.note('snapshotTaken', s.id, { index: at });
   }
 
   /** A leader appends a new entry of its term, replicates it and commits what it can. */

@@ -12,7 +12,7 @@ const noop = (term: number): LogEntry => ({ term, kind: 'noop', uid: ++uid });
 const PEERS = ['s1', 's2', 's3', 's4'];
 /** s0 in `term` with `log`, leader unless said otherwise, commit and apply index `commit`. */
 function server(log: LogEntry[], term: number, commit: number, role: 'leader' | 'follower' = 'leader', leaderId: string | null = null): RaftCore {
-  const s: RaftCore = { id: 's0', peers: PEERS, p: { currentTerm: term, votedFor: null, log }, v: freshVolatile() };
+  const s: RaftCore = { id: 's0', peers: PEERS, p: { currentTerm: term, votedFor: null, log, snapIndex: 0, snapTerm: 0 }, v: freshVolatile() };
   if (role === 'leader') becomeLeader(s);
   else s.v.leaderId = leaderId;
   s.v.commitIndex = commit;
@@ -196,7 +196,7 @@ describe('lease reads', () => {
   });
 
   it('a one-server cluster needs nobody', () => {
-    const s: RaftCore = { id: 's0', peers: [], p: { currentTerm: 1, votedFor: null, log: [noop(1)] }, v: freshVolatile() };
+    const s: RaftCore = { id: 's0', peers: [], p: { currentTerm: 1, votedFor: null, log: [noop(1)], snapIndex: 0, snapTerm: 0 }, v: freshVolatile() };
     expect(leaseValid(s, reads(), 1e9, 150)).toBe(true);
   });
 });

@@ -1,7 +1,7 @@
 import type { NodeId } from '../../sim/types';
 import type { ReadMode } from './knobs';
 import type { SeqTable } from './seqTable';
-import { lastIndex, majority, termAt, type RaftCore, type RaftEntry } from './state';
+import { entryAt, lastIndex, majority, termAt, type RaftCore, type RaftEntry } from './state';
 
 /**
  * How a Raft server answers its clients, as guarded rules (thesis §6.3 client sessions, §6.4
@@ -85,7 +85,11 @@ export function queueRead(r: ReadState, worker: NodeId, readId: number, via?: No
 
 /** Whether an entry of this leader's term after its commit index matches (newest first; terms only decrease going back). */
 function inOwnUncommittedSuffix(s: RaftCore, match: (e: RaftCore['p']['log'][number]) => boolean): boolean {
-  for (let i = lastIndex(s.p.log); i > s.v.commitIndex && s.p.log[i - 1].term === s.p.currentTerm; i--) if (match(s.p.log[i - 1])) return true;
+  for (let i = lastIndex(s.p); i > s.v.commitIndex; i--) {
+    const e = entryAt(s.p, i)!; // after commitIndex: never compacted
+    if (e.term !== s.p.currentTerm) break;
+    if (match(e)) return true;
+  }
   return false;
 }
 
@@ -120,7 +124,7 @@ export function roundConfirmed<E extends RaftEntry>(s: RaftCore<E>, r: ReadState
  */
 export function serveReads<E extends RaftEntry>(s: RaftCore<E>, r: ReadState, o: { lease: boolean; now: number; minElectionTimeoutMs: number }): { answer: PendingRead[]; heartbeat: boolean } {
   if (s.v.role !== 'leader' || r.pendingReads.length === 0) return { answer: [], heartbeat: false };
-  const committedInTerm = termAt(s.p.log, s.v.commitIndex) === s.p.currentTerm;
+  const committedInTerm = termAt(s.p, s.v.commitIndex) === s.p.currentTerm;
   let newRound = 0;
   const lease = o.lease && leaseValid(s, r, o.now, o.minElectionTimeoutMs);
   const answer: PendingRead[] = [];

@@ -18,7 +18,7 @@ import {
   storedOnMajority,
   type AppendEntries,
 } from './rules';
-import { freshVolatile, type LogEntry, type RaftCore } from './state';
+import { freshVolatile, wholeLog, type LogEntry, type RaftCore } from './state';
 
 let uid = 0;
 const entry = (term: number, label = ''): LogEntry => ({ term, kind: label ? 'update' : 'noop', worker: label || undefined, seq: label ? 1 : undefined, uid: ++uid });
@@ -28,7 +28,7 @@ const terms = (s: RaftCore) => s.p.log.map((e) => e.term);
 const SERVERS = ['s0', 's1', 's2', 's3', 's4'];
 function core(id: string, logTerms: number[] = [], currentTerm = 0, n = 5): RaftCore {
   const all = SERVERS.slice(0, n);
-  return { id, peers: all.filter((p) => p !== id), p: { currentTerm, votedFor: null, log: log(...logTerms) }, v: freshVolatile() };
+  return { id, peers: all.filter((p) => p !== id), p: { currentTerm, votedFor: null, log: log(...logTerms), snapIndex: 0, snapTerm: 0 }, v: freshVolatile() };
 }
 
 describe('the up-to-date check (§5.4.1)', () => {
@@ -42,7 +42,7 @@ describe('the up-to-date check (§5.4.1)', () => {
     [0, 0, [], true, 'both empty'],
     [0, 0, [1], false, 'empty candidate, voter has entries'],
   ])('candidate (%i, term %i) vs voter %j → %s (%s)', (ci, ct, voter, ok) => {
-    expect(logUpToDate(ci, ct, log(...voter))).toBe(ok);
+    expect(logUpToDate(ci, ct, wholeLog(log(...voter)))).toBe(ok);
   });
 });
 
@@ -300,7 +300,7 @@ describe('leader side: nextIndex back-off and the commit rule', () => {
  */
 describe('Figure 8: stored on a majority is not committed', () => {
   function deliver(leader: RaftCore, follower: RaftCore) {
-    const req = buildAppend(leader, follower.id, 64);
+    const req = buildAppend(leader, follower.id, 64)!;
     const out = handleAppendEntries(follower, req);
     handleAppendReply(leader, follower.id, out.reply);
     return out;
@@ -343,7 +343,7 @@ describe('Figure 8: stored on a majority is not committed', () => {
     leaderAppend(s0, entry(4, 'w0'));
     // Only index 2 goes out (the term-4 entry reaches nobody yet); s1 confirms it holds it too.
     for (const f of [s1, s2]) {
-      const req = { ...buildAppend(s0, f.id, 64), prevLogIndex: 1, prevLogTerm: 1, entries: [s0.p.log[1]] };
+      const req = { ...buildAppend(s0, f.id, 64)!, prevLogIndex: 1, prevLogTerm: 1, entries: [s0.p.log[1]] };
       handleAppendReply(s0, f.id, handleAppendEntries(f, req).reply);
     }
     return { S, s0, s1, s2, s3, s4 };

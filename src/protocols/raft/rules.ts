@@ -1,5 +1,5 @@
 import type { NodeId } from '../../sim/types';
-import { lastIndex, lastTerm, majority, termAt, type LogEntry, type RaftCore, type RaftEntry } from './state';
+import { entryAt, lastIndex, lastTerm, majority, termAt, type LogEntry, type LogState, type RaftCore, type RaftEntry } from './state';
 
 /**
  * Raft's rules as guarded transitions (Ongaro & Ousterhout 2014, Figure 2), in the style of
@@ -41,10 +41,21 @@ export interface AppendReply {
 }
 
 /**
+ * InstallSnapshot (§7, Figure 13), sent in one piece: the leader has compacted the entries a
+ * follower still needs. The snapshot's state itself travels beside these fields (the owner's).
+ */
+export interface InstallSnapshot {
+  term: number;
+  leaderId: NodeId;
+  lastIncludedIndex: number;
+  lastIncludedTerm: number;
+}
+
+/**
  * §5.4.1 election restriction: a voter grants its vote only to a candidate whose log is at least
  * as up to date as its own — a later last term, or the same last term and a log at least as long.
  */
-export function logUpToDate(candLastIndex: number, candLastTerm: number, log: readonly RaftEntry[]): boolean {
+export function logUpToDate(candLastIndex: number, candLastTerm: number, log: LogState): boolean {
   const myTerm = lastTerm(log);
   return candLastTerm > myTerm || (candLastTerm === myTerm && candLastIndex >= lastIndex(log));
 }
@@ -67,7 +78,7 @@ export function becomeCandidate<E extends RaftEntry>(s: RaftCore<E>): RequestVot
   s.v.role = 'candidate';
   s.v.leaderId = null;
   s.v.votes = new Set([s.id]);
-  return { term: s.p.currentTerm, candidateId: s.id, lastLogIndex: lastIndex(s.p.log), lastLogTerm: lastTerm(s.p.log) };
+  return { term: s.p.currentTerm, candidateId: s.id, lastLogIndex: lastIndex(s.p), lastLogTerm: lastTerm(s.p) };
 }
 
 /** RequestVote receiver: at most one vote per term, and only for an up-to-date log. */
@@ -76,7 +87,7 @@ export function handleRequestVote<E extends RaftEntry>(s: RaftCore<E>, req: Requ
   const granted =
     req.term === s.p.currentTerm &&
     (s.p.votedFor === null || s.p.votedFor === req.candidateId) &&
-    logUpToDate(req.lastLogIndex, req.lastLogTerm, s.p.log);
+    logUpToDate(req.lastLogIndex, req.lastLogTerm, s.p);
   if (granted) s.p.votedFor = req.candidateId;
   return { term: s.p.currentTerm, voteGranted: granted };
 }
@@ -136,14 +147,14 @@ export function handleVoteReply<E extends RaftEntry>(s: RaftCore<E>, from: NodeI
  * from a leader recently (`heardLeader`: leaderRecent, etcd's CheckQuorum lease).
  */
 export function handlePreVote<E extends RaftEntry>(s: RaftCore<E>, req: RequestVote, heardLeader: boolean): VoteReply {
-  const granted = !heardLeader && req.term > s.p.currentTerm && logUpToDate(req.lastLogIndex, req.lastLogTerm, s.p.log);
+  const granted = !heardLeader && req.term > s.p.currentTerm && logUpToDate(req.lastLogIndex, req.lastLogTerm, s.p);
   // A grant echoes the probed term (so the pre-candidate does not mistake it for a newer one).
   return { term: granted ? req.term : s.p.currentTerm, voteGranted: granted };
 }
 
 /** The probe a pre-candidate sends: the term it would campaign in, and its log's end. */
 export function preVoteRequest<E extends RaftEntry>(s: RaftCore<E>): RequestVote {
-  return { term: s.p.currentTerm + 1, candidateId: s.id, lastLogIndex: lastIndex(s.p.log), lastLogTerm: lastTerm(s.p.log) };
+  return { term: s.p.currentTerm + 1, candidateId: s.id, lastLogIndex: lastIndex(s.p), lastLogTerm: lastTerm(s.p) };
 }
 
 /** Winning an election: reinitialise nextIndex/matchIndex; optionally append a no-op of the new term (§8). */
@@ -152,7 +163,7 @@ export function becomeLeader<E extends RaftEntry>(s: RaftCore<E>, noop?: E): voi
   s.v.leaderId = s.id;
   s.v.votes = new Set();
   for (const peer of s.peers) {
-    s.v.nextIndex.set(peer, lastIndex(s.p.log) + 1); // the last index at election: the no-op goes out in the first round
+    s.v.nextIndex.set(peer, lastIndex(s.p) + 1); // the last index at election: the no-op goes out in the first round
     s.v.matchIndex.set(peer, 0);
   }
   if (noop) s.p.log.push(noop);
@@ -161,19 +172,25 @@ export function becomeLeader<E extends RaftEntry>(s: RaftCore<E>, noop?: E): voi
 /** A leader appends a client's entry to its own log (it never overwrites or deletes its entries). */
 export function leaderAppend<E extends RaftEntry>(s: RaftCore<E>, entry: E): number {
   s.p.log.push(entry);
-  return lastIndex(s.p.log);
+  return lastIndex(s.p);
 }
 
-/** The AppendEntries a leader sends a follower now: everything from nextIndex (up to `maxEntries`). */
-export function buildAppend<E extends RaftEntry>(s: RaftCore<E>, peer: NodeId, maxEntries: number): AppendEntries<E> {
-  const next = s.v.nextIndex.get(peer) ?? lastIndex(s.p.log) + 1;
+/**
+ * The AppendEntries a leader sends a follower now: everything from nextIndex (up to `maxEntries`);
+ * null when the entry before nextIndex was compacted (§7): the follower needs the snapshot.
+ */
+export function buildAppend<E extends RaftEntry>(s: RaftCore<E>, peer: NodeId, maxEntries: number): AppendEntries<E> | null {
+  const next = s.v.nextIndex.get(peer) ?? lastIndex(s.p) + 1;
   const prev = next - 1;
+  const prevLogTerm = termAt(s.p, prev);
+  if (prevLogTerm === undefined && prev < s.p.snapIndex) return null;
+  const from = prev - s.p.snapIndex;
   return {
     term: s.p.currentTerm,
     leaderId: s.id,
     prevLogIndex: prev,
-    prevLogTerm: termAt(s.p.log, prev) ?? 0,
-    entries: s.p.log.slice(prev, prev + maxEntries),
+    prevLogTerm: prevLogTerm ?? 0,
+    entries: s.p.log.slice(from, from + maxEntries),
     leaderCommit: s.v.commitIndex,
   };
 }
@@ -200,40 +217,105 @@ export interface AppendOutcome<E extends RaftEntry = LogEntry> {
 export function handleAppendEntries<E extends RaftEntry>(s: RaftCore<E>, req: AppendEntries<E>): AppendOutcome<E> {
   const commitBefore = s.v.commitIndex;
   const fail = (fromLeader: boolean): AppendOutcome<E> => ({
-    reply: { term: s.p.currentTerm, success: false, matchIndex: 0, prevLogIndex: req.prevLogIndex, lastLogIndex: lastIndex(s.p.log) },
+    reply: { term: s.p.currentTerm, success: false, matchIndex: 0, prevLogIndex: req.prevLogIndex, lastLogIndex: lastIndex(s.p) },
     fromLeader,
     truncated: [],
     stored: [],
     commitBefore,
   });
-  if (req.term < s.p.currentTerm) return fail(false);
-  observeTerm(s, req.term);
-  if (s.v.role === 'leader') return fail(false); // two leaders in one term: impossible; the checker reports it
-  s.v.role = 'follower'; // a candidate of the same term recognises the winner
-  s.v.votes = new Set();
-  s.v.leaderId = req.leaderId;
-  const log = s.p.log;
-  const t = termAt(log, req.prevLogIndex);
-  if (t === undefined || t !== req.prevLogTerm) return fail(true);
+  if (!followLeader(s, req.term, req.leaderId)) return fail(false);
+  const p = s.p;
+  // Entries up to snapIndex are committed and in the snapshot (§7): a current leader holds the same
+  // ones (leader completeness), so they match, and the consistency check moves past them.
+  const skip = Math.max(0, Math.min(req.entries.length, p.snapIndex - req.prevLogIndex));
+  const prevIndex = req.prevLogIndex + skip;
+  if (prevIndex >= p.snapIndex) {
+    const t = termAt(p, prevIndex);
+    if (t === undefined || t !== (skip > 0 ? req.entries[skip - 1].term : req.prevLogTerm)) return fail(true);
+  }
   const truncated: E[] = [];
   const stored: number[] = [];
-  req.entries.forEach((e, k) => {
+  for (let k = skip; k < req.entries.length; k++) {
+    const e = req.entries[k];
     const index = req.prevLogIndex + 1 + k;
-    const existing = log[index - 1];
-    if (existing && existing.term === e.term) return; // same index and term: the same entry (log matching)
-    if (existing) truncated.push(...log.splice(index - 1));
-    log.push(e);
+    const existing = entryAt(p, index);
+    if (existing && existing.term === e.term) continue; // same index and term: the same entry (log matching)
+    if (existing) truncated.push(...p.log.splice(index - p.snapIndex - 1));
+    p.log.push(e);
     stored.push(index);
-  });
+  }
   const lastNew = req.prevLogIndex + req.entries.length;
   if (req.leaderCommit > s.v.commitIndex) s.v.commitIndex = Math.max(s.v.commitIndex, Math.min(req.leaderCommit, lastNew));
   return {
-    reply: { term: s.p.currentTerm, success: true, matchIndex: lastNew, prevLogIndex: req.prevLogIndex, lastLogIndex: lastIndex(log) },
+    reply: { term: p.currentTerm, success: true, matchIndex: lastNew, prevLogIndex: req.prevLogIndex, lastLogIndex: lastIndex(p) },
     fromLeader: true,
     truncated,
     stored,
     commitBefore,
   };
+}
+
+/**
+ * What AppendEntries and InstallSnapshot receivers do first: refuse an older term (false); adopt a
+ * newer one; a leader refuses too (two leaders in one term: impossible, the checker reports it);
+ * anyone else follows the sender — a candidate of the same term recognises the winner.
+ */
+function followLeader<E extends RaftEntry>(s: RaftCore<E>, term: number, leaderId: NodeId): boolean {
+  if (term < s.p.currentTerm) return false;
+  observeTerm(s, term);
+  if (s.v.role === 'leader') return false;
+  s.v.role = 'follower';
+  s.v.votes = new Set();
+  s.v.leaderId = leaderId;
+  return true;
+}
+
+export interface SnapshotOutcome<E extends RaftEntry = LogEntry> {
+  /** Answered as an AppendEntries success up to lastIncludedIndex, so the leader's reply rule serves both. */
+  reply: AppendReply;
+  fromLeader: boolean;
+  /** The follower's state machine must become the snapshot's (it held less). */
+  install: boolean;
+  /**
+   * The uncommitted entries the log lost (Figure 13, step 7), from index `discardedFrom`. Those up to
+   * lastIncludedIndex may be the very entries the snapshot holds; only an observer can tell.
+   */
+  discarded: E[];
+  discardedFrom: number;
+}
+
+/**
+ * InstallSnapshot receiver (§7, Figure 13). A snapshot of what the follower has already committed
+ * changes nothing. Otherwise, if the log holds the snapshot's last entry (same index and term), the
+ * entries after it stay; if not, the whole log goes. The snapshot's entries are committed and
+ * applied; the caller then replaces the state machine.
+ */
+export function handleInstallSnapshot<E extends RaftEntry>(s: RaftCore<E>, req: InstallSnapshot): SnapshotOutcome<E> {
+  const last = req.lastIncludedIndex;
+  const p = s.p;
+  const answer = (success: boolean, fromLeader: boolean, install: boolean, discarded: E[] = []): SnapshotOutcome<E> => ({
+    reply: { term: p.currentTerm, success, matchIndex: success ? last : 0, prevLogIndex: last, lastLogIndex: lastIndex(p) },
+    fromLeader,
+    install,
+    discarded,
+    discardedFrom: s.v.commitIndex + 1,
+  });
+  if (!followLeader(s, req.term, req.leaderId)) return answer(false, false, false);
+  if (last <= s.v.commitIndex) return answer(true, true, false);
+  let discarded: E[] = [];
+  if (termAt(p, last) === req.lastIncludedTerm) {
+    p.log.splice(0, last - p.snapIndex); // the entries after the snapshot's last one stay
+  } else {
+    discarded = p.log.slice(s.v.commitIndex - p.snapIndex); // the committed ones are the snapshot's
+    p.log.length = 0;
+  }
+  const out = answer(true, true, true, discarded);
+  p.snapIndex = last;
+  p.snapTerm = req.lastIncludedTerm;
+  s.v.commitIndex = last;
+  s.v.lastApplied = last;
+  out.reply.lastLogIndex = lastIndex(p);
+  return out;
 }
 
 /**
@@ -244,7 +326,7 @@ export function handleAppendReply<E extends RaftEntry>(s: RaftCore<E>, from: Nod
   if (observeTerm(s, reply.term)) return 'stepdown';
   if (s.v.role !== 'leader' || reply.term !== s.p.currentTerm) return 'none';
   const match = s.v.matchIndex.get(from) ?? 0;
-  const next = s.v.nextIndex.get(from) ?? lastIndex(s.p.log) + 1;
+  const next = s.v.nextIndex.get(from) ?? lastIndex(s.p) + 1;
   if (reply.success) {
     const m = Math.max(match, reply.matchIndex);
     s.v.matchIndex.set(from, m);
@@ -261,11 +343,11 @@ export function handleAppendReply<E extends RaftEntry>(s: RaftCore<E>, from: Nod
  * leader counts itself) **and** with log[N].term == currentTerm. Entries of older terms are never
  * committed by counting replicas (Figure 8); they commit indirectly, as a prefix of such an N.
  */
-export function advanceCommit<E extends RaftEntry>(s: RaftCore<E>, selfMatch: number = lastIndex(s.p.log)): number {
+export function advanceCommit<E extends RaftEntry>(s: RaftCore<E>, selfMatch: number = lastIndex(s.p)): number {
   if (s.v.role !== 'leader') return s.v.commitIndex;
   const need = majority(s.peers.length + 1);
-  for (let n = lastIndex(s.p.log); n > s.v.commitIndex; n--) {
-    if (termAt(s.p.log, n) !== s.p.currentTerm) break; // terms only decrease going back: nothing older qualifies
+  for (let n = lastIndex(s.p); n > s.v.commitIndex; n--) {
+    if (termAt(s.p, n) !== s.p.currentTerm) break; // terms only decrease going back: nothing older qualifies
     // The leader counts itself once the entry is on its own stable storage (`selfMatch`: the
     // highest index its disk has synced; its whole log when syncing is not modelled).
     let count = n <= selfMatch ? 1 : 0;
@@ -280,7 +362,7 @@ export function advanceCommit<E extends RaftEntry>(s: RaftCore<E>, selfMatch: nu
 
 /** Whether an entry at `index` sits on a majority (what Figure 8 shows is *not* enough to commit it). */
 export function storedOnMajority<E extends RaftEntry>(s: RaftCore<E>, index: number): boolean {
-  let count = lastIndex(s.p.log) >= index ? 1 : 0;
+  let count = lastIndex(s.p) >= index ? 1 : 0;
   for (const peer of s.peers) if ((s.v.matchIndex.get(peer) ?? 0) >= index) count++;
   return count >= majority(s.peers.length + 1);
 }

@@ -59,6 +59,14 @@ export class SeqTable {
     row[seq] = x;
   }
 
+  /** An independent copy (a snapshot of a state machine holds one, §7). */
+  copy(): SeqTable {
+    const c = new SeqTable();
+    for (const [worker, row] of this.rows) c.rows.set(worker, row.slice());
+    for (const [k, x] of this.other) c.other.set(k, x);
+    c.n = this.n;
+    return c;
+  }
 
   /** Every pair with a number other than 0, as [updateKey, number] (the dense ones by worker, then by seq). */
   *entries(): IterableIterator<[string, number]> {

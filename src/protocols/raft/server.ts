@@ -25,6 +25,12 @@ export interface ServerX<M> extends ReadState {
 /** A server of a Raft group over entries E with state machine M (group.ts). */
 export interface RaftServer<E extends RaftEntry, M> extends RaftCore<E> {
   x: ServerX<M>;
+  /**
+   * On stable storage with `p`: the latest snapshot (§7), the state machine after applying the
+   * entries up to `index` (never mutated), and that entry's term. The log may still hold some of
+   * those entries (p.snapIndex ≤ index): a follower a little behind catches up from them.
+   */
+  snap: { index: number; term: number; machine: M } | null;
   rng: Rng;
 }
 

@@ -6,7 +6,8 @@ import { SeqTable } from './seqTable';
  * Raft server state (Ongaro & Ousterhout 2014, Figure 2), split the way a crash splits it:
  * `p` is what the server has on stable storage before it answers any RPC (it survives a crash);
  * `v` is volatile and is rebuilt after a restart. The replicated state machine is volatile too:
- * a restarted server re-applies its log once it learns the commit index again.
+ * a restarted server restores its latest snapshot (§7) and re-applies the log after it once it
+ * learns the commit index again.
  */
 
 export type EntryKind = 'update' | 'noop' | 'read';
@@ -40,11 +41,24 @@ export interface RaftEntry {
 
 export type Role = 'follower' | 'candidate' | 'leader';
 
-export interface Persistent<E extends RaftEntry = LogEntry> {
+/**
+ * A log after compaction (§7, Figure 12): the entries up to `snapIndex` were replaced by a snapshot
+ * of the state machine, and `log[i - snapIndex - 1]` is the entry at index i (Raft indices start
+ * at 1; snapIndex is 0 before any snapshot). `snapTerm` is the term of the entry at snapIndex, kept
+ * for the consistency check of the entry after it.
+ */
+export interface LogState<E extends RaftEntry = RaftEntry> {
+  readonly log: readonly E[];
+  readonly snapIndex: number;
+  readonly snapTerm: number;
+}
+
+export interface Persistent<E extends RaftEntry = LogEntry> extends LogState<E> {
   currentTerm: number;
   votedFor: NodeId | null;
-  /** log[i - 1] is the entry at index i (Raft indices start at 1). */
   log: E[];
+  snapIndex: number;
+  snapTerm: number;
 }
 
 export interface Volatile {
@@ -70,29 +84,49 @@ export interface RaftCore<E extends RaftEntry = LogEntry> {
 }
 
 export function freshPersistent<E extends RaftEntry = LogEntry>(): Persistent<E> {
-  return { currentTerm: 0, votedFor: null, log: [] };
+  return { currentTerm: 0, votedFor: null, log: [], snapIndex: 0, snapTerm: 0 };
 }
 
 export function freshVolatile(): Volatile {
   return { role: 'follower', commitIndex: 0, lastApplied: 0, leaderId: null, votes: new Set(), nextIndex: new Map(), matchIndex: new Map() };
 }
 
-export function lastIndex(log: readonly RaftEntry[]): number {
-  return log.length;
+export function lastIndex(p: LogState): number {
+  return p.snapIndex + p.log.length;
 }
 
-export function lastTerm(log: readonly RaftEntry[]): number {
-  return log.length ? log[log.length - 1].term : 0;
+export function lastTerm(p: LogState): number {
+  return p.log.length ? p.log[p.log.length - 1].term : p.snapTerm;
 }
 
-/** Term of the entry at `index`; 0 for index 0, undefined past the end. */
-export function termAt(log: readonly RaftEntry[], index: number): number | undefined {
-  if (index === 0) return 0;
-  return log[index - 1]?.term;
+/** Term of the entry at `index`: 0 for index 0, snapTerm at snapIndex, undefined before it (compacted) or past the end. */
+export function termAt(p: LogState, index: number): number | undefined {
+  if (index === p.snapIndex) return p.snapTerm;
+  if (index < p.snapIndex) return undefined;
+  return p.log[index - p.snapIndex - 1]?.term;
 }
 
-export function entryAt<E extends RaftEntry>(log: readonly E[], index: number): E | undefined {
-  return index >= 1 ? log[index - 1] : undefined;
+/** The entry at `index`; undefined where it was compacted into the snapshot or is past the end. */
+export function entryAt<E extends RaftEntry>(p: LogState<E>, index: number): E | undefined {
+  return index > p.snapIndex ? p.log[index - p.snapIndex - 1] : undefined;
+}
+
+/** A log that was never compacted (Zab's history, the checker's tests), as LogState. */
+export function wholeLog<E extends RaftEntry>(log: readonly E[]): LogState<E> {
+  return { log, snapIndex: 0, snapTerm: 0 };
+}
+
+/**
+ * Log compaction (§7): the entries up to `index` (≤ lastIndex) leave the log for a snapshot taken
+ * at it. The caller keeps the snapshot of the state machine that has applied exactly them.
+ */
+export function compactLog<E extends RaftEntry>(p: Persistent<E>, index: number): void {
+  if (index <= p.snapIndex) return;
+  const term = termAt(p, index);
+  if (term === undefined) throw new Error(`compactLog: index ${index} is past the log's end ${lastIndex(p)}`);
+  p.log.splice(0, index - p.snapIndex);
+  p.snapIndex = index;
+  p.snapTerm = term;
 }
 
 export function majority(clusterSize: number): number {
@@ -109,11 +143,20 @@ export class ParamMachine {
   params: Float32Array;
   version = 0;
   /** (worker, seq) → the version its application produced (versions count from 1). */
-  readonly applied = new SeqTable();
+  readonly applied: SeqTable;
   skipped = 0;
 
-  constructor(initial: Float32Array) {
+  constructor(initial: Float32Array, applied = new SeqTable()) {
     this.params = initial;
+    this.applied = applied;
+  }
+
+  /** An independent copy: a snapshot (§7) is one, and a server restoring a snapshot takes another. */
+  clone(): ParamMachine {
+    const m = new ParamMachine(this.params.slice(), this.applied.copy());
+    m.version = this.version;
+    m.skipped = this.skipped;
+    return m;
   }
 
   /** Applies an update; returns the version it produced, or null if it was a duplicate. */

@@ -10,8 +10,9 @@ import type { LogEntry } from './state';
  */
 
 /**
- * A crashed server keeps currentTerm, votedFor and its log; its volatile state reads as a fresh
- * follower's (commit index 0, version 0), which is what it restarts with.
+ * A crashed server keeps currentTerm, votedFor, its log and its snapshot; its volatile state reads
+ * as what it restarts with: a follower at its snapshot (commit index and version of the snapshot,
+ * 0 without one).
  */
 export function serverFacts(s: Server): NodeFacts {
   const base = {
@@ -24,7 +25,8 @@ export function serverFacts(s: Server): NodeFacts {
     lastApplied: s.v.lastApplied,
     version: s.x.sm.version,
   };
-  return s.v.role === 'candidate' ? { ...base, votes: s.v.votes.size } : base;
+  const snap = s.snap ? (s.p.snapIndex > 0 ? { ...base, snapshot: s.snap.index, compacted: s.p.snapIndex } : { ...base, snapshot: s.snap.index }) : base;
+  return s.v.role === 'candidate' ? { ...snap, votes: s.v.votes.size } : snap;
 }
 
 export function clientFacts(c: ClientState): NodeFacts {
