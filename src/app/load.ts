@@ -18,6 +18,7 @@ import { clearAddressProblems, reportAddressProblems } from './addressProblems';
 import type { EditLeft } from './editNotes';
 import { mayShowServers, serverStates } from './views/serverStatesLoad';
 import { fashionTile, imageDataset } from './views/fashionTileLoad';
+import { loadNoteWords } from './words/noteWords';
 
 /**
  * Getting a scenario onto the screen: from the URL, a built-in, a file, or a form edit. The rule
@@ -48,11 +49,14 @@ export const lessonHooks: {
 } = {};
 
 /**
- * Loads the "WHAT YOU SEE" text of a run (explain/index.ts), so that it is there when the run is
- * shown. Never fails: a run without its text still runs — the line stays empty, and asks again.
+ * Loads the "WHAT YOU SEE" text of a run (explain/index.ts) and the words of its consensus notes
+ * (noteWords.ts), so that they are there when the run is shown. Never fails: a run without its text still runs — the line stays empty, and asks again.
  */
 export function explainReady(sc: Scenario): Promise<void> {
-  return loadExplain(sc.strategy).catch(() => undefined);
+  return Promise.all([loadExplain(sc.strategy), loadNoteWords(sc)]).then(
+    () => undefined,
+    () => undefined,
+  );
 }
 
 /** Starts a load; a newer one makes this one's result stale (see `isCurrentLoad`). */

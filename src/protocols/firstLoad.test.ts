@@ -100,6 +100,12 @@ const onDemand: Array<{ what: string; loader: string; targets: string[]; modules
     modules: ['app/components/BranchBar.tsx', 'app/branches.ts'],
   },
   {
+    what: "the English words of the consensus protocols' notes (with a run that has one)",
+    loader: 'app/words/noteWords.ts',
+    targets: ['app/words/noteWords.consensus.en.ts'],
+    modules: ['app/words/noteWords.consensus.en.ts'],
+  },
+  {
     what: 'the linearizability tab (its panel and the checker models)',
     loader: 'app/components/ChecksPanel.tsx',
     targets: ['app/LinearizabilityPanel.tsx'],

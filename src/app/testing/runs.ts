@@ -5,17 +5,18 @@ import type { Scenario } from '../../scenario/schema';
 import { InstantTrainer } from '../../engine/testing/instantTrainer';
 import { deriveExplainState, loadExplain, loadExplainSecurity, type ExplainState } from '../explain';
 import { indexOf, stateAt, staticOf } from '../views/runView';
+import { loadNoteWords } from '../words/noteWords';
 
 /**
  * Real runs for the app's text tests: a built-in scenario simulated to its end with stand-in
  * gradients (safety and protocol state do not depend on gradient values), then read at any t
- * the way the screen reads it (its explanation's module loaded, as the app loads it with the run).
+ * the way the screen reads it (its explanation's module and note words loaded, as the app loads them with the run).
  */
 export async function runBuiltin(id: string, patch?: (s: Scenario) => Scenario): Promise<Simulation> {
   const v = loadBuiltin(id);
   if (!v.ok) throw new Error(v.errors.join('\n'));
   const sc = patch ? patch(v.scenario) : v.scenario;
-  const [sim] = await Promise.all([Simulation.create(sc, { trainer: new InstantTrainer() }), loadExplain(sc.strategy), loadExplainSecurity()]);
+  const [sim] = await Promise.all([Simulation.create(sc, { trainer: new InstantTrainer() }), loadExplain(sc.strategy), loadExplainSecurity(), loadNoteWords(sc)]);
   await sim.runToEnd();
   return sim;
 }
