@@ -1,6 +1,7 @@
 import { DELIVER_FLOATS, DELIVER_INTS, SEND_FLOATS, SEND_INTS } from './compactMessages';
 import type { RowsBatch } from './historyRows';
 import { bytesOf } from './rows';
+import { floatColumns, floatRows, intColumns, intRows } from './columnLayout';
 
 /** Inflates `packed` into `out` (whose length is the unpacked size). */
 export type Unpack = (packed: Uint8Array, out: Uint8Array) => Uint8Array;
@@ -94,58 +95,12 @@ export function unpackBatch(p: PackedBatch, unpack: Unpack): RowsBatch {
     refs: undoRefDifferences(where, refDiffs),
     messages: {
       names: m.names,
-      sends: { first: m.sends.first, f64: rows(floatCols.slice(0, SEND_FLOATS) as Array<Float64Array | Int32Array>, p.sends), i32: intRows(sendInts, p.sends) },
-      delivers: { first: m.delivers.first, f64: rows(floatCols.slice(SEND_FLOATS) as Array<Float64Array | Int32Array>, p.delivers), i32: intRows(deliverInts, p.delivers) },
+      sends: { first: m.sends.first, f64: floatRows(floatCols.slice(0, SEND_FLOATS) as Array<Float64Array | Int32Array>, p.sends), i32: intRows(sendInts, p.sends) },
+      delivers: { first: m.delivers.first, f64: floatRows(floatCols.slice(SEND_FLOATS) as Array<Float64Array | Int32Array>, p.delivers), i32: intRows(deliverInts, p.delivers) },
     },
     values: { strings: f.values.strings, shapes: f.values.shapes, pieces },
     objects: f.objects,
   };
-}
-
-/**
- * A row-major float table's columns: each as differences of whole microseconds where every number
- * in it is one (exactly: x = m / 1000 for an integer m, −0 and NaN excluded, each difference an
- * Int32), else as its floats.
- */
-function floatColumns(a: Float64Array, width: number): Array<Float64Array | Int32Array> {
-  const n = a.length / width;
-  const out: Array<Float64Array | Int32Array> = [];
-  for (let c = 0; c < width; c++) {
-    const d = new Int32Array(n);
-    let prev = 0;
-    let whole = true;
-    for (let i = 0; i < n && whole; i++) {
-      const x = a[i * width + c];
-      const us = Math.round(x * 1000);
-      const diff = us - prev;
-      // As `rows` will read it back (a −0 comes back as 0: kept as a float).
-      whole = Number.isSafeInteger(us) && diff === (diff | 0) && Object.is((prev + diff) / 1000, x);
-      d[i] = diff;
-      prev = us;
-    }
-    if (whole) out.push(d);
-    else {
-      const raw = new Float64Array(n);
-      for (let i = 0; i < n; i++) raw[i] = a[i * width + c];
-      out.push(raw);
-    }
-  }
-  return out;
-}
-
-/** A row-major int table's columns, each as differences (Int32 wrap-around: exact for any Int32). */
-function intColumns(a: Int32Array, width: number): Int32Array[] {
-  const n = a.length / width;
-  return Array.from({ length: width }, (_, c) => {
-    const d = new Int32Array(n);
-    let prev = 0;
-    for (let i = 0; i < n; i++) {
-      const x = a[i * width + c];
-      d[i] = (x - prev) | 0;
-      prev = x;
-    }
-    return d;
-  });
 }
 
 function refDifferences(where: Uint8Array, refs: Int32Array): Int32Array {
@@ -167,29 +122,4 @@ function undoRefDifferences(where: Uint8Array, d: Int32Array): Int32Array {
     refs[i] = prev[k] = (prev[k] + d[i]) | 0;
   }
   return refs;
-}
-
-/** Float columns (differences of microseconds, or floats) back into a row-major table. */
-function rows(cols: Array<Float64Array | Int32Array>, n: number): Float64Array {
-  const w = cols.length;
-  const out = new Float64Array(n * w);
-  cols.forEach((col, c) => {
-    if (col instanceof Float64Array) {
-      for (let i = 0; i < n; i++) out[i * w + c] = col[i];
-      return;
-    }
-    let us = 0;
-    for (let i = 0; i < n; i++) out[i * w + c] = (us += col[i]) / 1000;
-  });
-  return out;
-}
-
-function intRows(cols: Int32Array[], n: number): Int32Array {
-  const w = cols.length;
-  const out = new Int32Array(n * w);
-  cols.forEach((col, c) => {
-    let x = 0;
-    for (let i = 0; i < n; i++) out[i * w + c] = x = (x + col[i]) | 0;
-  });
-  return out;
 }

@@ -1,5 +1,6 @@
 import type { Unpack } from './packedBatch';
-import { bytesOf, CHUNK_SHIFT, Rows, type TypedArray } from './rows';
+import { chunkColumns, chunkColumnsSize, chunkRows } from './columnLayout';
+import { CHUNK_SHIFT, Rows, type TypedArray } from './rows';
 
 /** How chunks are packed (deflated; where a worker does it, later) and read back. */
 export interface ChunkCodec {
@@ -9,7 +10,8 @@ export interface ChunkCodec {
 
 /**
  * Rows whose full chunks can be packed (deflated) once they have aged (issue 9: a long run's
- * memory; sim/packer.ts). A packed chunk is unpacked when a row of it is read or written; the last
+ * memory; sim/packer.ts), laid out column by column as differences first (columnLayout.ts: a
+ * chunk of message spans packs to about half of what its rows deflate to). A packed chunk is unpacked when a row of it is read or written; the last
  * `keep` chunks unpacked for reading stay so and the oldest of them is let go of (its packed bytes
  * are still there); one written to is no longer packed until `packBefore` packs it again.
  * A reader holding a chunk from `chunk()` may go on reading it: letting go of a chunk never
@@ -18,6 +20,8 @@ export interface ChunkCodec {
  */
 export class PackedRows<A extends TypedArray> extends Rows<A> {
   private readonly packed: Array<Uint8Array | undefined> = [];
+  /** Per packed float chunk: the columns kept as floats (chunkColumns). */
+  private readonly floats: Array<Uint8Array | null> = [];
   /** Chunks unpacked for reading whose packed bytes are kept, oldest first. */
   private readonly thawed: number[] = [];
   /** Writes per chunk (a packing that comes back after a write is stale). */
@@ -59,14 +63,16 @@ export class PackedRows<A extends TypedArray> extends Rows<A> {
         continue;
       }
       const written = this.writes[c] ?? 0;
+      const laid = chunkColumns(a, this.width);
       const swap = (bytes: Uint8Array): void => {
         this.packing.delete(c);
         if ((this.writes[c] ?? 0) !== written) return; // stale: packed again next time
         this.packed[c] = bytes;
+        this.floats[c] = laid.floats;
         this.letGo(c);
       };
       this.packing.add(c);
-      const r = this.codec.pack(bytesOf(a).slice());
+      const r = this.codec.pack(laid.bytes);
       if (r instanceof Promise) r.then(swap, () => this.packing.delete(c));
       else swap(r);
     }
@@ -109,7 +115,8 @@ export class PackedRows<A extends TypedArray> extends Rows<A> {
 
   private unpack(c: number): A {
     const a = this.make((1 << CHUNK_SHIFT) * this.width);
-    this.codec.unpack(this.packed[c]!, bytesOf(a));
+    const floats = this.floats[c] ?? null;
+    chunkRows(this.codec.unpack(this.packed[c]!, new Uint8Array(chunkColumnsSize(a, 1 << CHUNK_SHIFT, this.width, floats))), floats, a, this.width);
     this.chunks[c] = a;
     this.thawed.push(c);
     if (this.thawed.length > this.keep) this.chunks[this.thawed.shift()!] = this.none;
