@@ -1071,7 +1071,7 @@ describe('the explanation is true for the configuration on screen (real runs)', 
 /** Latin-script names that stay as they are in Chinese technical text. */
 const namesKept = new Set([
   // protocols, systems and their own terms (CURRICULUM §2 keeps them)
-  'Raft', 'Kafka', 'ReadIndex', 'PreVote', 'NotEnoughReplicas', 'ISR', 'HW', 'LEO', 'SGD', 'EASGD', 'SSP', 'BSP', 'ASP', 'PACELC', 'CAP', 'CA', 'AP',
+  'Raft', 'Kafka', 'ReadIndex', 'PreVote', 'InstallSnapshot', 'NotEnoughReplicas', 'ISR', 'HW', 'LEO', 'SGD', 'EASGD', 'SSP', 'BSP', 'ASP', 'PACELC', 'CAP', 'CA', 'AP',
   'PC', 'PA', 'EC', 'EL', 'broker', 'Broker', 'unclean', 'fencing', 'token', 'All', 'Reduce', 'Scatter', 'Gather',
   'Paxos', 'Multi', 'PREPARE', 'COMMIT', 'ABORT', 'Krum',
   // coordination services and their own terms (etcd's revision, ZooKeeper's zxid and sync(), GC pause)

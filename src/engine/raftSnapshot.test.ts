@@ -101,4 +101,18 @@ describe('raft-ps: log compaction (§7)', () => {
     expectSafe(sim);
     expect(ps.server(victim).v.lastApplied).toBeGreaterThan(snap);
   });
+
+  it('a crashed follower that needs the snapshot is sent it once, probed meanwhile, and sent it again once it answers', async () => {
+    const sim = await make({ durationMs: 9000, timeline: [{ at: 1500, do: 'crash', node: 's4' }, { at: 6000, do: 'restart', node: 's4' }] }, 16);
+    await sim.advanceTo(9000);
+    expectSafe(sim);
+    const toS4 = events(sim, 'send').filter((e) => e.to === 's4');
+    const snaps = toS4.filter((e) => e.kind === 'snapshot');
+    expect(snaps.filter((e) => e.t < 6000)).toHaveLength(1);
+    expect(snaps.filter((e) => e.t >= 6000).length).toBeGreaterThanOrEqual(1);
+    expect(snaps.filter((e) => e.t >= 6000).length).toBeLessThanOrEqual(2);
+    // Probes (empty AppendEntries) went on as heartbeats while it was down.
+    expect(toS4.filter((e) => e.kind === 'append' && e.t > 3000 && e.t < 6000).length).toBeGreaterThan(20);
+    expect(notes(sim, 'snapshotInstalled').filter((n) => n.node === 's4')).toHaveLength(1);
+  });
 });

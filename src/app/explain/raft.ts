@@ -227,11 +227,20 @@ export function raft(st: ExplainState): Sentence {
         `Healed: ${deposed.carrier ?? deposed.by} is back and follows leader ${newest.n.id} (term ${newest.f.term}), elected after ${deposed.by}'s term ${deposed.term}${deposed.carrier ? `, which ${deposed.carrier} brought back,` : ''} made ${deposed.leader} step down.${overS(true).en}`,
         `已恢复：${deposed.carrier ?? deposed.by} 回来了，跟随领导者 ${newest.n.id}（任期 ${newest.f.term}）——${deposed.by} 的任期 ${deposed.term}${deposed.carrier ? `（由 ${deposed.carrier} 带回）` : ''}让 ${deposed.leader} 下台之后，才选出了它。${overS(true).zh}`,
       );
-    if (r?.kind === 'restart' && r.node && all.some((x) => x.n.id === r.node))
+    if (r?.kind === 'restart' && r.node && all.some((x) => x.n.id === r.node)) {
+      const back = all.find((x) => x.n.id === r.node)!;
+      const node = r.node;
+      // Log compaction (§7): the restart began from its own snapshot; what it lacked may have come as the leader's.
+      const installed = st.lastNote('snapshotInstalled', (x) => x.node === node && x.t >= r.t);
+      const got = installed?.what === 'snapshotInstalled' ? installed.data : null;
+      const before = (x: { node?: string; t: number }) => x.node === node && x.t < r.t;
+      const own = st.lastNote('snapshotTaken', before) ?? st.lastNote('snapshotInstalled', before);
+      const snap = own !== null && back.f.snapshot !== undefined;
       return S(
-        `${r.node} restarted with its term, vote and log intact (they are persistent); it sees term ${newest.f.term}, follows leader ${newest.n.id} and catches up on what it missed.${overS(true).en}`,
-        `${r.node} 重启了，任期、投票和日志都完好（它们是持久化的）；它看到任期 ${newest.f.term}，跟随领导者 ${newest.n.id}，补上错过的条目。${overS(true).zh}`,
+        `${node} restarted with its term, vote${snap ? ', log and snapshot' : ' and log'} intact (they are persistent)${snap ? '; its parameters restart from the snapshot' : ''}; it sees term ${newest.f.term}, follows leader ${newest.n.id} and catches up on what it missed.${got ? ` The entries it lacked had been compacted out of ${got.from}'s log, so ${got.from} sent its snapshot up to index ${got.index} instead (InstallSnapshot, Raft §7).` : ''}${overS(true).en}`,
+        `${node} 重启了，任期、投票${snap ? '、日志和快照' : '和日志'}都完好（它们是持久化的）${snap ? '；它的参数从快照重新开始' : ''}；它看到任期 ${newest.f.term}，跟随领导者 ${newest.n.id}，补上错过的内容。${got ? `它缺少的条目已从 ${got.from} 的日志中压缩掉，所以 ${got.from} 改为发送截至索引 ${got.index} 的快照（InstallSnapshot，Raft §7）。` : ''}${overS(true).zh}`,
       );
+    }
     // A worker's restart changes nothing in Raft (it said "servers that were cut off see the higher
     // term" after w3 restarted on a whole network).
     if (r?.kind === 'restart' && r.node && st.workers.some((w) => w.id === r.node))

@@ -6,7 +6,10 @@ import type { Simulation } from '../simulation';
 /**
  * Rebuilds every node's facts and replicated log from a history's `facts` and `log` events, as a
  * view scrubbed to time t would (tests: what the history says must equal what the strategy holds).
- * `bases` gives each log's index of entries[0] (1 for Raft, 0 for Kafka offsets).
+ * `bases` gives each log's index of entries[0] now (1 for Raft, 0 for Kafka offsets; a Raft log
+ * that compacted starts after its snapshot), and each folded log is given from there. A log event
+ * may start past the end of what was folded: a follower that installed a snapshot (Raft §7)
+ * replaced its log from after the snapshot.
  */
 export function foldHistory(
   events: readonly HistoryEvent[],
@@ -14,20 +17,29 @@ export function foldHistory(
   until: SimTime = Infinity,
 ): { facts: Map<NodeId, NodeFacts | null>; logs: Map<NodeId, LogItem[]> } {
   const facts = new Map<NodeId, NodeFacts | null>();
-  const logs = new Map<NodeId, LogItem[]>();
+  // By absolute index (holes where a snapshot's install skipped what the node never held).
+  const byIndex = new Map<NodeId, Array<LogItem | undefined>>();
   for (const e of events) {
     if (e.t > until) break;
     if (e.type === 'facts') facts.set(e.node, e.f);
     else if (e.type === 'log') {
-      const base = bases.get(e.node);
-      if (base === undefined) throw new Error(`log event for ${e.node}, which has no log`);
-      const log = logs.get(e.node) ?? [];
-      const at = e.from - base;
-      if (at < 0 || at > log.length) throw new Error(`log event for ${e.node} starts at ${e.from}, past its end ${base + log.length}`);
-      log.length = at;
+      if (!bases.has(e.node)) throw new Error(`log event for ${e.node}, which has no log`);
+      const log = byIndex.get(e.node) ?? [];
+      if (e.from < 0) throw new Error(`log event for ${e.node} starts at ${e.from}`);
+      log.length = e.from;
       log.push(...e.add);
-      logs.set(e.node, log);
+      byIndex.set(e.node, log);
     }
+  }
+  const logs = new Map<NodeId, LogItem[]>();
+  for (const [node, log] of byIndex) {
+    const items: LogItem[] = [];
+    for (let i = bases.get(node)!; i < log.length; i++) {
+      const x = log[i]; // a hole reads as undefined (Array.prototype.some would skip it)
+      if (x === undefined) throw new Error(`the history leaves a hole at ${node}'s index ${i}, after its base`);
+      items.push(x);
+    }
+    logs.set(node, items);
   }
   return { facts, logs };
 }

@@ -3,7 +3,7 @@ import { RaftChecker } from './invariants';
 import type { RaftGroupConfig, RaftHooks, RaftIo } from './port';
 import type { RaftRpc } from './messages';
 import { followerAnswered, queueRead, serveReads } from './requests';
-import { advanceCommit, buildAppend, handleAppendEntries, handleAppendReply, handleInstallSnapshot, leaderAppend } from './rules';
+import { advanceCommit, buildAppend, handleAppendEntries, probeAppend, handleAppendReply, handleInstallSnapshot, leaderAppend } from './rules';
 import { freshServerX, type RaftServer } from './server';
 import { compactLog, entryAt, freshPersistent, freshVolatile, lastIndex, termAt, type RaftEntry } from './state';
 
@@ -75,18 +75,18 @@ export abstract class RaftReplication<E extends RaftEntry, M> {
   /**
    * Sends AppendEntries from nextIndex. One entry-carrying request is in flight per follower;
    * `replicate` waits for it, a `heartbeat` goes anyway (empty while that request is young, or
-   * carrying the entries again if it is older than a heartbeat interval and presumed lost).
+   * carrying the entries again if it is older than a heartbeat interval and presumed lost). A
+   * follower that needs entries this leader compacted gets the snapshot instead, which stays in
+   * flight until the follower answers anything: meanwhile heartbeats probe at the log's start, and
+   * a down follower is not sent the snapshot again and again (etcd pauses such a follower too).
    */
   protected sendAppend(s: RaftServer<E, M>, peer: NodeId, why: 'replicate' | 'heartbeat'): void {
     const now = this.io.now();
     const inf = s.x.inflight.get(peer);
-    const busy = inf !== undefined && now - inf.at < this.cfg.heartbeatMs;
+    const busy = inf !== undefined && (inf.snap === true || now - inf.at < this.cfg.heartbeatMs);
     if (why === 'replicate' && busy) return;
-    const ae = buildAppend(s, peer, busy ? 0 : MAX_ENTRIES);
-    if (!ae) {
-      if (!busy) this.sendSnapshot(s, peer, now);
-      return;
-    }
+    const ae = buildAppend(s, peer, busy ? 0 : MAX_ENTRIES) ?? (busy ? probeAppend(s) : null);
+    if (!ae) return this.sendSnapshot(s, peer, now);
     const id = ++s.x.aeSeq;
     if (ae.entries.length) s.x.inflight.set(peer, { id, at: now });
     let bytes = 0;
@@ -98,7 +98,7 @@ export abstract class RaftReplication<E extends RaftEntry, M> {
   private sendSnapshot(s: RaftServer<E, M>, peer: NodeId, now: number): void {
     const snap = s.snap!; // the log was compacted only after a snapshot covered it
     const id = ++s.x.aeSeq;
-    s.x.inflight.set(peer, { id, at: now });
+    s.x.inflight.set(peer, { id, at: now, snap: true });
     const rpc: RaftRpc<E> = {
       t: 'is',
       term: s.p.currentTerm,

@@ -195,6 +195,15 @@ export function buildAppend<E extends RaftEntry>(s: RaftCore<E>, peer: NodeId, m
   };
 }
 
+/**
+ * The heartbeat of a follower that needs the snapshot (§7): empty, checked at the start of the
+ * leader's log. It keeps the follower's election timer reset, and its answer tells the leader the
+ * follower is there (or, where it matches, that no snapshot is needed after all).
+ */
+export function probeAppend<E extends RaftEntry>(s: RaftCore<E>): AppendEntries<E> {
+  return { term: s.p.currentTerm, leaderId: s.id, prevLogIndex: s.p.snapIndex, prevLogTerm: s.p.snapTerm, entries: [], leaderCommit: s.v.commitIndex };
+}
+
 export interface AppendOutcome<E extends RaftEntry = LogEntry> {
   reply: AppendReply;
   /** The request came from a current leader (reset the election timer, remember the leader). */

@@ -12,8 +12,8 @@ export interface ServerX<M> extends ReadState {
   armedDue: number | null;
   lastHeardLeader: number;
   aeSeq: number;
-  /** Leader: the entry-carrying AppendEntries in flight to each follower. */
-  inflight: Map<NodeId, { id: number; at: number }>;
+  /** Leader: the entry-carrying AppendEntries (or InstallSnapshot: `snap`) in flight to each follower. */
+  inflight: Map<NodeId, { id: number; at: number; snap?: true }>;
   /** Leader: followers that answered since the last CheckQuorum. */
   quorumActive: Set<NodeId>;
   /** Pre-candidate: pre-votes granted for the term it probes (null: not probing). */
