@@ -364,7 +364,7 @@ describe('the explanation is true for the configuration on screen (real runs)', 
     let pending = 0;
     each((r, t, en, zh) => {
       if (r.sim.scenario.strategy.kind !== 'raft-ps') return;
-      const notes = indexOf(r.sim).notes;
+      const notes = [...indexOf(r.sim).notes];
       const elected = notes.filter((n) => n.what === 'leaderElected' && n.t <= t).at(-1);
       if (/The pause in commits was/.test(en)) {
         past++;
@@ -460,9 +460,9 @@ describe('the explanation is true for the configuration on screen (real runs)', 
       if (r.sim.scenario.strategy.kind !== 'raft-ps' || !/ won the election for term/.test(en)) return;
       const ix = indexOf(r.sim);
       const won = /(s\d+) won the election for term (\d+)/.exec(en)!;
-      const started = ix.notes.filter((n) => n.what === 'electionStarted' && n.node === won[1] && n.t <= t && 'term' in n.data && n.data.term === Number(won[2])).at(-1)!;
+      const started = [...ix.notes].filter((n) => n.what === 'electionStarted' && n.node === won[1] && n.t <= t && 'term' in n.data && n.data.term === Number(won[2])).at(-1)!;
       // At the action's own time, or at the resume of a server the action reached while paused.
-      const resumed = ix.notes.find((n) => n.what === 'resumed' && n.node === won[1] && n.t === started.t);
+      const resumed = [...ix.notes].find((n) => n.what === 'resumed' && n.node === won[1] && n.t === started.t);
       const from = resumed && resumed.what === 'resumed' ? started.t - resumed.data.pausedMs : started.t;
       const byAction = ix.actions.some((a) => a.t >= from && a.t <= started.t && a.action.do === 'timeout' && a.action.node === won[1]);
       if (/about one election timeout/.test(en)) {
@@ -598,7 +598,7 @@ describe('the explanation is true for the configuration on screen (real runs)', 
           count('preempted');
           const [, by, leader, carrier] = why;
           if (carrier) count('promised');
-          const down = ix.notes.filter((n) => n.what === 'leaderStepDown' && n.node === leader && n.t <= t).at(-1);
+          const down = [...ix.notes].filter((n) => n.what === 'leaderStepDown' && n.node === leader && n.t <= t).at(-1);
           expect(down && reunited(ix.net, carrier ?? by, leader, down.t), `${r.label} @${t}`).toBe(true);
           // The acceptor the caption says brought the ballot back is the one whose answer deposed the leader.
           expect(down && 'from' in down.data ? down.data.from : undefined, `${r.label} @${t}: ${en}`).toBe(carrier ?? by);
@@ -639,18 +639,18 @@ describe('the explanation is true for the configuration on screen (real runs)', 
         // "s2, cut off from leader s1 with s4, …; s4 took that term …": s4 rejoined, s2 need not have.
         const [, by, leader, carrier] = /Why an election at all: (s\d+), cut off from leader (s\d+)(?: with (s\d+))?/.exec(en)!;
         // The leader stepped down after a heal, and not because it crashed or a timeout was forced.
-        const down = ix.notes.filter((n) => n.what === 'leaderStepDown' && n.node === leader && n.t <= t).at(-1)!;
+        const down = [...ix.notes].filter((n) => n.what === 'leaderStepDown' && n.node === leader && n.t <= t).at(-1)!;
         expect(down, `${r.label} @${t}`).toBeDefined();
         expect(reunited(ix.net, carrier ?? by, leader, down.t), `${r.label} @${t}: ${en}`).toBe(true);
         // The one the caption says brought the term back is the one whose message the leader saw it in.
         expect('from' in down.data ? down.data.from : undefined, `${r.label} @${t}: ${en}`).toBe(carrier ?? by);
         if (carrier) {
           count('carried');
-          const stood = ix.notes.filter((n) => n.what === 'electionStarted' && n.node === by && n.t <= down.t).at(-1)!;
+          const stood = [...ix.notes].filter((n) => n.what === 'electionStarted' && n.node === by && n.t <= down.t).at(-1)!;
           expect(apartAt(ix.net, carrier, by, stood.t), `${r.label} @${t}: ${carrier} was not beside ${by}: ${en}`).toBe(false);
           expect(apartAt(ix.net, carrier, leader, stood.t), `${r.label} @${t}: ${en}`).toBe(true);
         }
-        expect(ix.notes.some((n) => n.what === 'electionStarted' && n.node === by && 'term' in n.data && 'term' in down.data && n.data.term === down.data.term)).toBe(true);
+        expect([...ix.notes].some((n) => n.what === 'electionStarted' && n.node === by && 'term' in n.data && 'term' in down.data && n.data.term === down.data.term)).toBe(true);
         expect(en).not.toMatch(/about one election timeout/);
         expect(zh).toContain('为什么要选举');
       }
@@ -662,7 +662,7 @@ describe('the explanation is true for the configuration on screen (real runs)', 
     for (const k of ['climbing', 'above', 'deposed', 'carried', 'preVote', 'ballots', 'preempted', 'promised', 'sameTerm']) expect(seen.get(k) ?? 0, k).toBeGreaterThan(0);
     // With PreVote the lone follower deposes no one: one election in the whole run.
     const pv = runs.find((r) => r.label === 'raft, a follower cut off alone, PreVote')!;
-    expect(indexOf(pv.sim).notes.filter((n) => n.what === 'leaderElected')).toHaveLength(1);
+    expect([...indexOf(pv.sim).notes].filter((n) => n.what === 'leaderElected')).toHaveLength(1);
   });
 
   it('Raft: a heal says servers "that were cut off see the higher term" only where a server was cut off; a cut of workers alone, or of a worker\'s link, is said as such', () => {
@@ -707,7 +707,7 @@ describe('the explanation is true for the configuration on screen (real runs)', 
       const detectMs = st.cfg.detectTimeoutMs;
       // The switch to eventual mode that the run is in (or merging from), and whether a cut or a
       // partition was in force at any moment from the detector's window before it until now.
-      const detected = ix.notes.filter((n) => n.what === 'partitionDetected' && n.t <= t).at(-1);
+      const detected = [...ix.notes].filter((n) => n.what === 'partitionDetected' && n.t <= t).at(-1);
       if (!detected) return;
       const from = detected.t - detectMs;
       // Faults between workers only (a partition of the coordination servers leaves the ring whole).
@@ -767,7 +767,7 @@ describe('the explanation is true for the configuration on screen (real runs)', 
     each((r, t, en, zh, st) => {
       if (st.cfg.kind !== 'degrade') return;
       const r0 = st.lastRepair;
-      const mergedSince = !!r0 && indexOf(r.sim).notes.some((n) => n.what === 'merge' && n.t >= r0.t && n.t <= t);
+      const mergedSince = !!r0 && [...indexOf(r.sim).notes].some((n) => n.what === 'merge' && n.t >= r0.t && n.t <= t);
       if (/on one merged model/.test(en)) {
         merged++;
         expect(mergedSince, `${r.label} @${t}`).toBe(true);
@@ -815,7 +815,7 @@ describe('the explanation is true for the configuration on screen (real runs)', 
       const pausedAt = (id: string, at: number) => (ix.pauses.get(id) ?? []).some((p) => p.start <= at && p.until > at);
       // A view counted with a worker across the cut, or with one crashed or paused: it lagged then.
       const laggedAt = (ids: readonly string[], holders: readonly string[], at: number): boolean => splitAt(ids, holders, at) || ids.some((m) => !holders.includes(m) && (downAt(m, at) || pausedAt(m, at)));
-      const switchedAt = (id: string) => ix.notes.filter((n) => n.what === 'partitionDetected' && n.node === id && n.t <= t).at(-1)?.t ?? t;
+      const switchedAt = (id: string) => [...ix.notes].filter((n) => n.what === 'partitionDetected' && n.node === id && n.t <= t).at(-1)?.t ?? t;
       const groups = st.partition;
       if (groups && !groups.some((g) => st.workers.every((w) => g.includes(w.id)))) expect(en, `${r.label} @${t}`).not.toMatch(/Every worker is on one side/);
       // Each side the workers in eventual mode keep, with its holders and when they counted it.
@@ -890,7 +890,7 @@ describe('the explanation is true for the configuration on screen (real runs)', 
       const crash = /No link between workers is cut: (.*?) crashed at /.exec(en);
       if (crash) {
         crashAlarms++;
-        const detected = ix.notes.filter((n) => n.what === 'partitionDetected' && n.t <= t).at(-1)!;
+        const detected = [...ix.notes].filter((n) => n.what === 'partitionDetected' && n.t <= t).at(-1)!;
         for (const id of ids(crash[1])) expect(downAt(id, t) && downAt(id, detected.t), `${r.label} @${t}: ${id} is not down: ${en}`).toBe(true);
         expect(st.netFaultDuring(detected.t - (st.cfg.kind === 'degrade' ? st.cfg.detectTimeoutMs : 0), t, st.workers.map((w) => w.id)), `${r.label} @${t}: ${en}`).toBe(false);
         expect(zh).toContain('从内部看，崩溃和切断一模一样');
@@ -900,7 +900,7 @@ describe('the explanation is true for the configuration on screen (real runs)', 
       const pause = /No link between workers is cut: (.*?); the ring stalled without/.exec(en);
       if (pause) {
         pauseAlarms++;
-        const detected = ix.notes.filter((n) => n.what === 'partitionDetected' && n.t <= t).at(-1)!;
+        const detected = [...ix.notes].filter((n) => n.what === 'partitionDetected' && n.t <= t).at(-1)!;
         const windowFrom = detected.t - (st.cfg.kind === 'degrade' ? st.cfg.detectTimeoutMs : 0);
         for (const part of pause[1].split(', ')) {
           const m = /^(\w+) (?:was paused from ([\d.]+) s to ([\d.]+) s|has been paused since ([\d.]+) s)$/.exec(part);

@@ -201,9 +201,10 @@ export function deriveExplainState(input: ExplainInput): ExplainState {
   const faultNow = networkFault || state.nodes.some((n) => !n.up);
   const repair = lastRepairAt(ix, t);
   const recent: Partial<Record<NoteName, NoteEvent>> = {};
-  for (let i = lastAtOrBefore(ix.notes, t, (n) => n.t); i >= 0 && ix.notes[i].t >= t - recentMs; i--) {
-    const n = ix.notes[i];
-    if (!recent[n.what]) recent[n.what] = n;
+  // The columns say each note's name: only the newest of each name is read back from the history.
+  for (let i = ix.notes.lastAtOrBefore(t); i >= 0 && ix.notes.t(i) >= t - recentMs; i--) {
+    const what = ix.notes.what(i);
+    if (!recent[what]) (recent as Record<NoteName, NoteEvent>)[what] = ix.notes.at(i);
   }
   const crashedAt: Record<NodeId, number> = {};
   for (const [id, downs] of ix.downs) {
@@ -213,16 +214,18 @@ export function deriveExplainState(input: ExplainInput): ExplainState {
   const v = ix.violations[0];
   // Per name (RunIndex.notesByWhat): a count reads the notes of its name only, not every note.
   const countNotes = (what: NoteName, pred?: (n: NoteEvent) => boolean, at = t): number => {
-    const of = ix.notesByWhat.get(what) ?? [];
-    const last = lastAtOrBefore(of, at, (n) => n.t);
+    const of = ix.notesByWhat.get(what);
+    if (!of) return 0;
+    const last = of.lastAtOrBefore(at);
     if (!pred) return last + 1;
     let k = 0;
-    for (let i = last; i >= 0; i--) if (pred(of[i])) k++;
+    for (let i = last; i >= 0; i--) if (pred(of.at(i))) k++;
     return k;
   };
   const lastNote = (what: NoteName, pred?: (n: NoteEvent) => boolean): NoteEvent | null => {
-    const of = ix.notesByWhat.get(what) ?? [];
-    for (let i = lastAtOrBefore(of, t, (n) => n.t); i >= 0; i--) if (!pred || pred(of[i])) return of[i];
+    const of = ix.notesByWhat.get(what);
+    if (!of) return null;
+    for (let i = of.lastAtOrBefore(t); i >= 0; i--) if (!pred || pred(of.at(i))) return of.at(i);
     return null;
   };
   const netFaultDuring = (from: number, to: number, among?: readonly NodeId[]): boolean => {
@@ -273,10 +276,11 @@ export function deriveExplainState(input: ExplainInput): ExplainState {
   };
   const forcedElection = (node: NodeId, term: number): 'timeline' | 'user' | null => {
     let started: number | null = null;
-    const elections = ix.notesByWhat.get('electionStarted') ?? [];
-    for (let i = lastAtOrBefore(elections, t, (n) => n.t); i >= 0 && started === null; i--) {
-      const n = elections[i];
-      if (n.node === node && 'term' in n.data && n.data.term === term) started = n.t;
+    const elections = ix.notesByWhat.get('electionStarted');
+    for (let i = elections ? elections.lastAtOrBefore(t) : -1; i >= 0 && started === null; i--) {
+      if (elections!.node(i) !== node) continue;
+      const n = elections!.at(i);
+      if ('term' in n.data && n.data.term === term) started = n.t;
     }
     if (started === null) return null;
     // becomeCandidate runs in the action's own event, so a forced candidacy starts at its time —

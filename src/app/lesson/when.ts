@@ -1,6 +1,7 @@
 import type { Act, When } from '../../scenario/lesson';
 import type { Action, MetricSample } from '../../sim/types';
 import { firstAtOrAfter } from '../../engine/index/series';
+import type { NoteList } from '../../engine/index/noteList';
 
 /**
  * When the steps of an act fire (CURRICULUM §C.7): pure functions of the shown variants' runs.
@@ -13,8 +14,8 @@ import { firstAtOrAfter } from '../../engine/index/series';
 
 /** What the step logic reads from one variant's run (a RunIndex and the run's clock). */
 export interface RunFacts {
-  /** Notes, time-ordered: a strategy's or the engine's typed events (`leaderElected`, …). */
-  notes: ReadonlyArray<{ t: number; what: string; node?: string }>;
+  /** Notes, time-ordered: a strategy's or the engine's typed events (`leaderElected`, …), as the index's columns. */
+  notes: Pick<NoteList, 'length' | 't' | 'what' | 'node' | 'firstAtOrAfter'>;
   /** Applied actions, time-ordered (timeline, user and triggered). */
   actions: ReadonlyArray<{ t: number; action: Action }>;
   /** The engine's metric samples, time-ordered. */
@@ -72,10 +73,10 @@ export function resolveWhen(when: When, facts: RunFacts | null, from: number, fi
       }
       return null;
     }
-    for (let i = firstAtOrAfter(facts.notes, lo, (n) => n.t); i < facts.notes.length; i++) {
-      const n = facts.notes[i];
-      if (n.what !== when.event || (when.node !== undefined && n.node !== when.node)) continue;
-      if (++seen === nth) return n.t;
+    const notes = facts.notes;
+    for (let i = notes.firstAtOrAfter(lo); i < notes.length; i++) {
+      if (notes.what(i) !== when.event || (when.node !== undefined && notes.node(i) !== when.node)) continue;
+      if (++seen === nth) return notes.t(i);
     }
     return null;
   }

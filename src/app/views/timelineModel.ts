@@ -72,6 +72,7 @@ export function keyNotes(ix: RunIndex): NoteEvent[] {
     c = { read: 0, list: [] };
     noteCache.set(ix, c);
   }
-  for (; c.read < ix.notes.length; c.read++) if (timelineNotes.has(ix.notes[c.read].what)) c.list.push(ix.notes[c.read]);
+  // The names are columns: only the notes kept are read back from the history.
+  for (; c.read < ix.notes.length; c.read++) if (timelineNotes.has(ix.notes.what(c.read))) c.list.push(ix.notes.at(c.read));
   return c.list;
 }

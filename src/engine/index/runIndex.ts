@@ -1,8 +1,9 @@
-import type { Note } from '../../protocols/notes';
+import type { Note, NoteName } from '../../protocols/notes';
 import { applyNetAction, noFaults, partitionGroups, type NetFaults } from '../../sim/faults';
 import type { Action, ByzantineAttack, HistoryEvent, MetricSample, NodeId, SimTime } from '../../sim/types';
 import { quantize } from '../../sim/network';
 import { MessageSpans, type MessageSpan } from './messageSpans';
+import { NoteList } from './noteList';
 import { pushTo } from './series';
 import { FactsSeries, LogTrack, StepTrack, type StepSpan, type Timed } from './tracks';
 
@@ -88,7 +89,7 @@ export interface EventSource {
 
 export type OpEvent = Extract<HistoryEvent, { type: 'op' }>;
 export type ViolationEvent = Extract<HistoryEvent, { type: 'violation' }>;
-export type NoteEvent = Extract<HistoryEvent, { type: 'note' }>;
+export type { NoteEvent } from './noteList';
 
 export class RunIndex {
   private read = 0;
@@ -130,16 +131,19 @@ export class RunIndex {
   readonly metrics: Array<Timed<MetricSample>> = [];
   /** Per worker, its loss/accuracy at each sample. */
   readonly samples = new Map<NodeId, Sample[]>();
-  readonly notes: NoteEvent[] = [];
+  /** Every note, as columns read back from the history on demand (noteList.ts). */
+  readonly notes: NoteList;
   /** The notes again, per name: the newest of one name is a binary search, not a scan of them all. */
-  readonly notesByWhat = new Map<NoteEvent['what'], NoteEvent[]>();
+  readonly notesByWhat = new Map<NoteName, NoteList>();
   readonly actions: ActionMark[] = [];
   readonly violations: ViolationEvent[] = [];
   /** The history followed (the latest one given to `sync`): facts and log entries are read back from it. */
   private source: EventSource | null = null;
   private readonly readEvent = (i: number): HistoryEvent | undefined => this.source?.at(i);
 
-  constructor(private readonly nodeIds: readonly NodeId[]) {}
+  constructor(private readonly nodeIds: readonly NodeId[]) {
+    this.notes = new NoteList(this.readEvent);
+  }
 
   /** Consume events appended since the last call. Returns whether anything new was read. */
   sync(events: EventSource): boolean {
@@ -216,10 +220,13 @@ export class RunIndex {
         this.metrics.push({ t: e.t, value: e.v });
         this.sampleLosses(e.t, e.v);
         break;
-      case 'note':
-        this.notes.push(e);
-        pushTo(this.notesByWhat, e.what, e);
+      case 'note': {
+        this.notes.push(e, i);
+        let of = this.notesByWhat.get(e.what);
+        if (!of) this.notesByWhat.set(e.what, (of = new NoteList(this.readEvent)));
+        of.push(e, i);
         break;
+      }
       case 'violation':
         this.violations.push(e);
         break;

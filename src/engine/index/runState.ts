@@ -2,7 +2,7 @@ import type { LogItem, NodeFacts } from '../../protocols/facts';
 import { isPartitioned, linkKey, linkProps, partitionGroups, tamperOn, type NetFaults, type TamperSpec } from '../../sim/faults';
 import type { ByzantineAttack, LinkProps, MetricSample, NodeId, NodeRole, SimTime } from '../../sim/types';
 import type { MessageSpan, NoteEvent, PausePeriod, RunIndex, StepSpan } from './runIndex';
-import { firstAtOrAfter, lastAtOrBefore, valueAt } from './series';
+import { lastAtOrBefore, valueAt } from './series';
 
 /**
  * The state of a run at simulated time t, read from a RunIndex: what every view draws and every
@@ -192,9 +192,9 @@ export function logAt(ix: RunIndex, node: NodeId, t: SimTime, lo = -Infinity, hi
 
 /** Notes in (t0, t1], oldest first. */
 export function notesBetween(ix: RunIndex, t0: SimTime, t1: SimTime): NoteEvent[] {
-  const lo = firstAtOrAfter(ix.notes, t0, (n) => n.t);
+  const notes = ix.notes;
   const out: NoteEvent[] = [];
-  for (let i = lo; i < ix.notes.length && ix.notes[i].t <= t1; i++) if (ix.notes[i].t > t0) out.push(ix.notes[i]);
+  for (let i = notes.firstAtOrAfter(t0); i < notes.length && notes.t(i) <= t1; i++) if (notes.t(i) > t0) out.push(notes.at(i));
   return out;
 }
 

@@ -21,7 +21,7 @@ export interface Timed<T> {
 type FactsEvent = Extract<HistoryEvent, { type: 'facts' }>;
 type LogEvent = Extract<HistoryEvent, { type: 'log' }>;
 
-function eventOf<T extends HistoryEvent['type']>(read: EventReader, i: number, type: T): Extract<HistoryEvent, { type: T }> {
+export function eventOf<T extends HistoryEvent['type']>(read: EventReader, i: number, type: T): Extract<HistoryEvent, { type: T }> {
   const e = read(i);
   if (!e || e.type !== type) throw new Error(`history index: event ${i} is ${e ? e.type : 'missing'}, expected ${type}`);
   return e as Extract<HistoryEvent, { type: T }>;
