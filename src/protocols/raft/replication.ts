@@ -3,7 +3,7 @@ import { RaftChecker } from './invariants';
 import type { RaftGroupConfig, RaftHooks, RaftIo } from './port';
 import type { RaftRpc } from './messages';
 import { followerAnswered, queueRead, serveReads } from './requests';
-import { advanceCommit, buildAppend, handleAppendEntries, probeAppend, handleAppendReply, handleInstallSnapshot, leaderAppend } from './rules';
+import { advanceCommit, buildAppend, handleAppendEntries, handleAppendReply, handleInstallSnapshot, leaderAppend, probeAppend } from './rules';
 import { freshServerX, type RaftServer } from './server';
 import { compactLog, entryAt, freshPersistent, freshVolatile, lastIndex, termAt, type RaftEntry } from './state';
 
@@ -11,8 +11,8 @@ import { compactLog, entryAt, freshPersistent, freshVolatile, lastIndex, termAt,
  * The log half of a Raft group (group.ts builds elections and dispatch on it): the servers and
  * their observer, AppendEntries with one entry-carrying request in flight per follower, modelled
  * fsync, commit, applying in order, log compaction with InstallSnapshot (§7), and ReadIndex /
- * lease reads (thesis §6.4). Decisions are the
- * pure rules of rules.ts and requests.ts; the election timer and stepping down are the group's.
+ * lease reads (thesis §6.4). Decisions are the pure rules of rules.ts and requests.ts; the
+ * election timer and stepping down are the group's.
  */
 
 /** Entries per AppendEntries, so a follower far behind catches up in bounded messages. */
@@ -177,6 +177,7 @@ export abstract class RaftReplication<E extends RaftEntry, M> {
     if (s.v.role !== 'leader' || m.term !== s.p.currentTerm) return;
     const x = s.x;
     const inf = x.inflight.get(from);
+    // An answer to it or to anything sent after it (a probe behind a snapshot on the same link).
     if (inf && m.id >= inf.id) x.inflight.delete(from);
     // Any answer in this term means the follower still recognises this leader.
     followerAnswered(x, from, m.round, m.sentAt);
