@@ -59,8 +59,8 @@ export const raftPsKnobs = z.strictObject({
   /**
    * Log compaction (§7): a server snapshots its parameters once it has applied this many entries past
    * its last snapshot, and drops the entries more than this many before it from its log; a follower
-   * that needs dropped entries gets the snapshot (InstallSnapshot). etcd's --snapshot-count does this
-   * at 10 000 (100 000 since 3.2). 0: never compact.
+   * that needs dropped entries gets the snapshot (InstallSnapshot). etcd's --snapshot-count does this,
+   * by default every 100 000 entries since 3.2 (10 000 before). 0: never compact.
    */
   snapshotEvery: z._default(z.int().check(z.nonnegative()), 1000),
 });
