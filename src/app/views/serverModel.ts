@@ -119,7 +119,7 @@ interface Draft {
   /** Is the entry at this index committed in this node's own view? */
   committed: (index: number, item: LogItem) => boolean;
   /** The last index compacted out of this node's log (0: none): the boxes up to it are drawn faded. */
-  snapshot: number;
+  compacted: number;
   hasLog: boolean;
 }
 
@@ -129,30 +129,30 @@ function draft(n: NodeState, words: ServerTable, ix: RunIndex, t: number): Draft
     const role: RowRole = !n.up ? 'crashed' : n.paused ? 'paused' : f.role;
     const zk = f.service === 'zookeeper';
     const commit = zk ? zabCommitted(logAt(ix, n.id, t), f.commit) : f.commit;
-    return { n, kind: 'coord', role, term: f.term, commitIndex: commit, facts: words.facts['coord-server'](f, n), committed: (i) => i <= commit, snapshot: 0, hasLog: true };
+    return { n, kind: 'coord', role, term: f.term, commitIndex: commit, facts: words.facts['coord-server'](f, n), committed: (i) => i <= commit, compacted: 0, hasLog: true };
   }
   if (f?.kind === 'raft-server') {
     const role: RowRole = n.up ? f.role : 'crashed';
-    return { n, kind: 'server', role, term: f.term, commitIndex: f.commitIndex, facts: words.facts['raft-server'](f, n), committed: (i) => i <= f.commitIndex, snapshot: f.compacted ?? 0, hasLog: true };
+    return { n, kind: 'server', role, term: f.term, commitIndex: f.commitIndex, facts: words.facts['raft-server'](f, n), committed: (i) => i <= f.commitIndex, compacted: f.compacted ?? 0, hasLog: true };
   }
   if (f?.kind === 'kafka-broker') {
     const part = p0(f);
     const role: RowRole = !n.up ? 'crashed' : part?.offline ? 'offline' : (part?.role ?? 'follower');
     const hw = part?.hw ?? 0;
-    return { n, kind: 'broker', role, term: part?.epoch ?? null, commitIndex: part ? part.hw : null, facts: words.facts['kafka-broker'](f, n), committed: (i) => i < hw, snapshot: 0, hasLog: part !== undefined };
+    return { n, kind: 'broker', role, term: part?.epoch ?? null, commitIndex: part ? part.hw : null, facts: words.facts['kafka-broker'](f, n), committed: (i) => i < hw, compacted: 0, hasLog: part !== undefined };
   }
   if (f?.kind === 'paxos-server') {
     const role: RowRole = n.up ? f.role : 'crashed';
     // Its log is the learner's chosen slots: everything in it is chosen.
-    return { n, kind: 'server', role, term: f.promised, commitIndex: f.chosen, facts: words.facts['paxos-server'](f, n), committed: (i) => i <= f.chosen, snapshot: 0, hasLog: true };
+    return { n, kind: 'server', role, term: f.promised, commitIndex: f.chosen, facts: words.facts['paxos-server'](f, n), committed: (i) => i <= f.chosen, compacted: 0, hasLog: true };
   }
   if (f?.kind === '2pc-server') {
     const role: RowRole = !n.up ? 'crashed' : f.coordinator ? 'coordinator' : f.prepared !== null ? (f.blocked ? 'inDoubt' : 'prepared') : 'participant';
     // A participant's stable log: a prepare (it voted yes) is settled by the commit or abort record after it.
-    return { n, kind: 'server', role, term: null, commitIndex: null, facts: words.facts['2pc-server'](f, n), committed: (_i, item) => item.kind === 'commit', snapshot: 0, hasLog: true };
+    return { n, kind: 'server', role, term: null, commitIndex: null, facts: words.facts['2pc-server'](f, n), committed: (_i, item) => item.kind === 'commit', compacted: 0, hasLog: true };
   }
   if (f?.kind === 'kafka-consumer') {
-    return { n, kind: 'consumer', role: n.up ? 'consumer' : 'crashed', term: null, commitIndex: null, facts: words.facts['kafka-consumer'](f, n), committed: () => false, snapshot: 0, hasLog: false };
+    return { n, kind: 'consumer', role: n.up ? 'consumer' : 'crashed', term: null, commitIndex: null, facts: words.facts['kafka-consumer'](f, n), committed: () => false, compacted: 0, hasLog: false };
   }
   return null;
 }
@@ -186,7 +186,7 @@ export function serverPanelModel(state: RunState, ix: RunIndex, maxBoxes: number
   const window = Number.isFinite(hi) ? { lo: Math.max(base, hi - cols + 1), hi } : null;
   const box = (d: Draft, r: LogRow): LogBox => {
     const b: LogBox = { index: r.index, term: r.item.term, committed: d.committed(r.index, r.item), label: itemLabel(r.item, lang) };
-    if (r.index <= d.snapshot) b.compacted = true;
+    if (r.index <= d.compacted) b.compacted = true;
     return b;
   };
   const rows: ServerRow[] = drafts.map((d) => {

@@ -7,7 +7,8 @@ import { wordsIn } from './tables';
 /**
  * The strategies' typed notes (CURRICULUM §C.6) in words: timeline labels and tooltips. The
  * sentences are per language (NoteTable): English's in the first load but the consensus
- * protocols' (loaded with a run that has one), the others' in their language's chunk (tables.ts). `who` is the node the note is about ('' for cluster-wide notes).
+ * protocols' (loaded with a run that has one), the others' in their language's chunk (tables.ts).
+ * `who` is the node the note is about ('' for cluster-wide notes).
  */
 
 /**

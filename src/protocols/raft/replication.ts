@@ -3,7 +3,7 @@ import { RaftChecker } from './invariants';
 import type { RaftGroupConfig, RaftHooks, RaftIo } from './port';
 import type { RaftRpc } from './messages';
 import { followerAnswered, queueRead, serveReads } from './requests';
-import { advanceCommit, buildAppend, handleAppendEntries, handleAppendReply, handleInstallSnapshot, leaderAppend, probeAppend } from './rules';
+import { advanceCommit, buildAppend, type AppendReply, handleAppendEntries, handleAppendReply, handleInstallSnapshot, leaderAppend, probeAppend } from './rules';
 import { freshServerX, type RaftServer } from './server';
 import { compactLog, entryAt, freshPersistent, freshVolatile, lastIndex, termAt, type RaftEntry } from './state';
 
@@ -116,28 +116,18 @@ export abstract class RaftReplication<E extends RaftEntry, M> {
   protected onInstallSnapshot(s: RaftServer<E, M>, from: NodeId, m: Extract<RaftRpc<E>, { t: 'is' }>): void {
     const wasLeader = s.v.role === 'leader';
     const out = handleInstallSnapshot<E>(s, m);
-    if (wasLeader && s.v.role !== 'leader') this.steppedDown(s, from);
-    if (out.fromLeader) {
-      s.x.lastHeardLeader = this.io.now();
-      s.x.preVotes = null;
-      this.resetElectionTimer(s);
-    }
+    this.heardFrom(s, from, wasLeader, out.fromLeader);
     if (out.install) {
       // Of the uncommitted entries the log lost, those that are the committed ones live on in the snapshot.
-      const lost = out.discarded.filter((e, k) => this.checker.committedUid(out.discardedFrom + k) !== e.uid || out.discardedFrom + k > m.lastIncludedIndex);
-      if (lost.length) {
-        this.overwritten.set(s.id, (this.overwritten.get(s.id) ?? 0) + lost.length);
-        this.hooks.truncated?.(s, lost);
-      }
+      const at = (k: number) => out.discardedFrom + k;
+      const lost = out.discarded.filter((e, k) => at(k) > m.lastIncludedIndex || this.checker.committedUid(at(k)) !== e.uid);
+      if (lost.length) this.overwrote(s, at(out.discarded.indexOf(lost[0])), lost);
       s.snap = { index: m.lastIncludedIndex, term: m.lastIncludedTerm, machine: m.data as M };
       s.x.sm = this.hooks.cloneMachine!(s.snap.machine);
       this.io.note('snapshotInstalled', s.id, { index: m.lastIncludedIndex, from });
     }
-    const reply: RaftRpc<E> = { t: 'aer', ...out.reply, id: m.id, round: m.round, sentAt: m.sentAt };
     // The snapshot reaches the disk before the follower says it holds it.
-    if (this.fsyncMs > 0 && out.install) this.io.setTimer(s.id, this.fsyncMs, 'fsync', { to: from, reply, upTo: lastIndex(s.p) } satisfies FsyncDone<E>);
-    else this.io.send(s.id, from, 'ack', reply, 0);
-    this.serveReads(s);
+    this.answer(s, from, m, out.reply, out.install);
   }
 
   private replicate(s: RaftServer<E, M>): void {
@@ -151,22 +141,34 @@ export abstract class RaftReplication<E extends RaftEntry, M> {
   protected onAppendEntries(s: RaftServer<E, M>, from: NodeId, m: Extract<RaftRpc<E>, { t: 'ae' }>): void {
     const wasLeader = s.v.role === 'leader';
     const out = handleAppendEntries(s, m);
-    if (wasLeader && s.v.role !== 'leader') this.steppedDown(s, from);
-    if (out.fromLeader) {
-      s.x.lastHeardLeader = this.io.now();
-      s.x.preVotes = null;
-      this.resetElectionTimer(s);
-    }
-    if (out.truncated.length) {
-      this.overwritten.set(s.id, (this.overwritten.get(s.id) ?? 0) + out.truncated.length);
-      this.hooks.truncated?.(s, out.truncated);
-      this.io.note('entryOverwritten', s.id, { index: out.stored[0], count: out.truncated.length });
-    }
+    this.heardFrom(s, from, wasLeader, out.fromLeader);
+    if (out.truncated.length) this.overwrote(s, out.stored[0], out.truncated);
     for (const i of out.stored) this.stored(s, i);
     if (s.v.commitIndex > out.commitBefore) this.committed(s, out.commitBefore);
-    const reply: RaftRpc<E> = { t: 'aer', ...out.reply, id: m.id, round: m.round, sentAt: m.sentAt };
     // New entries reach the disk before the follower says it holds them (Raft's persistence rule).
-    if (this.fsyncMs > 0 && out.stored.length > 0) this.io.setTimer(s.id, this.fsyncMs, 'fsync', { to: from, reply, upTo: lastIndex(s.p) } satisfies FsyncDone<E>);
+    this.answer(s, from, m, out.reply, out.stored.length > 0);
+  }
+
+  /** After AppendEntries or InstallSnapshot: a leader that met a newer term stepped down; a current leader's message resets the timer. */
+  private heardFrom(s: RaftServer<E, M>, from: NodeId, wasLeader: boolean, fromLeader: boolean): void {
+    if (wasLeader && s.v.role !== 'leader') this.steppedDown(s, from);
+    if (!fromLeader) return;
+    s.x.lastHeardLeader = this.io.now();
+    s.x.preVotes = null;
+    this.resetElectionTimer(s);
+  }
+
+  /** Uncommitted entries from `index` on left `s`'s log (conflict truncation, or a snapshot installed over them). */
+  private overwrote(s: RaftServer<E, M>, index: number, removed: E[]): void {
+    this.overwritten.set(s.id, (this.overwritten.get(s.id) ?? 0) + removed.length);
+    this.hooks.truncated?.(s, removed);
+    this.io.note('entryOverwritten', s.id, { index, count: removed.length });
+  }
+
+  /** The follower's answer to `m`; where it wrote to its log (`persist`), only once that is on disk (modelled fsync). */
+  private answer(s: RaftServer<E, M>, from: NodeId, m: { id: number; round: number; sentAt: number }, out: AppendReply, persist: boolean): void {
+    const reply: RaftRpc<E> = { t: 'aer', ...out, id: m.id, round: m.round, sentAt: m.sentAt };
+    if (this.fsyncMs > 0 && persist) this.io.setTimer(s.id, this.fsyncMs, 'fsync', { to: from, reply, upTo: lastIndex(s.p) } satisfies FsyncDone<E>);
     else this.io.send(s.id, from, 'ack', reply, 0);
   }
 

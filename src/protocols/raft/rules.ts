@@ -302,12 +302,13 @@ export interface SnapshotOutcome<E extends RaftEntry = LogEntry> {
 export function handleInstallSnapshot<E extends RaftEntry>(s: RaftCore<E>, req: InstallSnapshot): SnapshotOutcome<E> {
   const last = req.lastIncludedIndex;
   const p = s.p;
+  const discardedFrom = s.v.commitIndex + 1;
   const answer = (success: boolean, fromLeader: boolean, install: boolean, discarded: E[] = []): SnapshotOutcome<E> => ({
     reply: { term: p.currentTerm, success, matchIndex: success ? last : 0, prevLogIndex: last, lastLogIndex: lastIndex(p) },
     fromLeader,
     install,
     discarded,
-    discardedFrom: s.v.commitIndex + 1,
+    discardedFrom,
   });
   if (!followLeader(s, req.term, req.leaderId)) return answer(false, false, false);
   if (last <= s.v.commitIndex) return answer(true, true, false);
@@ -318,13 +319,11 @@ export function handleInstallSnapshot<E extends RaftEntry>(s: RaftCore<E>, req: 
     discarded = p.log.slice(s.v.commitIndex - p.snapIndex); // the committed ones are the snapshot's
     p.log.length = 0;
   }
-  const out = answer(true, true, true, discarded);
   p.snapIndex = last;
   p.snapTerm = req.lastIncludedTerm;
   s.v.commitIndex = last;
   s.v.lastApplied = last;
-  out.reply.lastLogIndex = lastIndex(p);
-  return out;
+  return answer(true, true, true, discarded);
 }
 
 /**

@@ -15,8 +15,9 @@ import type { LogEntry } from './state';
  * 0 without one).
  */
 export function serverFacts(s: Server): NodeFacts {
-  const base = {
-    kind: 'raft-server' as const,
+  // Built once, fields added in place (a server's facts are read at every change it makes).
+  const f: Extract<NodeFacts, { kind: 'raft-server' }> = {
+    kind: 'raft-server',
     role: s.v.role,
     term: s.p.currentTerm,
     votedFor: s.p.votedFor,
@@ -25,8 +26,12 @@ export function serverFacts(s: Server): NodeFacts {
     lastApplied: s.v.lastApplied,
     version: s.x.sm.version,
   };
-  const snap = s.snap ? (s.p.snapIndex > 0 ? { ...base, snapshot: s.snap.index, compacted: s.p.snapIndex } : { ...base, snapshot: s.snap.index }) : base;
-  return s.v.role === 'candidate' ? { ...snap, votes: s.v.votes.size } : snap;
+  if (s.snap) {
+    f.snapshot = s.snap.index;
+    if (s.p.snapIndex > 0) f.compacted = s.p.snapIndex;
+  }
+  if (s.v.role === 'candidate') f.votes = s.v.votes.size;
+  return f;
 }
 
 export function clientFacts(c: ClientState): NodeFacts {
