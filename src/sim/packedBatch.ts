@@ -1,5 +1,7 @@
 import { DELIVER_FLOATS, DELIVER_INTS, SEND_FLOATS, SEND_INTS } from './compactMessages';
-import type { RowsBatch } from './historyRows';
+import { MESSAGE, type RowsBatch } from './historyRows';
+import { link, unlink, type Links } from './messageLinks';
+import { groupWords, ungroupWords } from './valueGroups';
 import { bytesOf } from './rows';
 import { floatColumns, floatRows, intColumns, intRows } from './columnLayout';
 
@@ -11,12 +13,16 @@ export type Unpack = (packed: Uint8Array, out: Uint8Array) => Uint8Array;
  * aged). `frame` is the batch with those columns emptied: the strings and shapes its decoders
  * learn, its tables' first rows, its values' chunks and offsets.
  *
- * Before deflating, the message tables are laid out column by column and each column as the
- * differences between consecutive rows: simulated times are whole microseconds (the network
- * quantizes them) that grow by little from row to row, message ids count up, senders and kinds
- * repeat. A float column whose numbers are not all whole microseconds is kept as it is. The refs
- * become differences from the previous ref of the same kind (message rows, word offsets,
- * objects). A batch of a busy Raft run packs to 0.74 of what deflate alone gives.
+ * Before deflating, the columns are laid out for it (issue 9: a long run's memory):
+ * - the message tables column by column, each column as the differences between consecutive rows
+ *   (columnLayout.ts: simulated times are whole microseconds that grow by little from row to row,
+ *   message ids count up, senders and kinds repeat), and each delivery against its send
+ *   (messageLinks.ts);
+ * - the refs as four streams — objects, sends, values, deliveries (a delivery's `where` is packed as
+ *   DELIVERY) — each as differences within it: rows count up by one, values' offsets by their
+ *   lengths;
+ * - the value words grouped by shape (valueGroups.ts).
+ * A batch of a busy Raft run packs to ~0.4 of what the row-to-row differences alone gave.
  */
 export interface PackedColumns {
   readonly bytes: Uint8Array;
@@ -29,6 +35,8 @@ export interface PackedColumns {
   readonly words: readonly number[];
   /** Per float column (sends' then deliveries'): whole microseconds as differences, or the floats as they are. */
   readonly micros: readonly boolean[];
+  /** Which float columns are read against others (messageLinks.ts). */
+  readonly links: Links;
 }
 
 export interface PackedBatch extends PackedColumns {
@@ -38,24 +46,30 @@ export interface PackedBatch extends PackedColumns {
 /** A slice of a history as an export reads it: a batch, or a packed one (unpacked where it is written: the export's worker). */
 export type RowsSlice = RowsBatch | PackedBatch;
 
+/** A delivery's `where` as packed (its ref has a stream of its own). */
+const DELIVERY = 3;
+const STREAMS = 4;
+
 /** The batch's columns, laid out and deflated (where a worker packs, there: it is the costly half). */
 export function packColumns(b: RowsBatch, deflate: (bytes: Uint8Array) => Uint8Array): PackedColumns {
   const m = b.messages;
   const sends = m.sends.i32.length / SEND_INTS;
   const delivers = m.delivers.i32.length / DELIVER_INTS;
-  const floats = [...floatColumns(m.sends.f64, SEND_FLOATS), ...floatColumns(m.delivers.f64, DELIVER_FLOATS)];
+  const { columns: c, links } = link({ sendFloats: floatColumns(m.sends.f64, SEND_FLOATS), sendInts: intColumns(m.sends.i32, SEND_INTS), deliverFloats: floatColumns(m.delivers.f64, DELIVER_FLOATS), deliverInts: intColumns(m.delivers.i32, DELIVER_INTS) });
+  const floats = [...c.sendFloats, ...c.deliverFloats];
+  const where = Uint8Array.from(b.where, (w, i) => (w === MESSAGE && b.refs[i] < 0 ? DELIVERY : w));
   // Raw floats first, so that each segment starts aligned for its element size.
-  const raw = floats.filter((c): c is Float64Array => c instanceof Float64Array);
-  const ints = [...floats.filter((c): c is Int32Array => c instanceof Int32Array), refDifferences(b.where, b.refs), ...intColumns(m.sends.i32, SEND_INTS), ...intColumns(m.delivers.i32, DELIVER_INTS), ...b.values.pieces.map((p) => p.words)];
-  const segments = [...raw, ...ints, b.where];
-  const size = segments.reduce((n, c) => n + c.byteLength, 0);
+  const raw = floats.filter((x): x is Float64Array => x instanceof Float64Array);
+  const ints = [...floats.filter((x): x is Int32Array => x instanceof Int32Array), refStreams(where, b.refs), ...c.sendInts, ...c.deliverInts, groupWords(b.where, b.refs, b.values.pieces)];
+  const segments = [...raw, ...ints, where];
+  const size = segments.reduce((n, x) => n + x.byteLength, 0);
   const all = new Uint8Array(size);
   let at = 0;
-  for (const c of segments) {
-    all.set(bytesOf(c), at);
-    at += c.byteLength;
+  for (const x of segments) {
+    all.set(bytesOf(x), at);
+    at += x.byteLength;
   }
-  return { bytes: deflate(all), size, events: b.where.length, sends, delivers, words: b.values.pieces.map((p) => p.words.length), micros: floats.map((c) => c instanceof Int32Array) };
+  return { bytes: deflate(all), size, events: b.where.length, sends, delivers, words: b.values.pieces.map((p) => p.words.length), micros: floats.map((x) => x instanceof Int32Array), links };
 }
 
 /** The batch with its columns emptied: what a packed batch keeps beside its bytes. */
@@ -84,42 +98,58 @@ export function unpackBatch(p: PackedBatch, unpack: Unpack): RowsBatch {
   const counts = [p.sends, p.sends, p.sends, p.delivers, p.delivers];
   const floatCols: Array<Float64Array | Int32Array | null> = counts.map((n, c) => (p.micros[c] ? null : take(Float64Array, n, 8)));
   for (let c = 0; c < counts.length; c++) if (p.micros[c]) floatCols[c] = take(Int32Array, counts[c], 4);
-  const refDiffs = take(Int32Array, events, 4);
+  const refCol = take(Int32Array, events, 4);
   const sendInts = Array.from({ length: SEND_INTS }, () => take(Int32Array, p.sends, 4));
   const deliverInts = Array.from({ length: DELIVER_INTS }, () => take(Int32Array, p.delivers, 4));
-  const pieces = f.values.pieces.map((x, k) => ({ chunk: x.chunk, at: x.at, words: take(Int32Array, p.words[k], 4) }));
-  const where = take(Uint8Array, events, 1);
+  const wordCol = take(Int32Array, p.words.reduce((n, k) => n + k, 0), 4);
+  const packedWhere = take(Uint8Array, events, 1);
+  const refs = undoRefStreams(packedWhere, refCol);
+  const where = Uint8Array.from(packedWhere, (w) => (w === DELIVERY ? MESSAGE : w));
+  const c = unlink({ sendFloats: floatCols.slice(0, SEND_FLOATS) as Array<Float64Array | Int32Array>, sendInts, deliverFloats: floatCols.slice(SEND_FLOATS) as Array<Float64Array | Int32Array>, deliverInts }, p.links);
+  const words = ungroupWords(where, refs, f.values.pieces.map((x, k) => ({ chunk: x.chunk, at: x.at, length: p.words[k] })), wordCol);
   const m = f.messages;
   return {
     where,
-    refs: undoRefDifferences(where, refDiffs),
+    refs,
     messages: {
       names: m.names,
-      sends: { first: m.sends.first, f64: floatRows(floatCols.slice(0, SEND_FLOATS) as Array<Float64Array | Int32Array>, p.sends), i32: intRows(sendInts, p.sends) },
-      delivers: { first: m.delivers.first, f64: floatRows(floatCols.slice(SEND_FLOATS) as Array<Float64Array | Int32Array>, p.delivers), i32: intRows(deliverInts, p.delivers) },
+      sends: { first: m.sends.first, f64: floatRows(c.sendFloats, p.sends), i32: intRows(c.sendInts, p.sends) },
+      delivers: { first: m.delivers.first, f64: floatRows(c.deliverFloats, p.delivers), i32: intRows(c.deliverInts, p.delivers) },
     },
-    values: { strings: f.values.strings, shapes: f.values.shapes, pieces },
+    values: { strings: f.values.strings, shapes: f.values.shapes, pieces: f.values.pieces.map((x, k) => ({ chunk: x.chunk, at: x.at, words: words[k] })) },
     objects: f.objects,
   };
 }
 
-function refDifferences(where: Uint8Array, refs: Int32Array): Int32Array {
-  const prev = [0, 0, 0];
+/** The refs as one column of streams (each stream's refs in order, as differences within it), stream after stream. */
+function refStreams(where: Uint8Array, refs: Int32Array): Int32Array {
+  const start = streamStarts(where);
+  const prev = new Int32Array(STREAMS);
   const d = new Int32Array(refs.length);
   for (let i = 0; i < refs.length; i++) {
     const k = where[i];
-    d[i] = (refs[i] - prev[k]) | 0;
+    d[start[k]++] = (refs[i] - prev[k]) | 0;
     prev[k] = refs[i];
   }
   return d;
 }
 
-function undoRefDifferences(where: Uint8Array, d: Int32Array): Int32Array {
-  const prev = [0, 0, 0];
+function undoRefStreams(where: Uint8Array, d: Int32Array): Int32Array {
+  const start = streamStarts(where);
+  const prev = new Int32Array(STREAMS);
   const refs = new Int32Array(d.length);
   for (let i = 0; i < d.length; i++) {
     const k = where[i];
-    refs[i] = prev[k] = (prev[k] + d[i]) | 0;
+    refs[i] = prev[k] = (prev[k] + d[start[k]++]) | 0;
   }
   return refs;
+}
+
+/** Where each stream starts in the column. */
+function streamStarts(where: Uint8Array): Int32Array {
+  const count = new Int32Array(STREAMS);
+  for (const w of where) count[w]++;
+  const start = new Int32Array(STREAMS);
+  for (let k = 1; k < STREAMS; k++) start[k] = start[k - 1] + count[k - 1];
+  return start;
 }

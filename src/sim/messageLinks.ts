@@ -1,0 +1,143 @@
+/**
+ * A batch's delivery columns read against their sends (issue 9: a long run's memory). A delivery
+ * repeats its send: the same sender, receiver and kind, its `sentAt` is the send's time, and its
+ * time is the send's `due` unless the network held it. Laid out as differences from the send with
+ * the same id in the batch (from the delivery before where the send is in an earlier batch), those
+ * columns are zeros that deflate to almost nothing; a send's `due` is kept as its latency. A busy
+ * Raft run's message columns pack to a quarter of what row-to-row differences gave.
+ *
+ * Both sides work on the columns of columnLayout.ts (differences between rows): `link` replaces
+ * some of them, `unlink` gives them back exactly.
+ */
+
+/** A batch's message columns: sends' floats t, bytes, due and ints id, from, to, kind; deliveries' floats t, sentAt and ints id, from, to, kind. */
+export interface MessageColumns {
+  sendFloats: Array<Float64Array | Int32Array>;
+  sendInts: Int32Array[];
+  deliverFloats: Array<Float64Array | Int32Array>;
+  deliverInts: Int32Array[];
+}
+
+/** Which float columns were replaced (each needs whole microseconds in the columns it reads, and differences that fit an Int32). */
+export interface Links {
+  /** Sends' `due` as `due - t`. */
+  readonly latency: boolean;
+  /** Deliveries' t and sentAt as differences from their send's `due` and `t`. */
+  readonly deliveries: boolean;
+}
+
+/** Running sums of a difference column: the values (microseconds, exact in a double). */
+function sums(d: Int32Array): Float64Array {
+  const a = new Float64Array(d.length);
+  let x = 0;
+  for (let i = 0; i < d.length; i++) a[i] = x += d[i];
+  return a;
+}
+
+/** Running sums of an int difference column, with Int32 wrap-around (columnLayout.intRows). */
+function intSums(d: Int32Array): Int32Array {
+  const a = new Int32Array(d.length);
+  let x = 0;
+  for (let i = 0; i < d.length; i++) a[i] = x = (x + d[i]) | 0;
+  return a;
+}
+
+/** Differences between consecutive values (the inverse of `sums`). */
+function diffs(a: Float64Array): Int32Array {
+  const d = new Int32Array(a.length);
+  let prev = 0;
+  for (let i = 0; i < a.length; i++) {
+    d[i] = a[i] - prev;
+    prev = a[i];
+  }
+  return d;
+}
+
+const fitsInt32 = (x: number): boolean => x === (x | 0);
+
+/** Each delivery's send row in the batch (the last send with its id), or -1. */
+function sendRows(c: MessageColumns): Int32Array {
+  const row = new Map<number, number>();
+  intSums(c.sendInts[0]).forEach((id, r) => row.set(id, r));
+  return Int32Array.from(intSums(c.deliverInts[0]), (id) => row.get(id) ?? -1);
+}
+
+/** `values` against `base[match]` (against the previous value where there is no match). */
+function against(values: Float64Array, base: Float64Array, match: Int32Array): Float64Array {
+  const out = new Float64Array(values.length);
+  for (let j = 0; j < values.length; j++) out[j] = values[j] - (match[j] >= 0 ? base[match[j]] : j > 0 ? values[j - 1] : 0);
+  return out;
+}
+
+/** Undoes `against`. */
+function fromBase(res: Float64Array | Int32Array, base: Float64Array, match: Int32Array): Float64Array {
+  const out = new Float64Array(res.length);
+  for (let j = 0; j < res.length; j++) out[j] = res[j] + (match[j] >= 0 ? base[match[j]] : j > 0 ? out[j - 1] : 0);
+  return out;
+}
+
+function intAgainst(values: Int32Array, base: Int32Array, match: Int32Array): Int32Array {
+  const out = new Int32Array(values.length);
+  for (let j = 0; j < values.length; j++) out[j] = (values[j] - (match[j] >= 0 ? base[match[j]] : j > 0 ? values[j - 1] : 0)) | 0;
+  return out;
+}
+
+/** Undoes `intAgainst`, back to a difference column. */
+function intFromBase(res: Int32Array, base: Int32Array, match: Int32Array): Int32Array {
+  const v = new Int32Array(res.length);
+  for (let j = 0; j < res.length; j++) v[j] = (res[j] + (match[j] >= 0 ? base[match[j]] : j > 0 ? v[j - 1] : 0)) | 0;
+  const d = new Int32Array(v.length);
+  for (let j = 0; j < v.length; j++) d[j] = (v[j] - (j > 0 ? v[j - 1] : 0)) | 0;
+  return d;
+}
+
+const micro = (c: Float64Array | Int32Array): c is Int32Array => c instanceof Int32Array;
+
+/** The columns with deliveries read against their sends, and which float columns were replaced. */
+export function link(c: MessageColumns): { columns: MessageColumns; links: Links } {
+  const match = sendRows(c);
+  const deliverInts = c.deliverInts.map((d, k) => (k === 0 ? d : intAgainst(intSums(d), intSums(c.sendInts[k]), match)));
+  const [st, bytes, due] = c.sendFloats;
+  const [dt, sentAt] = c.deliverFloats;
+  let sendFloats = c.sendFloats;
+  let deliverFloats = c.deliverFloats;
+  let latency = false;
+  let deliveries = false;
+  if (micro(st) && micro(due)) {
+    const t = sums(st);
+    const dueUs = sums(due);
+    const lat = Float64Array.from(dueUs, (x, i) => x - t[i]);
+    if (lat.every(fitsInt32)) {
+      latency = true;
+      sendFloats = [st, bytes, Int32Array.from(lat)];
+    }
+    if (micro(dt) && micro(sentAt)) {
+      const r0 = against(sums(dt), dueUs, match);
+      const r1 = against(sums(sentAt), t, match);
+      if (r0.every(fitsInt32) && r1.every(fitsInt32)) {
+        deliveries = true;
+        deliverFloats = [Int32Array.from(r0), Int32Array.from(r1)];
+      }
+    }
+  }
+  return { columns: { sendFloats, sendInts: c.sendInts, deliverFloats, deliverInts }, links: { latency, deliveries } };
+}
+
+/** The columns `link` was given. */
+export function unlink(c: MessageColumns, links: Links): MessageColumns {
+  const match = sendRows(c);
+  const deliverInts = c.deliverInts.map((d, k) => (k === 0 ? d : intFromBase(d, intSums(c.sendInts[k]), match)));
+  let sendFloats = c.sendFloats;
+  let deliverFloats = c.deliverFloats;
+  if (links.latency || links.deliveries) {
+    const [st, bytes, dueCol] = c.sendFloats as [Int32Array, Float64Array | Int32Array, Int32Array];
+    const t = sums(st);
+    const dueUs = links.latency ? Float64Array.from(dueCol, (x, i) => x + t[i]) : sums(dueCol);
+    if (links.latency) sendFloats = [st, bytes, diffs(dueUs)];
+    if (links.deliveries) {
+      const [r0, r1] = c.deliverFloats as [Int32Array, Int32Array];
+      deliverFloats = [diffs(fromBase(r0, dueUs, match)), diffs(fromBase(r1, t, match))];
+    }
+  }
+  return { sendFloats, sendInts: c.sendInts, deliverFloats, deliverInts };
+}
