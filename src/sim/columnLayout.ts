@@ -78,16 +78,60 @@ export function intRows<I extends Int32Array<ArrayBufferLike>>(cols: Int32Array[
   return out;
 }
 
-/** A chunk laid out for packing: its bytes, and for a float chunk which columns are kept as floats (1) rather than as microsecond differences (0). */
+/** Running sums of a difference column: the values (microseconds, exact in a double). */
+export function sums(d: Int32Array): Float64Array {
+  const a = new Float64Array(d.length);
+  let x = 0;
+  for (let i = 0; i < d.length; i++) a[i] = x += d[i];
+  return a;
+}
+
+/** Differences between consecutive values (the inverse of `sums`, for values whose differences fit an Int32). */
+export function diffs(a: Float64Array): Int32Array {
+  const d = new Int32Array(a.length);
+  let prev = 0;
+  for (let i = 0; i < a.length; i++) {
+    d[i] = a[i] - prev;
+    prev = a[i];
+  }
+  return d;
+}
+
+/** A float chunk's column as packed: differences of whole microseconds, the floats as they are, or the microseconds less its base column's in the same row. */
+const DIFF = 0;
+const FLOAT = 1;
+const RELATIVE = 2;
+
+/**
+ * Float columns read against another column of the same row, as [column, base] pairs in order (a
+ * base may be an earlier pair's column): a message's due time less its send time is its latency,
+ * its end less its due is zero unless the network held or dropped it.
+ */
+export type Relative = ReadonlyArray<readonly [number, number]>;
+
+/** A chunk laid out for packing: its bytes, and for a float chunk how each column is kept (DIFF, FLOAT, RELATIVE). */
 export interface ChunkColumns {
   bytes: Uint8Array;
   floats: Uint8Array | null;
 }
 
 /** A row-major chunk of `width` columns, laid out: floats kept as floats first (8-byte aligned), then the difference columns. A Uint8Array chunk stays as it is. */
-export function chunkColumns(a: TypedArray, width: number): ChunkColumns {
+export function chunkColumns(a: TypedArray, width: number, relative: Relative = []): ChunkColumns {
   if (a instanceof Uint8Array) return { bytes: a.slice(), floats: null };
   const cols: Array<Float64Array | Int32Array> = a instanceof Float64Array ? floatColumns(a, width) : intColumns(a, width);
+  const codes = Uint8Array.from(cols, (c) => (c instanceof Float64Array ? FLOAT : DIFF));
+  if (a instanceof Float64Array) {
+    const abs = cols.map((c) => (c instanceof Int32Array ? sums(c) : null));
+    for (const [c, base] of relative) {
+      const x = abs[c];
+      const b = abs[base];
+      if (!x || !b) continue;
+      const rel = Float64Array.from(x, (v, i) => v - b[i]);
+      if (!rel.every((v) => v === (v | 0))) continue;
+      cols[c] = Int32Array.from(rel);
+      codes[c] = RELATIVE;
+    }
+  }
   const ordered = [...cols.filter((c) => c instanceof Float64Array), ...cols.filter((c) => c instanceof Int32Array)];
   const bytes = new Uint8Array(ordered.reduce((k, c) => k + c.byteLength, 0));
   let at = 0;
@@ -95,7 +139,7 @@ export function chunkColumns(a: TypedArray, width: number): ChunkColumns {
     bytes.set(bytesOf(c), at);
     at += c.byteLength;
   }
-  return { bytes, floats: a instanceof Float64Array ? Uint8Array.from(cols, (c) => (c instanceof Float64Array ? 1 : 0)) : null };
+  return { bytes, floats: a instanceof Float64Array ? codes : null };
 }
 
 /** Bytes of a chunk of `n` rows laid out by chunkColumns. */
@@ -103,12 +147,12 @@ export function chunkColumnsSize(a: TypedArray, n: number, width: number, floats
   if (a instanceof Uint8Array) return n * width;
   if (!floats) return n * width * 4;
   let k = 0;
-  for (const f of floats) k += f ? 8 : 4;
+  for (const f of floats) k += f === FLOAT ? 8 : 4;
   return n * k;
 }
 
-/** Undoes chunkColumns into `out` (row-major, `width` columns). */
-export function chunkRows(bytes: Uint8Array, floats: Uint8Array | null, out: TypedArray, width: number): void {
+/** Undoes chunkColumns into `out` (row-major, `width` columns), with the pairs it was given. */
+export function chunkRows(bytes: Uint8Array, floats: Uint8Array | null, out: TypedArray, width: number, relative: Relative = []): void {
   if (out instanceof Uint8Array) return void out.set(bytes);
   const n = out.length / width;
   const buf = bytes.buffer;
@@ -122,7 +166,13 @@ export function chunkRows(bytes: Uint8Array, floats: Uint8Array | null, out: Typ
     intRows(Array.from({ length: width }, () => take(Int32Array, 4)), n, out);
     return;
   }
-  const cols: Array<Float64Array | Int32Array | null> = Array.from(floats!, (f) => (f ? take(Float64Array, 8) : null));
-  for (let c = 0; c < width; c++) if (!floats![c]) cols[c] = take(Int32Array, 4);
+  const codes = floats!;
+  const cols: Array<Float64Array | Int32Array | null> = Array.from(codes, (f) => (f === FLOAT ? take(Float64Array, 8) : null));
+  for (let c = 0; c < width; c++) if (codes[c] !== FLOAT) cols[c] = take(Int32Array, 4);
+  for (const [c, base] of relative) {
+    if (codes[c] !== RELATIVE) continue;
+    const b = sums(cols[base] as Int32Array);
+    cols[c] = diffs(Float64Array.from(cols[c] as Int32Array, (v, i) => v + b[i]));
+  }
   floatRows(cols as Array<Float64Array | Int32Array>, n, out);
 }

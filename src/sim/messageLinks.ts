@@ -1,3 +1,5 @@
+import { diffs, sums } from './columnLayout';
+
 /**
  * A batch's delivery columns read against their sends (issue 9: a long run's memory). A delivery
  * repeats its send: the same sender, receiver and kind, its `sentAt` is the send's time, and its
@@ -26,31 +28,12 @@ export interface Links {
   readonly deliveries: boolean;
 }
 
-/** Running sums of a difference column: the values (microseconds, exact in a double). */
-function sums(d: Int32Array): Float64Array {
-  const a = new Float64Array(d.length);
-  let x = 0;
-  for (let i = 0; i < d.length; i++) a[i] = x += d[i];
-  return a;
-}
-
 /** Running sums of an int difference column, with Int32 wrap-around (columnLayout.intRows). */
 function intSums(d: Int32Array): Int32Array {
   const a = new Int32Array(d.length);
   let x = 0;
   for (let i = 0; i < d.length; i++) a[i] = x = (x + d[i]) | 0;
   return a;
-}
-
-/** Differences between consecutive values (the inverse of `sums`). */
-function diffs(a: Float64Array): Int32Array {
-  const d = new Int32Array(a.length);
-  let prev = 0;
-  for (let i = 0; i < a.length; i++) {
-    d[i] = a[i] - prev;
-    prev = a[i];
-  }
-  return d;
 }
 
 const fitsInt32 = (x: number): boolean => x === (x | 0);

@@ -26,7 +26,7 @@ describe('packing that answers later (the page’s worker)', () => {
   it('reads every row while the packing is out, swaps the bytes in when they come, and drops bytes a write made stale', async () => {
     packWith(() => later);
     expect(await loadPacker()).toBe(true);
-    const rows = new PackedRows((n) => new Int32Array(n), 1, { pack: later.bytes, unpack }, 2);
+    const rows = new PackedRows((n) => new Int32Array(n), 1, { pack: later.bytes, unpack }, [], 2);
     const n = 4 * CHUNK_ROWS + 3;
     for (let r = 0; r < n; r++) rows.set(rows.add(), 0, r % 1000);
     const full = rows.byteLength;

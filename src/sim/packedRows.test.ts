@@ -22,7 +22,7 @@ describe('PackedRows (chunks packed once they have aged)', () => {
       fc.record({ do: fc.constant('copy' as const), from: fc.nat(n - 1), len: fc.nat(3 * CHUNK_ROWS) }),
     );
     const plain = new Rows((k) => new Int32Array(k), 2, 8);
-    const packed = new PackedRows((k) => new Int32Array(k), 2, { pack: deflate, unpack }, 2);
+    const packed = new PackedRows((k) => new Int32Array(k), 2, { pack: deflate, unpack }, [], 2);
     for (let r = 0; r < n; r++) {
       plain.add();
       packed.add();

@@ -1,5 +1,5 @@
 import type { Unpack } from './packedBatch';
-import { chunkColumns, chunkColumnsSize, chunkRows } from './columnLayout';
+import { chunkColumns, chunkColumnsSize, chunkRows, type Relative } from './columnLayout';
 import { CHUNK_SHIFT, Rows, type TypedArray } from './rows';
 
 /** How chunks are packed (deflated; where a worker does it, later) and read back. */
@@ -20,7 +20,7 @@ export interface ChunkCodec {
  */
 export class PackedRows<A extends TypedArray> extends Rows<A> {
   private readonly packed: Array<Uint8Array | undefined> = [];
-  /** Per packed float chunk: the columns kept as floats (chunkColumns). */
+  /** Per packed float chunk: how each column is kept (chunkColumns). */
   private readonly floats: Array<Uint8Array | null> = [];
   /** Chunks unpacked for reading whose packed bytes are kept, oldest first. */
   private readonly thawed: number[] = [];
@@ -34,6 +34,8 @@ export class PackedRows<A extends TypedArray> extends Rows<A> {
     make: (length: number) => A,
     width: number,
     private readonly codec: ChunkCodec,
+    /** Float columns packed against another of the same row (columnLayout.ts). */
+    private readonly relative: Relative = [],
     /** Chunks kept unpacked for reading. */
     private readonly keep = 3,
   ) {
@@ -42,8 +44,8 @@ export class PackedRows<A extends TypedArray> extends Rows<A> {
   }
 
   /** Rows that pack, holding `rows`' rows (which is not used again). */
-  static from<A extends TypedArray>(rows: Rows<A>, make: (length: number) => A, codec: ChunkCodec): PackedRows<A> {
-    const to = new PackedRows(make, rows.width, codec);
+  static from<A extends TypedArray>(rows: Rows<A>, make: (length: number) => A, codec: ChunkCodec, relative: Relative = []): PackedRows<A> {
+    const to = new PackedRows(make, rows.width, codec, relative);
     const from = rows as PackedRows<A>; // its fields, as a Rows
     to.chunks.length = 0;
     to.chunks.push(...from.chunks);
@@ -63,7 +65,7 @@ export class PackedRows<A extends TypedArray> extends Rows<A> {
         continue;
       }
       const written = this.writes[c] ?? 0;
-      const laid = chunkColumns(a, this.width);
+      const laid = chunkColumns(a, this.width, this.relative);
       const swap = (bytes: Uint8Array): void => {
         this.packing.delete(c);
         if ((this.writes[c] ?? 0) !== written) return; // stale: packed again next time
@@ -116,7 +118,7 @@ export class PackedRows<A extends TypedArray> extends Rows<A> {
   private unpack(c: number): A {
     const a = this.make((1 << CHUNK_SHIFT) * this.width);
     const floats = this.floats[c] ?? null;
-    chunkRows(this.codec.unpack(this.packed[c]!, new Uint8Array(chunkColumnsSize(a, 1 << CHUNK_SHIFT, this.width, floats))), floats, a, this.width);
+    chunkRows(this.codec.unpack(this.packed[c]!, new Uint8Array(chunkColumnsSize(a, 1 << CHUNK_SHIFT, this.width, floats))), floats, a, this.width, this.relative);
     this.chunks[c] = a;
     this.thawed.push(c);
     if (this.thawed.length > this.keep) this.chunks[this.thawed.shift()!] = this.none;

@@ -20,6 +20,11 @@ export interface MessageSpan {
 
 const F = 4; // floats per row: bytes, sentAt, due, end (NaN while on the wire)
 const I = 5; // ints per row: id, from, to, kind, dropped
+/** Packed, due is kept as due - sentAt (the latency) and end as end - due (zero unless held or dropped). */
+const LATENCIES = [
+  [2, 1],
+  [3, 2],
+] as const;
 
 /**
  * Every message of the run, ordered by send time, in typed columns (issue 9: one object per
@@ -152,7 +157,7 @@ export class MessageSpans {
     if (!p) return;
     if (!this.packing) {
       const codec = { pack: p.pack.bytes, unpack: p.codec.unpack };
-      this.packing = { f: p.codec.PackedRows.from(this.f, (n) => new Float64Array(n), codec), i: p.codec.PackedRows.from(this.i, (n) => new Int32Array(n), codec) };
+      this.packing = { f: p.codec.PackedRows.from(this.f, (n) => new Float64Array(n), codec, LATENCIES), i: p.codec.PackedRows.from(this.i, (n) => new Int32Array(n), codec) };
       this.f = this.packing.f;
       this.i = this.packing.i;
     }
