@@ -406,7 +406,7 @@ describe('the explanation is true for the configuration on screen (real runs)', 
     each((r, t, en, zh, st) => {
       const m = /lost updates now (\d+)(; it was (\d+) earlier in the run)?/.exec(en);
       if (!m) return;
-      const shown = indexOf(r.sim).metrics.filter((x) => x.t <= (st.sampledAt ?? t)).map((x) => x.value.cluster.lostUpdates ?? 0);
+      const shown = [...indexOf(r.sim).metrics].filter((x) => x.t <= (st.sampledAt ?? t)).map((x) => x.value.cluster.lostUpdates ?? 0);
       const peak = Math.max(0, ...shown);
       if (peak > Number(m[1])) {
         fell++;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { validateScenario } from '../scenario/validate';
 import type { Scenario } from '../scenario/schema';
 import type { MetricSample } from '../sim/types';
+import { SampleList } from './index/metricSamples';
 import { compareWith, hasShape, lessonVerdict, type LessonRun } from './lessonVerdict';
 import { InstantTrainer } from './testing/instantTrainer';
 import { Simulation } from './simulation';
@@ -9,7 +10,7 @@ import { Simulation } from './simulation';
 /** A run whose metric `m` (cluster) and `m[w0]` take the given values at the given times. */
 function run(points: Array<[number, number | null]>, durationMs = 1000): LessonRun {
   const samples = points.map(([t, v]) => ({ t, value: { cluster: { version: v, steps: v === null ? null : v * 10 }, nodes: { w0: { version: v === null ? null : v + 1 } } } as MetricSample }));
-  return { samples, durationMs };
+  return { samples: new SampleList(samples), durationMs };
 }
 
 function scenario(over: Record<string, unknown>): Scenario {
@@ -107,7 +108,7 @@ describe('the engine samples every time a lesson reads', () => {
     for (const sc of [s, r.scenario]) {
       const sim = await Simulation.create(sc, { trainer: new InstantTrainer(105), sampleEveryMs: 0 });
       await sim.runToEnd();
-      expect(sim.index().metrics.map((m) => m.t)).toEqual([1111, 1234, 2345, 3000]);
+      expect([...sim.index().metrics].map((m) => m.t)).toEqual([1111, 1234, 2345, 3000]);
     }
   });
 });

@@ -21,12 +21,13 @@ import type { HistoryEvent, HistoryEventType } from './types';
  * writes the lines (historyRows.ts).
  */
 /**
- * Events kept as objects: the index (engine/index) holds these very objects (violations, actions,
- * metric samples), so words would only add a copy. Every other event that is plain data goes to the
- * compact stores — notes too: a busy run makes thousands a minute, and the index keeps them as
- * columns and reads each back from the history when a view asks (engine/index/noteList.ts).
+ * Events kept as objects: the index (engine/index) holds these very objects (violations, actions:
+ * a few a run), so words would only add a copy. Every other event that is plain data goes to the
+ * compact stores — notes and metric samples too: a busy run makes thousands of notes and hundreds
+ * of samples a minute, and the index keeps their times as columns and reads each back from the
+ * history when a view asks (engine/index/noteList.ts, metricSamples.ts).
  */
-const keptAsObjects: ReadonlySet<HistoryEventType> = new Set(['violation', 'action', 'metrics']);
+const keptAsObjects: ReadonlySet<HistoryEventType> = new Set(['violation', 'action']);
 
 /**
  * An incremental SHA-256: every implementation gives the same digest. `update` may keep `data`

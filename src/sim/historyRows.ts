@@ -27,7 +27,7 @@ export interface RowsBatch {
   refs: Int32Array;
   messages: MessagesDelta;
   values: ValuesDelta;
-  /** The events kept as objects (notes, actions, metric samples: a few), as JSON lines, in order. */
+  /** The events kept as objects (actions, violations: a few), as JSON lines, in order. */
   objects: string[];
 }
 

@@ -1,6 +1,7 @@
 import type { NoteEvent, RunIndex, ViolationEvent } from '../../engine/index/runIndex';
 import type { LinkState, NodeState, RunState, RunStatic } from '../../engine/index/runState';
 import { lastAtOrBefore } from '../../engine/index/series';
+import { finiteOrNaN } from '../../engine/index/metricSamples';
 import { capOf, strategyInfo } from '../../protocols/registry';
 import type { CapClass, StrategyConfig } from '../../protocols';
 import type { CoordinationConfig, ReadMode } from '../../protocols/coord/config';
@@ -260,9 +261,10 @@ export function deriveExplainState(input: ExplainInput): ExplainState {
   };
   const metricPeak = (name: string): number | null => {
     let peak: number | null = null;
-    for (let i = lastAtOrBefore(ix.metrics, t, (m) => m.t); i >= 0; i--) {
-      const v = ix.metrics[i].value.cluster[name];
-      if (typeof v === 'number' && Number.isFinite(v) && (peak === null || v > peak)) peak = v;
+    const col = ix.metrics.column(`cluster:${name}`, (s) => finiteOrNaN(s.cluster[name]));
+    for (let i = ix.metrics.lastAtOrBefore(t); i >= 0; i--) {
+      const v = col[i];
+      if (!Number.isNaN(v) && (peak === null || v > peak)) peak = v;
     }
     return peak;
   };

@@ -1,4 +1,4 @@
-import { valueAt } from '../../engine/index/series';
+import { sampleAt } from '../../engine/index/metricSamples';
 import type { RunReader } from '../../engine/runReader';
 import { secondsNumber as secs } from '../format';
 import { ls } from '../i18n/lessonStrings';
@@ -59,7 +59,7 @@ export function liveValue(ref: PlaceholderRef): LiveValue {
 /** The metric's sample at `t` in `sim`, or null while the run has not got there. */
 function read(sim: RunReader, t: number, ref: PlaceholderRef): LiveValue | null {
   if (t > sim.now()) return null;
-  const m = valueAt(sim.index().metrics, t);
+  const m = sampleAt(sim.index().metrics, t);
   return { value: m ? sampleValue(m.value, ref.metric, ref.node) : null };
 }
 

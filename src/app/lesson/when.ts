@@ -1,6 +1,7 @@
 import type { Act, When } from '../../scenario/lesson';
 import type { Action, MetricSample } from '../../sim/types';
 import { firstAtOrAfter } from '../../engine/index/series';
+import type { SampleSeries } from '../../engine/index/metricSamples';
 import type { NoteList } from '../../engine/index/noteList';
 
 /**
@@ -19,7 +20,7 @@ export interface RunFacts {
   /** Applied actions, time-ordered (timeline, user and triggered). */
   actions: ReadonlyArray<{ t: number; action: Action }>;
   /** The engine's metric samples, time-ordered. */
-  metrics: ReadonlyArray<{ t: number; value: MetricSample }>;
+  metrics: SampleSeries;
   /** How far the run has got, and whether it reached its end. */
   now: number;
   done: boolean;
@@ -82,10 +83,9 @@ export function resolveWhen(when: When, facts: RunFacts | null, from: number, fi
   }
   // A metric crossing: the first sample at or after `from` where the comparison holds.
   const test = ops[when.op];
-  for (let i = firstAtOrAfter(facts.metrics, from, (m) => m.t); i < facts.metrics.length; i++) {
-    const v = sampleValue(facts.metrics[i].value, when.metric, when.node);
-    if (v !== null && test(v, when.value)) return facts.metrics[i].t;
-  }
+  const m = facts.metrics;
+  const col = m.column(`when:${when.metric}:${when.node ?? ''}`, (s) => sampleValue(s, when.metric, when.node) ?? NaN);
+  for (let i = m.firstAtOrAfter(from); i < m.length; i++) if (!Number.isNaN(col[i]) && test(col[i], when.value)) return m.t(i);
   return null;
 }
 

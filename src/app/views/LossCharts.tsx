@@ -54,7 +54,7 @@ export function LossCharts(p: LossChartsProps): JSX.Element {
       const workers = laneOrder(staticOf(sim).nodes.filter((n) => n.role === 'worker').map((n) => n.id));
       const sampled = metricSeries(ix, workers);
       // Everything is plotted up to the newest sample, the charts' own "now".
-      const now = ix.metrics.length > 0 ? ix.metrics[ix.metrics.length - 1].t : 0;
+      const now = ix.metrics.length > 0 ? ix.metrics.t(ix.metrics.length - 1) : 0;
       const lastPartition = ix.partitions[ix.partitions.length - 1];
       const key = `${ix.metrics.length}|${now}|${live ? '' : t}|${size.width}x${size.height}|${lang}|${fs}|${font}|${ix.partitions.length}|${lastPartition?.end ?? ''}|${shownKey}`;
       if (drawnFor.current.ix === ix && drawnFor.current.key === key) return;

@@ -34,7 +34,8 @@ export function metricSeries(ix: RunIndex, workers: readonly NodeId[]): MetricSe
     cache.set(ix, s);
   }
   for (; s.read < ix.metrics.length; s.read++) {
-    const { t, value } = ix.metrics[s.read];
+    const t = ix.metrics.t(s.read);
+    const value = ix.metrics.value(s.read);
     s.t.push(t);
     s.divergence.push(value.cluster.divergence ?? NaN);
     for (const [w, arr] of s.staleness) arr.push(downAt(ix, w, t) ? NaN : (value.nodes[w]?.staleness ?? NaN));

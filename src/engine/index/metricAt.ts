@@ -1,9 +1,8 @@
 import { nodeMetricNames } from '../../scenario/metricNames';
 import type { MetricSample, NodeId } from '../../sim/types';
-import { lastAtOrBefore } from './series';
+import type { SampleSeries } from './metricSamples';
 
-/** A run's metric samples in time order: the history's `metrics` events (RunIndex.metrics). */
-export type SampleSeries = ReadonlyArray<{ t: number; value: MetricSample }>;
+export type { SampleSeries } from './metricSamples';
 
 const withNodeForm: ReadonlySet<string> = new Set(nodeMetricNames);
 
@@ -23,7 +22,7 @@ export function sampleMetric(s: MetricSample, metric: string, node?: NodeId): nu
  * every expectation time, so a lesson's comparison times are read exactly.
  */
 export function metricAt(series: SampleSeries, metric: string, node: NodeId | undefined, t: number): { reached: boolean; value: number | null } {
-  const i = lastAtOrBefore(series, t, (x) => x.t);
-  const reached = series.length > 0 && series[series.length - 1].t >= t;
-  return { reached, value: i < 0 ? null : sampleMetric(series[i].value, metric, node) };
+  const i = series.lastAtOrBefore(t);
+  const reached = series.length > 0 && series.t(series.length - 1) >= t;
+  return { reached, value: i < 0 ? null : sampleMetric(series.value(i), metric, node) };
 }

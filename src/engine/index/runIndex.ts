@@ -3,6 +3,7 @@ import { applyNetAction, noFaults, partitionGroups, type NetFaults } from '../..
 import type { Action, ByzantineAttack, HistoryEvent, MetricSample, NodeId, SimTime } from '../../sim/types';
 import { quantize } from '../../sim/network';
 import { MessageSpans, type MessageSpan } from './messageSpans';
+import { MetricSamples } from './metricSamples';
 import { NoteList } from './noteList';
 import { pushTo } from './series';
 import { FactsSeries, LogTrack, StepTrack, type StepSpan, type Timed } from './tracks';
@@ -128,7 +129,8 @@ export class RunIndex {
   readonly partitions: PartitionPeriod[] = [];
   readonly cuts: CutPeriod[] = [];
 
-  readonly metrics: Array<Timed<MetricSample>> = [];
+  /** Every metric sample: times and columns, each sample read back from the history on demand (metricSamples.ts). */
+  readonly metrics: MetricSamples;
   /** Per worker, its loss/accuracy at each sample. */
   readonly samples = new Map<NodeId, Sample[]>();
   /** Every note, as columns read back from the history on demand (noteList.ts). */
@@ -143,6 +145,7 @@ export class RunIndex {
 
   constructor(private readonly nodeIds: readonly NodeId[]) {
     this.notes = new NoteList(this.readEvent);
+    this.metrics = new MetricSamples(this.readEvent);
   }
 
   /** Consume events appended since the last call. Returns whether anything new was read. */
@@ -217,7 +220,7 @@ export class RunIndex {
         break;
       }
       case 'metrics':
-        this.metrics.push({ t: e.t, value: e.v });
+        this.metrics.push(e.t, e.v, i);
         this.sampleLosses(e.t, e.v);
         break;
       case 'note': {

@@ -2,6 +2,7 @@ import type { LogItem, NodeFacts } from '../../protocols/facts';
 import { isPartitioned, linkKey, linkProps, partitionGroups, tamperOn, type NetFaults, type TamperSpec } from '../../sim/faults';
 import type { ByzantineAttack, LinkProps, MetricSample, NodeId, NodeRole, SimTime } from '../../sim/types';
 import type { MessageSpan, NoteEvent, PausePeriod, RunIndex, StepSpan } from './runIndex';
+import { sampleAt } from './metricSamples';
 import { lastAtOrBefore, valueAt } from './series';
 
 /**
@@ -152,7 +153,7 @@ export function inFlightAt(ix: RunIndex, t: SimTime): MessageSpan[] {
 }
 
 export function runStateAt(ix: RunIndex, st: RunStatic, t: SimTime): RunState {
-  const sample = valueAt(ix.metrics, t);
+  const sample = sampleAt(ix.metrics, t);
   return {
     t,
     nodes: st.nodes.map((n) => nodeAt(ix, st, n.id, n.role, t)),

@@ -94,7 +94,7 @@ describe('engine/remote: a run in a worker, followed by the page', () => {
       const now = there.stateAt(there.now());
       expect(now.links).toEqual(here.links());
       expect(now.metrics).toEqual(here.stateAt(here.now()).metrics);
-      expect(now.metrics?.nodes.w2?.steps).toBe(here.index().metrics.at(-1)?.value.nodes.w2?.steps);
+      expect(now.metrics?.nodes.w2?.steps).toBe([...here.index().metrics].at(-1)?.value.nodes.w2?.steps);
       for (const n of ['w0', 'w3', 's1']) expect(there.backendFor(n)).toBe(here.backendFor(n));
       expect(there.expectations()).toEqual(here.expectations());
       expect(there.userActions()).toEqual(here.userActions());

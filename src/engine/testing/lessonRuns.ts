@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { RunSummary } from '../api';
 import type { SampleSeries } from '../index/metricAt';
+import { SampleList } from '../index/metricSamples';
 import type { LessonRun } from '../lessonVerdict';
 import { resolveVariant, validateScenario } from '../../scenario/validate';
 import type { Scenario } from '../../scenario/schema';
@@ -57,7 +58,7 @@ export function runOf(id: string, variant: string | null, seed?: number): Promis
         const summary = await sim.runToEnd();
         if (sim.failure) throw new Error(sim.failure);
         // The samples only: a run's whole history is too large to keep for every lesson run.
-        return { scenario: sc, summary, samples: sim.index().metrics.slice() };
+        return { scenario: sc, summary, samples: new SampleList([...sim.index().metrics]) };
       } finally {
         await trainer.dispose();
       }

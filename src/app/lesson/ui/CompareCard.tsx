@@ -1,5 +1,5 @@
 import type { CSSProperties, ReactNode } from 'react';
-import { valueAt } from '../../../engine/index/series';
+import { sampleAt } from '../../../engine/index/metricSamples';
 import type { MetricName } from '../../../scenario/schema';
 import { formatMetric, secondsNumber } from '../../format';
 import { ls } from '../../i18n/lessonStrings';
@@ -28,7 +28,7 @@ export function CompareCard({ ids, focused }: { ids: readonly string[]; focused:
   if (metrics.length === 0) return null;
   const focusedSet = new Set<string>(focused);
   // The engine samples its metrics every 250 ms of simulated time: the card says which sample it shows.
-  const samples = runs.map((r) => ({ ...r, sample: valueAt(r.sim.index().metrics, t) }));
+  const samples = runs.map((r) => ({ ...r, sample: sampleAt(r.sim.index().metrics, t) }));
   const sampledAt = Math.max(0, ...samples.map((r) => r.sample?.t ?? 0));
   const valueOf = (sample: (typeof samples)[number]['sample'], m: string): number | null => (sample ? sampleValue(sample.value, m) : null);
   // Each value also as a bar, to its column's largest: "1.4× the rounds" reads at a glance from the back row.

@@ -17,7 +17,7 @@ import { VersionTimeline } from '../../views/VersionTimeline';
 import { playhead, simOf } from '../playhead';
 import { focusedMetrics, focusList, panelCharts } from '../focus';
 import { sampleValue } from '../when';
-import { valueAt } from '../../../engine/index/series';
+import { sampleAt } from '../../../engine/index/metricSamples';
 import { metricNames, type MetricName } from '../../../scenario/metricNames';
 import { focusVariant } from '../runtime';
 import { variantTitle } from '../script';
@@ -65,7 +65,7 @@ function Checks({ sim, t, lang, offScript, open }: { sim: RunReader; t: number; 
 /** The focused metrics' values at the play-head, in this variant's run (the engine's samples). */
 function MetricReadout({ sim, t, lang, metrics }: { sim: RunReader; t: number; lang: Lang; metrics: readonly MetricName[] }) {
   if (metrics.length === 0) return null;
-  const m = valueAt(sim.index().metrics, t);
+  const m = sampleAt(sim.index().metrics, t);
   return (
     <div className="vp-metrics">
       {metrics.map((name) => {
