@@ -15,8 +15,10 @@
  *  - a long run (raft-ps, 8 workers, at max): simulated-time rate after 4 simulated minutes against
  *    the first 30 s, heap per simulated minute (the page's and the engine worker's, after a
  *    forced GC, V8's objects and array buffers' backing stores both; the hash, pack and paint
- *    workers' too), then speed 1 late in the run (real time kept? frames?), then Share → Export run
- *    there (click to download, and the main thread's long tasks meanwhile);
+ *    workers' too) fitted over the first 5 minutes and measured again from minute 5 to minute 28
+ *    (the figure an hour's growth follows: the first minutes' readings swing by ±2 MB), then speed 1
+ *    late in the run (real time kept? frames?), then Share → Export run there (click to download,
+ *    and the main thread's long tasks meanwhile);
  *  - paint: first contentful paint and the load event over several fresh loads of async-partition
  *    (`--paint-loads`, 7), interleaved with RaftScope's: one load's figures are mostly the browser's
  *    start-up (±150 ms between identical loads here), so the medians are what compares;
@@ -183,6 +185,10 @@ if (results.long) {
   log(`long run (raft-ps, ${l.workers} workers, max): ${l.earlyRate} sim s/s over the first 30 s, ${l.lateRate} from minute 4 to 5 (${l.lateOverEarly}); heap (page + engine worker + hash, pack and paint workers, objects and array buffers) ${l.heapMbPerSimMin} MB per simulated minute (${l.heapMbAt.map((h) => `${h.simS}s:${h.mb} (${h.pageMb}+${h.engineMb}+${h.othersMb}; buffers ${h.pageBuffersMb}+${h.engineBuffersMb})`).join(' ')})`);
   const speed1 = (a: { simSPerWallS: number } & Animation): string => `${a.simSPerWallS} sim s per s, busy ${a.busyPct} %, frames ${a.p50}/${a.p95}/${a.p99} ms, ${a.longTasks} long tasks${a.longTasks ? ` (longest ${a.longestTaskMs} ms)` : ''}`;
   if (l.early) log(`  at ${l.early.atS} simulated seconds, speed 1 (a fresh load): ${speed1(l.early)}`);
+  if (l.heapLate) {
+    const from = l.heapMbAt[l.heapMbAt.length - 1];
+    log(`  heap at ${l.heapLate.simS} simulated seconds: ${l.heapLate.mb} MB (${l.heapLate.pageMb}+${l.heapLate.engineMb}+${l.heapLate.othersMb}): ${l.heapLate.mbPerSimMin} MB per simulated minute since ${from.simS} s (${from.mb} MB)`);
+  }
   if (l.late) log(`  at ${l.late.atMin} simulated minutes, speed 1: ${speed1(l.late)}`);
   const x = l.export;
   if (x) log(`  Export run at ${x.simS} simulated seconds, the run going on: ${x.wallMs} ms from click to download (${x.zipMb} MB zip); main thread meanwhile: ${x.longTasks} long tasks, longest ${x.longestTaskMs} ms, ${x.longTaskTotalMs} ms in all`);

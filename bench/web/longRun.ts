@@ -22,6 +22,13 @@ export interface LongResult {
    */
   heapMbAt: Array<{ simS: number; mb: number; pageMb: number; engineMb: number; othersMb: number; pageBuffersMb: number; engineBuffersMb: number }>;
   heapMbPerSimMin: number;
+  /**
+   * With `minutes` > 5: the heap read again late in the run (at `late.atMin`), and the growth per
+   * simulated minute from the last reading of the first 5 minutes to it — over ~20 simulated minutes,
+   * where the first 5 minutes' readings swing by ±2 MB with whichever batches and chunks are unpacked
+   * when one is taken (a reading just before the first packing flattens the fit above).
+   */
+  heapLate?: { simS: number; mb: number; pageMb: number; engineMb: number; othersMb: number; mbPerSimMin: number };
   /** Speed 1 late in the run (after `atMin` simulated minutes at max). */
   late?: { atMin: number; simSPerWallS: number } & Animation;
   /** The same run at speed 1 from its start, measured from `atS` simulated seconds: what `late` compares with. */
@@ -124,30 +131,35 @@ export async function longRun(minutes: number, windowS: number, log: (s: string)
       pts.push({ wall: (Date.now() - t0 - pausedMs) / 1000, sim: sim / 1000 });
       return sim / 1000;
     };
+    const r1 = (x: number): number => Math.round(x * 10) / 10;
+    /**
+     * What the run holds, not the garbage of its last answers: at max the page takes in MBs of rows
+     * a second, and a reading while it runs varied by 2× (a collection frees an array buffer's
+     * memory after it returns). Paused, the second reading after a collection is steady.
+     */
+    const readHeap = async (): Promise<LongResult['heapMbAt'][number]> => {
+      const p0 = Date.now();
+      await page.getByTestId('play').click();
+      await page.waitForTimeout(400);
+      const at = Math.round(await sample());
+      pts.pop(); // the paused sample
+      await pageHeapMb(page, cdp);
+      await page.waitForTimeout(200);
+      const p = await pageHeapMb(page, cdp);
+      const e = await workerHeapMb(browser, /engineWorker/);
+      const o = await workerHeapMb(browser, /hashWorker|packWorker|paintWorker/);
+      const pageMb = p.js + p.buffers;
+      const engineMb = e.js + e.buffers;
+      const othersMb = o.js + o.buffers;
+      await page.getByTestId('play').click();
+      pausedMs += Date.now() - p0;
+      return { simS: at, mb: r1(pageMb + engineMb + othersMb), pageMb: r1(pageMb), engineMb: r1(engineMb), othersMb: r1(othersMb), pageBuffersMb: r1(p.buffers), engineBuffersMb: r1(e.buffers) };
+    };
     let nextHeap = 0;
     for (;;) {
       const simS = await sample();
       if (simS >= nextHeap) {
-        // What the run holds, not the garbage of its last answers: at max the page takes in MBs of
-        // rows a second, and a reading while it runs varied by 2× (a collection frees an array
-        // buffer's memory after it returns). Paused, the second reading after a collection is steady.
-        const p0 = Date.now();
-        await page.getByTestId('play').click();
-        await page.waitForTimeout(400);
-        const at = Math.round(await sample());
-        await pageHeapMb(page, cdp);
-        await page.waitForTimeout(200);
-        const p = await pageHeapMb(page, cdp);
-        const e = await workerHeapMb(browser, /engineWorker/);
-        const o = await workerHeapMb(browser, /hashWorker|packWorker|paintWorker/);
-        const r1 = (x: number): number => Math.round(x * 10) / 10;
-        const pageMb = p.js + p.buffers;
-        const engineMb = e.js + e.buffers;
-        const othersMb = o.js + o.buffers;
-        heap.push({ simS: at, mb: r1(pageMb + engineMb + othersMb), pageMb: r1(pageMb), engineMb: r1(engineMb), othersMb: r1(othersMb), pageBuffersMb: r1(p.buffers), engineBuffersMb: r1(e.buffers) });
-        await page.getByTestId('play').click();
-        pausedMs += Date.now() - p0;
-        pts.pop(); // the paused sample
+        heap.push(await readHeap());
         nextHeap += 30;
       }
       if (simS >= 300) break;
@@ -171,7 +183,12 @@ export async function longRun(minutes: number, windowS: number, log: (s: string)
     if (minutes > 5) {
       const atMin = minutes - 2;
       log(`  long run: on to ${atMin} simulated minutes at max …`);
-      await runPast(page, atMin * 60_000, true);
+      await runPast(page, atMin * 60_000, false);
+      const h = await readHeap();
+      const from = heap[heap.length - 1];
+      out.heapLate = { simS: h.simS, mb: h.mb, pageMb: h.pageMb, engineMb: h.engineMb, othersMb: h.othersMb, mbPerSimMin: r2(((h.mb - from.mb) / (h.simS - from.simS)) * 60) };
+      await page.getByTestId('speed').selectOption('1');
+      await page.waitForTimeout(2000);
       out.late = { atMin, ...(await speed1Sample(page, cdp, windowS)) };
     }
     out.export = await exportSample(page);

@@ -3,7 +3,6 @@ import { makeDataset, makeEvalSet, type Bounds, type Dataset } from '../../train
 import type { Lang } from '../i18n/lang';
 import { colourOf } from '../palette';
 import { classColours, gridDecision, probColourTable, type GridSlot } from './boundary';
-import { valueAt } from '../../engine/index/series';
 import { measuredWidth, useCssValues, useFontSize, useSize } from './hooks';
 import { imageTileWidth, MIN_LABEL_PX, SUB_EM, tileLayout, type CaptionWidths } from './tileLayout';
 import type { RunReader } from '../../engine/runReader';
@@ -150,7 +149,10 @@ export function ReplicaBoundaries(p: ReplicaBoundariesProps): JSX.Element {
     ? { side: imageWidth, maxWidth: imageWidth, subScale: 1, subWraps: false, stacked: false, stackPx: 0, keyWidth: 0, cols: count }
     : tileLayout(count, size.width, size.height, fontPx, caption);
   const ix = indexOf(sim);
-  const sampleAt = (id: string) => valueAt(ix.samples.get(id), t) ?? null;
+  const sampleAt = (id: string) => {
+    const s = ix.samples.get(id);
+    return s?.at(s.lastAtOrBefore(t)) ?? null;
+  };
 
   useEffect(() => {
     const wall = performance.now();

@@ -50,8 +50,18 @@ export function metricSeries(ix: RunIndex, workers: readonly NodeId[]): MetricSe
  * redraw late in a long run costs what it cost early — thinning the whole prefix again on every
  * redraw (thin) made a chart's cost, and its garbage, grow with the run.
  */
+/** A list read by position (an array, or the index's columns: engine/index/lossSamples.ts). */
+export interface Indexed<T> {
+  readonly length: number;
+  at(k: number): T | undefined;
+}
+
+const none: Indexed<Sample> = [];
+
 export class Strided<T> {
   private kept: T[] = [];
+  /** Each kept item's position in the list. */
+  private keptAt: number[] = [];
   private stride = 1;
   private read = 0;
   /** Largest finite `value` of the kept items (the y domain of the thinned line). */
@@ -65,17 +75,20 @@ export class Strided<T> {
   }
 
   /** Takes in items[read, n): the list only grows (the index's arrays are append-only). */
-  update(items: readonly T[], n = items.length): this {
+  update(items: Indexed<T>, n = items.length): this {
     if (n < this.read) throw new RangeError(`Strided: the list shrank from ${this.read} to ${n}`);
     for (; this.read < n; this.read++) {
       if (this.read % this.stride !== 0) continue;
-      this.kept.push(items[this.read]);
+      const item = items.at(this.read)!;
+      this.kept.push(item);
+      this.keptAt.push(this.read);
       if (this.kept.length > this.max) {
         this.kept = this.kept.filter((_, j) => j % 2 === 0);
+        this.keptAt = this.keptAt.filter((_, j) => j % 2 === 0);
         this.stride *= 2;
         this.maxKept = finiteMax(this.kept.map(this.value), 0);
       } else {
-        const v = this.value(items[this.read]);
+        const v = this.value(item);
         if (Number.isFinite(v) && v > this.maxKept) this.maxKept = v;
       }
     }
@@ -83,16 +96,15 @@ export class Strided<T> {
   }
 
   /** The kept items, and the newest one read when it was not kept: at most max + 1. */
-  points(items: readonly T[]): T[] {
+  points(items: Indexed<T>): T[] {
     if (this.read === 0) return [];
-    const last = items[this.read - 1];
-    return this.kept[this.kept.length - 1] === last ? this.kept.slice() : [...this.kept, last];
+    return this.keptAt[this.keptAt.length - 1] === this.read - 1 ? this.kept.slice() : [...this.kept, items.at(this.read - 1)!];
   }
 
   /** Largest finite value over points() (0 when none is). */
-  maxValue(items: readonly T[]): number {
+  maxValue(items: Indexed<T>): number {
     if (this.read === 0) return 0;
-    return finiteMax([this.value(items[this.read - 1])], this.maxKept);
+    return finiteMax([this.value(items.at(this.read - 1)!)], this.maxKept);
   }
 }
 
@@ -107,7 +119,7 @@ export function lossPoints(ix: RunIndex, worker: NodeId, max: number): { points:
   if (!byWorker) lossCache.set(ix, (byWorker = new Map()));
   let st = byWorker.get(worker);
   if (!st) byWorker.set(worker, (st = new Strided<Sample>(max, (s) => s.loss)));
-  const all = ix.samples.get(worker) ?? [];
+  const all = ix.samples.get(worker) ?? none;
   st.update(all);
   return { points: st.points(all), maxLoss: st.maxValue(all) };
 }

@@ -1,6 +1,6 @@
 import { range } from 'd3';
 import type { RunIndex } from '../../engine/index/runIndex';
-import { firstAtOrAfter, lastAtOrBefore } from '../../engine/index/series';
+import { lastAtOrBefore } from '../../engine/index/series';
 import type { NodeId } from '../../sim/types';
 import { colourOf } from '../palette';
 import { finiteMax, lossPoints, thin, type MetricSeries } from './chartModel';
@@ -57,9 +57,9 @@ export function chartSpecs(ix: RunIndex, workers: readonly NodeId[], sampled: Me
     // depend on how long the run has gone (thinning the whole run left a late window ten points).
     const whole = lossPoints(ix, w, MAX_POINTS);
     lossSteps.push({ key: w, colour: colourOf(w), points: whole.points.map((s) => [s.steps, s.loss]) });
-    const all = ix.samples.get(w) ?? [];
-    const inWindow = thin(all.slice(firstAtOrAfter(all, timeDom[0], (s) => s.t), lastAtOrBefore(all, now, (s) => s.t) + 1), MAX_POINTS);
-    lossTime.push({ key: w, colour: colourOf(w), points: inWindow.map((s) => [s.t, s.loss]) });
+    const all = ix.samples.get(w);
+    const inWindow = all ? thin(range(all.firstAtOrAfter(timeDom[0]), all.lastAtOrBefore(now) + 1), MAX_POINTS) : [];
+    lossTime.push({ key: w, colour: colourOf(w), points: inWindow.map((k) => [all!.t(k), all!.loss(k)]) });
     maxLoss = Math.max(maxLoss, whole.maxLoss);
     const newest = whole.points[whole.points.length - 1];
     if (newest) maxSteps = Math.max(maxSteps, newest.steps);

@@ -43,6 +43,17 @@ export class F64Column extends Column<Float64Array> {
     }
     return ans;
   }
+  /** Smallest row whose value is ≥ x (the column ascending), or `length`. */
+  firstAtOrAfter(x: number): number {
+    let lo = 0;
+    let hi = this.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.a.get(mid) < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
 }
 
 export class I32Column extends Column<Int32Array> {

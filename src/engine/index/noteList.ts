@@ -78,14 +78,7 @@ export class NoteList implements Iterable<NoteEvent> {
 
   /** The first note at or after t (its position; `length` if none). */
   firstAtOrAfter(t: SimTime): number {
-    let lo = 0;
-    let hi = this.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.ts.get(mid) < t) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return this.ts.firstAtOrAfter(t);
   }
 
   *[Symbol.iterator](): Iterator<NoteEvent> {

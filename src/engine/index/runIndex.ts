@@ -3,6 +3,7 @@ import { applyNetAction, noFaults, partitionGroups, type NetFaults } from '../..
 import type { Action, ByzantineAttack, HistoryEvent, MetricSample, NodeId, SimTime } from '../../sim/types';
 import { quantize } from '../../sim/network';
 import { MessageSpans, type MessageSpan } from './messageSpans';
+import { LossSamples } from './lossSamples';
 import { MetricSamples } from './metricSamples';
 import { NoteList } from './noteList';
 import { pushTo } from './series';
@@ -67,14 +68,7 @@ export interface DropMark {
   sentAt: SimTime;
 }
 
-/** Loss/accuracy of one worker at one engine sample (the loss charts' points). */
-export interface Sample {
-  t: SimTime;
-  steps: number;
-  version: number;
-  loss: number;
-  accuracy: number;
-}
+export type { Sample } from './lossSamples';
 
 export interface ActionMark {
   t: SimTime;
@@ -132,7 +126,7 @@ export class RunIndex {
   /** Every metric sample: times and columns, each sample read back from the history on demand (metricSamples.ts). */
   readonly metrics: MetricSamples;
   /** Per worker, its loss/accuracy at each sample. */
-  readonly samples = new Map<NodeId, Sample[]>();
+  readonly samples = new Map<NodeId, LossSamples>();
   /** Every note, as columns read back from the history on demand (noteList.ts). */
   readonly notes: NoteList;
   /** The notes again, per name: the newest of one name is a binary search, not a scan of them all. */
@@ -251,7 +245,9 @@ export class RunIndex {
     const steps = s.cluster.steps ?? 0;
     for (const [node, m] of Object.entries(s.nodes)) {
       if (m.loss === undefined || m.loss === null) continue;
-      pushTo(this.samples, node, { t, steps, version: m.version ?? 0, loss: m.loss, accuracy: m.accuracy ?? 0 });
+      let col = this.samples.get(node);
+      if (!col) this.samples.set(node, (col = new LossSamples()));
+      col.push({ t, steps, version: m.version ?? 0, loss: m.loss, accuracy: m.accuracy ?? 0 });
     }
   }
 
