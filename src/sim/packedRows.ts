@@ -44,8 +44,8 @@ export class PackedRows<A extends TypedArray> extends Rows<A> {
   }
 
   /** Rows that pack, holding `rows`' rows (which is not used again). */
-  static from<A extends TypedArray>(rows: Rows<A>, make: (length: number) => A, codec: ChunkCodec, relative: Relative = []): PackedRows<A> {
-    const to = new PackedRows(make, rows.width, codec, relative);
+  static from<A extends TypedArray>(rows: Rows<A>, make: (length: number) => A, codec: ChunkCodec, relative: Relative = [], keep = 3): PackedRows<A> {
+    const to = new PackedRows(make, rows.width, codec, relative, keep);
     const from = rows as PackedRows<A>; // its fields, as a Rows
     to.chunks.length = 0;
     to.chunks.push(...from.chunks);

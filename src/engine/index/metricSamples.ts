@@ -104,6 +104,14 @@ export class MetricSamples extends Columns implements SampleSeries {
     return this.ts.get(k);
   }
 
+  override lastAtOrBefore(t: SimTime): number {
+    return this.ts.lastAtOrBefore(t);
+  }
+
+  override firstAtOrAfter(t: SimTime): number {
+    return this.ts.firstAtOrAfter(t);
+  }
+
   value(k: number): MetricSample {
     const slot = k % CACHE;
     if (this.cacheK[slot] === k) return this.cacheV[slot]!;
