@@ -1,7 +1,6 @@
 import type { NoteEvent, RunIndex, ViolationEvent } from '../../engine/index/runIndex';
 import type { LinkState, NodeState, RunState, RunStatic } from '../../engine/index/runState';
 import { lastAtOrBefore } from '../../engine/index/series';
-import { finiteOrNaN } from '../../engine/index/metricSamples';
 import { capOf, strategyInfo } from '../../protocols/registry';
 import type { CapClass, StrategyConfig } from '../../protocols';
 import type { CoordinationConfig, ReadMode } from '../../protocols/coord/config';
@@ -261,7 +260,7 @@ export function deriveExplainState(input: ExplainInput): ExplainState {
   };
   const metricPeak = (name: string): number | null => {
     let peak: number | null = null;
-    const col = ix.metrics.column(`cluster:${name}`, (s) => finiteOrNaN(s.cluster[name]));
+    const col = ix.metrics.cluster(name);
     for (let i = ix.metrics.lastAtOrBefore(t); i >= 0; i--) {
       const v = col[i];
       if (!Number.isNaN(v) && (peak === null || v > peak)) peak = v;

@@ -84,7 +84,7 @@ export function resolveWhen(when: When, facts: RunFacts | null, from: number, fi
   // A metric crossing: the first sample at or after `from` where the comparison holds.
   const test = ops[when.op];
   const m = facts.metrics;
-  const col = m.column(`when:${when.metric}:${when.node ?? ''}`, (s) => sampleValue(s, when.metric, when.node) ?? NaN);
+  const col = when.node === undefined ? m.cluster(when.metric) : m.column(`node:${when.metric}:${when.node}`, (s) => sampleValue(s, when.metric, when.node) ?? NaN);
   for (let i = m.firstAtOrAfter(from); i < m.length; i++) if (!Number.isNaN(col[i]) && test(col[i], when.value)) return m.t(i);
   return null;
 }

@@ -62,7 +62,10 @@ describe('MetricSamples', () => {
       samples.push(k, e.v, k);
     }
     expect(samples.value(39)).toBe(samples.value(39)); // the live edge: one object, no read
-    expect(reads).toBe(0);
+    expect(Array.from(samples.cluster('steps'))).toEqual(Array.from({ length: 40 }, (_, k) => k)); // kept as they came
+    expect(Array.from(samples.cluster('none'))).toEqual(Array(40).fill(NaN)); // asked late: read back once
+    expect(reads).toBe(40); // each sample once
+    reads = 0;
     const old = samples.value(3);
     expect(samples.value(3)).toBe(old);
     expect(reads).toBe(1);

@@ -21,6 +21,8 @@ export interface SampleSeries extends Iterable<{ t: SimTime; value: MetricSample
    * this, not the samples.
    */
   column(key: string, read: (s: MetricSample) => number): ArrayLike<number>;
+  /** A cluster metric per sample (NaN where it is null, missing or not finite): the index keeps these as samples come, so a scan never reads old samples back. */
+  cluster(metric: string): ArrayLike<number>;
 }
 
 /** Columns by key, each extended when asked (from the samples it has not read yet) and as samples come. */
@@ -34,6 +36,10 @@ abstract class Columns {
     if (!c) this.cols.set(key, (c = { read, values: [] }));
     for (let k = c.values.length; k < this.length; k++) c.values.push(c.read(this.value(k)));
     return c.values;
+  }
+
+  cluster(metric: string): ArrayLike<number> {
+    return this.column(`cluster:${metric}`, (s) => finiteOrNaN(s.cluster[metric]));
   }
 
   /** Sample k came (the columns asked for so far take their number from it). */
@@ -76,7 +82,9 @@ const CACHE = 16;
  * The samples as the history index keeps them (issue 9: a sample — a cluster's metrics and each
  * node's — parsed as an object was ~2 KB, 241 a simulated minute in a busy raft-ps run): the time
  * and event number of each, a sample read back from the history when asked (the last few kept, so
- * the live edge reads one object frame after frame), and the columns scans ask for.
+ * the live edge reads one object frame after frame), every cluster metric as a column (~20 numbers
+ * a sample: a metric's peak over a long run never reads its old samples back, which would unpack
+ * the packed history), and the other columns scans ask for.
  */
 export class MetricSamples extends Columns implements SampleSeries {
   private readonly ts = new F64Column();
@@ -98,6 +106,7 @@ export class MetricSamples extends Columns implements SampleSeries {
     this.evs.push(ev);
     this.remember(k, s);
     this.extend(k, s);
+    for (const name in s.cluster) this.cluster(name);
   }
 
   t(k: number): SimTime {
