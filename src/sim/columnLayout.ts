@@ -5,7 +5,7 @@ import { bytesOf, type TypedArray } from './rows';
  * rows, for deflate (issue 9: a long run's memory). Simulated times are whole microseconds (the
  * network quantizes them) that grow by little from row to row, ids count up, senders and kinds
  * repeat: as differences they deflate to a fraction of what the rows do. Used by packed history
- * batches (packedBatch.ts) and packed rows (packedRows.ts: the index's message spans).
+ * batches (packedBatch.ts) and packed rows (packedRows.ts: the index's message spans and columns).
  */
 
 /**

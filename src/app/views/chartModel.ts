@@ -43,13 +43,6 @@ export function metricSeries(ix: RunIndex, workers: readonly NodeId[]): MetricSe
   return s;
 }
 
-/**
- * A growing list thinned as it grows, for a chart that plots a whole run: it keeps the items whose
- * index is a multiple of a power-of-two stride and doubles the stride (every other kept item goes)
- * when more than `max` would be kept. Each update reads only the items added since the last, so a
- * redraw late in a long run costs what it cost early — thinning the whole prefix again on every
- * redraw (thin) made a chart's cost, and its garbage, grow with the run.
- */
 /** A list read by position (an array, or the index's columns: engine/index/lossSamples.ts). */
 export interface Indexed<T> {
   readonly length: number;
@@ -58,6 +51,13 @@ export interface Indexed<T> {
 
 const none: Indexed<Sample> = [];
 
+/**
+ * A growing list thinned as it grows, for a chart that plots a whole run: it keeps the items whose
+ * index is a multiple of a power-of-two stride and doubles the stride (every other kept item goes)
+ * when more than `max` would be kept. Each update reads only the items added since the last, so a
+ * redraw late in a long run costs what it cost early — thinning the whole prefix again on every
+ * redraw (thin) made a chart's cost, and its garbage, grow with the run.
+ */
 export class Strided<T> {
   private kept: T[] = [];
   /** Each kept item's position in the list. */
