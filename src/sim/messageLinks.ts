@@ -1,4 +1,4 @@
-import { diffs, sums } from './columnLayout';
+import { diffs, intColumns, intRows, sums } from './columnLayout';
 
 /**
  * A batch's delivery columns read against their sends (issue 9: a long run's memory). A delivery
@@ -28,13 +28,8 @@ export interface Links {
   readonly deliveries: boolean;
 }
 
-/** Running sums of an int difference column, with Int32 wrap-around (columnLayout.intRows). */
-function intSums(d: Int32Array): Int32Array {
-  const a = new Int32Array(d.length);
-  let x = 0;
-  for (let i = 0; i < d.length; i++) a[i] = x = (x + d[i]) | 0;
-  return a;
-}
+/** Running sums of an int difference column, with Int32 wrap-around. */
+const intSums = (d: Int32Array): Int32Array => intRows([d], d.length);
 
 const fitsInt32 = (x: number): boolean => x === (x | 0);
 
@@ -45,33 +40,21 @@ function sendRows(c: MessageColumns): Int32Array {
   return Int32Array.from(intSums(c.deliverInts[0]), (id) => row.get(id) ?? -1);
 }
 
-/** `values` against `base[match]` (against the previous value where there is no match). */
-function against(values: Float64Array, base: Float64Array, match: Int32Array): Float64Array {
-  const out = new Float64Array(values.length);
+type Col = Float64Array | Int32Array;
+
+/**
+ * `values` against `base[match]` (against the previous value where there is no match), into `out`:
+ * an Int32Array `out` wraps around as Int32 arithmetic does, a Float64Array keeps the difference.
+ */
+function against<A extends Col>(values: Col, base: Col, match: Int32Array, out: A): A {
   for (let j = 0; j < values.length; j++) out[j] = values[j] - (match[j] >= 0 ? base[match[j]] : j > 0 ? values[j - 1] : 0);
   return out;
 }
 
-/** Undoes `against`. */
-function fromBase(res: Float64Array | Int32Array, base: Float64Array, match: Int32Array): Float64Array {
-  const out = new Float64Array(res.length);
+/** Undoes `against`: the values, into `out`. */
+function fromBase<A extends Col>(res: Col, base: Col, match: Int32Array, out: A): A {
   for (let j = 0; j < res.length; j++) out[j] = res[j] + (match[j] >= 0 ? base[match[j]] : j > 0 ? out[j - 1] : 0);
   return out;
-}
-
-function intAgainst(values: Int32Array, base: Int32Array, match: Int32Array): Int32Array {
-  const out = new Int32Array(values.length);
-  for (let j = 0; j < values.length; j++) out[j] = (values[j] - (match[j] >= 0 ? base[match[j]] : j > 0 ? values[j - 1] : 0)) | 0;
-  return out;
-}
-
-/** Undoes `intAgainst`, back to a difference column. */
-function intFromBase(res: Int32Array, base: Int32Array, match: Int32Array): Int32Array {
-  const v = new Int32Array(res.length);
-  for (let j = 0; j < res.length; j++) v[j] = (res[j] + (match[j] >= 0 ? base[match[j]] : j > 0 ? v[j - 1] : 0)) | 0;
-  const d = new Int32Array(v.length);
-  for (let j = 0; j < v.length; j++) d[j] = (v[j] - (j > 0 ? v[j - 1] : 0)) | 0;
-  return d;
 }
 
 const micro = (c: Float64Array | Int32Array): c is Int32Array => c instanceof Int32Array;
@@ -79,7 +62,7 @@ const micro = (c: Float64Array | Int32Array): c is Int32Array => c instanceof In
 /** The columns with deliveries read against their sends, and which float columns were replaced. */
 export function link(c: MessageColumns): { columns: MessageColumns; links: Links } {
   const match = sendRows(c);
-  const deliverInts = c.deliverInts.map((d, k) => (k === 0 ? d : intAgainst(intSums(d), intSums(c.sendInts[k]), match)));
+  const deliverInts = c.deliverInts.map((d, k) => (k === 0 ? d : against(intSums(d), intSums(c.sendInts[k]), match, new Int32Array(d.length))));
   const [st, bytes, due] = c.sendFloats;
   const [dt, sentAt] = c.deliverFloats;
   let sendFloats = c.sendFloats;
@@ -95,8 +78,8 @@ export function link(c: MessageColumns): { columns: MessageColumns; links: Links
       sendFloats = [st, bytes, Int32Array.from(lat)];
     }
     if (micro(dt) && micro(sentAt)) {
-      const r0 = against(sums(dt), dueUs, match);
-      const r1 = against(sums(sentAt), t, match);
+      const r0 = against(sums(dt), dueUs, match, new Float64Array(dt.length));
+      const r1 = against(sums(sentAt), t, match, new Float64Array(sentAt.length));
       if (r0.every(fitsInt32) && r1.every(fitsInt32)) {
         deliveries = true;
         deliverFloats = [Int32Array.from(r0), Int32Array.from(r1)];
@@ -109,7 +92,7 @@ export function link(c: MessageColumns): { columns: MessageColumns; links: Links
 /** The columns `link` was given. */
 export function unlink(c: MessageColumns, links: Links): MessageColumns {
   const match = sendRows(c);
-  const deliverInts = c.deliverInts.map((d, k) => (k === 0 ? d : intFromBase(d, intSums(c.sendInts[k]), match)));
+  const deliverInts = c.deliverInts.map((d, k) => (k === 0 ? d : intColumns(fromBase(d, intSums(c.sendInts[k]), match, new Int32Array(d.length)), 1)[0]));
   let sendFloats = c.sendFloats;
   let deliverFloats = c.deliverFloats;
   if (links.latency || links.deliveries) {
@@ -119,7 +102,7 @@ export function unlink(c: MessageColumns, links: Links): MessageColumns {
     if (links.latency) sendFloats = [st, bytes, diffs(dueUs)];
     if (links.deliveries) {
       const [r0, r1] = c.deliverFloats as [Int32Array, Int32Array];
-      deliverFloats = [diffs(fromBase(r0, dueUs, match)), diffs(fromBase(r1, t, match))];
+      deliverFloats = [diffs(fromBase(r0, dueUs, match, new Float64Array(r0.length))), diffs(fromBase(r1, t, match, new Float64Array(r1.length)))];
     }
   }
   return { sendFloats, sendInts: c.sendInts, deliverFloats, deliverInts };

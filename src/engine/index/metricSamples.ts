@@ -1,5 +1,6 @@
 import type { MetricSample, SimTime } from '../../sim/types';
 import { F64Column, I32Column } from './columns';
+import { firstAtOrAfter, lastAtOrBefore } from './series';
 import { eventOf, type EventReader } from './tracks';
 
 /**
@@ -47,28 +48,8 @@ abstract class Columns {
     for (const c of this.cols.values()) if (c.values.length === k) c.values.push(c.read(s));
   }
 
-  lastAtOrBefore(t: SimTime): number {
-    let lo = 0;
-    let hi = this.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.t(mid) <= t) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo - 1;
-  }
-
-  firstAtOrAfter(t: SimTime): number {
-    let lo = 0;
-    let hi = this.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.t(mid) < t) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
+  abstract lastAtOrBefore(t: SimTime): number;
+  abstract firstAtOrAfter(t: SimTime): number;
   abstract t(k: number): SimTime;
 
   *[Symbol.iterator](): Iterator<{ t: SimTime; value: MetricSample }> {
@@ -113,11 +94,11 @@ export class MetricSamples extends Columns implements SampleSeries {
     return this.ts.get(k);
   }
 
-  override lastAtOrBefore(t: SimTime): number {
+  lastAtOrBefore(t: SimTime): number {
     return this.ts.lastAtOrBefore(t);
   }
 
-  override firstAtOrAfter(t: SimTime): number {
+  firstAtOrAfter(t: SimTime): number {
     return this.ts.firstAtOrAfter(t);
   }
 
@@ -150,6 +131,14 @@ export class SampleList extends Columns implements SampleSeries {
 
   value(k: number): MetricSample {
     return this.list[k].value;
+  }
+
+  lastAtOrBefore(t: SimTime): number {
+    return lastAtOrBefore(this.list, t, (x) => x.t);
+  }
+
+  firstAtOrAfter(t: SimTime): number {
+    return firstAtOrAfter(this.list, t, (x) => x.t);
   }
 }
 
